@@ -1,0 +1,185 @@
+"""The ``advisor`` command: serve, ask, ingest, eval."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from assistant.errors import AdvisorError, InvalidInput
+from assistant.settings import Settings, get_settings
+from knowledge.indexing import IndexStats
+
+app = typer.Typer(
+    name="advisor",
+    help="Choose servers for training large language models: ask questions, index documents, serve the API.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+eval_app = typer.Typer(help="Measure the assistant on labelled question sets.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _quiet_libraries() -> None:
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    for name in ("chromadb", "httpx", "jieba", "sentence_transformers"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def _run_ingest(settings: Settings, paths: list[Path] | None, *, rebuild: bool) -> IndexStats:
+    """Index with a progress bar on a terminal, or a line per batch in logs."""
+    from assistant.wiring import ingest
+
+    if err.is_terminal:
+        with Progress(
+            TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err
+        ) as progress:
+            task = progress.add_task("embed", total=None)
+            return ingest(
+                settings,
+                paths,
+                rebuild=rebuild,
+                on_start=lambda total: progress.update(task, total=total),
+                on_progress=lambda done, total: progress.update(task, completed=done),
+            )
+    return ingest(
+        settings,
+        paths,
+        rebuild=rebuild,
+        on_start=lambda total: err.print(f"embedding {total} passages"),
+        on_progress=lambda done, total: err.print(f"embedded {done}/{total}"),
+    )
+
+
+def _report(stats: IndexStats) -> None:
+    out.print(
+        f"indexed {stats.files} files: {stats.added} added, {stats.updated} updated, "
+        f"{stats.removed} removed, {stats.unchanged} unchanged"
+    )
+    for error in stats.errors:
+        err.print(f"[red]error[/red]: {error.path}: {error.reason}", highlight=False, markup=True)
+
+
+@app.command()
+def ingest(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Extra files or folders to index (Markdown, text, HTML, PDF).", show_default=False
+        ),
+    ] = None,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Drop the index and embed everything again.")
+    ] = False,
+) -> None:
+    """Index the knowledge base plus any extra files; re-running re-embeds only what changed."""
+    stats = _run_ingest(get_settings(), paths, rebuild=rebuild)
+    _report(stats)
+    if stats.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in English or Chinese.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer object as JSON.")] = False,
+    conversation: Annotated[
+        str | None, typer.Option("--conversation", help="Continue this conversation id.")
+    ] = None,
+) -> None:
+    """Answer one question and print the answer with its citations."""
+    from assistant.wiring import build_assistant
+
+    answer = build_assistant(get_settings()).ask(question, conversation_id=conversation)
+    if as_json:
+        sys.stdout.write(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
+        return
+    out.print(answer.answer, highlight=False, markup=False)
+    if answer.citations:
+        out.print()
+        for c in answer.citations:
+            link = f" <{c.url}>" if c.url else ""
+            out.print(f"[{c.id}] {c.title} · {c.section} · {c.source}{link}", highlight=False, markup=False)
+    out.print(f"\nconversation: {answer.conversation_id}", style="dim", highlight=False)
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str | None, typer.Option(help="Interface to bind (default from settings: 127.0.0.1).")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (default from settings: 8000).")] = None,
+) -> None:
+    """Start the HTTP service, building the index first if there is none."""
+    import uvicorn
+
+    from api.app import create_app
+    from assistant.wiring import build_assistant, open_index
+
+    settings = get_settings()
+    if open_index(settings).count() == 0:
+        err.print("no index yet: building it from the knowledge base")
+        _report(_run_ingest(settings, None, rebuild=False))
+    assistant = build_assistant(settings)
+    uvicorn.run(
+        create_app(settings=settings, assistant=assistant),
+        host=host or settings.server.host,
+        port=port or settings.server.port,
+        log_level="info",
+    )
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    questions: Annotated[
+        Path | None,
+        typer.Option("--set", help="A labelled YAML file or folder (default: tests/data/retrieval)."),
+    ] = None,
+    k: Annotated[int, typer.Option(min=1, max=50, help="Cut-off for recall@k.")] = 5,
+    show_misses: Annotated[bool, typer.Option("--misses", help="List the questions that missed.")] = False,
+) -> None:
+    """Print recall@k and MRR per language for the hybrid retriever."""
+    from assistant.evaluation import DEFAULT_RETRIEVAL_SET, evaluate, load_questions
+    from assistant.wiring import build_retriever
+
+    labelled = load_questions(questions or DEFAULT_RETRIEVAL_SET)
+    report = evaluate(build_retriever(get_settings()), labelled, k=k)
+    table = Table(title=f"retrieval: recall@{k} and MRR")
+    for column in ("group", "questions", f"recall@{k}", "MRR"):
+        table.add_column(column)
+    for group, score in report.by_group.items():
+        table.add_row(group, str(score.questions), f"{score.recall:.3f}", f"{score.mrr:.3f}")
+    out.print(table)
+    if show_misses:
+        for q, expected, got in report.misses:
+            out.print(f"miss: {q}\n  expected {expected}\n  got      {got}", highlight=False, markup=False)
+
+
+def main() -> None:
+    """Entry point: one line and a non-zero exit for every error a user can cause."""
+    _quiet_libraries()
+    try:
+        app()
+    except InvalidInput as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False)
+        sys.exit(2)
+    except AdvisorError as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

@@ -1,0 +1,19 @@
+"""One error hierarchy; the API maps each family to one HTTP status, the CLI to one line."""
+
+from __future__ import annotations
+
+
+class AdvisorError(Exception):
+    """Base of every error the service reports to a user."""
+
+
+class InvalidInput(AdvisorError):
+    """The request cannot be served as given (bad value, unknown name, unsupported file)."""
+
+
+class NotReady(AdvisorError):
+    """A component the request needs is not available yet (no index, model not loaded)."""
+
+
+class ProviderError(AdvisorError):
+    """A configured provider (embedding model, LLM, vector store) failed or is misconfigured."""

@@ -1,0 +1,45 @@
+"""The contract every channel renders: ``Answer`` and its parts (see DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from knowledge.text import Language
+
+
+class Citation(BaseModel):
+    """A numbered source of the answer; ``[n]`` in the answer text refers to ``id`` n."""
+
+    id: int = Field(ge=1)
+    title: str
+    source: str = Field(description="Document path in the knowledge base, or the user's file.")
+    url: str = Field(description="Link to the original source ('' when there is none).")
+    section: str
+    snippet: str
+    doc_id: str = Field(description="Stable id of the cited document (e.g. 'en/storage').")
+    as_of: str = Field(default="", description="Date the cited figures were read.")
+
+
+class ToolCall(BaseModel):
+    """One calculator run: its name, validated input and output."""
+
+    name: str
+    input: dict[str, Any]
+    output: dict[str, Any]
+
+
+class Answer(BaseModel):
+    """One assistant reply, the same object over HTTP, the CLI, the widget and Slack."""
+
+    conversation_id: str
+    message_id: str
+    language: Language
+    answer: str = Field(description="Markdown with [n] citation markers.")
+    answer_html: str = Field(default="", description="The answer as sanitized HTML.")
+    citations: list[Citation] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+    follow_ups: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,240 @@
+"""Hybrid retrieval: dense vectors (Chroma) + BM25 keywords (bm25s, jieba) + catalog names, fused by RRF.
+
+Dense search finds passages in either language by meaning; BM25 catches exact names and numbers
+("MI300X", "NDR", "ZeRO-3") that embeddings blur; and a name in the question that is in the
+catalog ("H100", "MI300X") pulls in that entry's spec sheet. Reciprocal rank fusion combines the three
+rankings without having to calibrate their scores against each other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import bm25s
+import numpy as np
+from chromadb.api.models.Collection import Collection
+from langchain_core.embeddings import Embeddings
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import NAME_SEPARATORS, Catalog, normalize_name
+from knowledge.text import Language, tokenize
+
+
+class Passage(BaseModel):
+    """A retrieved passage with what a citation needs."""
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    section: str
+    source: str = Field(description="Path of the document inside its root (e.g. corpus/en/storage.md).")
+    url: str = Field(description="The first source URL of the passage ('' for a user's file).")
+    source_urls: list[str]
+    lang: str
+    doc_type: str
+    as_of: str
+    text: str
+    score: float = Field(description="Fused reciprocal-rank score; higher is better.")
+    ranks: dict[str, int] = Field(default_factory=dict, description="1-based rank in each ranker.")
+
+    @property
+    def snippet(self) -> str:
+        body = self.text.split("\n\n", 1)[-1]
+        return body[:280] + ("…" if len(body) > 280 else "")
+
+
+class SearchFilters(BaseModel):
+    """Metadata filters; ``lang`` keeps bilingual catalog passages too."""
+
+    lang: Language | None = None
+    doc_types: list[str] | None = None
+    vendor: str | None = None
+
+    def chroma_where(self) -> dict[str, Any] | None:
+        clauses: list[dict[str, Any]] = []
+        if self.lang:
+            clauses.append({"lang": {"$in": [self.lang, "multi"]}})
+        if self.doc_types:
+            clauses.append({"doc_type": {"$in": self.doc_types}})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def accepts(self, metadata: dict[str, Any]) -> bool:
+        if self.lang and metadata.get("lang") not in {self.lang, "multi"}:
+            return False
+        if self.doc_types and metadata.get("doc_type") not in self.doc_types:
+            return False
+        if self.vendor:
+            vendors = {v.strip().lower() for v in str(metadata.get("vendors", "")).split(",")}
+            return self.vendor.lower() in vendors
+        return True
+
+
+class Retriever(Protocol):
+    def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]: ...
+
+
+class HybridRetriever:
+    """Dense + BM25 + catalog-name retrieval over one Chroma collection."""
+
+    def __init__(
+        self,
+        *,
+        collection: Collection,
+        embeddings: Embeddings,
+        catalog: Catalog | None = None,
+        candidates: int = 30,
+        rrf_k: int = 60,
+        max_per_doc: int = 2,
+    ) -> None:
+        self._collection = collection
+        self._embeddings = embeddings
+        self._candidates = candidates
+        self._rrf_k = rrf_k
+        self._max_per_doc = max_per_doc
+        self._aliases = _alias_table(catalog) if catalog else []
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Reload the keyword index from the collection (after an ingest)."""
+        found = self._collection.get(include=["documents", "metadatas"])
+        self._ids: list[str] = list(found["ids"])
+        self._texts: list[str] = list(found["documents"] or [])
+        self._metas: list[dict[str, Any]] = [dict(m or {}) for m in (found["metadatas"] or [])]
+        self._row = {chunk_id: i for i, chunk_id in enumerate(self._ids)}
+        self._doc_rows: dict[str, list[int]] = defaultdict(list)
+        for i, meta in enumerate(self._metas):
+            self._doc_rows[str(meta.get("doc_id", ""))].append(i)
+        self._bm25: bm25s.BM25 | None = None
+        if self._ids:
+            self._bm25 = bm25s.BM25()
+            self._bm25.index([tokenize(t) for t in self._texts], show_progress=False)
+
+    @property
+    def size(self) -> int:
+        """Number of indexed passages."""
+        return len(self._ids)
+
+    def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]:
+        """The ``k`` best passages for ``query``, fused from the three rankers."""
+        if not self._ids or not query.strip():
+            return []
+        filters = filters or SearchFilters()
+        rankings = {
+            "dense": self._dense(query, filters),
+            "keyword": self._keyword(query, filters),
+            "catalog": self._named(query, filters),
+        }
+        weights = {"dense": 1.0, "keyword": 1.0, "catalog": 2.0}
+        fused: dict[int, float] = defaultdict(float)
+        ranks: dict[int, dict[str, int]] = defaultdict(dict)
+        for name, rows in rankings.items():
+            for rank, row in enumerate(rows, 1):
+                fused[row] += weights[name] / (self._rrf_k + rank)
+                ranks[row][name] = rank
+        ordered = sorted(fused, key=lambda r: (-fused[r], r))
+        per_doc: dict[str, int] = defaultdict(int)
+        out: list[Passage] = []
+        for row in ordered:
+            doc_id = str(self._metas[row].get("doc_id", ""))
+            if per_doc[doc_id] >= self._max_per_doc:
+                continue
+            per_doc[doc_id] += 1
+            out.append(self._passage(row, fused[row], ranks[row]))
+            if len(out) == k:
+                break
+        return out
+
+    def _dense(self, query: str, filters: SearchFilters) -> list[int]:
+        vector: Sequence[float] = self._embeddings.embed_query(query)
+        n = min(self._candidates * (2 if filters.vendor else 1), len(self._ids))
+        result = self._collection.query(
+            query_embeddings=[vector],
+            n_results=n,
+            where=filters.chroma_where(),
+            include=["distances"],
+        )
+        rows = [self._row[i] for i in result["ids"][0] if i in self._row]
+        return [r for r in rows if filters.accepts(self._metas[r])][: self._candidates]
+
+    def _keyword(self, query: str, filters: SearchFilters) -> list[int]:
+        tokens = tokenize(query)
+        if not tokens or self._bm25 is None:
+            return []
+        scores = np.asarray(self._bm25.get_scores(tokens))
+        order = np.argsort(-scores, kind="stable")
+        rows: list[int] = []
+        for row in order:
+            if scores[row] <= 0 or len(rows) == self._candidates:
+                break
+            if filters.accepts(self._metas[int(row)]):
+                rows.append(int(row))
+        return rows
+
+    def _named(self, query: str, filters: SearchFilters) -> list[int]:
+        rows: list[int] = []
+        for doc_id in find_catalog_names(query, self._aliases):
+            rows.extend(r for r in self._doc_rows.get(doc_id, []) if filters.accepts(self._metas[r]))
+        return rows
+
+    def _passage(self, row: int, score: float, ranks: dict[str, int]) -> Passage:
+        meta = self._metas[row]
+        urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
+        return Passage(
+            chunk_id=self._ids[row],
+            doc_id=str(meta.get("doc_id", "")),
+            title=str(meta.get("title", "")),
+            section=str(meta.get("section", "")),
+            source=str(meta.get("path", "")),
+            url=str(meta.get("url", "")),
+            source_urls=urls,
+            lang=str(meta.get("lang", "")),
+            doc_type=str(meta.get("doc_type", "")),
+            as_of=str(meta.get("as_of", "")),
+            text=self._texts[row],
+            score=round(score, 6),
+            ranks=ranks,
+        )
+
+
+def _alias_table(catalog: Catalog) -> list[tuple[str, str]]:
+    """(normalised alias, catalog doc id), longest alias first, for accelerators and servers."""
+    table: dict[str, str] = {}
+    for acc in catalog.accelerators:
+        for name in acc.names:
+            table.setdefault(normalize_name(name), f"catalog/accelerators/{acc.id}")
+    for server in catalog.servers:
+        for name in (server.id, server.name, *server.aliases):
+            table.setdefault(normalize_name(name), f"catalog/servers/{server.id}")
+    return sorted(table.items(), key=lambda item: (-len(item[0]), item[0]))
+
+
+_ALNUM = re.compile(r"[a-z0-9]")
+
+
+def find_catalog_names(query: str, aliases: Sequence[tuple[str, str]]) -> list[str]:
+    """Catalog doc ids named in ``query``, in order of mention; the longest name wins ("H100 PCIe")."""
+    # aliases are compared without separators ("h100sxm"), so remember where the query had one
+    text, boundaries = "", set()
+    for part in NAME_SEPARATORS.split(query.strip().lower()):
+        boundaries.add(len(text))
+        text += part
+    taken = [False] * len(text)
+    hits: list[tuple[int, str]] = []
+    for alias, doc_id in aliases:
+        if len(alias) < 2:
+            continue
+        start = text.find(alias)
+        while start != -1:
+            end = start + len(alias)
+            before_ok = start in boundaries or not text[start - 1].isdigit()
+            after_ok = end == len(text) or end in boundaries or not _ALNUM.match(text[end])
+            if before_ok and after_ok and not any(taken[start:end]):
+                taken[start:end] = [True] * (end - start)
+                hits.append((start, doc_id))
+            start = text.find(alias, start + 1)
+    return list(dict.fromkeys(doc_id for _, doc_id in sorted(hits)))

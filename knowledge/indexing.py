@@ -1,0 +1,214 @@
+"""Incremental indexing: scan the knowledge folder and any added files, re-embed only what changed.
+
+The collection itself is the record of what is indexed: every passage stores a hash of its text and
+metadata, its root and its path. A run compares the passages it builds with the stored hashes, deletes
+passages of removed files, and embeds and upserts the rest in batches. Because there is no second
+record to keep in step, a run killed at any point leaves a usable index (each batch is committed as a
+whole), and the next run finds the passages that still differ and repairs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chromadb.api.models.Collection import Collection
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import CatalogError, load_catalog
+from knowledge.chunking import chunk_file
+from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
+from knowledge.render import CATALOG_ROOT, render_catalog
+
+KNOWLEDGE_DIR = Path(__file__).parent
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Root:
+    """A scanned location: the packaged knowledge folder, or a file or folder a user added."""
+
+    key: str
+    path: Path
+
+    @property
+    def packaged(self) -> bool:
+        return self.key == CATALOG_ROOT
+
+
+def knowledge_root(path: Path = KNOWLEDGE_DIR) -> Root:
+    return Root(CATALOG_ROOT, path)
+
+
+def extra_root(path: Path) -> Root:
+    """A user's file or folder; its key is the absolute path, so later runs find it again."""
+    resolved = path.expanduser().resolve()
+    if not resolved.exists():
+        raise FileNotFoundError(f"{path}: no such file or folder")
+    if resolved.is_file() and resolved.suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise ValueError(f"{path}: unsupported file type; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}")
+    return Root(str(resolved), resolved)
+
+
+class FileError(BaseModel):
+    path: str
+    reason: str
+
+
+class IndexStats(BaseModel):
+    """What a run did; ``errors`` name the files that were skipped and why."""
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    files: int = 0
+    errors: list[FileError] = Field(default_factory=list)
+
+    @property
+    def embedded(self) -> int:
+        return self.added + self.updated
+
+
+@dataclass
+class Collected:
+    chunks: dict[str, Document] = field(default_factory=dict)
+    errors: list[FileError] = field(default_factory=list)
+    failed: set[tuple[str, str]] = field(default_factory=set)  # (root, path) whose old passages are kept
+    files: int = 0
+
+    def add(self, chunks: Iterable[Document]) -> None:
+        for chunk in chunks:
+            assert chunk.id is not None
+            self.chunks[chunk.id] = chunk
+
+
+def _corpus_files(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "corpus").rglob("*.md") if p.name != "README.md")
+
+
+def _user_files(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root]
+    return sorted(
+        p for p in root.rglob("*")
+        if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )  # fmt: skip
+
+
+def collect(roots: Iterable[Root]) -> Collected:
+    """Load and chunk every file under ``roots``; a bad file is recorded, never fatal."""
+    out = Collected()
+    for root in roots:
+        if not root.path.exists():
+            continue  # a removed folder: its passages are removed
+        if root.packaged:
+            _collect_packaged(root, out)
+            continue
+        base = root.path if root.path.is_dir() else root.path.parent
+        for path in _user_files(root.path):
+            display = path.relative_to(base).as_posix()
+            try:
+                loaded = load_file(path, doc_id=f"file:{path.as_posix()}", display_path=display)
+            except LoadError as exc:
+                out.errors.append(FileError(path=str(path), reason=exc.reason))
+                out.failed.add((root.key, display))
+                continue
+            out.files += 1
+            out.add(chunk_file(loaded, root=root.key))
+    return out
+
+
+def _collect_packaged(root: Root, out: Collected) -> None:
+    for path in _corpus_files(root.path):
+        display = path.relative_to(root.path).as_posix()
+        doc_id = f"{path.parent.name}/{path.stem}"
+        try:
+            loaded = load_file(path, doc_id=doc_id, display_path=display, require_front_matter=True)
+            if loaded.lang != path.parent.name:
+                raise LoadError(path, f"lang {loaded.lang!r} but the file is in {path.parent.name}/")
+        except LoadError as exc:
+            out.errors.append(FileError(path=str(path), reason=exc.reason))
+            out.failed.add((root.key, display))
+            continue
+        out.files += 1
+        out.add(chunk_file(loaded, root=root.key))
+    try:
+        catalog = load_catalog(root.path / "catalog")
+    except CatalogError as exc:
+        out.errors.append(FileError(path=str(root.path / "catalog"), reason=str(exc)))
+        out.failed.update((root.key, f"catalog/{p.name}") for p in (root.path / "catalog").glob("*.yaml"))
+        return
+    out.files += 1
+    out.add(render_catalog(catalog))
+
+
+def _existing(collection: Collection) -> dict[str, dict[str, str]]:
+    found = collection.get(include=["metadatas"])
+    metadatas = found["metadatas"] or []
+    return {
+        id_: {k: str(v) for k, v in (meta or {}).items() if k in {"content_hash", "root", "path"}}
+        for id_, meta in zip(found["ids"], metadatas, strict=True)
+    }
+
+
+def known_roots(collection: Collection) -> list[Root]:
+    """Roots a previous run indexed, so a plain re-run keeps them in sync (or removes deleted ones)."""
+    keys = {meta.get("root", "") for meta in _existing(collection).values()}
+    return [Root(key, Path(key)) for key in sorted(keys) if key and key != CATALOG_ROOT]
+
+
+def sync(
+    collection: Collection,
+    embeddings: Embeddings,
+    roots: list[Root],
+    *,
+    batch_size: int = 64,
+    on_start: Callable[[int], None] | None = None,
+    on_progress: ProgressFn | None = None,
+) -> IndexStats:
+    """Bring ``collection`` in line with the files under ``roots`` (and every root indexed before)."""
+    existing = _existing(collection)
+    all_roots = {r.key: r for r in [*roots, *known_roots(collection)]}
+    collected = collect(all_roots.values())
+    stats = IndexStats(files=collected.files, errors=collected.errors)
+
+    changed: list[Document] = []
+    for chunk_id, chunk in collected.chunks.items():
+        old = existing.get(chunk_id)
+        if old is None:
+            stats.added += 1
+            changed.append(chunk)
+        elif old.get("content_hash") != chunk.metadata["content_hash"]:
+            stats.updated += 1
+            changed.append(chunk)
+        else:
+            stats.unchanged += 1
+    stale = [
+        chunk_id for chunk_id, meta in existing.items()
+        if chunk_id not in collected.chunks and (meta.get("root", ""), meta.get("path", "")) not in collected.failed
+    ]  # fmt: skip
+    for start in range(0, len(stale), 500):
+        collection.delete(ids=stale[start : start + 500])
+    stats.removed = len(stale)
+
+    if on_start:
+        on_start(len(changed))
+    done = 0
+    for start in range(0, len(changed), batch_size):
+        batch = changed[start : start + batch_size]
+        vectors: list[Sequence[float]] = list(embeddings.embed_documents([c.page_content for c in batch]))
+        collection.upsert(
+            ids=[str(c.id) for c in batch],
+            embeddings=vectors,
+            documents=[c.page_content for c in batch],
+            metadatas=[c.metadata for c in batch],
+        )
+        done += len(batch)
+        if on_progress:
+            on_progress(done, len(changed))
+    return stats

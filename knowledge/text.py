@@ -1,0 +1,63 @@
+"""Language detection and keyword tokenisation for mixed Chinese and English text."""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import cache
+from typing import Literal
+
+Language = Literal["en", "zh"]
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+_TOKEN = re.compile(r"[\w.+]+", re.UNICODE)
+
+# Function words that carry no topic; kept short on purpose, BM25's idf handles the rest.
+_STOPWORDS = frozenset(
+    (
+        "a an and are as at be by can do does for from how i in is it its me my of on or our so that the "
+        "their them there these this to was we what when where which who why will with you your should "
+        "would could much many need needs about into than then also if not no yes any "
+        "的 了 和 与 及 或 是 在 有 为 对 要 把 被 吗 呢 吧 啊 么 什么 怎么 怎样 如何 多少 哪些 哪个 一个 "
+        "我 我们 你 你们 他 她 它 这 那 这个 那个 就 都 也 还 而 并 但 等 中 上 下 之 个 些 能 会 可以 需要"
+    ).split()
+)
+
+
+def detect_language(text: str) -> Language:
+    """ "zh" when Chinese characters outnumber Latin words (mixed text goes to the majority), else "en"."""
+    cjk = len(_CJK.findall(text))
+    latin = len(_LATIN_WORD.findall(text))
+    # a Chinese word is about 1.5 characters, so compare words with words
+    return "zh" if cjk / 1.5 > latin or (cjk and not latin) else "en"
+
+
+@cache
+def _jieba() -> object:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def tokenize(text: str) -> list[str]:
+    """Keyword tokens for BM25: jieba search-mode segmentation, lower case, no stopwords or punctuation."""
+    jieba = _jieba()
+    tokens: list[str] = []
+    for raw in jieba.lcut_for_search(text.lower()):  # type: ignore[attr-defined]
+        for token in _TOKEN.findall(raw):
+            token = token.strip(".+")
+            if not token or token in _STOPWORDS:
+                continue
+            if len(token) > 3 and token.isascii() and token.endswith("s") and not token.endswith("ss"):
+                token = token[:-1]  # "gpus" -> "gpu", "checkpoints" -> "checkpoint"
+            tokens.append(token)
+    return tokens
+
+
+def slugify(text: str, max_length: int = 80) -> str:
+    """A stable, readable id fragment; keeps CJK characters."""
+    slug = re.sub(r"[^\w]+", "-", text.strip().lower(), flags=re.UNICODE).strip("-")
+    return slug[:max_length] or "section"

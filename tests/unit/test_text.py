@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import pytest
+
+from knowledge.text import detect_language, slugify, tokenize
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("How much host RAM does a DGX H100 have?", "en"),
+        ("MI300X和H100的显存带宽分别是多少？", "zh"),
+        ("用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？", "zh"),
+        ("What does 显存 mean for an H100?", "en"),
+        ("训练 70B model 需要多少 GPU 和多大的内存", "zh"),
+        ("NVLink", "en"),
+        ("显存", "zh"),
+    ],
+)
+def test_detect_language_goes_to_the_majority(text: str, expected: str) -> None:
+    assert detect_language(text) == expected
+
+
+def test_tokenize_segments_chinese_and_keeps_model_names() -> None:
+    tokens = tokenize("MI300X和H100的显存带宽分别是多少？")
+    assert {"mi300x", "h100", "显存", "带宽"} <= set(tokens)
+    assert "的" not in tokens
+    assert "？" not in tokens
+
+
+def test_tokenize_folds_case_plurals_and_drops_stopwords() -> None:
+    assert tokenize("The GPUs and their Checkpoints") == ["gpu", "checkpoint"]
+
+
+def test_slugify_is_stable_and_keeps_chinese() -> None:
+    assert slugify("Checkpoint size & frequency") == "checkpoint-size-frequency"
+    assert slugify("检查点 大小") == "检查点-大小"
+    assert slugify("!!!") == "section"
