@@ -1,0 +1,150 @@
+"""The catalog loads, every entry is sourced and dated, and it avoids the known spec-table pitfalls.
+
+Figures checked here come from the vendors' sheets named in each entry's sources (NVIDIA H100/H200/
+A100 datasheets, AMD MI300X data sheet, NVIDIA Ada whitepaper); see ../shared/DOMAIN-PITFALLS.md.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from knowledge.catalog import CatalogError, UnknownItemError, default_catalog, load_catalog
+from tests.helpers import KNOWLEDGE
+
+REQUIRED = """h100-sxm h100-pcie h100-nvl h200 b200 gb200 b300 a100-40gb-sxm a100-80gb-sxm a100-40gb-pcie
+a100-80gb-pcie l40s l4 a40 a10 rtx-4090 rtx-5090 rtx-3090 rtx-6000-ada v100-sxm2-32gb mi300x mi325x mi355x
+gaudi2 gaudi3 tpu-v5e tpu-v5p tpu-v6e""".split()
+
+
+def test_required_accelerators_are_present() -> None:
+    ids = {a.id for a in default_catalog().accelerators}
+    assert set(REQUIRED) <= ids
+
+
+def test_every_entry_has_a_source_and_a_date() -> None:
+    for group, entry in default_catalog().entries():
+        assert entry.sources, f"{group}/{entry.id}"
+        assert all(str(s.url).startswith(("https://", "http://")) for s in entry.sources)
+        assert entry.as_of.year >= 2020, f"{group}/{entry.id}"
+
+
+@pytest.mark.parametrize(
+    ("gpu", "field", "value"),
+    [
+        # dense, not the 2:4-sparse headline (pitfall 1): H100 989 not 1,979; A100 312 not 624
+        ("h100-sxm", "bf16_dense_tflops", 989.4),
+        ("a100-80gb-sxm", "bf16_dense_tflops", 312),
+        ("mi300x", "bf16_dense_tflops", 1307.4),
+        # SXM vs PCIe vs NVL (pitfall 3)
+        ("h100-pcie", "bf16_dense_tflops", 756),
+        ("h100-pcie", "memory_bandwidth_gb_s", 2000),
+        ("h100-pcie", "tdp_w", 350),
+        ("h100-sxm", "memory_bandwidth_gb_s", 3350),
+        ("h100-nvl", "memory_gb", 94),
+        ("h100-nvl", "memory_bandwidth_gb_s", 3900),
+        ("a100-80gb-pcie", "memory_bandwidth_gb_s", 1935),
+        ("a100-80gb-sxm", "memory_bandwidth_gb_s", 2039),
+        ("a100-80gb-pcie", "tdp_w", 300),
+        ("a100-80gb-sxm", "tdp_w", 400),
+        # usable vs physical HBM (pitfall 5)
+        ("h200", "memory_gb", 141),
+        ("b200", "memory_gb", 180),
+        ("b300", "memory_gb", 270),
+        # consumer FP32-accumulate rate (pitfall 9)
+        ("rtx-4090", "bf16_dense_tflops", 165.2),
+        # memory types (pitfall 7)
+        ("h100-sxm", "memory_type", "HBM3"),
+        ("h100-pcie", "memory_type", "HBM2e"),
+        ("mi300x", "memory_type", "HBM3"),
+        ("h200", "memory_type", "HBM3e"),
+        ("gaudi3", "memory_type", "HBM2e"),
+        # bidirectional NVLink totals (pitfall 10)
+        ("h100-sxm", "scale_up_bandwidth_gb_s", 900),
+        ("b200", "scale_up_bandwidth_gb_s", 1800),
+    ],
+)
+def test_published_figures(gpu: str, field: str, value: object) -> None:
+    actual = getattr(default_catalog().accelerator(gpu), field)
+    if isinstance(value, str):
+        assert actual.upper() == value.upper()
+    else:
+        assert actual == pytest.approx(value, rel=0.01)
+
+
+def test_no_sparse_figure_recorded_as_dense() -> None:
+    catalog = default_catalog()
+    assert catalog.accelerator("h100-sxm").bf16_dense_tflops <= 1000  # type: ignore[operator]
+    assert catalog.accelerator("mi300x").bf16_dense_tflops <= 1310  # type: ignore[operator]
+    for acc in catalog.accelerators:
+        if acc.bf16_dense_tflops and acc.fp16_dense_tflops:
+            assert acc.bf16_dense_tflops == pytest.approx(acc.fp16_dense_tflops, rel=0.05), acc.id
+
+
+def test_a_sparse_bf16_figure_is_rejected(tmp_path: Path) -> None:
+    directory = tmp_path / "catalog"
+    shutil.copytree(KNOWLEDGE / "catalog", directory)
+    path = directory / "accelerators.yaml"
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))
+    h100 = next(i for i in items if i["id"] == "h100-sxm")
+    h100["bf16_dense_tflops"] = 1979  # the with-sparsity headline
+    path.write_text(yaml.safe_dump(items, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"(?s)accelerators.yaml.*likely sparse"):
+        load_catalog(directory)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("H100", "h100-sxm"),
+        ("h100-sxm", "h100-sxm"),
+        ("H100 80GB", "h100-sxm"),
+        ("H100 PCIe", "h100-pcie"),
+        ("A100", "a100-80gb-sxm"),
+        ("A100 40GB", "a100-40gb-sxm"),
+        ("RTX 4090", "rtx-4090"),
+        ("4090", "rtx-4090"),
+        ("MI300X", "mi300x"),
+        ("Gaudi 3", "gaudi3"),
+        ("v5e", "tpu-v5e"),
+        ("B200", "b200"),
+    ],
+)
+def test_aliases(name: str, expected: str) -> None:
+    assert default_catalog().accelerator(name).id == expected
+
+
+def test_unknown_names_suggest_the_closest() -> None:
+    with pytest.raises(UnknownItemError, match=r"H10O.*h100-sxm") as info:
+        default_catalog().accelerator("H10O")
+    assert "h100-sxm" in info.value.suggestions
+
+
+def test_cross_references_resolve() -> None:
+    catalog = default_catalog()
+    for server in catalog.servers:
+        catalog.accelerator(server.accelerator_id)
+    for cloud in catalog.cloud_prices:
+        catalog.accelerator(cloud.accelerator_id)
+    assert catalog.cloud_prices_for("h100-sxm")
+    assert len({c.provider for c in catalog.cloud_prices}) >= 3
+
+
+def test_reference_servers() -> None:
+    catalog = default_catalog()
+    dgx = catalog.server("DGX H100")
+    assert dgx.accelerator_count == 8
+    assert dgx.ram_gb == pytest.approx(2048, rel=0.03)
+    # a DGX draws more than 8x its GPUs' TDP (pitfall 11)
+    assert dgx.max_power_kw > 8 * catalog.accelerator(dgx.accelerator_id).tdp_w / 1000
+
+
+def test_broken_yaml_names_the_file(tmp_path: Path) -> None:
+    directory = tmp_path / "catalog"
+    shutil.copytree(KNOWLEDGE / "catalog", directory)
+    (directory / "servers.yaml").write_text("- id: [broken\n", encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"servers\.yaml"):
+        load_catalog(directory)
