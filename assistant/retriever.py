@@ -37,13 +37,9 @@ class Passage(BaseModel):
     doc_type: str
     as_of: str
     text: str
+    snippet: str = Field(description="The lines of the passage that best match the question.")
     score: float = Field(description="Fused reciprocal-rank score; higher is better.")
     ranks: dict[str, int] = Field(default_factory=dict, description="1-based rank in each ranker.")
-
-    @property
-    def snippet(self) -> str:
-        body = self.text.split("\n\n", 1)[-1]
-        return body[:280] + ("…" if len(body) > 280 else "")
 
 
 class SearchFilters(BaseModel):
@@ -124,9 +120,10 @@ class HybridRetriever:
         if not self._ids or not query.strip():
             return []
         filters = filters or SearchFilters()
+        tokens = tokenize(query)
         rankings = {
             "dense": self._dense(query, filters),
-            "keyword": self._keyword(query, filters),
+            "keyword": self._keyword(tokens, filters),
             "catalog": self._named(query, filters),
         }
         weights = {"dense": 1.0, "keyword": 1.0, "catalog": 2.0}
@@ -144,7 +141,7 @@ class HybridRetriever:
             if per_doc[doc_id] >= self._max_per_doc:
                 continue
             per_doc[doc_id] += 1
-            out.append(self._passage(row, fused[row], ranks[row]))
+            out.append(self._passage(row, fused[row], ranks[row], tokens))
             if len(out) == k:
                 break
         return out
@@ -161,8 +158,7 @@ class HybridRetriever:
         rows = [self._row[i] for i in result["ids"][0] if i in self._row]
         return [r for r in rows if filters.accepts(self._metas[r])][: self._candidates]
 
-    def _keyword(self, query: str, filters: SearchFilters) -> list[int]:
-        tokens = tokenize(query)
+    def _keyword(self, tokens: list[str], filters: SearchFilters) -> list[int]:
         if not tokens or self._bm25 is None:
             return []
         scores = np.asarray(self._bm25.get_scores(tokens))
@@ -181,7 +177,7 @@ class HybridRetriever:
             rows.extend(r for r in self._doc_rows.get(doc_id, []) if filters.accepts(self._metas[r]))
         return rows
 
-    def _passage(self, row: int, score: float, ranks: dict[str, int]) -> Passage:
+    def _passage(self, row: int, score: float, ranks: dict[str, int], tokens: list[str]) -> Passage:
         meta = self._metas[row]
         urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
         return Passage(
@@ -196,9 +192,44 @@ class HybridRetriever:
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
             text=self._texts[row],
+            snippet=best_snippet(self._texts[row], tokens),
             score=round(score, 6),
             ranks=ranks,
         )
+
+
+_SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?;])\s+|\n+")
+
+
+def best_snippet(text: str, tokens: list[str], max_chars: int = 280) -> str:
+    """The run of sentences or lines that shares the most words with the question.
+
+    A passage's title and section come before its first blank line, so they are left out. Ties go to the
+    earliest sentence; with no overlap at all the passage's opening is returned.
+    """
+    head, _, body = text.partition("\n\n")
+    sentences = [s.strip() for s in _SENTENCE_END.split(body or head) if s and s.strip()]
+    if not sentences:
+        return ""
+    wanted = set(tokens)
+    scores = [len(wanted & set(tokenize(s))) for s in sentences]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
+    snippet = ""
+    for sentence in sentences[best:]:
+        # a catalog line or list item has no closing punctuation, so mark where it ends
+        joined = (
+            f"{snippet}{sentence}"
+            if snippet.endswith(("。", "！", "？", "；", " ")) or not snippet
+            else (
+                f"{snippet} · {sentence}"
+                if not snippet.endswith((".", "!", "?", ";"))
+                else f"{snippet} {sentence}"
+            )
+        )
+        if snippet and len(joined) > max_chars:
+            break
+        snippet = joined
+    return snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
 
 
 def _alias_table(catalog: Catalog) -> list[tuple[str, str]]:

@@ -39,7 +39,7 @@ class Assistant:
                 "The most relevant passages in the knowledge base:" if passages else "Nothing relevant found."
             )
         lines = [lead, ""]
-        lines += [f"{c.id}. **{c.title}**: {c.section} [{c.id}]\n   > {c.snippet}" for c in citations]
+        lines += [f"{c.id}. **{c.title}** · {c.section} [{c.id}]\n   > {c.snippet}" for c in citations]
         return Answer(
             conversation_id=conversation_id or uuid.uuid4().hex,
             message_id=uuid.uuid4().hex,

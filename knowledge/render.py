@@ -120,7 +120,7 @@ def render_entry(group: str, entry: Entry, catalog: Catalog) -> Document:
     name = _entry_name(entry, catalog)
     en_title, zh_title = _GROUP_TITLES[group]
     title = f"{name}: {en_title} / {zh_title}"
-    lines = [title]
+    lines = [title, ""]
     aliases = getattr(entry, "aliases", [])
     if aliases:
         lines.append(f"Also called 又称: {', '.join(aliases)}")
