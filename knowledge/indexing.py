@@ -9,6 +9,7 @@ whole), and the next run finds the passages that still differ and repairs them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
 from knowledge.render import CATALOG_ROOT, render_catalog
 
 KNOWLEDGE_DIR = Path(__file__).parent
+_ROOTS_KEY = "advisor_roots"
 ProgressFn = Callable[[int, int], None]
 
 
@@ -157,9 +159,20 @@ def _existing(collection: Collection) -> dict[str, dict[str, str]]:
 
 
 def known_roots(collection: Collection) -> list[Root]:
-    """Roots a previous run indexed, so a plain re-run keeps them in sync (or removes deleted ones)."""
-    keys = {meta.get("root", "") for meta in _existing(collection).values()}
+    """Roots a previous run indexed, so a plain re-run keeps them in sync (or removes deleted ones).
+
+    They are recorded in the collection's metadata before any passage is embedded, so a run killed
+    before it stored a passage of a new folder still remembers that folder; passages carry their
+    root too, which covers indexes written before roots were recorded.
+    """
+    recorded = json.loads(str((collection.metadata or {}).get(_ROOTS_KEY, "[]")))
+    keys = {*recorded, *(meta.get("root", "") for meta in _existing(collection).values())}
     return [Root(key, Path(key)) for key in sorted(keys) if key and key != CATALOG_ROOT]
+
+
+def _record_roots(collection: Collection, roots: Iterable[Root]) -> None:
+    keys = sorted(r.key for r in roots if not r.packaged and r.path.exists())
+    collection.modify(metadata={**(collection.metadata or {}), _ROOTS_KEY: json.dumps(keys)})
 
 
 def sync(
@@ -174,6 +187,7 @@ def sync(
     """Bring ``collection`` in line with the files under ``roots`` (and every root indexed before)."""
     existing = _existing(collection)
     all_roots = {r.key: r for r in [*roots, *known_roots(collection)]}
+    _record_roots(collection, all_roots.values())
     collected = collect(all_roots.values())
     stats = IndexStats(files=collected.files, errors=collected.errors)
 

@@ -113,23 +113,23 @@ def test_a_run_killed_mid_way_leaves_a_usable_index_that_the_next_run_repairs(tm
         )
     data = tmp_path / "data"
     env = {**os.environ, "ADVISOR_DATA_DIR": str(data), "ADVISOR_EMBEDDING__BATCH_SIZE": "4"}
-    proc = subprocess.Popen(
+    total = 0
+    with subprocess.Popen(
         [ADVISOR, "ingest", str(docs)],
         cwd=REPO,
         env=env,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-    )
-    assert proc.stderr is not None
-    total = 0
-    for line in proc.stderr:
-        if line.startswith("embedding "):
-            total = int(line.split()[1])
-        if line.startswith("embedded ") and int(line.split()[1].split("/")[0]) >= 80:
-            proc.send_signal(signal.SIGKILL)
-            break
-    proc.wait(timeout=60)
+    ) as proc:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.startswith("embedding "):
+                total = int(line.split()[1])
+            if line.startswith("embedded ") and int(line.split()[1].split("/")[0]) >= 80:
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
 
     # the index is usable as it stands: the retriever opens it and answers
