@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import NAME_SEPARATORS, Catalog, normalize_name
-from knowledge.text import Language, tokenize
+from knowledge.text import Language, detect_language, tokenize
 
 
 class Passage(BaseModel):
@@ -70,6 +70,9 @@ class SearchFilters(BaseModel):
         return True
 
 
+DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
+
+
 class Retriever(Protocol):
     def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]: ...
 
@@ -85,13 +88,15 @@ class HybridRetriever:
         catalog: Catalog | None = None,
         candidates: int = 30,
         rrf_k: int = 60,
-        max_per_doc: int = 2,
+        max_per_doc: int = 1,
+        weights: dict[str, float] | None = None,
     ) -> None:
         self._collection = collection
         self._embeddings = embeddings
         self._candidates = candidates
         self._rrf_k = rrf_k
         self._max_per_doc = max_per_doc
+        self._weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         self._aliases = _alias_table(catalog) if catalog else []
         self.refresh()
 
@@ -121,17 +126,21 @@ class HybridRetriever:
             return []
         filters = filters or SearchFilters()
         tokens = tokenize(query)
+        dense = self._dense(query, filters)
+        language = detect_language(query)
         rankings = {
-            "dense": self._dense(query, filters),
+            "dense": dense[: self._candidates],
+            # the best passages written in the other language get a ranking of their own, so a
+            # question in Chinese still reaches an English-only source (and the other way round)
+            "other_language": [r for r in dense if self._metas[r].get("lang") not in {language, "multi"}],
             "keyword": self._keyword(tokens, filters),
             "catalog": self._named(query, filters),
         }
-        weights = {"dense": 1.0, "keyword": 1.0, "catalog": 2.0}
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
         for name, rows in rankings.items():
             for rank, row in enumerate(rows, 1):
-                fused[row] += weights[name] / (self._rrf_k + rank)
+                fused[row] += self._weights[name] / (self._rrf_k + rank)
                 ranks[row][name] = rank
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
         per_doc: dict[str, int] = defaultdict(int)
@@ -148,7 +157,7 @@ class HybridRetriever:
 
     def _dense(self, query: str, filters: SearchFilters) -> list[int]:
         vector: Sequence[float] = self._embeddings.embed_query(query)
-        n = min(self._candidates * (2 if filters.vendor else 1), len(self._ids))
+        n = min(self._candidates * 3, len(self._ids))
         result = self._collection.query(
             query_embeddings=[vector],
             n_results=n,
@@ -156,7 +165,7 @@ class HybridRetriever:
             include=["distances"],
         )
         rows = [self._row[i] for i in result["ids"][0] if i in self._row]
-        return [r for r in rows if filters.accepts(self._metas[r])][: self._candidates]
+        return [r for r in rows if filters.accepts(self._metas[r])]
 
     def _keyword(self, tokens: list[str], filters: SearchFilters) -> list[int]:
         if not tokens or self._bm25 is None:

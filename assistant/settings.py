@@ -46,6 +46,9 @@ class RetrievalSettings(BaseModel):
     top_k: int = Field(default=6, ge=1, le=50, description="Passages returned per question.")
     candidates: int = Field(default=30, ge=1, le=500, description="Candidates taken from each ranker.")
     rrf_k: int = Field(default=60, ge=1, description="Reciprocal rank fusion constant.")
+    max_per_doc: int = Field(
+        default=1, ge=1, le=20, description="Passages one document may contribute, so the top k stay diverse."
+    )
 
 
 class LLMSettings(BaseModel):

@@ -74,6 +74,7 @@ def build_retriever(settings: Settings, embeddings: Embeddings | None = None) ->
         catalog=catalog,
         candidates=settings.retrieval.candidates,
         rrf_k=settings.retrieval.rrf_k,
+        max_per_doc=settings.retrieval.max_per_doc,
     )
 
 
