@@ -115,11 +115,6 @@ class HybridRetriever:
             self._bm25 = bm25s.BM25()
             self._bm25.index([tokenize(t) for t in self._texts], show_progress=False)
 
-    @property
-    def size(self) -> int:
-        """Number of indexed passages."""
-        return len(self._ids)
-
     def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]:
         """The ``k`` best passages for ``query``, fused from the three rankers."""
         if not self._ids or not query.strip():

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, model_validator
@@ -301,8 +301,6 @@ _FILES = {
     "defaults": "defaults.yaml",
 }
 
-T = TypeVar("T")
-
 
 def _read_yaml(path: Path) -> object:
     try:
@@ -329,8 +327,3 @@ def load_catalog(directory: Path = CATALOG_DIR) -> Catalog:
 def default_catalog() -> Catalog:
     """The packaged catalog, loaded and validated once per process."""
     return load_catalog(CATALOG_DIR)
-
-
-def catalog_files(directory: Path = CATALOG_DIR) -> list[Path]:
-    """The catalog's files, in a fixed order."""
-    return [directory / name for name in _FILES.values()]

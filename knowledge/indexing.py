@@ -113,32 +113,18 @@ def collect(roots: Iterable[Root]) -> Collected:
             continue
         base = root.path if root.path.is_dir() else root.path.parent
         for path in _user_files(root.path):
-            display = path.relative_to(base).as_posix()
-            try:
-                loaded = load_file(path, doc_id=f"file:{path.as_posix()}", display_path=display)
-            except LoadError as exc:
-                out.errors.append(FileError(path=str(path), reason=exc.reason))
-                out.failed.add((root.key, display))
-                continue
-            out.files += 1
-            out.add(chunk_file(loaded, root=root.key))
+            _collect_file(
+                out, root, path, display=path.relative_to(base).as_posix(), doc_id=f"file:{path.as_posix()}"
+            )
     return out
 
 
 def _collect_packaged(root: Root, out: Collected) -> None:
     for path in _corpus_files(root.path):
         display = path.relative_to(root.path).as_posix()
-        doc_id = f"{path.parent.name}/{path.stem}"
-        try:
-            loaded = load_file(path, doc_id=doc_id, display_path=display, require_front_matter=True)
-            if loaded.lang != path.parent.name:
-                raise LoadError(path, f"lang {loaded.lang!r} but the file is in {path.parent.name}/")
-        except LoadError as exc:
-            out.errors.append(FileError(path=str(path), reason=exc.reason))
-            out.failed.add((root.key, display))
-            continue
-        out.files += 1
-        out.add(chunk_file(loaded, root=root.key))
+        _collect_file(
+            out, root, path, display=display, doc_id=f"{path.parent.name}/{path.stem}", article=True
+        )
     try:
         catalog = load_catalog(root.path / "catalog")
     except CatalogError as exc:
@@ -147,6 +133,22 @@ def _collect_packaged(root: Root, out: Collected) -> None:
         return
     out.files += 1
     out.add(render_catalog(catalog))
+
+
+def _collect_file(
+    out: Collected, root: Root, path: Path, *, display: str, doc_id: str, article: bool = False
+) -> None:
+    """Load and chunk one file into ``out``; corpus articles must have front matter in their folder's language."""
+    try:
+        loaded = load_file(path, doc_id=doc_id, display_path=display, require_front_matter=article)
+        if article and loaded.lang != path.parent.name:
+            raise LoadError(path, f"lang {loaded.lang!r} but the file is in {path.parent.name}/")
+    except LoadError as exc:
+        out.errors.append(FileError(path=str(path), reason=exc.reason))
+        out.failed.add((root.key, display))
+        return
+    out.files += 1
+    out.add(chunk_file(loaded, root=root.key))
 
 
 def _existing(collection: Collection) -> dict[str, dict[str, str]]:
