@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import bm25s
 import numpy as np
@@ -110,10 +110,14 @@ class HybridRetriever:
         self._doc_rows: dict[str, list[int]] = defaultdict(list)
         for i, meta in enumerate(self._metas):
             self._doc_rows[str(meta.get("doc_id", ""))].append(i)
+        # each passage is tokenised once, by sentence: BM25 indexes the tokens, snippets pick sentences
+        self._sentences: list[list[Sentence]] = [split_sentences(t) for t in self._texts]
         self._bm25: bm25s.BM25 | None = None
         if self._ids:
             self._bm25 = bm25s.BM25()
-            self._bm25.index([tokenize(t) for t in self._texts], show_progress=False)
+            corpus = [tokenize(t.partition("\n\n")[0]) + [w for s in ss for w in s.tokens] for t, ss in
+                      zip(self._texts, self._sentences, strict=True)]  # fmt: skip
+            self._bm25.index(corpus, show_progress=False)
 
     def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]:
         """The ``k`` best passages for ``query``, fused from the three rankers."""
@@ -196,7 +200,7 @@ class HybridRetriever:
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
             text=self._texts[row],
-            snippet=best_snippet(self._texts[row], tokens),
+            snippet=pick_snippet(self._sentences[row], tokens),
             score=round(score, 6),
             ranks=ranks,
         )
@@ -205,35 +209,49 @@ class HybridRetriever:
 _SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?;])\s+|\n+")
 
 
-def best_snippet(text: str, tokens: list[str], max_chars: int = 280) -> str:
-    """The run of sentences or lines that shares the most words with the question.
+class Sentence(NamedTuple):
+    text: str
+    tokens: list[str]
 
-    A passage's title and section come before its first blank line, so they are left out. Ties go to the
-    earliest sentence; with no overlap at all the passage's opening is returned.
+
+def split_sentences(text: str) -> list[Sentence]:
+    """The sentences (or catalog lines) of a passage's body, each with its keyword tokens.
+
+    A passage's title and section come before its first blank line, so they are left out.
     """
     head, _, body = text.partition("\n\n")
-    sentences = [s.strip() for s in _SENTENCE_END.split(body or head) if s and s.strip()]
+    parts = (s.strip() for s in _SENTENCE_END.split(body or head))
+    return [Sentence(p, tokenize(p)) for p in parts if p]
+
+
+def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: int = 280) -> str:
+    """The run of sentences that starts with the one sharing the most words with the question.
+
+    Ties go to the earliest sentence; with no overlap at all the passage's opening is returned.
+    """
     if not sentences:
         return ""
     wanted = set(tokens)
-    scores = [len(wanted & set(tokenize(s))) for s in sentences]
+    scores = [len(wanted.intersection(s.tokens)) for s in sentences]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
     snippet = ""
-    for sentence in sentences[best:]:
+    for sentence in (s.text for s in sentences[best:]):
         # a catalog line or list item has no closing punctuation, so mark where it ends
-        joined = (
-            f"{snippet}{sentence}"
-            if snippet.endswith(("。", "！", "？", "；", " ")) or not snippet
-            else (
-                f"{snippet} · {sentence}"
-                if not snippet.endswith((".", "!", "?", ";"))
-                else f"{snippet} {sentence}"
-            )
-        )
+        if not snippet or snippet.endswith(("。", "！", "？", "；")):
+            joined = snippet + sentence
+        elif snippet.endswith((".", "!", "?", ";")):
+            joined = f"{snippet} {sentence}"
+        else:
+            joined = f"{snippet} · {sentence}"
         if snippet and len(joined) > max_chars:
             break
         snippet = joined
     return snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
+
+
+def best_snippet(text: str, tokens: list[str], max_chars: int = 280) -> str:
+    """``pick_snippet`` for a passage's raw text."""
+    return pick_snippet(split_sentences(text), tokens, max_chars)
 
 
 def _alias_table(catalog: Catalog) -> list[tuple[str, str]]:

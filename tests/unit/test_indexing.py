@@ -107,3 +107,12 @@ def test_bad_extra_paths_are_refused(tmp_path: Path, name: str, error: type[Exce
         (tmp_path / name).write_text("a,b")
     with pytest.raises(error, match=name):
         extra_root(tmp_path / name)
+
+
+@pytest.mark.filterwarnings("ignore:legacy embedding function config:DeprecationWarning")
+def test_chroma_is_never_allowed_to_embed_by_itself(collection: Collection) -> None:
+    # with its default embedding function Chroma would download an ONNX model here
+    with pytest.raises(ValueError, match="embedding function"):
+        collection.add(ids=["x"], documents=["text without a vector"])
+    with pytest.raises(ValueError, match="embedding function"):
+        collection.query(query_texts=["text"], n_results=1)
