@@ -163,6 +163,48 @@ class CloudPrice(Entry):
     region: str = ""
 
 
+class ModelArchitecture(Entry):
+    """A published model architecture, used as a preset by the sizing calculators."""
+
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    family: str = Field(description="Llama, GPT, Mistral, Qwen, DeepSeek, ...")
+    params_b: Positive = Field(description="Total parameters, billions.")
+    active_params_b: Positive | None = Field(
+        default=None, description="Parameters active per token for MoE models, billions; null for dense."
+    )
+    layers: int = Field(ge=1)
+    hidden_size: int = Field(ge=64)
+    attention_heads: int = Field(ge=1)
+    kv_heads: int = Field(ge=1, description="Key/value heads (fewer than attention heads with GQA/MQA).")
+    head_dim: int | None = Field(
+        default=None, ge=8, description="Per-head size when not hidden_size / heads."
+    )
+    ffn_hidden_size: int = Field(ge=64, description="Intermediate size of the MLP (per expert for MoE).")
+    vocab_size: int = Field(ge=256)
+    max_context: int = Field(ge=128, description="Context length used in pre-training, tokens.")
+    experts: int | None = Field(default=None, ge=2, description="Routed experts per MoE layer.")
+    experts_per_token: int | None = Field(default=None, ge=1)
+    activation: Literal["gelu", "swiglu", "geglu", "relu"] = "swiglu"
+    training_tokens_t: Positive | None = Field(
+        default=None, description="Published pre-training tokens, trillions."
+    )
+
+    @model_validator(mode="after")
+    def _check_shape(self) -> ModelArchitecture:
+        if self.attention_heads % self.kv_heads:
+            raise ValueError(
+                f"{self.attention_heads} attention heads are not a multiple of {self.kv_heads} KV heads"
+            )
+        if self.active_params_b and self.active_params_b > self.params_b:
+            raise ValueError("active parameters exceed total parameters")
+        return self
+
+    @property
+    def names(self) -> list[str]:
+        return [self.id, self.name, *self.aliases]
+
+
 class Defaults(Entry):
     """Default economic assumptions: electricity, PUE, FX rate, maintenance and lease rates."""
 
@@ -187,6 +229,7 @@ class Catalog(BaseModel):
     storage: list[StorageTier]
     prices: list[PricePoint]
     cloud_prices: list[CloudPrice]
+    models: list[ModelArchitecture]
     defaults: Defaults
 
     @model_validator(mode="after")
@@ -198,6 +241,7 @@ class Catalog(BaseModel):
             "storage": self.storage,
             "prices": self.prices,
             "cloud_prices": self.cloud_prices,
+            "models": self.models,
         }
         for group, entries in groups.items():
             seen: set[str] = set()
@@ -248,6 +292,16 @@ class Catalog(BaseModel):
         names = [s.id for s in self.servers]
         raise UnknownItemError(name, "server", difflib.get_close_matches(name.lower(), names, n=3))
 
+    def model(self, name: str) -> ModelArchitecture:
+        """Find a model architecture preset by id, name or alias ("llama-2-70b", "Llama 2 70B")."""
+        key = normalize_name(name)
+        for model in self.models:
+            if key in {normalize_name(n) for n in model.names}:
+                return model
+        by_key = {normalize_name(x): m.id for m in self.models for x in m.names}
+        hits = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5)
+        raise UnknownItemError(name, "model", list(dict.fromkeys(by_key[h] for h in hits))[:3])
+
     def prices_for(self, item_id: str) -> list[PricePoint]:
         """Purchase prices recorded for an accelerator or server id, newest first."""
         return sorted((p for p in self.prices if p.item_id == item_id), key=lambda p: p.as_of, reverse=True)
@@ -265,6 +319,7 @@ class Catalog(BaseModel):
         yield from (("storage", e) for e in self.storage)
         yield from (("prices", e) for e in self.prices)
         yield from (("cloud_prices", e) for e in self.cloud_prices)
+        yield from (("models", e) for e in self.models)
         yield ("defaults", self.defaults)
 
 
@@ -298,6 +353,7 @@ _FILES = {
     "storage": "storage.yaml",
     "prices": "prices.yaml",
     "cloud_prices": "cloud_prices.yaml",
+    "models": "models.yaml",
     "defaults": "defaults.yaml",
 }
 

@@ -14,6 +14,7 @@ from knowledge.catalog import (
     CloudPrice,
     Entry,
     Interconnect,
+    ModelArchitecture,
     PricePoint,
     Server,
     StorageTier,
@@ -71,6 +72,21 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "usd_per_accelerator_hour": ("Price per accelerator-hour", "每卡每小时价格", "USD"),
     "pricing": ("Pricing model", "计费方式", ""),
     "region": ("Region", "区域", ""),
+    "family": ("Family", "系列", ""),
+    "params_b": ("Parameters", "参数量", "B"),
+    "active_params_b": ("Active parameters per token (MoE)", "每 token 激活参数（MoE）", "B"),
+    "layers": ("Layers", "层数", ""),
+    "hidden_size": ("Hidden size", "隐藏层维度", ""),
+    "attention_heads": ("Attention heads", "注意力头数", ""),
+    "kv_heads": ("KV heads", "KV 头数", ""),
+    "head_dim": ("Head dimension", "每头维度", ""),
+    "ffn_hidden_size": ("FFN hidden size", "FFN 中间维度", ""),
+    "vocab_size": ("Vocabulary", "词表大小", ""),
+    "max_context": ("Pre-training context", "预训练上下文长度", "tokens"),
+    "experts": ("Routed experts", "路由专家数", ""),
+    "experts_per_token": ("Experts per token", "每 token 激活专家数", ""),
+    "activation": ("Activation", "激活函数", ""),
+    "training_tokens_t": ("Pre-training tokens", "预训练 token 数", "T"),
     "electricity_usd_per_kwh": ("Electricity price", "电价", "USD/kWh"),
     "pue_air": ("PUE, air-cooled", "PUE（风冷）", ""),
     "pue_liquid": ("PUE, liquid-cooled", "PUE（液冷）", ""),
@@ -87,6 +103,7 @@ _GROUP_TITLES: dict[str, tuple[str, str]] = {
     "storage": ("storage tier", "存储层级"),
     "prices": ("purchase price", "采购价格"),
     "cloud_prices": ("cloud price", "云上价格"),
+    "models": ("model architecture", "模型结构"),
     "defaults": ("default cost assumptions", "默认成本假设"),
 }
 
@@ -102,7 +119,7 @@ def _format(value: object, unit: str) -> str:
 
 def _entry_name(entry: Entry, catalog: Catalog) -> str:
     match entry:
-        case Accelerator() | Server() | Interconnect() | StorageTier():
+        case Accelerator() | Server() | Interconnect() | StorageTier() | ModelArchitecture():
             return entry.name
         case PricePoint():
             item = next((a.name for a in catalog.accelerators if a.id == entry.item_id), None)

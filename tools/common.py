@@ -1,0 +1,109 @@
+"""What every calculator shares: base models, units, errors and catalog lookups.
+
+Conventions (see ../shared/DOMAIN-PITFALLS.md):
+- ``_gb`` is 10^9 bytes and ``_gib`` is 2^30 bytes; both are named, never mixed.
+- TFLOPS are dense (no 2:4 sparsity) and taken from the catalog unless the user gives a value.
+- Link bandwidth ``_gb_s`` is GB/s in one direction; ``_gbit_s`` is Gb/s.
+- Every output lists the assumptions it used, the formula and its sources, so a reader can redo it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.catalog import Accelerator, Catalog, UnknownItemError
+
+GB = 1e9
+GIB = 2**30
+SECONDS_PER_DAY = 86_400.0
+HOURS_PER_YEAR = 8_760.0
+
+PositiveFloat = Annotated[float, Field(gt=0)]
+Share = Annotated[float, Field(gt=0, le=1)]
+
+
+class Reference(BaseModel):
+    """A published source for a formula or a constant."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    url: str
+
+
+class ToolInput(BaseModel):
+    """Base of every calculator input: unknown fields are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class ToolOutput(BaseModel):
+    """Base of every calculator output: the reasoning travels with the numbers."""
+
+    formula: str = Field(description="The formula used, in words and symbols.")
+    assumptions: list[str] = Field(default_factory=list, description="Every default or simplification used.")
+    warnings: list[str] = Field(
+        default_factory=list, description="Results near a boundary, odd inputs, caveats."
+    )
+    sources: list[Reference] = Field(
+        default_factory=list, description="Where the formula and constants come from."
+    )
+
+
+class CalculatorInputError(ValueError):
+    """Input that validates field by field but cannot be computed; names the field and says why."""
+
+    def __init__(self, field: str, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.suggestions = suggestions or []
+
+
+def find_accelerator(catalog: Catalog, name: str, *, field: str = "gpu") -> Accelerator:
+    """The catalog accelerator for ``name``, or an input error listing the closest names."""
+    try:
+        return catalog.accelerator(name)
+    except UnknownItemError as exc:
+        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
+        raise CalculatorInputError(field, f"unknown accelerator {name!r}{hint}", exc.suggestions) from exc
+
+
+def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -> float:
+    """Dense peak TFLOP/s of ``acc`` for a compute precision ('bf16', 'fp16', 'fp8', 'tf32', 'fp32')."""
+    value = {
+        "bf16": acc.bf16_dense_tflops,
+        "fp16": acc.fp16_dense_tflops or acc.bf16_dense_tflops,
+        "fp8": acc.fp8_dense_tflops,
+        "tf32": acc.tf32_dense_tflops,
+        "fp32": acc.fp32_tflops,
+    }.get(precision)
+    if value is None:
+        raise CalculatorInputError(
+            field, f"{acc.name} has no dense {precision.upper()} figure in the catalog"
+        )
+    return value
+
+
+def ceil_with_margin(value: float, *, margin: float = 0.10) -> tuple[int, str | None]:
+    """Round a count up; warn when the exact value uses more than ``1 - margin`` of the last unit.
+
+    13.04 GPUs is 14 GPUs, and 13.95 is 14 with a warning that a slightly worse input needs 15.
+    """
+    count = max(1, math.ceil(value - 1e-9))
+    warning = None
+    if count - value < margin and value > 1:
+        warning = (
+            f"{value:.2f} rounds up to {count} with little slack: a slightly worse input needs {count + 1}"
+        )
+    return count, warning
+
+
+def round_sig(value: float, digits: int = 4) -> float:
+    """Round to significant digits for display without losing magnitude."""
+    if value == 0 or not math.isfinite(value):
+        return value
+    return round(value, digits - 1 - math.floor(math.log10(abs(value))))

@@ -1,0 +1,407 @@
+"""Training memory per GPU: model states, activations and overhead, and whether it fits."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from knowledge.catalog import Catalog
+from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
+from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
+
+Precision = Literal["fp32", "bf16-mixed", "fp16-mixed", "fp8-mixed"]
+Optimizer = Literal["adamw", "adam", "adam-8bit", "sgd-momentum", "sgd", "adafactor"]
+Recompute = Literal["none", "selective", "full"]
+Finetune = Literal["full", "lora", "qlora"]
+
+ZERO = Reference(
+    title="Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models (2019), §3 and Table 1",
+    url="https://arxiv.org/abs/1910.02054",
+)
+KORTHIKANTI = Reference(
+    title="Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (2022), Table 2",
+    url="https://arxiv.org/abs/2205.05198",
+)
+QLORA = Reference(
+    title="Dettmers et al., QLoRA: Efficient Finetuning of Quantized LLMs (2023), §3 (NF4, double quantization)",
+    url="https://arxiv.org/abs/2305.14314",
+)
+LORA = Reference(
+    title="Hu et al., LoRA: Low-Rank Adaptation of Large Language Models (2021)",
+    url="https://arxiv.org/abs/2106.09685",
+)
+ZERO_OFFLOAD = Reference(
+    title="DeepSpeed memory requirements (estimate_zero2/zero3_model_states_mem_needs, buffer factor 1.5)",
+    url="https://deepspeed.readthedocs.io/en/latest/memory.html",
+)
+
+# bytes per parameter of the working weights, their gradients, and the FP32 master copy
+_PRECISION_BYTES: dict[str, tuple[float, float, float]] = {
+    "fp32": (4, 4, 0),
+    "bf16-mixed": (2, 2, 4),
+    "fp16-mixed": (2, 2, 4),
+    # Transformer Engine FP8 keeps BF16 weights and FP32 master weights: FP8 buys speed, not state memory
+    "fp8-mixed": (2, 2, 4),
+}
+_OPTIMIZER_BYTES: dict[str, float] = {"adamw": 8, "adam": 8, "adam-8bit": 2, "sgd-momentum": 4, "sgd": 0}
+# NF4 weights (4 bits) plus double-quantised block constants (0.127 bits per parameter, QLoRA §3)
+QLORA_BYTES_PER_PARAM = (4 + 0.127) / 8
+
+
+class TrainingMemoryInput(ToolInput, ArchitectureFields):
+    """Inputs of the training-memory calculator; sizes from a preset, a parameter count, or both."""
+
+    gpus: int = Field(default=1, ge=1, le=1_000_000, description="Total GPUs in the job.")
+    tensor_parallel: int = Field(default=1, ge=1, le=64, description="Tensor-parallel degree (t).")
+    pipeline_parallel: int = Field(default=1, ge=1, le=512, description="Pipeline-parallel degree (p).")
+    context_parallel: int = Field(
+        default=1, ge=1, le=256, description="Context-parallel degree (splits the sequence)."
+    )
+    sequence_parallel: bool | None = Field(
+        default=None, description="Megatron sequence parallelism; defaults to on when tensor_parallel > 1."
+    )
+    zero_stage: int = Field(default=0, ge=0, le=3, description="ZeRO stage 0-3 (FSDP full sharding = 3).")
+    precision: Precision = Field(default="bf16-mixed", description="Training precision recipe.")
+    optimizer: Optimizer = Field(default="adamw", description="Optimizer; sets the optimizer-state bytes.")
+    bytes_per_param: float | None = Field(
+        default=None,
+        gt=0,
+        le=64,
+        description="Override: model-state bytes per parameter (e.g. 16, 18 or 20).",
+    )
+    seq_len: int | None = Field(default=None, ge=16, le=10_000_000, description="Sequence length, tokens.")
+    micro_batch: int = Field(default=1, ge=1, le=4096, description="Micro-batch size per GPU, sequences.")
+    recompute: Recompute = Field(default="selective", description="Activation recomputation.")
+    flash_attention: bool = Field(
+        default=True, description="FlashAttention: attention scores are not stored."
+    )
+    finetune: Finetune = Field(default="full", description="Full training, LoRA, or QLoRA (4-bit NF4 base).")
+    lora_rank: int = Field(
+        default=16, ge=1, le=4096, description="LoRA rank r (adapters on every linear layer)."
+    )
+    offload_optimizer: bool = Field(default=False, description="ZeRO-Offload: optimizer states in host RAM.")
+    gpu: str | None = Field(
+        default=None, description="Catalog GPU to check the fit on, e.g. 'H100', 'A100 40GB'."
+    )
+    gpu_memory_gb: float | None = Field(
+        default=None, gt=0, le=10_000, description="Override the GPU's memory, GB."
+    )
+    overhead_gb: float = Field(
+        default=3.0,
+        ge=0,
+        le=1000,
+        description="CUDA context, NCCL buffers and allocator fragmentation, GB per GPU.",
+    )
+
+    @model_validator(mode="after")
+    def _check_parallelism(self) -> TrainingMemoryInput:
+        group = self.tensor_parallel * self.pipeline_parallel * self.context_parallel
+        if self.gpus % group:
+            raise ValueError(
+                f"gpus ({self.gpus}) must be a multiple of tensor x pipeline x context parallel ({group})"
+            )
+        return self
+
+
+class MemoryBreakdown(BaseModel):
+    """Per-GPU memory, GB (10^9 bytes)."""
+
+    weights_gb: float
+    gradients_gb: float
+    optimizer_states_gb: float = Field(description="Optimizer moments plus the FP32 master weights.")
+    activations_gb: float
+    logits_gb: float = Field(description="FP32 logits for the loss on the last pipeline stage.")
+    overhead_gb: float
+    total_gb: float
+    total_gib: float
+
+
+class FitSuggestion(BaseModel):
+    change: str = Field(description="The smallest change found that makes the job fit.")
+    total_gb: float
+
+
+class TrainingMemoryOutput(ToolOutput):
+    """Per-GPU training memory and the fit verdict."""
+
+    architecture: Architecture
+    data_parallel: int = Field(description="Data-parallel degree: gpus / (t x p x cp); ZeRO shards over it.")
+    model_state_bytes_per_param: float = Field(
+        description="Unsharded bytes of weights+gradients+optimizer states."
+    )
+    trainable_params_b: float
+    per_gpu: MemoryBreakdown
+    host_ram_for_offload_gb_per_gpu: float = Field(
+        description="Host RAM for offloaded states, per GPU (0 if none)."
+    )
+    gpu: str | None
+    gpu_memory_gb: float | None
+    fits: bool | None
+    headroom_pct: float | None = Field(description="Free share of GPU memory; negative when it does not fit.")
+    verdict: str
+    suggestion: FitSuggestion | None
+
+
+def _lora_params(arch: Architecture, rank: int) -> float:
+    """Adapter parameters for rank ``rank`` on every linear layer of every block (LoRA, Hu et al. 2021)."""
+    h, f = arch.hidden_size, arch.ffn_hidden_size
+    q = arch.attention_heads * arch.head_dim
+    kv = arch.kv_heads * arch.head_dim
+    attention = (h + q) + 2 * (h + kv) + (q + h)
+    mlp = 3 * (h + f) if arch.activation in {"swiglu", "geglu"} else 2 * (h + f)
+    return float(arch.layers * rank * (attention + mlp))
+
+
+def activation_bytes_per_layer(
+    *,
+    seq: int,
+    batch: int,
+    hidden: int,
+    heads: int,
+    tp: int,
+    sp: bool,
+    recompute: str,
+    flash: bool,
+    mlp_ratio: float = 4.0,
+    gated: bool = False,
+) -> float:
+    """Korthikanti et al. (2022) Table 2, per transformer layer, 16-bit activations.
+
+    No parallelism: s·b·h·(34 + 5·a·s/h). The 34 = 15 (attention block and norms) + 19 (4h GeLU MLP); the MLP
+    part is rescaled for other widths and gated MLPs. Selective recomputation or FlashAttention drops the
+    5·a·s/h term; sequence parallelism divides the 10 non-parallel units by t; full recomputation keeps 2·s·b·h.
+    """
+    sbh = seq * batch * hidden
+    if recompute == "full":
+        return 2 * sbh / (tp if sp else 1)
+    mlp = 3 + (6 if gated else 4) * mlp_ratio
+    per_unit = 15 + mlp  # 34 for the paper's 4h GeLU MLP
+    attention_scores = 0.0 if (flash or recompute == "selective") else 5 * heads * seq / hidden
+    if sp:
+        return sbh * (per_unit / tp + attention_scores / tp)
+    return sbh * (10 + (per_unit - 10) / tp + attention_scores / tp)
+
+
+def _breakdown(
+    inp: TrainingMemoryInput, arch: Architecture
+) -> tuple[MemoryBreakdown, float, float, float, int]:
+    tp, pp, cp = inp.tensor_parallel, inp.pipeline_parallel, inp.context_parallel
+    dp = inp.gpus // (tp * pp * cp)
+    shard_group = dp * cp  # ZeRO shards over the data-parallel (and context-parallel) ranks
+    params = arch.params_b * 1e9 / (tp * pp)  # parameters held by one model-parallel rank
+    w, g, master = _PRECISION_BYTES[inp.precision]
+    opt = _OPTIMIZER_BYTES.get(inp.optimizer, 8 / arch.hidden_size)  # Adafactor: factored rows+columns
+    k = master + opt
+
+    if inp.finetune == "full":
+        trainable = params
+        frozen_w = 0.0
+        if inp.bytes_per_param:  # the user's convention replaces ours, split as in ZeRO (w=2, g=2, rest K)
+            w, g, k = 2.0, 2.0, inp.bytes_per_param - 4.0
+    else:
+        trainable = _lora_params(arch, inp.lora_rank) / (tp * pp)
+        frozen_w = params * (QLORA_BYTES_PER_PARAM if inp.finetune == "qlora" else w)
+    states = w + g + k
+
+    stage = inp.zero_stage
+    weights = frozen_w / (shard_group if stage == 3 else 1) + (
+        trainable * w / (shard_group if stage == 3 else 1)
+    )
+    grads = trainable * g / (shard_group if stage >= 2 else 1)
+    optim = trainable * k / (shard_group if stage >= 1 else 1)
+    host = 0.0
+    if inp.offload_optimizer:
+        # DeepSpeed keeps FP32 gradients beside the offloaded states and adds a 1.5x buffer
+        host = (optim + trainable * 4 / (shard_group if stage >= 1 else 1)) * 1.5
+        optim = 0.0
+
+    seq = (inp.seq_len or arch.max_context) // cp
+    sp = inp.sequence_parallel if inp.sequence_parallel is not None else tp > 1
+    per_layer = activation_bytes_per_layer(
+        seq=seq, batch=inp.micro_batch, hidden=arch.hidden_size, heads=arch.attention_heads, tp=tp, sp=sp,
+        recompute=inp.recompute, flash=inp.flash_attention, mlp_ratio=arch.ffn_hidden_size / arch.hidden_size,
+        gated=arch.activation in {"swiglu", "geglu"},
+    )  # fmt: skip
+    # the first pipeline stage holds p micro-batches of L/p layers: L layers' worth whatever p is
+    activations = per_layer * arch.layers
+    if inp.recompute == "full":  # one layer is rebuilt at a time during the backward pass
+        activations += activation_bytes_per_layer(
+            seq=seq, batch=inp.micro_batch, hidden=arch.hidden_size, heads=arch.attention_heads, tp=tp, sp=sp,
+            recompute="selective", flash=True, mlp_ratio=arch.ffn_hidden_size / arch.hidden_size,
+        )  # fmt: skip
+    logits = 4.0 * seq * inp.micro_batch * arch.vocab_size / tp if pp == 1 else 0.0
+    total = weights + grads + optim + activations + logits + inp.overhead_gb * GB
+    breakdown = MemoryBreakdown(
+        weights_gb=weights / GB,
+        gradients_gb=grads / GB,
+        optimizer_states_gb=optim / GB,
+        activations_gb=activations / GB,
+        logits_gb=logits / GB,
+        overhead_gb=inp.overhead_gb,
+        total_gb=total / GB,
+        total_gib=total / GIB,
+    )
+    trainable_total = trainable * tp * pp if inp.finetune != "full" else arch.params_b * 1e9
+    return breakdown, states, host / GB, trainable_total / 1e9, dp
+
+
+def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str, TrainingMemoryInput]]:
+    """Single changes, least disruptive first."""
+    out: list[tuple[str, TrainingMemoryInput]] = []
+
+    def add(text: str, **changes: object) -> None:
+        out.append((text, inp.model_copy(update=changes)))
+
+    dp = inp.gpus // (inp.tensor_parallel * inp.pipeline_parallel * inp.context_parallel)
+    if inp.recompute == "none":
+        add("turn on selective activation recomputation", recompute="selective")
+    if dp > 1:
+        for stage in range(inp.zero_stage + 1, 4):
+            add(
+                f"shard with ZeRO stage {stage}" + (" (FSDP full sharding)" if stage == 3 else ""),
+                zero_stage=stage,
+            )
+    if inp.recompute != "full":
+        add("use full activation recomputation", recompute="full")
+    if inp.micro_batch > 1:
+        add(f"halve the micro-batch to {inp.micro_batch // 2} (keep the global batch with gradient accumulation)",
+            micro_batch=inp.micro_batch // 2)  # fmt: skip
+    tp = inp.tensor_parallel * 2
+    while tp <= 8 and arch.attention_heads % tp == 0 and inp.gpus % (tp * inp.pipeline_parallel) == 0:
+        add(f"raise tensor parallelism to {tp} (within one NVLink node)", tensor_parallel=tp)
+        tp *= 2
+    if not inp.offload_optimizer and inp.finetune == "full":
+        add("offload optimizer states to host RAM (ZeRO-Offload; slower steps)", offload_optimizer=True)
+    for factor in (2, 4, 8, 16, 32, 64):
+        add(f"use {inp.gpus * factor} GPUs with ZeRO stage 3", gpus=inp.gpus * factor, zero_stage=3)
+    if inp.finetune == "full":
+        add("fine-tune with LoRA instead of full training (a different job: adapters only)", finetune="lora")
+        add("fine-tune with QLoRA (4-bit base; a different job: adapters only)", finetune="qlora")
+    return out
+
+
+def _smallest_fix(inp: TrainingMemoryInput, arch: Architecture, capacity: float) -> FitSuggestion | None:
+    """The first single change that fits, else the first pair of changes to different settings."""
+    candidates = _candidates(inp, arch)
+    for text, changed in candidates:
+        total = _breakdown(changed, arch)[0].total_gb
+        if total <= capacity:
+            return FitSuggestion(change=text, total_gb=round(total, 2))
+    base = inp.model_dump()
+    for i, (text_a, a) in enumerate(candidates):
+        changed_a = {k for k, v in a.model_dump().items() if base[k] != v}
+        for text_b, b in candidates[i + 1 :]:
+            changed_b = {k: v for k, v in b.model_dump().items() if base[k] != v}
+            if changed_a & changed_b.keys():
+                continue
+            total = _breakdown(a.model_copy(update=changed_b), arch)[0].total_gb
+            if total <= capacity:
+                return FitSuggestion(change=f"{text_a}, and {text_b}", total_gb=round(total, 2))
+    return None
+
+
+def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemoryOutput:
+    """Estimate GPU memory per device for training or fine-tuning an LLM, and whether it fits a GPU.
+
+    Model states follow the ZeRO paper (weights, gradients, optimizer states and FP32 master weights,
+    sharded over the data-parallel degree by ZeRO stage 1/2/3 or FSDP); tensor and pipeline parallelism
+    divide the parameters; activations follow Korthikanti et al. 2022 (selective or full recomputation,
+    sequence parallelism, FlashAttention); LoRA/QLoRA keep a frozen (4-bit NF4 for QLoRA) base plus small
+    adapters; ZeRO-Offload moves optimizer states to host RAM. Give a GPU to get a fit verdict and the
+    smallest change that makes a job fit.
+    """
+    arch = resolve_architecture(catalog, inp)
+    tp = inp.tensor_parallel
+    if arch.attention_heads % tp:
+        raise CalculatorInputError(
+            "tensor_parallel",
+            f"{tp} does not divide the {arch.attention_heads} attention heads of {arch.name}",
+        )
+    warnings: list[str] = []
+    if arch.layers % inp.pipeline_parallel:
+        warnings.append(
+            f"{arch.layers} layers do not split evenly over {inp.pipeline_parallel} pipeline stages"
+        )
+    if tp > 8:
+        warnings.append("tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow")
+    if tp > arch.kv_heads:
+        warnings.append(f"tensor parallel {tp} > {arch.kv_heads} KV heads: KV heads are replicated")
+    breakdown, states, host, trainable_b, dp = _breakdown(inp, arch)
+    if inp.zero_stage and dp == 1 and inp.context_parallel == 1:
+        warnings.append("ZeRO shards over data-parallel ranks; with one there is nothing to shard")
+
+    capacity: float | None = inp.gpu_memory_gb
+    gpu_name: str | None = None
+    if inp.gpu:
+        acc = find_accelerator(catalog, inp.gpu)
+        gpu_name = acc.name
+        capacity = capacity or acc.memory_gb
+    fits = headroom = None
+    suggestion = None
+    if capacity:
+        fits = breakdown.total_gb <= capacity
+        headroom = round(100 * (capacity - breakdown.total_gb) / capacity, 1)
+        if not fits:
+            suggestion = _smallest_fix(inp, arch, capacity)
+    where = gpu_name or (f"{capacity:g} GB" if capacity else None)
+    if fits is None:
+        verdict = f"needs {breakdown.total_gb:.1f} GB per GPU"
+    elif fits:
+        verdict = f"fits on {where}: {breakdown.total_gb:.1f} of {capacity:g} GB, {headroom:.0f}% headroom"
+    else:
+        verdict = f"does not fit on {where}: needs {breakdown.total_gb:.1f} GB of {capacity:g} GB"
+        verdict += (
+            f"; smallest change that fits: {suggestion.change}"
+            if suggestion
+            else "; no one or two changes make it fit"
+        )
+
+    sp = inp.sequence_parallel if inp.sequence_parallel is not None else tp > 1
+    assumptions = [
+        describe(arch),
+        f"sequence length {inp.seq_len or arch.max_context}, micro-batch {inp.micro_batch}",
+        f"{inp.precision}, {inp.optimizer}: {states:g} bytes per trainable parameter before sharding",
+        f"data parallel {dp} = {inp.gpus} GPUs / (t={tp} x p={inp.pipeline_parallel} x cp={inp.context_parallel}); "
+        f"ZeRO stage {inp.zero_stage} shards over it",
+        f"activations: Korthikanti et al. 2022, recompute={inp.recompute}, sequence parallel={'on' if sp else 'off'}, "
+        f"FlashAttention={'on' if inp.flash_attention else 'off'}; first pipeline stage holds L layers' worth",
+        f"overhead {inp.overhead_gb:g} GB per GPU (CUDA context, NCCL buffers, fragmentation)",
+        "GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is ~7% larger",
+    ]
+    if inp.finetune == "qlora":
+        assumptions.append(
+            f"QLoRA base: {QLORA_BYTES_PER_PARAM:.3f} bytes per parameter (NF4 + double quantisation)"
+        )
+    if inp.finetune != "full":
+        assumptions.append(
+            f"LoRA rank {inp.lora_rank} on every linear layer: {trainable_b:.3f}B trainable parameters"
+        )
+    if inp.bytes_per_param:
+        assumptions.append(f"model states set to {inp.bytes_per_param:g} bytes per parameter by the user")
+    return TrainingMemoryOutput(
+        formula=(
+            "per GPU = weights + gradients + optimizer states (ZeRO: /DP for stage>=3, >=2, >=1) over t x p "
+            "+ L x activations per layer (Korthikanti) + logits + overhead"
+        ),
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[
+            ZERO,
+            KORTHIKANTI,
+            *([LORA, QLORA] if inp.finetune != "full" else []),
+            *([ZERO_OFFLOAD] if inp.offload_optimizer else []),
+        ],
+        architecture=arch,
+        data_parallel=dp,
+        model_state_bytes_per_param=states,
+        trainable_params_b=round(trainable_b, 4),
+        per_gpu=breakdown,
+        host_ram_for_offload_gb_per_gpu=round(host, 2),
+        gpu=gpu_name,
+        gpu_memory_gb=capacity,
+        fits=fits,
+        headroom_pct=headroom,
+        verdict=verdict,
+        suggestion=suggestion,
+    )
