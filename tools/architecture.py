@@ -48,7 +48,7 @@ class ArchitectureFields(BaseModel):
 def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Architecture:
     """The preset named in ``fields.model`` with any overrides applied, or a shape derived from ``params_b``.
 
-    A derived shape follows GPT-3 and Llama proportions: N ≈ 12·L·h², h/L ≈ 128, head size 128,
+    A derived shape follows GPT-3 and Llama proportions: N ≈ 12·L·h², h/L ≈ 128 (h a multiple of 1024), head size 128,
     MLP width 4h, vocabulary 32,000 (Kaplan et al. 2020; Brown et al. 2020).
     """
     if fields.model:
@@ -96,7 +96,8 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
 def _derive(fields: ArchitectureFields) -> Architecture:
     assert fields.params_b is not None
     params = fields.params_b * 1e9
-    hidden = fields.hidden_size or max(256, round((128 * params / 12) ** (1 / 3) / 128) * 128)
+    # a multiple of 1024 keeps the head count (h/128) divisible by 8 for tensor parallelism
+    hidden = fields.hidden_size or max(1024, round((128 * params / 12) ** (1 / 3) / 1024) * 1024)
     layers = fields.layers or max(1, round(params / (12 * hidden * hidden)))
     heads = fields.attention_heads or max(1, hidden // 128)
     return Architecture(

@@ -405,3 +405,32 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         verdict=verdict,
         suggestion=suggestion,
     )
+
+
+def min_gpus_to_fit(
+    inp: TrainingMemoryInput, arch: Architecture, capacity_gb: float
+) -> tuple[int, int, str] | None:
+    """Fewest GPUs, with the tensor-parallel degree and recomputation, that fit ``inp``'s job with ZeRO-3.
+
+    With ZeRO-3 the model states per GPU are S·P/GPUs whatever the split between tensor and data
+    parallelism, while activations shrink with t; so for t in 1, 2, 4, 8 (and full recomputation when
+    selective is not enough) the data-parallel degree is solved directly instead of searched.
+    """
+    best: tuple[int, int, str] | None = None
+    for recompute in dict.fromkeys((inp.recompute, "full")):
+        for tp in (1, 2, 4, 8):
+            if arch.attention_heads % tp:
+                continue
+            probe = inp.model_copy(update={"gpus": tp, "tensor_parallel": tp, "pipeline_parallel": 1,
+                                           "context_parallel": 1, "zero_stage": 3, "recompute": recompute})  # fmt: skip
+            parts, *_ = _breakdown(probe, arch)
+            states = parts.weights_gb + parts.gradients_gb + parts.optimizer_states_gb
+            room = capacity_gb - (parts.total_gb - states)
+            if room <= 0:
+                continue
+            gpus = int(tp * max(1, -(-states // room)))
+            if best is None or gpus < best[0]:
+                best = (gpus, tp, recompute)
+        if best:
+            return best
+    return None

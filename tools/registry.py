@@ -15,7 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from knowledge.catalog import Catalog
+from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
+from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
 from tools.gpu_memory import training_memory
 
 
@@ -68,7 +70,15 @@ def _tool(fn: Callable[..., ToolOutput]) -> Tool:
     return Tool(name=fn.__name__, fn=fn, input_model=hints["inp"], output_model=hints["return"])
 
 
-TOOLS: dict[str, Tool] = {tool.name: tool for tool in (_tool(training_memory),)}
+# the order is the order /v1/tools lists them in
+CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
+    training_memory,
+    training_compute,
+    gpus_for_deadline,
+    throughput_calibration,
+    cluster_plan,
+)
+TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}
 
 
 def get_tool(name: str) -> Tool:

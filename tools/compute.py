@@ -1,0 +1,307 @@
+"""Training compute and time: FLOPs, GPU-hours, wall-clock days, and their inverses."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from knowledge.catalog import Accelerator, Catalog
+from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
+from tools.common import (
+    SECONDS_PER_DAY,
+    Reference,
+    Share,
+    ToolInput,
+    ToolOutput,
+    ceil_with_margin,
+    find_accelerator,
+    peak_tflops,
+    round_sig,
+)
+
+KAPLAN = Reference(title="Kaplan et al., Scaling Laws for Neural Language Models (2020), §2.1: C ≈ 6ND",
+                   url="https://arxiv.org/abs/2001.08361")  # fmt: skip
+PALM = Reference(
+    title="Chowdhery et al., PaLM (2022), Appendix B: model FLOPs 6N + 12·L·H·Q per token, MFU",
+    url="https://arxiv.org/abs/2204.02311",
+)
+CHINCHILLA = Reference(
+    title="Hoffmann et al., Training Compute-Optimal Large Language Models (2022): ~20 tokens per parameter",
+    url="https://arxiv.org/abs/2203.15556",
+)
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+ComputePrecision = Literal["bf16", "fp16", "fp8", "tf32", "fp32"]
+
+
+class ComputeFields(ArchitectureFields):
+    """What every compute calculator needs: the model, the data, the hardware and its efficiency."""
+
+    tokens_b: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="Training tokens, billions; default: Chinchilla-optimal (20 per parameter).",
+    )
+    gpu: str = Field(
+        default="H100", description="Catalog accelerator, e.g. 'H100', 'A100', 'MI300X', 'B200'."
+    )
+    peak_tflops: float | None = Field(
+        default=None, gt=0, le=100_000, description="Override the dense peak, TFLOP/s per GPU."
+    )
+    precision: ComputePrecision = Field(default="bf16", description="Peak used as the MFU denominator.")
+    mfu: Share = Field(default=0.40, description="Model FLOPs utilisation assumed for the estimate.")
+    mfu_low: Share = Field(default=0.35, description="Pessimistic end of the MFU range.")
+    mfu_high: Share = Field(default=0.50, description="Optimistic end of the MFU range.")
+    include_attention: bool = Field(
+        default=False, description="Add the attention term 12·L·h·s per token to 6N."
+    )
+    seq_len: int | None = Field(
+        default=None, ge=16, le=10_000_000, description="Sequence length for the attention term."
+    )
+
+    @model_validator(mode="after")
+    def _check_range(self) -> ComputeFields:
+        if not self.mfu_low <= self.mfu <= self.mfu_high:
+            raise ValueError(
+                f"mfu ({self.mfu}) must lie within mfu_low..mfu_high ({self.mfu_low}..{self.mfu_high})"
+            )
+        return self
+
+
+class Workload(BaseModel):
+    """The FLOP count of a training run and what it was derived from."""
+
+    architecture: Architecture
+    tokens_b: float
+    flops_per_token: float
+    training_flops: float
+    chinchilla_tokens_b: float
+    peak_tflops_per_gpu: float
+    gpu: str
+
+
+def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerator, list[str], list[str]]:
+    arch = resolve_architecture(catalog, inp)
+    acc = find_accelerator(catalog, inp.gpu)
+    peak = inp.peak_tflops or peak_tflops(acc, inp.precision)
+    chinchilla = CHINCHILLA_TOKENS_PER_PARAM * arch.params_b
+    tokens = inp.tokens_b or chinchilla
+    per_token = 6 * arch.active_params_b * 1e9
+    seq = inp.seq_len or arch.max_context
+    if inp.include_attention:
+        per_token += 12 * arch.layers * arch.hidden_size * seq
+    assumptions = [
+        describe(arch),
+        f"{tokens:g}B tokens" + ("" if inp.tokens_b else " (Chinchilla-optimal: 20 per parameter; not a data recommendation)"),
+        f"FLOPs per token = 6 x {arch.active_params_b:g}B" + (" active" if arch.active_params_b < arch.params_b else "")
+        + (f" + 12·L·h·s (s={seq})" if inp.include_attention else " (attention term left out)"),
+        f"{acc.name}: {peak:g} dense {inp.precision.upper()} TFLOP/s per GPU"
+        + (" (user value)" if inp.peak_tflops else " (catalog)"),
+    ]  # fmt: skip
+    warnings = []
+    if inp.precision == "fp8":
+        warnings.append("MFU against the FP8 peak is half the MFU against the BF16 peak for the same run")
+    if not inp.include_attention and seq >= 16_384:
+        warnings.append(
+            f"at s={seq} the attention term adds {12 * arch.layers * arch.hidden_size * seq / (6 * arch.active_params_b * 1e9):.0%}: set include_attention"
+        )
+    workload = Workload(
+        architecture=arch,
+        tokens_b=tokens,
+        flops_per_token=per_token,
+        training_flops=per_token * tokens * 1e9,
+        chinchilla_tokens_b=chinchilla,
+        peak_tflops_per_gpu=peak,
+        gpu=acc.name,
+    )
+    return workload, acc, assumptions, warnings
+
+
+def gpu_hours(flops: float, peak_tflops: float, mfu: float) -> float:
+    """GPU-hours to execute ``flops`` at ``mfu`` of a ``peak_tflops`` dense peak."""
+    return flops / (peak_tflops * 1e12 * mfu) / 3600
+
+
+class TrainingComputeInput(ToolInput, ComputeFields):
+    """Inputs of the compute-and-time calculator."""
+
+    gpus: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="GPUs in the job (for wall-clock time)."
+    )
+
+
+class Range(BaseModel):
+    low: float
+    expected: float
+    high: float
+
+
+class TrainingComputeOutput(ToolOutput):
+    """FLOPs, GPU-hours and time for a training run."""
+
+    workload: Workload
+    mfu: float
+    gpu_hours: Range = Field(description="GPU-hours at mfu_high (low), mfu, and mfu_low (high).")
+    gpus: int | None
+    days: Range | None = Field(description="Wall-clock days on `gpus` GPUs, same MFU range.")
+    tokens_per_second_per_gpu: float
+    tokens_per_second: float | None = Field(description="Whole job, at the expected MFU.")
+
+
+def _hours_range(flops: float, peak: float, inp: ComputeFields) -> Range:
+    return Range(
+        low=round_sig(gpu_hours(flops, peak, inp.mfu_high)),
+        expected=round_sig(gpu_hours(flops, peak, inp.mfu)),
+        high=round_sig(gpu_hours(flops, peak, inp.mfu_low)),
+    )
+
+
+def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingComputeOutput:
+    """Training FLOPs, GPU-hours and wall-clock days for a model size, token count, GPU type and count.
+
+    FLOPs = 6 x parameters x tokens (Kaplan et al. 2020; MoE models count active parameters), plus the
+    attention term 12·L·h·s per token when asked (PaLM, Appendix B). GPU-hours = FLOPs / (dense peak x MFU);
+    an MFU range (default 35-50%, expected 40%) gives a range of days. Also returns the Chinchilla-optimal
+    token count (20 per parameter) and the tokens per second the job would process.
+    """
+    workload, _, assumptions, warnings = _workload(inp, catalog)
+    peak = workload.peak_tflops_per_gpu
+    hours = _hours_range(workload.training_flops, peak, inp)
+    per_gpu = peak * 1e12 * inp.mfu / workload.flops_per_token
+    days = None
+    if inp.gpus:
+        days = Range(low=round_sig(hours.low / inp.gpus / 24), expected=round_sig(hours.expected / inp.gpus / 24),
+                     high=round_sig(hours.high / inp.gpus / 24))  # fmt: skip
+    assumptions.append(f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); "
+                       "published runs report 35-55% on H100/A100-class GPUs")  # fmt: skip
+    return TrainingComputeOutput(
+        formula="FLOPs = 6·N·D (+12·L·h·s·D); GPU-hours = FLOPs / (peak x MFU) / 3600; days = GPU-hours / GPUs / 24",
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[KAPLAN, PALM, CHINCHILLA],
+        workload=workload,
+        mfu=inp.mfu,
+        gpu_hours=hours,
+        gpus=inp.gpus,
+        days=days,
+        tokens_per_second_per_gpu=round_sig(per_gpu),
+        tokens_per_second=round_sig(per_gpu * inp.gpus) if inp.gpus else None,
+    )
+
+
+class GpusForDeadlineInput(ToolInput, ComputeFields):
+    """Inputs of the deadline calculator."""
+
+    deadline_days: float = Field(gt=0, le=3650, description="Wall-clock days available for training.")
+    gpus_per_node: int = Field(
+        default=8, ge=1, le=72, description="GPUs per server; the count is rounded to whole servers."
+    )
+
+
+class GpusForDeadlineOutput(ToolOutput):
+    workload: Workload
+    exact_gpus: float = Field(description="GPUs needed at the expected MFU, before rounding.")
+    gpus: int = Field(description="Rounded up to whole servers.")
+    nodes: int
+    gpus_range: Range = Field(
+        description="GPUs needed at mfu_high (low) to mfu_low (high), rounded to servers."
+    )
+    days_at_gpus: float = Field(description="Days the rounded GPU count takes at the expected MFU.")
+
+
+def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDeadlineOutput:
+    """How many GPUs finish a training run within a deadline, rounded up to whole servers.
+
+    GPUs = FLOPs / (dense peak x MFU x deadline in seconds), where FLOPs = 6 x (active) parameters x tokens;
+    the count is rounded up to whole servers of ``gpus_per_node`` and given for the MFU range too.
+    """
+    workload, _, assumptions, warnings = _workload(inp, catalog)
+    seconds = inp.deadline_days * SECONDS_PER_DAY
+    peak = workload.peak_tflops_per_gpu * 1e12
+
+    def needed(mfu: float) -> tuple[float, int]:
+        exact = workload.training_flops / (peak * mfu * seconds)
+        nodes, _ = ceil_with_margin(exact / inp.gpus_per_node)
+        return exact, nodes * inp.gpus_per_node
+
+    exact, gpus = needed(inp.mfu)
+    _, warning = ceil_with_margin(exact)
+    if warning:
+        warnings.append(warning)
+    if gpus - exact < 0.1 * inp.gpus_per_node:
+        warnings.append(
+            f"{exact:.1f} GPUs fill the last server almost completely: a lower MFU needs another server"
+        )
+    days = workload.training_flops / (peak * inp.mfu * gpus) / SECONDS_PER_DAY
+    assumptions.append(
+        f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); {inp.gpus_per_node} GPUs per server"
+    )
+    return GpusForDeadlineOutput(
+        formula="GPUs = 6·N·D / (peak x MFU x deadline_s), rounded up to whole servers",
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[KAPLAN, PALM],
+        workload=workload,
+        exact_gpus=round_sig(exact),
+        gpus=gpus,
+        nodes=gpus // inp.gpus_per_node,
+        gpus_range=Range(low=needed(inp.mfu_high)[1], expected=gpus, high=needed(inp.mfu_low)[1]),
+        days_at_gpus=round_sig(days),
+    )
+
+
+class ThroughputCalibrationInput(ToolInput, ComputeFields):
+    """Inputs of the calibration calculator: a measured throughput from the user's own run."""
+
+    gpus: int = Field(ge=1, le=1_000_000, description="GPUs in the measured run.")
+    tokens_per_second_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e9, description="Measured tokens/s per GPU."
+    )
+    tokens_per_second: float | None = Field(
+        default=None, gt=0, le=1e12, description="Measured tokens/s for the whole job."
+    )
+
+    @model_validator(mode="after")
+    def _one_throughput(self) -> ThroughputCalibrationInput:
+        if (self.tokens_per_second_per_gpu is None) == (self.tokens_per_second is None):
+            raise ValueError("give exactly one of tokens_per_second_per_gpu or tokens_per_second")
+        return self
+
+
+class ThroughputCalibrationOutput(ToolOutput):
+    workload: Workload
+    tokens_per_second_per_gpu: float
+    implied_mfu: float = Field(description="Model FLOPs per second achieved / dense peak.")
+    achieved_tflops_per_gpu: float
+    gpu_hours: float
+    days: float
+
+
+def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) -> ThroughputCalibrationOutput:
+    """From a measured training throughput, the MFU it implies and the time to train the full token count.
+
+    Implied MFU = tokens/s per GPU x FLOPs per token / dense peak. Use it to calibrate the other
+    estimates with numbers from your own cluster rather than an assumed MFU.
+    """
+    workload, _, assumptions, warnings = _workload(inp, catalog)
+    per_gpu = inp.tokens_per_second_per_gpu or (inp.tokens_per_second or 0) / inp.gpus
+    achieved = per_gpu * workload.flops_per_token / 1e12
+    mfu = achieved / workload.peak_tflops_per_gpu
+    if mfu > 0.75:
+        warnings.append(
+            f"implied MFU {mfu:.0%} is above what LLM training reaches: check the throughput or the GPU"
+        )
+    seconds = workload.tokens_b * 1e9 / (per_gpu * inp.gpus)
+    return ThroughputCalibrationOutput(
+        formula="MFU = tokens/s per GPU x FLOPs per token / peak; days = tokens / (tokens/s per GPU x GPUs) / 86400",
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[PALM],
+        workload=workload,
+        tokens_per_second_per_gpu=round_sig(per_gpu),
+        implied_mfu=round(mfu, 4),
+        achieved_tflops_per_gpu=round_sig(achieved),
+        gpu_hours=round_sig(seconds * inp.gpus / 3600),
+        days=round_sig(seconds / SECONDS_PER_DAY),
+    )
