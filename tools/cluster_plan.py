@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import Accelerator, Catalog
-from tools.architecture import ArchitectureFields, resolve_architecture
+from tools.architecture import Architecture, ArchitectureFields
 from tools.common import SECONDS_PER_DAY, ToolInput, ToolOutput, find_accelerator, peak_tflops, round_sig
 from tools.compute import KAPLAN, ComputeFields, _workload
 from tools.gpu_memory import KORTHIKANTI, ZERO, Precision, TrainingMemoryInput, min_gpus_to_fit
@@ -82,13 +82,15 @@ def _default_candidates(catalog: Catalog) -> list[Accelerator]:
     ]
 
 
-def _option(inp: ClusterPlanInput, acc: Accelerator, catalog: Catalog, flops: float) -> PlanOption | str:
-    arch_inp = TrainingMemoryInput(
-        **inp.model_dump(include={*ArchitectureFields.model_fields, "seq_len"}),
-        precision=inp.training_precision, micro_batch=inp.micro_batch,
-    )  # fmt: skip
-    arch = resolve_architecture(catalog, arch_inp)
-    fit = min_gpus_to_fit(arch_inp, arch, acc.memory_gb)
+def _option(
+    inp: ClusterPlanInput,
+    job: TrainingMemoryInput,
+    arch: Architecture,
+    acc: Accelerator,
+    catalog: Catalog,
+    flops: float,
+) -> PlanOption | str:
+    fit = min_gpus_to_fit(job, arch, acc.memory_gb)
     if fit is None:
         return (
             f"{acc.name}: activations alone exceed {acc.memory_gb:g} GB even with t=8 and full recomputation"
@@ -158,13 +160,17 @@ def cluster_plan(inp: ClusterPlanInput, catalog: Catalog) -> ClusterPlanOutput:
         if inp.candidates
         else _default_candidates(catalog)
     )
+    job = TrainingMemoryInput(
+        **inp.model_dump(include={*ArchitectureFields.model_fields, "seq_len"}),
+        precision=inp.training_precision, micro_batch=inp.micro_batch,
+    )  # fmt: skip
     options: list[PlanOption] = []
     skipped: list[str] = []
     for acc in {a.id: a for a in accs}.values():
         if acc.bf16_dense_tflops is None and inp.precision == "bf16":
             skipped.append(f"{acc.name}: no BF16 support")
             continue
-        result = _option(inp, acc, catalog, workload.training_flops)
+        result = _option(inp, job, workload.architecture, acc, catalog, workload.training_flops)
         (skipped.append if isinstance(result, str) else options.append)(result)  # type: ignore[arg-type]
 
     def key(o: PlanOption) -> tuple[bool, bool, float, float]:

@@ -1,0 +1,60 @@
+"""Time every calculator on a typical input: the target is under 1 ms per calculation on this machine.
+
+    python benchmarks/calculators.py [--repeat 200]
+
+Each calculator runs through the registry (validation included), as the assistant and the API call it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any
+
+from knowledge.catalog import default_catalog
+from tools.registry import TOOLS, run
+
+TYPICAL: dict[str, dict[str, Any]] = {
+    "training_memory": {
+        "model": "llama-2-70b",
+        "gpus": 64,
+        "tensor_parallel": 8,
+        "zero_stage": 1,
+        "gpu": "H100",
+    },
+    "training_compute": {"params_b": 70, "tokens_b": 2000, "gpu": "H100", "gpus": 512},
+    "gpus_for_deadline": {"params_b": 70, "tokens_b": 2000, "gpu": "H100", "deadline_days": 30},
+    "throughput_calibration": {"params_b": 7, "tokens_b": 2000, "gpus": 8, "tokens_per_second_per_gpu": 3500},
+    "cluster_plan": {"params_b": 70, "tokens_b": 2000, "deadline_days": 60},
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=200, help="runs per calculator")
+    args = parser.parse_args()
+    catalog = default_catalog()
+    missing = sorted(set(TOOLS) - set(TYPICAL))
+    if missing:
+        print(f"no typical input for: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    print(f"{'calculator':<24} {'median ms':>10} {'p95 ms':>8}")
+    for name in TOOLS:
+        payload = TYPICAL[name]
+        run(name, payload, catalog)  # warm-up
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            run(name, payload, catalog)
+            times.append((time.perf_counter() - start) * 1000)
+        p95 = statistics.quantiles(times, n=20)[-1]
+        print(f"{name:<24} {statistics.median(times):>10.3f} {p95:>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

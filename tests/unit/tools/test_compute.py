@@ -1,0 +1,166 @@
+"""Compute and time against published training runs (sources named per test) and invariants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from knowledge.catalog import default_catalog
+from tools.compute import (
+    GpusForDeadlineInput,
+    ThroughputCalibrationInput,
+    TrainingComputeInput,
+    gpus_for_deadline,
+    throughput_calibration,
+    training_compute,
+)
+
+CATALOG = default_catalog()
+
+
+def compute(**kwargs: object):  # type: ignore[no-untyped-def]
+    return training_compute(TrainingComputeInput.model_validate(kwargs), CATALOG)
+
+
+def test_gpt3_training_flops() -> None:
+    # Brown et al., "Language Models are Few-Shot Learners" (2020), Table D.1: 3.14e23 FLOPs for 175B x 300B
+    out = compute(model="gpt-3", tokens_b=300, gpu="A100")
+    assert out.workload.training_flops == pytest.approx(3.14e23, rel=0.01)
+
+
+def test_chinchilla_training_flops_and_tokens() -> None:
+    # Hoffmann et al., "Training Compute-Optimal LLMs" (2022): Chinchilla 70B on 1.4T tokens, 5.76e23 FLOPs
+    out = compute(params_b=70, gpu="A100")
+    assert out.workload.tokens_b == pytest.approx(1400)
+    assert out.workload.training_flops == pytest.approx(5.76e23, rel=0.03)
+
+
+def test_deepseek_v3_counts_active_parameters() -> None:
+    # DeepSeek-AI, "DeepSeek-V3 Technical Report" (2024): 37B active of 671B, 14.8T tokens
+    # DOMAIN-PITFALLS sizing 4: 6 x 37B x 14.8T = 3.29e24, not 6 x 671B x 14.8T = 5.96e25
+    out = compute(params_b=671, active_params_b=37, tokens_b=14_800, gpu="H800")
+    assert out.workload.training_flops == pytest.approx(3.29e24, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("params_b", "published_gpu_hours"),
+    # Touvron et al., "Llama 2" (2023), Table 2: A100-80GB GPU-hours for 2T tokens
+    [(7, 184_320), (13, 368_640), (70, 1_720_320)],
+)
+def test_llama2_gpu_hours_at_a_stated_mfu(params_b: float, published_gpu_hours: float) -> None:
+    # At 40% MFU of the A100's 312 dense BF16 TFLOP/s, 6ND reproduces the published hours within 10%
+    # (implied MFU: 7B 40.6%, 13B 37.7%, 70B 43.5%; the hours include restarts and evaluation).
+    out = compute(params_b=params_b, tokens_b=2000, gpu="A100", mfu=0.40)
+    assert out.gpu_hours.expected == pytest.approx(published_gpu_hours, rel=0.10)
+
+
+def test_llama31_405b_gpu_hours_at_a_stated_mfu() -> None:
+    # Meta, "The Llama 3 Herd of Models" (2024) and the Llama 3.1 model card: 30.84M H100-80GB GPU-hours,
+    # 15.6T tokens; at 35% MFU (DOMAIN-PITFALLS sizing 7: implied MFU 30-35% incl. overheads) within 5%
+    out = compute(params_b=405, tokens_b=15_600, gpu="H100", mfu=0.35)
+    assert out.gpu_hours.expected == pytest.approx(30.84e6, rel=0.05)
+    assert out.workload.training_flops == pytest.approx(3.8e25, rel=0.01)
+
+
+def test_attention_term_adds_about_three_percent_for_gpt3() -> None:
+    # DOMAIN-PITFALLS sizing 5 / PaLM Appendix B: 12·L·H·Q adds ~2.8% to 6N for GPT-3 at s = 2048
+    base = compute(model="gpt-3", tokens_b=300, gpu="A100")
+    full = compute(model="gpt-3", tokens_b=300, gpu="A100", include_attention=True)
+    assert full.workload.training_flops / base.workload.training_flops - 1 == pytest.approx(0.028, abs=0.002)
+
+
+def test_opt_175b_implied_mfu_from_measured_throughput() -> None:
+    # Zhang et al., "OPT" (2022), §2.4: 147 TFLOP/s per A100-80GB. Per GPU that is 147e12 / (6 x 175e9)
+    # tokens/s; against the 312 dense BF16 peak the implied MFU is 147 / 312 = 47%.
+    tps = 147e12 / (6 * 175e9)
+    out = throughput_calibration(
+        ThroughputCalibrationInput(params_b=175, tokens_b=180, gpu="A100", gpus=992, tokens_per_second_per_gpu=tps),
+        CATALOG,
+    )
+    assert out.implied_mfu == pytest.approx(147 / 312, rel=1e-3)
+    assert out.achieved_tflops_per_gpu == pytest.approx(147, rel=1e-3)
+
+
+def test_fp8_peak_halves_the_reported_mfu() -> None:
+    # DOMAIN-PITFALLS sizing 3: the same run reads as half the MFU against the FP8 peak
+    kw = {"params_b": 37, "tokens_b": 1000, "gpu": "H800", "gpus": 8, "tokens_per_second_per_gpu": 3000.0}
+    bf16 = throughput_calibration(ThroughputCalibrationInput(**kw), CATALOG)  # type: ignore[arg-type]
+    fp8 = throughput_calibration(ThroughputCalibrationInput(precision="fp8", **kw), CATALOG)  # type: ignore[arg-type]
+    assert fp8.implied_mfu == pytest.approx(bf16.implied_mfu / 2, rel=1e-3)
+    assert fp8.warnings
+
+
+def test_days_follow_from_gpu_count() -> None:
+    out = compute(params_b=34, tokens_b=1500, gpu="H100", gpus=256, mfu=0.45)
+    flops = 6 * 34e9 * 1500e9
+    expected_days = flops / (256 * 989.4e12 * 0.45) / 86_400
+    assert out.days is not None
+    assert out.days.expected == pytest.approx(expected_days, rel=1e-3)
+    assert out.days.low < out.days.expected < out.days.high
+
+
+def test_gpus_for_a_deadline_round_up_to_servers() -> None:
+    out = gpus_for_deadline(GpusForDeadlineInput(params_b=70, tokens_b=2000, gpu="H100", deadline_days=30), CATALOG)
+    exact = 6 * 70e9 * 2000e9 / (989.4e12 * 0.40 * 30 * 86_400)
+    assert out.exact_gpus == pytest.approx(exact, rel=1e-3)
+    assert out.gpus % 8 == 0
+    assert out.gpus - 8 < exact <= out.gpus
+    assert out.days_at_gpus <= 30
+
+
+def test_gpu_counts_are_never_fractional_and_near_misses_warn() -> None:
+    # DOMAIN-PITFALLS sizing 12: 13.04 GPUs is 14, and a result just under a boundary gets a warning
+    exact_8 = 6 * 7e9 * 100e9 / (989.4e12 * 0.4 * 86_400)  # GPUs for 7B x 100B tokens in one day
+    out = gpus_for_deadline(
+        GpusForDeadlineInput(params_b=7, tokens_b=100, gpu="H100", deadline_days=exact_8 / 7.98, gpus_per_node=1),
+        CATALOG,
+    )
+    assert out.gpus == 8
+    assert out.warnings
+
+
+def test_unknown_gpu_suggests_catalog_names() -> None:
+    from tools.common import CalculatorInputError
+
+    with pytest.raises(CalculatorInputError, match="did you mean") as info:
+        compute(params_b=7, gpu="H1000")
+    assert info.value.field == "gpu"
+    assert info.value.suggestions
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"params_b": 7, "mfu": 0}, "mfu"),
+        ({"params_b": 7, "mfu": 0.6}, "within mfu_low..mfu_high"),
+        ({"params_b": 7, "tokens_b": -5}, "tokens_b"),
+    ],
+)
+def test_bad_values_are_validation_errors(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        TrainingComputeInput.model_validate(kwargs)
+
+
+def test_calibration_needs_exactly_one_throughput() -> None:
+    with pytest.raises(ValidationError, match="exactly one"):
+        ThroughputCalibrationInput(params_b=7, gpus=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(params=st.floats(min_value=0.1, max_value=2000), tokens=st.floats(min_value=1, max_value=50_000))
+def test_doubling_tokens_doubles_flops(params: float, tokens: float) -> None:
+    one = compute(params_b=params, tokens_b=tokens)
+    two = compute(params_b=params, tokens_b=2 * tokens)
+    assert two.workload.training_flops == pytest.approx(2 * one.workload.training_flops, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gpus=st.integers(min_value=1, max_value=100_000))
+def test_more_gpus_never_take_longer(gpus: int) -> None:
+    few = compute(params_b=13, tokens_b=1000, gpus=gpus)
+    many = compute(params_b=13, tokens_b=1000, gpus=gpus + 1)
+    assert few.days is not None
+    assert many.days is not None
+    assert many.days.expected <= few.days.expected
