@@ -19,7 +19,8 @@ from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
-from knowledge.catalog import NAME_SEPARATORS, Catalog, normalize_name
+from knowledge.catalog import Catalog
+from knowledge.names import NameIndex
 from knowledge.text import Language, detect_language, tokenize
 
 
@@ -97,7 +98,7 @@ class HybridRetriever:
         self._rrf_k = rrf_k
         self._max_per_doc = max_per_doc
         self._weights = {**DEFAULT_WEIGHTS, **(weights or {})}
-        self._aliases = _alias_table(catalog) if catalog else []
+        self._names = NameIndex(catalog) if catalog else None
         self.refresh()
 
     def refresh(self) -> None:
@@ -181,7 +182,7 @@ class HybridRetriever:
 
     def _named(self, query: str, filters: SearchFilters) -> list[int]:
         rows: list[int] = []
-        for doc_id in find_catalog_names(query, self._aliases):
+        for doc_id in self._names.doc_ids(query) if self._names else []:
             rows.extend(r for r in self._doc_rows.get(doc_id, []) if filters.accepts(self._metas[r]))
         return rows
 
@@ -252,42 +253,3 @@ def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: in
 def best_snippet(text: str, tokens: list[str], max_chars: int = 280) -> str:
     """``pick_snippet`` for a passage's raw text."""
     return pick_snippet(split_sentences(text), tokens, max_chars)
-
-
-def _alias_table(catalog: Catalog) -> list[tuple[str, str]]:
-    """(normalised alias, catalog doc id), longest alias first, for accelerators and servers."""
-    table: dict[str, str] = {}
-    for acc in catalog.accelerators:
-        for name in acc.names:
-            table.setdefault(normalize_name(name), f"catalog/accelerators/{acc.id}")
-    for server in catalog.servers:
-        for name in (server.id, server.name, *server.aliases):
-            table.setdefault(normalize_name(name), f"catalog/servers/{server.id}")
-    return sorted(table.items(), key=lambda item: (-len(item[0]), item[0]))
-
-
-_ALNUM = re.compile(r"[a-z0-9]")
-
-
-def find_catalog_names(query: str, aliases: Sequence[tuple[str, str]]) -> list[str]:
-    """Catalog doc ids named in ``query``, in order of mention; the longest name wins ("H100 PCIe")."""
-    # aliases are compared without separators ("h100sxm"), so remember where the query had one
-    text, boundaries = "", set()
-    for part in NAME_SEPARATORS.split(query.strip().lower()):
-        boundaries.add(len(text))
-        text += part
-    taken = [False] * len(text)
-    hits: list[tuple[int, str]] = []
-    for alias, doc_id in aliases:
-        if len(alias) < 2:
-            continue
-        start = text.find(alias)
-        while start != -1:
-            end = start + len(alias)
-            before_ok = start in boundaries or not text[start - 1].isdigit()
-            after_ok = end == len(text) or end in boundaries or not _ALNUM.match(text[end])
-            if before_ok and after_ok and not any(taken[start:end]):
-                taken[start:end] = [True] * (end - start)
-                hits.append((start, doc_id))
-            start = text.find(alias, start + 1)
-    return list(dict.fromkeys(doc_id for _, doc_id in sorted(hits)))

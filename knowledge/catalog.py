@@ -261,12 +261,18 @@ class Catalog(BaseModel):
         for cloud in self.cloud_prices:
             if cloud.accelerator_id not in accelerator_ids:
                 raise ValueError(f"cloud price {cloud.id!r}: unknown accelerator {cloud.accelerator_id!r}")
-        aliases: dict[str, str] = {}
-        for acc in self.accelerators:
-            for name in acc.names:
-                key = normalize_name(name)
-                if aliases.setdefault(key, acc.id) != acc.id:
-                    raise ValueError(f"alias {name!r} names both {aliases[key]!r} and {acc.id!r}")
+        named: dict[str, list[Accelerator] | list[ModelArchitecture]] = {
+            "accelerators": self.accelerators, "models": self.models,
+        }  # fmt: skip
+        for group, items in named.items():
+            aliases: dict[str, str] = {}
+            for item in items:
+                for name in item.names:
+                    key = normalize_name(name)
+                    if aliases.setdefault(key, item.id) != item.id:
+                        raise ValueError(
+                            f"{group}: alias {name!r} names both {aliases[key]!r} and {item.id!r}"
+                        )
         return self
 
     def accelerator(self, name: str) -> Accelerator:

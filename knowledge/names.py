@@ -1,0 +1,94 @@
+"""Find catalog names (GPUs, servers, model presets) in free text, in English or Chinese.
+
+"8×H100", "8卡A100", "64 H100s", "H100 PCIe", "Llama-2-70B": names are compared without case or
+separators, the longest name wins ("H100 PCIe" over "H100"), and a name must not run into a longer
+token ("A1000" is not an "A10"). Positions refer to the original text, so a caller can read the
+count written next to a name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from knowledge.catalog import NAME_SEPARATORS, Catalog, normalize_name
+
+_ALNUM = re.compile(r"[a-z0-9]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    group: str  # "accelerators", "servers" or "models"
+    id: str
+    start: int  # offsets in the original text
+    end: int
+
+    @property
+    def doc_id(self) -> str:
+        return f"catalog/{self.group}/{self.id}"
+
+
+class NameIndex:
+    """Every name and alias of the catalog's accelerators, servers and model presets."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        table: dict[str, tuple[str, str]] = {}
+        for acc in catalog.accelerators:
+            for name in acc.names:
+                table.setdefault(normalize_name(name), ("accelerators", acc.id))
+        for server in catalog.servers:
+            for name in (server.id, server.name, *server.aliases):
+                table.setdefault(normalize_name(name), ("servers", server.id))
+        for model in catalog.models:
+            for name in model.names:
+                table.setdefault(normalize_name(name), ("models", model.id))
+        self._aliases = sorted(
+            ((alias, target) for alias, target in table.items() if len(alias) >= 2),
+            key=lambda item: (-len(item[0]), item[0]),
+        )
+
+    def find(self, text: str) -> list[Mention]:
+        """Mentions in order of appearance; overlapping shorter names are dropped."""
+        folded, positions, boundaries = _fold(text)
+        taken = [False] * len(folded)
+        hits: list[Mention] = []
+        for alias, (group, id_) in self._aliases:
+            start = folded.find(alias)
+            while start != -1:
+                end = start + len(alias)
+                if _bounded(folded, boundaries, start, end) and not any(taken[start:end]):
+                    taken[start:end] = [True] * (end - start)
+                    hits.append(Mention(group, id_, positions[start], positions[end - 1] + 1))
+                start = folded.find(alias, start + 1)
+        return sorted(hits, key=lambda m: m.start)
+
+    def doc_ids(self, text: str) -> list[str]:
+        """Catalog passage ids named in ``text``, first mention first, without repeats."""
+        return list(dict.fromkeys(m.doc_id for m in self.find(text)))
+
+
+def _fold(text: str) -> tuple[str, list[int], set[int]]:
+    """Lower-cased text without separators, each kept character's original offset, and where separators were."""
+    folded: list[str] = []
+    positions: list[int] = []
+    boundaries: set[int] = set()
+    offset = 0
+    for match in NAME_SEPARATORS.finditer(text + " "):
+        for i in range(offset, match.start()):
+            folded.append(text[i].lower())
+            positions.append(i)
+        boundaries.add(len(folded))
+        offset = match.end()
+    return "".join(folded), positions, boundaries
+
+
+def _bounded(text: str, boundaries: set[int], start: int, end: int) -> bool:
+    """A name must not be glued to a longer alphanumeric token (a trailing plural "s" is allowed)."""
+    if start not in boundaries and start > 0 and text[start - 1].isdigit():
+        return False
+    if end == len(text) or end in boundaries or not _ALNUM.match(text[end]):
+        return True
+    plural_end = end + 1
+    return text[end] == "s" and (
+        plural_end == len(text) or plural_end in boundaries or not _ALNUM.match(text[plural_end])
+    )
