@@ -28,6 +28,9 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "gpus_for_deadline": {"params_b": 70, "tokens_b": 2000, "gpu": "H100", "deadline_days": 30},
     "throughput_calibration": {"params_b": 7, "tokens_b": 2000, "gpus": 8, "tokens_per_second_per_gpu": 3500},
     "cluster_plan": {"params_b": 70, "tokens_b": 2000, "deadline_days": 60},
+    "power_cost": {"server": "dgx-h100", "gpus": 64},
+    "cloud_cost": {"gpu": "H100", "gpu_hours": 100_000},
+    "tco": {"gpu": "H100", "gpus": 64, "years": 3, "utilization": 0.7},
 }
 
 

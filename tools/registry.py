@@ -18,6 +18,7 @@ from knowledge.catalog import Catalog
 from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
+from tools.cost import cloud_cost, power_cost, tco
 from tools.gpu_memory import training_memory
 
 
@@ -77,6 +78,9 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     gpus_for_deadline,
     throughput_calibration,
     cluster_plan,
+    power_cost,
+    cloud_cost,
+    tco,
 )
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}
 

@@ -1,0 +1,463 @@
+"""Cost calculators: exact arithmetic on hand-computed cases, published figures, units, monotonicity, bad input.
+
+Published figures reproduced (source named at each case):
+- DeepSeek-V3 technical report (arXiv:2412.19437), Table 1: 2.788M H800 GPU-hours x $2 = $5.576M, and
+  "180K H800 GPU hours per trillion tokens ... 3.7 days on our cluster with 2048 H800 GPUs".
+- AWS p5.48xlarge $98.32 per instance-hour = $12.29 per GPU-hour before the June 2025 cut, $55.04 = $6.88
+  after (catalog entries aws-p5-48xlarge-us-east-1-*; DOMAIN-PITFALLS hardware item 13).
+- NVIDIA DGX H100 user guide: 10.2 kW maximum system power (vs 8 x 700 W = 5.6 kW of GPUs).
+- Energy from the formula with stated inputs: 10.2 kW x 8,760 h x PUE 1.5 x $0.10/kWh = $13,402.80.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from knowledge.catalog import Catalog, default_catalog
+from tools.common import CalculatorInputError, ToolInput
+from tools.cost import (
+    CloudCostInput,
+    PowerCostInput,
+    TcoInput,
+    cloud_cost,
+    power_cost,
+    tco,
+)
+
+CATALOG = default_catalog()
+REL = 1e-9
+PROPERTY = settings(max_examples=60, deadline=None, database=None)
+
+
+# --- exact arithmetic, hand-computed ---------------------------------------------------------------
+
+POWER_CASES = [
+    pytest.param(
+        # 1 x 700 W, no overhead, PUE 1, all year, $0.10: 0.7 kW x 8760 h = 6,132 kWh = $613.20 = ¥4,292.40
+        {"gpu": "H100", "gpus": 1, "server_overhead_share": 0, "pue": 1, "utilization": 1, "electricity_price_per_kwh": 0.1,
+             "usd_to_cny": 7},
+        {"gpu_power_kw": 0.7, "it_power_kw": 0.7, "wall_power_kw": 0.7, "energy_mwh_per_year": 6.132,
+             "usd": 613.2, "cny": 4292.4},
+        id="one-gpu-700w",
+    ),
+    pytest.param(
+        # 2 x 500 W = 1 kW, +50% = 1.5 kW, x1.2 = 1.8 kW; x 8760 x 0.5 = 7,884 kWh; ¥0.7/kWh at 7 = $0.10
+        {"gpu": "H100", "gpus": 2, "gpu_tdp_w": 500, "server_overhead_share": 0.5, "pue": 1.2, "utilization": 0.5,
+             "electricity_price_per_kwh": 0.7, "currency": "CNY", "usd_to_cny": 7},
+        {"gpu_power_kw": 1.0, "it_power_kw": 1.5, "wall_power_kw": 1.8, "energy_mwh_per_year": 7.884,
+             "usd": 788.4, "cny": 5518.8},
+        id="cny-tariff",
+    ),
+    pytest.param(
+        # 16 A100s = 2 DGX A100 x 6 kW (given) = 12 kW, x1.25 = 15 kW; x 8760 = 131,400 kWh x $0.20 = $26,280
+        {"server": "dgx-a100", "gpus": 16, "server_power_kw": 6, "pue": 1.25, "utilization": 1,
+             "electricity_price_per_kwh": 0.2, "usd_to_cny": 7},
+        {"gpu_power_kw": 6.4, "it_power_kw": 12.0, "wall_power_kw": 15.0, "energy_mwh_per_year": 131.4,
+             "usd": 26280.0, "cny": 183960.0},
+        id="two-servers",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("payload", "expected"), POWER_CASES)
+def test_power_cost_arithmetic(payload: dict[str, Any], expected: dict[str, float]) -> None:
+    out = power_cost(PowerCostInput(**payload), CATALOG)
+    for name in ("gpu_power_kw", "it_power_kw", "wall_power_kw", "energy_mwh_per_year"):
+        assert getattr(out, name) == pytest.approx(expected[name], rel=REL), name
+    assert out.yearly_energy_cost.usd == pytest.approx(expected["usd"], rel=REL)
+    assert out.yearly_energy_cost.cny == pytest.approx(expected["cny"], rel=REL)
+
+
+CLOUD_CASES = [
+    pytest.param({"gpu": "H100", "gpu_hours": 1000, "price_per_gpu_hour": 2, "usd_to_cny": 7}, 1000, 2000.0,
+                 14000.0, id="gpu-hours"),
+    pytest.param({"gpu": "A100 80GB", "gpus": 8, "days": 2, "price_per_gpu_hour": 3, "usd_to_cny": 7}, 384, 1152.0,
+                 8064.0, id="gpus-x-days"),
+    pytest.param({"gpu": "H100", "gpu_hours": 1000, "price_per_gpu_hour": 14, "currency": "CNY", "usd_to_cny": 7},
+                 1000, 2000.0, 14000.0, id="cny-price"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("payload", "gpu_hours", "usd", "cny"), CLOUD_CASES)
+def test_cloud_cost_arithmetic(payload: dict[str, Any], gpu_hours: float, usd: float, cny: float) -> None:
+    out = cloud_cost(CloudCostInput(**payload), CATALOG)
+    assert out.gpu_hours == pytest.approx(gpu_hours, rel=REL)
+    assert out.total.usd == pytest.approx(usd, rel=REL)
+    assert out.total.cny == pytest.approx(cny, rel=REL)
+
+
+# 8 GPUs x $10,000 = 80,000; platform 25% = 20,000; network/storage 20% of 100,000 = 20,000: capex 120,000.
+# Power: 8 x 1 kW, PUE 1 -> 8 kW x 8760 h x 0.5 = 35,040 kWh x $0.10 = 3,504/yr.
+# Fixed opex: maintenance 5% = 6,000; licences 8 x 100 = 800; staff 1,000; colocation 8 kW x 10 x 12 = 960.
+# Buy: 120,000 + 2 x (3,504 + 8,760) = 144,528.  Lease: 2% x 120,000 = 2,400/month, maintenance included:
+# 2 x (28,800 + 12,264 - 6,000) = 70,128.  Cloud: 8 x 8760 x 0.5 = 35,040 GPU-h x $5 = 175,200/yr -> 350,400.
+# Break-even month: 120,000 + 1,022 m <= 14,600 m -> m >= 8.84 -> 9.
+# Break-even utilisation: (120,000 + 2 x 8,760) / (2 x (8 x 8760 x 5 - 8 kW x 8760 x 0.1)) = 137,520 / 686,784.
+TCO_HAND = {
+    "gpu": "H100", "gpus": 8, "years": 2, "utilization": 0.5, "capex_per_gpu": 10_000, "platform_share": 0.25,
+    "network_storage_share": 0.2, "gpu_tdp_w": 1000, "server_overhead_share": 0, "pue": 1, "electricity_price_per_kwh": 0.1,
+    "maintenance_share_per_year": 0.05, "licences_per_gpu_per_year": 100, "staff_per_year": 1000,
+    "colocation_per_kw_month": 10, "lease_rate_per_month": 0.02, "lease_includes_maintenance": True,
+    "cloud_price_per_gpu_hour": 5, "usd_to_cny": 7,
+}  # fmt: skip
+
+
+def test_tco_arithmetic() -> None:
+    out = tco(TcoInput(**TCO_HAND), CATALOG)
+    assert out.capex.usd == pytest.approx(120_000, rel=REL)
+    assert [i.amount.usd for i in out.capex_items] == pytest.approx([80_000, 20_000, 20_000], rel=REL)
+    opex = {i.name: i.amount.usd for i in out.buy_opex_items}
+    assert opex == pytest.approx(
+        {"electricity": 3504, "maintenance": 6000, "licences": 800, "staff": 1000, "colocation": 960}, rel=REL
+    )
+    assert out.buy_opex_per_year.usd == pytest.approx(12_264, rel=REL)
+    assert out.lease_per_month.usd == pytest.approx(2_400, rel=REL)
+    assert out.lease_opex_per_year.usd == pytest.approx(6_264, rel=REL)
+    assert out.used_gpu_hours_per_year == pytest.approx(35_040, rel=REL)
+    assert out.totals.buy.usd == pytest.approx(144_528, rel=REL)
+    assert out.totals.lease.usd == pytest.approx(70_128, rel=REL)
+    assert out.totals.cloud.usd == pytest.approx(350_400, rel=REL)
+    assert out.totals.cloud.cny == pytest.approx(350_400 * 7, rel=REL)
+    assert [(y.buy.usd, y.lease.usd, y.cloud.usd) for y in out.cash_flow] == [
+        (132_264, 35_064, 175_200),
+        (12_264, 35_064, 175_200),
+    ]
+    assert out.cash_flow[-1].cumulative.buy.usd == pytest.approx(out.totals.buy.usd, rel=REL)
+    assert out.cheapest == "lease"
+    assert out.break_even_month == 9
+    assert out.break_even_utilization == round(137_520 / 686_784, 4)
+    assert out.per_used_gpu_hour.buy.usd == round(144_528 / 70_080, 4)
+    assert out.per_used_gpu_hour.cloud.usd == pytest.approx(5, rel=REL)
+
+
+def test_tco_break_even_month_is_the_first_month_buying_is_not_dearer() -> None:
+    assert tco(TcoInput(**TCO_HAND), CATALOG).break_even_month == 9
+    capex, opex_m, cloud_m = 120_000, 12_264 / 12, 175_200 / 12
+    assert capex + opex_m * 8 > cloud_m * 8
+    assert capex + opex_m * 9 <= cloud_m * 9
+    never = tco(TcoInput(**{**TCO_HAND, "cloud_price_per_gpu_hour": 0.5}), CATALOG)
+    assert never.break_even_month is None
+    assert never.break_even_utilization is None
+    assert never.cheapest != "buy"
+
+
+def test_tco_user_lease_payment_and_capex_total() -> None:
+    payload = {**TCO_HAND, "capex_per_gpu": None, "capex_total": 200_000, "lease_rate_per_month": 0.03}
+    del payload["lease_rate_per_month"]
+    out = tco(TcoInput(**payload, lease_per_month=5_000), CATALOG)
+    assert out.capex.usd == 200_000
+    assert out.purchase_price is None
+    assert out.lease_per_month.usd == 5_000
+    # maintenance 5% of 200,000 = 10,000 is in buy opex and left out of lease opex
+    assert out.buy_opex_per_year.usd - out.lease_opex_per_year.usd == pytest.approx(10_000, rel=REL)
+
+
+# --- catalog values, read by id, and overridden by the user ------------------------------------------
+
+
+def test_defaults_come_from_the_catalog_passed_in() -> None:
+    d = CATALOG.defaults
+    out = power_cost(PowerCostInput(gpu="H100", gpus=8), CATALOG)
+    assert out.pue == d.pue_air
+    assert out.electricity_usd_per_kwh == d.electricity_usd_per_kwh
+    assert out.usd_to_cny == d.usd_to_cny
+    assert out.it_power_kw == pytest.approx(8 * 0.7 * (1 + d.server_overhead_share), rel=REL)
+    assert str(d.as_of) in " ".join(out.assumptions)
+    liquid = power_cost(PowerCostInput(gpu="H100", gpus=8, cooling="liquid"), CATALOG)
+    assert liquid.pue == d.pue_liquid
+
+    changed = d.model_copy(update={"pue_air": 1.3, "electricity_usd_per_kwh": 0.2, "usd_to_cny": 6.5})
+    other: Catalog = CATALOG.model_copy(update={"defaults": changed})
+    out2 = power_cost(PowerCostInput(gpu="H100", gpus=8), other)
+    assert (out2.pue, out2.electricity_usd_per_kwh, out2.usd_to_cny) == (1.3, 0.2, 6.5)
+
+
+def test_user_values_override_the_catalog() -> None:
+    out = power_cost(
+        PowerCostInput(
+            gpu="H100", gpus=8, pue=1.1, cooling="liquid", usd_to_cny=7.5, electricity_price_per_kwh=0.3
+        ),
+        CATALOG,
+    )
+    assert (out.pue, out.usd_to_cny, out.electricity_usd_per_kwh) == (1.1, 7.5, 0.3)
+    dgx = power_cost(PowerCostInput(server="dgx-h100", server_power_kw=8.0), CATALOG)
+    assert dgx.it_power_kw == 8.0
+
+
+def test_tco_reads_the_catalog_purchase_price_with_date_and_kind() -> None:
+    dgx_price = CATALOG.prices_for("dgx-h100")[0]
+    out = tco(TcoInput(server="dgx-h100", gpus=16, cloud_price_per_gpu_hour=4), CATALOG)
+    assert out.purchase_price is not None
+    assert (out.purchase_price.id, out.purchase_price.kind, out.purchase_price.as_of) == (
+        dgx_price.id,
+        dgx_price.kind,
+        dgx_price.as_of,
+    )
+    # two servers, no platform share (the server price includes it), plus the default 10% network/storage
+    assert out.capex.usd == pytest.approx(2 * dgx_price.usd * 1.10, rel=REL)
+    gpu_price = CATALOG.prices_for("h100-sxm")[0]
+    per_gpu = tco(TcoInput(gpu="H100", gpus=8), CATALOG)
+    assert per_gpu.purchase_price is not None
+    assert per_gpu.purchase_price.id == gpu_price.id
+    assert per_gpu.capex.usd == pytest.approx(8 * gpu_price.usd * 1.30 * 1.10, rel=REL)
+    # the cheapest current on-demand catalog price is the cloud default
+    cheapest = min(
+        c.usd_per_accelerator_hour
+        for c in CATALOG.cloud_prices_for("h100-sxm")
+        if c.pricing == "on-demand" and c.id != "aws-p5-48xlarge-us-east-1-pre-2025-06"
+    )
+    assert per_gpu.cloud_usd_per_gpu_hour == cheapest
+
+
+def test_cloud_cost_lists_dated_prices_cheapest_and_median() -> None:
+    out = cloud_cost(CloudCostInput(gpu="H100", gpu_hours=100), CATALOG)
+    catalog_ids = {c.id for c in CATALOG.cloud_prices_for("h100-sxm")}
+    assert {r.id for r in out.prices} == catalog_ids
+    assert all(isinstance(r.as_of, date) for r in out.prices)
+    counted = sorted(r.usd_per_gpu_hour for r in out.prices if r.counted)
+    assert all(r.pricing == "on-demand" and not r.superseded for r in out.prices if r.counted)
+    assert out.cheapest is not None
+    assert out.cheapest.usd_per_gpu_hour == counted[0]
+    mid = len(counted) // 2
+    median = counted[mid] if len(counted) % 2 else (counted[mid - 1] + counted[mid]) / 2
+    assert out.median_usd_per_gpu_hour == pytest.approx(median, rel=1e-6)
+    assert out.total.usd == pytest.approx(100 * counted[0], rel=REL)
+    assert out.total_at_median is not None
+    assert out.total_at_median.usd == pytest.approx(100 * median, rel=1e-6)
+    with_community = cloud_cost(CloudCostInput(gpu="H100", gpu_hours=100, on_demand_only=False), CATALOG)
+    assert with_community.cheapest is not None
+    assert with_community.cheapest.usd_per_gpu_hour <= out.cheapest.usd_per_gpu_hour
+
+
+# --- published figures -----------------------------------------------------------------------------
+
+
+def test_deepseek_v3_training_cost() -> None:
+    """DeepSeek-V3 technical report (arXiv:2412.19437), Table 1: 2,788K H800 GPU-hours x $2 = $5.576M."""
+    out = cloud_cost(CloudCostInput(gpu="H800", gpu_hours=2_788_000, price_per_gpu_hour=2), CATALOG)
+    assert out.total.usd == 5_576_000  # published $5.576M: error 0
+    pre = cloud_cost(CloudCostInput(gpu="H800", gpu_hours=2_664_000, price_per_gpu_hour=2), CATALOG)
+    assert pre.total.usd == 5_328_000  # published pre-training $5.328M: error 0
+    assert out.total.cny == pytest.approx(5_576_000 * CATALOG.defaults.usd_to_cny, rel=REL)
+
+
+def test_deepseek_v3_gpu_hours_per_trillion_tokens() -> None:
+    """DeepSeek-V3 report §1: 180K H800 GPU-hours per trillion tokens = 3.7 days on 2,048 H800s."""
+    out = cloud_cost(CloudCostInput(gpu="H800", gpus=2048, days=3.7, price_per_gpu_hour=2), CATALOG)
+    assert out.gpu_hours == pytest.approx(181_862.4, rel=REL)
+    assert out.gpu_hours / 180_000 - 1 == pytest.approx(0.0103, abs=1e-4)  # +1.0%: "3.7 days" is rounded
+
+
+def test_aws_p5_price_before_and_after_the_june_2025_cut() -> None:
+    """Catalog entries aws-p5-48xlarge-us-east-1-*: $98.32/h / 8 = $12.29 (2023), $55.04/h / 8 = $6.88 (2026)."""
+    out = cloud_cost(CloudCostInput(gpu="H100", gpu_hours=8), CATALOG)
+    rows = {r.id: r for r in out.prices}
+    old = rows["aws-p5-48xlarge-us-east-1-pre-2025-06"]
+    new = rows["aws-p5-48xlarge-us-east-1-2026"]
+    assert (old.usd_per_gpu_hour, old.usd_per_instance_hour) == (12.29, 98.32)
+    assert (new.usd_per_gpu_hour, new.usd_per_instance_hour) == (6.88, 55.04)
+    assert old.superseded
+    assert not old.counted
+    assert not new.superseded
+    assert any("12.29" in w for w in out.warnings)
+    # one p5.48xlarge instance-hour (8 GPU-hours) at the old per-GPU price is the old instance price
+    hour = cloud_cost(CloudCostInput(gpu="H100", gpu_hours=8, price_per_gpu_hour=12.29), CATALOG)
+    assert hour.total.usd == 98.32  # error 0
+
+
+def test_dgx_h100_power() -> None:
+    """NVIDIA DGX H100 user guide: 10.2 kW maximum, more than 8 x 700 W = 5.6 kW of GPUs."""
+    dgx = power_cost(PowerCostInput(server="DGX H100"), CATALOG)
+    assert (dgx.gpus, dgx.servers, dgx.gpu_power_kw, dgx.it_power_kw) == (8, 1, 5.6, 10.2)
+    # the default overhead share is derived from the same figure: 8 x 0.7 x 1.82 = 10.192 kW (-0.08%)
+    by_tdp = power_cost(PowerCostInput(gpu="H100", gpus=8), CATALOG)
+    assert by_tdp.it_power_kw > by_tdp.gpu_power_kw
+    assert by_tdp.it_power_kw == pytest.approx(10.2, rel=0.005)
+
+
+def test_dgx_h100_energy_cost_from_the_formula() -> None:
+    """10.2 kW (DGX H100 max) x 8,760 h x PUE 1.5 x $0.10/kWh = $13,402.80 per year (inputs stated)."""
+    out = power_cost(
+        PowerCostInput(server="dgx-h100", pue=1.5, electricity_price_per_kwh=0.10, utilization=1), CATALOG
+    )
+    assert out.wall_power_kw == pytest.approx(15.3, rel=REL)
+    assert out.energy_mwh_per_year == pytest.approx(134.028, rel=REL)
+    assert out.yearly_energy_cost.usd == pytest.approx(13_402.80, rel=REL)
+    assert round(out.yearly_energy_cost.usd) == 13_403
+
+
+# --- units -----------------------------------------------------------------------------------------
+
+
+def test_watts_and_kilowatts_are_not_mixed() -> None:
+    out = power_cost(PowerCostInput(gpu="H100", gpus=1, server_overhead_share=0, pue=1), CATALOG)
+    assert out.gpu_power_kw == 0.7  # 700 W, not 700 kW
+    with pytest.raises(ValidationError) as exc:
+        PowerCostInput(gpu="H100", gpus=1, gpu_tdp_w=0.7)  # kW given where watts are asked
+    assert exc.value.errors()[0]["loc"] == ("gpu_tdp_w",)
+    with pytest.raises(ValidationError) as exc:
+        PowerCostInput(server="dgx-h100", server_power_kw=10_200)  # watts given where kW are asked
+    assert exc.value.errors()[0]["loc"] == ("server_power_kw",)
+
+
+def test_usd_and_cny_are_not_mixed() -> None:
+    usd = power_cost(PowerCostInput(gpu="H100", gpus=8, electricity_price_per_kwh=0.1, usd_to_cny=7), CATALOG)
+    cny = power_cost(
+        PowerCostInput(gpu="H100", gpus=8, electricity_price_per_kwh=0.7, currency="CNY", usd_to_cny=7),
+        CATALOG,
+    )
+    assert usd.yearly_energy_cost == cny.yearly_energy_cost
+    # CNY is converted before rounding, so it may differ from rounded USD x 7 by up to 7 half-cents
+    assert usd.yearly_energy_cost.cny == pytest.approx(usd.yearly_energy_cost.usd * 7, abs=0.04)
+    assert cny.electricity_usd_per_kwh == pytest.approx(0.1, rel=REL)
+    cents = power_cost(PowerCostInput(gpu="H100", gpus=8, electricity_price_per_kwh=8.5), CATALOG)
+    assert any("cents" in w for w in cents.warnings)  # 8.5 cents typed as dollars
+    yuan = power_cost(
+        PowerCostInput(gpu="H100", gpus=8, electricity_price_per_kwh=0.6, currency="CNY"), CATALOG
+    )
+    assert not yuan.warnings
+    with pytest.raises(ValidationError):
+        PowerCostInput(gpu="H100", gpus=8, electricity_price_per_kwh=85)  # $85/MWh typed as per kWh
+
+
+# --- monotonicity ----------------------------------------------------------------------------------
+
+utilizations = st.floats(min_value=0.05, max_value=1.0, allow_nan=False)
+prices = st.floats(min_value=0.0, max_value=2.0, allow_nan=False)
+
+
+@PROPERTY
+@given(u1=utilizations, u2=utilizations)
+def test_higher_utilization_never_raises_buy_cost_per_used_gpu_hour(u1: float, u2: float) -> None:
+    low, high = sorted((u1, u2))
+    base = {**TCO_HAND, "usd_to_cny": None}
+    at_low = tco(TcoInput(**{**base, "utilization": low}), CATALOG).per_used_gpu_hour.buy.usd
+    at_high = tco(TcoInput(**{**base, "utilization": high}), CATALOG).per_used_gpu_hour.buy.usd
+    assert at_high <= at_low + 1e-4  # outputs are rounded to 1e-4 $/GPU-hour
+
+
+@PROPERTY
+@given(p1=prices, p2=prices, gpu=st.sampled_from(["H100", "B200", "MI300X"]))
+def test_higher_electricity_price_never_lowers_tco(p1: float, p2: float, gpu: str) -> None:
+    low, high = sorted((p1, p2))
+    a = tco(TcoInput(gpu=gpu, gpus=8, electricity_price_per_kwh=low), CATALOG).totals
+    b = tco(TcoInput(gpu=gpu, gpus=8, electricity_price_per_kwh=high), CATALOG).totals
+    for option in ("buy", "lease", "cloud"):
+        assert getattr(b, option).usd >= getattr(a, option).usd - 0.01, option
+
+
+@PROPERTY
+@given(years=st.integers(min_value=1, max_value=9), server=st.sampled_from([None, "dgx-h100"]))
+def test_more_years_never_lower_total_cost(years: int, server: str | None) -> None:
+    payload: dict[str, Any] = {"server": server} if server else {"gpu": "H100", "gpus": 16}
+    shorter = tco(TcoInput(**payload, years=years), CATALOG).totals
+    longer = tco(TcoInput(**payload, years=years + 1), CATALOG).totals
+    for option in ("buy", "lease", "cloud"):
+        assert getattr(longer, option).usd >= getattr(shorter, option).usd, option
+
+
+# --- bad input -------------------------------------------------------------------------------------
+
+NEGATIVE_OR_ZERO = [
+    pytest.param(CloudCostInput, {"gpu": "H100", "gpu_hours": 10, "price_per_gpu_hour": -2}, "price_per_gpu_hour",
+                 id="negative-cloud-price"),
+    pytest.param(PowerCostInput, {"gpu": "H100", "gpus": 8, "electricity_price_per_kwh": -0.1},
+                 "electricity_price_per_kwh", id="negative-electricity-price"),
+    pytest.param(TcoInput, {"gpu": "H100", "gpus": 8, "capex_per_gpu": -30_000}, "capex_per_gpu",
+                 id="negative-capex"),
+    pytest.param(PowerCostInput, {"gpu": "H100", "gpus": 0}, "gpus", id="zero-gpus-power"),
+    pytest.param(CloudCostInput, {"gpu": "H100", "gpus": 0, "days": 1}, "gpus", id="zero-gpus-cloud"),
+    pytest.param(TcoInput, {"gpu": "H100", "gpus": 0}, "gpus", id="zero-gpus-tco"),
+    pytest.param(TcoInput, {"gpu": "H100", "gpus": 8, "years": 0}, "years", id="zero-years"),
+    pytest.param(TcoInput, {"gpu": "H100", "gpus": 8, "utilization": 0}, "utilization", id="zero-utilization"),
+    pytest.param(PowerCostInput, {"gpu": "H100", "gpus": 8, "pue": 0.9}, "pue", id="pue-below-1"),
+    pytest.param(PowerCostInput, {"gpu": "H100", "gpu_count": 8}, "gpu_count", id="unknown-field"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("model", "payload", "field"), NEGATIVE_OR_ZERO)
+def test_bad_values_are_rejected_naming_the_field(
+    model: type[ToolInput], payload: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(ValidationError) as exc:
+        model(**payload)
+    assert [e["loc"] for e in exc.value.errors()] == [(field,)]
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"gpu": "H100", "gpu_hours": 10, "gpus": 8, "days": 1}, "not both"),
+        ({"gpu": "H100", "gpus": 8}, "gpu_hours"),
+    ],
+)
+def test_cloud_amount_must_be_given_once(payload: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        CloudCostInput(**payload)
+
+
+@pytest.mark.parametrize(
+    ("run", "field", "suggestion"),
+    [
+        (lambda: power_cost(PowerCostInput(gpu="H1000", gpus=8), CATALOG), "gpu", "h100-sxm"),
+        (lambda: cloud_cost(CloudCostInput(gpu="A1OO", gpu_hours=1), CATALOG), "gpu", "a100-80gb-sxm"),
+        (lambda: tco(TcoInput(gpu="MI310X", gpus=8), CATALOG), "gpu", "mi300x"),
+        (lambda: power_cost(PowerCostInput(server="dgx-h10"), CATALOG), "server", "dgx-h100"),
+    ],
+    ids=["power", "cloud", "tco", "server"],
+)
+def test_unknown_names_list_the_closest_catalog_names(run: Any, field: str, suggestion: str) -> None:
+    with pytest.raises(CalculatorInputError) as exc:
+        run()
+    assert exc.value.field == field
+    assert suggestion in exc.value.suggestions
+    assert "did you mean" in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("run", "field"),
+    [
+        (lambda: power_cost(PowerCostInput(gpu="H100"), CATALOG), "gpus"),
+        (lambda: power_cost(PowerCostInput(gpus=8), CATALOG), "gpu"),
+        (lambda: power_cost(PowerCostInput(gpu="B200", server="dgx-h100"), CATALOG), "gpu"),
+        (lambda: power_cost(PowerCostInput(gpu="H100", gpus=8, server_power_kw=10), CATALOG), "server_power_kw"),
+        (lambda: cloud_cost(CloudCostInput(gpu="H800", gpu_hours=10), CATALOG), "price_per_gpu_hour"),
+        (lambda: tco(TcoInput(gpu="H800", gpus=8), CATALOG), "capex_per_gpu"),
+        (lambda: tco(TcoInput(gpu="H800", gpus=8, capex_per_gpu=30_000), CATALOG), "cloud_price_per_gpu_hour"),
+    ],
+    ids=["no-count", "no-gpu", "gpu-server-mismatch", "server-power-without-server", "no-cloud-price",
+         "no-purchase-price", "no-cloud-price-tco"],
+)  # fmt: skip
+def test_inputs_that_cannot_be_computed_name_the_field(run: Any, field: str) -> None:
+    with pytest.raises(CalculatorInputError) as exc:
+        run()
+    assert exc.value.field == field
+
+
+# --- warnings and descriptions ---------------------------------------------------------------------
+
+
+def test_partial_servers_and_liquid_cooled_racks_are_flagged() -> None:
+    partial = power_cost(PowerCostInput(server="dgx-h100", gpus=12), CATALOG)
+    assert (partial.servers, partial.installed_gpus, partial.it_power_kw) == (2, 16, 20.4)
+    assert any("whole servers" in w for w in partial.warnings)
+    rack = power_cost(PowerCostInput(server="gb200-nvl72"), CATALOG)
+    assert any("liquid" in w for w in rack.warnings)
+
+
+@pytest.mark.parametrize(
+    ("fn", "model"), [(power_cost, PowerCostInput), (cloud_cost, CloudCostInput), (tco, TcoInput)]
+)
+def test_tools_are_described_for_an_llm(fn: Any, model: type[BaseModel]) -> None:
+    summary = (fn.__doc__ or "").strip().split("\n\n")[0]
+    assert summary
+    assert "\n" not in summary
+    schema = model.model_json_schema()
+    missing = [name for name, prop in schema["properties"].items() if "description" not in prop]
+    assert not missing

@@ -1,0 +1,986 @@
+"""Cost calculators: electricity for a GPU fleet, cloud GPU-hours, and buy vs lease vs cloud over years.
+
+Prices, exchange rate, PUE, maintenance and server overhead come from the catalog by id, each with its
+as-of date; any value the user gives replaces the catalog's. Money the user gives is in ``currency``
+(USD or CNY); every money output is shown in both.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from knowledge.catalog import Accelerator, Catalog, CloudPrice, Entry, PricePoint, Server, UnknownItemError
+from tools.common import (
+    HOURS_PER_YEAR,
+    CalculatorInputError,
+    Reference,
+    ToolInput,
+    ToolOutput,
+    find_accelerator,
+)
+
+Currency = Literal["USD", "CNY"]
+Cooling = Literal["air", "liquid"]
+Option = Literal["buy", "lease", "cloud"]
+
+MONTHS_PER_YEAR = 12
+DEEPSEEK_V3 = Reference(
+    title="DeepSeek-AI, DeepSeek-V3 Technical Report (2024), Table 1: cost = H800 GPU-hours x $2 rental price",
+    url="https://arxiv.org/abs/2412.19437",
+)
+
+
+# --- shared input fields ---------------------------------------------------------------------------
+
+
+class MoneyFields(BaseModel):
+    """Currency of the money the user gives, and the exchange rate used to show USD and CNY."""
+
+    currency: Currency = Field(
+        default="USD", description="Currency of every price or amount you give (USD or CNY)."
+    )
+    usd_to_cny: float | None = Field(
+        default=None, gt=0, le=100, description="CNY per USD; default from the catalog (dated)."
+    )
+
+
+class PowerFields(BaseModel):
+    """Input fields shared by the power and TCO calculators: what draws power and what a kWh costs."""
+
+    gpu: str | None = Field(
+        default=None, description="Catalog GPU, e.g. 'H100', 'B200', 'MI300X' (or give a server)."
+    )
+    gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Number of GPUs; defaults to one server's worth when a server is given.",
+    )
+    server: str | None = Field(
+        default=None,
+        description="Catalog reference server, e.g. 'dgx-h100', 'dgx-b200': its maximum power is used.",
+    )
+    gpu_tdp_w: float | None = Field(
+        default=None, ge=10, le=5_000, description="Override the GPU's TDP, watts per GPU."
+    )
+    server_overhead_share: float | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="Non-GPU power (CPUs, fans, NICs, drives) as a share of GPU TDP; default from the catalog.",
+    )
+    server_power_kw: float | None = Field(
+        default=None, gt=0, le=1_000, description="Override the server's maximum power, kW per server."
+    )
+    cooling: Cooling = Field(default="air", description="Facility cooling; picks the default PUE.")
+    pue: float | None = Field(
+        default=None, ge=1, le=3, description="Power usage effectiveness of the facility (overrides cooling)."
+    )
+    utilization: float = Field(
+        default=0.8,
+        gt=0,
+        le=1,
+        description="Share of the year the GPUs run jobs (0-1]; 0.8 is a planning assumption.",
+    )
+    electricity_price_per_kwh: float | None = Field(
+        default=None,
+        ge=0,
+        le=50,
+        description="Electricity price per kWh in `currency` (0 if included in colocation); default from the catalog.",
+    )
+
+
+# --- shared output models --------------------------------------------------------------------------
+
+
+class Money(BaseModel):
+    """An amount shown in US dollars and Chinese yuan at the stated exchange rate."""
+
+    usd: float
+    cny: float
+
+
+class CostItem(BaseModel):
+    name: str
+    amount: Money
+    basis: str = Field(description="How the amount was obtained.")
+
+
+class PowerDraw(BaseModel):
+    """Power at the wall and the yearly electricity it costs."""
+
+    gpu: str
+    gpus: int = Field(description="GPUs asked for.")
+    installed_gpus: int = Field(
+        description="GPUs drawing power: whole servers' worth when a server is given."
+    )
+    server: str | None
+    servers: int | None
+    gpu_power_kw: float = Field(description="installed GPUs x TDP, kW.")
+    it_power_kw: float = Field(description="IT load: GPUs plus the rest of the server, kW.")
+    pue: float
+    wall_power_kw: float = Field(description="Facility power at the wall: IT load x PUE, kW.")
+    utilization: float
+    hours_per_year: float
+    energy_mwh_per_year: float
+    electricity_usd_per_kwh: float
+    yearly_energy_cost: Money
+    energy_cost_per_gpu_hour: Money = Field(description="Electricity per GPU-hour of work.")
+    usd_to_cny: float
+
+
+# --- shared helpers --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Notes:
+    """Assumptions, warnings and sources collected while computing."""
+
+    assumptions: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sources: list[Reference] = field(default_factory=list)
+
+    def cite(self, *entries: Entry | Reference) -> None:
+        for entry in entries:
+            refs = (
+                [entry]
+                if isinstance(entry, Reference)
+                else [Reference(title=s.title, url=str(s.url)) for s in entry.sources]
+            )
+            for ref in refs:
+                if all(ref.url != known.url for known in self.sources):
+                    self.sources.append(ref)
+
+
+@dataclass(frozen=True)
+class _Fx:
+    """The one place money changes currency."""
+
+    usd_to_cny: float
+    currency: Currency
+
+    def to_usd(self, amount: float) -> float:
+        """An amount the user gave (in ``currency``) in USD."""
+        return amount if self.currency == "USD" else amount / self.usd_to_cny
+
+    def money(self, usd: float, decimals: int = 2) -> Money:
+        return Money(usd=round(usd, decimals), cny=round(usd * self.usd_to_cny, decimals))
+
+
+def _fx(fields: MoneyFields, catalog: Catalog, notes: _Notes) -> _Fx:
+    defaults = catalog.defaults
+    if fields.usd_to_cny is not None:
+        notes.assumptions.append(f"exchange rate {fields.usd_to_cny:g} CNY per USD (given)")
+        return _Fx(fields.usd_to_cny, fields.currency)
+    notes.assumptions.append(
+        f"exchange rate {defaults.usd_to_cny:g} CNY per USD (catalog defaults, as of {defaults.as_of}); "
+        "check the current rate before quoting yuan"
+    )
+    notes.cite(defaults)
+    return _Fx(defaults.usd_to_cny, fields.currency)
+
+
+@dataclass(frozen=True)
+class _Hardware:
+    acc: Accelerator
+    gpus: int
+    server: Server | None
+    servers: int | None
+    installed_gpus: int
+
+
+def _find_server(catalog: Catalog, name: str) -> Server:
+    try:
+        return catalog.server(name)
+    except UnknownItemError as exc:
+        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
+        known = ", ".join(s.id for s in catalog.servers)
+        raise CalculatorInputError(
+            "server", f"unknown server {name!r}{hint} (catalog servers: {known})", exc.suggestions
+        ) from exc
+
+
+def _hardware(fields: PowerFields, catalog: Catalog, notes: _Notes) -> _Hardware:
+    server = _find_server(catalog, fields.server) if fields.server else None
+    if fields.gpu:
+        acc = find_accelerator(catalog, fields.gpu)
+        if server and server.accelerator_id != acc.id:
+            raise CalculatorInputError(
+                "gpu",
+                f"{server.name} holds {server.accelerator_id}, not {acc.id}; drop one of gpu and server",
+            )
+    elif server:
+        acc = catalog.accelerator(server.accelerator_id)
+    else:
+        raise CalculatorInputError(
+            "gpu", "name a catalog GPU (e.g. 'H100') or a reference server (e.g. 'dgx-h100')"
+        )
+    if fields.gpus is not None:
+        gpus = fields.gpus
+    elif server:
+        gpus = server.accelerator_count
+        notes.assumptions.append(f"{gpus} GPUs: one {server.name}")
+    else:
+        raise CalculatorInputError("gpus", f"give the number of {acc.name} GPUs")
+    if server is None:
+        return _Hardware(acc, gpus, None, None, gpus)
+    per = server.accelerator_count
+    servers = math.ceil(gpus / per)
+    if servers * per != gpus:
+        notes.warnings.append(
+            f"{gpus} GPUs need {servers} x {server.name} ({per} GPUs each); power and purchase count "
+            f"{servers} whole servers ({servers * per} GPU slots)"
+        )
+    return _Hardware(acc, gpus, server, servers, servers * per)
+
+
+def _yearly_energy_kwh(wall_kw: float, utilization: float) -> float:
+    """kW at the wall x hours in a year x share of the year the GPUs run."""
+    return wall_kw * HOURS_PER_YEAR * utilization
+
+
+@dataclass(frozen=True)
+class _Power:
+    hw: _Hardware
+    gpu_kw: float
+    it_kw: float
+    pue: float
+    wall_kw: float
+    usd_per_kwh: float
+    utilization: float
+
+    def yearly_usd(self, utilization: float | None = None) -> float:
+        """Electricity cost per year; at another utilisation when one is given."""
+        u = self.utilization if utilization is None else utilization
+        return _yearly_energy_kwh(self.wall_kw, u) * self.usd_per_kwh
+
+    def summary(self, fx: _Fx) -> PowerDraw:
+        hw = self.hw
+        return PowerDraw(
+            gpu=hw.acc.name,
+            gpus=hw.gpus,
+            installed_gpus=hw.installed_gpus,
+            server=hw.server.name if hw.server else None,
+            servers=hw.servers,
+            gpu_power_kw=round(self.gpu_kw, 4),
+            it_power_kw=round(self.it_kw, 4),
+            pue=self.pue,
+            wall_power_kw=round(self.wall_kw, 4),
+            utilization=self.utilization,
+            hours_per_year=HOURS_PER_YEAR,
+            energy_mwh_per_year=round(_yearly_energy_kwh(self.wall_kw, self.utilization) / 1000, 3),
+            electricity_usd_per_kwh=round(self.usd_per_kwh, 6),
+            yearly_energy_cost=fx.money(self.yearly_usd()),
+            energy_cost_per_gpu_hour=fx.money(
+                self.yearly_usd() / (hw.gpus * HOURS_PER_YEAR * self.utilization), 4
+            ),
+            usd_to_cny=fx.usd_to_cny,
+        )
+
+
+def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes: _Notes) -> _Power:
+    """IT load from GPU TDP plus overhead (or the server's maximum), x PUE, priced per kWh."""
+    defaults = catalog.defaults
+    acc, server = hw.acc, hw.server
+    tdp_w = fields.gpu_tdp_w or acc.tdp_w
+    gpu_kw = hw.installed_gpus * tdp_w / 1000
+    notes.assumptions.append(
+        f"{acc.name} TDP {tdp_w:g} W per GPU ({'given' if fields.gpu_tdp_w else 'catalog'})"
+    )
+    notes.cite(acc)
+    if server and hw.servers:
+        per_server_kw = fields.server_power_kw or server.max_power_kw
+        it_kw = hw.servers * per_server_kw
+        source = "given" if fields.server_power_kw else f"catalog maximum system power, as of {server.as_of}"
+        notes.assumptions.append(
+            f"IT load = {hw.servers} x {per_server_kw:g} kW per {server.name} ({source}); "
+            "a maximum rating: measured draw while training is usually lower"
+        )
+        notes.cite(server)
+        ignored = [
+            n
+            for n, v in (
+                ("gpu_tdp_w", fields.gpu_tdp_w),
+                ("server_overhead_share", fields.server_overhead_share),
+            )
+            if v is not None
+        ]
+        if ignored:
+            notes.warnings.append(
+                f"{' and '.join(ignored)} ignored: the server's power is used; give server_power_kw to change it"
+            )
+    else:
+        if fields.server_power_kw is not None:
+            raise CalculatorInputError(
+                "server_power_kw", "needs a server; without one use server_overhead_share"
+            )
+        if fields.server_overhead_share is not None:
+            share = fields.server_overhead_share
+            notes.assumptions.append(f"non-GPU server power {share:.0%} of GPU TDP (given)")
+        else:
+            share = defaults.server_overhead_share
+            notes.assumptions.append(
+                f"non-GPU server power {share:.0%} of GPU TDP (catalog defaults, as of {defaults.as_of}: "
+                "DGX H100 (10.2 kW - 8 x 0.7 kW) / 5.6 kW); a node draws more than its GPUs"
+            )
+            notes.cite(defaults)
+            if acc.segment != "datacenter":
+                notes.warnings.append(
+                    f"the default overhead share comes from 8-GPU DGX servers; a {acc.segment} build differs: "
+                    "set server_overhead_share"
+                )
+        it_kw = gpu_kw * (1 + share)
+    if fields.pue is not None:
+        pue = fields.pue
+        notes.assumptions.append(f"PUE {pue:g} (given)")
+    else:
+        pue = defaults.pue_liquid if fields.cooling == "liquid" else defaults.pue_air
+        notes.assumptions.append(
+            f"PUE {pue:g} for {fields.cooling} cooling (catalog defaults, as of {defaults.as_of})"
+        )
+        notes.cite(defaults)
+    liquid_only = "liquid-cooled" in (acc.notes + (server.notes if server else "")).lower()
+    if liquid_only and fields.cooling == "air" and fields.pue is None:
+        notes.warnings.append(f"{(server or acc).name} is liquid-cooled: set cooling='liquid' or give a PUE")
+    if fields.electricity_price_per_kwh is not None:
+        usd_per_kwh = fx.to_usd(fields.electricity_price_per_kwh)
+        notes.assumptions.append(
+            f"electricity {fields.electricity_price_per_kwh:g} {fx.currency}/kWh (given)"
+            + (f" = ${usd_per_kwh:.4f}/kWh" if fx.currency != "USD" else "")
+        )
+        if usd_per_kwh > 1:
+            notes.warnings.append(
+                f"${usd_per_kwh:.2f} per kWh is very high: is it in cents, per MWh, or in another currency?"
+            )
+    else:
+        usd_per_kwh = defaults.electricity_usd_per_kwh
+        notes.assumptions.append(
+            f"electricity ${usd_per_kwh:g}/kWh (catalog defaults, as of {defaults.as_of}: about the US "
+            "industrial average); use your contracted tariff"
+        )
+        notes.cite(defaults)
+    notes.assumptions.append(
+        f"{HOURS_PER_YEAR:g} hours per year x utilisation {fields.utilization:g}; idle draw is not counted, "
+        "so low utilisation understates power"
+    )
+    return _Power(hw, gpu_kw, it_kw, pue, it_kw * pue, usd_per_kwh, fields.utilization)
+
+
+# --- power_cost ------------------------------------------------------------------------------------
+
+
+class PowerCostInput(ToolInput, PowerFields, MoneyFields):
+    """Inputs of the power-cost calculator: GPUs or a reference server, cooling, utilisation, tariff."""
+
+
+class PowerCostOutput(ToolOutput, PowerDraw):
+    """Power at the wall, energy per year and its cost in USD and CNY."""
+
+
+def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
+    """Estimate the power draw and yearly electricity cost of N GPUs, in kW, MWh and USD/CNY.
+
+    IT load is N x the GPU's TDP plus a non-GPU server overhead share (CPUs, fans, NICs; default from
+    the catalog), or, when a reference server such as 'dgx-h100' is given, whole servers x the server's
+    maximum power. Wall power = IT load x PUE (air or liquid cooling default, or a given PUE). Energy per
+    year = wall kW x 8,760 h x utilisation; cost = energy x electricity price (catalog default or a given
+    price in USD or CNY per kWh). Catalog figures carry their as-of dates.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    hw = _hardware(inp, catalog, notes)
+    power = _power(inp, hw, catalog, fx, notes)
+    draw = power.summary(fx)
+    it = "servers x server max kW" if hw.server else "GPUs x TDP_W / 1000 x (1 + server overhead share)"
+    return PowerCostOutput(
+        formula=(
+            f"IT kW = {it}; wall kW = IT kW x PUE; MWh/year = wall kW x {HOURS_PER_YEAR:g} h x utilisation / 1000; "
+            "cost/year = MWh/year x 1000 x price per kWh; CNY = USD x usd_to_cny"
+        ),
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        **dict(draw),
+    )
+
+
+# --- cloud_cost ------------------------------------------------------------------------------------
+
+
+class CloudPriceRow(BaseModel):
+    """One catalog cloud price, per GPU-hour."""
+
+    id: str
+    provider: str
+    instance_type: str
+    pricing: str
+    region: str
+    gpus_per_instance: int
+    usd_per_instance_hour: float
+    usd_per_gpu_hour: float
+    cny_per_gpu_hour: float
+    as_of: date
+    superseded: bool = Field(
+        description="A newer price for the same provider, instance, pricing and region exists."
+    )
+    counted: bool = Field(
+        description="Counted in the cheapest and median (current and of the chosen pricing)."
+    )
+
+
+def _cloud_rows(catalog: Catalog, acc: Accelerator, fx: _Fx, *, on_demand_only: bool) -> list[CloudPriceRow]:
+    """Every catalog price for ``acc``, cheapest first, marking superseded and uncounted ones."""
+    prices = catalog.cloud_prices_for(acc.id)
+
+    def key(c: CloudPrice) -> tuple[str, str, str, str]:
+        return (c.provider, c.instance_type, c.pricing, c.region)
+
+    newest: dict[tuple[str, str, str, str], date] = {}
+    for c in prices:
+        newest[key(c)] = max(newest.get(key(c), c.as_of), c.as_of)
+    rows = []
+    for c in prices:
+        superseded = c.as_of < newest[key(c)]
+        rows.append(
+            CloudPriceRow(
+                id=c.id,
+                provider=c.provider,
+                instance_type=c.instance_type,
+                pricing=c.pricing,
+                region=c.region,
+                gpus_per_instance=c.accelerators_per_instance,
+                usd_per_instance_hour=round(c.usd_per_accelerator_hour * c.accelerators_per_instance, 4),
+                usd_per_gpu_hour=c.usd_per_accelerator_hour,
+                cny_per_gpu_hour=fx.money(c.usd_per_accelerator_hour, 4).cny,
+                as_of=c.as_of,
+                superseded=superseded,
+                counted=not superseded and (c.pricing == "on-demand" or not on_demand_only),
+            )
+        )
+    return rows
+
+
+def _cheapest(rows: list[CloudPriceRow]) -> CloudPriceRow | None:
+    return next((r for r in rows if r.counted), None)
+
+
+def _describe_price(row: CloudPriceRow) -> str:
+    return (
+        f"{row.provider} {row.instance_type} {row.pricing} ${row.usd_per_gpu_hour:g}/GPU-hour "
+        f"({row.region}, as of {row.as_of})"
+    )
+
+
+class CloudCostInput(ToolInput, MoneyFields):
+    """Inputs of the cloud-cost calculator: GPU-hours (or GPUs x days) on one catalog GPU."""
+
+    gpu: str = Field(description="Catalog GPU, e.g. 'H100', 'A100 80GB', 'MI300X', 'H800'.")
+    gpu_hours: float | None = Field(
+        default=None, gt=0, le=1e12, description="GPU-hours to price (or give gpus and days)."
+    )
+    gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs rented (with days).")
+    days: float | None = Field(default=None, gt=0, le=36_500, description="Days rented (with gpus).")
+    price_per_gpu_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Your price per GPU-hour in `currency` (overrides the catalog).",
+    )
+    on_demand_only: bool = Field(
+        default=True,
+        description="Count only on-demand prices in the cheapest and median (community, spot and reserved are still listed).",
+    )
+
+    @model_validator(mode="after")
+    def _check_amount(self) -> CloudCostInput:
+        if self.gpu_hours is not None and (self.gpus is not None or self.days is not None):
+            raise ValueError("give gpu_hours, or gpus and days, not both")
+        if self.gpu_hours is None and (self.gpus is None or self.days is None):
+            raise ValueError("give gpu_hours, or both gpus and days")
+        return self
+
+
+class CloudCostOutput(ToolOutput):
+    """Catalog cloud prices for the GPU and the cost of the GPU-hours."""
+
+    gpu: str
+    gpu_hours: float
+    prices: list[CloudPriceRow] = Field(description="Catalog prices for this GPU, cheapest first.")
+    cheapest: CloudPriceRow | None
+    median_usd_per_gpu_hour: float | None = Field(description="Median of the counted catalog prices.")
+    price_used_usd_per_gpu_hour: float
+    price_basis: str
+    total: Money = Field(description="GPU-hours x the price used.")
+    total_at_cheapest: Money | None
+    total_at_median: Money | None
+    usd_to_cny: float
+
+
+def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
+    """Price GPU-hours (or GPUs x days) in the cloud: catalog prices per GPU-hour, cheapest, median, total.
+
+    Lists every dated catalog cloud price for the GPU (provider, instance, pricing, $/GPU-hour, as-of date),
+    marks prices superseded by a newer one for the same instance, and gives the cheapest and median
+    current on-demand price. The total is GPU-hours x your price if you give one, else x the cheapest
+    catalog price, in USD and CNY. Like published training costs (e.g. DeepSeek-V3: GPU-hours x $2), it
+    excludes storage, egress, staff, failed runs and experiments.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    acc = find_accelerator(catalog, inp.gpu)
+    if inp.gpu_hours is not None:
+        gpu_hours = inp.gpu_hours
+    else:
+        # the validator guarantees both
+        assert inp.gpus is not None
+        assert inp.days is not None
+        gpu_hours = inp.gpus * inp.days * 24
+        notes.assumptions.append(f"{inp.gpus} GPUs x {inp.days:g} days x 24 h = {gpu_hours:g} GPU-hours")
+    rows = _cloud_rows(catalog, acc, fx, on_demand_only=inp.on_demand_only)
+    counted = [r for r in rows if r.counted]
+    cheapest = _cheapest(rows)
+    median = statistics.median(r.usd_per_gpu_hour for r in counted) if counted else None
+    by_id = {c.id: c for c in catalog.cloud_prices_for(acc.id)}
+    notes.cite(*(by_id[r.id] for r in rows if r.counted or r.superseded))
+    if inp.price_per_gpu_hour is not None:
+        price = fx.to_usd(inp.price_per_gpu_hour)
+        basis = f"given: {inp.price_per_gpu_hour:g} {inp.currency}/GPU-hour"
+    elif cheapest is not None:
+        price = cheapest.usd_per_gpu_hour
+        basis = f"cheapest catalog price: {_describe_price(cheapest)}"
+    else:
+        raise CalculatorInputError(
+            "price_per_gpu_hour", f"the catalog has no cloud price for {acc.name}; give price_per_gpu_hour"
+        )
+    if any(r.superseded for r in rows):
+        notes.warnings.append(
+            "superseded prices are listed for comparison with older studies but not counted: "
+            + "; ".join(_describe_price(r) for r in rows if r.superseded)
+        )
+    if cheapest and median and cheapest.usd_per_gpu_hour < median / 2:
+        notes.warnings.append(
+            f"the cheapest price is under half the median: check that {cheapest.provider} offers the "
+            "interconnect (multi-node InfiniBand) and reliability the job needs"
+        )
+    notes.assumptions += [
+        "prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
+        "CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
+        "on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
+        "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
+    ]
+    notes.cite(DEEPSEEK_V3)
+    return CloudCostOutput(
+        formula="total = GPU-hours x price per GPU-hour (GPU-hours = GPUs x days x 24); CNY = USD x usd_to_cny",
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        gpu=acc.name,
+        gpu_hours=gpu_hours,
+        prices=rows,
+        cheapest=cheapest,
+        median_usd_per_gpu_hour=None if median is None else round(median, 4),
+        price_used_usd_per_gpu_hour=round(price, 6),
+        price_basis=basis,
+        total=fx.money(gpu_hours * price),
+        total_at_cheapest=fx.money(gpu_hours * cheapest.usd_per_gpu_hour) if cheapest else None,
+        total_at_median=None if median is None else fx.money(gpu_hours * median),
+        usd_to_cny=fx.usd_to_cny,
+    )
+
+
+# --- tco -------------------------------------------------------------------------------------------
+
+
+class TcoInput(ToolInput, PowerFields, MoneyFields):
+    """Inputs of the TCO calculator: hardware, period, utilisation, and the buy, lease and cloud terms."""
+
+    years: int = Field(default=3, ge=1, le=10, description="Period compared, years.")
+    capex_total: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e12,
+        description="Your total purchase price (GPUs, servers, network, storage) in `currency`; overrides all shares.",
+    )
+    capex_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e7, description="Your price per GPU in `currency` (overrides the catalog)."
+    )
+    platform_share: float = Field(
+        default=0.30,
+        ge=0,
+        le=5,
+        description="CPUs, RAM, NICs, chassis as a share of GPU capex (used when pricing per GPU); an assumption.",
+    )
+    network_storage_share: float = Field(
+        default=0.10,
+        ge=0,
+        le=5,
+        description="Cluster network and storage as a share of server capex; an assumption.",
+    )
+    maintenance_share_per_year: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Support and spares per year as a share of capex; default from the catalog.",
+    )
+    licences_per_gpu_per_year: float = Field(
+        default=0,
+        ge=0,
+        le=1e6,
+        description="Software licences per GPU per year in `currency` (e.g. NVIDIA AI Enterprise).",
+    )
+    staff_per_year: float = Field(
+        default=0,
+        ge=0,
+        le=1e9,
+        description="Operations staff for owned or leased hardware per year in `currency`.",
+    )
+    colocation_per_kw_month: float = Field(
+        default=0, ge=0, le=1e5, description="Colocation rent per kW of IT load per month in `currency`."
+    )
+    lease_per_month: float | None = Field(
+        default=None, gt=0, le=1e10, description="Your lease payment per month in `currency`."
+    )
+    lease_rate_per_month: float = Field(
+        default=0.03,
+        gt=0,
+        le=0.5,
+        description="Lease payment per month as a share of capex when no payment is given; an assumption.",
+    )
+    lease_includes_maintenance: bool = Field(
+        default=False, description="The lease covers support and spares, so maintenance is not added."
+    )
+    cloud_price_per_gpu_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Your cloud price per GPU-hour in `currency` (overrides the catalog).",
+    )
+
+    @model_validator(mode="after")
+    def _check_overrides(self) -> TcoInput:
+        if self.capex_total is not None and self.capex_per_gpu is not None:
+            raise ValueError("give capex_total or capex_per_gpu, not both")
+        if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
+            raise ValueError("give lease_per_month or lease_rate_per_month, not both")
+        return self
+
+
+class PurchasePrice(BaseModel):
+    """The catalog purchase price used for capex."""
+
+    id: str
+    item_id: str
+    unit: str
+    kind: str = Field(description="list, street, msrp or estimate.")
+    usd: float
+    as_of: date
+
+
+class OptionAmounts(BaseModel):
+    buy: Money
+    lease: Money
+    cloud: Money
+
+
+class YearCashFlow(BaseModel):
+    year: int
+    buy: Money = Field(description="Capex in year 1, plus the year's opex.")
+    lease: Money
+    cloud: Money
+    cumulative: OptionAmounts
+
+
+class TcoOutput(ToolOutput):
+    """Buy vs lease vs cloud over the period: totals, yearly cash flow, cheapest, break-even."""
+
+    gpu: str
+    gpus: int
+    years: int
+    utilization: float
+    used_gpu_hours_per_year: float = Field(description="GPUs x 8,760 h x utilisation.")
+    capex: Money
+    capex_items: list[CostItem]
+    purchase_price: PurchasePrice | None
+    power: PowerDraw
+    buy_opex_per_year: Money
+    buy_opex_items: list[CostItem] = Field(description="Yearly opex of owned hardware.")
+    lease_per_month: Money
+    lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
+    cloud_usd_per_gpu_hour: float
+    cloud_price_basis: str
+    totals: OptionAmounts
+    per_used_gpu_hour: OptionAmounts
+    cash_flow: list[YearCashFlow]
+    cheapest: Option
+    break_even_month: int | None = Field(
+        description="First month in the period when cumulative buy cost <= cumulative cloud cost; null if none."
+    )
+    break_even_utilization: float | None = Field(
+        description="Utilisation at which buying and cloud cost the same over the period; null if above 100%."
+    )
+    verdict: str
+    usd_to_cny: float
+
+
+def _capex(
+    inp: TcoInput, hw: _Hardware, catalog: Catalog, fx: _Fx, notes: _Notes
+) -> tuple[float, list[CostItem], PurchasePrice | None]:
+    """Purchase price: the user's total, or servers (or GPUs + platform share) + network/storage share."""
+    if inp.capex_total is not None:
+        total = fx.to_usd(inp.capex_total)
+        notes.assumptions.append(f"capex {inp.capex_total:g} {inp.currency} (given, everything included)")
+        return total, [CostItem(name="capex", amount=fx.money(total), basis="given")], None
+
+    def price_row(p: PricePoint) -> PurchasePrice:
+        notes.cite(p)
+        notes.assumptions.append(
+            f"{p.unit} price ${p.usd:,.0f} ({p.kind}, catalog {p.id}, as of {p.as_of}); "
+            "data-centre prices are rarely published and vary with volume and date"
+        )
+        return PurchasePrice(id=p.id, item_id=p.item_id, unit=p.unit, kind=p.kind, usd=p.usd, as_of=p.as_of)
+
+    items: list[CostItem] = []
+    price: PurchasePrice | None = None
+    server_prices = catalog.prices_for(hw.server.id) if hw.server else []
+    if hw.server and hw.servers and inp.capex_per_gpu is None and server_prices:
+        price = price_row(server_prices[0])
+        hardware = hw.servers * price.usd
+        basis = f"{hw.servers} x ${price.usd:,.0f} per {hw.server.name} ({price.kind}, {price.as_of})"
+        items.append(CostItem(name="servers", amount=fx.money(hardware), basis=basis))
+        notes.assumptions.append(
+            "the server price includes CPUs, RAM, NICs and chassis: no platform share added"
+        )
+    else:
+        if inp.capex_per_gpu is not None:
+            per_gpu = fx.to_usd(inp.capex_per_gpu)
+            basis = f"{hw.installed_gpus} x {inp.capex_per_gpu:g} {inp.currency} per GPU (given)"
+        else:
+            gpu_prices = catalog.prices_for(hw.acc.id)
+            if not gpu_prices:
+                raise CalculatorInputError(
+                    "capex_per_gpu",
+                    f"the catalog has no purchase price for {hw.acc.name}; give capex_per_gpu or capex_total",
+                )
+            price = price_row(gpu_prices[0])
+            per_gpu = price.usd
+            basis = f"{hw.installed_gpus} x ${per_gpu:,.0f} per GPU ({price.kind}, {price.as_of})"
+            if hw.server:
+                notes.warnings.append(
+                    f"no catalog price for {hw.server.name}: priced per GPU plus platform share"
+                )
+        gpus_usd = hw.installed_gpus * per_gpu
+        platform = inp.platform_share * gpus_usd
+        hardware = gpus_usd + platform
+        items += [
+            CostItem(name="GPUs", amount=fx.money(gpus_usd), basis=basis),
+            CostItem(
+                name="platform",
+                amount=fx.money(platform),
+                basis=f"{inp.platform_share:.0%} of GPU capex for CPUs, RAM, NICs, chassis (assumption)",
+            ),
+        ]
+    network = inp.network_storage_share * hardware
+    items.append(
+        CostItem(
+            name="network and storage",
+            amount=fx.money(network),
+            basis=f"{inp.network_storage_share:.0%} of server capex (assumption)",
+        )
+    )
+    shares = [f"network and storage {inp.network_storage_share:.0%} of server capex"]
+    if price is None or price.unit == "accelerator":
+        shares.insert(0, f"platform (CPUs, RAM, NICs, chassis) {inp.platform_share:.0%} of GPU capex")
+    kind = "planning shares, not quotes" if len(shares) > 1 else "a planning share, not a quote"
+    notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
+    return hardware + network, items, price
+
+
+def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
+    """Compare the total cost of buying, leasing or renting cloud GPUs over N years at a utilisation.
+
+    Buy = capex (catalog purchase price of the GPU or server with its date and kind, or yours; per-GPU
+    prices get a platform share for CPUs/RAM/NICs/chassis, and a network/storage share is added) plus
+    yearly opex: electricity (GPU TDP or server power x PUE x hours x utilisation x price), maintenance
+    (share of capex per year), software licences per GPU, staff and colocation per kW. Lease = monthly
+    payment (yours, or a share of capex per month) plus the same opex, less maintenance if the lease
+    includes it. Cloud = GPU-hours used (GPUs x 8,760 h x utilisation) x price per GPU-hour (cheapest
+    current catalog on-demand, or yours). Returns the three totals and yearly cash flows in USD and CNY,
+    the cheapest option, the month buying overtakes cloud, and the utilisation at which buying breaks even.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    hw = _hardware(inp, catalog, notes)
+    power = _power(inp, hw, catalog, fx, notes)
+    defaults = catalog.defaults
+    years, u = inp.years, inp.utilization
+
+    capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
+
+    if inp.maintenance_share_per_year is not None:
+        maintenance_share = inp.maintenance_share_per_year
+        maintenance_basis = f"{maintenance_share:.0%} of capex per year (given)"
+    else:
+        maintenance_share = defaults.maintenance_share_per_year
+        maintenance_basis = (
+            f"{maintenance_share:.0%} of capex per year (catalog defaults, as of {defaults.as_of})"
+        )
+        notes.cite(defaults)
+    maintenance = maintenance_share * capex
+    licences = fx.to_usd(inp.licences_per_gpu_per_year) * hw.installed_gpus
+    staff = fx.to_usd(inp.staff_per_year)
+    colocation = fx.to_usd(inp.colocation_per_kw_month) * power.it_kw * MONTHS_PER_YEAR
+    fixed_opex = {
+        "maintenance": (maintenance, maintenance_basis),
+        "licences": (
+            licences,
+            f"{hw.installed_gpus} GPUs x {inp.licences_per_gpu_per_year:g} {inp.currency}",
+        ),
+        "staff": (staff, f"{inp.staff_per_year:g} {inp.currency} per year"),
+        "colocation": (
+            colocation,
+            f"{power.it_kw:.2f} kW IT load x {inp.colocation_per_kw_month:g} {inp.currency} per kW-month x 12",
+        ),
+    }
+    buy_opex_items = [
+        CostItem(
+            name="electricity",
+            amount=fx.money(power.yearly_usd()),
+            basis=f"{power.wall_kw:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {u:g} x ${power.usd_per_kwh:.4f}/kWh",
+        ),
+        *(CostItem(name=k, amount=fx.money(v), basis=b) for k, (v, b) in fixed_opex.items()),
+    ]
+    fixed = sum(v for v, _ in fixed_opex.values())
+    buy_opex = power.yearly_usd() + fixed
+    lease_opex = buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
+
+    if inp.lease_per_month is not None:
+        lease_month = fx.to_usd(inp.lease_per_month)
+        notes.assumptions.append(f"lease {inp.lease_per_month:g} {inp.currency} per month (given)")
+    else:
+        lease_month = inp.lease_rate_per_month * capex
+        notes.assumptions.append(
+            f"lease payment {inp.lease_rate_per_month:.1%} of capex per month: an assumption, not a quote "
+            "(about what a 36-month lease of the hardware costs); ask lessors for a rate"
+        )
+
+    if inp.cloud_price_per_gpu_hour is not None:
+        cloud_price = fx.to_usd(inp.cloud_price_per_gpu_hour)
+        cloud_basis = f"given: {inp.cloud_price_per_gpu_hour:g} {inp.currency}/GPU-hour"
+    else:
+        cheapest = _cheapest(_cloud_rows(catalog, hw.acc, fx, on_demand_only=True))
+        if cheapest is None:
+            raise CalculatorInputError(
+                "cloud_price_per_gpu_hour",
+                f"the catalog has no on-demand cloud price for {hw.acc.name}; give cloud_price_per_gpu_hour",
+            )
+        cloud_price = cheapest.usd_per_gpu_hour
+        cloud_basis = f"cheapest current catalog on-demand price: {_describe_price(cheapest)}"
+        notes.cite(*(c for c in catalog.cloud_prices if c.id == cheapest.id))
+
+    used_hours = hw.gpus * HOURS_PER_YEAR * u
+    cloud_year = used_hours * cloud_price
+    lease_year = lease_month * MONTHS_PER_YEAR + lease_opex
+    totals = {
+        "buy": capex + years * buy_opex,
+        "lease": years * lease_year,
+        "cloud": years * cloud_year,
+    }
+
+    cash_flow = []
+    cumulative = dict.fromkeys(totals, 0.0)
+    for year in range(1, years + 1):
+        flows = {"buy": buy_opex + (capex if year == 1 else 0.0), "lease": lease_year, "cloud": cloud_year}
+        for k, v in flows.items():
+            cumulative[k] += v
+        cash_flow.append(
+            YearCashFlow(
+                year=year,
+                buy=fx.money(flows["buy"]),
+                lease=fx.money(flows["lease"]),
+                cloud=fx.money(flows["cloud"]),
+                cumulative=OptionAmounts(**{k: fx.money(v) for k, v in cumulative.items()}),
+            )
+        )
+
+    # capex is paid up front; opex and cloud bills accrue evenly month by month (1e-12: exact ties count)
+    break_even_month = next(
+        (
+            m
+            for m in range(1, years * MONTHS_PER_YEAR + 1)
+            if capex + buy_opex * m / MONTHS_PER_YEAR <= cloud_year * m / MONTHS_PER_YEAR * (1 + 1e-12)
+        ),
+        None,
+    )
+    # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
+    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - power.yearly_usd(1.0)
+    raw_break_even_u = (capex + years * fixed) / (years * margin) if margin > 0 else math.inf
+    break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 else None
+
+    cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
+    used_total = used_hours * years
+    if break_even_month is None:
+        when = f"buying does not overtake cloud within {years} years"
+        if cloud_year > buy_opex:
+            month = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
+            notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
+    else:
+        when = f"buying overtakes cloud in month {break_even_month}"
+    if break_even_u is None:
+        even = "buying never breaks even with cloud, even at 100% utilisation"
+    else:
+        even = f"buying breaks even with cloud at {break_even_u:.0%} utilisation"
+    verdict = (
+        f"Over {years} years at {u:.0%} utilisation: "
+        + ", ".join(f"{k} ${v:,.0f} (¥{v * fx.usd_to_cny:,.0f})" for k, v in totals.items())
+        + f"; {cheapest_option} is cheapest; {when}; {even}."
+    )
+    if hw.gpus != hw.installed_gpus:
+        notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
+    notes.assumptions += [
+        "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
+        "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
+        "buy and lease pay for idle hours; cloud bills only the hours used",
+    ]
+    if staff == 0:
+        notes.warnings.append("staff cost is 0: owned clusters need operators; give staff_per_year")
+    return TcoOutput(
+        formula=(
+            "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation); "
+            "lease = years x (12 x monthly payment + opex [- maintenance]); cloud = years x GPUs x 8760 h x "
+            "utilisation x price; electricity = wall kW x 8760 h x utilisation x price/kWh; "
+            "break-even utilisation = (capex + years x fixed opex) / (years x (GPUs x 8760 x cloud price - "
+            "electricity at 100%))"
+        ),
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        gpu=hw.acc.name,
+        gpus=hw.gpus,
+        years=years,
+        utilization=u,
+        used_gpu_hours_per_year=round(used_hours, 4),
+        capex=fx.money(capex),
+        capex_items=capex_items,
+        purchase_price=purchase,
+        power=power.summary(fx),
+        buy_opex_per_year=fx.money(buy_opex),
+        buy_opex_items=buy_opex_items,
+        lease_per_month=fx.money(lease_month),
+        lease_opex_per_year=fx.money(lease_opex),
+        cloud_usd_per_gpu_hour=round(cloud_price, 6),
+        cloud_price_basis=cloud_basis,
+        totals=OptionAmounts(**{k: fx.money(v) for k, v in totals.items()}),
+        per_used_gpu_hour=OptionAmounts(**{k: fx.money(v / used_total, 4) for k, v in totals.items()}),
+        cash_flow=cash_flow,
+        cheapest=cheapest_option,
+        break_even_month=break_even_month,
+        break_even_utilization=break_even_u,
+        verdict=verdict,
+        usd_to_cny=fx.usd_to_cny,
+    )
