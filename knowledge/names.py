@@ -84,8 +84,11 @@ def _fold(text: str) -> tuple[str, list[int], set[int]]:
 
 def _bounded(text: str, boundaries: set[int], start: int, end: int) -> bool:
     """A name must not be glued to a longer alphanumeric token (a trailing plural "s" is allowed)."""
-    if start not in boundaries and start > 0 and text[start - 1].isdigit():
-        return False
+    if start not in boundaries and start > 0:
+        before = text[start - 1]
+        glued_to_count = before == "x" and start >= 2 and text[start - 2].isdigit()  # "8xh100"
+        if before.isdigit() or (before.isascii() and before.isalpha() and not glued_to_count):
+            return False
     if end == len(text) or end in boundaries or not _ALNUM.match(text[end]):
         return True
     plural_end = end + 1

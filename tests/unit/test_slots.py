@@ -1,0 +1,257 @@
+"""Slot filling, table-driven, English and Chinese."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from assistant.slots import SlotExtractor, Slots, to_number
+from knowledge.catalog import default_catalog
+from knowledge.names import NameIndex
+
+EXTRACT = SlotExtractor(NameIndex(default_catalog())).extract
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    # model size
+    ("How long to train a 70B model?", {"params_b": 70}),
+    ("a 7.5 billion parameter model", {"params_b": 7.5}),
+    ("训练一个700亿参数的模型", {"params_b": 70}),
+    ("1.8万亿参数的MoE模型", {"params_b": 1800}),
+    ("34B模型需要多少显存", {"params_b": 34}),
+    ("13b model on 8 GPUs", {"params_b": 13, "gpu_count": 8}),
+    ("what about a 1.5T parameter model", {"params_b": 1500}),
+    ("千亿参数模型要多少卡", {"params_b": 100}),
+    ("350M model for testing", {"params_b": 0.35}),
+    ("a 405B dense model", {"params_b": 405}),
+    ("671B total, 37B active MoE", {"params_b": 671, "active_params_b": 37}),
+    ("激活参数370亿，总参数6710亿", {"params_b": 671}),
+    ("fine-tune Llama 2 70B", {"model": "llama-2-70b"}),
+    ("训练 Llama-3-8B 要多久", {"model": "llama-3-8b"}),
+    ("DeepSeek-V3 的训练用了多少卡时", {"model": "deepseek-v3"}),
+    ("GPT-3 training compute", {"model": "gpt-3-175b"}),
+    ("Mixtral 8x7B on H100", {"model": "mixtral-8x7b", "gpu": "h100-sxm"}),
+    # tokens
+    ("on 2T tokens", {"tokens_b": 2000}),
+    ("1.5T token", {"tokens_b": 1500}),
+    ("2万亿token", {"tokens_b": 2000}),
+    ("3000亿个token", {"tokens_b": 300}),
+    ("300B tokens", {"tokens_b": 300}),
+    ("15 trillion tokens", {"tokens_b": 15000}),
+    ("500M tokens of domain data", {"tokens_b": 0.5}),
+    ("70B model, 1.4T tokens", {"params_b": 70, "tokens_b": 1400}),
+    ("34B模型、1.5T token", {"params_b": 34, "tokens_b": 1500}),
+    ("7B on 1T tokens", {"params_b": 7, "tokens_b": 1000}),
+    ("数据量 2T", {"tokens_b": 2000}),
+    # GPUs and counts
+    ("8×H100", {"gpu": "h100-sxm", "gpu_count": 8}),
+    ("8x A100", {"gpu": "a100-80gb-sxm", "gpu_count": 8}),
+    ("64 H100s", {"gpu": "h100-sxm", "gpu_count": 64}),
+    ("8卡A100", {"gpu": "a100-80gb-sxm", "gpu_count": 8}),
+    ("两台8卡H800", {"gpu": "h800", "gpu_count": 16, "gpus_per_node": 8}),
+    ("用256张H100", {"gpu": "h100-sxm", "gpu_count": 256}),
+    ("4 nodes of 8 H100", {"gpu": "h100-sxm", "gpu_count": 32, "gpus_per_node": 8}),
+    ("H100 x 16", {"gpu": "h100-sxm", "gpu_count": 16}),
+    ("1024 B200 GPUs", {"gpu": "b200", "gpu_count": 1024}),
+    ("三台8卡A800服务器", {"gpu": "a800-80gb-sxm", "gpu_count": 24}),
+    ("with 512 MI300X", {"gpu": "mi300x", "gpu_count": 512}),
+    ("a single RTX 4090", {"gpu": "rtx-4090"}),
+    ("H100 PCIe or H100 SXM?", {"gpu": "h100-pcie", "other_gpus": ["h100-sxm"]}),
+    ("tensor parallel 4 on L4", {"tensor_parallel": 4, "gpu": "l4"}),
+    ("compare H100, H200 and B200", {"gpu": "h100-sxm", "other_gpus": ["h200", "b200"]}),
+    ("MI300X和H100对比", {"gpu": "mi300x", "other_gpus": ["h100-sxm"]}),
+    ("A100 40GB", {"gpu": "a100-40gb-sxm"}),
+    ("16张卡", {"gpu_count": 16}),
+    ("we have 32 GPUs", {"gpu_count": 32}),
+    ("换成H200呢？", {"gpu": "h200"}),
+    ("换成A100呢？", {"gpu": "a100-80gb-sxm"}),
+    ("Gaudi 3", {"gpu": "gaudi3"}),
+    ("TPU v5p pods", {"gpu": "tpu-v5p"}),
+    # precision, optimizer, sharding
+    ("bf16 mixed precision", {"precision": "bf16"}),
+    ("FP8 training", {"precision": "fp8"}),
+    ("混合精度训练", {"precision": "bf16"}),
+    ("fp32 baseline", {"precision": "fp32"}),
+    ("AdamW optimizer", {"optimizer": "adamw"}),
+    ("8-bit Adam", {"optimizer": "adam-8bit"}),
+    ("with Adafactor", {"optimizer": "adafactor"}),
+    ("SGD with momentum", {"optimizer": "sgd-momentum"}),
+    ("ZeRO-3 over 8 GPUs", {"zero_stage": 3, "gpu_count": 8}),
+    ("and with ZeRO-3 over 8 GPUs?", {"zero_stage": 3, "gpu_count": 8}),
+    ("ZeRO stage 2", {"zero_stage": 2}),
+    ("zero1", {"zero_stage": 1}),
+    ("FSDP", {"zero_stage": 3}),
+    ("用FSDP全分片", {"zero_stage": 3}),
+    ("TP=8, PP=4", {"tensor_parallel": 8, "pipeline_parallel": 4}),
+    ("tensor parallel 4", {"tensor_parallel": 4}),
+    ("张量并行8，流水线并行2", {"tensor_parallel": 8, "pipeline_parallel": 2}),
+    # sequence, batch, MFU
+    ("sequence length 4096", {"seq_len": 4096}),
+    ("seq len 8192", {"seq_len": 8192}),
+    ("32k context", {"seq_len": 32768}),
+    ("上下文长度 8192", {"seq_len": 8192}),
+    ("序列长度为4k", {"seq_len": 4096}),
+    ("context length of 128k", {"seq_len": 131072}),
+    ("micro-batch 4", {"micro_batch": 4}),
+    ("micro batch size of 2", {"micro_batch": 2}),
+    ("global batch size 1024", {"global_batch": 1024}),
+    ("MFU 45%", {"mfu": 0.45}),
+    ("MFU 为 40%", {"mfu": 0.40}),
+    ("at 38% MFU", {"mfu": 0.38}),
+    ("按MFU 50%估算", {"mfu": 0.50}),
+    # fine-tuning
+    ("LoRA fine-tune of a 13B", {"finetune": "lora", "params_b": 13}),
+    ("QLoRA 65B on one 48GB card", {"finetune": "qlora", "params_b": 65}),
+    ("全参微调7B", {"finetune": "full", "params_b": 7}),
+    ("full fine-tuning", {"finetune": "full"}),
+    # money
+    ("$500k budget", {"budget": 500_000, "budget_currency": "USD"}),
+    ("budget of $2M", {"budget": 2_000_000, "budget_currency": "USD"}),
+    ("预算50万美元", {"budget": 500_000, "budget_currency": "USD"}),
+    ("预算300万元", {"budget": 3_000_000, "budget_currency": "CNY"}),
+    ("300万人民币", {"budget": 3_000_000, "budget_currency": "CNY"}),
+    ("¥2,000,000", {"budget": 2_000_000, "budget_currency": "CNY"}),
+    ("1.5 million dollars", {"budget": 1_500_000, "budget_currency": "USD"}),
+    ("800k USD", {"budget": 800_000, "budget_currency": "USD"}),
+    ("预算两千万元", {"budget": 20_000_000, "budget_currency": "CNY"}),
+    ("1亿元预算", {"budget": 100_000_000, "budget_currency": "CNY"}),
+    ("$2/GPU-hour", {"cloud_price_per_gpu_hour": 2.0, "cloud_price_currency": "USD"}),
+    ("at $2.5 per GPU hour", {"cloud_price_per_gpu_hour": 2.5, "cloud_price_currency": "USD"}),
+    ("云上15元/卡时", {"cloud_price_per_gpu_hour": 15.0, "cloud_price_currency": "CNY"}),
+    ("每卡时2美元", {"cloud_price_per_gpu_hour": 2.0, "cloud_price_currency": "USD"}),
+    ("electricity $0.12/kWh", {"electricity_price_per_kwh": 0.12, "electricity_currency": "USD"}),
+    ("8 cents per kWh", {"electricity_price_per_kwh": 0.08, "electricity_currency": "USD"}),
+    ("电价0.6元", {"electricity_price_per_kwh": 0.6, "electricity_currency": "CNY"}),
+    ("0.5元/度", {"electricity_price_per_kwh": 0.5, "electricity_currency": "CNY"}),
+    # time and use
+    ("in 30 days", {"deadline_days": 30}),
+    ("within 2 weeks", {"deadline_days": 14}),
+    ("in 3 months", {"deadline_days": 90}),
+    ("一个月内训完", {"deadline_days": 30}),
+    ("两周内完成", {"deadline_days": 14}),
+    ("45天内", {"deadline_days": 45}),
+    ("三个月内", {"deadline_days": 90}),
+    ("deadline is 60 days", {"deadline_days": 60}),
+    ("utilization 70%", {"utilization": 0.70}),
+    ("利用率60%", {"utilization": 0.60}),
+    ("at 50% utilisation", {"utilization": 0.50}),
+    ("over 3 years", {"years": 3}),
+    ("5年TCO", {"years": 5}),
+    ("3500 tokens/s per GPU", {"tokens_per_second_per_gpu": 3500}),
+    ("每卡每秒3000 token", {"tokens_per_second_per_gpu": 3000}),
+    ("2.5k tokens/sec/GPU", {"tokens_per_second_per_gpu": 2500}),
+    # full questions
+    (
+        "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？",
+        {"gpu": "h100-sxm", "gpu_count": 256, "mfu": 0.45, "params_b": 34, "tokens_b": 1500},
+    ),
+    (
+        "How many days to train a 70B model on 2T tokens with 512 H100s at 40% MFU?",
+        {"params_b": 70, "tokens_b": 2000, "gpu": "h100-sxm", "gpu_count": 512, "mfu": 0.40},
+    ),
+    (
+        "Budget $500k, need a 13B model trained on 1T tokens within 30 days: which GPUs?",
+        {"budget": 500_000, "params_b": 13, "tokens_b": 1000, "deadline_days": 30},
+    ),
+    (
+        "预算300万元，一个月内训完一个70B模型、2T token，选什么卡？",
+        {
+            "budget": 3_000_000,
+            "budget_currency": "CNY",
+            "deadline_days": 30,
+            "params_b": 70,
+            "tokens_b": 2000,
+        },
+    ),
+    (
+        "Does a 7B full fine-tune with AdamW fit on one A100 40GB at seq len 2048?",
+        {"params_b": 7, "optimizer": "adamw", "gpu": "a100-40gb-sxm", "seq_len": 2048, "finetune": "full"},
+    ),
+    (
+        "8卡H100跑13B全参微调，ZeRO-2，bf16，序列长度4096，显存够吗？",
+        {
+            "gpu": "h100-sxm",
+            "gpu_count": 8,
+            "params_b": 13,
+            "zero_stage": 2,
+            "precision": "bf16",
+            "seq_len": 4096,
+        },
+    ),
+    (
+        "Serving Llama 2 70B with 32k context on 4x H100: how much KV cache?",
+        {"model": "llama-2-70b", "seq_len": 32768, "gpu": "h100-sxm", "gpu_count": 4},
+    ),
+    (
+        "两台8卡H800训练一个700亿参数的模型，2万亿token，要多久？",
+        {"gpu": "h800", "gpu_count": 16, "params_b": 70, "tokens_b": 2000},
+    ),
+    (
+        "Cloud at $2/GPU-hour vs buying 64 H100s over 3 years at 70% utilization?",
+        {
+            "cloud_price_per_gpu_hour": 2.0,
+            "gpu_count": 64,
+            "gpu": "h100-sxm",
+            "years": 3,
+            "utilization": 0.70,
+        },
+    ),
+    (
+        "电价0.6元/度，8卡H100一年电费多少？",
+        {"electricity_price_per_kwh": 0.6, "gpu": "h100-sxm", "gpu_count": 8},
+    ),
+]
+
+# Things that must NOT be read as slots.
+NEGATIVE: list[tuple[str, list[str]]] = [
+    ("What is the difference between H100 and H200?", ["params_b", "gpu_count", "tokens_b"]),
+    ("A100 80GB memory bandwidth", ["params_b", "gpu_count"]),
+    ("NVLink 4 gives 900 GB/s", ["params_b", "budget", "gpu_count"]),
+    ("400 Gb/s NDR InfiniBand", ["params_b", "gpu_count"]),
+    ("Is 2TB of RAM enough?", ["params_b", "tokens_b"]),
+    ("你好，你能做什么？", ["params_b", "gpu", "budget"]),
+    ("H100的TDP是多少瓦", ["gpu_count", "params_b"]),
+    ("DGX H100 has 8 GPUs", ["params_b"]),
+    ("The RTX 4090 has 24 GB", ["params_b", "gpu_count"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_slots(text: str, expected: dict[str, Any]) -> None:
+    stated = EXTRACT(text).stated()
+    for key, value in expected.items():
+        actual = stated.get(key)
+        if isinstance(value, float):
+            assert actual == pytest.approx(value), f"{key}: {actual!r} in {stated}"
+        else:
+            assert actual == value, f"{key}: {actual!r} in {stated}"
+
+
+@pytest.mark.parametrize(("text", "absent"), NEGATIVE, ids=[c[0][:40] for c in NEGATIVE])
+def test_no_false_slots(text: str, absent: list[str]) -> None:
+    stated = EXTRACT(text).stated()
+    assert not set(absent) & set(stated), stated
+
+
+def test_follow_ups_inherit_unstated_slots() -> None:
+    first = EXTRACT("用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？")
+    second = EXTRACT("换成A100呢？").merged_over(first)
+    assert second.gpu == "a100-80gb-sxm"
+    assert (second.gpu_count, second.params_b, second.tokens_b, second.mfu) == (256, 34, 1500, 0.45)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("1,024", 1024), ("两", 2), ("十二", 12), ("三", 3), ("2.5", 2.5)]
+)
+def test_numbers(text: str, value: float) -> None:
+    assert to_number(text) == value
+
+
+def test_the_table_covers_both_languages() -> None:
+    chinese = [text for text, _ in CASES if any("\u4e00" <= ch <= "\u9fff" for ch in text)]
+    assert len(CASES) + len(NEGATIVE) >= 150
+    assert len(chinese) >= 45
+
+
+def test_stated_leaves_out_unset_slots() -> None:
+    assert Slots(gpu="h100-sxm").stated() == {"gpu": "h100-sxm"}
