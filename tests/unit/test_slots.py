@@ -140,6 +140,27 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("3500 tokens/s per GPU", {"tokens_per_second_per_gpu": 3500}),
     ("每卡每秒3000 token", {"tokens_per_second_per_gpu": 3000}),
     ("2.5k tokens/sec/GPU", {"tokens_per_second_per_gpu": 2500}),
+    # more phrasing
+    ("Train 13B on 300B tokens", {"params_b": 13, "tokens_b": 300}),
+    ("a 6.7B model with 32 A100s", {"params_b": 6.7, "gpu": "a100-80gb-sxm", "gpu_count": 32}),
+    ("GPT-3 sized model, 175B", {"params_b": 175, "model": "gpt-3-175b"}),
+    ("Qwen2.5-72B 全参微调", {"model": "qwen2.5-72b", "finetune": "full"}),
+    ("百亿参数模型", {"params_b": 10}),
+    ("训练一个130亿参数模型", {"params_b": 13}),
+    ("5000亿token的数据", {"tokens_b": 500}),
+    ("十台8卡H100", {"gpu": "h100-sxm", "gpu_count": 80}),
+    ("32张A100 80GB", {"gpu": "a100-80gb-sxm", "gpu_count": 32}),
+    ("16 x H200", {"gpu": "h200", "gpu_count": 16}),
+    ("2 servers with 8 B200", {"gpu": "b200", "gpu_count": 16}),
+    ("MFU of 35%", {"mfu": 0.35}),
+    ("预算 80 万美元", {"budget": 800_000, "budget_currency": "USD"}),
+    ("budget: $1.2M", {"budget": 1_200_000, "budget_currency": "USD"}),
+    ("within 90 days", {"deadline_days": 90}),
+    ("半年内完成训练", {"deadline_days": 182}),
+    ("60天内训完", {"deadline_days": 60}),
+    ("ZeRO-1", {"zero_stage": 1}),
+    ("seq length 2048, micro-batch 8", {"seq_len": 2048, "micro_batch": 8}),
+    ("序列长度 32k，微批 2", {"seq_len": 32768, "micro_batch": 2}),
     # full questions
     (
         "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？",
@@ -213,6 +234,9 @@ NEGATIVE: list[tuple[str, list[str]]] = [
     ("H100的TDP是多少瓦", ["gpu_count", "params_b"]),
     ("DGX H100 has 8 GPUs", ["params_b"]),
     ("The RTX 4090 has 24 GB", ["params_b", "gpu_count"]),
+    ("Why is PCIe Gen5 x16 64 GB/s each way?", ["params_b", "gpu_count", "gpu"]),
+    ("NVLink带宽900GB/s是双向的吗？", ["params_b", "gpu_count", "budget"]),
+    ("H200的显存是141GB", ["params_b", "gpu_count"]),
 ]
 
 
