@@ -31,6 +31,8 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "power_cost": {"server": "dgx-h100", "gpus": 64},
     "cloud_cost": {"gpu": "H100", "gpu_hours": 100_000},
     "tco": {"gpu": "H100", "gpus": 64, "years": 3, "utilization": 0.7},
+    "inference_memory": {"model": "llama-2-70b", "gpu": "H100", "tensor_parallel": 4, "context_tokens": 4096},
+    "gpu_compare": {"gpus": ["H100", "H200", "MI300X", "B200"]},
 }
 
 

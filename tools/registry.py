@@ -19,7 +19,9 @@ from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
 from tools.cost import cloud_cost, power_cost, tco
+from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
+from tools.inference_memory import inference_memory
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     power_cost,
     cloud_cost,
     tco,
+    inference_memory,
+    gpu_compare,
 )
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}
 

@@ -28,7 +28,9 @@ def test_options_are_ranked_by_cost_then_time() -> None:
     out = plan(params_b=13, tokens_b=1000, deadline_days=30, candidates=["H100", "A100", "H200", "MI300X"])
     costs = [min(c for c in (o.cloud_usd, o.buy_usd) if c) for o in out.options]
     assert costs == sorted(costs)
-    fastest = plan(params_b=13, tokens_b=1000, deadline_days=30, candidates=["H100", "A100", "H200"], rank_by="time")
+    fastest = plan(
+        params_b=13, tokens_b=1000, deadline_days=30, candidates=["H100", "A100", "H200"], rank_by="time"
+    )
     days = [o.days for o in fastest.options]
     assert days == sorted(days)
 

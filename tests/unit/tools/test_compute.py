@@ -76,7 +76,9 @@ def test_opt_175b_implied_mfu_from_measured_throughput() -> None:
     # tokens/s; against the 312 dense BF16 peak the implied MFU is 147 / 312 = 47%.
     tps = 147e12 / (6 * 175e9)
     out = throughput_calibration(
-        ThroughputCalibrationInput(params_b=175, tokens_b=180, gpu="A100", gpus=992, tokens_per_second_per_gpu=tps),
+        ThroughputCalibrationInput(
+            params_b=175, tokens_b=180, gpu="A100", gpus=992, tokens_per_second_per_gpu=tps
+        ),
         CATALOG,
     )
     assert out.implied_mfu == pytest.approx(147 / 312, rel=1e-3)
@@ -102,7 +104,9 @@ def test_days_follow_from_gpu_count() -> None:
 
 
 def test_gpus_for_a_deadline_round_up_to_servers() -> None:
-    out = gpus_for_deadline(GpusForDeadlineInput(params_b=70, tokens_b=2000, gpu="H100", deadline_days=30), CATALOG)
+    out = gpus_for_deadline(
+        GpusForDeadlineInput(params_b=70, tokens_b=2000, gpu="H100", deadline_days=30), CATALOG
+    )
     exact = 6 * 70e9 * 2000e9 / (989.4e12 * 0.40 * 30 * 86_400)
     assert out.exact_gpus == pytest.approx(exact, rel=1e-3)
     assert out.gpus % 8 == 0
@@ -114,7 +118,9 @@ def test_gpu_counts_are_never_fractional_and_near_misses_warn() -> None:
     # DOMAIN-PITFALLS sizing 12: 13.04 GPUs is 14, and a result just under a boundary gets a warning
     exact_8 = 6 * 7e9 * 100e9 / (989.4e12 * 0.4 * 86_400)  # GPUs for 7B x 100B tokens in one day
     out = gpus_for_deadline(
-        GpusForDeadlineInput(params_b=7, tokens_b=100, gpu="H100", deadline_days=exact_8 / 7.98, gpus_per_node=1),
+        GpusForDeadlineInput(
+            params_b=7, tokens_b=100, gpu="H100", deadline_days=exact_8 / 7.98, gpus_per_node=1
+        ),
         CATALOG,
     )
     assert out.gpus == 8

@@ -141,7 +141,11 @@ def test_impossible_inputs_name_the_field(kwargs: dict[str, object], field: str,
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
-    [({"params_b": -1}, "params_b"), ({"params_b": 7, "gpus": 0}, "gpus"), ({"params_b": 7, "zero_stage": 4}, "zero_stage")],
+    [
+        ({"params_b": -1}, "params_b"),
+        ({"params_b": 7, "gpus": 0}, "gpus"),
+        ({"params_b": 7, "zero_stage": 4}, "zero_stage"),
+    ],
 )
 def test_out_of_range_values_are_validation_errors(kwargs: dict[str, object], field: str) -> None:
     from pydantic import ValidationError

@@ -50,4 +50,3 @@ def test_langchain_tools_use_the_input_models() -> None:
     out = tools["training_compute"].invoke({"model": "gpt-3", "tokens_b": 300, "gpu": "A100"})
     assert out["workload"]["training_flops"] == pytest.approx(3.15e23, rel=0.01)
     assert tools["training_memory"].args_schema is TOOLS["training_memory"].input_model
-

@@ -1,0 +1,356 @@
+"""Accelerators side by side: catalog specs, price-derived figures and a ranking by one criterion."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import Accelerator, Catalog, CloudPrice, PricePoint, Source
+from tools.common import (
+    CalculatorInputError,
+    PositiveFloat,
+    Reference,
+    ToolInput,
+    ToolOutput,
+    find_accelerator,
+)
+
+RankBy = Literal[
+    "bf16_tflops",
+    "fp8_tflops",
+    "memory_gb",
+    "memory_bandwidth_gb_s",
+    "scale_up_bandwidth_gb_s",
+    "usd_per_tflop",
+    "usd_per_gb",
+    "tflops_per_watt",
+    "gb_s_per_tflop",
+    "cloud_usd_per_hour",
+]
+# what each criterion reads from a row, how it reads, and which way is better
+_CRITERIA: dict[str, tuple[str, str, bool]] = {
+    "bf16_tflops": ("bf16_dense_tflops", "dense BF16 TFLOP/s", True),
+    "fp8_tflops": ("fp8_dense_tflops", "dense FP8 TFLOP/s", True),
+    "memory_gb": ("memory_gb", "memory per GPU, GB", True),
+    "memory_bandwidth_gb_s": ("memory_bandwidth_gb_s", "memory bandwidth, GB/s", True),
+    "scale_up_bandwidth_gb_s": (
+        "scale_up_bandwidth_gb_s",
+        "scale-up bandwidth, GB/s (both directions)",
+        True,
+    ),
+    "usd_per_tflop": ("usd_per_bf16_tflop", "purchase $ per dense BF16 TFLOP/s", False),
+    "usd_per_gb": ("usd_per_gb", "purchase $ per GB of memory", False),
+    "tflops_per_watt": ("bf16_tflops_per_watt", "dense BF16 TFLOP/s per watt of TDP", True),
+    "gb_s_per_tflop": ("gb_s_per_bf16_tflop", "GB/s of memory bandwidth per dense BF16 TFLOP/s", True),
+    "cloud_usd_per_hour": ("cloud_usd_per_gpu_hour", "cheapest catalog cloud $ per GPU-hour", False),
+}
+
+GpuName = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class GpuCompareInput(ToolInput):
+    """Inputs of the GPU comparison: 2-8 catalog names and the criterion to rank by."""
+
+    gpus: list[GpuName] = Field(
+        min_length=2,
+        max_length=8,
+        description="2 to 8 catalog accelerators by name or alias, e.g. ['H100', 'H200', 'MI300X', 'B200'].",
+    )
+    rank_by: RankBy = Field(
+        default="bf16_tflops",
+        description=(
+            "Ranking criterion: bf16_tflops, fp8_tflops, memory_gb, memory_bandwidth_gb_s, "
+            "scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt, gb_s_per_tflop, "
+            "cloud_usd_per_hour."
+        ),
+    )
+    prices_usd: dict[GpuName, PositiveFloat] = Field(
+        default_factory=dict,
+        description="Your purchase price per GPU, USD, keyed by a name in gpus; replaces the catalog price.",
+    )
+    on_demand_cloud_only: bool = Field(
+        default=False, description="Consider only on-demand cloud prices (skip community, spot and reserved)."
+    )
+
+
+class PurchasePrice(BaseModel):
+    """The purchase price a row's $ figures use."""
+
+    usd: float
+    kind: Literal["list", "street", "msrp", "estimate", "user"]
+    as_of: date | None = Field(description="When the price was quoted; None for a user price.")
+    price_id: str | None = Field(description="Catalog price id; None for a user price.")
+
+
+class CloudRate(BaseModel):
+    """The cheapest catalog cloud price for one GPU-hour."""
+
+    usd_per_gpu_hour: float
+    provider: str
+    instance_type: str
+    pricing: str = Field(description="on-demand, community, spot, reserved-1y or reserved-3y.")
+    as_of: date
+    price_id: str
+
+
+class GpuRow(BaseModel):
+    """One accelerator: catalog specs (dense TFLOPS, vendor GB) and derived figures."""
+
+    id: str
+    name: str
+    vendor: str
+    segment: str
+    launch_year: int
+    form_factor: str
+    memory_gb: float
+    memory_type: str
+    memory_bandwidth_gb_s: float
+    bf16_dense_tflops: float | None
+    fp8_dense_tflops: float | None
+    tdp_w: float
+    scale_up_interconnect: str
+    scale_up_bandwidth_gb_s: float | None = Field(description="Both directions added (NVLink 4 = 900).")
+    purchase_price: PurchasePrice | None
+    usd_per_bf16_tflop: float | None = Field(description="Purchase price / dense BF16 TFLOP/s.")
+    usd_per_gb: float | None = Field(description="Purchase price / memory GB.")
+    bf16_tflops_per_watt: float | None = Field(description="Dense BF16 TFLOP/s / TDP watts.")
+    gb_s_per_bf16_tflop: float | None = Field(
+        description="Memory GB/s per dense BF16 TFLOP/s (bytes per 1,000 FLOPs); higher is less memory-bound."
+    )
+    cheapest_cloud: CloudRate | None
+    cloud_usd_per_gpu_hour: float | None
+    notes: list[str] = Field(default_factory=list, description="What is missing or needs care for this row.")
+
+
+class RankedGpu(BaseModel):
+    rank: int = Field(description="1 is best; equal values share a rank.")
+    id: str
+    name: str
+    value: float
+
+
+class GpuCompareOutput(ToolOutput):
+    """The comparison table, the ranking and the caveats."""
+
+    rows: list[GpuRow]
+    rank_by: str
+    ranking_criterion: str = Field(description="What the ranking value is and which way is better.")
+    ranking: list[RankedGpu]
+    unranked: list[str] = Field(description="GPUs without a value for the criterion.")
+
+
+def _reference(source: Source) -> Reference:
+    return Reference(title=source.title, url=str(source.url))
+
+
+def _resolve(catalog: Catalog, inp: GpuCompareInput) -> list[Accelerator]:
+    accelerators: list[Accelerator] = []
+    seen: dict[str, str] = {}
+    for i, name in enumerate(inp.gpus):
+        acc = find_accelerator(catalog, name, field=f"gpus.{i}")
+        if acc.id in seen:
+            raise CalculatorInputError(
+                f"gpus.{i}", f"{name!r} and {seen[acc.id]!r} are both {acc.name}; list each GPU once"
+            )
+        seen[acc.id] = name
+        accelerators.append(acc)
+    return accelerators
+
+
+def _user_prices(catalog: Catalog, inp: GpuCompareInput, ids: set[str]) -> dict[str, float]:
+    prices: dict[str, float] = {}
+    named: dict[str, str] = {}
+    for name, usd in inp.prices_usd.items():
+        acc = find_accelerator(catalog, name, field="prices_usd")
+        if acc.id not in ids:
+            raise CalculatorInputError("prices_usd", f"{name!r} ({acc.name}) is not one of the GPUs compared")
+        if acc.id in prices:
+            raise CalculatorInputError(
+                "prices_usd", f"{name!r} and {named[acc.id]!r} both price {acc.name}; give one price per GPU"
+            )
+        prices[acc.id] = usd
+        named[acc.id] = name
+    return prices
+
+
+def _catalog_price(catalog: Catalog, acc: Accelerator) -> PricePoint | None:
+    points = [p for p in catalog.prices_for(acc.id) if p.unit == "accelerator"]
+    return points[0] if points else None  # prices_for is newest first
+
+
+def _cheapest_cloud(catalog: Catalog, acc: Accelerator, on_demand_only: bool) -> CloudPrice | None:
+    rates = [c for c in catalog.cloud_prices_for(acc.id) if not on_demand_only or c.pricing == "on-demand"]
+    return rates[0] if rates else None  # cloud_prices_for is cheapest first
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> float | None:
+    return numerator / denominator if numerator is not None and denominator else None
+
+
+def _row(
+    acc: Accelerator, user_price: float | None, point: PricePoint | None, cloud: CloudPrice | None
+) -> GpuRow:
+    notes: list[str] = []
+    price: PurchasePrice | None = None
+    if user_price is not None:
+        price = PurchasePrice(usd=user_price, kind="user", as_of=None, price_id=None)
+    elif point is not None:
+        price = PurchasePrice(usd=point.usd, kind=point.kind, as_of=point.as_of, price_id=point.id)
+    elif acc.kind == "tpu":
+        notes.append("TPUs are not sold: rent them (no purchase price)")
+    else:
+        notes.append("no purchase price in the catalog: give prices_usd to get $ per TFLOP and $ per GB")
+    if acc.bf16_dense_tflops is None:
+        notes.append(
+            "no dense BF16 figure in the catalog (no BF16 tensor cores): BF16-based ratios are empty"
+        )
+    if acc.fp8_dense_tflops is None:
+        notes.append("no FP8 tensor cores")
+    if cloud is None:
+        notes.append("no cloud price in the catalog")
+    elif cloud.pricing != "on-demand":
+        notes.append(f"cheapest cloud price is {cloud.pricing}, not on-demand")
+    if acc.segment == "consumer":
+        notes.append("GeForce: BF16 rate with FP32 accumulation (half the FP16-accumulate rate); no NVLink")
+    usd = price.usd if price else None
+    return GpuRow(
+        id=acc.id,
+        name=acc.name,
+        vendor=acc.vendor,
+        segment=acc.segment,
+        launch_year=acc.launch_year,
+        form_factor=acc.form_factor,
+        memory_gb=acc.memory_gb,
+        memory_type=acc.memory_type,
+        memory_bandwidth_gb_s=acc.memory_bandwidth_gb_s,
+        bf16_dense_tflops=acc.bf16_dense_tflops,
+        fp8_dense_tflops=acc.fp8_dense_tflops,
+        tdp_w=acc.tdp_w,
+        scale_up_interconnect=acc.scale_up_interconnect,
+        scale_up_bandwidth_gb_s=acc.scale_up_bandwidth_gb_s,
+        purchase_price=price,
+        usd_per_bf16_tflop=_ratio(usd, acc.bf16_dense_tflops),
+        usd_per_gb=_ratio(usd, acc.memory_gb),
+        bf16_tflops_per_watt=_ratio(acc.bf16_dense_tflops, acc.tdp_w),
+        gb_s_per_bf16_tflop=_ratio(acc.memory_bandwidth_gb_s, acc.bf16_dense_tflops),
+        cheapest_cloud=(
+            CloudRate(
+                usd_per_gpu_hour=cloud.usd_per_accelerator_hour,
+                provider=cloud.provider,
+                instance_type=cloud.instance_type,
+                pricing=cloud.pricing,
+                as_of=cloud.as_of,
+                price_id=cloud.id,
+            )
+            if cloud
+            else None
+        ),
+        cloud_usd_per_gpu_hour=cloud.usd_per_accelerator_hour if cloud else None,
+        notes=notes,
+    )
+
+
+def _rank(rows: list[GpuRow], rank_by: str) -> tuple[list[RankedGpu], list[str]]:
+    field, _, higher_is_better = _CRITERIA[rank_by]
+    valued: list[tuple[GpuRow, float]] = []
+    unranked: list[str] = []
+    for row in rows:
+        value = getattr(row, field)
+        if value is None:
+            unranked.append(row.id)
+        else:
+            valued.append((row, float(value)))
+    valued.sort(key=lambda item: -item[1] if higher_is_better else item[1])  # stable: input order on ties
+
+    def better(a: float, b: float) -> bool:
+        return a > b if higher_is_better else a < b
+
+    ranking = [
+        RankedGpu(
+            rank=1 + sum(better(other, value) for _, other in valued), id=row.id, name=row.name, value=value
+        )
+        for row, value in valued
+    ]
+    return ranking, unranked
+
+
+def _warnings(rows: list[GpuRow], inp: GpuCompareInput, unranked: list[str]) -> list[str]:
+    warnings: list[str] = []
+    priced = [r for r in rows if r.purchase_price]
+    kinds = {r.purchase_price.kind for r in priced if r.purchase_price}
+    dates = [r.purchase_price.as_of for r in priced if r.purchase_price and r.purchase_price.as_of]
+    if len(kinds) > 1 or (dates and (max(dates) - min(dates)).days > 365):
+        warnings.append(
+            "purchase prices differ in kind (" + ", ".join(sorted(kinds)) + ") or are more than a year apart "
+            "(" + ", ".join(sorted({str(d.year) for d in dates})) + "): $ per TFLOP and $ per GB are rough"
+        )
+    missing = [r.id for r in rows if not r.purchase_price]
+    if missing:
+        warnings.append("no purchase price for " + ", ".join(missing) + ": give prices_usd to include them")
+    if len({r.vendor for r in rows}) > 1:
+        warnings.append(
+            "paper peaks across vendors: achievable matmul is ~80% of peak on H100 and ~50-60% on MI300X with "
+            "ROCm 6.2+, and software maturity differs; do not pick on peak TFLOPS alone"
+        )
+    if any(r.segment == "consumer" for r in rows):
+        warnings.append(
+            "GeForce cards: BF16 at the FP32-accumulate rate, no NVLink, and a driver licence "
+            "that excludes data-centre deployment"
+        )
+    if unranked:
+        warnings.append(f"not ranked by {inp.rank_by} (no value): " + ", ".join(unranked))
+    return warnings
+
+
+def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
+    """Compare 2-8 catalog GPUs side by side, with price-derived figures and a ranking by one criterion.
+
+    Each row shows memory (vendor GB, type), bandwidth, dense (not sparse) BF16 and FP8 TFLOP/s, TDP, scale-up
+    bandwidth, form factor and launch year, plus $ per dense BF16 TFLOP/s and $ per GB from the newest catalog
+    purchase price (with its date and kind: list, street, MSRP or estimate) or from your prices_usd, TFLOP/s
+    per watt, GB/s per TFLOP/s (higher means less memory-bound, better for decoding), and the cheapest catalog
+    cloud price per GPU-hour with its provider and date. Rank by bf16_tflops, fp8_tflops, memory_gb,
+    memory_bandwidth_gb_s, scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt,
+    gb_s_per_tflop or cloud_usd_per_hour. Unknown names get the closest catalog names.
+    """
+    accelerators = _resolve(catalog, inp)
+    user_prices = _user_prices(catalog, inp, {a.id for a in accelerators})
+    rows: list[GpuRow] = []
+    sources: dict[str, Reference] = {}
+    for acc in accelerators:
+        point = None if acc.id in user_prices else _catalog_price(catalog, acc)
+        cloud = _cheapest_cloud(catalog, acc, inp.on_demand_cloud_only)
+        rows.append(_row(acc, user_prices.get(acc.id), point, cloud))
+        for entry in (acc, point, cloud):
+            if entry is not None:
+                ref = _reference(entry.sources[0])
+                sources.setdefault(ref.url, ref)
+    ranking, unranked = _rank(rows, inp.rank_by)
+    _, criterion, higher_is_better = _CRITERIA[inp.rank_by]
+    return GpuCompareOutput(
+        formula=(
+            "$ per TFLOP = purchase USD / dense BF16 TFLOP/s; $ per GB = purchase USD / memory GB; "
+            "TFLOP/W = dense BF16 TFLOP/s / TDP W; GB/s per TFLOP = memory GB/s / dense BF16 TFLOP/s"
+        ),
+        assumptions=[
+            "TFLOP/s are dense (no 2:4 sparsity) peak tensor rates from the catalog",
+            "memory is the vendor's usable GB (10^9 bytes) per GPU; TDP is the highest shipping configuration",
+            "purchase price: yours where given, else the newest catalog price for one GPU (any kind)",
+            "cloud: the cheapest catalog price per GPU-hour"
+            + (
+                " among on-demand prices"
+                if inp.on_demand_cloud_only
+                else " of any kind (community, spot too)"
+            ),
+            "scale-up bandwidth adds both directions (NVLink 900 GB/s = 450 GB/s each way)",
+        ],
+        warnings=_warnings(rows, inp, unranked),
+        sources=list(sources.values()),
+        rows=rows,
+        rank_by=inp.rank_by,
+        ranking_criterion=f"{criterion}, {'higher' if higher_is_better else 'lower'} is better",
+        ranking=ranking,
+        unranked=unranked,
+    )
