@@ -14,7 +14,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.catalog import Accelerator, Catalog, UnknownItemError
+from knowledge.catalog import Accelerator, Catalog, Server, UnknownItemError
 
 GB = 1e9
 GIB = 2**30
@@ -70,6 +70,18 @@ def find_accelerator(catalog: Catalog, name: str, *, field: str = "gpu") -> Acce
     except UnknownItemError as exc:
         hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
         raise CalculatorInputError(field, f"unknown accelerator {name!r}{hint}", exc.suggestions) from exc
+
+
+def find_server(catalog: Catalog, name: str, *, field: str = "server") -> Server:
+    """The catalog reference server for ``name``, or an input error listing the closest names."""
+    try:
+        return catalog.server(name)
+    except UnknownItemError as exc:
+        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
+        known = ", ".join(s.id for s in catalog.servers)
+        raise CalculatorInputError(
+            field, f"unknown server {name!r}{hint} (catalog servers: {known})", exc.suggestions
+        ) from exc
 
 
 def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -> float:

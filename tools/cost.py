@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from knowledge.catalog import Accelerator, Catalog, CloudPrice, Entry, PricePoint, Server, UnknownItemError
+from knowledge.catalog import Accelerator, Catalog, CloudPrice, Entry, PricePoint, Server
 from tools.common import (
     HOURS_PER_YEAR,
     CalculatorInputError,
@@ -23,6 +23,7 @@ from tools.common import (
     ToolInput,
     ToolOutput,
     find_accelerator,
+    find_server,
 )
 
 Currency = Literal["USD", "CNY"]
@@ -195,19 +196,8 @@ class _Hardware:
     installed_gpus: int
 
 
-def _find_server(catalog: Catalog, name: str) -> Server:
-    try:
-        return catalog.server(name)
-    except UnknownItemError as exc:
-        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-        known = ", ".join(s.id for s in catalog.servers)
-        raise CalculatorInputError(
-            "server", f"unknown server {name!r}{hint} (catalog servers: {known})", exc.suggestions
-        ) from exc
-
-
 def _hardware(fields: PowerFields, catalog: Catalog, notes: _Notes) -> _Hardware:
-    server = _find_server(catalog, fields.server) if fields.server else None
+    server = find_server(catalog, fields.server) if fields.server else None
     if fields.gpu:
         acc = find_accelerator(catalog, fields.gpu)
         if server and server.accelerator_id != acc.id:

@@ -21,7 +21,10 @@ from tools.compute import gpus_for_deadline, throughput_calibration, training_co
 from tools.cost import cloud_cost, power_cost, tco
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
+from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
+from tools.network import network
+from tools.storage import storage
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     gpus_for_deadline,
     throughput_calibration,
     cluster_plan,
+    storage,
+    host_ram,
+    network,
     power_cost,
     cloud_cost,
     tco,

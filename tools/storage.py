@@ -1,0 +1,446 @@
+"""Training storage: dataset, checkpoints, scratch and headroom, the checkpoint write rate and the tier."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import Catalog, StorageTier
+from tools.architecture import ArchitectureFields, describe, resolve_architecture
+from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_server
+
+WeightsPrecision = Literal["bf16", "fp16", "fp32", "fp8"]
+TokenIdBytes = Literal[2, 4]
+Role = Literal["local", "shared", "cold", "not suitable"]
+
+TB = 1e12
+TIB = 2**40
+UINT16_IDS = 65_536  # uint16 holds token ids 0..65,535
+WEIGHT_BYTES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
+DEFAULT_SERVER = "dgx-h100"  # whose local data NVMe stands in when the user names no server
+
+BLOOM = Reference(
+    title="BigScience tr11-176B-ml README: a checkpoint with FP32 optimizer states and BF16+FP32 weights is "
+    "2.3TB, the BF16 weights alone 329GB (binary units)",
+    url="https://github.com/bigscience-workshop/bigscience/blob/master/train/tr11-176B-ml/README.md",
+)
+ZERO = Reference(
+    title="Rajbhandari et al., ZeRO (2019), §3.1: mixed-precision Adam keeps 2+2+12 bytes per parameter; a "
+    "checkpoint saves all but the 2 bytes of gradients",
+    url="https://arxiv.org/abs/1910.02054",
+)
+NANOGPT = Reference(
+    title="karpathy/nanoGPT data/openwebtext/prepare.py: GPT-2 ids stored as uint16 (max id 50,256 < 2^16); "
+    "9,035,582,198 tokens, train.bin ~17GB",
+    url="https://github.com/karpathy/nanoGPT/blob/master/data/openwebtext/prepare.py",
+)
+OPENAI_TOKENS = Reference(
+    title="OpenAI Help Center, What are tokens and how to count them: one token is ~4 characters of English",
+    url="https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them",
+)
+
+
+class StorageInput(ToolInput, ArchitectureFields):
+    """Inputs of the storage calculator: the data, the model (preset or size) and the checkpoint policy."""
+
+    dataset_raw_gb: float | None = Field(
+        default=None, gt=0, le=1e9, description="Raw training text (documents) to store, GB (10^9 bytes)."
+    )
+    dataset_tokens_b: float | None = Field(
+        default=None, gt=0, le=1e7, description="Training tokens after tokenisation, billions."
+    )
+    raw_bytes_per_token: float = Field(
+        default=4.0,
+        gt=0,
+        le=64,
+        description="Raw text bytes per token, used to convert between the two dataset sizes "
+        "(~4 for English with a BPE tokenizer; an assumption).",
+    )
+    bytes_per_token_id: TokenIdBytes | None = Field(
+        default=None,
+        description="Override the token id width: 2 (uint16, only for vocabularies <= 65,536) or 4 (int32). "
+        "Default: derived from the model's vocabulary.",
+    )
+    keep_raw_text: bool = Field(default=True, description="Store the raw text beside the tokenised shards.")
+    weights_precision: WeightsPrecision = Field(
+        default="bf16",
+        description="Precision of a weights-only checkpoint (bf16/fp16 2, fp32 4, fp8 1 byte).",
+    )
+    full_checkpoint_bytes_per_param: float = Field(
+        default=14.0,
+        gt=0,
+        le=64,
+        description="Bytes per parameter of a resumable checkpoint: 14 = BF16 weights 2 + FP32 master 4 + "
+        "Adam moments 8 (mixed-precision Adam).",
+    )
+    checkpoints_retained: int = Field(
+        default=3, ge=1, le=100_000, description="Full checkpoints kept on the hot tier at any time."
+    )
+    checkpoint_interval_hours: float = Field(
+        default=3.0, gt=0, le=100_000, description="Hours between checkpoints."
+    )
+    run_days: float | None = Field(
+        default=None, gt=0, le=3650, description="Length of the training run, days (gives the written count)."
+    )
+    keep_weights_only_history: bool = Field(
+        default=False,
+        description="Also keep a weights-only copy of every checkpoint that rotates out (needs run_days).",
+    )
+    scratch_and_logs_share: float = Field(
+        default=0.10,
+        ge=0,
+        le=1,
+        description="Temporary files, data-loader indices, logs and profiles, as a share of data + checkpoints.",
+    )
+    headroom_share: float = Field(
+        default=0.25, ge=0, le=1, description="Free space added on top of everything else (0.25 = +25%)."
+    )
+    checkpoint_write_seconds: float = Field(
+        default=120.0,
+        gt=0,
+        le=86_400,
+        description="Target time to write one full checkpoint, seconds (a synchronous save stalls training).",
+    )
+    nodes: int = Field(
+        default=1, ge=1, le=100_000, description="Servers in the job; each writes its shard of a checkpoint."
+    )
+    server: str | None = Field(
+        default=None,
+        description="Catalog server whose local data NVMe is checked (default: DGX H100), e.g. 'DGX B200'.",
+    )
+    local_nvme_tb_per_node: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Override the local data NVMe per server, TB (10^12 bytes).",
+    )
+    local_nvme_drives_per_node: int = Field(
+        default=8, ge=1, le=64, description="Data NVMe drives per server, striped (DGX nodes have 8)."
+    )
+
+
+class TierCheck(BaseModel):
+    """One catalog storage tier held against the checkpoint write rate and the capacity."""
+
+    id: str
+    name: str
+    kind: str
+    role: Role = Field(description="Where it fits: local to a node, shared hot tier, cold copies, or not.")
+    write_gb_s_per_node: float = Field(
+        description="Write bandwidth one node gets, GB/s: drives x per-drive figure for local drives, the "
+        "catalog's per-client figure for shared and object storage."
+    )
+    meets_write: bool
+    capacity_tb: float | None = Field(description="Local capacity per node, TB; None when sized by quote.")
+    meets_capacity: bool | None
+    note: str
+
+
+class StorageOutput(ToolOutput):
+    """Capacity, checkpoint write rate and the recommended storage tiers."""
+
+    model_name: str
+    params_b: float
+    vocab_size: int | None = Field(description="Vocabulary size used for the id width; None when unknown.")
+    bytes_per_token_id: int
+    tokens_b: float
+    raw_text_gb: float = Field(description="Raw text stored, GB (0 when not kept).")
+    tokenized_gb: float
+    weights_only_checkpoint_gb: float
+    weights_only_checkpoint_gib: float
+    full_checkpoint_gb: float
+    full_checkpoint_gib: float
+    checkpoints_written: int | None = Field(
+        description="Checkpoints written over the run; None without run_days."
+    )
+    checkpoints_retained: int
+    checkpoints_gb: float = Field(description="Retained full checkpoints plus any weights-only history, GB.")
+    scratch_and_logs_gb: float
+    subtotal_gb: float
+    headroom_gb: float
+    total_tb: float = Field(description="Total capacity with headroom, TB (10^12 bytes).")
+    total_tib: float = Field(description="Total capacity with headroom, TiB (2^40 bytes).")
+    checkpoint_write_gb_s: float = Field(
+        description="Aggregate write rate to save one full checkpoint in time."
+    )
+    checkpoint_write_gb_s_per_node: float
+    tiers: list[TierCheck]
+    recommended_tier: str = Field(description="Catalog id of the hot tier for data and checkpoints.")
+    cold_tier: str | None = Field(description="Catalog id of the tier for durable cold copies.")
+    recommendation: str
+
+
+def _local_capacity(inp: StorageInput, catalog: Catalog) -> tuple[float, str]:
+    if inp.local_nvme_tb_per_node:
+        return inp.local_nvme_tb_per_node, "given"
+    name = inp.server or DEFAULT_SERVER
+    server = find_server(catalog, name)
+    return server.nvme_tb, f"catalog {server.name}"
+
+
+def _token_width(inp: StorageInput, vocab: int | None) -> tuple[int, str]:
+    if inp.bytes_per_token_id is not None:
+        if inp.bytes_per_token_id == 2 and vocab is not None and vocab > UINT16_IDS:
+            raise CalculatorInputError(
+                "bytes_per_token_id",
+                f"uint16 holds ids 0-65,535 only; a vocabulary of {vocab:,} needs 4 bytes (int32)",
+            )
+        return inp.bytes_per_token_id, f"{inp.bytes_per_token_id} bytes per token id (given)"
+    if vocab is None:
+        return 4, (
+            "vocabulary unknown: 4 bytes (int32) per token id assumed; a vocabulary <= 65,536 "
+            "(e.g. Llama 2's 32,000) allows uint16 and halves the tokenised size"
+        )
+    if vocab <= UINT16_IDS:
+        return 2, f"vocabulary {vocab:,} <= 65,536: token ids fit uint16 (2 bytes)"
+    return 4, f"vocabulary {vocab:,} > 65,536: token ids need int32 (4 bytes)"
+
+
+def _check_tier(
+    tier: StorageTier, *, drives: int, local_tb: float, need_tb: float, need_gb_s: float, nodes: int
+) -> TierCheck:
+    capacity: float | None = None
+    meets_capacity: bool | None = None
+    match tier.kind:
+        case "nvme":
+            write = drives * tier.seq_write_gb_s
+            capacity, role = local_tb, "local"
+            meets_capacity = need_tb <= local_tb if nodes == 1 else None
+            note = f"{drives} drives striped in each server; {tier.typical_use}"
+        case "parallel-fs":
+            write, role = tier.seq_write_gb_s, "shared"
+            note = f"per {tier.per}; capacity and total throughput grow with appliances (priced by quote)"
+        case "object":
+            write, role = tier.seq_write_gb_s, "cold"
+            note = "durable cold copies; request rates per prefix, not bytes, are the usual limit"
+        case _:  # hdd, sata-ssd
+            write, role = drives * tier.seq_write_gb_s, "not suitable"
+            note = f"not a hot tier for GPU training: {tier.typical_use}"
+    return TierCheck(
+        id=tier.id,
+        name=tier.name,
+        kind=tier.kind,
+        role=role,
+        write_gb_s_per_node=write,
+        meets_write=write >= need_gb_s,
+        capacity_tb=capacity,
+        meets_capacity=meets_capacity,
+        note=note,
+    )
+
+
+def _choose(
+    checks: list[TierCheck], *, nodes: int, need_tb: float, local_tb: float, need_gb_s: float
+) -> tuple[TierCheck, str, list[str]]:
+    """The hot tier and why, plus warnings."""
+    local = sorted((c for c in checks if c.role == "local"), key=lambda c: c.write_gb_s_per_node)
+    shared = sorted((c for c in checks if c.role == "shared"), key=lambda c: c.write_gb_s_per_node)
+    warnings: list[str] = []
+    if nodes == 1:
+        fitting = [c for c in local if c.meets_write and c.meets_capacity]
+        if fitting:
+            pick = fitting[0]
+            why = (
+                f"one server: local {pick.name} ({pick.write_gb_s_per_node:g} GB/s striped, {local_tb:g} TB) "
+                f"covers the {need_gb_s:.3g} GB/s checkpoint write and the {need_tb:.3g} TB; no parallel file "
+                "system is needed"
+            )
+            return pick, why, warnings
+        short = (
+            f"{need_tb:.3g} TB exceeds the {local_tb:g} TB of local NVMe"
+            if need_tb > local_tb
+            else f"{need_gb_s:.3g} GB/s exceeds what the local NVMe writes"
+        )
+        reason = f"one server, but {short}: a parallel file system (or a larger NVMe build) is needed"
+    else:
+        reason = (
+            f"{nodes} servers read the same dataset and any server must read any checkpoint after a failure, "
+            "so the hot tier must be shared: a parallel file system; local NVMe stays useful as a data "
+            "cache and a fast staging tier for asynchronous checkpoints"
+        )
+    if not shared:
+        pick = local[-1] if local else checks[0]
+        warnings.append(
+            "the catalog has no shared (parallel file system) tier; showing the fastest local one"
+        )
+        return pick, reason, warnings
+    meeting = [c for c in shared if c.meets_write]
+    pick = meeting[0] if meeting else shared[-1]
+    if not pick.meets_write:
+        warnings.append(
+            f"each server must write {need_gb_s:.3g} GB/s, above the {pick.write_gb_s_per_node:g} GB/s one "
+            f"client gets from {pick.name}: lengthen checkpoint_write_seconds, save asynchronously to local "
+            "NVMe first, or spread the job over more servers"
+        )
+    why = f"{reason} ({pick.write_gb_s_per_node:g} GB/s per client against {need_gb_s:.3g} needed)"
+    return pick, why, warnings
+
+
+def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
+    """Size the storage for an LLM training run and pick the storage tier: dataset, checkpoints, headroom.
+
+    Dataset: tokenised size = tokens x bytes per token id (2 bytes, uint16, only when the vocabulary is at
+    most 65,536; else 4); raw text and tokens convert at raw_bytes_per_token (~4 for English, an assumption).
+    Checkpoints: weights-only = parameters x 2 (BF16/FP16), 4 (FP32) or 1 (FP8) bytes; a resumable checkpoint
+    adds the FP32 master copy and Adam moments (default 2 + 4 + 8 = 14 bytes per parameter); the run's
+    checkpoint count follows from the interval and run length, and the retained ones are stored. Scratch and
+    logs, then headroom (default +25%), give the total in TB (10^12) and TiB (2^40). The write rate to save
+    one full checkpoint within a target time is compared with the catalog storage tiers: local NVMe is
+    enough for one server; several servers need a shared parallel file system; object storage holds cold
+    copies.
+    """
+    arch = resolve_architecture(catalog, inp)
+    if inp.dataset_tokens_b is None and inp.dataset_raw_gb is None:
+        raise CalculatorInputError(
+            "dataset_tokens_b",
+            "give dataset_tokens_b (billions of tokens) or dataset_raw_gb (GB of raw text)",
+        )
+    vocab = arch.vocab_size if (inp.model or inp.vocab_size) else None
+    width, width_note = _token_width(inp, vocab)
+    params = arch.params_b * 1e9
+    assumptions = [describe(arch), width_note]
+    warnings: list[str] = []
+
+    if inp.dataset_tokens_b is not None:
+        tokens = inp.dataset_tokens_b * 1e9
+        raw = inp.dataset_raw_gb * GB if inp.dataset_raw_gb else tokens * inp.raw_bytes_per_token
+        if inp.dataset_raw_gb:
+            assumptions.append(f"raw text and tokens both given: {raw / tokens:.2f} raw bytes per token")
+        elif inp.keep_raw_text:
+            assumptions.append(
+                f"raw text estimated at {inp.raw_bytes_per_token:g} bytes per token (about 4 for English BPE; "
+                "an assumption, give dataset_raw_gb for the real size)"
+            )
+    else:
+        assert inp.dataset_raw_gb is not None
+        raw = inp.dataset_raw_gb * GB
+        tokens = raw / inp.raw_bytes_per_token
+        assumptions.append(
+            f"tokens estimated at {inp.raw_bytes_per_token:g} raw bytes per token (about 4 for English BPE; "
+            "an assumption, give dataset_tokens_b for the real count)"
+        )
+    raw_kept = raw if inp.keep_raw_text else 0.0
+    tokenized = tokens * width
+
+    weights_only = params * WEIGHT_BYTES[inp.weights_precision]
+    full = params * inp.full_checkpoint_bytes_per_param
+    written: int | None = None
+    retained = inp.checkpoints_retained
+    history = 0
+    if inp.run_days is not None:
+        written = max(1, math.ceil(inp.run_days * 24 / inp.checkpoint_interval_hours - 1e-9))
+        retained = min(retained, written)
+        history = written - retained if inp.keep_weights_only_history else 0
+        assumptions.append(
+            f"a checkpoint every {inp.checkpoint_interval_hours:g} h over {inp.run_days:g} days: {written} "
+            f"written, the newest {retained} kept in full"
+            + (f", {history} older ones kept as weights only" if history else "")
+        )
+        if inp.checkpoint_interval_hours > inp.run_days * 24:
+            warnings.append(
+                "the checkpoint interval is longer than the run: only the final checkpoint is written"
+            )
+    elif inp.keep_weights_only_history:
+        raise CalculatorInputError("run_days", "give the run length to count the weights-only history")
+    else:
+        assumptions.append(f"{retained} full checkpoints retained (give run_days for the written count)")
+    checkpoints = retained * full + history * weights_only
+    assumptions.append(
+        f"full checkpoint {inp.full_checkpoint_bytes_per_param:g} bytes per parameter; weights-only "
+        f"{WEIGHT_BYTES[inp.weights_precision]:g} ({inp.weights_precision}); gradients are not saved"
+    )
+
+    data = raw_kept + tokenized + checkpoints
+    scratch = data * inp.scratch_and_logs_share
+    subtotal = data + scratch
+    headroom = subtotal * inp.headroom_share
+    total = subtotal + headroom
+    assumptions.append(
+        f"scratch and logs {inp.scratch_and_logs_share:.0%} of data + checkpoints; headroom "
+        f"+{inp.headroom_share:.0%} on top"
+    )
+
+    need = full / GB / inp.checkpoint_write_seconds
+    need_per_node = need / inp.nodes
+    assumptions.append(
+        f"one full checkpoint ({full / GB:,.0f} GB) in {inp.checkpoint_write_seconds:g} s"
+        + (f", sharded so that each of {inp.nodes} servers writes 1/{inp.nodes}" if inp.nodes > 1 else "")
+    )
+    stall = inp.checkpoint_write_seconds / (inp.checkpoint_interval_hours * 3600)
+    if stall > 0.05:
+        warnings.append(
+            f"synchronous saves of {inp.checkpoint_write_seconds:g} s every {inp.checkpoint_interval_hours:g} h "
+            f"stall training {stall:.0%} of the time: save asynchronously or less often"
+        )
+
+    local_tb, local_origin = _local_capacity(inp, catalog)
+    assumptions.append(f"local data NVMe {local_tb:g} TB per server ({local_origin})")
+    checks = [
+        _check_tier(
+            tier,
+            drives=inp.local_nvme_drives_per_node,
+            local_tb=local_tb,
+            need_tb=total / TB,
+            need_gb_s=need_per_node,
+            nodes=inp.nodes,
+        )
+        for tier in catalog.storage
+    ]
+    pick, why, tier_warnings = _choose(
+        checks, nodes=inp.nodes, need_tb=total / TB, local_tb=local_tb, need_gb_s=need_per_node
+    )
+    warnings += tier_warnings
+    cold = next((c for c in checks if c.role == "cold"), None)
+    recommendation = f"hot tier: {pick.name}, because {why}."
+    if cold:
+        recommendation += (
+            f" Cold tier: {cold.name} for the raw dataset, tokenised shards and checkpoints kept beyond the "
+            "retained window (its catalog price is per TB-month, not a purchase price)."
+        )
+    if weights_only > local_tb * TB:
+        warnings.append("one weights-only checkpoint is larger than a server's local NVMe")
+
+    tier_sources = [
+        Reference(title=f"{s.title} (catalog: {t.id})", url=str(s.url))
+        for t in catalog.storage
+        if t.id in {pick.id, cold.id if cold else ""}
+        for s in t.sources[:1]
+    ]
+    return StorageOutput(
+        formula=(
+            "tokenised = tokens x id bytes (2 if vocab <= 65,536 else 4); raw = tokens x raw bytes per token; "
+            "checkpoints = retained x params x full bytes/param (+ history x params x weight bytes); "
+            "total = (data + checkpoints) x (1 + scratch share) x (1 + headroom); "
+            "write rate = params x full bytes/param / target seconds, / nodes per server"
+        ),
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[ZERO, BLOOM, NANOGPT, OPENAI_TOKENS, *tier_sources],
+        model_name=arch.name,
+        params_b=arch.params_b,
+        vocab_size=vocab,
+        bytes_per_token_id=width,
+        tokens_b=tokens / 1e9,
+        raw_text_gb=raw_kept / GB,
+        tokenized_gb=tokenized / GB,
+        weights_only_checkpoint_gb=weights_only / GB,
+        weights_only_checkpoint_gib=weights_only / GIB,
+        full_checkpoint_gb=full / GB,
+        full_checkpoint_gib=full / GIB,
+        checkpoints_written=written,
+        checkpoints_retained=retained,
+        checkpoints_gb=checkpoints / GB,
+        scratch_and_logs_gb=scratch / GB,
+        subtotal_gb=subtotal / GB,
+        headroom_gb=headroom / GB,
+        total_tb=total / TB,
+        total_tib=total / TIB,
+        checkpoint_write_gb_s=need,
+        checkpoint_write_gb_s_per_node=need_per_node,
+        tiers=checks,
+        recommended_tier=pick.id,
+        cold_tier=cold.id if cold else None,
+        recommendation=recommendation,
+    )
