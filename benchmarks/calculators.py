@@ -24,6 +24,7 @@ TYPICAL: dict[str, dict[str, Any]] = {
         "zero_stage": 1,
         "gpu": "H100",
     },
+    "deepspeed_estimate": {"params_b": 2.851, "largest_layer_params": 32e6, "gpus_per_node": 8},
     "training_compute": {"params_b": 70, "tokens_b": 2000, "gpu": "H100", "gpus": 512},
     "gpus_for_deadline": {"params_b": 70, "tokens_b": 2000, "gpu": "H100", "deadline_days": 30},
     "throughput_calibration": {"params_b": 7, "tokens_b": 2000, "gpus": 8, "tokens_per_second_per_gpu": 3500},

@@ -19,6 +19,7 @@ from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
 from tools.cost import cloud_cost, power_cost, tco
+from tools.deepspeed_estimate import deepspeed_estimate
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
 from tools.host_ram import host_ram
@@ -79,6 +80,7 @@ def _tool(fn: Callable[..., ToolOutput]) -> Tool:
 # the order is the order /v1/tools lists them in
 CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     training_memory,
+    deepspeed_estimate,
     training_compute,
     gpus_for_deadline,
     throughput_calibration,

@@ -21,6 +21,7 @@ from tools.compute import (
     throughput_calibration,
     training_compute,
 )
+from tools.deepspeed_estimate import DeepspeedEstimateInput, deepspeed_estimate
 from tools.gpu_memory import TrainingMemoryInput, activation_bytes_per_layer, training_memory
 from tools.inference_memory import InferenceMemoryInput, inference_memory
 
@@ -194,12 +195,6 @@ ADAPTERS: dict[str, Adapter] = {
 }
 
 NOT_MODELLED: dict[str, str] = {
-    "deepspeed-zero2-t5-3b-1x8-cold": "DeepSpeed's estimator has its own constants (2P on GPU with offload)",
-    "deepspeed-zero3-t5-3b-1x8-cold": "adds 4 x largest layer and 18 bytes/param; our ZeRO-3 uses the paper's 16",
-    "deepspeed-zero3-t0-3b-1x1": "DeepSpeed estimator constants (see above)",
-    "deepspeed-zero3-t0-3b-1x2": "DeepSpeed estimator constants (see above)",
-    "deepspeed-zero3-t0-3b-2x8-derived": "DeepSpeed estimator constants (see above)",
-    "deepspeed-zero3-t5-large-4gpu-cases": "DeepSpeed estimator constants (see above)",
     "zero-gpt2-1p5b-activations": "ZeRO paper's own activation constant (12 x hidden) differs from Korthikanti's",
     "gpu-hours-llama31-8b": "implied MFU 14%: the reported hours include overheads no formula predicts",
     "gpu-hours-llama31-70b": "implied MFU 25%: the reported hours include overheads no formula predicts",
@@ -212,6 +207,11 @@ NOT_MODELLED: dict[str, str] = {
     "mfu-korthikanti-table5": "iteration-time tables need the full FLOP formula with vocabulary terms",
     "mfu-palm-540b": "TPU v4 is not in the catalog",
     "mfu-mt-nlg-530b-hfu-vs-mfu": "HFU vs MFU bookkeeping, not a sizing estimate",
+    "power-bloom-433mwh": "energy of a finished run (GPU-hours x board power), not a sizing estimate",
+    "power-llama2-70b-energy": "energy of a finished run (GPU-hours x board power), not a sizing estimate",
+    "power-llama31-405b-energy": "energy of a finished run (GPU-hours x board power), not a sizing estimate",
+    "power-lamda-451mwh": "TPU v3 energy of a finished run, not a sizing estimate",
+    "power-dgx-h100-node": "reproduced in test_cost.py (10.2 kW from the catalog's DGX H100)",
     "chinchilla-table3-gopher-budget": "the inverse (size from a FLOP budget) is not a calculator",
 }
 
@@ -246,14 +246,72 @@ def test_published_case(case: dict[str, Any]) -> None:
     assert checked, f"{case['id']}: no published figure was compared"
 
 
+def _deepspeed(i: dict[str, Any], **extra: Any) -> Any:
+    return deepspeed_estimate(
+        DeepspeedEstimateInput(
+            params_b=i["params_total"] / 1e9, largest_layer_params=i.get("largest_layer_params"),
+            gpus_per_node=i.get("n_gpus_per_node", i.get("n_gpus", 1)), nodes=i.get("n_nodes", 1),
+            zero_stage=i["zero_stage"], **extra,
+        ),
+        CATALOG,
+    )  # fmt: skip
+
+
+DEEPSPEED_ROW_CASES = [c for c in CASES if c["id"].startswith("deepspeed-") and "rows" in c["expected"]]
+
+
+@pytest.mark.parametrize("case", DEEPSPEED_ROW_CASES, ids=lambda c: c["id"])
+def test_deepspeed_estimator_rows(case: dict[str, Any]) -> None:
+    # the documented ZeRO-2 table predates DeepSpeed PR #5099, so it is reproduced with the docs' formula
+    out = _deepspeed(
+        case["inputs"], **({"zero2_formula": "docs"} if case["inputs"]["zero_stage"] == 2 else {})
+    )
+    assert len(out.rows) == len(case["expected"]["rows"])
+    for expected in case["expected"]["rows"]:
+        row = next(
+            r for r in out.rows
+            if r.offload_optimizer == expected["offload_optimizer"]
+            and r.offload_param == expected.get("offload_param")
+            and (r.zero_init is None or r.zero_init == bool(expected.get("zero_init")))
+        )  # fmt: skip
+        assert row.per_cpu_gib == pytest.approx(expected["per_cpu_gib"], rel=case["tolerance"], abs=0.01)
+        assert row.per_gpu_gib == pytest.approx(expected["per_gpu_gib"], rel=case["tolerance"], abs=0.01)
+
+
+def test_deepspeed_zero2_current_code() -> None:
+    case = next(c for c in CASES if c["id"] == "deepspeed-zero2-t5-3b-1x8-cold")
+    row = next(r for r in _deepspeed(case["inputs"]).rows if r.offload_optimizer == "none")
+    assert row.per_gpu_gib == pytest.approx(
+        case["expected"]["alt_values"]["current_code_offload_none_per_gpu_gib"], abs=0.01
+    )
+
+
+def test_deepspeed_docs_zero3_discussion_example() -> None:
+    # DeepSpeed docs, Memory Requirements > Discussion > ZeRO-3: t5-large on 4 GPUs, printed in MiB
+    case = next(c for c in CASES if c["id"] == "deepspeed-zero3-t5-large-4gpu-cases")
+    rows = {(r.offload_param, r.offload_optimizer): r for r in _deepspeed(case["inputs"]).rows}
+    mib = 2**20
+    expected = case["expected"]
+    assert rows["none", "none"].per_gpu_gib * 2**30 / mib == pytest.approx(
+        expected["case1_no_offload_mib"], rel=0.01
+    )
+    assert rows["cpu", "cpu"].per_gpu_gib * 2**30 / mib == pytest.approx(
+        expected["case2_offload_param_and_optimizer_mib"], rel=0.05
+    )
+    assert rows["none", "cpu"].per_gpu_gib * 2**30 / mib == pytest.approx(
+        expected["case3_offload_optimizer_only_mib"], rel=0.02
+    )
+
+
 def test_every_case_is_reproduced_or_explained() -> None:
     unhandled = [
         c["id"] for c in CASES
         if c["id"] not in ADAPTERS and c["id"] not in NOT_MODELLED and c["kind"] not in PENDING_KINDS
+        and not c["id"].startswith("deepspeed-")
     ]  # fmt: skip
     assert not unhandled
     assert len(ADAPTERS) >= 30
 
 
-# kinds reproduced by the storage, host-RAM, network and power tests in their own modules
-PENDING_KINDS = {"checkpoint_size", "storage_dataset", "network_allreduce", "host_ram", "power"}
+# kinds whose published figures are reproduced in test_storage.py, test_host_ram.py and test_network.py
+PENDING_KINDS = {"checkpoint_size", "storage_dataset", "network_allreduce", "host_ram"}
