@@ -66,8 +66,8 @@ class DeepspeedEstimateOutput(ToolOutput):
 
 def _row(param: str | None, opt: str, init: bool | None, cpu: float, gpu: float) -> EstimateRow:
     return EstimateRow(
-        offload_param=param,  # type: ignore[arg-type]
-        offload_optimizer=opt,  # type: ignore[arg-type]
+        offload_param=param,
+        offload_optimizer=opt,
         zero_init=init,
         per_cpu_gib=round(cpu / GIB, 2),
         per_gpu_gib=round(gpu / GIB, 2),
