@@ -3,60 +3,85 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 
+from assistant.composer import Composer, Draft
 from assistant.errors import InvalidInput
-from assistant.models import Answer, Citation
-from assistant.retriever import Passage, Retriever
-from knowledge.text import detect_language
+from assistant.memory import ConversationStore
+from assistant.models import Answer
+from assistant.render import to_html
+from assistant.retriever import Retriever
+from assistant.router import Intent, Router
+from assistant.toolbox import ToolBox, ToolRun
 
 MAX_MESSAGE_CHARS = 4000
 
 
 class Assistant:
-    """Answers a message from the knowledge base.
+    """Routes a message, runs the calculators it needs, retrieves passages, composes and remembers."""
 
-    For now an answer lists the best passages with their citations; routing, calculators and
-    composed answers plug in here without changing this signature.
-    """
-
-    def __init__(self, *, retriever: Retriever, top_k: int = 6) -> None:
+    def __init__(
+        self,
+        *,
+        router: Router,
+        tools: ToolBox,
+        retriever: Retriever,
+        composer: Composer,
+        memory: ConversationStore,
+        top_k: int = 6,
+    ) -> None:
+        self._router = router
+        self._tools = tools
         self._retriever = retriever
+        self._composer = composer
+        self._memory = memory
         self._top_k = top_k
 
     def ask(self, message: str, *, conversation_id: str | None = None) -> Answer:
-        text = message.strip()
-        if not text:
-            raise InvalidInput("message is empty")
-        if len(text) > MAX_MESSAGE_CHARS:
-            raise InvalidInput(f"message is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
-        language = detect_language(text)
-        passages = self._retriever.search(text, k=self._top_k)
-        citations = [_citation(n, p) for n, p in enumerate(passages, 1)]
-        if language == "zh":
-            lead = "以下是知识库中与问题最相关的段落：" if passages else "知识库中没有找到相关内容。"
-        else:
-            lead = (
-                "The most relevant passages in the knowledge base:" if passages else "Nothing relevant found."
-            )
-        lines = [lead, ""]
-        lines += [f"{c.id}. **{c.title}** · {c.section} [{c.id}]\n   > {c.snippet}" for c in citations]
-        return Answer(
-            conversation_id=conversation_id or uuid.uuid4().hex,
+        """Answer one message; pass ``conversation_id`` to continue a conversation."""
+        *_, answer = self.stream(message, conversation_id=conversation_id)
+        assert isinstance(answer, Answer)
+        return answer
+
+    def stream(self, message: str, *, conversation_id: str | None = None) -> Iterator[str | Answer]:
+        """Text deltas of the answer, then the whole ``Answer`` (stored before it is yielded)."""
+        text = _check(message)
+        conversation = self._memory.load(conversation_id)
+        route = self._router.route(text, earlier=conversation.slots, earlier_tools=conversation.tools)
+        run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
+        passages = []
+        if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING}:
+            passages = self._retriever.search(route.query, k=self._top_k)
+        draft: Draft | None = None
+        for item in self._composer.stream(route, passages, run):
+            if isinstance(item, Draft):
+                draft = item
+            else:
+                yield item
+        assert draft is not None
+        answer = Answer(
+            conversation_id=conversation.id,
             message_id=uuid.uuid4().hex,
-            language=language,
-            answer="\n".join(lines),
-            citations=citations,
+            language=route.language,
+            answer=draft.answer,
+            answer_html=to_html(draft.answer),
+            citations=draft.citations,
+            tool_calls=draft.tool_calls,
+            assumptions=draft.assumptions,
+            follow_ups=draft.follow_ups,
+            notes=draft.notes,
         )
+        conversation.slots = route.slots
+        if run.calls:
+            conversation.tools = [call.name for call in run.calls]
+        self._memory.save_turn(conversation, text, answer)
+        yield answer
 
 
-def _citation(n: int, passage: Passage) -> Citation:
-    return Citation(
-        id=n,
-        title=passage.title,
-        source=passage.source,
-        url=passage.url,
-        section=passage.section,
-        snippet=passage.snippet,
-        doc_id=passage.doc_id,
-        as_of=passage.as_of,
-    )
+def _check(message: str) -> str:
+    text = message.strip()
+    if not text:
+        raise InvalidInput("message is empty")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise InvalidInput(f"message is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
+    return text

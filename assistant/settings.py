@@ -56,6 +56,17 @@ class LLMSettings(BaseModel):
         default=None, description="Chat model as 'provider:model'; unset means the offline template composer."
     )
     base_url: str | None = Field(default=None, description="Base URL of an OpenAI-compatible server.")
+    api_key: SecretStr | None = Field(default=None, description="API key for the chat model's provider.")
+    timeout_s: float = Field(
+        default=30.0, gt=0, le=600, description="Seconds before the LLM falls back to templates."
+    )
+
+
+class ConversationSettings(BaseModel):
+    path: Path | None = Field(
+        default=None,
+        description="SQLite file for conversations; defaults to <data_dir>/conversations.sqlite3.",
+    )
 
 
 class SlackSettings(BaseModel):
@@ -83,12 +94,17 @@ class Settings(BaseSettings):
     vector_store: VectorStoreSettings = Field(default_factory=VectorStoreSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    conversations: ConversationSettings = Field(default_factory=ConversationSettings)
     slack: SlackSettings = Field(default_factory=SlackSettings)
     api_keys: list[str] = Field(default_factory=list, description="API keys accepted by the HTTP API.")
 
     @property
     def chroma_path(self) -> Path:
         return self.vector_store.path or self.data_dir / "chroma"
+
+    @property
+    def conversations_path(self) -> Path:
+        return self.conversations.path or self.data_dir / "conversations.sqlite3"
 
 
 @cache

@@ -8,13 +8,20 @@ from pathlib import Path
 from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
 
+from assistant.composer import Composer
+from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady
+from assistant.memory import SqliteStore
 from assistant.providers import load_embeddings
 from assistant.retriever import HybridRetriever
+from assistant.router import Router
 from assistant.service import Assistant
 from assistant.settings import Settings
-from knowledge.catalog import default_catalog, load_catalog
+from assistant.slots import SlotExtractor
+from assistant.toolbox import ToolBox
+from knowledge.catalog import Catalog, default_catalog, load_catalog
 from knowledge.indexing import KNOWLEDGE_DIR, IndexStats, Root, extra_root, knowledge_root, sync
+from knowledge.names import NameIndex
 from knowledge.store import collection_name, open_client, open_collection
 
 
@@ -66,8 +73,7 @@ def build_retriever(settings: Settings, embeddings: Embeddings | None = None) ->
     collection = open_index(settings)
     if collection.count() == 0:
         raise NotReady("the knowledge base is not indexed yet: run `advisor ingest`")
-    directory = knowledge_dir(settings) / "catalog"
-    catalog = default_catalog() if directory == KNOWLEDGE_DIR / "catalog" else load_catalog(directory)
+    catalog = catalog_for(settings)
     return HybridRetriever(
         collection=collection,
         embeddings=embeddings or load_embeddings(settings.embedding.model),
@@ -78,6 +84,36 @@ def build_retriever(settings: Settings, embeddings: Embeddings | None = None) ->
     )
 
 
+def catalog_for(settings: Settings) -> Catalog:
+    directory = knowledge_dir(settings) / "catalog"
+    return default_catalog() if directory == KNOWLEDGE_DIR / "catalog" else load_catalog(directory)
+
+
+def build_composer(settings: Settings) -> Composer:
+    """The offline template composer, or an LLM composer when ``llm.model`` is set."""
+    template = TemplateComposer()
+    if not settings.llm.model:
+        return template
+    from assistant.composer.llm import LLMComposer
+
+    from assistant.providers import load_chat_model
+
+    return LLMComposer(
+        model=load_chat_model(
+            settings.llm.model, base_url=settings.llm.base_url, timeout=settings.llm.timeout_s
+        ),
+        fallback=template,
+    )
+
+
 def build_assistant(settings: Settings, embeddings: Embeddings | None = None) -> Assistant:
     """Everything the assistant needs, built once."""
-    return Assistant(retriever=build_retriever(settings, embeddings), top_k=settings.retrieval.top_k)
+    catalog = catalog_for(settings)
+    return Assistant(
+        router=Router(extractor=SlotExtractor(NameIndex(catalog))),
+        tools=ToolBox(catalog=catalog),
+        retriever=build_retriever(settings, embeddings),
+        composer=build_composer(settings),
+        memory=SqliteStore(settings.conversations_path),
+        top_k=settings.retrieval.top_k,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from langchain_core.documents import Document
 from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
@@ -42,6 +43,7 @@ def chunk_file(loaded: LoadedFile, *, root: str) -> list[Document]:
         seen[base] = seen.get(base, 0) + 1
         if seen[base] > 1:
             base = f"{base}-{seen[base]}"
+        body = unwrap(body)
         pieces = _size_splitter.split_text(body) if len(body) > MAX_CHARS else [body]
         for part, piece in enumerate(pieces):
             chunk_id = f"{loaded.doc_id}#{base}" + (f"~{part + 1}" if len(pieces) > 1 else "")
@@ -68,6 +70,25 @@ def chunk_file(loaded: LoadedFile, *, root: str) -> list[Document]:
             metadata["content_hash"] = content_hash(text, metadata)
             chunks.append(Document(id=chunk_id, page_content=text, metadata=metadata))
     return chunks
+
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||#|>|```)")
+_CJK_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")
+_CJK_START = re.compile(r"^[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def unwrap(text: str) -> str:
+    """Join hard-wrapped lines of a paragraph, so sentences are whole; lists, tables and headings stay."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        previous = out[-1] if out else ""
+        if stripped and previous.strip() and not _BLOCK_START.match(line) and not previous.lstrip().startswith(("|", "#")):
+            glue = "" if _CJK_END.search(previous) and _CJK_START.match(stripped) else " "
+            out[-1] = previous.rstrip() + glue + stripped
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _sections(markdown: str) -> list[tuple[str, str]]:

@@ -1,0 +1,168 @@
+"""The default composer: grounded answers from templates, with no LLM and no network.
+
+The answer opens with the result in one sentence, then the calculators' inputs, results and
+assumptions as tables, then what the knowledge base says with [n] citations, then what to ask or
+consider next. Every number comes from a calculator output or a cited passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from assistant.composer import Draft
+from assistant.composer.summaries import Row, summarize
+from assistant.models import Citation
+from assistant.retriever import Passage
+from assistant.router import Intent, Route
+from assistant.toolbox import ToolRun
+from knowledge.text import Language
+
+_L = {
+    "inputs": ("Inputs", "输入"),
+    "results": ("Results", "结果"),
+    "assumptions": ("Assumptions", "假设"),
+    "background": ("From the knowledge base", "知识库依据"),
+    "next": ("Next", "下一步"),
+    "item": ("Item", "项目"),
+    "value": ("Value", "取值"),
+    "could_not": ("I could not compute this:", "无法计算："),
+    "nothing": (
+        "I found nothing in the knowledge base on that. I can help with GPUs, memory, storage, networking, power, "
+        "cost and scaling for LLM training servers.",
+        "知识库里没有找到相关内容。我可以回答大模型训练服务器的 GPU、显存与内存、存储、网络、功耗、成本和扩展等问题。",
+    ),
+}
+
+SCOPE = (
+    "I help teams choose and size servers for training large language models: GPUs and other accelerators, GPU "
+    "memory and host RAM, storage, networking, power and cooling, budget and total cost of ownership, and scaling. "
+    "That question is outside what I cover; ask me about training hardware and I will compute and cite the answer.",
+    "我专门帮助团队选择和测算大模型训练服务器：GPU 与其他加速卡、显存与主机内存、存储、网络、功耗与散热、预算与总拥有成本，"
+    "以及扩展方案。这个问题不在我的范围内；欢迎问我训练硬件相关的问题，我会给出计算结果和出处。",
+)
+HELP = (
+    "Hello! I size and compare servers for training large language models, with citations and computed numbers. "
+    "Try for example:\n\n- How many days to train a 70B model on 2T tokens with 512 H100s?\n"
+    "- Does a 13B full fine-tune fit on 8x A100 80GB with ZeRO-2?\n- Which GPUs for a 34B model in 30 days with a $2M budget?\n"
+    "- How much host RAM and storage does an 8-GPU training server need?",
+    "你好！我可以为大模型训练测算和比较服务器配置，数字由计算器算出并给出出处。比如可以问：\n\n"
+    "- 用512张H100训练一个70B模型、2T token要多少天？\n- 8卡A100 80GB、ZeRO-2全参微调13B显存够吗？\n"
+    "- 预算300万元、一个月内训完34B模型，选什么卡？\n- 8卡训练服务器要配多大的内存和存储？",
+)
+_FOLLOW_UPS: dict[str, tuple[list[str], list[str]]] = {
+    "training_compute": (["What about H200 instead?", "How much GPU memory per GPU does this need?", "What would it cost in the cloud?"],
+                         ["换成H200呢？", "每张卡需要多少显存？", "上云要花多少钱？"]),
+    "gpus_for_deadline": (["What about H200 instead?", "What would it cost in the cloud?"], ["换成H200呢？", "上云要花多少钱？"]),
+    "training_memory": (["And with ZeRO-3 over 8 GPUs?", "What about a 4k sequence length?"], ["换成ZeRO-3、8张卡呢？", "序列长度改成4096呢？"]),
+    "cluster_plan": (["How much storage will the run need?", "What is the 3-year TCO of buying?"], ["这次训练需要多少存储？", "买卡的3年总拥有成本是多少？"]),
+    "tco": (["What if utilisation is 50%?", "What does the electricity cost per year?"], ["利用率50%呢？", "每年电费多少？"]),
+}  # fmt: skip
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def _t(key: str, language: Language) -> str:
+    en, zh = _L[key]
+    return zh if language == "zh" else en
+
+
+def _table(rows: list[Row], language: Language) -> str:
+    head = f"| {_t('item', language)} | {_t('value', language)} |\n|---|---|\n"
+    return head + "\n".join(f"| {r.label(language)} | {r.value.replace('|', '/')} |" for r in rows)
+
+
+def _calculator_assumptions(run: ToolRun, language: Language) -> list[str]:
+    """The first calculator's own assumptions (English), or in Chinese the model shape it used."""
+    if not run.calls:
+        return []
+    output = run.calls[0].output
+    if language == "en":
+        return [a for a in output.get("assumptions", [])[:4] if not re.fullmatch(r"[\d.,]+B tokens", a)]
+    arch = output.get("architecture") or output.get("workload", {}).get("architecture")
+    if isinstance(arch, dict) and arch.get("derived"):
+        return [
+            f"模型结构按参数量推算（类 GPT 比例）：{arch['layers']} 层，隐藏维度 {arch['hidden_size']}，"
+            f"{arch['attention_heads']} 个注意力头"
+        ]
+    return []
+
+
+def _citations(passages: list[Passage]) -> list[Citation]:
+    return [
+        Citation(id=n, title=p.title, source=p.source, url=p.url, section=p.section, snippet=p.snippet,
+                 doc_id=p.doc_id, as_of=p.as_of)
+        for n, p in enumerate(passages, 1)
+    ]  # fmt: skip
+
+
+class TemplateComposer:
+    """Writes the answer from templates; deterministic and offline."""
+
+    def __init__(self, *, max_passages: int = 4) -> None:
+        self._max_passages = max_passages
+
+    def compose(self, route: Route, passages: list[Passage], run: ToolRun) -> Draft:
+        lang = route.language
+        if route.intent == Intent.OUT_OF_SCOPE:
+            return Draft(answer=SCOPE[lang == "zh"], notes=["out_of_scope"])
+        if route.intent == Intent.GREETING:
+            return Draft(
+                answer=HELP[lang == "zh"], follow_ups=_FOLLOW_UPS["training_compute"][lang == "zh"][:1]
+            )
+        cited: list[Passage] = []
+
+        def cite(passage: Passage) -> str:
+            if passage not in cited:
+                cited.append(passage)
+            return f"[{cited.index(passage) + 1}]"
+
+        parts: list[str] = []
+        summaries = [summarize(call) for call in run.calls]
+        if summaries:
+            parts.append(" ".join(s.headline(lang) for s in summaries))
+        if run.errors:
+            parts.append(f"{_t('could_not', lang)} " + "; ".join(run.errors))
+        if not run.calls and passages:
+            parts.append(f"{passages[0].snippet} {cite(passages[0])}")
+        elif not run.calls and not run.errors:
+            parts.append(_t("nothing", lang))
+        for summary in summaries:
+            rows = summary.inputs + summary.results
+            if rows:
+                parts.append(_table(rows, lang))
+        assumptions = [a.text(lang) for a in run.assumed] + _calculator_assumptions(run, lang)
+        warnings = [w for call in run.calls for w in call.output.get("warnings", [])]
+        if assumptions:
+            parts.append(f"**{_t('assumptions', lang)}**\n\n" + "\n".join(f"- {a}" for a in assumptions))
+        # guidance first: the catalog's figures already sit in the calculators' tables
+        rest = (
+            passages[1:]
+            if not run.calls
+            else sorted(passages, key=lambda p: (p.doc_type == "catalog", p.lang != lang))
+        )
+        background = [f"- {p.snippet} {cite(p)}" for p in rest[: min(3, self._max_passages - len(cited))]]
+        if background:
+            parts.append(f"**{_t('background', lang)}**\n\n" + "\n".join(background))
+        next_lines: list[str] = []
+        if run.ask:
+            next_lines.append(run.ask.text(lang))
+        next_lines += warnings[:2]
+        if next_lines:
+            parts.append(f"**{_t('next', lang)}**\n\n" + "\n".join(f"- {line}" for line in next_lines))
+        first_tool = run.calls[0].name if run.calls else ""
+        follow_ups = _FOLLOW_UPS.get(first_tool, ([], []))[lang == "zh"]
+        return Draft(
+            answer="\n\n".join(parts),
+            citations=_citations(cited),
+            tool_calls=run.calls,
+            assumptions=assumptions,
+            follow_ups=follow_ups,
+            notes=[f"warning: {w}" for w in warnings],
+        )
+
+    def stream(self, route: Route, passages: list[Passage], run: ToolRun) -> Iterator[str | Draft]:
+        draft = self.compose(route, passages, run)
+        for piece in re.split(r"(?<=\n\n)", draft.answer):
+            if piece:
+                yield piece
+        yield draft

@@ -1,0 +1,426 @@
+"""The router: language, intent, slots and which calculators a message needs.
+
+Rules, not a model: each calculator has the words (English and Chinese) that ask for its result, and
+a calculation needs either such a word or a slot that only makes sense as an input ("MFU 45%").
+Follow-ups inherit the conversation's slots and, when they only change an input ("换成A100呢？",
+"and with ZeRO-3?"), the calculators of the previous turn.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from assistant.slots import SlotExtractor, Slots
+from knowledge.text import Language, detect_language
+
+
+class Intent(StrEnum):
+    KNOWLEDGE = "knowledge"
+    CALCULATION = "calculation"
+    BOTH = "both"
+    GREETING = "greeting"
+    OUT_OF_SCOPE = "out_of_scope"
+
+
+class Route(BaseModel):
+    """What the assistant will do with one message."""
+
+    language: Language
+    intent: Intent
+    slots: Slots = Field(description="This message's slots over the conversation's.")
+    stated: dict[str, object] = Field(description="Slots this message stated itself.")
+    tools: list[str] = Field(default_factory=list, description="Calculators to run, in order.")
+    query: str = Field(description="What to search the knowledge base for.")
+    follow_up: bool = Field(
+        default=False, description="The message only changes inputs of the previous turn."
+    )
+
+    @property
+    def needs_knowledge(self) -> bool:
+        return self.intent in {Intent.KNOWLEDGE, Intent.BOTH, Intent.CALCULATION}
+
+
+def _words(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+# words that ask for each calculator's result
+TOOL_TRIGGERS: dict[str, re.Pattern[str]] = {
+    "gpus_for_deadline": _words(
+        r"how many (?:gpus|cards|accelerators|nodes|servers)",
+        r"(?:gpus|nodes) (?:do i|would|will) (?:i |we )?need",
+        r"(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)",
+        r"需要.*(?:多少|几).*(?:卡|gpu)",
+    ),
+    "training_compute": _words(
+        r"how (?:long|many days|many hours|many weeks)",
+        r"\bdays?\b.*\btrain",
+        r"train.*\bdays?\b",
+        r"gpu[- ]?hours?",
+        r"time to train",
+        r"training time",
+        r"\bflops\b",
+        r"compute budget",
+        r"tokens? per second",
+        r"多少天",
+        r"多久",
+        r"多长时间",
+        r"训练时间",
+        r"几天",
+        r"卡时",
+        r"算力需求",
+        r"计算量",
+        r"多少(?:个)?月",
+    ),
+    "training_memory": _words(
+        r"\bfit\b",
+        r"\bfits\b",
+        r"memory (?:per gpu|needed|required|footprint|usage)",
+        r"\boom\b",
+        r"out of memory",
+        r"how much (?:gpu |v)?(?:memory|vram|hbm)",
+        r"enough (?:gpu )?memory",
+        r"vram",
+        r"显存(?:够|需要|占用|多少|要多少|大小)?",
+        r"放得下",
+        r"装得下",
+        r"够不够",
+        r"爆显存",
+        r"能不能(?:跑|训)",
+    ),
+    "cluster_plan": _words(
+        r"which (?:gpu|accelerator|card|hardware)",
+        r"what (?:gpu|hardware|cluster) should",
+        r"recommend.*(?:gpu|cluster|server)",
+        r"best (?:gpu|option|choice)",
+        r"cluster plan",
+        r"what should (?:i|we) buy",
+        r"选(?:什么|哪种|哪个|哪款)(?:卡|gpu|显卡|服务器)?",
+        r"怎么选",
+        r"推荐.*(?:卡|gpu|配置|服务器)",
+        r"方案",
+        r"买什么",
+        r"性价比最高",
+    ),
+    "storage": _words(
+        r"storage",
+        r"\bdisk",
+        r"checkpoint size",
+        r"how big.*checkpoint",
+        r"\btb of\b",
+        r"存储",
+        r"硬盘",
+        r"磁盘",
+        r"检查点.*(?:多大|大小)",
+        r"数据集.*(?:多大|空间)",
+    ),
+    "host_ram": _words(
+        r"host (?:ram|memory)",
+        r"system (?:ram|memory)",
+        r"\bram\b",
+        r"cpu memory",
+        r"(?<!显)内存",
+        r"主机内存",
+        r"系统内存",
+    ),
+    "network": _words(
+        r"all[- ]?reduce",
+        r"network bandwidth",
+        r"interconnect bandwidth",
+        r"infiniband",
+        r"\broce\b",
+        r"communication (?:time|overhead)",
+        r"网络带宽",
+        r"通信(?:时间|开销)",
+        r"组网",
+        r"网络",
+    ),
+    "power_cost": _words(
+        r"power (?:draw|consumption|cost|bill)",
+        r"electricity",
+        r"energy (?:cost|use)",
+        r"\bkw\b.*(?:need|draw)",
+        r"电费",
+        r"功耗",
+        r"耗电",
+        r"用电",
+        r"供电",
+    ),
+    "tco": _words(
+        r"\btco\b",
+        r"total cost of ownership",
+        r"buy (?:or|vs\.?|versus) (?:rent|lease|cloud)",
+        r"\blease\b",
+        r"\bleasing\b",
+        r"break[- ]?even",
+        r"rent (?:or|vs\.?) buy",
+        r"on[- ]prem(?:ise)? (?:vs|or)",
+        r"总拥有成本",
+        r"租(?:还是|赁)",
+        r"买还是租",
+        r"自建还是",
+        r"回本",
+        r"上云还是",
+    ),
+    "cloud_cost": _words(
+        r"cloud cost",
+        r"cost (?:on|in) (?:the )?cloud",
+        r"rent(?:ing)? (?:gpus|h100|a100)",
+        r"how much .*cost",
+        r"what will it cost",
+        r"云上.*(?:多少钱|费用|成本)",
+        r"租.*(?:多少钱|费用)",
+        r"多少钱",
+        r"费用",
+        r"成本",
+    ),
+    "inference_memory": _words(
+        r"inference",
+        r"serving",
+        r"\bserve\b",
+        r"kv[- ]?cache",
+        r"concurrent (?:users|requests)",
+        r"推理",
+        r"部署",
+        r"kv\s*缓存",
+        r"并发",
+    ),
+    "gpu_compare": _words(
+        r"\bcompare\b",
+        r"\bvs\.?\b",
+        r"versus",
+        r"difference between",
+        r"side by side",
+        r"对比",
+        r"比较",
+        r"区别",
+        r"哪个(?:更|好)",
+    ),
+    "throughput_calibration": _words(
+        r"tokens?/s",
+        r"tokens? per second per gpu",
+        r"measured throughput",
+        r"implied mfu",
+        r"吞吐",
+        r"每卡每秒",
+    ),
+}
+
+_GREETING = _words(
+    r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks|thank you)\b",
+    r"^\s*(?:你好|您好|嗨|谢谢|哈喽)",
+    r"what can you do",
+    r"\bhelp\b",
+    r"你能做什么",
+    r"你是谁",
+    r"怎么用",
+    r"使用说明",
+)
+_DOMAIN = _words(
+    r"gpu",
+    r"cpu",
+    r"tpu",
+    r"nvidia",
+    r"amd",
+    r"intel",
+    r"gaudi",
+    r"cuda",
+    r"rocm",
+    r"nccl",
+    r"nvlink",
+    r"pcie",
+    r"infiniband",
+    r"roce",
+    r"server",
+    r"cluster",
+    r"train",
+    r"fine[- ]?tun",
+    r"inference",
+    r"model",
+    r"llm",
+    r"memory",
+    r"vram",
+    r"hbm",
+    r"ram",
+    r"storage",
+    r"nvme",
+    r"ssd",
+    r"hdd",
+    r"checkpoint",
+    r"power",
+    r"cooling",
+    r"pue",
+    r"cost",
+    r"budget",
+    r"cloud",
+    r"lease",
+    r"rent",
+    r"slurm",
+    r"kubernetes",
+    r"docker",
+    r"flops",
+    r"bf16",
+    r"fp8",
+    r"zero",
+    r"fsdp",
+    r"parallel",
+    r"token",
+    r"bandwidth",
+    r"network",
+    r"rack",
+    r"datacenter",
+    r"data cent",
+    r"显卡",
+    r"显存",
+    r"内存",
+    r"服务器",
+    r"集群",
+    r"训练",
+    r"微调",
+    r"推理",
+    r"模型",
+    r"存储",
+    r"硬盘",
+    r"网络",
+    r"带宽",
+    r"功耗",
+    r"散热",
+    r"液冷",
+    r"电费",
+    r"预算",
+    r"成本",
+    r"租",
+    r"采购",
+    r"算力",
+    r"加速卡",
+    r"芯片",
+    r"机房",
+    r"互联",
+    r"并行",
+    r"精度",
+    r"驱动",
+    r"扩展",
+    r"升级",
+    r"选型",
+    r"配置",
+)
+# a follow-up that only changes an input: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs"
+_FOLLOW_UP = _words(
+    r"^\s*(?:and|what about|how about|what if|now|then|instead)\b",
+    r"换成",
+    r"改成",
+    r"如果.*呢",
+    r"呢[？?]?\s*$",
+    r"^\s*(?:用|那)",
+    r"instead\??\s*$",
+)
+# slots that only make sense as calculator inputs
+_CALC_SLOTS = {
+    "params_b",
+    "tokens_b",
+    "gpu_count",
+    "mfu",
+    "budget",
+    "deadline_days",
+    "zero_stage",
+    "seq_len",
+    "micro_batch",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "tokens_per_second_per_gpu",
+    "model",
+}
+_EXPLAIN = _words(
+    r"\bwhy\b",
+    r"\bexplain\b",
+    r"\bwhat is\b",
+    r"\bwhat are\b",
+    r"how does",
+    r"为什么",
+    r"是什么",
+    r"原理",
+    r"解释",
+)
+
+
+class Router:
+    """Routes a message, given the slots and calculators of the conversation so far."""
+
+    def __init__(self, *, extractor: SlotExtractor) -> None:
+        self._extract = extractor.extract
+
+    def route(
+        self, message: str, *, earlier: Slots | None = None, earlier_tools: list[str] | None = None
+    ) -> Route:
+        language = detect_language(message)
+        stated_slots = self._extract(message)
+        stated = stated_slots.stated()
+        slots = stated_slots.merged_over(earlier) if earlier else stated_slots
+        tools = [name for name, pattern in TOOL_TRIGGERS.items() if pattern.search(message)]
+        tools = _refine(tools, slots, stated)
+        follow_up = (
+            bool(earlier_tools)
+            and not tools
+            and bool(stated)
+            and bool(_FOLLOW_UP.search(message) or len(message) < 40)
+        )
+        if follow_up:
+            tools = list(earlier_tools or [])
+        has_domain = bool(_DOMAIN.search(message)) or bool(stated)
+        if _GREETING.search(message) and not tools and not (has_domain and len(message) > 25):
+            intent = Intent.GREETING
+        elif not has_domain and not follow_up:
+            intent = Intent.OUT_OF_SCOPE
+        elif tools:
+            intent = Intent.BOTH if _EXPLAIN.search(message) else Intent.CALCULATION
+        else:
+            intent = Intent.KNOWLEDGE
+        return Route(
+            language=language,
+            intent=intent,
+            slots=slots,
+            stated=stated,
+            tools=tools,
+            query=message,
+            follow_up=follow_up,
+        )
+
+
+def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[str]:
+    """Adjust the triggered calculators to what the slots can feed."""
+    chosen = list(dict.fromkeys(tools))
+    if "gpus_for_deadline" in chosen and not slots.deadline_days:
+        chosen.remove("gpus_for_deadline")
+        if slots.budget or not chosen:
+            chosen.append("cluster_plan")
+    if (
+        slots.deadline_days
+        and (slots.params_b or slots.model)
+        and not slots.gpu_count
+        and "cluster_plan" not in chosen
+    ):
+        chosen.insert(0, "gpus_for_deadline")
+    if "gpu_compare" in chosen and not slots.other_gpus:
+        chosen.remove("gpu_compare")
+    if "throughput_calibration" in chosen and not slots.tokens_per_second_per_gpu:
+        chosen.remove("throughput_calibration")
+    if "cloud_cost" in chosen and "tco" in chosen:
+        chosen.remove("cloud_cost")
+    if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu):
+        chosen.remove("cloud_cost")
+    if "network" in chosen and not (slots.params_b or slots.model):
+        chosen.remove("network")
+    if not chosen and (slots.params_b or slots.model) and (slots.tokens_b or slots.mfu) and slots.gpu_count:
+        chosen.append("training_compute")
+    if "training_compute" in chosen and "cloud_cost" in chosen:
+        chosen.remove("cloud_cost")
+        chosen.append("cloud_cost")
+    if not stated.keys() & _CALC_SLOTS and not (slots.params_b or slots.model or slots.gpu):
+        # "how much memory does training need?" with no model at all: explain instead of computing
+        chosen = [
+            t for t in chosen if t in {"gpu_compare", "host_ram", "power_cost", "storage"} and slots.gpu
+        ]
+    return chosen
