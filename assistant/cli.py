@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from assistant.errors import AdvisorError, InvalidInput
-from assistant.settings import Settings, get_settings
+from assistant.settings import ConversationSettings, Settings, get_settings
 from knowledge.indexing import IndexStats
 
 app = typer.Typer(
@@ -25,7 +26,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-eval_app = typer.Typer(help="Measure the assistant on labelled question sets.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Measure the assistant on labelled question sets; with no subcommand, the answer set.",
+    invoke_without_command=True,
+)
 app.add_typer(eval_app, name="eval")
 
 out = Console()
@@ -141,6 +145,47 @@ def serve(
         port=port or settings.server.port,
         log_level="info",
     )
+
+
+@eval_app.callback()
+def eval_default(ctx: typer.Context) -> None:
+    """Measure the assistant on labelled question sets; with no subcommand, the answer set."""
+    if ctx.invoked_subcommand is None:
+        eval_answers(items=None, show_failures=False)
+
+
+@eval_app.command("answers")
+def eval_answers(
+    items: Annotated[
+        Path | None,
+        typer.Option("--set", help="An evaluation YAML file or folder (default: tests/data/eval)."),
+    ] = None,
+    show_failures: Annotated[
+        bool, typer.Option("--failures", help="List what each failed item got wrong.")
+    ] = False,
+) -> None:
+    """Print answer pass rates by language and kind (calculations with expected numbers, citations, ...)."""
+    from assistant.evaluation import DEFAULT_ANSWER_SET, evaluate_answers, load_eval_items
+    from assistant.wiring import build_assistant
+
+    settings = get_settings()
+    loaded = load_eval_items(items or DEFAULT_ANSWER_SET)
+    with tempfile.TemporaryDirectory() as scratch:
+        # evaluation conversations go to a scratch store, never into the user's history
+        settings = settings.model_copy(
+            update={"conversations": ConversationSettings(path=Path(scratch) / "eval.db")}
+        )
+        report = evaluate_answers(build_assistant(settings), loaded)
+    table = Table(title="answers: pass rate")
+    for column in ("group", "passed", "total", "rate"):
+        table.add_column(column)
+    for group, (passed, total) in report.by_group.items():
+        table.add_row(group, str(passed), str(total), f"{passed / total:.1%}")
+    out.print(table)
+    if show_failures:
+        for result in report.results:
+            if not result.passed:
+                out.print(f"FAIL {result.id}: " + "; ".join(result.failures), highlight=False, markup=False)
 
 
 @eval_app.command("retrieval")
