@@ -359,16 +359,14 @@ class Router:
         stated_slots = self._extract(message)
         stated = stated_slots.stated()
         slots = stated_slots.merged_over(earlier) if earlier else stated_slots
-        tools = [name for name, pattern in TOOL_TRIGGERS.items() if pattern.search(message)]
-        tools = _refine(tools, slots, stated)
+        triggered = [name for name, pattern in TOOL_TRIGGERS.items() if pattern.search(message)]
         follow_up = (
             bool(earlier_tools)
-            and not tools
+            and not triggered
             and bool(stated)
             and bool(_FOLLOW_UP.search(message) or len(message) < 40)
         )
-        if follow_up:
-            tools = list(earlier_tools or [])
+        tools = list(earlier_tools or []) if follow_up else _refine(triggered, slots, stated)
         has_domain = bool(_DOMAIN.search(message)) or bool(stated)
         if _GREETING.search(message) and not tools and not (has_domain and len(message) > 25):
             intent = Intent.GREETING

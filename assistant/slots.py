@@ -139,7 +139,9 @@ _MICRO_BATCH = _flags(
 _GLOBAL_BATCH = _flags(
     r"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*(\d+)|全局\s*batch\s*(?:为|=)?\s*(\d+)"
 )
-_MFU = _flags(r"mfu\s*(?:of|=|:|为|是|按|约)?\s*(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu")
+_MFU = _flags(
+    r"mfu\s*(?:of|=|:|to|为|是|按|约|改成|改为|换成|设为|设成)?\s*(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu"
+)
 _FINETUNE = [(_flags(r"\bqlora\b"), "qlora"), (_flags(r"\blora\b"), "lora"),
              (_flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from assistant.composer import Draft
-from assistant.composer.summaries import Row, summarize
+from assistant.composer.summaries import Row, Summary, summarize
 from assistant.models import Citation
 from assistant.retriever import Passage
 from assistant.router import Intent, Route
@@ -87,6 +87,11 @@ def _calculator_assumptions(run: ToolRun, language: Language) -> list[str]:
     return []
 
 
+def tables(summaries: list[Summary], language: Language) -> list[str]:
+    """Each calculator's inputs and results as one Markdown table."""
+    return [_table(s.inputs + s.results, language) for s in summaries if s.inputs or s.results]
+
+
 def _citations(passages: list[Passage]) -> list[Citation]:
     return [
         Citation(id=n, title=p.title, source=p.source, url=p.url, section=p.section, snippet=p.snippet,
@@ -126,10 +131,7 @@ class TemplateComposer:
             parts.append(f"{passages[0].snippet} {cite(passages[0])}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
-        for summary in summaries:
-            rows = summary.inputs + summary.results
-            if rows:
-                parts.append(_table(rows, lang))
+        parts.extend(tables(summaries, lang))
         assumptions = [a.text(lang) for a in run.assumed] + _calculator_assumptions(run, lang)
         warnings = [w for call in run.calls for w in call.output.get("warnings", [])]
         if assumptions:
