@@ -400,7 +400,10 @@ def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[s
         and not slots.gpu_count
         and "cluster_plan" not in chosen
     ):
-        chosen.insert(0, "gpus_for_deadline")
+        if "gpus_for_deadline" not in chosen:
+            chosen.insert(0, "gpus_for_deadline")
+        if "training_compute" in chosen:
+            chosen.remove("training_compute")  # the deadline answer already gives the days at that count
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")
     if "throughput_calibration" in chosen and not slots.tokens_per_second_per_gpu:
