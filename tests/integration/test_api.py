@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from langchain_core.embeddings import Embeddings
 
 from api.app import create_app
-from assistant.retriever import HybridRetriever
-from assistant.service import Assistant
 from assistant.settings import Settings
+from assistant.wiring import build_assistant
 
 pytestmark = pytest.mark.integration
 
 
-def test_health_and_readiness(indexed_settings: Settings, retriever: HybridRetriever) -> None:
-    app = create_app(settings=indexed_settings, assistant=Assistant(retriever=retriever))
+def test_health_and_readiness(indexed_settings: Settings, use_embeddings: Embeddings) -> None:
+    app = create_app(settings=indexed_settings, assistant=build_assistant(indexed_settings, use_embeddings))
     with TestClient(app) as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/readyz").json() == {"status": "ready"}
