@@ -87,7 +87,10 @@ def _usd(amount: float, currency: str | None, catalog: Catalog) -> float:
     return amount / catalog.defaults.usd_to_cny if currency == "CNY" else amount
 
 
-def _compute_fields(slots: Slots, payload: dict[str, Any], assumed: list[Assumed]) -> None:
+ASK_TOKENS = Assumed(en="How many training tokens?", zh="训练数据有多少 token？")
+
+
+def _tokens(slots: Slots, payload: dict[str, Any], assumed: list[Assumed]) -> None:
     if slots.tokens_b:
         payload["tokens_b"] = slots.tokens_b
     else:
@@ -97,6 +100,10 @@ def _compute_fields(slots: Slots, payload: dict[str, Any], assumed: list[Assumed
                 "训练 token 数：按 Chinchilla 最优，每参数 20 个",
             )
         )
+
+
+def _compute_fields(slots: Slots, payload: dict[str, Any], assumed: list[Assumed]) -> None:
+    _tokens(slots, payload, assumed)
     _gpu(slots, payload, assumed)
     if slots.mfu:
         payload["mfu"] = slots.mfu
@@ -118,7 +125,7 @@ def _training_compute(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpus"] = slots.gpu_count
     ask = None
     if not slots.tokens_b:
-        ask = _a("How many training tokens?", "训练数据有多少 token？")
+        ask = ASK_TOKENS
     elif not slots.gpu_count:
         ask = _a(
             "How many GPUs will you use? Then I can give the wall-clock days.",
@@ -138,7 +145,7 @@ def _gpus_for_deadline(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     _compute_fields(slots, payload, assumed)
     payload["deadline_days"] = slots.deadline_days
-    ask = None if slots.tokens_b else _a("How many training tokens?", "训练数据有多少 token？")
+    ask = None if slots.tokens_b else ASK_TOKENS
     return Plan(tool="gpus_for_deadline", payload=payload, assumed=assumed, ask=ask)
 
 
@@ -213,15 +220,7 @@ def _cluster_plan(slots: Slots, catalog: Catalog) -> Plan | None:
     assumed: list[Assumed] = []
     if not _model(slots, payload, assumed):
         return None
-    if slots.tokens_b:
-        payload["tokens_b"] = slots.tokens_b
-    else:
-        assumed.append(
-            _a(
-                "tokens: Chinchilla-optimal, 20 per parameter",
-                "训练 token 数：按 Chinchilla 最优，每参数 20 个",
-            )
-        )
+    _tokens(slots, payload, assumed)
     if slots.mfu:
         payload.update(mfu=slots.mfu, mfu_low=min(0.35, slots.mfu), mfu_high=max(0.5, slots.mfu))
     else:
