@@ -95,12 +95,14 @@ def build_composer(settings: Settings) -> Composer:
     if not settings.llm.model:
         return template
     from assistant.composer.llm import LLMComposer
-
     from assistant.providers import load_chat_model
 
     return LLMComposer(
         model=load_chat_model(
-            settings.llm.model, base_url=settings.llm.base_url, timeout=settings.llm.timeout_s
+            settings.llm.model,
+            base_url=settings.llm.base_url,
+            timeout=settings.llm.timeout_s,
+            api_key=settings.llm.api_key.get_secret_value() if settings.llm.api_key else None,
         ),
         fallback=template,
     )
