@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from assistant.slots import SlotExtractor, Slots
+from assistant.slots import ASCII_BOUNDARY, SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
 
@@ -44,7 +44,7 @@ class Route(BaseModel):
 
 
 def _words(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(patterns), re.IGNORECASE)
+    return re.compile("|".join(p.replace(r"\b", ASCII_BOUNDARY) for p in patterns), re.IGNORECASE)
 
 
 # words that ask for each calculator's result
@@ -70,7 +70,8 @@ TOOL_TRIGGERS: dict[str, re.Pattern[str]] = {
         r"多长时间",
         r"训练时间",
         r"几天",
-        r"卡时",
+        r"(?:多少|几|总|共)\s*(?:个)?\s*卡时",
+        r"卡时(?:数|是多少)",
         r"算力需求",
         r"计算量",
         r"多少(?:个)?月",
@@ -220,59 +221,13 @@ _GREETING = _words(
     r"使用说明",
 )
 _DOMAIN = _words(
-    r"gpu",
-    r"cpu",
-    r"tpu",
-    r"nvidia",
-    r"amd",
-    r"intel",
-    r"gaudi",
-    r"cuda",
-    r"rocm",
-    r"nccl",
-    r"nvlink",
-    r"pcie",
-    r"infiniband",
-    r"roce",
-    r"server",
-    r"cluster",
-    r"train",
-    r"fine[- ]?tun",
-    r"inference",
-    r"model",
-    r"llm",
-    r"memory",
-    r"vram",
-    r"hbm",
-    r"ram",
-    r"storage",
-    r"nvme",
-    r"ssd",
-    r"hdd",
-    r"checkpoint",
-    r"power",
-    r"cooling",
-    r"pue",
-    r"cost",
-    r"budget",
-    r"cloud",
-    r"lease",
-    r"rent",
-    r"slurm",
-    r"kubernetes",
-    r"docker",
-    r"flops",
-    r"bf16",
-    r"fp8",
-    r"zero",
-    r"fsdp",
-    r"parallel",
-    r"token",
-    r"bandwidth",
-    r"network",
-    r"rack",
-    r"datacenter",
-    r"data cent",
+    # short terms must be whole words ("please" is not "lease", "intelligence" is not "intel")
+    r"\b(?:gpu|cpu|tpu|amd|intel|gaudi|cuda|rocm|nccl|ram|ssd|hdd|pue|cost|rent|lease|rack|zero|fsdp|bf16|fp8"
+    r"|fp16|mfu|llm|hbm|vram|nvme|pcie|roce|model|token|power)s?\b",
+    # stems may continue ("training", "servers", "fine-tuning")
+    r"\b(?:nvidia|nvlink|infiniband|server|cluster|train|fine[- ]?tun|inference|memory|storage|checkpoint"
+    r"|cooling|budget|cloud|slurm|kubernetes|docker|flops|parallel|bandwidth|network|datacenter|data cent"
+    r"|accelerator|interconnect|throughput|scal)",
     r"显卡",
     r"显存",
     r"内存",
@@ -306,6 +261,11 @@ _DOMAIN = _words(
     r"升级",
     r"选型",
     r"配置",
+    r"上下文",
+    r"序列",
+    r"并发",
+    r"检查点",
+    r"卡时",
 )
 # a follow-up that only changes an input: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs"
 _FOLLOW_UP = _words(
@@ -416,6 +376,14 @@ def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[s
         chosen.remove("network")
     if not chosen and (slots.params_b or slots.model) and (slots.tokens_b or slots.mfu) and slots.gpu_count:
         chosen.append("training_compute")
+    if (
+        "cloud_cost" in chosen
+        and "training_compute" not in chosen
+        and not (slots.gpu_count and slots.deadline_days)
+        and (slots.params_b or slots.model)
+    ):
+        # cloud cost of a training run: price the GPU-hours the compute calculator works out
+        chosen.insert(chosen.index("cloud_cost"), "training_compute")
     if "training_compute" in chosen and "cloud_cost" in chosen:
         chosen.remove("cloud_cost")
         chosen.append("cloud_cost")

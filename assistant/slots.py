@@ -56,14 +56,26 @@ class Slots(BaseModel):
     utilization: float | None = Field(default=None, description="0-1.")
     years: float | None = None
     tokens_per_second_per_gpu: float | None = None
+    concurrent: int | None = Field(default=None, description="Concurrent sequences being served.")
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
         return self.model_dump(exclude_none=True, exclude_defaults=True)
 
     def merged_over(self, earlier: Slots) -> Slots:
-        """These slots on top of ``earlier`` ones: what this message states wins, the rest carries over."""
-        return earlier.model_copy(update=self.stated())
+        """These slots on top of ``earlier`` ones: what this message states wins, the rest carries over.
+
+        Naming a new model preset drops the earlier size (and a new size drops the earlier preset),
+        so "换成Llama 3 70B呢" does not keep the previous 34B; a new GPU drops the earlier comparison list.
+        """
+        stated = self.stated()
+        carried = earlier.model_dump()
+        if "model" in stated or "params_b" in stated:
+            for key in ("model", "params_b", "active_params_b"):
+                carried[key] = None
+        if "gpu" in stated:
+            carried["other_gpus"] = []
+        return Slots.model_validate({**carried, **stated})
 
 
 def to_number(text: str) -> float:
@@ -81,13 +93,19 @@ def _scaled(number: str, unit: str | None) -> float:
     return value * _MULTIPLIERS.get((unit or "").lower(), 1.0)
 
 
+# \b treats CJK characters as word characters, so "QLoRA微调" or "5年TCO" has no boundary at the
+# Latin word: boundaries here look at ASCII letters and digits only.
+ASCII_BOUNDARY = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+
+
 def _flags(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+    return re.compile(pattern.replace(r"\b", ASCII_BOUNDARY), re.IGNORECASE)
 
 
 # --- model size -----------------------------------------------------------------------------------
 _PARAMS_EN = _flags(
-    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])(?!\s*-?\s*(?:tokens?|toks?))"
+    r"(?<![A-Za-z0-9.$¥￥])(\d+(?:\.\d+)?)\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
+    r"(?!\s*-?\s*(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -130,11 +148,16 @@ _ZERO = _flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|
 _TP = _flags(r"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*(\d+)")
 _PP = _flags(r"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*(\d+)")
 _SEQ = _flags(
-    r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)\s*(?:of|=|:|为|是)?\s*"
+    r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
+    r"\s*(?:of|=|:|to|为|是|改成|改为|换成|设为|设成)?\s*"
     r"(\d+(?:\.\d+)?)\s*(k)?\b|(\d+(?:\.\d+)?)\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
 )
 _MICRO_BATCH = _flags(
     r"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*(\d+)|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*(\d+)"
+)
+_CONCURRENT = _flags(
+    r"(\d+)\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
+    r"|(\d+)\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*(\d+)"
 )
 _GLOBAL_BATCH = _flags(
     r"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*(\d+)|全局\s*batch\s*(?:为|=)?\s*(\d+)"
@@ -158,6 +181,7 @@ _DEADLINE = _flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?)"
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
+    rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
 )
 _PRICE_HOUR = _flags(
     r"\$\s*(\d+(?:\.\d+)?)\s*(?:/|per)\s*(?:gpu|card)?[\s-]*(?:h|hr|hour)\b"
@@ -215,7 +239,7 @@ class SlotExtractor:
         slots = Slots()
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
-        masked = _mask(text, [m for m in mentions if m.group != "models"])
+        masked = _mask(text, mentions)  # "Llama 2 7B" names a preset; its "7B" is not a size
         for rule in self._rules:
             rule(masked, slots)
         return slots
@@ -287,6 +311,8 @@ class SlotExtractor:
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2) or 1)
+        if match := _CONCURRENT.search(text):
+            slots.concurrent = int(_group(match, 1, 2, 3) or 1)
         if match := _GLOBAL_BATCH.search(text):
             slots.global_batch = int(_group(match, 1, 2) or 1)
         if match := _MFU.search(text):
@@ -346,8 +372,8 @@ def _deadline(text: str) -> float | None:
     match = _DEADLINE.search(text)
     if not match:
         return None
-    number = _group(match, 1, 3, 5)
-    unit = (_group(match, 2, 4, 6) or "day").lower()
+    number = _group(match, 1, 3, 5, 7)
+    unit = (_group(match, 2, 4, 6, 8) or "day").lower()
     return to_number(number or "0") * _DAYS_PER.get(unit, 1)
 
 

@@ -384,8 +384,8 @@ def _inference_memory(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["context_tokens"] = slots.seq_len
     else:
         assumed.append(_a("context: the model's pre-training length", "上下文：模型预训练长度"))
-    if slots.micro_batch:
-        payload["batch"] = slots.micro_batch
+    if slots.concurrent or slots.micro_batch:
+        payload["batch"] = slots.concurrent or slots.micro_batch
     if slots.precision in {"fp8", "fp16", "bf16"}:
         payload["weight_precision"] = slots.precision
     return Plan(tool="inference_memory", payload=payload, assumed=assumed)

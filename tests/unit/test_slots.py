@@ -161,6 +161,17 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("ZeRO-1", {"zero_stage": 1}),
     ("seq length 2048, micro-batch 8", {"seq_len": 2048, "micro_batch": 8}),
     ("序列长度 32k，微批 2", {"seq_len": 32768, "micro_batch": 2}),
+    # cases found by the answer evaluation
+    ("$2M budget for a 13B model", {"budget": 2_000_000, "params_b": 13}),
+    ("Llama 2 7B on 1T tokens", {"model": "llama-2-7b", "tokens_b": 1000}),
+    ("65B模型QLoRA微调", {"finetune": "qlora", "params_b": 65}),
+    ("租64张H100用30天", {"gpu_count": 64, "deadline_days": 30}),
+    ("rent 8 H100s for 2 weeks", {"gpu_count": 8, "deadline_days": 14}),
+    ("16 concurrent requests at 8k context", {"concurrent": 16, "seq_len": 8192}),
+    ("换成ZeRO-3呢？", {"zero_stage": 3}),
+    ("序列长度改成8192呢？", {"seq_len": 8192}),
+    ("上下文改成32k呢？", {"seq_len": 32768}),
+    ("16路并发", {"concurrent": 16}),
     # full questions
     (
         "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？",
@@ -237,6 +248,7 @@ NEGATIVE: list[tuple[str, list[str]]] = [
     ("Why is PCIe Gen5 x16 64 GB/s each way?", ["params_b", "gpu_count", "gpu"]),
     ("NVLink带宽900GB/s是双向的吗？", ["params_b", "gpu_count", "budget"]),
     ("H200的显存是141GB", ["params_b", "gpu_count"]),
+    ("Qwen2.5-7B continued pre-training", ["params_b"]),
 ]
 
 
