@@ -83,7 +83,12 @@ def unwrap(text: str) -> str:
     for line in text.split("\n"):
         stripped = line.strip()
         previous = out[-1] if out else ""
-        if stripped and previous.strip() and not _BLOCK_START.match(line) and not previous.lstrip().startswith(("|", "#")):
+        if (
+            stripped
+            and previous.strip()
+            and not _BLOCK_START.match(line)
+            and not previous.lstrip().startswith(("|", "#"))
+        ):
             glue = "" if _CJK_END.search(previous) and _CJK_START.match(stripped) else " "
             out[-1] = previous.rstrip() + glue + stripped
         else:
