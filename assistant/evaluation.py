@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -15,6 +15,7 @@ from assistant.retriever import Retriever
 from assistant.service import Assistant
 from knowledge.text import Language
 
+T = TypeVar("T", bound=BaseModel)
 DEFAULT_RETRIEVAL_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "retrieval"
 
 
@@ -44,19 +45,24 @@ class RetrievalReport(BaseModel):
     )
 
 
-def load_questions(path: Path = DEFAULT_RETRIEVAL_SET) -> list[LabelledQuestion]:
-    """Questions from a YAML file, or from every *.yaml in a folder."""
+def _load_list(path: Path, item: type[T], what: str) -> list[T]:
+    """Items from a YAML list file, or from every *.yaml in a folder; errors name the file."""
     files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
     if not files or not all(f.exists() for f in files):
-        raise InvalidInput(f"{path}: no labelled question files found")
-    adapter = TypeAdapter(list[LabelledQuestion])
-    questions: list[LabelledQuestion] = []
+        raise InvalidInput(f"{path}: no {what} files found")
+    adapter = TypeAdapter(list[item])  # type: ignore[valid-type]
+    items: list[T] = []
     for file in files:
         try:
-            questions += adapter.validate_python(yaml.safe_load(file.read_text(encoding="utf-8")))
+            items += adapter.validate_python(yaml.safe_load(file.read_text(encoding="utf-8")))
         except (yaml.YAMLError, ValidationError) as exc:
             raise InvalidInput(f"{file}: {exc}") from exc
-    return questions
+    return items
+
+
+def load_questions(path: Path = DEFAULT_RETRIEVAL_SET) -> list[LabelledQuestion]:
+    """Labelled retrieval questions from a YAML file, or from every *.yaml in a folder."""
+    return _load_list(path, LabelledQuestion, "labelled question")
 
 
 def evaluate(retriever: Retriever, questions: list[LabelledQuestion], *, k: int = 5) -> RetrievalReport:
@@ -145,17 +151,8 @@ class AnswerReport(BaseModel):
 
 
 def load_eval_items(path: Path = DEFAULT_ANSWER_SET) -> list[EvalItem]:
-    files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-    if not files or not all(f.exists() for f in files):
-        raise InvalidInput(f"{path}: no evaluation files found")
-    adapter = TypeAdapter(list[EvalItem])
-    items: list[EvalItem] = []
-    for file in files:
-        try:
-            items += adapter.validate_python(yaml.safe_load(file.read_text(encoding="utf-8")))
-        except (yaml.YAMLError, ValidationError) as exc:
-            raise InvalidInput(f"{file}: {exc}") from exc
-    return items
+    """Answer evaluation items from a YAML file, or from every *.yaml in a folder."""
+    return _load_list(path, EvalItem, "evaluation")
 
 
 def _dig(data: Any, path: str) -> Any:
