@@ -2,29 +2,38 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
+from api.deps import authenticate
 from api.errors import register_error_handlers
-from api.routes import health
+from api.limits import BodyLimitMiddleware, RateLimitMiddleware
+from api.metrics import instrument
+from api.routes import chat, conversations, health, openai, tools
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None, assistant: Assistant | None = None) -> FastAPI:
     """Build the app; pass a ready ``assistant`` (tests, ``advisor serve``) or let the lifespan build it."""
+    settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.settings = settings or get_settings()
-        if assistant is not None:
-            app.state.assistant = assistant
-        else:
-            from assistant.wiring import build_assistant
+        from assistant.wiring import build_assistant, catalog_for
 
-            app.state.assistant = build_assistant(app.state.settings)
+        app.state.settings = settings
+        app.state.catalog = catalog_for(settings)
+        app.state.assistant = assistant if assistant is not None else build_assistant(settings)
+        if not settings.api_keys:
+            logger.warning(
+                "no API keys configured (ADVISOR_API_KEYS): the API is open, serve it on localhost only"
+            )
         yield
 
     app = FastAPI(
@@ -33,6 +42,14 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.state.settings = settings
     register_error_handlers(app)
+    instrument(app)  # request counts and latency, calculator calls; GET /metrics (Prometheus text format)
+    # added last = outermost: the rate limit answers before the body is read
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.server.max_body_bytes)
+    app.add_middleware(RateLimitMiddleware, per_minute=settings.server.rate_limit_per_minute)
     app.include_router(health.router)
+    protected = [Depends(authenticate)]
+    for module in (chat, openai, tools, conversations):
+        app.include_router(module.router, dependencies=protected)
     return app

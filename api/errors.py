@@ -1,26 +1,97 @@
-"""One JSON error body per error family."""
+"""One JSON error body, ``{"error": {"code", "message"}}``, and one handler per error family."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+import logging
+from collections.abc import Mapping
+from typing import Any
 
-from assistant.errors import AdvisorError, InvalidInput, NotReady, ProviderError
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from assistant.errors import AdvisorError, InvalidInput, NotFound, NotReady, ProviderError
+from tools.registry import ToolInputError, UnknownToolError
+
+logger = logging.getLogger(__name__)
 
 _STATUS: dict[type[AdvisorError], tuple[int, str]] = {
     InvalidInput: (422, "invalid_input"),
+    NotFound: (404, "not_found"),
     NotReady: (503, "not_ready"),
     ProviderError: (502, "provider_error"),
 }
+_HTTP_CODES = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    429: "rate_limited",
+}
+INTERNAL_MESSAGE = "Something went wrong on our side; the error was logged. Please try again."
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def error_response(
+    status: int, code: str, message: str, *, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JSONResponse(status_code=status, content=error_body(code, message, **extra), headers=headers)
+
+
+def status_of(exc: AdvisorError) -> tuple[int, str]:
+    """The HTTP status and error code of an ``AdvisorError`` (also used for SSE ``error`` events)."""
+    return next((value for cls, value in _STATUS.items() if isinstance(exc, cls)), (400, "bad_request"))
+
+
+def _field(loc: tuple[int | str, ...]) -> str:
+    # "body" and "query" say where, not what; the client wants the field's name
+    parts = [str(p) for p in loc if p not in {"body", "query", "path", "header"}]
+    return ".".join(parts) or "body"
 
 
 def register_error_handlers(app: FastAPI) -> None:
-    """Map each ``AdvisorError`` family to a status and ``{"error": {"code", "message"}}``."""
+    """Map each error family to a status and ``{"error": {"code", "message"}}``."""
 
-    async def handle(request: Request, exc: Exception) -> JSONResponse:
-        status, code = next(
-            (value for cls, value in _STATUS.items() if isinstance(exc, cls)), (400, "bad_request")
-        )
-        return JSONResponse(status_code=status, content={"error": {"code": code, "message": str(exc)}})
+    async def advisor_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, AdvisorError)
+        status, code = status_of(exc)
+        return error_response(status, code, str(exc))
 
-    app.add_exception_handler(AdvisorError, handle)
+    async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        fields = [
+            {"field": _field(tuple(e.get("loc", ()))), "message": str(e.get("msg", "invalid"))}
+            for e in exc.errors()
+        ]
+        message = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "invalid request"
+        return error_response(422, "invalid_request", message, fields=fields)
+
+    async def unknown_tool(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(404, "unknown_tool", str(exc.args[0]) if exc.args else str(exc))
+
+    async def tool_input(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ToolInputError)
+        fields = [p.model_dump() for p in exc.problems]
+        return error_response(422, "invalid_tool_input", str(exc), fields=fields, suggestions=exc.suggestions)
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        # a 500 is our bug: log it with the traceback, tell the client nothing of the internals
+        logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return error_response(500, "internal", INTERNAL_MESSAGE)
+
+    app.add_exception_handler(AdvisorError, advisor_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(UnknownToolError, unknown_tool)
+    app.add_exception_handler(ToolInputError, tool_input)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, internal)

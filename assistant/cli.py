@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import os
@@ -121,6 +122,16 @@ def ask(
     out.print(f"\nconversation: {answer.conversation_id}", style="dim", highlight=False)
 
 
+def _is_loopback(host: str) -> bool:
+    """Only this machine can reach ``host`` (an API without keys may listen nowhere else)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -135,13 +146,17 @@ def serve(
     from assistant.wiring import build_assistant, open_index
 
     settings = get_settings()
+    host = host or settings.server.host
+    if not settings.api_keys and not _is_loopback(host):
+        err.print(f"refusing to bind {host}: set ADVISOR_API_KEYS first, or serve on 127.0.0.1")
+        raise typer.Exit(2)
     if open_index(settings).count() == 0:
         err.print("no index yet: building it from the knowledge base")
         _report(_run_ingest(settings, None, rebuild=False))
     assistant = build_assistant(settings)
     uvicorn.run(
         create_app(settings=settings, assistant=assistant),
-        host=host or settings.server.host,
+        host=host,
         port=port or settings.server.port,
         log_level="info",
     )

@@ -17,3 +17,7 @@ class NotReady(AdvisorError):
 
 class ProviderError(AdvisorError):
     """A configured provider (embedding model, LLM, vector store) failed or is misconfigured."""
+
+
+class NotFound(AdvisorError):
+    """The request names something that does not exist (an unknown conversation id)."""

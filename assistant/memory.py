@@ -12,12 +12,25 @@ import threading
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
+from assistant.errors import InvalidInput, NotFound
 from assistant.models import Answer
 from assistant.slots import Slots
+
+Rating = Literal["up", "down"]
+MAX_COMMENT_CHARS = 2000
+
+
+class Feedback(BaseModel):
+    """A user's vote on one answer; a later vote on the same message replaces the earlier one."""
+
+    message_id: str
+    rating: Rating = Field(description="'up' for a helpful answer, 'down' for an unhelpful one.")
+    comment: str = Field(default="", max_length=MAX_COMMENT_CHARS, description="Optional free text.")
+    created_at: str
 
 
 class Turn(BaseModel):
@@ -25,6 +38,7 @@ class Turn(BaseModel):
     message: str
     answer: Answer
     created_at: str
+    feedback: Feedback | None = None
 
 
 class Conversation(BaseModel):
@@ -39,7 +53,13 @@ class Conversation(BaseModel):
 class ConversationStore(Protocol):
     def load(self, conversation_id: str | None) -> Conversation: ...
 
+    def get(self, conversation_id: str) -> Conversation: ...
+
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None: ...
+
+    def save_feedback(
+        self, conversation_id: str, message_id: str, rating: str, comment: str = ""
+    ) -> Feedback: ...
 
 
 _SCHEMA = """
@@ -58,7 +78,19 @@ CREATE TABLE IF NOT EXISTS turns (
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns(conversation_id, created_at);
+CREATE TABLE IF NOT EXISTS feedback (
+    message_id TEXT PRIMARY KEY REFERENCES turns(message_id),
+    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+    rating TEXT NOT NULL CHECK (rating IN ('up', 'down')),
+    comment TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
 """
+_TURNS = (
+    "SELECT t.message_id, t.message, t.answer, t.created_at, f.rating, f.comment, f.created_at "
+    "FROM turns t LEFT JOIN feedback f ON f.message_id = t.message_id "
+    "WHERE t.conversation_id = ? ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?"
+)
 
 
 class SqliteStore:
@@ -85,22 +117,36 @@ class SqliteStore:
         """The conversation with this id, or a new empty one (a new id when None or unknown)."""
         if not conversation_id:
             return Conversation(id=uuid.uuid4().hex)
+        return self._read(conversation_id, self._history) or Conversation(id=conversation_id)
+
+    def get(self, conversation_id: str) -> Conversation:
+        """The stored conversation with all its turns and their feedback; ``NotFound`` when there is none."""
+        conversation = self._read(conversation_id, -1)  # SQLite: LIMIT -1 means no limit
+        if conversation is None:
+            raise NotFound(f"no conversation with id {conversation_id!r}")
+        return conversation
+
+    def _read(self, conversation_id: str, limit: int) -> Conversation | None:
         db = self._connect()
         row = db.execute("SELECT slots, tools FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
         if row is None:
-            return Conversation(id=conversation_id)
-        turns = db.execute(
-            "SELECT message_id, message, answer, created_at FROM turns WHERE conversation_id = ? "
-            "ORDER BY created_at DESC, rowid DESC LIMIT ?",
-            (conversation_id, self._history),
-        ).fetchall()
+            return None
+        turns = db.execute(_TURNS, (conversation_id, limit)).fetchall()
         return Conversation(
             id=conversation_id,
             slots=Slots.model_validate_json(row[0]),
             tools=json.loads(row[1]),
             turns=[
-                Turn(message_id=m, message=msg, answer=Answer.model_validate_json(a), created_at=t)
-                for m, msg, a, t in reversed(turns)
+                Turn(
+                    message_id=m,
+                    message=msg,
+                    answer=Answer.model_validate_json(a),
+                    created_at=t,
+                    feedback=None
+                    if rating is None
+                    else Feedback(message_id=m, rating=rating, comment=comment, created_at=voted),
+                )
+                for m, msg, a, t, rating, comment, voted in reversed(turns)
             ],
         )
 
@@ -125,6 +171,49 @@ class SqliteStore:
                 "INSERT INTO turns (message_id, conversation_id, message, answer, created_at) VALUES (?, ?, ?, ?, ?)",
                 (answer.message_id, conversation.id, message, answer.model_dump_json(), now),
             )
+
+    def save_feedback(
+        self, conversation_id: str, message_id: str, rating: str, comment: str = ""
+    ) -> Feedback:
+        """Record a vote on one answer of the conversation, replacing an earlier vote on it."""
+        try:
+            feedback = Feedback.model_validate(
+                {
+                    "message_id": message_id,
+                    "rating": rating,
+                    "comment": comment.strip(),
+                    "created_at": datetime.now(UTC).isoformat(),
+                }
+            )
+        except ValidationError as e:
+            raise InvalidInput(_first_problem(e)) from e
+        db = self._connect()
+        with _transaction(db):
+            row = db.execute(
+                "SELECT conversation_id FROM turns WHERE message_id = ?", (message_id,)
+            ).fetchone()
+            if row is None or row[0] != conversation_id:
+                raise InvalidInput(
+                    f"message {message_id!r} is not part of conversation {conversation_id!r}; "
+                    "send the conversation_id and message_id of the same answer"
+                )
+            db.execute(
+                "INSERT INTO feedback (message_id, conversation_id, rating, comment, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(message_id) DO UPDATE SET rating = excluded.rating, "
+                "comment = excluded.comment, created_at = excluded.created_at",
+                (message_id, conversation_id, feedback.rating, feedback.comment, feedback.created_at),
+            )
+        return feedback
+
+
+def _first_problem(error: ValidationError) -> str:
+    problem = error.errors()[0]
+    field = ".".join(str(part) for part in problem["loc"])
+    if field == "rating":
+        return "rating must be 'up' or 'down'"
+    if field == "comment":
+        return f"comment is too long; the limit is {MAX_COMMENT_CHARS} characters"
+    return f"{field}: {problem['msg']}"
 
 
 class _transaction:

@@ -37,6 +37,11 @@ class Assistant:
         self._memory = memory
         self._top_k = top_k
 
+    @property
+    def memory(self) -> ConversationStore:
+        """The conversation store, for reading history and recording feedback."""
+        return self._memory
+
     def ask(self, message: str, *, conversation_id: str | None = None) -> Answer:
         """Answer one message; pass ``conversation_id`` to continue a conversation."""
         *_, answer = self.stream(message, conversation_id=conversation_id)

@@ -17,6 +17,15 @@ def default_data_dir() -> Path:
 class ServerSettings(BaseModel):
     host: str = Field(default="127.0.0.1", description="Interface `advisor serve` binds to.")
     port: int = Field(default=8000, ge=1, le=65535, description="Port `advisor serve` listens on.")
+    max_body_bytes: int = Field(
+        default=65536, ge=1024, description="Largest request body the API accepts (bytes); larger gets 413."
+    )
+    max_message_chars: int = Field(
+        default=4000, ge=1, le=4000, description="Longest chat message the API accepts; longer gets 422."
+    )
+    rate_limit_per_minute: int = Field(
+        default=120, ge=0, description="Requests per minute one client IP may make to /v1/*; 0 turns it off."
+    )
 
 
 class EmbeddingSettings(BaseModel):
@@ -96,7 +105,13 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     conversations: ConversationSettings = Field(default_factory=ConversationSettings)
     slack: SlackSettings = Field(default_factory=SlackSettings)
-    api_keys: list[str] = Field(default_factory=list, description="API keys accepted by the HTTP API.")
+    api_keys: list[str] = Field(
+        default_factory=list,
+        description=(
+            "API keys accepted by the HTTP API, as a JSON list; a key ending in ':admin' has the admin role "
+            '(e.g. ["k1", "k2:admin"]). Empty means the API is open, so it may only bind to localhost.'
+        ),
+    )
 
     @property
     def chroma_path(self) -> Path:

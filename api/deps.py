@@ -1,0 +1,115 @@
+"""Dependencies the routes declare: the assistant, the catalog, settings, the caller and checked bodies."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from api.schemas import ChatRequest
+from assistant.errors import InvalidInput, NotReady
+from assistant.service import Assistant
+from assistant.settings import Settings
+from knowledge.catalog import Catalog
+
+ADMIN_SUFFIX = ":admin"
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_assistant(request: Request) -> Assistant:
+    assistant: Assistant | None = getattr(request.app.state, "assistant", None)
+    if assistant is None:
+        raise NotReady("the assistant is still starting; try again in a few seconds")
+    return assistant
+
+
+def get_catalog(request: Request) -> Catalog:
+    catalog: Catalog | None = getattr(request.app.state, "catalog", None)
+    if catalog is None:
+        raise NotReady("the hardware catalog is still loading; try again in a few seconds")
+    return catalog
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+AssistantDep = Annotated[Assistant, Depends(get_assistant)]
+CatalogDep = Annotated[Catalog, Depends(get_catalog)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: ``anonymous`` when no keys are configured (localhost only), else the key's role."""
+
+    role: Literal["anonymous", "user", "admin"]
+
+
+def parse_keys(keys: list[str]) -> dict[str, Literal["user", "admin"]]:
+    """``["k1", "k2:admin"]`` -> ``{"k1": "user", "k2": "admin"}``."""
+    roles: dict[str, Literal["user", "admin"]] = {}
+    for key in keys:
+        if key.endswith(ADMIN_SUFFIX):
+            roles[key.removesuffix(ADMIN_SUFFIX)] = "admin"
+        elif key:
+            roles[key] = "user"
+    return roles
+
+
+# declared as security schemes so /docs offers "Authorize"; auto_error=False because keys are optional
+_bearer = HTTPBearer(auto_error=False, description="An API key from ADVISOR_API_KEYS.")
+_api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header.")
+
+
+def authenticate(
+    settings: SettingsDep,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    header_key: Annotated[str | None, Depends(_api_key_header)],
+) -> Caller:
+    """With ADVISOR_API_KEYS set, require ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``."""
+    roles = parse_keys(settings.api_keys)
+    if not roles:
+        return Caller(role="anonymous")
+    presented = bearer.credentials if bearer else header_key
+    if presented:
+        for key, role in roles.items():
+            if hmac.compare_digest(presented.encode(), key.encode()):
+                return Caller(role=role)
+    raise HTTPException(
+        status_code=401,
+        detail="missing or invalid API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+CallerDep = Annotated[Caller, Depends(authenticate)]
+
+
+def require_admin(caller: CallerDep) -> Caller:
+    """Admin-only routes: an ``:admin`` key, or anyone when the API is open on localhost."""
+    if caller.role == "user":
+        raise HTTPException(status_code=403, detail="this route needs an admin API key")
+    return caller
+
+
+AdminDep = Annotated[Caller, Depends(require_admin)]
+
+
+def check_message_length(message: str, settings: Settings) -> None:
+    """``InvalidInput`` (422) when a message is longer than ``server.max_message_chars``."""
+    limit = settings.server.max_message_chars
+    if len(message.strip()) > limit:
+        raise InvalidInput(f"message: {len(message.strip())} characters; the limit is {limit}")
+
+
+def checked_chat_request(body: ChatRequest, settings: SettingsDep) -> ChatRequest:
+    """The chat body, with the message length limit from settings applied."""
+    check_message_length(body.message, settings)
+    return body
+
+
+ChatRequestDep = Annotated[ChatRequest, Depends(checked_chat_request)]

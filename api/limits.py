@@ -1,0 +1,115 @@
+"""Request limits as ASGI middleware: body size (413) and a per-client-IP rate limit (429)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.errors import error_response
+
+WINDOW_S = 60.0
+
+
+class BodyLimitMiddleware:
+    """Refuse bodies over ``max_bytes`` with 413, whether or not the client sent Content-Length."""
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length", "")
+        if length.isdigit() and int(length) > self.max_bytes:
+            await self._too_large(scope, receive, send)
+            return
+        # read the (small, bounded) body here so a chunked upload cannot slip past the limit
+        chunks: list[bytes] = []
+        total, more = 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body = message.get("body", b"")
+            total += len(body)
+            if total > self.max_bytes:
+                await self._too_large(scope, receive, send)
+                return
+            chunks.append(body)
+            more = message.get("more_body", False)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()  # later calls wait for the disconnect, as streaming responses expect
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(
+            413, "payload_too_large", f"request body is larger than {self.max_bytes} bytes"
+        )
+        await response(scope, receive, send)
+
+
+class RateLimitMiddleware:
+    """At most ``per_minute`` requests per client IP in any 60 s window on paths under ``prefix``.
+
+    In memory, so per process; behind a proxy, run uvicorn with ``--proxy-headers`` so the client
+    IP is the caller's and not the proxy's.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        per_minute: int,
+        prefix: str = "/v1/",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.per_minute = per_minute
+        self.prefix = prefix
+        self.clock = clock
+        self._hits: dict[str, deque[float]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.per_minute <= 0 or not scope["path"].startswith(self.prefix):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        ip = client[0] if client else "unknown"
+        retry_after = self._hit(ip)
+        if retry_after is None:
+            await self.app(scope, receive, send)
+            return
+        response = error_response(
+            429,
+            "rate_limited",
+            f"more than {self.per_minute} requests per minute from this client; retry in {retry_after} s",
+            headers={"Retry-After": str(retry_after)},
+        )
+        await response(scope, receive, send)
+
+    def _hit(self, ip: str) -> int | None:
+        """Record one request; None when allowed, else the seconds until the next one would be."""
+        now = self.clock()
+        if len(self._hits) > 10_000:  # forget idle clients so the table cannot grow without bound
+            self._hits = {k: q for k, q in self._hits.items() if q and now - q[-1] < WINDOW_S}
+        hits = self._hits.setdefault(ip, deque())
+        while hits and now - hits[0] >= WINDOW_S:
+            hits.popleft()
+        if len(hits) >= self.per_minute:
+            return max(1, math.ceil(WINDOW_S - (now - hits[0])))
+        hits.append(now)
+        return None

@@ -1,0 +1,107 @@
+"""OpenAI-compatible ``/v1/chat/completions`` and ``/v1/models``, so OpenAI SDKs and chat UIs work.
+
+Conversations: ``metadata.conversation_id`` (else ``user``) continues that conversation; without
+either a new one starts, and its id comes back as ``conversation_id`` in the response (and in each
+chunk). Earlier messages in ``messages`` are not replayed: the advisor keeps its own memory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+
+from api.deps import AssistantDep, SettingsDep, check_message_length
+from api.errors import INTERNAL_MESSAGE, status_of
+from api.openai import (
+    MODEL_NAME,
+    ChatCompletion,
+    ChatCompletionChunk,
+    ChatCompletionRequest,
+    Choice,
+    ChunkChoice,
+    Delta,
+    Model,
+    ModelList,
+    ResponseMessage,
+    Usage,
+    error_chunk,
+)
+from api.streaming import SSE_HEADERS
+from assistant.errors import AdvisorError, InvalidInput
+from assistant.models import Answer
+
+logger = logging.getLogger(__name__)
+router = APIRouter(prefix="/v1", tags=["openai"])
+
+
+@router.get("/models", response_model=ModelList)
+def list_models() -> ModelList:
+    """The one model, ``advisor``."""
+    return ModelList(data=[Model()])
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "A completion, or its chunks."}},
+)
+async def chat_completions(
+    body: ChatCompletionRequest, assistant: AssistantDep, settings: SettingsDep
+) -> ChatCompletion | StreamingResponse:
+    """Answer the last user message, in OpenAI's ``chat.completion`` format (chunks when streaming)."""
+    question = body.question
+    if not question or not question.strip():
+        raise InvalidInput("messages: there is no user message with text to answer")
+    check_message_length(question, settings)
+    completion_id = f"chatcmpl-{uuid.uuid4().hex}"
+    created = int(time.time())
+    if body.stream:
+        items = assistant.stream(question, conversation_id=body.conversation_id)
+        chunks = _chunks(items, completion_id=completion_id, created=created)
+        return StreamingResponse(chunks, media_type="text/event-stream", headers=SSE_HEADERS)
+    answer = await run_in_threadpool(assistant.ask, question, conversation_id=body.conversation_id)
+    return ChatCompletion(
+        id=completion_id,
+        created=created,
+        model=MODEL_NAME,
+        choices=[Choice(message=ResponseMessage(content=answer.answer))],
+        usage=Usage.estimate(question, answer.answer),
+        conversation_id=answer.conversation_id,
+    )
+
+
+def _data(chunk: ChatCompletionChunk) -> str:
+    return f"data: {chunk.model_dump_json(exclude_none=True)}\n\n"
+
+
+async def _chunks(items: Iterator[str | Answer], *, completion_id: str, created: int) -> AsyncIterator[str]:
+    def chunk(delta: Delta, finish: bool = False, conversation_id: str | None = None) -> str:
+        return _data(
+            ChatCompletionChunk(
+                id=completion_id,
+                created=created,
+                choices=[ChunkChoice(delta=delta, finish_reason="stop" if finish else None)],
+                conversation_id=conversation_id,
+            )
+        )
+
+    yield chunk(Delta(role="assistant", content=""))
+    try:
+        async for item in iterate_in_threadpool(items):
+            if isinstance(item, str):
+                yield chunk(Delta(content=item))
+            else:
+                yield chunk(Delta(), finish=True, conversation_id=item.conversation_id)
+    except AdvisorError as exc:
+        yield f"data: {json.dumps(error_chunk(status_of(exc)[1], str(exc)), ensure_ascii=False)}\n\n"
+    except Exception:
+        logger.exception("chat completion stream failed")
+        yield f"data: {json.dumps(error_chunk('internal', INTERNAL_MESSAGE))}\n\n"
+    yield "data: [DONE]\n\n"
