@@ -1,4 +1,4 @@
-"""Retrieval cost against the yardstick: a bare LangChain + Chroma similarity search.
+"""Retrieval and whole chat turns against the yardstick: a bare LangChain + Chroma similarity search.
 
 Both run in the same process, on the same collection, with the same embedding model and the same
 questions, interleaved, so the ratio is meaningful on any machine. Usage:
@@ -6,6 +6,7 @@ questions, interleaved, so the ratio is meaningful on any machine. Usage:
     python benchmarks/retrieval.py [--rounds 5]
 
 It indexes the packaged knowledge base into a temporary folder first (or reuses ADVISOR_DATA_DIR).
+A chat turn is ``Assistant.ask`` with routing, calculators, hybrid retrieval, composing and SQLite memory.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from langchain_chroma import Chroma
 
 from assistant.evaluation import load_questions
 from assistant.providers import load_embeddings
-from assistant.settings import Settings
-from assistant.wiring import build_retriever, ingest, open_index
+from assistant.settings import ConversationSettings, Settings
+from assistant.wiring import build_assistant, build_retriever, ingest, open_index
 from knowledge.store import open_client
 
 
@@ -44,6 +45,10 @@ def main() -> int:
         ingest(settings, embeddings=embeddings)
     collection = open_index(settings)
     ours = build_retriever(settings, embeddings)
+    scratch = Path(tempfile.mkdtemp(prefix="advisor-bench-chat-"))
+    assistant = build_assistant(
+        settings.model_copy(update={"conversations": ConversationSettings(path=scratch / "c.db")}), embeddings
+    )
     baseline = Chroma(
         client=open_client(path=settings.chroma_path),
         collection_name=collection.name,
@@ -55,7 +60,7 @@ def main() -> int:
         ours.search(q, k=k)
         baseline.similarity_search(q, k=k)
 
-    times: dict[str, list[float]] = {"baseline": [], "hybrid": []}
+    times: dict[str, list[float]] = {"baseline": [], "hybrid": [], "chat turn": []}
     for _ in range(args.rounds):
         for q in questions:
             start = time.perf_counter()
@@ -64,13 +69,17 @@ def main() -> int:
             start = time.perf_counter()
             ours.search(q, k=k)
             times["hybrid"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            assistant.ask(q)
+            times["chat turn"].append(time.perf_counter() - start)
 
     med = {name: statistics.median(values) * 1000 for name, values in times.items()}
     p95 = {name: statistics.quantiles(values, n=20)[-1] * 1000 for name, values in times.items()}
     print(f"{len(questions)} questions x {args.rounds} rounds, {collection.count()} passages, k={k}")
     for name in times:
-        print(f"{name:>9}: median {med[name]:.2f} ms, p95 {p95[name]:.2f} ms")
+        print(f"{name:>10}: median {med[name]:.2f} ms, p95 {p95[name]:.2f} ms")
     print(f"ratio hybrid/baseline (median): {med['hybrid'] / med['baseline']:.2f}")
+    print(f"ratio chat turn/baseline (median): {med['chat turn'] / med['baseline']:.2f}")
     return 0
 
 
