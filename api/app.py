@@ -8,11 +8,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
+from api.cors import add_cors
 from api.deps import authenticate
 from api.errors import register_error_handlers
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
-from api.routes import chat, conversations, health, openai, tools
+from api.routes import chat, conversations, health, openai, sources, tools
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
@@ -49,7 +50,9 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.server.max_body_bytes)
     app.add_middleware(RateLimitMiddleware, per_minute=settings.server.rate_limit_per_minute)
     app.include_router(health.router)
+    app.include_router(sources.router)  # open: browsers follow citation links without keys
     protected = [Depends(authenticate)]
     for module in (chat, openai, tools, conversations):
         app.include_router(module.router, dependencies=protected)
+    add_cors(app, settings)  # last, so it is the outermost middleware and errors carry CORS headers too
     return app

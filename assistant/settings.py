@@ -26,6 +26,13 @@ class ServerSettings(BaseModel):
     rate_limit_per_minute: int = Field(
         default=120, ge=0, description="Requests per minute one client IP may make to /v1/*; 0 turns it off."
     )
+    cors_origins: list[str] = Field(
+        default=["http://127.0.0.1:8000", "http://localhost:8000"],
+        description=(
+            "JSON list of browser origins allowed to call the API (CORS), "
+            'e.g. ["https://intranet.example"]; [] allows none.'
+        ),
+    )
 
 
 class EmbeddingSettings(BaseModel):
