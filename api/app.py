@@ -13,7 +13,7 @@ from api.deps import authenticate
 from api.errors import register_error_handlers
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
-from api.routes import chat, conversations, health, openai, sources, tools
+from api.routes import chat, conversations, health, openai, sources, tools, widget
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     app.add_middleware(RateLimitMiddleware, per_minute=settings.server.rate_limit_per_minute)
     app.include_router(health.router)
     app.include_router(sources.router)  # open: browsers follow citation links without keys
+    app.include_router(widget.router)  # open: GET / (demo page) and GET /widget.js load before any key
     protected = [Depends(authenticate)]
     for module in (chat, openai, tools, conversations):
         app.include_router(module.router, dependencies=protected)
