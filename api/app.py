@@ -13,7 +13,7 @@ from api.deps import authenticate
 from api.errors import register_error_handlers
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
-from api.routes import chat, conversations, health, openai, sources, tools, widget
+from api.routes import chat, conversations, documents, health, openai, sources, tools, widget
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     app.include_router(sources.router)  # open: browsers follow citation links without keys
     app.include_router(widget.router)  # open: GET / (demo page) and GET /widget.js load before any key
     protected = [Depends(authenticate)]
-    for module in (chat, openai, tools, conversations):
+    for module in (chat, openai, tools, conversations, documents):
         app.include_router(module.router, dependencies=protected)
     add_cors(app, settings)  # last, so it is the outermost middleware and errors carry CORS headers too
     return app

@@ -11,12 +11,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from assistant.errors import AdvisorError, InvalidInput, NotFound, NotReady, ProviderError
+from assistant.errors import (
+    AdvisorError,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    NotReady,
+    ProviderError,
+    TooLarge,
+    UnsupportedMedia,
+)
 from tools.registry import ToolInputError, UnknownToolError
 
 logger = logging.getLogger(__name__)
 
+# most specific first: the first matching family decides the status
 _STATUS: dict[type[AdvisorError], tuple[int, str]] = {
+    UnsupportedMedia: (415, "unsupported_media_type"),
+    TooLarge: (413, "too_large"),
+    Conflict: (409, "conflict"),
     InvalidInput: (422, "invalid_input"),
     NotFound: (404, "not_found"),
     NotReady: (503, "not_ready"),

@@ -21,3 +21,15 @@ class ProviderError(AdvisorError):
 
 class NotFound(AdvisorError):
     """The request names something that does not exist (an unknown conversation id)."""
+
+
+class Conflict(AdvisorError):
+    """The request contradicts the state of a resource (e.g. deleting a packaged document)."""
+
+
+class UnsupportedMedia(InvalidInput):
+    """A file type the knowledge base cannot read."""
+
+
+class TooLarge(InvalidInput):
+    """A body or file over the configured size limit."""

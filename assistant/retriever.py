@@ -77,6 +77,10 @@ DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog
 class Retriever(Protocol):
     def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]: ...
 
+    def refresh(self) -> None:
+        """Reload after the index changed."""
+        ...
+
 
 class HybridRetriever:
     """Dense + BM25 + catalog-name retrieval over one Chroma collection."""
@@ -100,6 +104,11 @@ class HybridRetriever:
         self._weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         self._names = NameIndex(catalog) if catalog else None
         self.refresh()
+
+    @property
+    def embeddings(self) -> Embeddings:
+        """The embedding model, loaded once; indexing reuses it."""
+        return self._embeddings
 
     def refresh(self) -> None:
         """Reload the keyword index from the collection (after an ingest)."""

@@ -38,6 +38,11 @@ class Assistant:
         self._top_k = top_k
 
     @property
+    def retriever(self) -> Retriever:
+        """The retriever, refreshed by document administration after the index changes."""
+        return self._retriever
+
+    @property
     def memory(self) -> ConversationStore:
         """The conversation store, for reading history and recording feedback."""
         return self._memory

@@ -23,6 +23,11 @@ class ServerSettings(BaseModel):
     max_message_chars: int = Field(
         default=4000, ge=1, le=4000, description="Longest chat message the API accepts; longer gets 422."
     )
+    max_upload_bytes: int = Field(
+        default=10 * 1024 * 1024,
+        ge=1024,
+        description="Largest document an admin may upload (bytes); larger gets 413.",
+    )
     rate_limit_per_minute: int = Field(
         default=120, ge=0, description="Requests per minute one client IP may make to /v1/*; 0 turns it off."
     )

@@ -68,6 +68,11 @@ def ingest(
     )
 
 
+def uploads_dir(settings: Settings) -> Path:
+    """Where documents uploaded through the API are kept; the folder is indexed as one root."""
+    return settings.data_dir / "uploads"
+
+
 def build_retriever(settings: Settings, embeddings: Embeddings | None = None) -> HybridRetriever:
     """The hybrid retriever over the existing index; ``NotReady`` when nothing is indexed yet."""
     collection = open_index(settings)
