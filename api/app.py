@@ -47,7 +47,12 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     register_error_handlers(app)
     instrument(app)  # request counts and latency, calculator calls; GET /metrics (Prometheus text format)
     # added last = outermost: the rate limit answers before the body is read
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.server.max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.server.max_body_bytes,
+        # multipart framing adds a little to the file itself
+        larger={"/v1/documents": settings.server.max_upload_bytes + 64 * 1024},
+    )
     app.add_middleware(RateLimitMiddleware, per_minute=settings.server.rate_limit_per_minute)
     app.include_router(health.router)
     app.include_router(sources.router)  # open: browsers follow citation links without keys

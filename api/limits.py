@@ -16,18 +16,23 @@ WINDOW_S = 60.0
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over ``max_bytes`` with 413, whether or not the client sent Content-Length."""
+    """Refuse bodies over ``max_bytes`` with 413, whether or not the client sent Content-Length.
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    Paths in ``larger`` (document uploads) have their own, larger limit.
+    """
+
+    def __init__(self, app: ASGIApp, *, max_bytes: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"].rstrip("/"), self.max_bytes)
         length = Headers(scope=scope).get("content-length", "")
-        if length.isdigit() and int(length) > self.max_bytes:
+        if length.isdigit() and int(length) > limit:
             await self._too_large(scope, receive, send)
             return
         # read the (small, bounded) body here so a chunked upload cannot slip past the limit
@@ -39,7 +44,7 @@ class BodyLimitMiddleware:
                 return  # the client went away
             body = message.get("body", b"")
             total += len(body)
-            if total > self.max_bytes:
+            if total > limit:
                 await self._too_large(scope, receive, send)
                 return
             chunks.append(body)

@@ -76,6 +76,16 @@ def test_bad_uploads_are_refused_with_a_clear_error(
         client.delete(f"/v1/documents/{docs[0]['doc_id']}", headers=ADMIN)
 
 
+def test_uploads_may_exceed_the_chat_body_limit_but_not_their_own(client: TestClient) -> None:
+    big = ("# Big notes\n\n" + "Rack power and cooling notes. " * 4000).encode()  # ~120 KB > 64 KB chat limit
+    resp = client.post("/v1/documents", headers=ADMIN, files={"file": ("big.md", big, "text/markdown")})
+    assert resp.status_code == 201, resp.text
+    doc = next(d for d in client.get("/v1/documents", headers=ADMIN).json() if d["uploaded"])
+    client.delete(f"/v1/documents/{doc['doc_id']}", headers=ADMIN)
+    huge = b"x" * (11 * 1024 * 1024)
+    assert client.post("/v1/documents", headers=ADMIN, files={"file": ("huge.txt", huge)}).status_code == 413
+
+
 def test_only_admins_manage_documents(client: TestClient) -> None:
     assert client.get("/v1/documents", headers=CHAT).status_code == 403
     assert client.get("/v1/documents").status_code == 401
