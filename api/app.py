@@ -53,7 +53,11 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         # multipart framing adds a little to the file itself
         larger={"/v1/documents": settings.server.max_upload_bytes + 64 * 1024},
     )
-    app.add_middleware(RateLimitMiddleware, per_minute=settings.server.rate_limit_per_minute)
+    app.add_middleware(
+        RateLimitMiddleware,
+        per_minute=settings.server.rate_limit_per_minute,
+        per_origin_minute=settings.server.rate_limit_per_origin_minute,
+    )
     app.include_router(health.router)
     app.include_router(sources.router)  # open: browsers follow citation links without keys
     app.include_router(widget.router)  # open: GET / (demo page) and GET /widget.js load before any key

@@ -68,7 +68,8 @@ class BodyLimitMiddleware:
 
 
 class RateLimitMiddleware:
-    """At most ``per_minute`` requests per client IP in any 60 s window on paths under ``prefix``.
+    """At most ``per_minute`` requests per client IP in any 60 s window on paths under ``prefix``, and for
+    browser traffic (requests with an ``Origin``, e.g. the widget) at most ``per_origin_minute`` per origin.
 
     In memory, so per process; behind a proxy, run uvicorn with ``--proxy-headers`` so the client
     IP is the caller's and not the proxy's.
@@ -79,11 +80,13 @@ class RateLimitMiddleware:
         app: ASGIApp,
         *,
         per_minute: int,
+        per_origin_minute: int = 0,
         prefix: str = "/v1/",
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
         self.per_minute = per_minute
+        self.per_origin_minute = per_origin_minute
         self.prefix = prefix
         self.clock = clock
         self._hits: dict[str, deque[float]] = {}
@@ -94,27 +97,32 @@ class RateLimitMiddleware:
             return
         client = scope.get("client")
         ip = client[0] if client else "unknown"
-        retry_after = self._hit(ip)
+        who, limit = "this client", self.per_minute
+        retry_after = self._hit(f"ip:{ip}", self.per_minute)
+        origin = Headers(scope=scope).get("origin")
+        if retry_after is None and origin and self.per_origin_minute > 0:
+            who, limit = "this origin", self.per_origin_minute
+            retry_after = self._hit(f"origin:{origin}", self.per_origin_minute)
         if retry_after is None:
             await self.app(scope, receive, send)
             return
         response = error_response(
             429,
             "rate_limited",
-            f"more than {self.per_minute} requests per minute from this client; retry in {retry_after} s",
+            f"more than {limit} requests per minute from {who}; retry in {retry_after} s",
             headers={"Retry-After": str(retry_after)},
         )
         await response(scope, receive, send)
 
-    def _hit(self, ip: str) -> int | None:
+    def _hit(self, key: str, limit: int) -> int | None:
         """Record one request; None when allowed, else the seconds until the next one would be."""
         now = self.clock()
         if len(self._hits) > 10_000:  # forget idle clients so the table cannot grow without bound
             self._hits = {k: q for k, q in self._hits.items() if q and now - q[-1] < WINDOW_S}
-        hits = self._hits.setdefault(ip, deque())
+        hits = self._hits.setdefault(key, deque())
         while hits and now - hits[0] >= WINDOW_S:
             hits.popleft()
-        if len(hits) >= self.per_minute:
+        if len(hits) >= limit:
             return max(1, math.ceil(WINDOW_S - (now - hits[0])))
         hits.append(now)
         return None

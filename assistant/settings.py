@@ -31,6 +31,11 @@ class ServerSettings(BaseModel):
     rate_limit_per_minute: int = Field(
         default=120, ge=0, description="Requests per minute one client IP may make to /v1/*; 0 turns it off."
     )
+    rate_limit_per_origin_minute: int = Field(
+        default=600,
+        ge=0,
+        description="Requests per minute one browser origin (widget pages) may make; 0 turns it off.",
+    )
     cors_origins: list[str] = Field(
         default=["http://127.0.0.1:8000", "http://localhost:8000"],
         description=(

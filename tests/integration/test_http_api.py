@@ -232,6 +232,20 @@ def test_too_many_requests_get_a_429_with_retry_after(
         assert c.get("/healthz").status_code == 200  # health checks are never limited
 
 
+def test_one_busy_widget_origin_is_limited_without_limiting_others(
+    indexed_settings: Settings, assistant: Assistant
+) -> None:
+    limits = ServerSettings(rate_limit_per_minute=100, rate_limit_per_origin_minute=2)
+    with _client(indexed_settings, assistant, server=limits) as c:
+        busy = {"Origin": "https://portal-a.example"}
+        assert [c.get("/v1/tools", headers=busy).status_code for _ in range(2)] == [200, 200]
+        resp = c.get("/v1/tools", headers=busy)
+        assert resp.status_code == 429
+        assert "this origin" in resp.json()["error"]["message"]
+        assert c.get("/v1/tools", headers={"Origin": "https://portal-b.example"}).status_code == 200
+        assert c.get("/v1/tools").status_code == 200  # server-to-server calls carry no Origin
+
+
 def test_with_keys_configured_v1_needs_a_key(indexed_settings: Settings, assistant: Assistant) -> None:
     with _client(indexed_settings, assistant, api_keys=["k1", "k2:admin"]) as c:
         resp = c.get("/v1/tools")
