@@ -7,20 +7,17 @@ Chromium comes from the system (``apt-get install chromium fonts-wqy-microhei``;
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-import uvicorn
 from langchain_core.embeddings import Embeddings
 
 from api.app import create_app
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
+from tests.helpers import serve
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Playwright
@@ -36,29 +33,12 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def base_url(indexed_settings: Settings, use_embeddings: Embeddings) -> Iterator[str]:
     """The whole service on 127.0.0.1 and a free port, e.g. ``http://127.0.0.1:41234``."""
     app = create_app(settings=indexed_settings, assistant=build_assistant(indexed_settings, use_embeddings))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive(), "uvicorn stopped while starting"
-        assert time.monotonic() < deadline, "uvicorn did not start within 60 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -2,48 +2,27 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from langchain_core.embeddings import Embeddings
 from openai import OpenAI
 
 from api.app import create_app
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
+from tests.helpers import serve
 
 pytestmark = pytest.mark.integration
 
 DAYS_EN = "How many days to train a 34B model on 1.5T tokens with 256 H100s at 45% MFU?"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def base_url(indexed_settings: Settings, use_embeddings: Embeddings) -> Iterator[str]:
     app = create_app(settings=indexed_settings, assistant=build_assistant(indexed_settings, use_embeddings))
-    port = _free_port()
-    # ws="none": no websocket routes here, and it keeps the websockets library's deprecations away
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive(), "uvicorn stopped while starting"
-        assert time.monotonic() < deadline, "uvicorn did not start within 60 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/v1"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve(app) as url:
+        yield f"{url}/v1"
 
 
 @pytest.fixture
