@@ -58,7 +58,7 @@ def _a(en: str, zh: str) -> Assumed:
     return Assumed(en=en, zh=zh)
 
 
-def _model(slots: Slots, payload: dict[str, Any], assumed: list[Assumed]) -> bool:
+def _model(slots: Slots, payload: dict[str, Any]) -> bool:
     """Put the model size into ``payload``; False when the conversation has none."""
     if slots.model:
         payload["model"] = slots.model
@@ -118,7 +118,7 @@ def _compute_fields(slots: Slots, payload: dict[str, Any], assumed: list[Assumed
 def _training_compute(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     _compute_fields(slots, payload, assumed)
     if slots.gpu_count:
@@ -141,7 +141,7 @@ def _training_compute(slots: Slots, catalog: Catalog) -> Plan | None:
 def _gpus_for_deadline(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed) or not slots.deadline_days:
+    if not _model(slots, payload) or not slots.deadline_days:
         return None
     _compute_fields(slots, payload, assumed)
     payload["deadline_days"] = slots.deadline_days
@@ -152,7 +152,7 @@ def _gpus_for_deadline(slots: Slots, catalog: Catalog) -> Plan | None:
 def _throughput(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed) or not slots.tokens_per_second_per_gpu:
+    if not _model(slots, payload) or not slots.tokens_per_second_per_gpu:
         return None
     _compute_fields(slots, payload, assumed)
     for key in ("mfu", "mfu_low", "mfu_high"):
@@ -166,7 +166,7 @@ def _throughput(slots: Slots, catalog: Catalog) -> Plan | None:
 def _training_memory(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     tp, pp = slots.tensor_parallel or 1, slots.pipeline_parallel or 1
     gpus = slots.gpu_count or tp * pp
@@ -218,7 +218,7 @@ def _training_memory(slots: Slots, catalog: Catalog) -> Plan | None:
 def _cluster_plan(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     _tokens(slots, payload, assumed)
     if slots.mfu:
@@ -249,7 +249,7 @@ def _cluster_plan(slots: Slots, catalog: Catalog) -> Plan | None:
 def _storage(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     if slots.tokens_b:
         payload["dataset_tokens_b"] = slots.tokens_b
@@ -271,7 +271,7 @@ def _storage(slots: Slots, catalog: Catalog) -> Plan | None:
 def _host_ram(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    _model(slots, payload, assumed)
+    _model(slots, payload)
     _gpu(slots, payload, assumed)
     payload["gpus_per_node"] = min(slots.gpu_count or GPUS_PER_NODE, slots.gpus_per_node or GPUS_PER_NODE)
     if not slots.gpu_count:
@@ -282,7 +282,7 @@ def _host_ram(slots: Slots, catalog: Catalog) -> Plan | None:
 def _network(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     _gpu(slots, payload, assumed)
     nodes = _nodes(slots)
@@ -375,7 +375,7 @@ def _cloud_cost(slots: Slots, catalog: Catalog) -> Plan | None:
 def _inference_memory(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
-    if not _model(slots, payload, assumed):
+    if not _model(slots, payload):
         return None
     _gpu(slots, payload, assumed)
     if slots.gpu_count:
