@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
+from api import user_tokens
 from assistant.settings import Settings
 
 
@@ -19,6 +20,6 @@ def add_cors(app: FastAPI, settings: Settings) -> None:
         CORSMiddleware,
         allow_origins=settings.server.cors_origins,
         allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["Content-Type", "Authorization", "X-API-Key"],
+        allow_headers=["Content-Type", "Authorization", "X-API-Key", user_tokens.HEADER],
         allow_credentials=False,
     )

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from api import user_tokens
 from api.schemas import ChatRequest
 from assistant.errors import InvalidInput, NotReady
 from assistant.service import Assistant
@@ -44,9 +45,11 @@ CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling: ``anonymous`` when no keys are configured (localhost only), else the key's role."""
+    """Who is calling: ``anonymous`` when no keys are configured (localhost only), else the key's role;
+    ``user`` is the portal user named by a verified signed user token (``X-Advisor-User``)."""
 
     role: Literal["anonymous", "user", "admin"]
+    user: str | None = None
 
 
 def parse_keys(keys: list[str]) -> dict[str, Literal["user", "admin"]]:
@@ -63,27 +66,62 @@ def parse_keys(keys: list[str]) -> dict[str, Literal["user", "admin"]]:
 # declared as security schemes so /docs offers "Authorize"; auto_error=False because keys are optional
 _bearer = HTTPBearer(auto_error=False, description="An API key from ADVISOR_API_KEYS.")
 _api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header.")
+_user_token_header = APIKeyHeader(
+    name=user_tokens.HEADER,
+    auto_error=False,
+    description=(
+        "A signed user token (HS256 JWT: sub, aud 'advisor', exp) minted by a portal with "
+        "server.user_token_secret; it ties conversations to that user and stands in for a chat key."
+    ),
+)
 
 
 def authenticate(
     settings: SettingsDep,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     header_key: Annotated[str | None, Depends(_api_key_header)],
+    user_token: Annotated[str | None, Depends(_user_token_header)],
 ) -> Caller:
-    """With ADVISOR_API_KEYS set, require ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``."""
+    """With ADVISOR_API_KEYS set, require ``Authorization: Bearer <key>``, ``X-API-Key: <key>`` or a
+    valid signed user token (chat role: a widget page carries the token, never a shared key)."""
+    user = _verified_user(user_token, settings)
     roles = parse_keys(settings.api_keys)
     if not roles:
-        return Caller(role="anonymous")
+        return Caller(role="anonymous", user=user)
     presented = bearer.credentials if bearer else header_key
     if presented:
         for key, role in roles.items():
             if hmac.compare_digest(presented.encode(), key.encode()):
-                return Caller(role=role)
+                return Caller(role=role, user=user)
+    if user is not None and not presented:
+        return Caller(role="user", user=user)
     raise HTTPException(
         status_code=401,
-        detail="missing or invalid API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'",
+        detail=(
+            "missing or invalid API key: send 'Authorization: Bearer <key>', 'X-API-Key: <key>' "
+            f"or a signed user token in {user_tokens.HEADER}"
+        ),
         headers={"WWW-Authenticate": "Bearer"},
     )
+
+
+def _verified_user(token: str | None, settings: Settings) -> str | None:
+    """The user id of a valid ``X-Advisor-User`` token; 401 for a bad one (never silently ignored)."""
+    if token is None:
+        return None
+    secret = settings.server.user_token_secret
+    if secret is None:
+        raise HTTPException(
+            status_code=401,
+            detail=f"{user_tokens.HEADER} was sent but user tokens are not enabled (server.user_token_secret)",
+        )
+    try:
+        verified = user_tokens.verify(
+            token, secret.get_secret_value(), max_ttl_s=settings.server.user_token_max_ttl_s
+        )
+    except user_tokens.InvalidUserToken as e:
+        raise HTTPException(status_code=401, detail=str(e)) from e
+    return verified.id
 
 
 CallerDep = Annotated[Caller, Depends(authenticate)]

@@ -1,4 +1,4 @@
-"""The ``advisor`` command: serve, ask, ingest, eval."""
+"""The ``advisor`` command: serve, ask, ingest, eval, user-token."""
 
 from __future__ import annotations
 
@@ -160,6 +160,37 @@ def serve(
         port=port or settings.server.port,
         log_level="info",
     )
+
+
+@app.command("user-token")
+def user_token(
+    user: Annotated[str, typer.Argument(help="The portal's id for the user (the token's 'sub').")],
+    ttl: Annotated[int, typer.Option(help="Seconds the token is valid.", min=60)] = 3600,
+) -> None:
+    """Print a signed user token for USER, as a portal's server would mint one (for trying the widget).
+
+    Needs ADVISOR_SERVER__USER_TOKEN_SECRET. Portals mint the same HS256 JWT with any JWT library:
+    claims sub (the user), aud "advisor", exp.
+    """
+    from api import user_tokens
+
+    settings = get_settings()
+    secret = settings.server.user_token_secret
+    if secret is None:
+        err.print("user tokens are off: set ADVISOR_SERVER__USER_TOKEN_SECRET (32+ characters) first")
+        raise typer.Exit(2)
+    if ttl > settings.server.user_token_max_ttl_s:
+        err.print(
+            f"--ttl {ttl} is longer than the service accepts (server.user_token_max_ttl_s = "
+            f"{settings.server.user_token_max_ttl_s})"
+        )
+        raise typer.Exit(2)
+    try:
+        token = user_tokens.mint(secret.get_secret_value(), user, ttl_s=ttl)
+    except ValueError as e:
+        err.print(f"cannot mint a token: {e}")
+        raise typer.Exit(2) from e
+    out.print(token, soft_wrap=True, highlight=False)
 
 
 @eval_app.callback()

@@ -45,20 +45,45 @@ class Conversation(BaseModel):
     """What the assistant remembers of one conversation."""
 
     id: str
+    owner: str | None = Field(
+        default=None, description="The portal user who started it (signed user token); None for anyone."
+    )
     slots: Slots = Field(default_factory=Slots)
     tools: list[str] = Field(default_factory=list, description="Calculators the last calculation turn ran.")
     turns: list[Turn] = Field(default_factory=list)
 
+    def visible_to(self, user: str | None) -> bool:
+        """Whether ``user`` (None: a caller without a user token) may read and continue it."""
+        return self.owner is None or self.owner == user
+
+
+class ConversationSummary(BaseModel):
+    """One line of a user's conversation list."""
+
+    id: str
+    title: str = Field(description="The first message, shortened.")
+    turns: int
+    created_at: str
+    updated_at: str
+
 
 class ConversationStore(Protocol):
-    def load(self, conversation_id: str | None) -> Conversation: ...
+    def load(self, conversation_id: str | None, *, user: str | None = None) -> Conversation: ...
 
     def get(self, conversation_id: str) -> Conversation: ...
+
+    def list_for(self, user: str, *, limit: int = 50) -> list[ConversationSummary]: ...
 
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None: ...
 
     def save_feedback(
-        self, conversation_id: str, message_id: str, rating: str, comment: str = ""
+        self,
+        conversation_id: str,
+        message_id: str,
+        rating: str,
+        comment: str = "",
+        *,
+        user: str | None = None,
     ) -> Feedback: ...
 
 
@@ -68,7 +93,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     slots TEXT NOT NULL,
     tools TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    owner TEXT
 );
 CREATE TABLE IF NOT EXISTS turns (
     message_id TEXT PRIMARY KEY,
@@ -78,6 +104,7 @@ CREATE TABLE IF NOT EXISTS turns (
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns(conversation_id, created_at);
+CREATE INDEX IF NOT EXISTS conversations_by_owner ON conversations(owner, updated_at);
 CREATE TABLE IF NOT EXISTS feedback (
     message_id TEXT PRIMARY KEY REFERENCES turns(message_id),
     conversation_id TEXT NOT NULL REFERENCES conversations(id),
@@ -101,8 +128,10 @@ class SqliteStore:
         self._path = path
         self._history = history
         self._local = threading.local()
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
+        db = self._connect()
+        with _transaction(db):
+            _add_owner_column(db)  # files written before conversations had owners
+        db.executescript(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -113,11 +142,17 @@ class SqliteStore:
             self._local.db = db
         return db
 
-    def load(self, conversation_id: str | None) -> Conversation:
-        """The conversation with this id, or a new empty one (a new id when None or unknown)."""
+    def load(self, conversation_id: str | None, *, user: str | None = None) -> Conversation:
+        """The conversation with this id, or a new empty one owned by ``user`` (a new id when None or
+        unknown); ``NotFound`` when it belongs to another user, as if it did not exist."""
         if not conversation_id:
-            return Conversation(id=uuid.uuid4().hex)
-        return self._read(conversation_id, self._history) or Conversation(id=conversation_id)
+            return Conversation(id=uuid.uuid4().hex, owner=user)
+        conversation = self._read(conversation_id, self._history)
+        if conversation is None:
+            return Conversation(id=conversation_id, owner=user)
+        if not conversation.visible_to(user):
+            raise NotFound(f"no conversation with id {conversation_id!r}")
+        return conversation
 
     def get(self, conversation_id: str) -> Conversation:
         """The stored conversation with all its turns and their feedback; ``NotFound`` when there is none."""
@@ -128,12 +163,15 @@ class SqliteStore:
 
     def _read(self, conversation_id: str, limit: int) -> Conversation | None:
         db = self._connect()
-        row = db.execute("SELECT slots, tools FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        row = db.execute(
+            "SELECT slots, tools, owner FROM conversations WHERE id = ?", (conversation_id,)
+        ).fetchone()
         if row is None:
             return None
         turns = db.execute(_TURNS, (conversation_id, limit)).fetchall()
         return Conversation(
             id=conversation_id,
+            owner=row[2],
             slots=Slots.model_validate_json(row[0]),
             tools=json.loads(row[1]),
             turns=[
@@ -156,15 +194,17 @@ class SqliteStore:
         db = self._connect()
         with _transaction(db):
             db.execute(
-                "INSERT INTO conversations (id, slots, tools, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner) "
+                "VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET slots = excluded.slots, tools = excluded.tools, "
-                "updated_at = excluded.updated_at",
+                "updated_at = excluded.updated_at",  # the owner is set once, by the first turn
                 (
                     conversation.id,
                     conversation.slots.model_dump_json(),
                     json.dumps(conversation.tools),
                     now,
                     now,
+                    conversation.owner,
                 ),
             )
             db.execute(
@@ -172,10 +212,37 @@ class SqliteStore:
                 (answer.message_id, conversation.id, message, answer.model_dump_json(), now),
             )
 
+    def list_for(self, user: str, *, limit: int = 50) -> list[ConversationSummary]:
+        """The user's own conversations, most recently updated first."""
+        rows = (
+            self._connect()
+            .execute(
+                "SELECT c.id, c.created_at, c.updated_at, COUNT(t.message_id), "
+                "(SELECT message FROM turns f WHERE f.conversation_id = c.id ORDER BY f.created_at, f.rowid LIMIT 1) "
+                "FROM conversations c LEFT JOIN turns t ON t.conversation_id = c.id "
+                "WHERE c.owner = ? GROUP BY c.id ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?",
+                (user, limit),
+            )
+            .fetchall()
+        )
+        return [
+            ConversationSummary(
+                id=i, title=_title(first or ""), turns=n, created_at=created, updated_at=updated
+            )
+            for i, created, updated, n, first in rows
+        ]
+
     def save_feedback(
-        self, conversation_id: str, message_id: str, rating: str, comment: str = ""
+        self,
+        conversation_id: str,
+        message_id: str,
+        rating: str,
+        comment: str = "",
+        *,
+        user: str | None = None,
     ) -> Feedback:
-        """Record a vote on one answer of the conversation, replacing an earlier vote on it."""
+        """Record a vote on one answer of the conversation, replacing an earlier vote on it; ``user`` must
+        be allowed to see the conversation."""
         try:
             feedback = Feedback.model_validate(
                 {
@@ -190,9 +257,12 @@ class SqliteStore:
         db = self._connect()
         with _transaction(db):
             row = db.execute(
-                "SELECT conversation_id FROM turns WHERE message_id = ?", (message_id,)
+                "SELECT t.conversation_id, c.owner FROM turns t JOIN conversations c ON c.id = t.conversation_id "
+                "WHERE t.message_id = ?",
+                (message_id,),
             ).fetchone()
-            if row is None or row[0] != conversation_id:
+            # another user's conversation reads exactly like a wrong id, so its existence does not leak
+            if row is None or row[0] != conversation_id or row[1] not in (None, user):
                 raise InvalidInput(
                     f"message {message_id!r} is not part of conversation {conversation_id!r}; "
                     "send the conversation_id and message_id of the same answer"
@@ -204,6 +274,17 @@ class SqliteStore:
                 (message_id, conversation_id, feedback.rating, feedback.comment, feedback.created_at),
             )
         return feedback
+
+
+def _title(message: str, limit: int = 80) -> str:
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _add_owner_column(db: sqlite3.Connection) -> None:
+    columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
+    if columns and "owner" not in columns:
+        db.execute("ALTER TABLE conversations ADD COLUMN owner TEXT")
 
 
 def _first_problem(error: ValidationError) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from assistant.composer import Composer, Draft
 from assistant.errors import InvalidInput
-from assistant.memory import ConversationStore
+from assistant.memory import Conversation, ConversationStore
 from assistant.models import Answer
 from assistant.render import to_html
 from assistant.retriever import Retriever
@@ -47,16 +47,29 @@ class Assistant:
         """The conversation store, for reading history and recording feedback."""
         return self._memory
 
-    def ask(self, message: str, *, conversation_id: str | None = None) -> Answer:
-        """Answer one message; pass ``conversation_id`` to continue a conversation."""
-        *_, answer = self.stream(message, conversation_id=conversation_id)
+    def ask(self, message: str, *, conversation_id: str | None = None, user: str | None = None) -> Answer:
+        """Answer one message; pass ``conversation_id`` to continue a conversation.
+
+        ``user`` (a verified portal user) owns the conversations it starts; continuing one that
+        another user owns raises ``NotFound``.
+        """
+        *_, answer = self.stream(message, conversation_id=conversation_id, user=user)
         assert isinstance(answer, Answer)
         return answer
 
-    def stream(self, message: str, *, conversation_id: str | None = None) -> Iterator[str | Answer]:
-        """Text deltas of the answer, then the whole ``Answer`` (stored before it is yielded)."""
+    def stream(
+        self, message: str, *, conversation_id: str | None = None, user: str | None = None
+    ) -> Iterator[str | Answer]:
+        """Text deltas of the answer, then the whole ``Answer`` (stored before it is yielded).
+
+        The message and the conversation are checked here, before the first item, so a caller can
+        still answer ``InvalidInput`` or ``NotFound`` with a status code instead of a stream.
+        """
         text = _check(message)
-        conversation = self._memory.load(conversation_id)
+        conversation = self._memory.load(conversation_id, user=user)
+        return self._answer(text, conversation)
+
+    def _answer(self, text: str, conversation: Conversation) -> Iterator[str | Answer]:
         route = self._router.route(text, earlier=conversation.slots, earlier_tools=conversation.tools)
         run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
         passages = []

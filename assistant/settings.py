@@ -43,6 +43,18 @@ class ServerSettings(BaseModel):
             'e.g. ["https://intranet.example"]; [] allows none.'
         ),
     )
+    user_token_secret: SecretStr | None = Field(
+        default=None,
+        min_length=32,
+        description=(
+            "Shared secret (32+ characters) for signed user tokens: a portal mints an HS256 JWT "
+            "(sub = its user id, aud = 'advisor', exp) and the widget sends it as X-Advisor-User, so "
+            "conversations belong to that user. Unset: user tokens are refused."
+        ),
+    )
+    user_token_max_ttl_s: int = Field(
+        default=86400, ge=60, description="Longest lifetime (seconds) a user token may have; longer gets 401."
+    )
 
 
 class EmbeddingSettings(BaseModel):

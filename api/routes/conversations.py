@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from assistant.errors import NotReady
-from assistant.memory import MAX_COMMENT_CHARS, Conversation, ConversationStore, Rating
+from api import user_tokens
+from api.deps import CallerDep
+from assistant.errors import InvalidInput, NotFound, NotReady
+from assistant.memory import MAX_COMMENT_CHARS, Conversation, ConversationStore, ConversationSummary, Rating
 from assistant.service import Assistant
 
 router = APIRouter(prefix="/v1", tags=["conversations"])
@@ -31,13 +33,31 @@ class FeedbackRequest(BaseModel):
     comment: str = Field(default="", max_length=MAX_COMMENT_CHARS, description="Optional free text.")
 
 
+@router.get("/conversations", response_model=list[ConversationSummary])
+def list_conversations(
+    memory: MemoryDep,
+    caller: CallerDep,
+    limit: Annotated[int, Query(ge=1, le=200, description="At most this many, newest first.")] = 50,
+) -> list[ConversationSummary]:
+    """The conversations of the user named by the signed user token (``X-Advisor-User``)."""
+    if caller.user is None:
+        raise InvalidInput(f"listing conversations needs a signed user token in {user_tokens.HEADER}")
+    return memory.list_for(caller.user, limit=limit)
+
+
 @router.get("/conversations/{conversation_id}", response_model=Conversation)
-def get_conversation(conversation_id: str, memory: MemoryDep) -> Conversation:
-    """The conversation's slots and every turn: the message, the Answer and its feedback."""
-    return memory.get(conversation_id)
+def get_conversation(conversation_id: str, memory: MemoryDep, caller: CallerDep) -> Conversation:
+    """The conversation's slots and every turn: the message, the Answer and its feedback.
+
+    A conversation that belongs to a user is visible to that user's token and to admin keys only.
+    """
+    conversation = memory.get(conversation_id)
+    if caller.role != "admin" and not conversation.visible_to(caller.user):
+        raise NotFound(f"no conversation with id {conversation_id!r}")
+    return conversation
 
 
 @router.post("/feedback", status_code=204, response_class=Response)
-def post_feedback(body: FeedbackRequest, memory: MemoryDep) -> None:
+def post_feedback(body: FeedbackRequest, memory: MemoryDep, caller: CallerDep) -> None:
     """Rate one answer up or down, with an optional comment; a later vote replaces the earlier one."""
-    memory.save_feedback(body.conversation_id, body.message_id, body.rating, body.comment)
+    memory.save_feedback(body.conversation_id, body.message_id, body.rating, body.comment, user=caller.user)

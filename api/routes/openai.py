@@ -17,7 +17,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
-from api.deps import AssistantDep, SettingsDep, check_message_length
+from api.deps import AssistantDep, CallerDep, SettingsDep, check_message_length
 from api.errors import INTERNAL_MESSAGE, status_of
 from api.openai import (
     MODEL_NAME,
@@ -53,7 +53,7 @@ def list_models() -> ModelList:
     responses={200: {"content": {"text/event-stream": {}}, "description": "A completion, or its chunks."}},
 )
 async def chat_completions(
-    body: ChatCompletionRequest, assistant: AssistantDep, settings: SettingsDep
+    body: ChatCompletionRequest, assistant: AssistantDep, settings: SettingsDep, caller: CallerDep
 ) -> ChatCompletion | StreamingResponse:
     """Answer the last user message, in OpenAI's ``chat.completion`` format (chunks when streaming)."""
     question = body.question
@@ -63,10 +63,12 @@ async def chat_completions(
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
     if body.stream:
-        items = assistant.stream(question, conversation_id=body.conversation_id)
+        items = assistant.stream(question, conversation_id=body.conversation_id, user=caller.user)
         chunks = _chunks(items, completion_id=completion_id, created=created)
         return StreamingResponse(chunks, media_type="text/event-stream", headers=SSE_HEADERS)
-    answer = await run_in_threadpool(assistant.ask, question, conversation_id=body.conversation_id)
+    answer = await run_in_threadpool(
+        assistant.ask, question, conversation_id=body.conversation_id, user=caller.user
+    )
     return ChatCompletion(
         id=completion_id,
         created=created,

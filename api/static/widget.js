@@ -8,6 +8,9 @@
  *     data-greeting="Hi!"                     first message shown in an empty conversation
  *     data-endpoint="https://ADVISOR_HOST"    defaults to the origin this script was loaded from
  *     data-api-key="..."                      sent as X-API-Key when the service requires keys
+ *     data-user-token="..."                   a signed user token (HS256 JWT) minted by the host page's server;
+ *                                             sent as X-Advisor-User, so conversations belong to that user.
+ *                                             Refresh it with AdvisorWidget.setUserToken(token) before it expires.
  *     data-theme="light"                      light | dark; colours: --advisor-accent, --advisor-accent-text,
  *                                             --advisor-bg, --advisor-text, --advisor-muted, --advisor-border
  *     data-accent="#2563eb"></script>         shorthand for --advisor-accent
@@ -44,11 +47,15 @@
       notHelpful: "Not helpful",
       thanks: "Thanks for the feedback!",
       feedbackFailed: "Could not save your feedback. Please try again.",
+      commentPrompt: "What was wrong or missing? (optional)",
+      commentSend: "Send comment",
+      commentThanks: "Thanks, your comment was sent.",
       yes: "yes",
       no: "no",
       errGeneric: "Sorry, something went wrong while answering. Please try again in a moment.",
       errNetwork: "Cannot reach the advisor. Check your connection and try again.",
       errAuth: "The advisor needs an access key that this page does not provide. Please contact the page owner.",
+      errSession: "Your sign-in for the advisor has expired. Reload the page to continue.",
       errInput: "The advisor could not read that question. Please shorten or rephrase it.",
       errRate: "Too many questions at once. Please wait a minute and try again.",
       errBusy: "The advisor is starting up. Please try again in a few seconds.",
@@ -90,11 +97,15 @@
       notHelpful: "没有帮助",
       thanks: "感谢你的反馈！",
       feedbackFailed: "反馈保存失败，请重试。",
+      commentPrompt: "哪里不对或缺了什么？（可选）",
+      commentSend: "发送意见",
+      commentThanks: "谢谢，你的意见已发送。",
       yes: "是",
       no: "否",
       errGeneric: "抱歉，回答时出了点问题，请稍后再试。",
       errNetwork: "无法连接到顾问服务，请检查网络后重试。",
       errAuth: "顾问服务需要访问密钥，但本页面没有提供。请联系页面管理员。",
+      errSession: "顾问的登录状态已过期，请刷新页面后继续。",
       errInput: "顾问无法处理这个问题，请缩短或换个说法。",
       errRate: "提问太频繁了，请稍等一分钟再试。",
       errBusy: "顾问服务正在启动，请几秒钟后再试。",
@@ -130,11 +141,14 @@
   var T = STRINGS[lang];
   var endpoint = (ds.endpoint || new URL(script.src, location.href).origin).replace(/\/+$/, "");
   var apiKey = ds.apiKey || "";
+  var userToken = ds.userToken || "";
   var mode = ds.mode === "inline" ? "inline" : "launcher";
   var position = ds.position === "bottom-left" ? "bottom-left" : "bottom-right";
   var title = ds.title || (lang === "zh" ? "训练服务器顾问" : "Training server advisor");
   var greeting = ds.greeting || T.greeting;
-  var storageKey = "advisor-widget:conversation:" + endpoint;
+  // one remembered conversation per service and per signed-in user (a shared computer keeps them apart)
+  function storageKeyFor(token) { return "advisor-widget:conversation:" + endpoint + (token ? ":" + tokenUser(token) : ""); }
+  var storageKey = storageKeyFor(userToken);
   var THUMB = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M1 21h4V9H1v12zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z"/></svg>';
   var SCALAR_SKIP = { formula: 1, assumptions: 1, warnings: 1, sources: 1 };
 
@@ -198,6 +212,9 @@
     ".fb svg{width:16px;height:16px;fill:currentColor;}",
     ".fb .down svg{transform:rotate(180deg);}",
     ".fb button[aria-pressed=true]{background:var(--a);border-color:var(--a);color:var(--at);}",
+    ".fb-comment{display:flex;gap:6px;margin-top:6px;align-items:flex-end;}",
+    ".fb-comment textarea{flex:1;min-width:0;resize:vertical;font-size:12px;border:1px solid var(--bd);border-radius:6px;padding:4px 6px;background:var(--bg);}",
+    ".fb-comment button{font-size:12px;padding:4px 8px;border-radius:6px;background:var(--a);color:var(--at);white-space:nowrap;}",
     "form{display:flex;gap:8px;padding:10px;border-top:1px solid var(--bd);background:var(--bg);margin:0;}",
     "textarea{flex:1;resize:none;height:40px;max-height:120px;padding:9px 10px;border:1px solid var(--bd);border-radius:8px;",
     "background:var(--bg);color:var(--tx);margin:0;}",
@@ -319,6 +336,18 @@
   }
 
   // every citation opens this service's source page, which shows the passage, its date and the original links
+  // the token's user id, read (not verified: the server does that) to keep each user's history apart
+  function tokenUser(token) {
+    try {
+      var part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+      var bytes = atob(part + "===".slice((part.length + 3) % 4));
+      var utf8 = new Uint8Array(bytes.length);
+      for (var i = 0; i < bytes.length; i++) utf8[i] = bytes.charCodeAt(i);
+      var sub = JSON.parse(new TextDecoder("utf-8").decode(utf8)).sub;
+      return typeof sub === "string" && sub ? sub : "?";
+    } catch (e) { return "?"; }
+  }
+
   function citationHref(c) {
     var id = String(c.doc_id || c.source || "");
     return endpoint + "/v1/sources/" + id.split("/").map(encodeURIComponent).join("/");
@@ -375,6 +404,7 @@
     var h = { Accept: json ? "application/json" : "text/event-stream" };
     h["Content-Type"] = "application/json";
     if (apiKey) h["X-API-Key"] = apiKey;
+    if (userToken) h["X-Advisor-User"] = userToken;
     return h;
   }
 
@@ -398,6 +428,7 @@
   }
 
   function errorForStatus(status) {
+    if (status === 401 && userToken) return T.errSession;
     if (status === 401 || status === 403) return T.errAuth;
     if (status === 400 || status === 413 || status === 422) return T.errInput;
     if (status === 429) return T.errRate;
@@ -422,22 +453,54 @@
     // drawn inline: emoji fonts are not everywhere, and the widget makes no outside requests
     up.innerHTML = THUMB;
     down.innerHTML = THUMB;
+    var box = null;
     function mark(rating) {
       up.setAttribute("aria-pressed", String(rating === "up"));
       down.setAttribute("aria-pressed", String(rating === "down"));
     }
     if (rated) { mark(rated); status.textContent = L.thanks; bubble.setAttribute("data-rated", rated); }
-    function vote(rating) {
-      up.disabled = down.disabled = true;
-      fetch(endpoint + "/v1/feedback", {
+    function post(rating, comment) {
+      return fetch(endpoint + "/v1/feedback", {
         method: "POST",
         headers: headers(true),
-        body: JSON.stringify({ conversation_id: answer.conversation_id, message_id: answer.message_id, rating: rating, comment: "" }),
-      }).then(function (r) {
-        if (!r.ok) throw new Error(String(r.status));
+        body: JSON.stringify({ conversation_id: answer.conversation_id, message_id: answer.message_id, rating: rating, comment: comment }),
+      }).then(function (r) { if (!r.ok) throw new Error(String(r.status)); });
+    }
+    function closeBox() { if (box && box.parentNode) box.parentNode.removeChild(box); box = null; }
+    // after a thumbs-down: an optional comment, sent as the same vote with its text
+    function openBox() {
+      if (box) return;
+      var text = el("textarea", { className: "fb-text", rows: "2", maxlength: "2000", "aria-label": L.commentPrompt, placeholder: L.commentPrompt });
+      var sendComment = el("button", { type: "submit", className: "fb-send", text: L.commentSend });
+      box = el("form", { className: "fb-comment" }, [text, sendComment]);
+      box.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var comment = text.value.trim();
+        if (!comment) { text.focus(); return; }
+        sendComment.disabled = true;
+        post("down", comment).then(function () {
+          closeBox();
+          status.textContent = L.commentThanks;
+          bubble.setAttribute("data-commented", "");
+        }).catch(function () {
+          status.textContent = L.feedbackFailed;
+          sendComment.disabled = false;
+        });
+      });
+      text.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) { e.preventDefault(); box.requestSubmit(); }
+        if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); closeBox(); down.focus(); }
+      });
+      bubble.appendChild(box);
+      text.focus();
+    }
+    function vote(rating) {
+      up.disabled = down.disabled = true;
+      post(rating, "").then(function () {
         mark(rating);
         status.textContent = L.thanks;
         bubble.setAttribute("data-rated", rating);
+        if (rating === "down") openBox(); else closeBox();
       }).catch(function () {
         status.textContent = L.feedbackFailed;
       }).then(function () { up.disabled = down.disabled = false; });
@@ -594,6 +657,8 @@
     fetch(endpoint + "/v1/conversations/" + encodeURIComponent(state.conversationId), { headers: headers(true) })
       .then(function (r) {
         if (r.status === 404) { saveConversation(null); return null; }
+        // an expired sign-in: say so, and keep the conversation for after the reload
+        if (r.status === 401 || r.status === 403) { addError(errorForStatus(r.status)); return null; }
         if (!r.ok) throw new Error(String(r.status));
         return r.json();
       })
@@ -664,5 +729,19 @@
   if (document.body) mount();
   else document.addEventListener("DOMContentLoaded", mount);
 
-  window.AdvisorWidget = { open: open, close: close, send: send, element: host };
+  // a portal refreshes the signed user token before it expires; a different user starts from their own history
+  function setUserToken(token) {
+    var before = storageKey;
+    userToken = String(token || "");
+    storageKey = storageKeyFor(userToken);
+    if (storageKey === before) return;
+    log.textContent = "";
+    state.greeted = false;
+    state.conversationId = null;
+    try { state.conversationId = localStorage.getItem(storageKey); } catch (e) { /* storage blocked */ }
+    if (mode === "inline" || !panel.hidden) greet();
+    loadHistory();
+  }
+
+  window.AdvisorWidget = { open: open, close: close, send: send, setUserToken: setUserToken, element: host };
 })();

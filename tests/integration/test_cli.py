@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from api import user_tokens
 from assistant.models import Answer
 from tests.helpers import REPO, make_settings
 
@@ -97,7 +98,9 @@ def test_bad_input_gets_one_line_and_a_non_zero_exit(
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("command", [(), ("ingest",), ("ask",), ("serve",), ("eval",), ("eval", "retrieval")])
+@pytest.mark.parametrize(
+    "command", [(), ("ingest",), ("ask",), ("serve",), ("eval",), ("eval", "retrieval"), ("user-token",)]
+)
 def test_every_command_has_help(tmp_path: Path, command: tuple[str, ...]) -> None:
     result = run(tmp_path, *command, "--help")
     assert result.returncode == 0
@@ -147,3 +150,20 @@ def test_a_run_killed_mid_way_leaves_a_usable_index_that_the_next_run_repairs(tm
     assert " 0 updated, 0 removed" in repaired.stdout
     again = run(data, "ingest")
     assert " 0 added, 0 updated, 0 removed, " in again.stdout
+
+
+def test_user_token_mints_what_the_api_accepts(tmp_path: Path) -> None:
+    secret = "cli-test-secret-0123456789-abcdefghij"
+    result = run(tmp_path, "user-token", "张伟", "--ttl", "600", ADVISOR_SERVER__USER_TOKEN_SECRET=secret)
+    assert result.returncode == 0, result.stderr
+    user = user_tokens.verify(result.stdout.strip(), secret, max_ttl_s=86400)
+    assert user.id == "张伟"
+
+    refused = run(tmp_path, "user-token", "alice")
+    assert refused.returncode == 2
+    assert "ADVISOR_SERVER__USER_TOKEN_SECRET" in refused.stderr
+    too_long = run(
+        tmp_path, "user-token", "alice", "--ttl", "999999", ADVISOR_SERVER__USER_TOKEN_SECRET=secret
+    )
+    assert too_long.returncode == 2
+    assert "longer than the service accepts" in too_long.stderr

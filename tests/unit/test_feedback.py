@@ -126,3 +126,17 @@ def test_a_file_from_before_feedback_gains_the_table(tmp_path: Path) -> None:
     assert store.get("c1").turns[0].feedback is None
     store.save_feedback("c1", "m1", "up")
     assert store.get("c1").turns[0].feedback is not None
+
+
+def test_feedback_on_another_users_answer_reads_like_a_wrong_id(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "c.sqlite3")
+    conversation = store.load(None, user="alice")
+    store.save_turn(
+        conversation, "q", Answer(conversation_id=conversation.id, message_id="m1", language="en", answer="a")
+    )
+    for stranger in ("bob", None):
+        with pytest.raises(InvalidInput, match="is not part of conversation"):
+            store.save_feedback(conversation.id, "m1", "down", user=stranger)
+    assert (
+        store.save_feedback(conversation.id, "m1", "down", "too vague", user="alice").comment == "too vague"
+    )

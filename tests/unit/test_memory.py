@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant.errors import NotFound
 from assistant.memory import Conversation, SqliteStore
 from assistant.models import Answer
 from assistant.slots import Slots
@@ -62,3 +63,64 @@ def test_threads_share_one_store(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert len(store.load(conversation.id).turns) == 8
+
+
+def test_a_users_conversation_is_hidden_from_other_users(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "c.sqlite3")
+    mine = store.load(None, user="alice")
+    store.save_turn(mine, "hello", answer(mine.id, 1))
+
+    assert store.load(mine.id, user="alice").turns[0].message == "hello"
+    for stranger in ("bob", None):
+        with pytest.raises(NotFound):
+            store.load(mine.id, user=stranger)
+    assert store.get(mine.id).owner == "alice"  # the route decides who may read it (admins may)
+
+
+def test_the_first_turn_sets_the_owner_for_good(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "c.sqlite3")
+    shared = store.load(None)  # started without a user token: anyone with the id may continue it
+    store.save_turn(shared, "first", answer(shared.id, 1))
+    later = store.load(shared.id, user="bob")
+    store.save_turn(later, "second", answer(shared.id, 2))
+    assert store.get(shared.id).owner is None
+    assert store.load(shared.id, user="carol").turns[-1].message == "second"
+
+
+def test_users_list_only_their_own_conversations_newest_first(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "c.sqlite3")
+    ids = []
+    for n, (user, text) in enumerate(
+        [("alice", "70B 模型要多少张 H100？"), ("bob", "bob's question"), ("alice", "How much storage " * 10)]
+    ):
+        conversation = store.load(None, user=user)
+        store.save_turn(conversation, text, answer(conversation.id, n))
+        ids.append(conversation.id)
+    store.save_turn(store.load(ids[0], user="alice"), "follow-up", answer(ids[0], 9))
+
+    listed = store.list_for("alice")
+    assert [c.id for c in listed] == [ids[0], ids[2]]
+    assert listed[0].title == "70B 模型要多少张 H100？"
+    assert listed[0].turns == 2
+    assert len(listed[1].title) == 80
+    assert listed[1].title.endswith("…")
+    assert store.list_for("alice", limit=1)[0].id == ids[0]
+    assert store.list_for("nobody") == []
+
+
+def test_files_from_before_owners_are_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE conversations (id TEXT PRIMARY KEY, slots TEXT NOT NULL, tools TEXT NOT NULL, "
+        "created_at TEXT NOT NULL, updated_at TEXT NOT NULL);"
+        "INSERT INTO conversations VALUES ('old', '{}', '[]', '2026-01-01', '2026-01-01');"
+    )
+    db.commit()
+    db.close()
+
+    store = SqliteStore(path)
+    assert store.load("old", user="alice").owner is None  # earlier conversations stay open to their id
+    mine = store.load(None, user="alice")
+    store.save_turn(mine, "hi", answer(mine.id, 1))
+    assert SqliteStore(path).get(mine.id).owner == "alice"
