@@ -14,6 +14,7 @@ from api.errors import register_error_handlers
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
 from api.routes import chat, conversations, documents, health, openai, sources, tools, widget
+from api.schemas import ERROR_RESPONSES
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
@@ -63,6 +64,6 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     app.include_router(widget.router)  # open: GET / (demo page) and GET /widget.js load before any key
     protected = [Depends(authenticate)]
     for module in (chat, openai, tools, conversations, documents):
-        app.include_router(module.router, dependencies=protected)
+        app.include_router(module.router, dependencies=protected, responses=ERROR_RESPONSES)
     add_cors(app, settings)  # last, so it is the outermost middleware and errors carry CORS headers too
     return app

@@ -40,3 +40,37 @@ class StreamError(BaseModel):
 
     code: str
     message: str
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code`` to branch on and a ``message`` to show."""
+
+    code: str = Field(description="e.g. invalid_request, unauthorized, not_found, rate_limited, internal.")
+    message: str = Field(description="One readable sentence; never internals.")
+    fields: list[dict[str, str]] | None = Field(
+        default=None, description="For 422: each invalid field and why ({'field', 'message'})."
+    )
+    suggestions: list[str] | None = Field(default=None, description="For tools: names or values that would work.")
+
+
+class ErrorBody(BaseModel):
+    """Every error response: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: _error("No valid API key or signed user token."),
+    403: _error("The key's role does not allow this route."),
+    404: _error("No such resource (or it belongs to another user)."),
+    413: _error("The request body is larger than the limit."),
+    422: _error("Invalid input; `fields` names each invalid field."),
+    429: _error("Over the rate limit; `Retry-After` says when to retry."),
+    500: _error("Our bug, logged; the message carries no internals."),
+    503: _error("Still starting; try again in a few seconds."),
+}
+"""The errors any /v1 route may answer, declared so /docs and client generators know their shape."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import threading
@@ -9,9 +10,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import httpx
 import uvicorn
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from jsonschema import Draft202012Validator
+from starlette.routing import Match
 
 from assistant.settings import Settings
 
@@ -55,3 +61,55 @@ def serve(app: FastAPI) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+class ContractClient(TestClient):
+    """A ``TestClient`` that checks every response against the app's own OpenAPI document.
+
+    The status must be declared for the route, and a JSON body must match the declared schema, so
+    /docs and client generators never promise a shape the API does not send (errors included).
+    Streams and non-JSON bodies (HTML pages, metrics) are checked for their status only.
+    """
+
+    def __init__(self, app: FastAPI, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._api = app
+        self.event_hooks["response"].append(self._check)
+
+    def _check(self, response: httpx.Response) -> None:
+        request = response.request
+        operation = self._operation(request.method, request.url.path)
+        if operation is None:
+            return  # no such route: a 404/405 from the router, whose shape the other tests check
+        declared = operation["responses"].get(str(response.status_code))
+        assert declared is not None, (
+            f"{request.method} {request.url.path} answered {response.status_code}, which its OpenAPI "
+            f"operation does not declare (declared: {sorted(operation['responses'])})"
+        )
+        content_type = response.headers.get("content-type", "")
+        if not content_type.startswith("application/json"):
+            return
+        schema = declared.get("content", {}).get("application/json", {}).get("schema")
+        assert schema is not None, (
+            f"{request.method} {request.url.path} {response.status_code} sent JSON it does not declare"
+        )
+        response.read()
+        validator = Draft202012Validator({**schema, "components": self._api.openapi().get("components", {})})
+        problems = [
+            f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {e.message}"
+            for e in validator.iter_errors(response.json())
+        ]
+        assert not problems, f"{request.method} {request.url.path} {response.status_code}: {problems[:5]}"
+
+    def _operation(self, method: str, path: str) -> dict[str, Any] | None:
+        scope = {"type": "http", "method": method, "path": path, "root_path": ""}
+        for route in self._api.router.routes:
+            match, _ = route.matches(scope)
+            template = getattr(route, "path", None)
+            if match is Match.FULL and template is not None:
+                paths: dict[str, Any] = self._api.openapi().get("paths", {})
+                operation: dict[str, Any] | None = paths.get(re.sub(r":\w+}", "}", template), {}).get(
+                    method.lower()
+                )
+                return operation
+        return None

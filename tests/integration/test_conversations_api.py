@@ -19,7 +19,7 @@ from assistant.models import Answer
 from assistant.service import Assistant
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
-from tests.helpers import make_settings
+from tests.helpers import ContractClient, make_settings
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +40,7 @@ def make_app(assistant: Assistant) -> FastAPI:
 
 @pytest.fixture
 def client(assistant: Assistant) -> Iterator[TestClient]:
-    with TestClient(make_app(assistant)) as client:
+    with ContractClient(make_app(assistant)) as client:
         yield client
 
 
@@ -134,7 +134,7 @@ def test_metrics_count_requests_by_route_and_calculator_calls(assistant: Assista
     instrument(other)  # a second app in the same process gets its own registry
     answer = assistant.ask("How long would it take to train a 13B model on 8 H100s?")
     metrics.record_answer(answer)
-    with TestClient(app) as client:
+    with ContractClient(app) as client:
         for _ in range(3):
             client.get(f"/v1/conversations/{answer.conversation_id}")
         client.get("/v1/conversations/never-seen")

@@ -12,7 +12,7 @@ from langchain_core.embeddings import Embeddings
 from api.app import create_app
 from assistant.settings import Settings
 from assistant.wiring import build_assistant, ingest
-from tests.helpers import make_settings
+from tests.helpers import ContractClient, make_settings
 
 pytestmark = pytest.mark.integration
 
@@ -30,7 +30,7 @@ def client(tmp_path_factory: pytest.TempPathFactory, use_embeddings: Embeddings)
     )
     ingest(settings, embeddings=use_embeddings)
     app = create_app(settings=settings, assistant=build_assistant(settings, use_embeddings))
-    with TestClient(app) as c:
+    with ContractClient(app) as c:
         yield c
 
 

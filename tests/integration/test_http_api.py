@@ -15,6 +15,7 @@ from assistant.models import Answer
 from assistant.service import Assistant
 from assistant.settings import ServerSettings, Settings
 from assistant.wiring import build_assistant
+from tests.helpers import ContractClient
 
 pytestmark = pytest.mark.integration
 
@@ -28,12 +29,12 @@ def assistant(indexed_settings: Settings, use_embeddings: Embeddings) -> Assista
 
 @pytest.fixture(scope="module")
 def client(indexed_settings: Settings, assistant: Assistant) -> Iterator[TestClient]:
-    with TestClient(create_app(settings=indexed_settings, assistant=assistant)) as c:
+    with ContractClient(create_app(settings=indexed_settings, assistant=assistant)) as c:
         yield c
 
 
 def _client(settings: Settings, assistant: Assistant, **update: Any) -> TestClient:
-    return TestClient(create_app(settings=settings.model_copy(update=update), assistant=assistant))
+    return ContractClient(create_app(settings=settings.model_copy(update=update), assistant=assistant))
 
 
 def _events(text: str) -> list[tuple[str, Any]]:
@@ -91,7 +92,9 @@ def test_chat_streams_server_sent_events_in_order(client: TestClient) -> None:
 def test_a_failure_mid_stream_is_an_error_event_without_internals(
     indexed_settings: Settings, assistant: Assistant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(message: str, *, conversation_id: str | None = None) -> Iterator[str | Answer]:
+    def broken(
+        message: str, *, conversation_id: str | None = None, user: str | None = None
+    ) -> Iterator[str | Answer]:
         yield "partial "
         raise RuntimeError("secret internals")
 
@@ -111,7 +114,7 @@ def test_an_unexpected_error_is_a_json_500_without_internals(
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(assistant, "ask", broken)
-    with TestClient(
+    with ContractClient(
         create_app(settings=indexed_settings, assistant=assistant), raise_server_exceptions=False
     ) as c:
         resp = c.post("/v1/chat", json={"message": "hi"})

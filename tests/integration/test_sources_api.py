@@ -12,6 +12,7 @@ from api.app import create_app
 from api.routes.sources import Passage, source_page
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
+from tests.helpers import ContractClient
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +22,7 @@ ALLOWED = "http://127.0.0.1:8000"
 @pytest.fixture(scope="module")
 def client(indexed_settings: Settings, use_embeddings: Embeddings) -> Iterator[TestClient]:
     app = create_app(settings=indexed_settings, assistant=build_assistant(indexed_settings, use_embeddings))
-    with TestClient(app) as c:
+    with ContractClient(app) as c:
         yield c
 
 
@@ -30,7 +31,7 @@ def test_user_files_are_not_served_when_keys_are_configured(
 ) -> None:
     settings = indexed_settings.model_copy(update={"api_keys": ["k"]})
     app = create_app(settings=settings, assistant=build_assistant(settings, use_embeddings))
-    with TestClient(app) as c:
+    with ContractClient(app) as c:
         assert c.get("/v1/sources/file:/etc/passwd").status_code == 404
         assert c.get("/v1/sources/en/storage").status_code == 200
 

@@ -17,6 +17,7 @@ from assistant.models import Answer
 from assistant.service import Assistant
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
+from tests.helpers import ContractClient
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +47,7 @@ def _settings(indexed_settings: Settings, **server: Any) -> Settings:
 
 @pytest.fixture(scope="module")
 def client(indexed_settings: Settings, assistant: Assistant) -> Iterator[TestClient]:
-    with TestClient(create_app(settings=_settings(indexed_settings), assistant=assistant)) as c:
+    with ContractClient(create_app(settings=_settings(indexed_settings), assistant=assistant)) as c:
         yield c
 
 
@@ -185,7 +186,7 @@ def test_a_bad_token_is_refused_even_with_a_good_key(client: TestClient) -> None
 def test_tokens_are_refused_when_no_secret_is_configured(
     indexed_settings: Settings, assistant: Assistant
 ) -> None:
-    with TestClient(create_app(settings=indexed_settings, assistant=assistant)) as open_client:
+    with ContractClient(create_app(settings=indexed_settings, assistant=assistant)) as open_client:
         resp = open_client.post("/v1/chat", json={"message": QUESTION}, headers=as_user("alice"))
     assert resp.status_code == 401
     assert "not enabled" in resp.json()["error"]["message"]
