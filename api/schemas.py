@@ -50,7 +50,9 @@ class ErrorDetail(BaseModel):
     fields: list[dict[str, str]] | None = Field(
         default=None, description="For 422: each invalid field and why ({'field', 'message'})."
     )
-    suggestions: list[str] | None = Field(default=None, description="For tools: names or values that would work.")
+    suggestions: list[str] | None = Field(
+        default=None, description="For tools: names or values that would work."
+    )
 
 
 class ErrorBody(BaseModel):
