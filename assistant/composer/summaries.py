@@ -6,6 +6,7 @@ in the composer beyond unit formatting.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +47,16 @@ def num(value: float | int | None, digits: int = 3) -> str:
         return f"{v:,.0f}"
     if v == int(v):
         return f"{int(v)}"
-    return f"{v:.{max(0, digits - 1 - int(f'{abs(v):e}'.split('e')[1]))}f}".rstrip("0").rstrip(".")
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    text = f"{v:,.{decimals}f}"  # 999.96 rounds to "1,000"
+    # only decimals lose their trailing zeros: "110" must stay 110
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def span(low: float | None, high: float | None) -> str:
+    """``656-936``, or one number when both ends round to the same text."""
+    a, b = num(low), num(high)
+    return a if a == b else f"{a}-{b}"
 
 
 def pct(value: float | None) -> str:
@@ -77,20 +87,20 @@ def _training_compute(call: ToolCall) -> Summary:
     if days:
         en = (
             f"Training {model} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
-            f"at {mfu} MFU (range {num(days['low'])}-{num(days['high'])} days), {num(hours['expected'])} GPU-hours in all."
+            f"at {mfu} MFU (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
             f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} 训练 {model}（{tokens}B token）约需 **{num(days['expected'])} 天**"
-            f"（区间 {num(days['low'])}-{num(days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
+            f"（区间 {span(days['low'], days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
         )
     else:
         en = (
             f"Training {model} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU "
-            f"(range {num(hours['low'])}-{num(hours['high'])})."
+            f"(range {span(hours['low'], hours['high'])})."
         )
         zh = (
             f"以 MFU {mfu} 在 {gpu} 上训练 {model}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
-            f"（区间 {num(hours['low'])}-{num(hours['high'])}）。"
+            f"（区间 {span(hours['low'], hours['high'])}）。"
         )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{tokens}B"),
               Row(en="GPU", zh="GPU", value=gpu), Row(en="GPUs", zh="GPU 数量", value=num(i.get("gpus"))),
@@ -105,7 +115,7 @@ def _training_compute(call: ToolCall) -> Summary:
             Row(
                 en="Wall-clock days",
                 zh="训练天数",
-                value=f"{num(days['expected'])} ({num(days['low'])}-{num(days['high'])})",
+                value=f"{num(days['expected'])} ({span(days['low'], days['high'])})",
             ),
         )
     results.append(
@@ -124,16 +134,16 @@ def _gpus_for_deadline(call: ToolCall) -> Summary:
     model, gpu, rng = _model_name(i, o), w["gpu"], o["gpus_range"]
     en = (
         f"To train {model} on {num(w['tokens_b'])}B tokens within {num(i['deadline_days'])} days you need "
-        f"**{o['gpus']} x {gpu}** ({o['nodes']} servers of 8) at {pct(i.get('mfu', 0.4))} MFU; "
-        f"{rng['low']}-{rng['high']} GPUs across the MFU range."
+        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of 8) "
+        f"at {pct(i.get('mfu', 0.4))} MFU; {span(rng['low'], rng['high'])} GPUs across the MFU range."
     )
     zh = (
         f"要在 {num(i['deadline_days'])} 天内训完 {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
-        f"需要 **{o['gpus']} 张 {gpu}**（{o['nodes']} 台 8 卡服务器），按 MFU 区间为 {rng['low']}-{rng['high']} 张。"
+        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 8 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
     )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{num(w['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i['deadline_days'])} d"), Row(en="GPU", zh="GPU", value=gpu)]  # fmt: skip
-    results = [Row(en="GPUs (whole servers)", zh="GPU 数量（整机）", value=str(o["gpus"])),
+    results = [Row(en="GPUs (whole servers)", zh="GPU 数量（整机）", value=num(o["gpus"])),
                Row(en="Exact GPUs", zh="精确值", value=num(o["exact_gpus"])),
                Row(en="Days at that count", zh="该配置训练天数", value=num(o["days_at_gpus"])),
                Row(en="Training FLOPs", zh="训练计算量", value=f"{num(w['training_flops'])} FLOPs")]  # fmt: skip
