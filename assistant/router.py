@@ -52,14 +52,16 @@ TOOL_TRIGGERS: dict[str, re.Pattern[str]] = {
     "gpus_for_deadline": _words(
         r"how many (?:gpus|cards|accelerators|nodes|servers)",
         r"(?:gpus|nodes) (?:do i|would|will) (?:i |we )?need",
-        r"(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)",
-        r"需要.*(?:多少|几).*(?:卡|gpu)",
+        # "多少GPU小时" asks for GPU-hours, not for a number of GPUs
+        r"(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*小时)",
+        r"需要.*(?:多少|几).*(?:卡|gpu)(?!\s*小时)",
     ),
     "training_compute": _words(
         r"how (?:long|many days|many hours|many weeks)",
         r"\bdays?\b.*\btrain",
         r"train.*\bdays?\b",
         r"gpu[- ]?hours?",
+        r"gpu\s*小时",
         r"time to train",
         r"training time",
         r"\bflops\b",

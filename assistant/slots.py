@@ -124,7 +124,9 @@ _TOKENS = _flags(
 _TOKENS_AFTER = _flags(rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)\b")
 
 # --- GPUs -----------------------------------------------------------------------------------------
-_COUNT_BEFORE = _flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*$")
+# a vendor word may sit between the count and the name the catalog matched: "8张NVIDIA GB200"
+_VENDOR = r"(?:nvidia|amd|intel|google(?:\s+cloud)?|英伟达|华为)"
+_COUNT_BEFORE = _flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
 _COUNT_AFTER = _flags(r"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*(\d+)")
 _NODES = _flags(
     rf"{NUMBER}\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)\s*(?:of|的|，|,|each\s*with|with)?\s*"

@@ -31,6 +31,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("DeepSeek-V3 的训练用了多少卡时", {"model": "deepseek-v3"}),
     ("GPT-3 training compute", {"model": "gpt-3-175b"}),
     ("Mixtral 8x7B on H100", {"model": "mixtral-8x7b", "gpu": "h100-sxm"}),
+    # a vendor word between the count and the matched name
+    ("用8张NVIDIA GB200训练", {"gpu": "gb200", "gpu_count": 8}),
+    ("with 64 Google Cloud TPU v6e chips", {"gpu": "tpu-v6e", "gpu_count": 64}),
+    ("用16张英伟达H100", {"gpu": "h100-sxm", "gpu_count": 16}),
     # tokens
     ("on 2T tokens", {"tokens_b": 2000}),
     ("1.5T token", {"tokens_b": 1500}),
