@@ -13,8 +13,9 @@ from api.deps import authenticate
 from api.errors import register_error_handlers
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
-from api.routes import chat, conversations, documents, health, openai, sources, tools, widget
+from api.routes import chat, conversations, documents, health, openai, slack, sources, tools, widget
 from api.schemas import ERROR_RESPONSES
+from api.slack.bot import build_slack_app
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         app.state.settings = settings
         app.state.catalog = catalog_for(settings)
         app.state.assistant = assistant if assistant is not None else build_assistant(settings)
+        app.state.slack = build_slack_app(settings, app.state.assistant)  # None unless Slack is configured
         if not settings.api_keys:
             logger.warning(
                 "no API keys configured (ADVISOR_API_KEYS): the API is open, serve it on localhost only"
@@ -52,7 +54,9 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         BodyLimitMiddleware,
         max_bytes=settings.server.max_body_bytes,
         # multipart framing adds a little to the file itself
-        larger={"/v1/documents": settings.server.max_upload_bytes + 64 * 1024},
+        # Slack's button clicks carry the whole message they were under (up to ~12k characters of blocks,
+        # 9 bytes per Chinese character once form-encoded)
+        larger={"/v1/documents": settings.server.max_upload_bytes + 64 * 1024, "/slack/events": 512 * 1024},
     )
     app.add_middleware(
         RateLimitMiddleware,
@@ -62,6 +66,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
     app.include_router(health.router)
     app.include_router(sources.router)  # open: browsers follow citation links without keys
     app.include_router(widget.router)  # open: GET / (demo page) and GET /widget.js load before any key
+    app.include_router(slack.router)  # open: Slack signs its requests, the Bolt app verifies them
     protected = [Depends(authenticate)]
     for module in (chat, openai, tools, conversations, documents):
         app.include_router(module.router, dependencies=protected, responses=ERROR_RESPONSES)

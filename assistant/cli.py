@@ -1,4 +1,4 @@
-"""The ``advisor`` command: serve, ask, ingest, eval, user-token."""
+"""The ``advisor`` command: serve, ask, ingest, eval, slack, user-token."""
 
 from __future__ import annotations
 
@@ -160,6 +160,42 @@ def serve(
         port=port or settings.server.port,
         log_level="info",
     )
+
+
+@app.command()
+def slack() -> None:
+    """Run the Slack bot over Socket Mode, for workspaces that cannot reach this machine (no public URL).
+
+    Needs ADVISOR_SLACK__BOT_TOKEN (xoxb-...) and ADVISOR_SLACK__APP_TOKEN (xapp-..., with the
+    connections:write scope) and Socket Mode turned on in the app's settings.
+    """
+    settings = get_settings()
+    missing = [
+        name
+        for name, value in (
+            ("ADVISOR_SLACK__BOT_TOKEN", settings.slack.bot_token),
+            ("ADVISOR_SLACK__APP_TOKEN", settings.slack.app_token),
+        )
+        if value is None
+    ]
+    if missing:
+        err.print(
+            f"Socket Mode needs {' and '.join(missing)}; see the Slack section of the README "
+            "(or serve HTTP mode with `advisor serve` and ADVISOR_SLACK__SIGNING_SECRET)",
+            highlight=False,
+            markup=False,
+        )
+        raise typer.Exit(2)
+    from api.slack.bot import run_socket_mode
+    from assistant.wiring import build_assistant, open_index
+
+    if open_index(settings).count() == 0:
+        err.print("no index yet: building it from the knowledge base")
+        _report(_run_ingest(settings, None, rebuild=False))
+    assistant = build_assistant(settings)
+    # the bot's own log (connections, answers that failed) goes to stderr
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    run_socket_mode(settings, assistant)
 
 
 @app.command("user-token")

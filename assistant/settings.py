@@ -43,6 +43,14 @@ class ServerSettings(BaseModel):
             'e.g. ["https://intranet.example"]; [] allows none.'
         ),
     )
+    public_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://",
+        description=(
+            "The service's address as users reach it (e.g. https://advisor.example); Slack answers link "
+            "their citations to <public_url>/v1/sources/... with it."
+        ),
+    )
     user_token_secret: SecretStr | None = Field(
         default=None,
         min_length=32,

@@ -1,0 +1,1 @@
+"""The Slack bot: Bolt app, listeners and Block Kit rendering of answers."""
