@@ -423,10 +423,11 @@ class ToolBox:
     def run_for(self, tools: list[str], slots: Slots) -> ToolRun:
         result = ToolRun()
         for name in tools:
+            # a training run's cloud bill is its GPU-hours; "N GPUs for D days" prices a reservation only
+            # when no training run was worked out
+            plan = self._cloud_after_compute(result, slots) if name == "cloud_cost" else None
             builder = BUILDERS.get(name)
-            plan = builder(slots, self._catalog) if builder else None
-            if plan is None and name == "cloud_cost":
-                plan = self._cloud_after_compute(result, slots)
+            plan = plan or (builder(slots, self._catalog) if builder else None)
             if plan is None:
                 continue
             try:

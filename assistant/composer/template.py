@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from assistant.composer import Draft
-from assistant.composer.summaries import Row, Summary, summarize
+from assistant.composer.summaries import Row, Summary, num, summarize
 from assistant.models import Citation
 from assistant.retriever import Passage
 from assistant.router import Intent, Route
@@ -92,6 +92,45 @@ def tables(summaries: list[Summary], language: Language) -> list[str]:
     return [_table(s.inputs + s.results, language) for s in summaries if s.inputs or s.results]
 
 
+# a snippet cut from a list item keeps its marker; as a bullet of ours it would read "- - ..."
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
+    """Whether the results meet the deadline and budget the user stated (comparisons only, no new numbers)."""
+    zh = lang == "zh"
+    out: list[str] = []
+    deadline = route.slots.deadline_days
+    for call in run.calls:
+        if call.name == "training_compute" and deadline:
+            days = (call.output.get("days") or {}).get("expected")  # None without a GPU count
+            if days is None:
+                continue
+            if days > deadline:
+                out.append(
+                    f"这超出了 {num(deadline)} 天的工期。"
+                    if zh
+                    else f"That misses your {num(deadline)}-day deadline."
+                )
+            else:
+                out.append(
+                    f"在 {num(deadline)} 天工期之内。"
+                    if zh
+                    else f"That fits your {num(deadline)}-day deadline."
+                )
+        if call.name == "cloud_cost" and route.slots.budget:
+            currency = "cny" if route.slots.budget_currency == "CNY" else "usd"
+            total, budget = (call.output.get("total") or {}).get(currency), route.slots.budget
+            if total is None:
+                continue
+            shown = f"¥{num(budget)}" if currency == "cny" else f"${num(budget)}"
+            if total > budget:
+                out.append(f"这超出了 {shown} 的预算。" if zh else f"That is over your {shown} budget.")
+            else:
+                out.append(f"在 {shown} 的预算之内。" if zh else f"That is within your {shown} budget.")
+    return out
+
+
 def _citations(passages: list[Passage]) -> list[Citation]:
     return [
         Citation(id=n, title=p.title, source=p.source, url=p.url, section=p.section, snippet=p.snippet,
@@ -124,7 +163,8 @@ class TemplateComposer:
         parts: list[str] = []
         summaries = [summarize(call) for call in run.calls]
         if summaries:
-            parts.append(" ".join(s.headline(lang) for s in summaries))
+            sentences = [*(s.headline(lang) for s in summaries), *_verdicts(route, run, lang)]
+            parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:
             parts.append(f"{_t('could_not', lang)} " + "; ".join(run.errors))
         if not run.calls and passages:
@@ -142,7 +182,10 @@ class TemplateComposer:
             if not run.calls
             else sorted(passages, key=lambda p: (p.doc_type == "catalog", p.lang != lang))
         )
-        background = [f"- {p.snippet} {cite(p)}" for p in rest[: min(3, self._max_passages - len(cited))]]
+        background = [
+            f"- {_LIST_MARKER.sub('', p.snippet)} {cite(p)}"
+            for p in rest[: min(3, self._max_passages - len(cited))]
+        ]
         if background:
             parts.append(f"**{_t('background', lang)}**\n\n" + "\n".join(background))
         next_lines: list[str] = []
