@@ -569,18 +569,26 @@ def _split_body(markdown: str, summaries: list[Summary]) -> tuple[str, str]:
     owned = _owned_rows(summaries)
     languages: tuple[Language, ...] = ("en", "zh")
     headlines = {s.headline(lang).strip() for s in summaries for lang in languages}
-    headlines |= {" ".join(s.headline(lang) for s in summaries).strip() for lang in languages}
+    headlines |= {
+        sep.join(s.headline(lang) for s in summaries).strip() for lang in languages for sep in (" ", "")
+    }
     before: list[str] = []
     after: list[str] = []
     found = False
     for block in _blocks(markdown):
+        rest = ""  # what follows the headlines in their paragraph (the deadline and budget verdicts)
         if block.kind == "table":
             _, rows = block.rows()
             drop = bool(rows) and all(len(r) == 2 and (r[0], r[1]) in owned for r in rows)
         else:
-            drop = block.kind == "text" and " ".join(line.strip() for line in block.lines) in headlines
+            text = " ".join(line.strip() for line in block.lines)
+            lead = max((h for h in headlines if text.startswith(h)), key=len, default=None)
+            drop = block.kind == "text" and lead is not None
+            rest = text[len(lead) :].strip() if drop and lead is not None else ""
         if drop:
             found = True
+            if rest:
+                after.append(rest)
         elif found:
             after.append(block.source)
         else:

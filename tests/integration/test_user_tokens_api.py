@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,11 +106,12 @@ def test_an_admin_key_reads_any_conversation(client: TestClient) -> None:
 
 
 def test_the_owner_continues_rates_and_lists_their_conversations(client: TestClient) -> None:
-    first = start(client, "carol")
+    carol = f"carol-{uuid.uuid4().hex[:8]}"  # the store is shared with other tests: a user of her own
+    first = start(client, carol)
     resp = client.post(
         "/v1/chat",
         json={"message": "换成A100呢？", "conversation_id": first.conversation_id},
-        headers=as_user("carol"),
+        headers=as_user(carol),
     )
     assert resp.status_code == 200
     follow_up = Answer.model_validate(resp.json())
@@ -124,20 +126,20 @@ def test_the_owner_continues_rates_and_lists_their_conversations(client: TestCli
             "rating": "down",
             "comment": "想看 H200 的对比",
         },
-        headers=as_user("carol"),
+        headers=as_user(carol),
     )
     assert resp.status_code == 204
     stored = Conversation.model_validate(
-        client.get(f"/v1/conversations/{first.conversation_id}", headers=as_user("carol")).json()
+        client.get(f"/v1/conversations/{first.conversation_id}", headers=as_user(carol)).json()
     )
     assert stored.turns[1].feedback is not None
     assert stored.turns[1].feedback.comment == "想看 H200 的对比"
 
-    resp = client.get("/v1/conversations", headers=as_user("carol"))
+    resp = client.get("/v1/conversations", headers=as_user(carol))
     assert resp.status_code == 200
     listed = [ConversationSummary.model_validate(item) for item in resp.json()]
     assert [(c.id, c.turns, c.title) for c in listed] == [(first.conversation_id, 2, QUESTION)]
-    assert client.get("/v1/conversations", headers=as_user("nobody-yet")).json() == []
+    assert client.get("/v1/conversations", headers=as_user(f"nobody-{uuid.uuid4().hex[:8]}")).json() == []
 
 
 def test_listing_needs_a_user_token(client: TestClient) -> None:

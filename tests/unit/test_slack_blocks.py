@@ -258,6 +258,9 @@ def test_calculations_are_fields_and_never_shown_twice(name: str) -> None:
         "How long does one all-reduce take for a 70B model on 128 H100s?",
         "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？",
         "部署Llama 3 70B，32路并发，8张H100显存够吗？",
+        "How long does it take to train a 70B model on 2T tokens with 256 H100 GPUs within 30 days, and what "
+        "will it cost with a budget of $2,000,000?",
+        "用1024张H100训练一个70B模型、2T token，要多少天？要求30天内完成，预算500万美元，要花多少钱？",
     ],
 )
 def test_every_calculator_table_moves_into_fields(question: str) -> None:
@@ -284,6 +287,14 @@ def test_every_calculator_table_moves_into_fields(question: str) -> None:
         for row in summary.inputs + summary.results:
             assert fields.count(f"*{row.label(answer.language)}*\n{row.value}") >= 1
     assert "|---|" not in body
+    for verdict in (
+        "deadline",
+        "budget",
+        "工期",
+        "预算",
+    ):  # the verdicts after the headlines stay in the body
+        if verdict in draft.answer.split("\n\n")[0]:
+            assert verdict in body
 
 
 def test_llm_answers_keep_their_prose_first() -> None:
