@@ -215,6 +215,9 @@ def _training_memory(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_memory", payload=payload, assumed=assumed, ask=ask)
 
 
+DEFAULT_PLAN_DEADLINE_DAYS = 90
+
+
 def _cluster_plan(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumed: list[Assumed] = []
@@ -227,6 +230,16 @@ def _cluster_plan(slots: Slots, catalog: Catalog) -> Plan | None:
         assumed.append(_a("MFU 40% on every GPU", "所有 GPU 均按 MFU 40%"))
     if slots.deadline_days:
         payload["deadline_days"] = slots.deadline_days
+    elif not slots.budget:
+        # without a deadline the cheapest plan is the smallest cluster that holds the model, which can
+        # take years; size for a typical pre-training window instead, and say so
+        payload["deadline_days"] = DEFAULT_PLAN_DEADLINE_DAYS
+        assumed.append(
+            _a(
+                f"deadline {DEFAULT_PLAN_DEADLINE_DAYS} days (a typical pre-training window; give yours to re-plan)",
+                f"工期按 {DEFAULT_PLAN_DEADLINE_DAYS} 天计（常见的预训练周期；告诉我你的工期可重新规划）",
+            )
+        )
     if slots.budget:
         payload["budget_usd"] = round(_usd(slots.budget, slots.budget_currency, catalog), 2)
         if slots.budget_currency == "CNY":

@@ -214,7 +214,8 @@ def _explain(inp: ClusterPlanInput, options: list[PlanOption]) -> str:
     if first.within_budget is False:
         return f"no option fits the ${inp.budget_usd:,.0f} budget; the cheapest is {first.gpu} at ${_cost(first):,.0f}"
     what = "cheapest" if inp.rank_by == "cost" else "fastest"
-    text = f"{first.gpus} x {first.gpu} ({first.nodes} servers) is the {what} option"
+    servers = "1 server" if first.nodes == 1 else f"{first.nodes} servers"
+    text = f"{first.gpus} x {first.gpu} ({servers}) is the {what} option"
     constraints = []
     if inp.deadline_days:
         constraints.append(f"meets the {inp.deadline_days:g}-day deadline")

@@ -59,6 +59,11 @@ def span(low: float | None, high: float | None) -> str:
     return a if a == b else f"{a}-{b}"
 
 
+def _usd(value: float | None) -> str:
+    """``$1,156,000``, or ``-`` when there is no price (never ``$-``)."""
+    return "-" if value is None else f"${num(value)}"
+
+
 def pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 
@@ -281,7 +286,7 @@ def _cluster_plan(call: ToolCall) -> Summary:
     )
     en = o["recommendation"][0].upper() + o["recommendation"][1:] + "."
     zh = (
-        f"推荐 **{first['gpus']} 张 {first['gpu']}**（{first['nodes']} 台服务器）：约 {num(first['days'])} 天"
+        f"推荐 **{num(first['gpus'])} 张 {first['gpu']}**（{num(first['nodes'])} 台服务器）：约 {num(first['days'])} 天"
         + (f"，约 ${num(cost)}" if cost else "")
         + "。"
     )
@@ -290,7 +295,7 @@ def _cluster_plan(call: ToolCall) -> Summary:
     elif first.get("within_budget") is False:
         zh = f"没有方案在预算 ${num(i.get('budget_usd'))} 以内；最便宜的是 {first['gpu']}，约 ${num(cost)}。"
     results = [Row(en=f"{n}. {opt['gpu']}", zh=f"{n}. {opt['gpu']}",
-                   value=f"{opt['gpus']} GPUs, {num(opt['days'])} d, cloud ${num(opt.get('cloud_usd'))}, buy ${num(opt.get('buy_usd'))}")
+                   value=f"{num(opt['gpus'])} GPUs, {num(opt['days'])} d, cloud {_usd(opt.get('cloud_usd'))}, buy {_usd(opt.get('buy_usd'))}")
                for n, opt in enumerate(options[:5], 1)]  # fmt: skip
     inputs = [Row(en="Training tokens", zh="训练 token", value=f"{num(o['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i.get('deadline_days'))} d" if i.get("deadline_days") else "-"),
