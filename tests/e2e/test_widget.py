@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask
+
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Locator, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.e2e
 
@@ -26,12 +28,10 @@ if shutil.which("chromium") is None:
     )
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
+
 DAYS_ZH = "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？"
 RAM_EN = "How much host RAM does an 8-GPU H100 server need?"
 XSS = 'Which GPU? <img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>'
-WIDGET = "#advisor-widget"
-ANSWER = f"{WIDGET} .msg.answer[data-done]"
-TIMEOUT_MS = 120_000
 
 
 # records how the streaming bubble's text grows, to prove tokens arrive before the final answer
@@ -54,24 +54,6 @@ def page(context: BrowserContext, base_url: str) -> Page:
 def open_widget(page: Page) -> None:
     page.locator(f"{WIDGET} .launcher").click()
     page.locator(f"{WIDGET} .panel textarea").wait_for(state="visible")
-
-
-def ask(page: Page, question: str) -> Locator:
-    """Type a question, press Enter, and return the finished answer bubble."""
-    before = page.locator(ANSWER).count()
-    box = page.locator(f"{WIDGET} .panel textarea")
-    box.fill(question)
-    box.press("Enter")
-    page.wait_for_function(
-        """([n]) => {
-          const r = document.querySelector('#advisor-widget').shadowRoot;
-          return r.querySelectorAll('.msg.answer[data-done]').length > n || r.querySelector('.msg.error');
-        }""",
-        arg=[before],
-    )
-    errors = page.locator(f"{WIDGET} .msg.error")
-    assert errors.count() == 0, errors.first.inner_text()
-    return page.locator(ANSWER).nth(before)
 
 
 def conversation(page: Page, base_url: str) -> dict[str, Any]:

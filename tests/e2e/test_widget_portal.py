@@ -23,6 +23,7 @@ from api.app import create_app
 from api.user_tokens import mint
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
+from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask
 from tests.helpers import serve
 
 if TYPE_CHECKING:
@@ -37,12 +38,10 @@ if shutil.which("chromium") is None:
     )
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
+
 SECRET = "portal-widget-secret-0123456789-abcdef"
 ADMIN = {"X-API-Key": "ops"}  # the admin key "ops:admin" in api_keys
-WIDGET = "#advisor-widget"
-ANSWER = f"{WIDGET} .msg.answer[data-done]"
 QUESTION = "How much host RAM does an 8-GPU H100 server need?"
-TIMEOUT_MS = 120_000
 
 
 @pytest.fixture(scope="module")
@@ -112,23 +111,6 @@ def open_portal(context: BrowserContext, portal: str, advisor_url: str, token: s
     page.goto(f"{portal}/?{urlencode({'advisor': advisor_url, 'token': token})}")
     page.locator(f"{WIDGET} .panel textarea").wait_for(state="visible")
     return page
-
-
-def ask(page: Page, question: str) -> Any:
-    before = page.locator(ANSWER).count()
-    box = page.locator(f"{WIDGET} .panel textarea")
-    box.fill(question)
-    box.press("Enter")
-    page.wait_for_function(
-        """([n]) => {
-          const r = document.querySelector('#advisor-widget').shadowRoot;
-          return r.querySelectorAll('.msg.answer[data-done]').length > n || r.querySelector('.msg.error');
-        }""",
-        arg=[before],
-    )
-    errors = page.locator(f"{WIDGET} .msg.error")
-    assert errors.count() == 0, errors.first.inner_text()
-    return page.locator(ANSWER).nth(before)
 
 
 def stored_conversation_id(page: Page, advisor_url: str, user: str) -> str:

@@ -1,0 +1,30 @@
+"""Driving the widget inside a page: the selectors and the one way to ask a question and wait for the answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+WIDGET = "#advisor-widget"
+ANSWER = f"{WIDGET} .msg.answer[data-done]"
+TIMEOUT_MS = 120_000
+
+
+def ask(page: Page, question: str) -> Locator:
+    """Type a question, press Enter, and return the finished answer bubble (failing on an error bubble)."""
+    before = page.locator(ANSWER).count()
+    box = page.locator(f"{WIDGET} .panel textarea")
+    box.fill(question)
+    box.press("Enter")
+    page.wait_for_function(
+        """([n]) => {
+          const r = document.querySelector('#advisor-widget').shadowRoot;
+          return r.querySelectorAll('.msg.answer[data-done]').length > n || r.querySelector('.msg.error');
+        }""",
+        arg=[before],
+    )
+    errors = page.locator(f"{WIDGET} .msg.error")
+    assert errors.count() == 0, errors.first.inner_text()
+    return page.locator(ANSWER).nth(before)
