@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 
 from slack_bolt import App, BoltRequest, BoltResponse
@@ -73,6 +74,12 @@ def build_slack_app(
     slack = settings.slack
     if slack.bot_token is None or (slack.signing_secret is None and not socket_mode):
         return None
+    if os.environ.get("SLACK_CLIENT_ID") and os.environ.get("SLACK_CLIENT_SECRET"):
+        # Bolt would silently switch to multi-workspace OAuth installs and ignore the bot token
+        raise InvalidInput(
+            "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set in the environment, which turns Bolt's OAuth "
+            "installs on and ignores ADVISOR_SLACK__BOT_TOKEN; unset them for this service"
+        )
     app = App(
         name="advisor",
         client=client or web_client(slack),

@@ -42,7 +42,7 @@ from api.slack.blocks import (
 )
 from api.slack.bot import build_slack_app
 from assistant import cli
-from assistant.errors import NotFound
+from assistant.errors import InvalidInput, NotFound
 from assistant.memory import Conversation
 from assistant.models import Answer
 from assistant.service import Assistant
@@ -664,3 +664,13 @@ def test_socket_mode_without_tokens_says_what_to_set(tmp_path: Any, monkeypatch:
     assert result.exit_code == 2
     assert "ADVISOR_SLACK__BOT_TOKEN and ADVISOR_SLACK__APP_TOKEN" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_bolts_oauth_environment_variables_are_refused_at_start(
+    indexed_settings: Settings, assistant: Assistant, slack: SlackStandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With them set, Bolt would quietly ignore the bot token and answer nothing."""
+    monkeypatch.setenv("SLACK_CLIENT_ID", "123.456")
+    monkeypatch.setenv("SLACK_CLIENT_SECRET", "shh")
+    with pytest.raises(InvalidInput, match="unset them"):
+        build_slack_app(slack_settings(indexed_settings, slack), assistant)
