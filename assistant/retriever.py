@@ -75,7 +75,14 @@ DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog
 
 
 class Retriever(Protocol):
-    def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]: ...
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 6,
+        filters: SearchFilters | None = None,
+        prefer_language: Language | None = None,
+    ) -> list[Passage]: ...
 
     def refresh(self) -> None:
         """Reload after the index changed."""
@@ -120,6 +127,19 @@ class HybridRetriever:
         self._doc_rows: dict[str, list[int]] = defaultdict(list)
         for i, meta in enumerate(self._metas):
             self._doc_rows[str(meta.get("doc_id", ""))].append(i)
+        # each document's sections in reading order (a long section's pieces ``~n`` are one section), so an
+        # article's twin in the other language can stand in section for section
+        self._section_of: dict[int, int] = {}
+        self._sections: dict[str, list[list[int]]] = {}
+        for doc_id, doc_rows in self._doc_rows.items():
+            doc_rows.sort(key=lambda r: int(self._metas[r].get("position", 0)))
+            sections: dict[str, list[int]] = {}
+            for r in doc_rows:
+                sections.setdefault(self._ids[r].partition("~")[0], []).append(r)
+            self._sections[doc_id] = list(sections.values())
+            for ordinal, section_rows in enumerate(self._sections[doc_id]):
+                for r in section_rows:
+                    self._section_of[r] = ordinal
         # each passage is tokenised once, by sentence: BM25 indexes the tokens, snippets pick sentences
         self._sentences: list[list[Sentence]] = [split_sentences(t) for t in self._texts]
         self._bm25: bm25s.BM25 | None = None
@@ -129,8 +149,21 @@ class HybridRetriever:
                       zip(self._texts, self._sentences, strict=True)]  # fmt: skip
             self._bm25.index(corpus, show_progress=False)
 
-    def search(self, query: str, *, k: int = 6, filters: SearchFilters | None = None) -> list[Passage]:
-        """The ``k`` best passages for ``query``, fused from the three rankers."""
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 6,
+        filters: SearchFilters | None = None,
+        prefer_language: Language | None = None,
+    ) -> list[Passage]:
+        """The ``k`` best passages for ``query``, fused from the three rankers.
+
+        With ``prefer_language``, a passage of an article that also exists in that language (the
+        packaged corpus has every article as ``en/<id>`` and ``zh/<id>``) is replaced by its twin's
+        best passage, so a reader is quoted in their own language; a document that exists in one
+        language only (an upload, say) still answers across languages.
+        """
         if not self._ids or not query.strip():
             return []
         filters = filters or SearchFilters()
@@ -154,15 +187,30 @@ class HybridRetriever:
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
-        for row in ordered:
+        for found in ordered:
+            row = self._twin(found, fused, prefer_language) if prefer_language else found
             doc_id = str(self._metas[row].get("doc_id", ""))
             if per_doc[doc_id] >= self._max_per_doc:
                 continue
             per_doc[doc_id] += 1
-            out.append(self._passage(row, fused[row], ranks[row], tokens))
+            out.append(self._passage(row, fused[found], ranks[found], tokens))
             if len(out) == k:
                 break
         return out
+
+    def _twin(self, row: int, fused: dict[int, float], language: Language) -> int:
+        """The passage of ``row``'s twin article in ``language`` that best stands in for it, or ``row``."""
+        meta = self._metas[row]
+        lang, doc_id = str(meta.get("lang", "")), str(meta.get("doc_id", ""))
+        if lang in {language, "multi"} or not doc_id.startswith(f"{lang}/"):
+            return row
+        twin = self._sections.get(f"{language}/{doc_id.removeprefix(f'{lang}/')}")
+        if not twin:
+            return row
+        # the articles are written in parallel, section for section: the same section says the same thing
+        ordinal = self._section_of[row]
+        candidates = twin[ordinal] if ordinal < len(twin) else [r for section in twin for r in section]
+        return max(candidates, key=lambda r: fused.get(r, 0.0))
 
     def _dense(self, query: str, filters: SearchFilters) -> list[int]:
         vector: Sequence[float] = self._embeddings.embed_query(query)

@@ -74,7 +74,7 @@ class Assistant:
         run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
         passages = []
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING}:
-            passages = self._retriever.search(route.query, k=self._top_k)
+            passages = self._retriever.search(route.query, k=self._top_k, prefer_language=route.language)
         draft: Draft | None = None
         for item in self._composer.stream(route, passages, run):
             if isinstance(item, Draft):
