@@ -13,7 +13,7 @@ from starlette.concurrency import iterate_in_threadpool
 from api.errors import INTERNAL_MESSAGE, status_of
 from api.schemas import StreamError
 from assistant.errors import AdvisorError
-from assistant.models import Answer
+from assistant.models import Answer, Started
 
 logger = logging.getLogger(__name__)
 
@@ -26,25 +26,18 @@ def sse(event: str, data: BaseModel | dict[str, Any]) -> str:
 
 
 async def answer_events(
-    items: Iterator[str | Answer], on_answer: Callable[[Answer], None] | None = None
+    items: Iterator[Started | str | Answer], on_answer: Callable[[Answer], None] | None = None
 ) -> AsyncIterator[str]:
-    """``token`` per text delta, then ``meta``, ``tool_call``s, ``citation``s and ``done``; or ``error``.
-
-    The conversation id and language are known once the Answer is, so ``meta`` follows the tokens.
-    """
+    """``meta`` (ids, language) first, a ``token`` per text delta, then ``tool_call``s, ``citation``s and
+    ``done``; or ``error``. A client that drops mid-stream still knows the conversation from ``meta``."""
     try:
         async for item in iterate_in_threadpool(items):
+            if isinstance(item, Started):
+                yield sse("meta", item)
+                continue
             if isinstance(item, str):
                 yield sse("token", {"text": item})
                 continue
-            yield sse(
-                "meta",
-                {
-                    "conversation_id": item.conversation_id,
-                    "message_id": item.message_id,
-                    "language": item.language,
-                },
-            )
             for call in item.tool_calls:
                 yield sse("tool_call", call)
             for citation in item.citations:

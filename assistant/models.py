@@ -30,6 +30,14 @@ class ToolCall(BaseModel):
     output: dict[str, Any]
 
 
+class Started(BaseModel):
+    """What a streamed answer knows before its first word: where it is stored and its language."""
+
+    conversation_id: str
+    message_id: str
+    language: Language
+
+
 class Answer(BaseModel):
     """One assistant reply, the same object over HTTP, the CLI, the widget and Slack."""
 

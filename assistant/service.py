@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from assistant.composer import Composer, Draft
 from assistant.errors import InvalidInput
 from assistant.memory import Conversation, ConversationStore
-from assistant.models import Answer
+from assistant.models import Answer, Started
 from assistant.render import to_html
 from assistant.retriever import Retriever
 from assistant.router import Intent, Router
@@ -59,8 +59,9 @@ class Assistant:
 
     def stream(
         self, message: str, *, conversation_id: str | None = None, user: str | None = None
-    ) -> Iterator[str | Answer]:
-        """Text deltas of the answer, then the whole ``Answer`` (stored before it is yielded).
+    ) -> Iterator[Started | str | Answer]:
+        """``Started`` (ids and language), the answer's text deltas, then the whole ``Answer`` (stored
+        before it is yielded).
 
         The message and the conversation are checked here, before the first item, so a caller can
         still answer ``InvalidInput`` or ``NotFound`` with a status code instead of a stream.
@@ -69,8 +70,10 @@ class Assistant:
         conversation = self._memory.load(conversation_id, user=user)
         return self._answer(text, conversation)
 
-    def _answer(self, text: str, conversation: Conversation) -> Iterator[str | Answer]:
+    def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:
         route = self._router.route(text, earlier=conversation.slots, earlier_tools=conversation.tools)
+        message_id = uuid.uuid4().hex
+        yield Started(conversation_id=conversation.id, message_id=message_id, language=route.language)
         run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
         passages = []
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING}:
@@ -84,7 +87,7 @@ class Assistant:
         assert draft is not None
         answer = Answer(
             conversation_id=conversation.id,
-            message_id=uuid.uuid4().hex,
+            message_id=message_id,
             language=route.language,
             answer=draft.answer,
             answer_html=to_html(draft.answer),

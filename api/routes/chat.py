@@ -24,10 +24,10 @@ async def chat(
 ) -> Answer | StreamingResponse:
     """Answer one message; pass ``conversation_id`` to continue a conversation.
 
-    With ``"stream": true`` the reply is server-sent events: ``token`` (``{"text"}``, a delta of the
-    answer) as it is written, then ``meta`` (``conversation_id``, ``message_id``, ``language``),
-    one ``tool_call`` per calculator run, one ``citation`` per source, and ``done`` with the whole
-    Answer; ``error`` (``{"code", "message"}``) replaces the rest if answering fails.
+    With ``"stream": true`` the reply is server-sent events: ``meta`` (``conversation_id``,
+    ``message_id``, ``language``) first, ``token`` (``{"text"}``, a delta of the answer) as it is
+    written, then one ``tool_call`` per calculator run, one ``citation`` per source, and ``done`` with
+    the whole Answer; ``error`` (``{"code", "message"}``) replaces the rest if answering fails.
 
     With a signed user token (``X-Advisor-User``) a new conversation belongs to that user, and a
     conversation that belongs to another user is 404.

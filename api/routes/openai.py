@@ -35,7 +35,7 @@ from api.openai import (
 )
 from api.streaming import SSE_HEADERS
 from assistant.errors import AdvisorError, InvalidInput
-from assistant.models import Answer
+from assistant.models import Answer, Started
 
 logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["openai"])
@@ -83,7 +83,9 @@ def _data(chunk: ChatCompletionChunk) -> str:
     return f"data: {chunk.model_dump_json(exclude_none=True)}\n\n"
 
 
-async def _chunks(items: Iterator[str | Answer], *, completion_id: str, created: int) -> AsyncIterator[str]:
+async def _chunks(
+    items: Iterator[Started | str | Answer], *, completion_id: str, created: int
+) -> AsyncIterator[str]:
     def chunk(delta: Delta, finish: bool = False, conversation_id: str | None = None) -> str:
         return _data(
             ChatCompletionChunk(
@@ -97,6 +99,8 @@ async def _chunks(items: Iterator[str | Answer], *, completion_id: str, created:
     yield chunk(Delta(role="assistant", content=""))
     try:
         async for item in iterate_in_threadpool(items):
+            if isinstance(item, Started):
+                continue  # OpenAI's chunks have no place for it; the last chunk carries conversation_id
             if isinstance(item, str):
                 yield chunk(Delta(content=item))
             else:
