@@ -98,6 +98,7 @@ class HybridRetriever:
         collection: Collection,
         embeddings: Embeddings,
         catalog: Catalog | None = None,
+        names: NameIndex | None = None,
         candidates: int = 30,
         rrf_k: int = 60,
         max_per_doc: int = 1,
@@ -109,7 +110,8 @@ class HybridRetriever:
         self._rrf_k = rrf_k
         self._max_per_doc = max_per_doc
         self._weights = {**DEFAULT_WEIGHTS, **(weights or {})}
-        self._names = NameIndex(catalog) if catalog else None
+        # the router's NameIndex when shared: it answers the same message's lookup from its memory
+        self._names = names or (NameIndex(catalog) if catalog else None)
         self.refresh()
 
     @property

@@ -73,7 +73,9 @@ def uploads_dir(settings: Settings) -> Path:
     return settings.data_dir / "uploads"
 
 
-def build_retriever(settings: Settings, embeddings: Embeddings | None = None) -> HybridRetriever:
+def build_retriever(
+    settings: Settings, embeddings: Embeddings | None = None, *, names: NameIndex | None = None
+) -> HybridRetriever:
     """The hybrid retriever over the existing index; ``NotReady`` when nothing is indexed yet."""
     collection = open_index(settings)
     if collection.count() == 0:
@@ -83,6 +85,7 @@ def build_retriever(settings: Settings, embeddings: Embeddings | None = None) ->
         collection=collection,
         embeddings=embeddings or load_embeddings(settings.embedding.model),
         catalog=catalog,
+        names=names,
         candidates=settings.retrieval.candidates,
         rrf_k=settings.retrieval.rrf_k,
         max_per_doc=settings.retrieval.max_per_doc,
@@ -116,10 +119,11 @@ def build_composer(settings: Settings) -> Composer:
 def build_assistant(settings: Settings, embeddings: Embeddings | None = None) -> Assistant:
     """Everything the assistant needs, built once."""
     catalog = catalog_for(settings)
+    names = NameIndex(catalog)  # one index for slot filling and the retriever's catalog ranking
     return Assistant(
-        router=Router(extractor=SlotExtractor(NameIndex(catalog))),
+        router=Router(extractor=SlotExtractor(names)),
         tools=ToolBox(catalog=catalog),
-        retriever=build_retriever(settings, embeddings),
+        retriever=build_retriever(settings, embeddings, names=names),
         composer=build_composer(settings),
         memory=SqliteStore(settings.conversations_path),
         top_k=settings.retrieval.top_k,

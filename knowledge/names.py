@@ -42,13 +42,26 @@ class NameIndex:
         for model in catalog.models:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
+        self._last: tuple[str, tuple[Mention, ...]] | None = None
         self._aliases = sorted(
             ((alias, target) for alias, target in table.items() if len(alias) >= 2),
             key=lambda item: (-len(item[0]), item[0]),
         )
 
     def find(self, text: str) -> list[Mention]:
-        """Mentions in order of appearance; overlapping shorter names are dropped."""
+        """Mentions in order of appearance; overlapping shorter names are dropped.
+
+        The last answer is kept: a chat turn asks about the same message twice (slot filling, then the
+        retriever's catalog ranking), and the scan over every alias is the costly part.
+        """
+        last = self._last
+        if last is not None and last[0] == text:
+            return list(last[1])
+        hits = self._find(text)
+        self._last = (text, tuple(hits))  # one assignment, so threads never see half of it
+        return hits
+
+    def _find(self, text: str) -> list[Mention]:
         folded, positions, boundaries = _fold(text)
         taken = [False] * len(folded)
         hits: list[Mention] = []

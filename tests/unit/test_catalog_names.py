@@ -34,3 +34,13 @@ def test_mentions_point_into_the_original_text() -> None:
     text = "We have 2 x H100 PCIe and 8卡 A100"
     spans = [text[m.start : m.end] for m in NAMES.find(text)]
     assert spans == ["H100 PCIe", "A100"]
+
+
+def test_the_last_lookup_is_remembered_and_cannot_be_spoiled() -> None:
+    names = NameIndex(default_catalog())
+    first = names.find("8张H100和MI300X")
+    first.clear()  # a caller changing its list must not change the next answer
+    again = names.find("8张H100和MI300X")
+    assert [m.id for m in again] == ["h100-sxm", "mi300x"]
+    assert [m.id for m in names.find("A100 vs B200")] == ["a100-80gb-sxm", "b200"]
+    assert [m.id for m in names.find("8张H100和MI300X")] == ["h100-sxm", "mi300x"]
