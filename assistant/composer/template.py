@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from assistant.composer import Draft
+from assistant.composer.assumptions import in_language
 from assistant.composer.summaries import Row, Summary, num, summarize
 from assistant.models import Citation
 from assistant.retriever import Passage
@@ -72,19 +73,15 @@ def _table(rows: list[Row], language: Language) -> str:
 
 
 def _calculator_assumptions(run: ToolRun, language: Language) -> list[str]:
-    """The first calculator's own assumptions (English), or in Chinese the model shape it used."""
+    """The first calculator's own assumptions, in the answer's language.
+
+    A sentence with no rendering in that language is left out rather than shown in English.
+    """
     if not run.calls:
         return []
-    output = run.calls[0].output
-    if language == "en":
-        return [a for a in output.get("assumptions", [])[:4] if not re.fullmatch(r"[\d.,]+B tokens", a)]
-    arch = output.get("architecture") or output.get("workload", {}).get("architecture")
-    if isinstance(arch, dict) and arch.get("derived"):
-        return [
-            f"模型结构按参数量推算（类 GPT 比例）：{arch['layers']} 层，隐藏维度 {arch['hidden_size']}，"
-            f"{arch['attention_heads']} 个注意力头"
-        ]
-    return []
+    chosen = run.calls[0].output.get("assumptions", [])[:4]
+    shown = [in_language(a, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
+    return [a for a in shown if a]
 
 
 def tables(summaries: list[Summary], language: Language) -> list[str]:
