@@ -295,6 +295,7 @@ _CALC_SLOTS = {
     "tokens_per_second_per_gpu",
     "model",
 }
+_TRAINING = _words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练")
 _EXPLAIN = _words(
     r"\bwhy\b",
     r"\bexplain\b",
@@ -322,6 +323,9 @@ class Router:
         stated = stated_slots.stated()
         slots = stated_slots.merged_over(earlier) if earlier else stated_slots
         triggered = [name for name, pattern in TOOL_TRIGGERS.items() if pattern.search(message)]
+        if "inference_memory" in triggered and not _TRAINING.search(message):
+            # "部署…显存够吗": whether memory suffices for serving, not for training
+            triggered = [name for name in triggered if name != "training_memory"]
         follow_up = (
             bool(earlier_tools)
             and not triggered

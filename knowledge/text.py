@@ -10,7 +10,8 @@ from typing import Literal
 Language = Literal["en", "zh"]
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
+# product names such as H100 or MI300X are not English words: only letters-only words count
+_LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
 _TOKEN = re.compile(r"[\w.+]+", re.UNICODE)
 
 # Function words that carry no topic; kept short on purpose, BM25's idf handles the rest.

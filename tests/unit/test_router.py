@@ -17,6 +17,7 @@ CASES: list[tuple[str, Intent, list[str]]] = [
     ("What can you do?", Intent.GREETING, []),
     ("你能做什么？", Intent.GREETING, []),
     ("用A100训练一个70B模型、2T token，需要多少GPU小时？", Intent.CALCULATION, ["training_compute"]),
+    ("部署Llama 3 70B，32路并发，8张H100显存够吗？", Intent.CALCULATION, ["inference_memory"]),
     ("What's the weather in Paris tomorrow?", Intent.OUT_OF_SCOPE, []),
     ("写一首关于春天的诗", Intent.OUT_OF_SCOPE, []),
     ("Which stocks should I buy this week?", Intent.OUT_OF_SCOPE, []),

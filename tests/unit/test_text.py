@@ -15,6 +15,8 @@ from knowledge.text import detect_language, slugify, tokenize
         ("训练 70B model 需要多少 GPU 和多大的内存", "zh"),
         ("NVLink", "en"),
         ("显存", "zh"),
+        ("对比H100和MI300X", "zh"),  # model names are not English words
+        ("H100 vs MI300X", "en"),
     ],
 )
 def test_detect_language_goes_to_the_majority(text: str, expected: str) -> None:
