@@ -576,13 +576,16 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
 ]
 
 
-def in_language(text: str, language: Language) -> str | None:
-    """``text``, one of the calculators' assumptions, in ``language``; None when there is no rendering."""
-    if language == "en":
-        return text
-    for pattern, render in RULES:
+def rendered(text: str, rules: list[tuple[re.Pattern[str], Render]]) -> str | None:
+    """``text`` by the first rule whose pattern matches all of it; None when no rule does."""
+    for pattern, render in rules:
         match = pattern.fullmatch(text)
         if match:
             groups = match.groupdict("")
             return render.format(**groups) if isinstance(render, str) else render(groups)
     return None
+
+
+def in_language(text: str, language: Language) -> str | None:
+    """``text``, one of the calculators' assumptions, in ``language``; None when there is no rendering."""
+    return text if language == "en" else rendered(text, RULES)

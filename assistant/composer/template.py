@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
+from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.summaries import Row, Summary, num, summarize
 from assistant.models import Citation
 from assistant.retriever import Passage
@@ -188,7 +189,8 @@ class TemplateComposer:
         next_lines: list[str] = []
         if run.ask:
             next_lines.append(run.ask.text(lang))
-        next_lines += warnings[:2]
+        # a warning with no rendering in the answer's language is left out, as the assumptions are
+        next_lines += [shown for w in warnings if (shown := warning_in_language(w, lang))][:2]
         if next_lines:
             parts.append(f"**{_t('next', lang)}**\n\n" + "\n".join(f"- {line}" for line in next_lines))
         first_tool = run.calls[0].name if run.calls else ""
