@@ -100,20 +100,6 @@ def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -
     return value
 
 
-def ceil_with_margin(value: float, *, margin: float = 0.10) -> tuple[int, str | None]:
-    """Round a count up; warn when the exact value uses more than ``1 - margin`` of the last unit.
-
-    13.04 GPUs is 14 GPUs, and 13.95 is 14 with a warning that a slightly worse input needs 15.
-    """
-    count = max(1, math.ceil(value - 1e-9))
-    warning = None
-    if count - value < margin and value > 1:
-        warning = (
-            f"{value:.2f} rounds up to {count} with little slack: a slightly worse input needs {count + 1}"
-        )
-    return count, warning
-
-
 def round_sig(value: float, digits: int = 4) -> float:
     """Round to significant digits for display without losing magnitude."""
     if value == 0 or not math.isfinite(value):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -14,7 +15,6 @@ from tools.common import (
     Share,
     ToolInput,
     ToolOutput,
-    ceil_with_margin,
     find_accelerator,
     peak_tflops,
     round_sig,
@@ -222,13 +222,11 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
 
     def needed(mfu: float) -> tuple[float, int]:
         exact = workload.training_flops / (peak * mfu * seconds)
-        nodes, _ = ceil_with_margin(exact / inp.gpus_per_node)
+        nodes = max(1, math.ceil(exact / inp.gpus_per_node - 1e-9))
         return exact, nodes * inp.gpus_per_node
 
     exact, gpus = needed(inp.mfu)
-    _, warning = ceil_with_margin(exact)
-    if warning:
-        warnings.append(warning)
+    # the count is rounded to whole servers, so the slack that matters is the last server's
     if gpus - exact < 0.1 * inp.gpus_per_node:
         warnings.append(
             f"{exact:.1f} GPUs fill the last server almost completely: a lower MFU needs another server"

@@ -61,12 +61,7 @@ def _pcie_ring(g: Groups) -> str:
 # One rule per warning shape in tools/*.py, grouped by module, as in assumptions.RULES.
 # tests/unit/test_warnings_zh.py runs the calculators into every warning and checks each rendering.
 RULES: list[tuple[re.Pattern[str], Render]] = [
-    # common.ceil_with_margin, compute
-    _rule(
-        rf"(?P<exact>{_N}) rounds up to (?P<count>\d+) with little slack: a slightly worse input needs "
-        r"(?P<more>\d+)",
-        "算出 {exact}，向上取整为 {count}，余量很小：输入稍差一点就需要 {more}",
-    ),
+    # compute
     _rule(
         r"MFU against the FP8 peak is half the MFU against the BF16 peak for the same run",
         "同一次训练，按 FP8 峰值算的 MFU 只有按 BF16 峰值算的一半",
