@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
+from assistant.composer.calculator_errors import error_in_language
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.summaries import Row, Summary, num, summarize
 from assistant.models import Citation
@@ -164,7 +165,9 @@ class TemplateComposer:
             sentences = [*(s.headline(lang) for s in summaries), *_verdicts(route, run, lang)]
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:
-            parts.append(f"{_t('could_not', lang)} " + "; ".join(run.errors))
+            errors = [error_in_language(e, lang) for e in run.errors]
+            listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
+            parts.append(_t("could_not", lang) + listed)
         if not run.calls and passages:
             parts.append(f"{passages[0].snippet} {cite(passages[0])}")
         elif not run.calls and not run.errors:
