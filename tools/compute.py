@@ -84,7 +84,12 @@ class Workload(BaseModel):
 def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerator, list[str], list[str]]:
     arch = resolve_architecture(catalog, inp)
     acc = find_accelerator(catalog, inp.gpu)
-    peak = inp.peak_tflops or peak_tflops(acc, inp.precision)
+    precision = inp.precision
+    if "precision" not in inp.model_fields_set and acc.bf16_dense_tflops is None and acc.fp16_dense_tflops:
+        precision = (
+            "fp16"  # BF16 was only the default: a GPU without it (V100) trains in FP16 mixed precision
+        )
+    peak = inp.peak_tflops or peak_tflops(acc, precision)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * arch.params_b
     tokens = inp.tokens_b or chinchilla
     per_token = 6 * arch.active_params_b * 1e9
@@ -96,8 +101,9 @@ def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerat
         f"{tokens:g}B tokens" + ("" if inp.tokens_b else " (Chinchilla-optimal: 20 per parameter; not a data recommendation)"),
         f"FLOPs per token = 6 x {arch.active_params_b:g}B" + (" active" if arch.active_params_b < arch.params_b else "")
         + (f" + 12·L·h·s (s={seq})" if inp.include_attention else " (attention term left out)"),
-        f"{acc.name}: {peak:g} dense {inp.precision.upper()} TFLOP/s per GPU"
-        + (" (user value)" if inp.peak_tflops else " (catalog)"),
+        f"{acc.name}: {peak:g} dense {precision.upper()} TFLOP/s per GPU"
+        + (" (user value)" if inp.peak_tflops else " (catalog)")
+        + (" (it has no BF16)" if precision != inp.precision else ""),
     ]  # fmt: skip
     warnings = []
     if inp.precision == "fp8":

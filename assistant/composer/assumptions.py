@@ -109,8 +109,11 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
     ),
     _rule(
         rf"(?P<gpu>.+): (?P<peak>{_N}) dense (?P<precision>[A-Z0-9]+) TFLOP/s per GPU "
-        r"\((?P<source>catalog|user value)\)",
-        lambda g: f"{g['gpu']}：单卡稠密 {g['precision']} 峰值 {g['peak']} TFLOP/s（{_SOURCE[g['source']]}）",
+        r"\((?P<source>catalog|user value)\)(?P<no_bf16> \(it has no BF16\))?",
+        lambda g: (
+            f"{g['gpu']}：单卡稠密 {g['precision']} 峰值 {g['peak']} TFLOP/s（{_SOURCE[g['source']]}）"
+            + ("；该卡不支持 BF16" if g["no_bf16"] else "")
+        ),
     ),
     _rule(
         rf"MFU (?P<mfu>{_N})% \(range (?P<low>{_N})%-(?P<high>{_N})%\); published runs report 35-55% on "

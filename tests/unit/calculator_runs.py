@@ -263,6 +263,7 @@ TARGETED: list[Payload] = [
     # compute: Chinchilla tokens, attention term, MoE, a user peak, FP8
     ("training_compute", {"params_b": 7, "gpu": "a100-80gb-sxm", "gpus": 64, "include_attention": True, "seq_len": 8192}),
     ("training_compute", {"model": "mixtral-8x7b", "tokens_b": 500, "gpu": "h100-sxm", "precision": "fp8"}),
+    ("training_compute", {"params_b": 7, "tokens_b": 1000, "gpu": "v100-sxm2-32gb", "gpus": 64}),  # no BF16: FP16
     ("gpus_for_deadline", {"model": "deepseek-v3", "tokens_b": 14800, "gpu": "h800", "deadline_days": 60, "peak_tflops": 1000}),
     ("throughput_calibration", {"params_b": 70, "gpu": "h100-sxm", "gpus": 64, "tokens_per_second": 60000}),
     ("cluster_plan", {"params_b": 70, "tokens_b": 2000, "deadline_days": 30, "budget_usd": 3e6, "rank_by": "time"}),

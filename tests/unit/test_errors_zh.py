@@ -44,7 +44,7 @@ RAISING: list[Payload] = [
     ("training_compute", {"params_b": 7, "gpu": "h100-sxmm"}),
     ("training_compute", {"params_b": 7, "gpu": "zzzz-qqqq"}),
     ("power_cost", {"server": "dgx-h1000"}),
-    ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "v100-sxm2-32gb"}),
+    ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "v100-sxm2-32gb", "precision": "bf16"}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "a100-80gb-sxm", "precision": "fp8"}),
     # cost
     ("power_cost", {"server": "dgx-h100", "gpu": "mi300x"}),
@@ -114,7 +114,6 @@ INVALID: list[Payload] = [
 # Chinese questions whose calculation fails through the real Router and ToolBox
 QUESTIONS = [
     "用12张H100、张量并行8训练70B模型，每张卡需要多少显存？",
-    "在V100上训练7B模型2T token要多少天？",
     "用6张卡推理Llama-3-70B需要多少显存？",
     "用3张H100、张量并行3全参微调Llama-3-8B显存够吗？",
     "1张H100训练7B模型的all-reduce通信要多久？",

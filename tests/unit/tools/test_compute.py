@@ -170,3 +170,14 @@ def test_more_gpus_never_take_longer(gpus: int) -> None:
     assert few.days is not None
     assert many.days is not None
     assert many.days.expected <= few.days.expected
+
+
+def test_a_gpu_without_bf16_falls_back_to_its_fp16_peak_unless_bf16_was_asked_for() -> None:
+    # NVIDIA V100 datasheet: 125 TFLOPS FP16 tensor, no BF16 (the catalog has bf16_dense_tflops: null)
+    from tools.common import CalculatorInputError
+
+    out = compute(params_b=7, tokens_b=1000, gpu="v100-sxm2-32gb", gpus=64)
+    assert out.workload.peak_tflops_per_gpu == 125
+    assert any("125 dense FP16 TFLOP/s per GPU (catalog) (it has no BF16)" in a for a in out.assumptions)
+    with pytest.raises(CalculatorInputError, match="no dense BF16 figure"):
+        compute(params_b=7, tokens_b=1000, gpu="v100-sxm2-32gb", gpus=64, precision="bf16")
