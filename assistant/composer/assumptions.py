@@ -8,18 +8,13 @@ captured numbers, units and catalog names verbatim: nothing is recomputed or ref
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from assistant.composer.rules import NUMBER, PRICE_KIND, Groups, Rule, rendered, rule
 from knowledge.text import Language
-
-_N = r"[\d.,]+(?:e[+-]?\d+)?"  # a number as the calculators print it: 989.4, 1,536, 2.5e+07
-Groups = dict[str, str]
-Render = str | Callable[[Groups], str]
 
 _SOURCE = {"given": "用户给定", "catalog": "目录数据", "user value": "用户给定"}
 _CURRENCY = {"USD": "美元", "CNY": "元"}
 _COOLING = {"air": "风冷", "liquid": "液冷"}
-_PRICE_KIND = {"list": "标价", "street": "市场价", "msrp": "建议零售价", "estimate": "估算"}
 _PRICE_UNIT = {"accelerator": "单卡", "server": "整机"}
 _RECOMPUTE = {"none": "不做激活重计算", "selective": "选择性激活重计算", "full": "完整激活重计算"}
 _SWITCH = {"on": "开启", "off": "关闭"}
@@ -46,7 +41,7 @@ def _origin(origin: str) -> str:
 
 def _dimms(layout: str) -> str:
     """``24 x 64 GB DIMMs`` -> ``24 条 64 GB 内存条``; an unknown layout stays as written."""
-    beyond = re.fullmatch(rf"({_N} GB): more than (\d+) x (\d+ GB) DIMMs", layout)
+    beyond = re.fullmatch(rf"({NUMBER} GB): more than (\d+) x (\d+ GB) DIMMs", layout)
     if beyond:
         return f"{beyond[1]}：超过 {beyond[2]} 条 {beyond[3]} 内存条的上限"
     options = re.fullmatch(r"(\d+ x \d+ GB(?: or \d+ x \d+ GB)*) DIMMs", layout)
@@ -80,56 +75,52 @@ def _shares(g: Groups) -> str:
     return f"{platform}网络与存储按服务器购置成本的 {g['network']}% 计：规划比例，并非报价"
 
 
-def _rule(pattern: str, render: Render) -> tuple[re.Pattern[str], Render]:
-    return re.compile(pattern), render
-
-
 # One rule per sentence shape in tools/*.py, grouped by module: a pattern matches a whole sentence, and a
 # string renders with str.format over the named groups. tests/unit/test_assumptions_zh.py runs the
 # calculators on many inputs and checks that every sentence has a rule and keeps its numbers and names.
-RULES: list[tuple[re.Pattern[str], Render]] = [
+RULES: list[Rule] = [
     # architecture.describe
-    _rule(
-        rf"model: (?P<name>.+), (?P<params>{_N})B parameters(?:, (?P<active>{_N})B active)?; (?P<layers>\d+) "
+    rule(
+        rf"model: (?P<name>.+), (?P<params>{NUMBER})B parameters(?:, (?P<active>{NUMBER})B active)?; (?P<layers>\d+) "
         r"layers, hidden (?P<hidden>\d+), (?P<heads>\d+) heads \((?P<kv>\d+) KV\), MLP (?P<ffn>\d+), "
         r"vocab (?P<vocab>\d+) "
         r"\[(?P<origin>derived from the parameter count \(GPT-like proportions\)|catalog preset)\]",
         _model,
     ),
     # compute
-    _rule(rf"(?P<t>{_N})B tokens", "训练 {t}B token"),
-    _rule(
-        rf"(?P<t>{_N})B tokens \(Chinchilla-optimal: 20 per parameter; not a data recommendation\)",
+    rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
+    rule(
+        rf"(?P<t>{NUMBER})B tokens \(Chinchilla-optimal: 20 per parameter; not a data recommendation\)",
         "训练 {t}B token（按 Chinchilla 最优取每个参数 20 个 token；并非数据量建议）",
     ),
-    _rule(
-        rf"FLOPs per token = 6 x (?P<params>{_N})B(?P<active> active)?"
+    rule(
+        rf"FLOPs per token = 6 x (?P<params>{NUMBER})B(?P<active> active)?"
         r"(?: \+ 12·L·h·s \(s=(?P<seq>\d+)\)| \(attention term left out\))",
         _flops_per_token,
     ),
-    _rule(
-        rf"(?P<gpu>.+): (?P<peak>{_N}) dense (?P<precision>[A-Z0-9]+) TFLOP/s per GPU "
+    rule(
+        rf"(?P<gpu>.+): (?P<peak>{NUMBER}) dense (?P<precision>[A-Z0-9]+) TFLOP/s per GPU "
         r"\((?P<source>catalog|user value)\)(?P<no_bf16> \(it has no BF16\))?",
         lambda g: (
             f"{g['gpu']}：单卡稠密 {g['precision']} 峰值 {g['peak']} TFLOP/s（{_SOURCE[g['source']]}）"
             + ("；该卡不支持 BF16" if g["no_bf16"] else "")
         ),
     ),
-    _rule(
-        rf"MFU (?P<mfu>{_N})% \(range (?P<low>{_N})%-(?P<high>{_N})%\); published runs report 35-55% on "
+    rule(
+        rf"MFU (?P<mfu>{NUMBER})% \(range (?P<low>{NUMBER})%-(?P<high>{NUMBER})%\); published runs report 35-55% on "
         r"H100/A100-class GPUs",
         "MFU {mfu}%（区间 {low}%-{high}%）；公开的训练报告在 H100/A100 级 GPU 上为 35-55%",
     ),
-    _rule(
-        rf"MFU (?P<mfu>{_N})% \(range (?P<low>{_N})%-(?P<high>{_N})%\); (?P<per>\d+) GPUs per server",
+    rule(
+        rf"MFU (?P<mfu>{NUMBER})% \(range (?P<low>{NUMBER})%-(?P<high>{NUMBER})%\); (?P<per>\d+) GPUs per server",
         "MFU {mfu}%（区间 {low}%-{high}%）；每台服务器 {per} 张卡",
     ),
     # cluster_plan
-    _rule(
-        rf"MFU (?P<mfu>{_N})% on every GPU \(vendors differ in achievable MFU: calibrate with your own runs\)",
+    rule(
+        rf"MFU (?P<mfu>{NUMBER})% on every GPU \(vendors differ in achievable MFU: calibrate with your own runs\)",
         "所有 GPU 都按 MFU {mfu}% 计（各厂商实际能达到的 MFU 不同，请用自己的实测校准）",
     ),
-    _rule(
+    rule(
         r"memory check: ZeRO-3, tensor parallel up to 8, full recomputation where selective is not enough; "
         r"(?P<precision>\S+), micro-batch (?P<mb>\d+)",
         lambda g: (
@@ -137,27 +128,28 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             f"{_TRAINING_PRECISION.get(g['precision'], g['precision'])}，微批 {g['mb']}"
         ),
     ),
-    _rule(
-        rf"purchase cost = GPUs x newest catalog price x \(1 \+ (?P<share>{_N})% for servers, "
+    rule(
+        rf"purchase cost = GPUs x newest catalog price x \(1 \+ (?P<share>{NUMBER})% for servers, "
         r"network, storage\)",
         "购买成本 = GPU 数量 × 目录最新价格 × (1 + {share}%，用于服务器、网络和存储)",
     ),
     # cost: exchange rate, hardware, power
-    _rule(
-        rf"exchange rate (?P<rate>{_N}) CNY per USD \(given\)", "汇率按每美元 {rate} 元人民币计（用户给定）"
+    rule(
+        rf"exchange rate (?P<rate>{NUMBER}) CNY per USD \(given\)",
+        "汇率按每美元 {rate} 元人民币计（用户给定）",
     ),
-    _rule(
-        rf"exchange rate (?P<rate>{_N}) CNY per USD \(catalog defaults, as of (?P<date>[\d-]+)\); "
+    rule(
+        rf"exchange rate (?P<rate>{NUMBER}) CNY per USD \(catalog defaults, as of (?P<date>[\d-]+)\); "
         "check the current rate before quoting yuan",
         "汇率按每美元 {rate} 元人民币计（目录默认值，截至 {date}）；报人民币价格前请核对当前汇率",
     ),
-    _rule(r"(?P<gpus>\d+) GPUs: one (?P<server>.+)", "{gpus} 张 GPU：一台 {server}"),
-    _rule(
-        rf"(?P<gpu>.+) TDP (?P<w>{_N}) W per GPU \((?P<source>given|catalog)\)",
+    rule(r"(?P<gpus>\d+) GPUs: one (?P<server>.+)", "{gpus} 张 GPU：一台 {server}"),
+    rule(
+        rf"(?P<gpu>.+) TDP (?P<w>{NUMBER}) W per GPU \((?P<source>given|catalog)\)",
         lambda g: f"{g['gpu']} 单卡 TDP {g['w']} W（{_SOURCE[g['source']]}）",
     ),
-    _rule(
-        rf"IT load = (?P<n>\d+) x (?P<kw>{_N}) kW per (?P<server>.+) "
+    rule(
+        rf"IT load = (?P<n>\d+) x (?P<kw>{NUMBER}) kW per (?P<server>.+) "
         r"\((?:(?P<given>given)|catalog maximum system power, as of (?P<date>[\d-]+))\); "
         "a maximum rating: measured draw while training is usually lower",
         lambda g: (
@@ -166,157 +158,157 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             + "）；这是额定最大值，训练时实测功耗通常更低"
         ),
     ),
-    _rule(
-        rf"non-GPU server power (?P<share>{_N})% of GPU TDP \(given\)",
+    rule(
+        rf"non-GPU server power (?P<share>{NUMBER})% of GPU TDP \(given\)",
         "服务器中 GPU 以外部分的功耗按 GPU TDP 的 {share}% 计（用户给定）",
     ),
-    _rule(
-        rf"non-GPU server power (?P<share>{_N})% of GPU TDP \(catalog defaults, as of (?P<date>[\d-]+): "
+    rule(
+        rf"non-GPU server power (?P<share>{NUMBER})% of GPU TDP \(catalog defaults, as of (?P<date>[\d-]+): "
         r"DGX H100 \(10\.2 kW - 8 x 0\.7 kW\) / 5\.6 kW\); a node draws more than its GPUs",
         "服务器中 GPU 以外部分的功耗按 GPU TDP 的 {share}% 计（目录默认值，截至 {date}：DGX H100 "
         "(10.2 kW - 8 × 0.7 kW) / 5.6 kW）；整机功耗高于其中 GPU 之和",
     ),
-    _rule(rf"PUE (?P<pue>{_N}) \(given\)", "PUE {pue}（用户给定）"),
-    _rule(
-        rf"PUE (?P<pue>{_N}) for (?P<cooling>air|liquid) cooling \(catalog defaults, as of (?P<date>[\d-]+)\)",
+    rule(rf"PUE (?P<pue>{NUMBER}) \(given\)", "PUE {pue}（用户给定）"),
+    rule(
+        rf"PUE (?P<pue>{NUMBER}) for (?P<cooling>air|liquid) cooling \(catalog defaults, as of (?P<date>[\d-]+)\)",
         lambda g: f"{_COOLING[g['cooling']]} PUE {g['pue']}（目录默认值，截至 {g['date']}）",
     ),
-    _rule(
-        rf"electricity (?P<price>{_N}) (?P<currency>USD|CNY)/kWh \(given\)(?: = \$(?P<usd>{_N})/kWh)?",
+    rule(
+        rf"electricity (?P<price>{NUMBER}) (?P<currency>USD|CNY)/kWh \(given\)(?: = \$(?P<usd>{NUMBER})/kWh)?",
         lambda g: (
             f"电价 {g['price']} {_CURRENCY[g['currency']]}/kWh（用户给定）"
             + (f"，折合 ${g['usd']}/kWh" if g["usd"] else "")
         ),
     ),
-    _rule(
-        rf"electricity \$(?P<price>{_N})/kWh \(catalog defaults, as of (?P<date>[\d-]+): about the US "
+    rule(
+        rf"electricity \$(?P<price>{NUMBER})/kWh \(catalog defaults, as of (?P<date>[\d-]+): about the US "
         r"industrial average\); use your contracted tariff",
         "电价 ${price}/kWh（目录默认值，截至 {date}：约为美国工业电价平均水平）；请换成实际签约电价",
     ),
-    _rule(
-        rf"(?P<hours>{_N}) hours per year x utilisation (?P<u>{_N}); idle draw is not counted, so low "
+    rule(
+        rf"(?P<hours>{NUMBER}) hours per year x utilisation (?P<u>{NUMBER}); idle draw is not counted, so low "
         r"utilisation understates power",
         "每年 {hours} 小时 × 利用率 {u}；未计空闲功耗，利用率低时会低估用电",
     ),
     # cost: cloud
-    _rule(
-        rf"(?P<gpus>\d+) GPUs x (?P<days>{_N}) days x 24 h = (?P<hours>{_N}) GPU-hours",
+    rule(
+        rf"(?P<gpus>\d+) GPUs x (?P<days>{NUMBER}) days x 24 h = (?P<hours>{NUMBER}) GPU-hours",
         "{gpus} 张卡 × {days} 天 × 24 小时 = {hours} GPU 小时",
     ),
-    _rule(
+    rule(
         r"prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
         r"CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
         "每 GPU 小时价格 = 实例每小时价格 / 实例内 GPU 数；大型云厂商的价格包含 CPU、内存、NVMe 和网络，"
         "算力市场的价格由出租方自定，变动频繁",
     ),
-    _rule(
+    rule(
         r"on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
         "按需目录价；承诺用量或议价的价格通常低 30-60%",
     ),
-    _rule(
+    rule(
         r"cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
         "费用 = GPU 小时 × 单价：不含存储、出网流量、人力、失败的训练和实验",
     ),
     # cost: TCO
-    _rule(
-        rf"capex (?P<capex>{_N}) (?P<currency>USD|CNY) \(given, everything included\)",
+    rule(
+        rf"capex (?P<capex>{NUMBER}) (?P<currency>USD|CNY) \(given, everything included\)",
         lambda g: f"购置成本 {g['capex']} {_CURRENCY[g['currency']]}（用户给定，已含全部）",
     ),
-    _rule(
-        rf"(?P<unit>accelerator|server) price \$(?P<usd>{_N}) \((?P<kind>list|street|msrp|estimate), catalog "
+    rule(
+        rf"(?P<unit>accelerator|server) price \$(?P<usd>{NUMBER}) \((?P<kind>list|street|msrp|estimate), catalog "
         r"(?P<id>\S+), as of (?P<date>[\d-]+)\); data-centre prices are rarely published and vary with "
         r"volume and date",
         lambda g: (
-            f"{_PRICE_UNIT[g['unit']]}价格 ${g['usd']}（{_PRICE_KIND[g['kind']]}，目录 {g['id']}，截至 "
+            f"{_PRICE_UNIT[g['unit']]}价格 ${g['usd']}（{PRICE_KIND[g['kind']]}，目录 {g['id']}，截至 "
             f"{g['date']}）；数据中心硬件价格很少公开，且随采购量和时间变化"
         ),
     ),
-    _rule(
+    rule(
         r"the server price includes CPUs, RAM, NICs and chassis: no platform share added",
         "整机价格已含 CPU、内存、网卡和机箱：不再另加平台费用",
     ),
-    _rule(
-        rf"(?:platform \(CPUs, RAM, NICs, chassis\) (?P<platform>{_N})% of GPU capex and )?"
-        rf"network and storage (?P<network>{_N})% of server capex: "
+    rule(
+        rf"(?:platform \(CPUs, RAM, NICs, chassis\) (?P<platform>{NUMBER})% of GPU capex and )?"
+        rf"network and storage (?P<network>{NUMBER})% of server capex: "
         r"(?:planning shares, not quotes|a planning share, not a quote)",
         _shares,
     ),
-    _rule(
-        rf"lease (?P<lease>{_N}) (?P<currency>USD|CNY) per month \(given\)",
+    rule(
+        rf"lease (?P<lease>{NUMBER}) (?P<currency>USD|CNY) per month \(given\)",
         lambda g: f"租金每月 {g['lease']} {_CURRENCY[g['currency']]}（用户给定）",
     ),
-    _rule(
-        rf"lease payment (?P<rate>{_N})% of capex per month: an assumption, not a quote \(about what "
+    rule(
+        rf"lease payment (?P<rate>{NUMBER})% of capex per month: an assumption, not a quote \(about what "
         r"a 36-month lease of the hardware costs\); ask lessors for a rate",
         "月租按购置成本的 {rate}% 计：这是假设而非报价（大致相当于 36 个月租期的硬件租金）；请向租赁方询价",
     ),
-    _rule(
+    rule(
         r"no resale value, financing cost, inflation or discounting; prices stay flat over the period",
         "不计残值、融资成本、通胀和折现；期内价格不变",
     ),
-    _rule(
+    rule(
         r"cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
         "上云成本 = 实际使用的 GPU 小时 × 单价：不另计人力、存储和出网流量",
     ),
-    _rule(
+    rule(
         r"buy and lease pay for idle hours; cloud bills only the hours used",
         "购买和租赁在空闲时段也要付费；上云只按实际使用时长计费",
     ),
     # deepspeed_estimate
-    _rule(
-        rf"(?P<params>{_N})B parameters, largest layer (?P<layer>{_N})M parameters"
+    rule(
+        rf"(?P<params>{NUMBER})B parameters, largest layer (?P<layer>{NUMBER})M parameters"
         r"(?P<embedding> \(embedding: vocab x hidden\))?",
         lambda g: (
             f"{g['params']}B 参数，最大的层 {g['layer']}M 参数"
             + ("（词嵌入层：词表 × 隐藏维度）" if g["embedding"] else "")
         ),
     ),
-    _rule(
-        rf"(?P<nodes>\d+) node\(s\) x (?P<gpus>\d+) GPUs; CPU buffer factor (?P<f>{_N}); model states only "
+    rule(
+        rf"(?P<nodes>\d+) node\(s\) x (?P<gpus>\d+) GPUs; CPU buffer factor (?P<f>{NUMBER}); model states only "
         r"\(no activations\)",
         "{nodes} 个节点 × 每节点 {gpus} 张卡；CPU 缓冲系数 {f}；只计模型状态（不含激活）",
     ),
-    _rule(
+    rule(
         r"GiB = 2\^30 bytes: DeepSpeed prints these values with the label 'GB'",
         "GiB = 2^30 字节：DeepSpeed 输出这些数值时标注的是“GB”",
     ),
     # gpu_compare
-    _rule(
+    rule(
         r"TFLOP/s are dense \(no 2:4 sparsity\) peak tensor rates from the catalog",
         "TFLOP/s 为目录中的稠密（不含 2:4 稀疏）张量峰值",
     ),
-    _rule(
+    rule(
         r"memory is the vendor's usable GB \(10\^9 bytes\) per GPU; TDP is the highest shipping "
         r"configuration",
         "显存为厂商标称的单卡可用 GB（10^9 字节）；TDP 取出货配置中的最高值",
     ),
-    _rule(
+    rule(
         r"purchase price: yours where given, else the newest catalog price for one GPU \(any kind\)",
         "购买价格：给了价格就用你的，否则用目录中最新的单卡价格（不限价格类型）",
     ),
-    _rule(
+    rule(
         r"cloud: the cheapest catalog price per GPU-hour among on-demand prices",
         "云价格：目录按需价格中最便宜的每 GPU 小时价格",
     ),
-    _rule(
+    rule(
         r"cloud: the cheapest catalog price per GPU-hour of any kind \(community, spot too\)",
         "云价格：目录中最便宜的每 GPU 小时价格，不限类型（含社区和竞价实例）",
     ),
-    _rule(
+    rule(
         r"scale-up bandwidth adds both directions \(NVLink 900 GB/s = 450 GB/s each way\)",
         "纵向扩展（scale-up）带宽为双向之和（NVLink 900 GB/s = 每个方向 450 GB/s）",
     ),
     # gpu_memory
-    _rule(r"sequence length (?P<seq>\d+), micro-batch (?P<mb>\d+)", "序列长度 {seq}，微批 {mb}"),
-    _rule(
-        rf"(?P<precision>\S+), (?P<optimizer>\S+): (?P<bytes>{_N}) bytes per trainable parameter "
+    rule(r"sequence length (?P<seq>\d+), micro-batch (?P<mb>\d+)", "序列长度 {seq}，微批 {mb}"),
+    rule(
+        rf"(?P<precision>\S+), (?P<optimizer>\S+): (?P<bytes>{NUMBER}) bytes per trainable parameter "
         r"before sharding",
         lambda g: (
             f"{_TRAINING_PRECISION.get(g['precision'], g['precision'])}，"
             f"{_OPTIMIZER.get(g['optimizer'], g['optimizer'])}：切分前每个可训练参数 {g['bytes']} 字节"
         ),
     ),
-    _rule(
+    rule(
         r"data parallel (?P<dp>\d+) = (?P<gpus>\d+) GPUs / \(t=(?P<t>\d+) x p=(?P<p>\d+) x cp=(?P<cp>\d+)\); "
         r"ZeRO stage (?P<stage>\d) shards over it",
         lambda g: (
@@ -328,7 +320,7 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             )
         ),
     ),
-    _rule(
+    rule(
         r"activations: Korthikanti et al\. 2022, recompute=(?P<recompute>none|selective|full), sequence "
         r"parallel=(?P<sp>on|off), FlashAttention=(?P<flash>on|off); first pipeline stage holds L "
         r"layers' worth",
@@ -337,75 +329,75 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             f"FlashAttention {_SWITCH[g['flash']]}；流水线第一段按 L 层的激活计"
         ),
     ),
-    _rule(
-        rf"overhead (?P<gb>{_N}) GB per GPU \(CUDA context, NCCL buffers, fragmentation\)",
+    rule(
+        rf"overhead (?P<gb>{NUMBER}) GB per GPU \(CUDA context, NCCL buffers, fragmentation\)",
         "每卡额外开销 {gb} GB（CUDA 上下文、NCCL 缓冲区、显存碎片）",
     ),
-    _rule(
+    rule(
         r"GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is "
         r"~7% larger",
         "显存容量按厂商标称的 GB 计；HBM 实际通常是同样数量的 GiB，所以真实余量约多 7%",
     ),
-    _rule(
-        rf"QLoRA base: (?P<bytes>{_N}) bytes per parameter \(NF4 \+ double quantisation\)",
+    rule(
+        rf"QLoRA base: (?P<bytes>{NUMBER}) bytes per parameter \(NF4 \+ double quantisation\)",
         "QLoRA 底座：每个参数 {bytes} 字节（NF4 + 双重量化）",
     ),
-    _rule(
-        rf"LoRA rank (?P<rank>\d+) on every linear layer: (?P<trainable>{_N})B trainable parameters",
+    rule(
+        rf"LoRA rank (?P<rank>\d+) on every linear layer: (?P<trainable>{NUMBER})B trainable parameters",
         "每个线性层加秩为 {rank} 的 LoRA：可训练参数 {trainable}B",
     ),
-    _rule(
-        rf"model states set to (?P<bytes>{_N}) bytes per parameter by the user",
+    rule(
+        rf"model states set to (?P<bytes>{NUMBER}) bytes per parameter by the user",
         "模型状态按用户设定的每参数 {bytes} 字节计",
     ),
     # host_ram
-    _rule(rf"GPU memory (?P<total>{_N}) GB per server \(given\)", "每台服务器显存 {total} GB（用户给定）"),
-    _rule(
-        rf"GPU memory (?P<n>\d+) x (?P<per>{_N}) GB = (?P<total>{_N}) GB per server "
+    rule(rf"GPU memory (?P<total>{NUMBER}) GB per server \(given\)", "每台服务器显存 {total} GB（用户给定）"),
+    rule(
+        rf"GPU memory (?P<n>\d+) x (?P<per>{NUMBER}) GB = (?P<total>{NUMBER}) GB per server "
         r"\((?P<origin>given|catalog .+)\)",
         lambda g: f"每台服务器显存 {g['n']} × {g['per']} GB = {g['total']} GB（{_origin(g['origin'])}）",
     ),
-    _rule(
-        rf"baseline (?P<ratio>{_N})x GPU memory: OS, framework and loader processes, page cache",
+    rule(
+        rf"baseline (?P<ratio>{NUMBER})x GPU memory: OS, framework and loader processes, page cache",
         "基础部分按显存的 {ratio} 倍：操作系统、框架与数据加载进程、页缓存",
     ),
-    _rule(
+    rule(
         r"data loaders: (?P<gpus>\d+) GPUs x (?P<workers>\d+) workers x (?P<batches>\d+) batches x "
-        rf"(?P<mb>{_N}) MB",
+        rf"(?P<mb>{NUMBER}) MB",
         "数据加载：{gpus} 张卡 × {workers} 个 worker × 预取 {batches} 批 × {mb} MB",
     ),
-    _rule(
-        rf"pinned buffers (?P<gb>{_N}) GB per GPU \(NCCL proxies, host-device copies; an assumption\)",
+    rule(
+        rf"pinned buffers (?P<gb>{NUMBER}) GB per GPU \(NCCL proxies, host-device copies; an assumption\)",
         "锁页缓冲区每卡 {gb} GB（NCCL 代理、主机与 GPU 之间的拷贝；假设值）",
     ),
-    _rule(
-        rf"asynchronous checkpoint staging: (?P<params>{_N})B x (?P<bytes>{_N}) bytes / (?P<nodes>\d+) "
+    rule(
+        rf"asynchronous checkpoint staging: (?P<params>{NUMBER})B x (?P<bytes>{NUMBER}) bytes / (?P<nodes>\d+) "
         r"servers, pinned",
         "异步检查点暂存：{params}B × {bytes} 字节 / {nodes} 台服务器，使用锁页内存",
     ),
-    _rule(
-        rf"ZeRO-Offload: (?P<params>{_N})B x (?P<bytes>{_N}) bytes / (?P<nodes>\d+) servers x "
-        rf"(?P<f>{_N}) buffer \(DeepSpeed zero_init estimate\)",
+    rule(
+        rf"ZeRO-Offload: (?P<params>{NUMBER})B x (?P<bytes>{NUMBER}) bytes / (?P<nodes>\d+) servers x "
+        rf"(?P<f>{NUMBER}) buffer \(DeepSpeed zero_init estimate\)",
         "ZeRO-Offload：{params}B × {bytes} 字节 / {nodes} 台服务器 × {f} 缓冲系数"
         "（按 DeepSpeed zero_init 估算）",
     ),
-    _rule(
-        rf"rounded up to (?P<size>{_N}) GB of DIMMs \((?P<layout>.+)\); DIMM 'GB' are binary, so the "
-        rf"(?P<gb>{_N}) GB \(10\^9\) needed is (?P<gib>{_N}) GiB",
+    rule(
+        rf"rounded up to (?P<size>{NUMBER}) GB of DIMMs \((?P<layout>.+)\); DIMM 'GB' are binary, so the "
+        rf"(?P<gb>{NUMBER}) GB \(10\^9\) needed is (?P<gib>{NUMBER}) GiB",
         lambda g: (
             f"向上取整为 {g['size']} GB 内存（{_dimms(g['layout'])}）；内存条标的“GB”其实是 GiB，"
             f"所需的 {g['gb']} GB（10^9 字节）即 {g['gib']} GiB"
         ),
     ),
-    _rule(
+    rule(
         r"catalog servers ship (?P<ratios>.+) host RAM per GPU memory",
         # the list separators become 、; the names and ratios stay as the calculator wrote them
-        lambda g: "目录中各服务器的主机内存与显存之比：" + re.sub(rf"({_N}x), ", r"\1、", g["ratios"]),
+        lambda g: "目录中各服务器的主机内存与显存之比：" + re.sub(rf"({NUMBER}x), ", r"\1、", g["ratios"]),
     ),
     # inference_memory
-    _rule(
-        rf"weights (?P<precision>\S+): (?P<bytes>{_N}) bytes per parameter"
-        rf"(?: \+ (?P<overhead>{_N})% quantisation scales/zeros)?; "
+    rule(
+        rf"weights (?P<precision>\S+): (?P<bytes>{NUMBER}) bytes per parameter"
+        rf"(?: \+ (?P<overhead>{NUMBER})% quantisation scales/zeros)?; "
         r"all parameters are resident \(MoE experts too\)",
         lambda g: (
             f"权重 {g['precision']}：每个参数 {g['bytes']} 字节"
@@ -413,8 +405,8 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             + "；全部参数常驻显存（MoE 专家也是）"
         ),
     ),
-    _rule(
-        rf"KV cache (?P<precision>\S+): (?P<bytes>{_N}) bytes per value; (?P<tokens>{_N}) tokens x "
+    rule(
+        rf"KV cache (?P<precision>\S+): (?P<bytes>{NUMBER}) bytes per value; (?P<tokens>{NUMBER}) tokens x "
         r"(?P<batch>\d+) sequences per replica(?P<default> \(the model's context length\))?",
         lambda g: (
             f"KV 缓存 {g['precision']}：每个值 {g['bytes']} 字节；"
@@ -422,11 +414,11 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             + ("（模型的上下文长度）" if g["default"] else "")
         ),
     ),
-    _rule(
+    rule(
         r"latent attention: (?P<values>\d+) cached values per token per layer, the same on every TP rank",
         "潜在注意力（MLA）：每层每 token 缓存 {values} 个值，各张量并行 rank 上相同",
     ),
-    _rule(
+    rule(
         r"KV heads split over tensor parallel (?P<tp>\d+): (?P<per>\d+) per GPU(?:, each replicated on "
         r"(?P<copies>\d+) GPUs)?",
         lambda g: (
@@ -434,159 +426,149 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             + (f"，每个 KV 头在 {g['copies']} 张卡上重复存放" if g["copies"] else "")
         ),
     ),
-    _rule(
+    rule(
         r"(?P<gpus>\d+) GPUs = (?P<replicas>\d+) replica\(s\) x tensor parallel (?P<tp>\d+); "
         r"weights divided by (?P<tp2>\d+)",
         "{gpus} 张卡 = {replicas} 个副本 × 张量并行 {tp}；权重分到 {tp2} 张卡上",
     ),
-    _rule(
-        rf"per GPU: (?P<workspace>{_N}) GB activations/workspace \+ (?P<runtime>{_N}) GB CUDA/runtime overhead",
+    rule(
+        rf"per GPU: (?P<workspace>{NUMBER}) GB activations/workspace \+ (?P<runtime>{NUMBER}) GB CUDA/runtime overhead",
         "每卡：激活/工作区 {workspace} GB + CUDA/运行时开销 {runtime} GB",
     ),
-    _rule(
+    rule(
         r"every layer attends to the full context \(sliding-window layers cache less\); "
         r"paged KV blocks \(vLLM: 16 tokens\) waste under one block per sequence",
         "每层都对完整上下文做注意力（滑动窗口层缓存更少）；"
         "分页 KV 块（vLLM：16 token）每条序列浪费不到一个块",
     ),
-    _rule(
-        rf"usable = (?P<gb>{_N}) GB x (?P<u>{_N}) gpu_memory_utilization; the vendor's GB figure is "
+    rule(
+        rf"usable = (?P<gb>{NUMBER}) GB x (?P<u>{NUMBER}) gpu_memory_utilization; the vendor's GB figure is "
         r"used, so real headroom is a few % larger \(HBM is about that many GiB\)",
         "可用显存 = {gb} GB × {u}（gpu_memory_utilization）；按厂商标称的 GB 计，真实余量会多几个百分点"
         "（HBM 实际约为同样数量的 GiB）",
     ),
     # network
-    _rule(
+    rule(
         r"pure data parallelism over (?P<gpus>\d+) GPUs \((?P<nodes>\d+) x (?P<per>\d+)\): "
-        rf"every GPU all-reduces all (?P<params>{_N})B (?P<precision>\S+) gradients once per optimizer step "
+        rf"every GPU all-reduces all (?P<params>{NUMBER})B (?P<precision>\S+) gradients once per optimizer step "
         r"\(frameworks that reduce FP32 gradients, e\.g\. Megatron with FP32 gradient accumulation, "
         r"need gradient_precision='fp32'\)",
         "纯数据并行，共 {gpus} 张卡（{nodes} × {per}）：每个优化器步里每张卡对全部 {params}B 个 {precision} "
         "梯度做一次 all-reduce（以 FP32 归约梯度的框架，例如开启 FP32 梯度累积的 Megatron，"
         "需设 gradient_precision='fp32'）",
     ),
-    _rule(
-        rf"intra-node (?P<gb>{_N}) GB/s per GPU each way \(given\)",
+    rule(
+        rf"intra-node (?P<gb>{NUMBER}) GB/s per GPU each way \(given\)",
         "节点内每卡单向 {gb} GB/s（用户给定）",
     ),
-    _rule(
-        rf"intra-node (?P<link>.+): (?P<both>{_N}) GB/s per (?P<gpu>.+) with both directions added, so "
-        rf"(?P<one>{_N}) GB/s each way",
+    rule(
+        rf"intra-node (?P<link>.+): (?P<both>{NUMBER}) GB/s per (?P<gpu>.+) with both directions added, so "
+        rf"(?P<one>{NUMBER}) GB/s each way",
         "节点内 {link}：每张 {gpu} 双向合计 {both} GB/s，即单向 {one} GB/s",
     ),
-    _rule(rf"intra-node (?P<link>.+): (?P<gb>{_N}) GB/s each way", "节点内 {link}：单向 {gb} GB/s"),
-    _rule(
-        rf"scale-out (?P<gbit>{_N}) Gb/s per GPU \(given\) / 8 = (?P<gb>{_N}) GB/s each way",
+    rule(rf"intra-node (?P<link>.+): (?P<gb>{NUMBER}) GB/s each way", "节点内 {link}：单向 {gb} GB/s"),
+    rule(
+        rf"scale-out (?P<gbit>{NUMBER}) Gb/s per GPU \(given\) / 8 = (?P<gb>{NUMBER}) GB/s each way",
         "节点间每卡 {gbit} Gb/s（用户给定）/ 8 = 单向 {gb} GB/s",
     ),
-    _rule(
-        rf"scale-out (?P<nics>{_N}) x (?P<link>.+) per GPU: (?P<rate>{_N} Gb/s / 8 = )?"
-        rf"(?P<port>{_N}) GB/s per port each way, (?P<gb>{_N}) GB/s per GPU",
+    rule(
+        rf"scale-out (?P<nics>{NUMBER}) x (?P<link>.+) per GPU: (?P<rate>{NUMBER} Gb/s / 8 = )?"
+        rf"(?P<port>{NUMBER}) GB/s per port each way, (?P<gb>{NUMBER}) GB/s per GPU",
         "节点间每卡 {nics} × {link}：{rate}每端口单向 {port} GB/s，每卡 {gb} GB/s",
     ),
-    _rule(
-        rf"efficiency (?P<eff>{_N})% of line rate; bandwidth terms only "
+    rule(
+        rf"efficiency (?P<eff>{NUMBER})% of line rate; bandwidth terms only "
         r"\(latency matters for small buckets and very many ranks\)",
         "有效带宽按线速的 {eff}% 计；只计带宽项（分桶很小或 rank 很多时，延迟也会有影响）",
     ),
-    _rule(
+    rule(
         r"two-level time = 2\(g-1\)/g x S/B_intra \+ 2\(N-1\)/N x S/\(g x B_inter\); "
         r"NCCL pipelines the phases over one ring per NIC, so measured times approach the larger term, "
         r"not the sum",
         "两级时间 = 2(g-1)/g × S/B_intra + 2(N-1)/N × S/(g × B_inter)；"
         "NCCL 在每块网卡的一个环上流水执行各阶段，所以实测时间接近两项中较大的一项，而不是两项之和",
     ),
-    _rule(
+    rule(
         r"ZeRO-3/FSDP: parameter all-gathers in forward and backward plus gradient reduce-scatter "
         r"move 3Ψ against 2Ψ, so 1\.5x the all-reduce volume \(ZeRO §7\)",
         "ZeRO-3/FSDP：前向和反向的参数 all-gather 加上梯度 reduce-scatter 共传输 3Ψ（all-reduce 为 2Ψ），"
         "即 all-reduce 通信量的 1.5 倍（ZeRO 论文 §7）",
     ),
-    _rule(
-        rf"compute (?P<step>{_N}) s per step; (?P<overlap>{_N})% of communication overlapped",
+    rule(
+        rf"compute (?P<step>{NUMBER}) s per step; (?P<overlap>{NUMBER})% of communication overlapped",
         "每步计算 {step} 秒；{overlap}% 的通信与计算重叠",
     ),
-    _rule(
-        rf"target: exposed communication <= (?P<share>{_N})% of the step, so one all-reduce may take "
-        rf"(?P<s>{_N}) s",
+    rule(
+        rf"target: exposed communication <= (?P<share>{NUMBER})% of the step, so one all-reduce may take "
+        rf"(?P<s>{NUMBER}) s",
         "目标：未被掩盖的通信不超过单步时间的 {share}%，因此一次 all-reduce 最多可用 {s} 秒",
     ),
     # storage
-    _rule(r"(?P<bytes>\d+) bytes per token id \(given\)", "每个 token id {bytes} 字节（用户给定）"),
-    _rule(
+    rule(r"(?P<bytes>\d+) bytes per token id \(given\)", "每个 token id {bytes} 字节（用户给定）"),
+    rule(
         r"vocabulary unknown: 4 bytes \(int32\) per token id assumed; "
         r"a vocabulary <= 65,536 \(e\.g\. Llama 2's 32,000\) allows uint16 and halves the tokenised size",
         "词表大小未知：按每个 token id 4 字节（int32）计；"
         "词表不超过 65,536（如 Llama 2 的 32,000）时可用 uint16，分词后的数据量减半",
     ),
-    _rule(
-        rf"vocabulary (?P<vocab>{_N}) <= 65,536: token ids fit uint16 \(2 bytes\)",
+    rule(
+        rf"vocabulary (?P<vocab>{NUMBER}) <= 65,536: token ids fit uint16 \(2 bytes\)",
         "词表 {vocab} 不超过 65,536：token id 可用 uint16 存储（2 字节）",
     ),
-    _rule(
-        rf"vocabulary (?P<vocab>{_N}) > 65,536: token ids need int32 \(4 bytes\)",
+    rule(
+        rf"vocabulary (?P<vocab>{NUMBER}) > 65,536: token ids need int32 \(4 bytes\)",
         "词表 {vocab} 超过 65,536：token id 需用 int32 存储（4 字节）",
     ),
-    _rule(
-        rf"raw text and tokens both given: (?P<ratio>{_N}) raw bytes per token",
+    rule(
+        rf"raw text and tokens both given: (?P<ratio>{NUMBER}) raw bytes per token",
         "原始文本和 token 数都已给出：每 token 对应 {ratio} 字节原始文本",
     ),
-    _rule(
-        rf"raw text estimated at (?P<bytes>{_N}) bytes per token "
+    rule(
+        rf"raw text estimated at (?P<bytes>{NUMBER}) bytes per token "
         r"\(about 4 for English BPE; an assumption, give dataset_raw_gb for the real size\)",
         "原始文本按每 token {bytes} 字节估算"
         "（英文 BPE 约为 4；这是假设，给出 dataset_raw_gb 可得到实际大小）",
     ),
-    _rule(
-        rf"tokens estimated at (?P<bytes>{_N}) raw bytes per token "
+    rule(
+        rf"tokens estimated at (?P<bytes>{NUMBER}) raw bytes per token "
         r"\(about 4 for English BPE; an assumption, give dataset_tokens_b for the real count\)",
         "token 数按每 token {bytes} 字节原始文本估算"
         "（英文 BPE 约为 4；这是假设，给出 dataset_tokens_b 可得到实际数量）",
     ),
-    _rule(
-        rf"a checkpoint every (?P<hours>{_N}) h over (?P<days>{_N}) days: (?P<written>\d+) written, the newest "
+    rule(
+        rf"a checkpoint every (?P<hours>{NUMBER}) h over (?P<days>{NUMBER}) days: (?P<written>\d+) written, the newest "
         r"(?P<kept>\d+) kept in full(?:, (?P<older>\d+) older ones kept as weights only)?",
         lambda g: (
             f"{g['days']} 天内每 {g['hours']} 小时保存一个检查点：共写入 {g['written']} 个，最新的 "
             f"{g['kept']} 个完整保留" + (f"，更早的 {g['older']} 个只保留权重" if g["older"] else "")
         ),
     ),
-    _rule(
+    rule(
         r"(?P<kept>\d+) full checkpoints retained \(give run_days for the written count\)",
         "保留 {kept} 个完整检查点（给出 run_days 可算出写入的总数）",
     ),
-    _rule(
-        rf"full checkpoint (?P<full>{_N}) bytes per parameter; weights-only (?P<weights>{_N}) "
+    rule(
+        rf"full checkpoint (?P<full>{NUMBER}) bytes per parameter; weights-only (?P<weights>{NUMBER}) "
         r"\((?P<precision>\S+)\); gradients are not saved",
         "完整检查点每参数 {full} 字节；仅权重检查点每参数 {weights} 字节（{precision}）；梯度不保存",
     ),
-    _rule(
-        rf"scratch and logs (?P<scratch>{_N})% of data \+ checkpoints; headroom \+(?P<headroom>{_N})% on top",
+    rule(
+        rf"scratch and logs (?P<scratch>{NUMBER})% of data \+ checkpoints; headroom \+(?P<headroom>{NUMBER})% on top",
         "临时文件和日志按数据加检查点的 {scratch}% 计；另加 {headroom}% 余量",
     ),
-    _rule(
-        rf"one full checkpoint \((?P<gb>{_N}) GB\) in (?P<s>{_N}) s(?:, sharded so that each of (?P<nodes>\d+) "
+    rule(
+        rf"one full checkpoint \((?P<gb>{NUMBER}) GB\) in (?P<s>{NUMBER}) s(?:, sharded so that each of (?P<nodes>\d+) "
         r"servers writes 1/(?P<part>\d+))?",
         lambda g: (
             f"一个完整检查点（{g['gb']} GB）要在 {g['s']} 秒内写完"
             + (f"，分片后 {g['nodes']} 台服务器各写 1/{g['part']}" if g["nodes"] else "")
         ),
     ),
-    _rule(
-        rf"local data NVMe (?P<tb>{_N}) TB per server \((?P<origin>given|catalog .+)\)",
+    rule(
+        rf"local data NVMe (?P<tb>{NUMBER}) TB per server \((?P<origin>given|catalog .+)\)",
         lambda g: f"每台服务器本地数据 NVMe {g['tb']} TB（{_origin(g['origin'])}）",
     ),
 ]
-
-
-def rendered(text: str, rules: list[tuple[re.Pattern[str], Render]]) -> str | None:
-    """``text`` by the first rule whose pattern matches all of it; None when no rule does."""
-    for pattern, render in rules:
-        match = pattern.fullmatch(text)
-        if match:
-            groups = match.groupdict("")
-            return render.format(**groups) if isinstance(render, str) else render(groups)
-    return None
 
 
 def in_language(text: str, language: Language) -> str | None:

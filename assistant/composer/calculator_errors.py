@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from assistant.composer.assumptions import _N, Groups, Render, _rule, rendered
+from assistant.composer.rules import NUMBER, Groups, Rule, rendered, rule
 from knowledge.text import Language
 
 _FIELD = r"(?P<field>[\w.]+)"  # gpu, gpus.0, prices_usd: the input field as the calculator named it
 _NAME = r"(?P<name>'[^']*'|\"[^\"]*\")"  # what the user typed, as Python's repr quotes it
 _HINT = r"(?:; did you mean (?P<close>.+)\?)?"
-_PLAIN = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"  # a number next to '..', which _N would swallow
+_PLAIN = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"  # a number next to '..', which NUMBER would swallow
 _LINK_KIND = {"scale-up": "节点内（scale-up）", "host": "主机接口", "scale-out": "节点间（scale-out）"}
 
 
@@ -44,175 +44,175 @@ def _unknown_link(g: Groups) -> str:
 # One rule per error shape, grouped by where it is raised: `CalculatorInputError` in tools/*.py, then the
 # pydantic messages of the input models. tests/unit/test_errors_zh.py reaches every raise in tools/*.py
 # and checks each rendering.
-RULES: list[tuple[re.Pattern[str], Render]] = [
+RULES: list[Rule] = [
     # common
-    _rule(
+    rule(
         rf"{_FIELD}: unknown accelerator {_NAME}{_HINT}",
         lambda g: f"{g['field']}：目录中没有名为 {g['name']} 的加速卡{_close(g)}",
     ),
-    _rule(rf"{_FIELD}: unknown server {_NAME}{_HINT} \(catalog servers: (?P<known>.+)\)", _unknown_server),
-    _rule(
+    rule(rf"{_FIELD}: unknown server {_NAME}{_HINT} \(catalog servers: (?P<known>.+)\)", _unknown_server),
+    rule(
         rf"{_FIELD}: (?P<gpu>.+) has no dense (?P<precision>[A-Z0-9]+) figure in the catalog",
         "{field}：目录中没有 {gpu} 的稠密 {precision} 算力数据",
     ),
     # architecture
-    _rule(
+    rule(
         rf"model: unknown model {_NAME}{_HINT}",
         lambda g: f"model：目录中没有名为 {g['name']} 的模型预设{_close(g)}",
     ),
-    _rule(
+    rule(
         r"params_b: give the model size in billions of parameters, or a model preset",
         "params_b：请给出模型参数量（以十亿为单位），或一个模型预设",
     ),
-    _rule(
+    rule(
         r"kv_heads: (?P<heads>\d+) attention heads are not a multiple of (?P<kv>\d+) KV heads",
         "kv_heads：{heads} 个注意力头不是 {kv} 个 KV 头的整数倍",
     ),
-    _rule(
+    rule(
         r"active_params_b: active parameters cannot exceed total parameters",
         "active_params_b：激活参数量不能超过总参数量",
     ),
     # cost
-    _rule(
+    rule(
         r"gpu: (?P<server>.+) holds (?P<held>\S+), not (?P<gpu>\S+); drop one of gpu and server",
         "gpu：{server} 配的是 {held}，不是 {gpu}；gpu 和 server 只给其中一个",
     ),
-    _rule(
+    rule(
         r"gpu: name a catalog GPU \(e\.g\. 'H100'\) or a reference server \(e\.g\. 'dgx-h100'\)",
         "gpu：请给出目录中的 GPU（如 'H100'）或参考服务器（如 'dgx-h100'）",
     ),
-    _rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
-    _rule(
+    rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
+    rule(
         r"server_power_kw: needs a server; without one use server_overhead_share",
         "server_power_kw：需要同时给出服务器；没有服务器时请改用 server_overhead_share",
     ),
-    _rule(
+    rule(
         r"price_per_gpu_hour: the catalog has no cloud price for (?P<gpu>.+); give price_per_gpu_hour",
         "price_per_gpu_hour：目录中没有 {gpu} 的云上价格；请给出 price_per_gpu_hour",
     ),
-    _rule(
+    rule(
         r"capex_per_gpu: the catalog has no purchase price for (?P<gpu>.+); give capex_per_gpu or capex_total",
         "capex_per_gpu：目录中没有 {gpu} 的购买价格；请给出 capex_per_gpu 或 capex_total",
     ),
-    _rule(
+    rule(
         r"cloud_price_per_gpu_hour: the catalog has no on-demand cloud price for (?P<gpu>.+); "
         r"give cloud_price_per_gpu_hour",
         "cloud_price_per_gpu_hour：目录中没有 {gpu} 的按需云上价格；请给出 cloud_price_per_gpu_hour",
     ),
     # gpu_compare
-    _rule(
+    rule(
         r"(?P<field>gpus\.\d+): (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") are both (?P<gpu>.+); "
         r"list each GPU once",
         "{field}：{a} 和 {b} 都是 {gpu}；每种 GPU 只列一次",
     ),
-    _rule(
+    rule(
         rf"prices_usd: {_NAME} \((?P<gpu>.+)\) is not one of the GPUs compared",
         "prices_usd：{name}（{gpu}）不在参与比较的 GPU 之中",
     ),
-    _rule(
+    rule(
         r"prices_usd: (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") both price (?P<gpu>.+); "
         r"give one price per GPU",
         "prices_usd：{a} 和 {b} 给的都是 {gpu} 的价格；每种 GPU 只给一个价格",
     ),
     # gpu_memory, inference_memory
-    _rule(
+    rule(
         r"tensor_parallel: (?P<tp>\d+) does not divide the (?P<heads>\d+) attention heads of (?P<model>.+)",
         "tensor_parallel：{tp} 不能整除 {model} 的 {heads} 个注意力头",
     ),
-    _rule(
+    rule(
         r"tensor_parallel: (?P<tp>\d+) does not divide the (?P<kv>\d+) KV heads of (?P<model>.+)",
         "tensor_parallel：{tp} 不能整除 {model} 的 {kv} 个 KV 头",
     ),
-    _rule(
+    rule(
         r"tensor_parallel: (?P<tp>\d+) is more than the (?P<kv>\d+) KV heads of (?P<model>.+) but not a "
         r"multiple of them, so the heads cannot be replicated evenly",
         "tensor_parallel：{tp} 大于 {model} 的 {kv} 个 KV 头，却不是它的整数倍，KV 头无法均匀地复制到各卡上",
     ),
-    _rule(
+    rule(
         r"gpus: (?P<gpus>\d+) GPUs is not a multiple of tensor_parallel (?P<tp>\d+)",
         "gpus：{gpus} 张卡不是 tensor_parallel {tp} 的整数倍",
     ),
     # host_ram
-    _rule(
+    rule(
         r"gpu: give the GPU \(a catalog name\), gpu_memory_gb per GPU, or total_gpu_memory_gb per server",
         "gpu：请给出 GPU（目录中的名称）、每卡显存 gpu_memory_gb，或每台服务器的总显存 total_gpu_memory_gb",
     ),
     # network
-    _rule(rf"{_FIELD}: unknown (?P<kinds>.+?) link {_NAME}{_HINT}", _unknown_link),
-    _rule(
+    rule(rf"{_FIELD}: unknown (?P<kinds>.+?) link {_NAME}{_HINT}", _unknown_link),
+    rule(
         rf"intra_node_link: (?P<gpu>.+) has no switched GPU link and its host interface {_NAME} is not in "
         r"the catalog; give intra_node_link or intra_node_gb_s",
         "intra_node_link：{gpu} 没有经交换机互连的 GPU 链路，它的主机接口 {name} 也不在目录中；"
         "请给出 intra_node_link 或 intra_node_gb_s",
     ),
-    _rule(
+    rule(
         r"gpus_per_node: one GPU has nothing to all-reduce; give 2 or more GPUs",
         "gpus_per_node：只有一张 GPU 时没有需要 all-reduce 的数据；请给出 2 张或更多 GPU",
     ),
-    _rule(
+    rule(
         r"step_time_s: give the compute time per step to size against a share of it",
         "step_time_s：要按单步时间的占比来测算，请给出每步的计算时间",
     ),
-    _rule(
+    rule(
         r"gpu: give gpu, intra_node_link or intra_node_gb_s for the link between GPUs in a server",
         "gpu：请给出 gpu、intra_node_link 或 intra_node_gb_s，以确定服务器内 GPU 之间的链路",
     ),
-    _rule(
+    rule(
         r"inter_node_link: give inter_node_link \((?P<options>.+)\) or inter_node_gbit_s_per_gpu",
         lambda g: (
             f"inter_node_link：请给出 inter_node_link（{_listed(g['options'])}）或 inter_node_gbit_s_per_gpu"
         ),
     ),
     # storage
-    _rule(
-        rf"bytes_per_token_id: uint16 holds ids 0-65,535 only; a vocabulary of (?P<vocab>{_N}) needs 4 bytes "
+    rule(
+        rf"bytes_per_token_id: uint16 holds ids 0-65,535 only; a vocabulary of (?P<vocab>{NUMBER}) needs 4 bytes "
         r"\(int32\)",
         "bytes_per_token_id：uint16 只能表示 0-65,535 的 id；{vocab} 的词表需要 4 字节（int32）",
     ),
-    _rule(
+    rule(
         r"dataset_tokens_b: give dataset_tokens_b \(billions of tokens\) or dataset_raw_gb \(GB of raw text\)",
         "dataset_tokens_b：请给出 dataset_tokens_b（token 数，以十亿计）或 dataset_raw_gb（原始文本 GB 数）",
     ),
-    _rule(
+    rule(
         r"run_days: give the run length to count the weights-only history",
         "run_days：请给出训练时长，才能算出只保留权重的历史检查点有多少个",
     ),
     # pydantic: bounds and choices of the input models' fields
-    _rule(rf"{_FIELD}: Input should be greater than (?P<n>{_PLAIN})", "{field} 必须大于 {n}"),
-    _rule(
+    rule(rf"{_FIELD}: Input should be greater than (?P<n>{_PLAIN})", "{field} 必须大于 {n}"),
+    rule(
         rf"{_FIELD}: Input should be greater than or equal to (?P<n>{_PLAIN})", "{field} 必须大于或等于 {n}"
     ),
-    _rule(rf"{_FIELD}: Input should be less than (?P<n>{_PLAIN})", "{field} 必须小于 {n}"),
-    _rule(rf"{_FIELD}: Input should be less than or equal to (?P<n>{_PLAIN})", "{field} 必须小于或等于 {n}"),
-    _rule(
+    rule(rf"{_FIELD}: Input should be less than (?P<n>{_PLAIN})", "{field} 必须小于 {n}"),
+    rule(rf"{_FIELD}: Input should be less than or equal to (?P<n>{_PLAIN})", "{field} 必须小于或等于 {n}"),
+    rule(
         rf"{_FIELD}: Input should be (?P<options>(?:'[^']*'|\d+)(?:, (?:'[^']*'|\d+))* or (?:'[^']*'|\d+))",
         lambda g: f"{g['field']} 只能取以下值之一：{_listed(g['options'])}",
     ),
     # pydantic: the input models' own checks, which name no single field
-    _rule(
+    rule(
         r"input: gpus \((?P<gpus>\d+)\) must be a multiple of tensor x pipeline x context parallel "
         r"\((?P<group>\d+)\)",
         "GPU 数 gpus（{gpus}）必须是张量并行 × 流水线并行 × 上下文并行（{group}）的整数倍",
     ),
-    _rule(
+    rule(
         rf"input: mfu \((?P<mfu>{_PLAIN})\) must lie within mfu_low\.\.mfu_high "
         rf"\((?P<low>{_PLAIN})\.\.(?P<high>{_PLAIN})\)",
         "mfu（{mfu}）必须在 mfu_low..mfu_high（{low}..{high}）之内",
     ),
-    _rule(
+    rule(
         r"input: give exactly one of tokens_per_second_per_gpu or tokens_per_second",
         "tokens_per_second_per_gpu 和 tokens_per_second 请给且只给其中一个",
     ),
-    _rule(
+    rule(
         r"input: give gpu_hours, or gpus and days, not both",
         "请给出 gpu_hours，或者给出 gpus 和 days，不要同时给",
     ),
-    _rule(r"input: give gpu_hours, or both gpus and days", "请给出 gpu_hours，或者同时给出 gpus 和 days"),
-    _rule(
+    rule(r"input: give gpu_hours, or both gpus and days", "请给出 gpu_hours，或者同时给出 gpus 和 days"),
+    rule(
         r"input: give capex_total or capex_per_gpu, not both",
         "capex_total 和 capex_per_gpu 只给其中一个",
     ),
-    _rule(
+    rule(
         r"input: give lease_per_month or lease_rate_per_month, not both",
         "lease_per_month 和 lease_rate_per_month 只给其中一个",
     ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.composer.assumptions import _N, _PRICE_KIND, Groups, Render, _rule, rendered
+from assistant.composer.rules import NUMBER, PRICE_KIND, Groups, Rule, rendered, rule
 from knowledge.text import Language
 
 _SEGMENT = {"consumer": "消费级", "workstation": "工作站级", "datacenter": "数据中心级"}
@@ -22,7 +22,7 @@ _PRICING = {
 }
 # one superseded cloud price as cost._describe_price writes it
 _CLOUD_PRICE = (
-    rf"(?P<provider>.+?) (?P<instance>\S+) (?P<pricing>{'|'.join(_PRICING)}) \$(?P<usd>{_N})/GPU-hour "
+    rf"(?P<provider>.+?) (?P<instance>\S+) (?P<pricing>{'|'.join(_PRICING)}) \$(?P<usd>{NUMBER})/GPU-hour "
     r"\((?P<region>.+?), as of (?P<date>[\d-]+)\)"
 )
 _ANY_CLOUD_PRICE = re.sub(r"\(\?P<\w+>", "(?:", _CLOUD_PRICE)  # the same, with no named groups to repeat
@@ -43,7 +43,7 @@ def _superseded(g: Groups) -> str:
 
 
 def _price_spread(g: Groups) -> str:
-    kinds = "、".join(_PRICE_KIND[k] for k in g["kinds"].split(", "))
+    kinds = "、".join(PRICE_KIND[k] for k in g["kinds"].split(", "))
     return (
         f"购买价格的类型不同（{kinds}）或时间相差一年以上（{_listed(g['years'])}）："
         "每 TFLOP 价格和每 GB 价格只能作粗略参考"
@@ -60,43 +60,43 @@ def _pcie_ring(g: Groups) -> str:
 
 # One rule per warning shape in tools/*.py, grouped by module, as in assumptions.RULES.
 # tests/unit/test_warnings_zh.py runs the calculators into every warning and checks each rendering.
-RULES: list[tuple[re.Pattern[str], Render]] = [
+RULES: list[Rule] = [
     # compute
-    _rule(
+    rule(
         r"MFU against the FP8 peak is half the MFU against the BF16 peak for the same run",
         "同一次训练，按 FP8 峰值算的 MFU 只有按 BF16 峰值算的一半",
     ),
-    _rule(
-        rf"at s=(?P<seq>\d+) the attention term adds (?P<share>{_N})%: set include_attention",
+    rule(
+        rf"at s=(?P<seq>\d+) the attention term adds (?P<share>{NUMBER})%: set include_attention",
         "s={seq} 时注意力项会使计算量增加 {share}%：请设置 include_attention",
     ),
-    _rule(
-        rf"(?P<exact>{_N}) GPUs fill the last server almost completely: a lower MFU needs another server",
+    rule(
+        rf"(?P<exact>{NUMBER}) GPUs fill the last server almost completely: a lower MFU needs another server",
         "{exact} 张 GPU 几乎占满最后一台服务器：MFU 再低一些就需要再加一台服务器",
     ),
-    _rule(
-        rf"implied MFU (?P<mfu>{_N})% is above what LLM training reaches: check the throughput or the GPU",
+    rule(
+        rf"implied MFU (?P<mfu>{NUMBER})% is above what LLM training reaches: check the throughput or the GPU",
         "推算出的 MFU 为 {mfu}%，高于大模型训练实际能达到的水平：请核对吞吐量或 GPU 型号",
     ),
     # cluster_plan
-    _rule(
+    rule(
         r"(?P<gpu>.+) ranks first at the same MFU as every other GPU; with today's software AMD and Intel "
         r"parts usually reach a lower share of peak, so re-run with a lower mfu for them",
         "{gpu} 排在第一，但这是按与其他 GPU 相同的 MFU 算的；以目前的软件，AMD 和 Intel 的卡通常只能"
         "达到更低的峰值比例，请为它们设更低的 mfu 重新计算",
     ),
     # cost: hardware and power
-    _rule(
+    rule(
         r"(?P<gpus>\d+) GPUs need (?P<servers>\d+) x (?P<server>.+) \((?P<per>\d+) GPUs each\); power and "
         r"purchase count (?P<whole>\d+) whole servers \((?P<slots>\d+) GPU slots\)",
         "{gpus} 张 GPU 需要 {servers} 台 {server}（每台 {per} 张）；功耗和购置成本按 {whole} 台整机"
         "（{slots} 个 GPU 位）计",
     ),
-    _rule(
+    rule(
         r"(?P<fields>\w+(?: and \w+)*) ignored: the server's power is used; give server_power_kw to change it",
         lambda g: f"{_listed(g['fields'])} 未被采用：按服务器的功耗计算；如需修改，请给出 server_power_kw",
     ),
-    _rule(
+    rule(
         r"the default overhead share comes from 8-GPU DGX servers; a (?P<segment>\w+) build differs: "
         r"set server_overhead_share",
         lambda g: (
@@ -104,200 +104,202 @@ RULES: list[tuple[re.Pattern[str], Render]] = [
             f"{_SEGMENT.get(g['segment'], g['segment'])}配置的机器与之不同：请设置 server_overhead_share"
         ),
     ),
-    _rule(
+    rule(
         r"(?P<name>.+) is liquid-cooled: set cooling='liquid' or give a PUE",
         "{name} 采用液冷：请设置 cooling='liquid' 或给出 PUE",
     ),
-    _rule(
-        rf"\$(?P<usd>{_N}) per kWh is very high: is it in cents, per MWh, or in another currency\?",
+    rule(
+        rf"\$(?P<usd>{NUMBER}) per kWh is very high: is it in cents, per MWh, or in another currency\?",
         "每 kWh ${usd} 的电价过高：是不是其实以美分计、按每 MWh 计，或者是其他币种？",
     ),
     # cost: cloud
-    _rule(
+    rule(
         rf"superseded prices are listed for comparison with older studies but not counted: "
         rf"(?P<prices>{_ANY_CLOUD_PRICE}(?:; {_ANY_CLOUD_PRICE})*)",
         _superseded,
     ),
-    _rule(
+    rule(
         r"the cheapest price is under half the median: check that (?P<provider>.+) offers the interconnect "
         r"\(multi-node InfiniBand\) and reliability the job needs",
         "最便宜的价格不到中位数的一半：请确认 {provider} 能提供这项任务所需的互联（多节点 InfiniBand）和可靠性",
     ),
     # cost: TCO
-    _rule(
+    rule(
         r"no catalog price for (?P<server>.+): priced per GPU plus platform share",
         "目录中没有 {server} 的价格：按单卡价格加平台费用比例计",
     ),
-    _rule(
-        rf"at (?P<u>{_N})% utilisation buying would overtake cloud only in month (?P<month>\d+)",
+    rule(
+        rf"at (?P<u>{NUMBER})% utilisation buying would overtake cloud only in month (?P<month>\d+)",
         "利用率为 {u}% 时，购买的累计成本要到第 {month} 个月才会低于上云",
     ),
-    _rule(
+    rule(
         r"cloud rents only the GPUs asked for; buying and leasing pay for whole servers",
         "上云只租所需数量的 GPU；购买和租赁要按整台服务器付费",
     ),
-    _rule(
+    rule(
         r"staff cost is 0: owned clusters need operators; give staff_per_year",
         "人力成本为 0：自有集群需要运维人员；请给出 staff_per_year",
     ),
     # deepspeed_estimate
-    _rule(
+    rule(
         r"the docs' ZeRO-2 table predates DeepSpeed PR #5099; current code gives less",
         "文档中的 ZeRO-2 表格早于 DeepSpeed PR #5099；按当前代码算出的值更小",
     ),
     # gpu_compare
-    _rule(
+    rule(
         r"purchase prices differ in kind \((?P<kinds>[a-z]+(?:, [a-z]+)*)\) or are more than a year apart "
         r"\((?P<years>\d+(?:, \d+)*)\): \$ per TFLOP and \$ per GB are rough",
         _price_spread,
     ),
-    _rule(
+    rule(
         r"no purchase price for (?P<ids>.+): give prices_usd to include them",
         lambda g: f"{_listed(g['ids'])} 没有购买价格：请给出 prices_usd 以纳入比较",
     ),
-    _rule(
+    rule(
         r"paper peaks across vendors: achievable matmul is ~80% of peak on H100 and ~50-60% on MI300X with "
         r"ROCm 6\.2\+, and software maturity differs; do not pick on peak TFLOPS alone",
         "这里比较的是各厂商的纸面峰值：实际可达的矩阵乘法性能在 H100 上约为峰值的 80%，在 MI300X（ROCm 6.2+）"
         "上约为 50-60%，软件成熟度也不同；不要只看峰值 TFLOPS 选卡",
     ),
-    _rule(
+    rule(
         r"GeForce cards: BF16 at the FP32-accumulate rate, no NVLink, and a driver licence that excludes "
         r"data-centre deployment",
         "GeForce 显卡：BF16 只有 FP32 累加时的速率，没有 NVLink，驱动许可也不允许在数据中心部署",
     ),
-    _rule(
+    rule(
         r"not ranked by (?P<by>\w+) \(no value\): (?P<ids>.+)",
         lambda g: f"{_listed(g['ids'])} 没有 {g['by']} 的数值，未参与排名",
     ),
     # gpu_memory
-    _rule(
+    rule(
         r"(?P<layers>\d+) layers do not split evenly over (?P<stages>\d+) pipeline stages",
         "{layers} 层无法平均分到 {stages} 个流水线阶段",
     ),
-    _rule(
+    rule(
         r"tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow",
         "张量并行超过 8 时，在 8 卡服务器上会跨节点，通常很慢",
     ),
-    _rule(
+    rule(
         r"tensor parallel (?P<tp>\d+) > (?P<kv>\d+) KV heads: KV heads are replicated",
         "张量并行 {tp} 大于 KV 头数 {kv}：KV 头会被复制",
     ),
-    _rule(
+    rule(
         r"ZeRO shards over data-parallel ranks; with one there is nothing to shard",
         "ZeRO 在数据并行的各 rank 之间分片；只有一个 rank 时无片可分",
     ),
     # host_ram
-    _rule(
-        rf"(?P<gib>{_N}) GiB is more than a two-socket server holds \(8 TiB with 32 x 256 GB DIMMs\): "
+    rule(
+        rf"(?P<gib>{NUMBER}) GiB is more than a two-socket server holds \(8 TiB with 32 x 256 GB DIMMs\): "
         r"spread offload over more servers or offload less",
         "{gib} GiB 超过了双路服务器能装的上限（32 条 256 GB 内存条，共 8 TiB）：请把卸载分摊到更多服务器上，"
         "或少卸载一些",
     ),
-    _rule(
-        rf"ratio (?P<ratio>{_N})x is above the 1-2x rule of thumb; the catalog's servers ship "
-        rf"(?P<low>{_N})-(?P<high>{_N})x",
+    rule(
+        rf"ratio (?P<ratio>{NUMBER})x is above the 1-2x rule of thumb; the catalog's servers ship "
+        rf"(?P<low>{NUMBER})-(?P<high>{NUMBER})x",
         "主机内存与显存之比 {ratio} 倍，高于 1-2 倍的经验值；目录中的服务器出厂配置为 {low}-{high} 倍",
     ),
-    _rule(
-        rf"(?P<ram>{_N}) GB is desktop-PC sizing \(the common '8-16 GB is enough' advice\); a GPU training "
-        rf"server with (?P<gpu>{_N}) GB of GPU memory needs about (?P<size>{_N}) GB",
+    rule(
+        rf"(?P<ram>{NUMBER}) GB is desktop-PC sizing \(the common '8-16 GB is enough' advice\); a GPU training "
+        rf"server with (?P<gpu>{NUMBER}) GB of GPU memory needs about (?P<size>{NUMBER}) GB",
         "{ram} GB 是台式机的配置（常见的“8-16 GB 就够了”的说法）；显存共 {gpu} GB 的 GPU 训练服务器"
         "需要约 {size} GB",
     ),
-    _rule(rf"(?P<ram>{_N}) GB is short of the (?P<gib>{_N}) GiB needed", "{ram} GB 不足所需的 {gib} GiB"),
+    rule(
+        rf"(?P<ram>{NUMBER}) GB is short of the (?P<gib>{NUMBER}) GiB needed", "{ram} GB 不足所需的 {gib} GiB"
+    ),
     # inference_memory
-    _rule(
+    rule(
         r"latent attention is not split by head: each of the (?P<tp>\d+) tensor-parallel GPUs keeps the "
         r"whole KV latent \(vLLM\), so per-GPU KV does not shrink with TP; data-parallel attention avoids "
         r"the copies",
         "潜在注意力（MLA）不按头切分：{tp} 张张量并行 GPU 各自保存完整的 KV 潜在向量（vLLM 的做法），"
         "所以每卡 KV 不会随张量并行减少；注意力改用数据并行可避免这些副本",
     ),
-    _rule(
+    rule(
         r"tensor parallel (?P<tp>\d+) is above the (?P<kv>\d+) KV heads: each head is replicated on "
         r"(?P<copies>\d+) GPUs \(as vLLM does\), so per-GPU KV stops shrinking and the KV cache summed over "
         r"GPUs is (?P<times>\d+)x the model's",
         "张量并行 {tp} 超过 KV 头数 {kv}：每个 KV 头在 {copies} 张卡上重复存放（vLLM 的做法），所以每卡 KV "
         "不再减少，各卡 KV 缓存之和是模型本身的 {times} 倍",
     ),
-    _rule(
-        rf"(?P<tokens>{_N}) tokens exceed the (?P<context>{_N})-token pre-training context of (?P<model>.+); "
+    rule(
+        rf"(?P<tokens>{NUMBER}) tokens exceed the (?P<context>{NUMBER})-token pre-training context of (?P<model>.+); "
         r"check that the released model supports it",
         "{tokens} token 超出了 {model} 预训练时 {context} token 的上下文长度；请确认发布的模型支持这么长的上下文",
     ),
-    _rule(
+    rule(
         r"derived shape assumes full multi-head attention \(KV heads = attention heads\); a GQA/MQA model "
         r"caches several times less: give kv_heads or a model preset",
         "按参数量推算的模型结构假定为完整多头注意力（KV 头数 = 注意力头数）；GQA/MQA 模型的缓存要少好几倍："
         "请给出 kv_heads 或选用模型预设",
     ),
-    _rule(
+    rule(
         r"(?P<gpu>.+) has no FP8 tensor cores: (?P<precision>\S+) weights run as weight-only kernels that "
         r"dequantise to 16-bit \(same memory, less speed-up\)",
         "{gpu} 没有 FP8 张量核心：{precision} 权重只能用仅权重量化的内核运行，计算前反量化为 16 位"
         "（显存占用相同，加速更少）",
     ),
-    _rule(
-        rf"only (?P<share>{_N})% of the usable memory is left: longer prompts may not fit",
+    rule(
+        rf"only (?P<share>{NUMBER})% of the usable memory is left: longer prompts may not fit",
         "可用显存只剩 {share}%：更长的提示可能放不下",
     ),
-    _rule(
+    rule(
         r"gpu_memory_utilization above 0\.95 leaves little room for fragmentation and spikes",
         "gpu_memory_utilization 高于 0.95 时，留给显存碎片和用量峰值的余地很小",
     ),
     # network
-    _rule(
+    rule(
         r"(?P<gpu>.+) GPUs are fully meshed without a switch: one GPU pair shares a single link, so rings "
         r"reach the aggregate figure only when spread over all links; expect less than an NVSwitch node",
         "{gpu} 各卡之间是无交换机的全互联：每对 GPU 只共用一条链路，环形通信要分布到所有链路上才能达到标称的总带宽；"
         "实际会低于 NVSwitch 节点",
     ),
-    _rule(
+    rule(
         r"(?P<gpu>.+) (?:(?P<bridge>only bridges pairs of cards)|has no GPU-to-GPU link): the ring inside a "
         r"(?P<gpus>\d+)-GPU server runs over (?P<link>.+), and through the CPUs when GPUs sit on different "
         r"sockets",
         _pcie_ring,
     ),
-    _rule(
-        rf"communication is (?P<share>{_N})% of the step: overlap it with the backward pass, accumulate more "
+    rule(
+        rf"communication is (?P<share>{NUMBER})% of the step: overlap it with the backward pass, accumulate more "
         r"micro-batches per step, or use a faster network",
         "通信占单步时间的 {share}%：请让通信与反向传播重叠、每步累积更多微批，或换用更快的网络",
     ),
-    _rule(
-        rf"the intra-node phases alone take (?P<inside>{_N}) s, over the (?P<budget>{_N}) s budget: no "
+    rule(
+        rf"the intra-node phases alone take (?P<inside>{NUMBER}) s, over the (?P<budget>{NUMBER}) s budget: no "
         r"network meets the target; overlap more or accumulate more micro-batches per step",
         "仅节点内阶段就要 {inside} 秒，超过了 {budget} 秒的预算：任何网络都达不到目标；"
         "请提高通信重叠比例，或每步累积更多微批",
     ),
-    _rule(r"the catalog lists no scale-out links", "目录中没有节点间（scale-out）网络链路"),
-    _rule(
-        rf"no catalog link gives (?P<need>{_N}) GB/s per GPU with (?P<ports>{_N}) port\(s\) per GPU; "
+    rule(r"the catalog lists no scale-out links", "目录中没有节点间（scale-out）网络链路"),
+    rule(
+        rf"no catalog link gives (?P<need>{NUMBER}) GB/s per GPU with (?P<ports>{NUMBER}) port\(s\) per GPU; "
         r"(?P<link>.+) would need (?P<more>\d+) ports per GPU",
         "目录中没有哪种链路能在每卡 {ports} 个端口时提供每卡 {need} GB/s；{link} 需要每卡 {more} 个端口",
     ),
     # storage
-    _rule(
+    rule(
         r"the catalog has no shared \(parallel file system\) tier; showing the fastest local one",
         "目录中没有共享存储层（并行文件系统）；这里给出最快的本地存储",
     ),
-    _rule(
-        rf"each server must write (?P<need>{_N}) GB/s, above the (?P<has>{_N}) GB/s one client gets from "
+    rule(
+        rf"each server must write (?P<need>{NUMBER}) GB/s, above the (?P<has>{NUMBER}) GB/s one client gets from "
         r"(?P<tier>.+): lengthen checkpoint_write_seconds, save asynchronously to local NVMe first, or "
         r"spread the job over more servers",
         "每台服务器需要写入 {need} GB/s，超过了单个客户端从 {tier} 获得的 {has} GB/s："
         "请延长 checkpoint_write_seconds、先异步保存到本地 NVMe，或把任务分摊到更多服务器上",
     ),
-    _rule(
+    rule(
         r"the checkpoint interval is longer than the run: only the final checkpoint is written",
         "检查点间隔比整个训练还长：只会写入最后一个检查点",
     ),
-    _rule(
-        rf"synchronous saves of (?P<seconds>{_N}) s every (?P<hours>{_N}) h stall training (?P<share>{_N})% "
+    rule(
+        rf"synchronous saves of (?P<seconds>{NUMBER}) s every (?P<hours>{NUMBER}) h stall training (?P<share>{NUMBER})% "
         r"of the time: save asynchronously or less often",
         "每 {hours} 小时同步保存一次、每次 {seconds} 秒，训练有 {share}% 的时间停顿：请改为异步保存或降低保存频率",
     ),
-    _rule(
+    rule(
         r"one weights-only checkpoint is larger than a server's local NVMe",
         "单个仅含权重的检查点就超过了一台服务器的本地 NVMe 容量",
     ),
