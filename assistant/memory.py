@@ -54,7 +54,7 @@ class Conversation(BaseModel):
 
     def visible_to(self, user: str | None) -> bool:
         """Whether ``user`` (None: a caller without a user token) may read and continue it."""
-        return self.owner is None or self.owner == user
+        return _visible(self.owner, user)
 
 
 class ConversationSummary(BaseModel):
@@ -262,7 +262,7 @@ class SqliteStore:
                 (message_id,),
             ).fetchone()
             # another user's conversation reads exactly like a wrong id, so its existence does not leak
-            if row is None or row[0] != conversation_id or row[1] not in (None, user):
+            if row is None or row[0] != conversation_id or not _visible(row[1], user):
                 raise InvalidInput(
                     f"message {message_id!r} is not part of conversation {conversation_id!r}; "
                     "send the conversation_id and message_id of the same answer"
@@ -274,6 +274,11 @@ class SqliteStore:
                 (message_id, conversation_id, feedback.rating, feedback.comment, feedback.created_at),
             )
         return feedback
+
+
+def _visible(owner: str | None, user: str | None) -> bool:
+    """The one ownership rule: a conversation without an owner is anyone's, else only its owner's."""
+    return owner is None or owner == user
 
 
 def _title(message: str, limit: int = 80) -> str:
