@@ -7,26 +7,20 @@ hostile host CSS (``* { font-size: 40px !important; color: red }``).
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask
+from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask, skip_without_a_browser
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.e2e
 
-if shutil.which("chromium") is None:
-    pytest.skip(
-        "Debian chromium is not on PATH: apt-get install chromium fonts-wqy-microhei (.ci/run installs both in CI)",
-        allow_module_level=True,
-    )
-pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+skip_without_a_browser()
 
 
 DAYS_ZH = "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？"

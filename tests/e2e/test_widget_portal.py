@@ -7,7 +7,6 @@ another origin) serving a page that embeds the widget with one tag, as a company
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,7 +22,7 @@ from api.app import create_app
 from api.user_tokens import mint
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
-from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask
+from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask, skip_without_a_browser
 from tests.helpers import serve
 
 if TYPE_CHECKING:
@@ -31,12 +30,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.e2e
 
-if shutil.which("chromium") is None:
-    pytest.skip(
-        "Debian chromium is not on PATH: apt-get install chromium fonts-wqy-microhei (.ci/run installs both in CI)",
-        allow_module_level=True,
-    )
-pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+skip_without_a_browser()
 
 
 SECRET = "portal-widget-secret-0123456789-abcdef"

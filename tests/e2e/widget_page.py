@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from typing import TYPE_CHECKING
+
+import pytest
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -10,6 +13,16 @@ if TYPE_CHECKING:
 WIDGET = "#advisor-widget"
 ANSWER = f"{WIDGET} .msg.answer[data-done]"
 TIMEOUT_MS = 120_000
+
+
+def skip_without_a_browser() -> None:
+    """Skip the calling test module when Debian Chromium or the playwright package is missing."""
+    if shutil.which("chromium") is None:
+        pytest.skip(
+            "Debian chromium is not on PATH: apt-get install chromium fonts-wqy-microhei (.ci/run installs both in CI)",
+            allow_module_level=True,
+        )
+    pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
 
 def ask(page: Page, question: str) -> Locator:
