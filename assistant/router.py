@@ -16,6 +16,23 @@ from pydantic import BaseModel, Field
 from assistant.slots import ASCII_BOUNDARY, SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
+# what may stand between two words of one trigger ("recommend ... server"); bounded, so that no
+# message makes a pattern scan the rest of the text from every position
+GAP = ".{0,100}"
+# slot filling and routing read at most this much of a message: its start and its end, where questions
+# state their numbers and ask; the whole message is still searched in the knowledge base
+READ_HEAD, READ_TAIL = 1500, 500
+_SPACES = re.compile(r"\s+")
+
+
+def readable(message: str) -> str:
+    """The part of ``message`` the router reads: whitespace runs collapsed, at most
+    ``READ_HEAD + READ_TAIL`` characters."""
+    text = _SPACES.sub(" ", message).strip()
+    if len(text) <= READ_HEAD + READ_TAIL:
+        return text
+    return f"{text[:READ_HEAD]} … {text[-READ_TAIL:]}"
+
 
 class Intent(StrEnum):
     KNOWLEDGE = "knowledge"
@@ -44,7 +61,11 @@ class Route(BaseModel):
 
 
 def _words(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(p.replace(r"\b", ASCII_BOUNDARY) for p in patterns), re.IGNORECASE)
+    """One pattern of alternatives; ``\\b`` looks at ASCII letters and digits only, and ``.*`` between two
+    words spans at most one clause (``GAP``), so a pattern's work stays linear in the message."""
+    return re.compile(
+        "|".join(p.replace(r"\b", ASCII_BOUNDARY).replace(".*", GAP) for p in patterns), re.IGNORECASE
+    )
 
 
 # words that ask for each calculator's result
@@ -318,6 +339,8 @@ class Router:
     def route(
         self, message: str, *, earlier: Slots | None = None, earlier_tools: list[str] | None = None
     ) -> Route:
+        query = message
+        message = readable(message)
         language = detect_language(message)
         stated_slots = self._extract(message)
         stated = stated_slots.stated()
@@ -348,7 +371,7 @@ class Router:
             slots=slots,
             stated=stated,
             tools=tools,
-            query=message,
+            query=query,
             follow_up=follow_up,
         )
 

@@ -16,7 +16,15 @@ from pydantic import BaseModel, Field
 from knowledge.names import Mention, NameIndex
 
 _CN_DIGITS = "零〇一二两三四五六七八九十百千"
-NUMBER = rf"(\d+(?:[.,]\d+)*|[{_CN_DIGITS}]+)"
+# A number never starts or ends inside a longer run of digits and separators ("1.5.1", "2025-12"), so
+# each pattern tries one start per number instead of one per digit: the work stays linear in the text.
+_AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"  # "1,024", "1,000,000.5", "45", "1.8"
+_START = r"(?<![\d.,])"
+_END = r"(?![.,]?\d)"
+NUMBER = rf"(?<![\d.,{_CN_DIGITS}])({_AMOUNT}|[{_CN_DIGITS}]+){_END}"
+DECIMAL = rf"{_START}(\d+(?:\.\d+)?){_END}"
+AMOUNT = rf"{_START}({_AMOUNT}){_END}"
+INTEGER = rf"{_START}(\d+){_END}"
 _MULTIPLIERS = {
     "k": 1e3, "千": 1e3, "m": 1e6, "million": 1e6, "百万": 1e6, "万": 1e4, "亿": 1e8, "千亿": 1e11,
     "b": 1e9, "bn": 1e9, "billion": 1e9, "十亿": 1e9, "t": 1e12, "trillion": 1e12, "万亿": 1e12,
@@ -104,7 +112,7 @@ def _flags(pattern: str) -> re.Pattern[str]:
 
 # --- model size -----------------------------------------------------------------------------------
 _PARAMS_EN = _flags(
-    r"(?<![A-Za-z0-9.$¥￥])(\d+(?:\.\d+)?)\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
+    rf"(?<![A-Za-z0-9.$¥￥]){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
     r"(?!\s*-?\s*(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
@@ -113,9 +121,7 @@ _PARAMS_ZH_BARE = re.compile(r"(千亿|万亿|百亿)(?:级|参数|规模)")
 _PARAMS_ZH_AFTER = re.compile(
     rf"(?<!激活)参数(?:量|规模)?\s*(?:为|是|约|共)?\s*{NUMBER}\s*(万亿|千亿|亿|b|B|t|T)"
 )
-_ACTIVE = _flags(
-    r"(\d+(?:\.\d+)?)\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*(\d+(?:\.\d+)?)\s*(b|亿)"
-)
+_ACTIVE = _flags(rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)")
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = _flags(
@@ -127,13 +133,13 @@ _TOKENS_AFTER = _flags(rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|�
 # a vendor word may sit between the count and the name the catalog matched: "8张NVIDIA GB200"
 _VENDOR = r"(?:nvidia|amd|intel|google(?:\s+cloud)?|英伟达|华为)"
 _COUNT_BEFORE = _flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
-_COUNT_AFTER = _flags(r"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*(\d+)")
+_COUNT_AFTER = _flags(rf"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*{INTEGER}")
 _NODES = _flags(
     rf"{NUMBER}\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)\s*(?:of|的|，|,|each\s*with|with)?\s*"
     rf"{NUMBER}\s*(?:[x×*]|卡|张|块|GPUs?)?\s*(?:的)?\s*$"
 )
 _PLAIN_COUNT = _flags(
-    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|(\d+)\s*(?:GPUs|gpus|cards|accelerators)\b|(\d+)\s*卡(?!\w)"
+    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*(?:GPUs|gpus|cards|accelerators)\b|{AMOUNT}\s*卡(?!\w)"
 )
 
 # --- training setup -------------------------------------------------------------------------------
@@ -147,37 +153,37 @@ _OPTIMIZERS = [
     (_flags(r"\badafactor\b"), "adafactor"),
 ]
 _ZERO = _flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
-_TP = _flags(r"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*(\d+)")
-_PP = _flags(r"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*(\d+)")
+_TP = _flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+_PP = _flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _SEQ = _flags(
     r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
     r"\s*(?:of|=|:|to|为|是|改成|改为|换成|设为|设成)?\s*"
-    r"(\d+(?:\.\d+)?)\s*(k)?\b|(\d+(?:\.\d+)?)\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
+    rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
 )
 _MICRO_BATCH = _flags(
-    r"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*(\d+)|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*(\d+)"
+    rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
 )
 _CONCURRENT = _flags(
-    r"(\d+)\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
-    r"|(\d+)\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*(\d+)"
+    rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
+    rf"|{INTEGER}\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*{INTEGER}"
 )
 _GLOBAL_BATCH = _flags(
-    r"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*(\d+)|全局\s*batch\s*(?:为|=)?\s*(\d+)"
+    rf"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*{INTEGER}|全局\s*batch\s*(?:为|=)?\s*{INTEGER}"
 )
 _MFU = _flags(
-    r"mfu\s*(?:of|=|:|to|为|是|按|约|改成|改为|换成|设为|设成)?\s*(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu"
+    rf"mfu\s*(?:of|=|:|to|为|是|按|约|改成|改为|换成|设为|设成)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
 )
 _FINETUNE = [(_flags(r"\bqlora\b"), "qlora"), (_flags(r"\blora\b"), "lora"),
              (_flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
 
 # --- money and time -------------------------------------------------------------------------------
 _USD = _flags(
-    rf"(?:\$|usd\s*|us\$)\s*(\d+(?:[.,]\d+)*)\s*(k|m|million|b|billion)?\b|(\d+(?:[.,]\d+)*)\s*(k|m|million|b|billion)?\s*(?:usd|dollars?)\b"
+    rf"(?:\$|usd\s*|us\$)\s*{AMOUNT}\s*(k|m|million|b|billion)?\b|{AMOUNT}\s*(k|m|million|b|billion)?\s*(?:usd|dollars?)\b"
     rf"|{NUMBER}\s*(万|亿|千)?\s*美(?:元|金)"
 )
 _CNY = _flags(
-    rf"(?:¥|￥|rmb\s*|cny\s*)\s*(\d+(?:[.,]\d+)*)\s*(k|m|million|万|亿)?|{NUMBER}\s*(万|亿|千)?\s*(?:元|块钱|人民币)(?!\s*/|每)"
-    r"|(\d+(?:[.,]\d+)*)\s*(k|m|million)?\s*(?:rmb|cny|yuan)\b"
+    rf"(?:¥|￥|rmb\s*|cny\s*)\s*{AMOUNT}\s*(k|m|million|万|亿)?|{NUMBER}\s*(万|亿|千)?\s*(?:元|块钱|人民币)(?!\s*/|每)"
+    rf"|{AMOUNT}\s*(k|m|million)?\s*(?:rmb|cny|yuan)\b"
 )
 _DEADLINE = _flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?)"
@@ -186,23 +192,23 @@ _DEADLINE = _flags(
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
 )
 _PRICE_HOUR = _flags(
-    r"\$\s*(\d+(?:\.\d+)?)\s*(?:/|per)\s*(?:gpu|card)?[\s-]*(?:h|hr|hour)\b"
-    r"|(\d+(?:\.\d+)?)\s*(美元|元)\s*(?:/|每)\s*(?:卡)?\s*(?:时|小时|卡时|gpu\s*时)"
-    r"|(?:每卡时|每\s*gpu\s*小时)\s*(\d+(?:\.\d+)?)\s*(美元|元)"
+    rf"\$\s*{DECIMAL}\s*(?:/|per)\s*(?:gpu|card)?[\s-]*(?:h|hr|hour)\b"
+    rf"|{DECIMAL}\s*(美元|元)\s*(?:/|每)\s*(?:卡)?\s*(?:时|小时|卡时|gpu\s*时)"
+    rf"|(?:每卡时|每\s*gpu\s*小时)\s*{DECIMAL}\s*(美元|元)"
 )
 _POWER_PRICE = _flags(
-    r"\$\s*(\d+(?:\.\d+)?)\s*(?:/|per)\s*kwh|(\d+(?:\.\d+)?)\s*(?:cents?|¢)\s*(?:/|per)\s*kwh"
-    r"|电价\s*(?:为|是|按)?\s*(\d+(?:\.\d+)?)\s*元|(\d+(?:\.\d+)?)\s*元\s*(?:/|每)\s*(?:度|kwh)"
+    rf"\$\s*{DECIMAL}\s*(?:/|per)\s*kwh|{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per)\s*kwh"
+    rf"|电价\s*(?:为|是|按)?\s*{DECIMAL}\s*元|{DECIMAL}\s*元\s*(?:/|每)\s*(?:度|kwh)"
 )
 _UTIL = _flags(
-    r"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按)?\s*(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
 )
 _YEARS = _flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*years?|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
 )
 _TPS = _flags(
-    r"(\d+(?:[.,]\d+)*)\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
-    r"|每卡每秒\s*(\d+(?:[.,]\d+)*)\s*(?:个)?\s*token"
+    rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
+    rf"|每卡每秒\s*{AMOUNT}\s*(?:个)?\s*token"
 )
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
 _DAYS_PER = {
