@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 import bm25s
@@ -120,36 +121,12 @@ class HybridRetriever:
         return self._embeddings
 
     def refresh(self) -> None:
-        """Reload the keyword index from the collection (after an ingest)."""
-        found = self._collection.get(include=["documents", "metadatas"])
-        self._ids: list[str] = list(found["ids"])
-        self._texts: list[str] = list(found["documents"] or [])
-        self._metas: list[dict[str, Any]] = [dict(m or {}) for m in (found["metadatas"] or [])]
-        self._row = {chunk_id: i for i, chunk_id in enumerate(self._ids)}
-        self._doc_rows: dict[str, list[int]] = defaultdict(list)
-        for i, meta in enumerate(self._metas):
-            self._doc_rows[str(meta.get("doc_id", ""))].append(i)
-        # each document's sections in reading order (a long section's pieces ``~n`` are one section), so an
-        # article's twin in the other language can stand in section for section
-        self._section_of: dict[int, int] = {}
-        self._sections: dict[str, list[list[int]]] = {}
-        for doc_id, doc_rows in self._doc_rows.items():
-            doc_rows.sort(key=lambda r: int(self._metas[r].get("position", 0)))
-            sections: dict[str, list[int]] = {}
-            for r in doc_rows:
-                sections.setdefault(self._ids[r].partition("~")[0], []).append(r)
-            self._sections[doc_id] = list(sections.values())
-            for ordinal, section_rows in enumerate(self._sections[doc_id]):
-                for r in section_rows:
-                    self._section_of[r] = ordinal
-        # each passage is tokenised once, by sentence: BM25 indexes the tokens, snippets pick sentences
-        self._sentences: list[list[Sentence]] = [split_sentences(t) for t in self._texts]
-        self._bm25: bm25s.BM25 | None = None
-        if self._ids:
-            self._bm25 = bm25s.BM25()
-            corpus = [tokenize(t.partition("\n\n")[0]) + [w for s in ss for w in s.tokens] for t, ss in
-                      zip(self._texts, self._sentences, strict=True)]  # fmt: skip
-            self._bm25.index(corpus, show_progress=False)
+        """Reload the keyword index from the collection (after an ingest).
+
+        The new index is built aside and swapped in with one assignment: a search running meanwhile
+        keeps reading the snapshot it started with, so re-indexing never breaks a chat in flight.
+        """
+        self._index = _Snapshot.of(self._collection)
 
     def search(
         self,
@@ -166,19 +143,20 @@ class HybridRetriever:
         best passage, so a reader is quoted in their own language; a document that exists in one
         language only (an upload, say) still answers across languages.
         """
-        if not self._ids or not query.strip():
+        ix = self._index  # one snapshot for the whole search, whatever a refresh does meanwhile
+        if not ix.ids or not query.strip():
             return []
         filters = filters or SearchFilters()
         tokens = tokenize(query)
-        dense = self._dense(query, filters)
+        dense = self._dense(ix, query, filters)
         language = detect_language(query)
         rankings = {
             "dense": dense[: self._candidates],
             # the best passages written in the other language get a ranking of their own, so a
             # question in Chinese still reaches an English-only source (and the other way round)
-            "other_language": [r for r in dense if self._metas[r].get("lang") not in {language, "multi"}],
-            "keyword": self._keyword(tokens, filters),
-            "catalog": self._named(query, filters),
+            "other_language": [r for r in dense if ix.metas[r].get("lang") not in {language, "multi"}],
+            "keyword": self._keyword(ix, tokens, filters),
+            "catalog": self._named(ix, query, filters),
         }
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
@@ -190,66 +168,68 @@ class HybridRetriever:
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
         for found in ordered:
-            row = self._twin(found, fused, prefer_language) if prefer_language else found
-            doc_id = str(self._metas[row].get("doc_id", ""))
+            row = self._twin(ix, found, fused, prefer_language) if prefer_language else found
+            doc_id = str(ix.metas[row].get("doc_id", ""))
             if per_doc[doc_id] >= self._max_per_doc:
                 continue
             per_doc[doc_id] += 1
-            out.append(self._passage(row, fused[found], ranks[found], tokens))
+            out.append(self._passage(ix, row, fused[found], ranks[found], tokens))
             if len(out) == k:
                 break
         return out
 
-    def _twin(self, row: int, fused: dict[int, float], language: Language) -> int:
+    def _twin(self, ix: _Snapshot, row: int, fused: dict[int, float], language: Language) -> int:
         """The passage of ``row``'s twin article in ``language`` that best stands in for it, or ``row``."""
-        meta = self._metas[row]
+        meta = ix.metas[row]
         lang, doc_id = str(meta.get("lang", "")), str(meta.get("doc_id", ""))
         if lang in {language, "multi"} or not doc_id.startswith(f"{lang}/"):
             return row
-        twin = self._sections.get(f"{language}/{doc_id.removeprefix(f'{lang}/')}")
+        twin = ix.sections.get(f"{language}/{doc_id.removeprefix(f'{lang}/')}")
         if not twin:
             return row
         # the articles are written in parallel, section for section: the same section says the same thing
-        ordinal = self._section_of[row]
+        ordinal = ix.section_of[row]
         candidates = twin[ordinal] if ordinal < len(twin) else [r for section in twin for r in section]
         return max(candidates, key=lambda r: fused.get(r, 0.0))
 
-    def _dense(self, query: str, filters: SearchFilters) -> list[int]:
+    def _dense(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         vector: Sequence[float] = self._embeddings.embed_query(query)
-        n = min(self._candidates * 3, len(self._ids))
+        n = min(self._candidates * 3, len(ix.ids))
         result = self._collection.query(
             query_embeddings=[vector],
             n_results=n,
             where=filters.chroma_where(),
             include=["distances"],
         )
-        rows = [self._row[i] for i in result["ids"][0] if i in self._row]
-        return [r for r in rows if filters.accepts(self._metas[r])]
+        rows = [ix.row[i] for i in result["ids"][0] if i in ix.row]
+        return [r for r in rows if filters.accepts(ix.metas[r])]
 
-    def _keyword(self, tokens: list[str], filters: SearchFilters) -> list[int]:
-        if not tokens or self._bm25 is None:
+    def _keyword(self, ix: _Snapshot, tokens: list[str], filters: SearchFilters) -> list[int]:
+        if not tokens or ix.bm25 is None:
             return []
-        scores = np.asarray(self._bm25.get_scores(tokens))
+        scores = np.asarray(ix.bm25.get_scores(tokens))
         order = np.argsort(-scores, kind="stable")
         rows: list[int] = []
         for row in order:
             if scores[row] <= 0 or len(rows) == self._candidates:
                 break
-            if filters.accepts(self._metas[int(row)]):
+            if filters.accepts(ix.metas[int(row)]):
                 rows.append(int(row))
         return rows
 
-    def _named(self, query: str, filters: SearchFilters) -> list[int]:
+    def _named(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         rows: list[int] = []
         for doc_id in self._names.doc_ids(query) if self._names else []:
-            rows.extend(r for r in self._doc_rows.get(doc_id, []) if filters.accepts(self._metas[r]))
+            rows.extend(r for r in ix.doc_rows.get(doc_id, []) if filters.accepts(ix.metas[r]))
         return rows
 
-    def _passage(self, row: int, score: float, ranks: dict[str, int], tokens: list[str]) -> Passage:
-        meta = self._metas[row]
+    def _passage(
+        self, ix: _Snapshot, row: int, score: float, ranks: dict[str, int], tokens: list[str]
+    ) -> Passage:
+        meta = ix.metas[row]
         urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
         return Passage(
-            chunk_id=self._ids[row],
+            chunk_id=ix.ids[row],
             doc_id=str(meta.get("doc_id", "")),
             title=str(meta.get("title", "")),
             section=str(meta.get("section", "")),
@@ -259,10 +239,67 @@ class HybridRetriever:
             lang=str(meta.get("lang", "")),
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
-            text=self._texts[row],
-            snippet=pick_snippet(self._sentences[row], tokens),
+            text=ix.texts[row],
+            snippet=pick_snippet(ix.sentences[row], tokens),
             score=round(score, 6),
             ranks=ranks,
+        )
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """Everything a search reads besides Chroma, built from one read of the collection and never changed."""
+
+    ids: list[str]
+    texts: list[str]
+    metas: list[dict[str, Any]]
+    row: dict[str, int]  # chunk id -> row
+    doc_rows: dict[str, list[int]]  # doc id -> rows in reading order
+    sections: dict[str, list[list[int]]]  # doc id -> its sections' rows, in reading order
+    section_of: dict[int, int]  # row -> ordinal of its section in its document
+    sentences: list[list[Sentence]]
+    bm25: bm25s.BM25 | None
+
+    @classmethod
+    def of(cls, collection: Collection) -> _Snapshot:
+        found = collection.get(include=["documents", "metadatas"])
+        ids: list[str] = list(found["ids"])
+        texts: list[str] = list(found["documents"] or [])
+        metas: list[dict[str, Any]] = [dict(m or {}) for m in (found["metadatas"] or [])]
+        doc_rows: dict[str, list[int]] = defaultdict(list)
+        for i, meta in enumerate(metas):
+            doc_rows[str(meta.get("doc_id", ""))].append(i)
+        # each document's sections in reading order (a long section's pieces ``~n`` are one section), so an
+        # article's twin in the other language can stand in section for section
+        section_of: dict[int, int] = {}
+        sections: dict[str, list[list[int]]] = {}
+        for doc_id, doc in doc_rows.items():
+            doc.sort(key=lambda r: int(metas[r].get("position", 0)))
+            by_section: dict[str, list[int]] = {}
+            for r in doc:
+                by_section.setdefault(ids[r].partition("~")[0], []).append(r)
+            sections[doc_id] = list(by_section.values())
+            for ordinal, section_rows in enumerate(sections[doc_id]):
+                for r in section_rows:
+                    section_of[r] = ordinal
+        # each passage is tokenised once, by sentence: BM25 indexes the tokens, snippets pick sentences
+        sentences = [split_sentences(t) for t in texts]
+        bm25: bm25s.BM25 | None = None
+        if ids:
+            bm25 = bm25s.BM25()
+            corpus = [tokenize(t.partition("\n\n")[0]) + [w for s in ss for w in s.tokens] for t, ss in
+                      zip(texts, sentences, strict=True)]  # fmt: skip
+            bm25.index(corpus, show_progress=False)
+        return cls(
+            ids=ids,
+            texts=texts,
+            metas=metas,
+            row={chunk_id: i for i, chunk_id in enumerate(ids)},
+            doc_rows=dict(doc_rows),
+            sections=sections,
+            section_of=section_of,
+            sentences=sentences,
+            bm25=bm25,
         )
 
 
