@@ -28,12 +28,14 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from assistant.wiring import build_assistant, catalog_for
+        from assistant.wiring import build_assistant, build_library, catalog_for
 
         app.state.settings = settings
         app.state.catalog = catalog_for(settings)
-        app.state.assistant = assistant if assistant is not None else build_assistant(settings)
-        app.state.slack = build_slack_app(settings, app.state.assistant)  # None unless Slack is configured
+        ready = assistant if assistant is not None else build_assistant(settings)
+        app.state.library = build_library(settings, ready.retriever)
+        app.state.assistant = ready
+        app.state.slack = build_slack_app(settings, ready)  # None unless Slack is configured
         if not settings.api_keys:
             logger.warning(
                 "no API keys configured (ADVISOR_API_KEYS): the API is open, serve it on localhost only"

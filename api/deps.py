@@ -12,6 +12,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from api import user_tokens
 from api.schemas import ChatRequest
 from assistant.errors import InvalidInput, NotReady
+from assistant.library import DocumentLibrary
 from assistant.service import Assistant
 from assistant.settings import Settings
 from knowledge.catalog import Catalog
@@ -38,7 +39,15 @@ def get_catalog(request: Request) -> Catalog:
     return catalog
 
 
+def get_library(request: Request) -> DocumentLibrary:
+    library: DocumentLibrary | None = getattr(request.app.state, "library", None)
+    if library is None:
+        raise NotReady("document administration is still starting; try again in a few seconds")
+    return library
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+LibraryDep = Annotated[DocumentLibrary, Depends(get_library)]
 AssistantDep = Annotated[Assistant, Depends(get_assistant)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
 

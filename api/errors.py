@@ -18,6 +18,7 @@ from assistant.errors import (
     NotFound,
     NotReady,
     ProviderError,
+    StorageError,
     TooLarge,
     UnsupportedMedia,
 )
@@ -33,6 +34,7 @@ _STATUS: dict[type[AdvisorError], tuple[int, str]] = {
     InvalidInput: (422, "invalid_input"),
     NotFound: (404, "not_found"),
     NotReady: (503, "not_ready"),
+    StorageError: (503, "storage_unavailable"),
     ProviderError: (502, "provider_error"),
 }
 _HTTP_CODES = {

@@ -65,14 +65,25 @@ def _error(description: str) -> dict[str, Any]:
     return {"model": ErrorBody, "description": description}
 
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    401: _error("No valid API key or signed user token."),
-    403: _error("The key's role does not allow this route."),
-    404: _error("No such resource (or it belongs to another user)."),
-    413: _error("The request body is larger than the limit."),
-    422: _error("Invalid input; `fields` names each invalid field."),
-    429: _error("Over the rate limit; `Retry-After` says when to retry."),
-    500: _error("Our bug, logged; the message carries no internals."),
-    503: _error("Still starting; try again in a few seconds."),
+_ERRORS: dict[int, str] = {
+    400: "The request cannot be read (e.g. a body that is not UTF-8).",
+    401: "No valid API key or signed user token.",
+    403: "The key's role does not allow this route, or a browser page of another origin sent it.",
+    404: "No such resource (or it belongs to another user).",
+    409: "The request contradicts the resource's state (a duplicate, a name taken, a packaged document).",
+    413: "The request body is larger than the limit.",
+    415: "A file type the knowledge base cannot read.",
+    422: "Invalid input; `fields` names each invalid field.",
+    429: "Over the rate limit; `Retry-After` says when to retry.",
+    500: "Our bug, logged; the message carries no internals.",
+    503: "Still starting, or storage the request needs is unavailable; try again later.",
 }
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` declaring these error codes with the one error body."""
+    return {code: _error(_ERRORS[code]) for code in codes}
+
+
+ERROR_RESPONSES = error_responses(401, 403, 404, 413, 422, 429, 500, 503)
 """The errors any /v1 route may answer, declared so /docs and client generators know their shape."""

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -43,6 +44,7 @@ def _quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     for name in ("chromadb", "httpx", "jieba", "sentence_transformers"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged PDF is reported once, as a file error
 
 
 def _run_ingest(settings: Settings, paths: list[Path] | None, *, rebuild: bool) -> IndexStats:
@@ -76,7 +78,13 @@ def _report(stats: IndexStats) -> None:
         f"{stats.removed} removed, {stats.unchanged} unchanged"
     )
     for error in stats.errors:
-        err.print(f"[red]error[/red]: {error.path}: {error.reason}", highlight=False, markup=True)
+        # one line per file, however long, so logs and scripts can grep it
+        err.print(
+            f"[red]error[/red]: {escape(f'{error.path}: {error.reason}')}",
+            highlight=False,
+            markup=True,
+            soft_wrap=True,
+        )
 
 
 @app.command()

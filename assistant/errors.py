@@ -19,6 +19,11 @@ class ProviderError(AdvisorError):
     """A configured provider (embedding model, LLM, vector store) failed or is misconfigured."""
 
 
+class StorageError(AdvisorError):
+    """Storage the request needs (the conversation database, the uploads folder) failed: full, missing,
+    read-only or corrupt. Nothing half-written is left behind; the request may be retried later."""
+
+
 class NotFound(AdvisorError):
     """The request names something that does not exist (an unknown conversation id)."""
 

@@ -11,9 +11,10 @@ from langchain_core.embeddings import Embeddings
 from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady
+from assistant.library import DocumentLibrary
 from assistant.memory import SqliteStore
 from assistant.providers import load_embeddings
-from assistant.retriever import HybridRetriever
+from assistant.retriever import HybridRetriever, Retriever
 from assistant.router import Router
 from assistant.service import Assistant
 from assistant.settings import Settings
@@ -71,6 +72,19 @@ def ingest(
 def uploads_dir(settings: Settings) -> Path:
     """Where documents uploaded through the API are kept; the folder is indexed as one root."""
     return settings.data_dir / "uploads"
+
+
+def build_library(settings: Settings, retriever: Retriever) -> DocumentLibrary:
+    """Document administration over the configured index; ``retriever`` is refreshed after each change."""
+    folder = uploads_dir(settings)
+    embeddings = getattr(retriever, "embeddings", None)
+    return DocumentLibrary(
+        folder=folder,
+        collection=lambda: open_index(settings),
+        sync=lambda: ingest(settings, [folder], embeddings=embeddings),
+        refresh=retriever.refresh,
+        max_bytes=settings.server.max_upload_bytes,
+    )
 
 
 def build_retriever(

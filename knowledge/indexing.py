@@ -143,12 +143,13 @@ def _collect_file(
         loaded = load_file(path, doc_id=doc_id, display_path=display, require_front_matter=article)
         if article and loaded.lang != path.parent.name:
             raise LoadError(path, f"lang {loaded.lang!r} but the file is in {path.parent.name}/")
+        chunks = chunk_file(loaded, root=root.key)
     except LoadError as exc:
         out.errors.append(FileError(path=str(path), reason=exc.reason))
         out.failed.add((root.key, display))
         return
     out.files += 1
-    out.add(chunk_file(loaded, root=root.key))
+    out.add(chunks)
 
 
 def _existing(collection: Collection) -> dict[str, dict[str, str]]:

@@ -85,6 +85,10 @@ def load_file(
         raise
     except OSError as exc:
         raise LoadError(path, f"cannot read: {exc.strerror or exc}") from exc
+    except (RecursionError, MemoryError) as exc:
+        raise LoadError(path, f"too deeply nested or too large to read ({type(exc).__name__})") from exc
+    except Exception as exc:  # a parser's own error for a file it cannot make sense of
+        raise LoadError(path, f"not a readable {kind} file ({type(exc).__name__}: {exc})") from exc
     if not loaded.markdown.strip():
         raise LoadError(path, "no text found (empty file, or a scanned PDF without a text layer)")
     return loaded
@@ -157,13 +161,20 @@ def _load_html(path: Path, doc_id: str, display_path: str) -> LoadedFile:
 
 def _load_pdf(path: Path, doc_id: str, display_path: str) -> LoadedFile:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PyPdfError
 
     try:
         reader = PdfReader(path)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise LoadError(path, "the PDF is encrypted with a password: save an unprotected copy first")
         pages = [page.extract_text() or "" for page in reader.pages]
         title = str(reader.metadata.title) if reader.metadata and reader.metadata.title else path.stem
-    except (PdfReadError, ValueError, KeyError) as exc:
+    except (FileNotDecryptedError, DependencyError) as exc:
+        raise LoadError(path, f"the PDF is encrypted and cannot be read ({exc})") from exc
+    except LimitReachedError as exc:
+        # pypdf stops inflating a stream past its limits: a decompression bomb, or a PDF too large to index
+        raise LoadError(path, f"the PDF expands beyond the size this service reads ({exc})") from exc
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise LoadError(path, f"not a readable PDF: {exc}") from exc
     markdown = "\n\n".join(
         f"## Page {n}\n\n{text.strip()}" for n, text in enumerate(pages, 1) if text.strip()

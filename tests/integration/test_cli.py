@@ -13,6 +13,7 @@ import pytest
 from api import user_tokens
 from assistant.models import Answer
 from tests.helpers import REPO, make_settings
+from tests.reliability.bad_files import bomb_pdf, encrypted_pdf
 
 pytestmark = pytest.mark.integration
 
@@ -74,9 +75,14 @@ def test_ingest_reports_a_bad_file_by_name_and_indexes_the_rest(data_dir: Path, 
         "# Our cluster\n\nTwo nodes of 8x H800 with NDR InfiniBand.\n", encoding="utf-8"
     )
     (docs / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+    (docs / "locked.pdf").write_bytes(encrypted_pdf())
+    (docs / "bomb.pdf").write_bytes(bomb_pdf())
     result = run(data_dir, "ingest", str(docs))
     assert result.returncode == 1
-    assert "broken.pdf" in result.stderr
+    for name, reason in [("broken.pdf", "not a readable PDF"), ("locked.pdf", "encrypted"),
+                         ("bomb.pdf", "expands beyond")]:  # fmt: skip
+        assert any(name in line and reason in line for line in result.stderr.splitlines()), result.stderr
+    assert "Traceback" not in result.stderr
     assert "1 added" in result.stdout
 
 

@@ -1,0 +1,239 @@
+"""Documents an administrator adds through the API: checked before they are kept, kept atomically,
+indexed at once, and removed together with their passages.
+
+The uploads folder and the index never drift apart: a file is read and chunked from a staging copy
+before it replaces anything, so a file that cannot be read is refused with its reason and never
+stored; it lands under its name with one rename, and a failure while indexing puts back what was
+there. Changes are serialised, because each one re-syncs the index and refreshes the retriever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import threading
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from chromadb.api.models.Collection import Collection
+from pydantic import BaseModel, Field
+
+from assistant.errors import Conflict, InvalidInput, NotFound, StorageError, TooLarge, UnsupportedMedia
+from knowledge.chunking import chunk_file
+from knowledge.indexing import IndexStats
+from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
+
+logger = logging.getLogger(__name__)
+_SAFE_NAME = re.compile(r"^[\w\-. ()\u4e00-\u9fff]{1,200}$")
+STAGING = ".staging"  # inside the uploads folder (same file system, so a rename is atomic); dot folders are never indexed
+
+
+class DocumentInfo(BaseModel):
+    """One document of the knowledge base, as the document list shows it."""
+
+    doc_id: str
+    title: str
+    path: str
+    lang: str
+    doc_type: str
+    as_of: str
+    passages: int
+    uploaded: bool = Field(description="Added through the API (so it may be deleted through it).")
+    content_hash: str = Field(default="", description="SHA-256 of an uploaded file's bytes.")
+
+
+class DocumentLibrary:
+    """Lists, adds, deletes and re-indexes documents; one change at a time."""
+
+    def __init__(
+        self,
+        *,
+        folder: Path,
+        collection: Callable[[], Collection],
+        sync: Callable[[], IndexStats],
+        refresh: Callable[[], None],
+        max_bytes: int,
+    ) -> None:
+        self._folder = folder
+        self._collection = collection
+        self._sync = sync
+        self._refresh = refresh
+        self._max_bytes = max_bytes
+        self._lock = threading.Lock()
+
+    @property
+    def folder(self) -> Path:
+        return self._folder
+
+    def documents(self) -> list[DocumentInfo]:
+        """Every indexed document, and any file in the uploads folder that is not indexed (0 passages)."""
+        found = self._collection().get(include=["metadatas"])
+        by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for meta in found["metadatas"] or []:
+            by_doc[str(meta.get("doc_id", ""))].append(dict(meta))
+        uploads = str(self._folder.resolve())
+        listed = {
+            doc_id: DocumentInfo(
+                doc_id=doc_id,
+                title=str(metas[0].get("title", "")),
+                path=str(metas[0].get("path", "")),
+                lang=str(metas[0].get("lang", "")),
+                doc_type=str(metas[0].get("doc_type", "")),
+                as_of=str(metas[0].get("as_of", "")),
+                passages=len(metas),
+                uploaded=str(metas[0].get("root", "")) == uploads,
+            )
+            for doc_id, metas in by_doc.items()
+        }
+        for path in self._uploaded_files():
+            doc_id = _doc_id(path)
+            info = listed.get(doc_id) or DocumentInfo(
+                doc_id=doc_id, title=path.stem, path=path.name, lang="", doc_type="document", as_of="",
+                passages=0, uploaded=True,
+            )  # fmt: skip
+            listed[doc_id] = info.model_copy(update={"content_hash": _sha256(path.read_bytes())})
+        return [listed[doc_id] for doc_id in sorted(listed)]
+
+    def add(self, filename: str, data: bytes, *, overwrite: bool = False) -> IndexStats:
+        """Keep and index one file. Refused, and nothing kept, when it cannot be read, when it repeats a
+        document already uploaded, or when its name is taken and ``overwrite`` is not set."""
+        name = _checked_name(filename)
+        if len(data) > self._max_bytes:
+            raise TooLarge(f"{name}: {len(data)} bytes; the upload limit is {self._max_bytes} bytes")
+        digest = _sha256(data)
+        with self._lock:
+            target = self._folder / name
+            for other in self._uploaded_files():
+                if other.name != name and _sha256(other.read_bytes()) == digest:
+                    raise Conflict(f"{name} has the same content as the uploaded document {other.name}")
+            if target.exists() and not overwrite:
+                raise Conflict(f"{name} is already uploaded; send overwrite=true to replace it")
+            with self._staged(data, Path(name).suffix) as staged:
+                _check_readable(staged, name)
+                previous = self._set_aside(target)
+                os.replace(staged, target)
+                try:
+                    stats = self._sync()
+                except Exception as exc:
+                    logger.exception("indexing %s failed; putting the uploads folder back", name)
+                    self._put_back(target, previous)
+                    raise StorageError(
+                        f"{name}: the knowledge index could not be updated, so the upload was not kept; "
+                        "try again later"
+                    ) from exc
+                problems = [e for e in stats.errors if Path(e.path).name == name]
+                if problems:  # read fine from staging but not in place (e.g. changed underneath): undo
+                    self._put_back(target, previous)
+                    raise InvalidInput(f"{name}: {problems[0].reason}")
+                if previous is not None:
+                    previous.unlink(missing_ok=True)
+            self._refresh()
+            return stats
+
+    def delete(self, doc_id: str) -> IndexStats:
+        """Remove an uploaded document: its file, then its passages."""
+        with self._lock:
+            known = {d.doc_id: d for d in self.documents()}
+            if doc_id not in known:
+                raise NotFound(f"no document {doc_id!r}")
+            path = Path(doc_id.removeprefix("file:"))
+            if not known[doc_id].uploaded or path.resolve().parent != self._folder.resolve():
+                raise Conflict(
+                    f"{doc_id!r} is part of the packaged knowledge base or a folder on disk; "
+                    "only uploaded documents can be deleted here"
+                )
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise StorageError(f"cannot delete {path.name}: {exc.strerror or exc}") from exc
+            # the file goes first: if the process dies before the passages do, the next sync removes them
+            collection = self._collection()
+            stale = collection.get(where={"doc_id": doc_id}, include=[])["ids"]
+            if stale:
+                collection.delete(ids=stale)
+            self._refresh()
+            return IndexStats(removed=len(stale))
+
+    def reindex(self) -> IndexStats:
+        """The incremental ingest of everything indexed (knowledge, earlier roots, the uploads folder)."""
+        with self._lock:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            stats = self._sync()
+            self._refresh()
+            return stats
+
+    def _uploaded_files(self) -> list[Path]:
+        if not self._folder.is_dir():
+            return []
+        return sorted(
+            p for p in self._folder.iterdir()
+            if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES
+        )  # fmt: skip
+
+    @contextmanager
+    def _staged(self, data: bytes, suffix: str) -> Iterator[Path]:
+        """``data`` written and flushed to disk in the staging folder; removed afterwards if still there."""
+        staging = self._folder / STAGING
+        path = staging / f"{uuid.uuid4().hex}{suffix}"
+        try:
+            staging.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            path.unlink(missing_ok=True)
+            raise StorageError(f"cannot store the upload: {exc.strerror or exc}") from exc
+        try:
+            yield path
+        finally:
+            path.unlink(missing_ok=True)
+
+    def _set_aside(self, target: Path) -> Path | None:
+        """Move the file being replaced into staging, so a failed upload can put it back."""
+        if not target.exists():
+            return None
+        kept = self._folder / STAGING / f"{uuid.uuid4().hex}.previous{target.suffix}"
+        os.replace(target, kept)
+        return kept
+
+    def _put_back(self, target: Path, previous: Path | None) -> None:
+        if previous is None:
+            target.unlink(missing_ok=True)
+        else:
+            os.replace(previous, target)
+        self._sync()  # the index follows the folder again
+
+
+def _checked_name(filename: str) -> str:
+    name = Path(filename or "").name
+    if not name or name.startswith(".") or not _SAFE_NAME.match(name):
+        raise InvalidInput(f"file name {filename!r} is not allowed (letters, digits, '-', '_', '.', spaces)")
+    if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise UnsupportedMedia(
+            f"{name}: unsupported file type; supported: {', '.join(sorted(SUPPORTED_SUFFIXES))}"
+        )
+    return name
+
+
+def _check_readable(path: Path, name: str) -> None:
+    """Read and chunk the staged copy as indexing will; ``InvalidInput`` with the reason if it cannot."""
+    try:
+        loaded = load_file(path, doc_id="upload-check", display_path=name)
+        chunk_file(loaded, root="upload-check")
+    except LoadError as exc:
+        raise InvalidInput(f"{name}: {exc.reason}") from exc
+
+
+def _doc_id(path: Path) -> str:
+    return f"file:{path.resolve().as_posix()}"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
