@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from fastapi import Depends, HTTPException, Request
@@ -13,6 +14,7 @@ from api import user_tokens
 from api.schemas import ChatRequest
 from assistant.errors import InvalidInput, NotReady
 from assistant.library import DocumentLibrary
+from assistant.memory import key_principal, user_principal
 from assistant.service import Assistant
 from assistant.settings import Settings
 from knowledge.catalog import Catalog
@@ -59,6 +61,24 @@ class Caller:
 
     role: Literal["anonymous", "user", "admin"]
     user: str | None = None
+    key_id: str | None = field(default=None, repr=False)
+
+    @property
+    def principal(self) -> str | None:
+        """Whose conversations this caller reads and starts (see ``assistant.memory``): an admin key and
+        the open API on localhost are trusted (None); a signed-in user is themselves; a chat key is its own."""
+        if self.role == "admin":
+            return None
+        if self.user is not None:
+            return user_principal(self.user)
+        if self.role == "user" and self.key_id:
+            return key_principal(self.key_id)
+        return None
+
+
+def key_fingerprint(key: str) -> str:
+    """A short, stable name for an API key that does not reveal it (conversation owners store this)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def parse_keys(keys: list[str]) -> dict[str, Literal["user", "admin"]]:
@@ -101,7 +121,7 @@ def authenticate(
     if presented:
         for key, role in roles.items():
             if hmac.compare_digest(presented.encode(), key.encode()):
-                return Caller(role=role, user=user)
+                return Caller(role=role, user=user, key_id=key_fingerprint(key))
     if user is not None and not presented:
         return Caller(role="user", user=user)
     raise HTTPException(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 MODEL_NAME = "advisor"
 
@@ -41,8 +41,17 @@ class ChatCompletionRequest(BaseModel):
     user: str | None = Field(
         default=None, max_length=128, description="Used as the conversation id unless metadata gives one."
     )
-    metadata: dict[str, str] | None = Field(
-        default=None, description="'conversation_id' here continues that conversation."
+    metadata: (
+        dict[
+            Annotated[str, StringConstraints(max_length=64)],
+            Annotated[str, StringConstraints(max_length=512)],
+        ]
+        | None
+    ) = Field(
+        default=None,
+        max_length=16,
+        description="'conversation_id' here continues that conversation (OpenAI's limits: 16 pairs, keys "
+        "up to 64 and values up to 512 characters; a conversation id up to 128).",
     )
 
     @property
@@ -50,10 +59,12 @@ class ChatCompletionRequest(BaseModel):
         """The last user message's text, or None when there is none."""
         return next((m.text for m in reversed(self.messages) if m.role == "user"), None)
 
-    @property
-    def conversation_id(self) -> str | None:
-        """``metadata.conversation_id``, else ``user``, else None (a new conversation)."""
-        return (self.metadata or {}).get("conversation_id") or self.user or None
+    @field_validator("metadata")
+    @classmethod
+    def _conversation_id_fits(cls, metadata: dict[str, str] | None) -> dict[str, str] | None:
+        if metadata and len(metadata.get("conversation_id", "")) > 128:
+            raise ValueError("conversation_id: at most 128 characters")
+        return metadata
 
 
 class Usage(BaseModel):

@@ -2,6 +2,12 @@
 
 SQLite by default (one file, WAL, safe across threads and processes); the ``ConversationStore``
 protocol is what a PostgreSQL or Redis store would implement for several API replicas.
+
+Every conversation belongs to the principal that started it: ``"user:<id>"`` (a portal's signed-in
+user), ``"key:<fingerprint>"`` (an API key with the chat role), ``"slack:<team>:<channel>"`` (a Slack
+thread). Only that principal may read or continue it. ``None`` is a trusted caller (an admin key, the
+open API on localhost, the CLI): it may read every conversation, and what it starts has no owner, so
+only trusted callers see that.
 """
 
 from __future__ import annotations
@@ -46,15 +52,31 @@ class Conversation(BaseModel):
 
     id: str
     owner: str | None = Field(
-        default=None, description="The portal user who started it (signed user token); None for anyone."
+        default=None,
+        description="The principal that started it ('user:…', 'key:…', 'slack:…'); None: trusted callers only.",
     )
     slots: Slots = Field(default_factory=Slots)
     tools: list[str] = Field(default_factory=list, description="Calculators the last calculation turn ran.")
     turns: list[Turn] = Field(default_factory=list)
 
-    def visible_to(self, user: str | None) -> bool:
-        """Whether ``user`` (None: a caller without a user token) may read and continue it."""
-        return _visible(self.owner, user)
+    def visible_to(self, principal: str | None) -> bool:
+        """Whether ``principal`` (None: a trusted caller) may read and continue it."""
+        return _visible(self.owner, principal)
+
+
+def user_principal(user_id: str) -> str:
+    """The principal of a portal's signed-in user."""
+    return f"user:{user_id}"
+
+
+def key_principal(key_fingerprint: str) -> str:
+    """The principal of an API key with the chat role (by its fingerprint, never the key)."""
+    return f"key:{key_fingerprint}"
+
+
+def slack_principal(team: str, channel: str) -> str:
+    """The principal of a Slack channel's threads: the bot answers there, nobody reads them over HTTP."""
+    return f"slack:{team}:{channel}"
 
 
 class ConversationSummary(BaseModel):
@@ -68,11 +90,13 @@ class ConversationSummary(BaseModel):
 
 
 class ConversationStore(Protocol):
-    def load(self, conversation_id: str | None, *, user: str | None = None) -> Conversation: ...
+    def load(
+        self, conversation_id: str | None, *, owner: str | None = None, start: bool = False
+    ) -> Conversation: ...
 
-    def get(self, conversation_id: str) -> Conversation: ...
+    def get(self, conversation_id: str, *, owner: str | None = None) -> Conversation: ...
 
-    def list_for(self, user: str, *, limit: int = 50) -> list[ConversationSummary]: ...
+    def list_for(self, owner: str, *, limit: int = 50) -> list[ConversationSummary]: ...
 
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None: ...
 
@@ -83,7 +107,7 @@ class ConversationStore(Protocol):
         rating: str,
         comment: str = "",
         *,
-        user: str | None = None,
+        owner: str | None = None,
     ) -> Feedback: ...
 
 
@@ -132,6 +156,8 @@ class SqliteStore:
         with _transaction(db):
             _add_owner_column(db)  # files written before conversations had owners
         db.executescript(_SCHEMA)
+        with _transaction(db):
+            _migrate(db)
 
     def _connect(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -142,22 +168,31 @@ class SqliteStore:
             self._local.db = db
         return db
 
-    def load(self, conversation_id: str | None, *, user: str | None = None) -> Conversation:
-        """The conversation with this id, or a new empty one owned by ``user`` (a new id when None or
-        unknown); ``NotFound`` when it belongs to another user, as if it did not exist."""
+    def load(
+        self, conversation_id: str | None, *, owner: str | None = None, start: bool = False
+    ) -> Conversation:
+        """The conversation with this id, or with ``None`` a new one (an unguessable id) owned by ``owner``.
+
+        ``NotFound`` when there is no such conversation, or it belongs to another principal (the two read
+        alike, so a conversation's existence does not leak). ``start`` lets a channel that names its own
+        conversations (a Slack thread, an OpenAI-endpoint user) start one under its id.
+        """
         if not conversation_id:
-            return Conversation(id=uuid.uuid4().hex, owner=user)
+            return Conversation(id=uuid.uuid4().hex, owner=owner)
         conversation = self._read(conversation_id, self._history)
-        if conversation is None:
-            return Conversation(id=conversation_id, owner=user)
-        if not conversation.visible_to(user):
-            raise NotFound(f"no conversation with id {conversation_id!r}")
+        if conversation is None and start:
+            return Conversation(id=conversation_id, owner=owner)
+        if conversation is None or not conversation.visible_to(owner):
+            raise NotFound(
+                f"no conversation with id {conversation_id!r}; omit conversation_id to start a new one"
+            )
         return conversation
 
-    def get(self, conversation_id: str) -> Conversation:
-        """The stored conversation with all its turns and their feedback; ``NotFound`` when there is none."""
+    def get(self, conversation_id: str, *, owner: str | None = None) -> Conversation:
+        """The stored conversation with all its turns and their feedback; ``NotFound`` when there is none
+        or it is not ``owner``'s."""
         conversation = self._read(conversation_id, -1)  # SQLite: LIMIT -1 means no limit
-        if conversation is None:
+        if conversation is None or not conversation.visible_to(owner):
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return conversation
 
@@ -212,8 +247,8 @@ class SqliteStore:
                 (answer.message_id, conversation.id, message, answer.model_dump_json(), now),
             )
 
-    def list_for(self, user: str, *, limit: int = 50) -> list[ConversationSummary]:
-        """The user's own conversations, most recently updated first."""
+    def list_for(self, owner: str, *, limit: int = 50) -> list[ConversationSummary]:
+        """The principal's own conversations, most recently updated first."""
         rows = (
             self._connect()
             .execute(
@@ -221,7 +256,7 @@ class SqliteStore:
                 "(SELECT message FROM turns f WHERE f.conversation_id = c.id ORDER BY f.created_at, f.rowid LIMIT 1) "
                 "FROM conversations c LEFT JOIN turns t ON t.conversation_id = c.id "
                 "WHERE c.owner = ? GROUP BY c.id ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?",
-                (user, limit),
+                (owner, limit),
             )
             .fetchall()
         )
@@ -239,9 +274,9 @@ class SqliteStore:
         rating: str,
         comment: str = "",
         *,
-        user: str | None = None,
+        owner: str | None = None,
     ) -> Feedback:
-        """Record a vote on one answer of the conversation, replacing an earlier vote on it; ``user`` must
+        """Record a vote on one answer of the conversation, replacing an earlier vote on it; ``owner`` must
         be allowed to see the conversation."""
         try:
             feedback = Feedback.model_validate(
@@ -262,7 +297,7 @@ class SqliteStore:
                 (message_id,),
             ).fetchone()
             # another user's conversation reads exactly like a wrong id, so its existence does not leak
-            if row is None or row[0] != conversation_id or not _visible(row[1], user):
+            if row is None or row[0] != conversation_id or not _visible(row[1], owner):
                 raise InvalidInput(
                     f"message {message_id!r} is not part of conversation {conversation_id!r}; "
                     "send the conversation_id and message_id of the same answer"
@@ -276,9 +311,9 @@ class SqliteStore:
         return feedback
 
 
-def _visible(owner: str | None, user: str | None) -> bool:
-    """The one ownership rule: a conversation without an owner is anyone's, else only its owner's."""
-    return owner is None or owner == user
+def _visible(owner: str | None, principal: str | None) -> bool:
+    """The one ownership rule: trusted callers (None) see everything, anyone else only their own."""
+    return principal is None or owner == principal
 
 
 def _title(message: str, limit: int = 80) -> str:
@@ -290,6 +325,19 @@ def _add_owner_column(db: sqlite3.Connection) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
     if columns and "owner" not in columns:
         db.execute("ALTER TABLE conversations ADD COLUMN owner TEXT")
+
+
+SCHEMA_VERSION = 1
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring an older file up to ``SCHEMA_VERSION``, in the caller's transaction."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version < 1:
+        # owners were bare portal user ids before owners became principals ("user:…", "key:…", "slack:…")
+        db.execute("UPDATE conversations SET owner = 'user:' || owner WHERE owner IS NOT NULL")
+    if version < SCHEMA_VERSION:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _first_problem(error: ValidationError) -> str:

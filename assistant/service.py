@@ -47,18 +47,31 @@ class Assistant:
         """The conversation store, for reading history and recording feedback."""
         return self._memory
 
-    def ask(self, message: str, *, conversation_id: str | None = None, user: str | None = None) -> Answer:
+    def ask(
+        self,
+        message: str,
+        *,
+        conversation_id: str | None = None,
+        owner: str | None = None,
+        start: bool = False,
+    ) -> Answer:
         """Answer one message; pass ``conversation_id`` to continue a conversation.
 
-        ``user`` (a verified portal user) owns the conversations it starts; continuing one that
-        another user owns raises ``NotFound``.
+        ``owner`` (a principal such as ``"user:alice"``; None for a trusted caller) owns the
+        conversations it starts, and continuing one it does not own raises ``NotFound``, as does an
+        unknown id unless ``start`` (a channel naming its own conversations) is set.
         """
-        *_, answer = self.stream(message, conversation_id=conversation_id, user=user)
+        *_, answer = self.stream(message, conversation_id=conversation_id, owner=owner, start=start)
         assert isinstance(answer, Answer)
         return answer
 
     def stream(
-        self, message: str, *, conversation_id: str | None = None, user: str | None = None
+        self,
+        message: str,
+        *,
+        conversation_id: str | None = None,
+        owner: str | None = None,
+        start: bool = False,
     ) -> Iterator[Started | str | Answer]:
         """``Started`` (ids and language), the answer's text deltas, then the whole ``Answer`` (stored
         before it is yielded).
@@ -67,7 +80,7 @@ class Assistant:
         still answer ``InvalidInput`` or ``NotFound`` with a status code instead of a stream.
         """
         text = _check(message)
-        conversation = self._memory.load(conversation_id, user=user)
+        conversation = self._memory.load(conversation_id, owner=owner, start=start)
         return self._answer(text, conversation)
 
     def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:

@@ -34,12 +34,12 @@ async def chat(
     """
     if body.stream:
         events = answer_events(
-            assistant.stream(body.message, conversation_id=body.conversation_id, user=caller.user),
+            assistant.stream(body.message, conversation_id=body.conversation_id, owner=caller.principal),
             on_answer=lambda answer: record_answer(request, answer),
         )
         return StreamingResponse(events, media_type="text/event-stream", headers=SSE_HEADERS)
     answer = await run_in_threadpool(
-        assistant.ask, body.message, conversation_id=body.conversation_id, user=caller.user
+        assistant.ask, body.message, conversation_id=body.conversation_id, owner=caller.principal
     )
     record_answer(request, answer)
     return answer

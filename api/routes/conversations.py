@@ -9,8 +9,15 @@ from pydantic import BaseModel, Field
 
 from api import user_tokens
 from api.deps import CallerDep
-from assistant.errors import InvalidInput, NotFound, NotReady
-from assistant.memory import MAX_COMMENT_CHARS, Conversation, ConversationStore, ConversationSummary, Rating
+from assistant.errors import InvalidInput, NotReady
+from assistant.memory import (
+    MAX_COMMENT_CHARS,
+    Conversation,
+    ConversationStore,
+    ConversationSummary,
+    Rating,
+    user_principal,
+)
 from assistant.service import Assistant
 
 router = APIRouter(prefix="/v1", tags=["conversations"])
@@ -42,22 +49,22 @@ def list_conversations(
     """The conversations of the user named by the signed user token (``X-Advisor-User``)."""
     if caller.user is None:
         raise InvalidInput(f"listing conversations needs a signed user token in {user_tokens.HEADER}")
-    return memory.list_for(caller.user, limit=limit)
+    return memory.list_for(user_principal(caller.user), limit=limit)
 
 
 @router.get("/conversations/{conversation_id}", response_model=Conversation)
 def get_conversation(conversation_id: str, memory: MemoryDep, caller: CallerDep) -> Conversation:
     """The conversation's slots and every turn: the message, the Answer and its feedback.
 
-    A conversation that belongs to a user is visible to that user's token and to admin keys only.
+    A conversation is visible to whoever started it (that user's token, that chat key) and to admin
+    keys only; anyone else gets 404, as for an id that does not exist.
     """
-    conversation = memory.get(conversation_id)
-    if caller.role != "admin" and not conversation.visible_to(caller.user):
-        raise NotFound(f"no conversation with id {conversation_id!r}")
-    return conversation
+    return memory.get(conversation_id, owner=caller.principal)
 
 
 @router.post("/feedback", status_code=204, response_class=Response)
 def post_feedback(body: FeedbackRequest, memory: MemoryDep, caller: CallerDep) -> None:
     """Rate one answer up or down, with an optional comment; a later vote replaces the earlier one."""
-    memory.save_feedback(body.conversation_id, body.message_id, body.rating, body.comment, user=caller.user)
+    memory.save_feedback(
+        body.conversation_id, body.message_id, body.rating, body.comment, owner=caller.principal
+    )

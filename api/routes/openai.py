@@ -7,6 +7,7 @@ chunk). Earlier messages in ``messages`` are not replayed: the advisor keeps its
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -17,7 +18,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
-from api.deps import AssistantDep, CallerDep, SettingsDep, check_message_length
+from api.deps import AssistantDep, Caller, CallerDep, SettingsDep, check_message_length
 from api.errors import INTERNAL_MESSAGE, status_of
 from api.openai import (
     MODEL_NAME,
@@ -62,12 +63,15 @@ async def chat_completions(
     check_message_length(question, settings)
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(time.time())
+    conversation_id, start = _conversation(body, caller)
     if body.stream:
-        items = assistant.stream(question, conversation_id=body.conversation_id, user=caller.user)
+        items = assistant.stream(
+            question, conversation_id=conversation_id, owner=caller.principal, start=start
+        )
         chunks = _chunks(items, completion_id=completion_id, created=created)
         return StreamingResponse(chunks, media_type="text/event-stream", headers=SSE_HEADERS)
     answer = await run_in_threadpool(
-        assistant.ask, question, conversation_id=body.conversation_id, user=caller.user
+        assistant.ask, question, conversation_id=conversation_id, owner=caller.principal, start=start
     )
     return ChatCompletion(
         id=completion_id,
@@ -77,6 +81,22 @@ async def chat_completions(
         usage=Usage.estimate(question, answer.answer),
         conversation_id=answer.conversation_id,
     )
+
+
+def _conversation(body: ChatCompletionRequest, caller: Caller) -> tuple[str | None, bool]:
+    """The conversation to continue, and whether it may be started under that id.
+
+    ``metadata.conversation_id`` names one this caller started (404 otherwise). A ``user`` string names
+    the caller's own thread for that user: its id is derived from the caller and the string, so nobody
+    else can read it by sending the same ``user``.
+    """
+    explicit = (body.metadata or {}).get("conversation_id")
+    if explicit:
+        return explicit, False
+    if body.user:
+        digest = hashlib.sha256(f"{caller.principal or '*'}\n{body.user}".encode()).hexdigest()
+        return f"openai-{digest[:32]}", True
+    return None, False
 
 
 def _data(chunk: ChatCompletionChunk) -> str:

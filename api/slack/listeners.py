@@ -31,6 +31,7 @@ from api.slack.blocks import (
     sizing_request,
 )
 from assistant.errors import InvalidInput
+from assistant.memory import slack_principal
 from assistant.service import Assistant
 from knowledge.text import Language, detect_language
 
@@ -208,7 +209,9 @@ class _Listeners:
         conversation_id = f"slack:{team}:{channel}:{thread_ts}"
         language = detect_language(text)
         try:
-            answer = self._assistant.ask(text, conversation_id=conversation_id)
+            answer = self._assistant.ask(
+                text, conversation_id=conversation_id, owner=slack_principal(team, channel), start=True
+            )
         except InvalidInput as e:  # the question itself is the problem (too long): say what to change
             _post(client, channel, thread_ts, {"text": str(e), "blocks": _section(escape(str(e)))})
             return

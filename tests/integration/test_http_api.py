@@ -90,11 +90,12 @@ def test_chat_streams_server_sent_events_in_order(client: TestClient) -> None:
 
 
 def test_a_failure_mid_stream_is_an_error_event_without_internals(
-    indexed_settings: Settings, assistant: Assistant, monkeypatch: pytest.MonkeyPatch
+    indexed_settings: Settings,
+    assistant: Assistant,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    def broken(
-        message: str, *, conversation_id: str | None = None, user: str | None = None
-    ) -> Iterator[str | Answer]:
+    def broken(message: str, **_: object) -> Iterator[str | Answer]:
         yield "partial "
         raise RuntimeError("secret internals")
 
@@ -105,12 +106,16 @@ def test_a_failure_mid_stream_is_an_error_event_without_internals(
     assert events[-1][0] == "error"
     assert events[-1][1]["code"] == "internal"
     assert "secret" not in json.dumps(events)
+    assert "secret internals" in caplog.text  # the fake really failed there: the log has the traceback
 
 
 def test_an_unexpected_error_is_a_json_500_without_internals(
-    indexed_settings: Settings, assistant: Assistant, monkeypatch: pytest.MonkeyPatch
+    indexed_settings: Settings,
+    assistant: Assistant,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    def broken(message: str, *, conversation_id: str | None = None) -> Answer:
+    def broken(message: str, **_: object) -> Answer:
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(assistant, "ask", broken)
@@ -121,6 +126,7 @@ def test_an_unexpected_error_is_a_json_500_without_internals(
     assert resp.status_code == 500
     assert resp.json()["error"]["code"] == "internal"
     assert "secret" not in resp.text
+    assert "secret internals" in caplog.text  # the fake really failed there: the log has the traceback
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_a_user_token_alone_is_enough_to_chat_and_owns_the_conversation(
 ) -> None:
     answer = start(client, "alice")
     assert answer.tool_calls
-    assert assistant.memory.get(answer.conversation_id).owner == "alice"
+    assert assistant.memory.get(answer.conversation_id).owner == "user:alice"
 
     resp = client.get(f"/v1/conversations/{answer.conversation_id}", headers=as_user("alice"))
     assert resp.status_code == 200
@@ -102,7 +102,7 @@ def test_an_admin_key_reads_any_conversation(client: TestClient) -> None:
     answer = start(client, "alice")
     resp = client.get(f"/v1/conversations/{answer.conversation_id}", headers={"X-API-Key": "ops-key"})
     assert resp.status_code == 200
-    assert Conversation.model_validate(resp.json()).owner == "alice"
+    assert Conversation.model_validate(resp.json()).owner == "user:alice"
 
 
 def test_the_owner_continues_rates_and_lists_their_conversations(client: TestClient) -> None:
@@ -157,7 +157,7 @@ def test_the_openai_endpoint_ties_conversations_to_the_user_too(
         headers=as_user("dave"),
     )
     assert resp.status_code == 200
-    assert assistant.memory.get(resp.json()["conversation_id"]).owner == "dave"
+    assert assistant.memory.get(resp.json()["conversation_id"]).owner == "user:dave"
 
 
 def test_a_user_token_is_a_chat_credential_never_an_admin_one(client: TestClient) -> None:

@@ -101,7 +101,8 @@ def test_get_returns_every_turn_while_load_keeps_the_recent_history(tmp_path: Pa
 def test_get_of_an_unknown_conversation_is_not_found(store: SqliteStore) -> None:
     with pytest.raises(NotFound, match="no conversation with id 'missing'"):
         store.get("missing")
-    assert store.load("missing") == Conversation(id="missing")  # asking still starts a new one
+    with pytest.raises(NotFound):
+        store.load("missing")
 
 
 def test_a_file_from_before_feedback_gains_the_table(tmp_path: Path) -> None:
@@ -130,13 +131,14 @@ def test_a_file_from_before_feedback_gains_the_table(tmp_path: Path) -> None:
 
 def test_feedback_on_another_users_answer_reads_like_a_wrong_id(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "c.sqlite3")
-    conversation = store.load(None, user="alice")
+    conversation = store.load(None, owner="user:alice")
     store.save_turn(
         conversation, "q", Answer(conversation_id=conversation.id, message_id="m1", language="en", answer="a")
     )
-    for stranger in ("bob", None):
+    for stranger in ("user:bob", "key:ffff"):
         with pytest.raises(InvalidInput, match="is not part of conversation"):
-            store.save_feedback(conversation.id, "m1", "down", user=stranger)
+            store.save_feedback(conversation.id, "m1", "down", owner=stranger)
     assert (
-        store.save_feedback(conversation.id, "m1", "down", "too vague", user="alice").comment == "too vague"
+        store.save_feedback(conversation.id, "m1", "down", "too vague", owner="user:alice").comment
+        == "too vague"
     )
