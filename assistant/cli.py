@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -130,6 +132,17 @@ def ask(
     out.print(f"\nconversation: {answer.conversation_id}", style="dim", highlight=False)
 
 
+def _settings_problems(error: ValidationError) -> str:
+    """``ADVISOR_API_KEYS: key 1 of 1 is empty ...``: each problem under its environment variable."""
+    problems = []
+    for problem in error.errors():
+        variable = "ADVISOR_" + "__".join(
+            str(part).upper() for part in problem["loc"] if isinstance(part, str)
+        )
+        problems.append(f"{variable}: {problem['msg'].removeprefix('Value error, ')}")
+    return "; ".join(problems)
+
+
 def _is_loopback(host: str) -> bool:
     """Only this machine can reach ``host`` (an API without keys may listen nowhere else)."""
     if host == "localhost":
@@ -158,6 +171,12 @@ def serve(
     if not settings.api_keys and not _is_loopback(host):
         err.print(f"refusing to bind {host}: set ADVISOR_API_KEYS first, or serve on 127.0.0.1")
         raise typer.Exit(2)
+    if not settings.api_keys:
+        err.print(
+            "[bold yellow]warning[/bold yellow]: no API keys (ADVISOR_API_KEYS): the API is open to every "
+            f"program on this machine that can reach {host}, document administration included",
+            highlight=False,
+        )
     if open_index(settings).count() == 0:
         err.print("no index yet: building it from the knowledge base")
         _report(_run_ingest(settings, None, rebuild=False))
@@ -309,6 +328,22 @@ def main() -> None:
     _quiet_libraries()
     try:
         app()
+    except ValidationError as exc:  # the settings, read from the environment or .env
+        err.print(
+            f"error: invalid settings: {_settings_problems(exc)}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        sys.exit(2)
+    except SettingsError as exc:  # a value that is not even JSON where a list is expected
+        err.print(
+            f'error: invalid settings: {exc} (lists are JSON, e.g. ADVISOR_API_KEYS=\'["k1", "k2:admin"]\')',
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        sys.exit(2)
     except InvalidInput as exc:
         err.print(f"error: {exc}", highlight=False, markup=False)
         sys.exit(2)

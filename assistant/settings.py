@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -149,6 +149,19 @@ class Settings(BaseSettings):
             '(e.g. ["k1", "k2:admin"]). Empty means the API is open, so it may only bind to localhost.'
         ),
     )
+
+    @field_validator("api_keys")
+    @classmethod
+    def _keys_are_not_blank(cls, keys: list[str]) -> list[str]:
+        """An empty key would leave the API open while looking closed, so refuse it at start."""
+        for n, key in enumerate(keys, 1):
+            secret = key.removesuffix(":admin")
+            if not secret.strip() or secret != secret.strip():
+                raise ValueError(
+                    f"key {n} of {len(keys)} is empty or has spaces around it; every key must be "
+                    "non-empty text without surrounding spaces (add ':admin' for the admin role)"
+                )
+        return keys
 
     @property
     def chroma_path(self) -> Path:
