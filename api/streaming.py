@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from starlette.concurrency import iterate_in_threadpool
 
 from api.errors import INTERNAL_MESSAGE, status_of
 from api.schemas import StreamError
@@ -18,6 +19,46 @@ from assistant.models import Answer, Started
 logger = logging.getLogger(__name__)
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+T = TypeVar("T")
+
+
+class _Failed:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+_END = object()
+
+
+async def detached(items: Iterator[T]) -> AsyncIterator[T]:
+    """``items`` produced to the end in a worker thread, whether or not anyone still reads them.
+
+    A client that goes away mid-answer stops reading, but the answer is still finished and its turn
+    stored (the assistant stores a turn as its stream's last step), so the conversation id the client
+    got in ``meta`` always points at a stored conversation. An error is raised here, in the reader.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def put(item: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the event loop is closed (shutdown): nobody reads any more
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def produce() -> None:
+        try:
+            for item in items:
+                put(item)
+        except BaseException as exc:
+            put(_Failed(exc))
+        finally:
+            put(_END)
+
+    producer = loop.run_in_executor(None, produce)
+    while (item := await queue.get()) is not _END:
+        if isinstance(item, _Failed):
+            raise item.error
+        yield item
+    await producer
 
 
 def sse(event: str, data: BaseModel | dict[str, Any]) -> str:
@@ -29,9 +70,9 @@ async def answer_events(
     items: Iterator[Started | str | Answer], on_answer: Callable[[Answer], None] | None = None
 ) -> AsyncIterator[str]:
     """``meta`` (ids, language) first, a ``token`` per text delta, then ``tool_call``s, ``citation``s and
-    ``done``; or ``error``. A client that drops mid-stream still knows the conversation from ``meta``."""
+    ``done``; or ``error``. A client that drops mid-stream still finds the turn stored under ``meta``'s id."""
     try:
-        async for item in iterate_in_threadpool(items):
+        async for item in detached(items):
             if isinstance(item, Started):
                 yield sse("meta", item)
                 continue

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import AssistantDep, Caller, CallerDep, SettingsDep, check_message_length
 from api.errors import INTERNAL_MESSAGE, status_of
@@ -34,7 +34,7 @@ from api.openai import (
     Usage,
     error_chunk,
 )
-from api.streaming import SSE_HEADERS
+from api.streaming import SSE_HEADERS, detached
 from assistant.errors import AdvisorError, InvalidInput
 from assistant.models import Answer, Started
 
@@ -118,7 +118,7 @@ async def _chunks(
 
     yield chunk(Delta(role="assistant", content=""))
     try:
-        async for item in iterate_in_threadpool(items):
+        async for item in detached(items):
             if isinstance(item, Started):
                 continue  # OpenAI's chunks have no place for it; the last chunk carries conversation_id
             if isinstance(item, str):
