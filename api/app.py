@@ -58,7 +58,10 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         # multipart framing adds a little to the file itself
         # Slack's button clicks carry the whole message they were under (up to ~12k characters of blocks,
         # 9 bytes per Chinese character once form-encoded)
-        larger={"/v1/documents": settings.server.max_upload_bytes + 64 * 1024, "/slack/events": 512 * 1024},
+        larger={
+            "/v1/documents": (settings.server.max_upload_bytes + 64 * 1024, "server.max_upload_bytes"),
+            "/slack/events": (512 * 1024, "Slack request"),
+        },
     )
     app.add_middleware(
         RateLimitMiddleware,

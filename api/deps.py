@@ -93,8 +93,8 @@ def parse_keys(keys: list[str]) -> dict[str, Literal["user", "admin"]]:
 
 
 # declared as security schemes so /docs offers "Authorize"; auto_error=False because keys are optional
-_bearer = HTTPBearer(auto_error=False, description="An API key from ADVISOR_API_KEYS.")
-_api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header.")
+bearer_key = HTTPBearer(auto_error=False, description="An API key from ADVISOR_API_KEYS.")
+api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key, as a header.")
 _user_token_header = APIKeyHeader(
     name=user_tokens.HEADER,
     auto_error=False,
@@ -107,8 +107,8 @@ _user_token_header = APIKeyHeader(
 
 def authenticate(
     settings: SettingsDep,
-    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-    header_key: Annotated[str | None, Depends(_api_key_header)],
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_key)],
+    header_key: Annotated[str | None, Depends(api_key_header)],
     user_token: Annotated[str | None, Depends(_user_token_header)],
 ) -> Caller:
     """With ADVISOR_API_KEYS set, require ``Authorization: Bearer <key>``, ``X-API-Key: <key>`` or a

@@ -21,19 +21,27 @@ class BodyLimitMiddleware:
     Paths in ``larger`` (document uploads) have their own, larger limit.
     """
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int, larger: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_bytes: int,
+        setting: str = "server.max_body_bytes",
+        larger: dict[str, tuple[int, str]] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.setting = setting
         self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.larger.get(scope["path"].rstrip("/"), self.max_bytes)
+        limit, setting = self.larger.get(scope["path"].rstrip("/"), (self.max_bytes, self.setting))
         length = Headers(scope=scope).get("content-length", "")
         if length.isdigit() and int(length) > limit:
-            await self._too_large(scope, receive, send)
+            await _too_large(limit, setting, scope, receive, send)
             return
         # read the (small, bounded) body here so a chunked upload cannot slip past the limit
         chunks: list[bytes] = []
@@ -45,7 +53,7 @@ class BodyLimitMiddleware:
             body = message.get("body", b"")
             total += len(body)
             if total > limit:
-                await self._too_large(scope, receive, send)
+                await _too_large(limit, setting, scope, receive, send)
                 return
             chunks.append(body)
             more = message.get("more_body", False)
@@ -60,11 +68,13 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error_response(
-            413, "payload_too_large", f"request body is larger than {self.max_bytes} bytes"
-        )
-        await response(scope, receive, send)
+
+async def _too_large(limit: int, setting: str, scope: Scope, receive: Receive, send: Send) -> None:
+    """413 naming the limit that applies to this path and the setting that raises it."""
+    response = error_response(
+        413, "payload_too_large", f"request body is larger than {limit} bytes (the {setting} limit)"
+    )
+    await response(scope, receive, send)
 
 
 class RateLimitMiddleware:

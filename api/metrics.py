@@ -59,12 +59,11 @@ class Metrics:
         self.latency.labels(method=method, route=route).observe(seconds)
 
     def record_answer(self, answer: Answer) -> None:
-        """Count the calculators an answer ran."""
+        """Count the calculators an answer ran and time its knowledge-base search."""
         for call in answer.tool_calls:
             self.calculator_calls.labels(tool=call.name).inc()
-
-    def observe_retrieval(self, seconds: float) -> None:
-        self.retrieval.observe(seconds)
+        if "retrieval" in answer.timings:
+            self.retrieval.observe(answer.timings["retrieval"])
 
     def exposition(self) -> tuple[bytes, str]:
         """The registry in Prometheus' text format, and its content type."""
@@ -133,12 +132,7 @@ def metrics_of(connection: HTTPConnection) -> Metrics | None:
 
 
 def record_answer(connection: HTTPConnection, answer: Answer) -> None:
-    """Count the calculators an answer ran (a chat route calls this; nothing happens without metrics)."""
+    """Count an answer's calculators and time its search (the chat routes call this; nothing happens
+    without metrics)."""
     if (metrics := metrics_of(connection)) is not None:
         metrics.record_answer(answer)
-
-
-def observe_retrieval(connection: HTTPConnection, seconds: float) -> None:
-    """Record how long one knowledge-base search took (nothing happens without metrics)."""
-    if (metrics := metrics_of(connection)) is not None:
-        metrics.observe_retrieval(seconds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
 
 MODEL_NAME = "advisor"
 
@@ -37,7 +37,7 @@ class ChatCompletionRequest(BaseModel):
 
     model: str = Field(default=MODEL_NAME, description="Any name is answered by 'advisor'.")
     messages: list[ChatMessage] = Field(min_length=1, description="Only the last user message is answered.")
-    stream: bool = False
+    stream: StrictBool = False
     user: str | None = Field(
         default=None, max_length=128, description="Used as the conversation id unless metadata gives one."
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StrictBool, StringConstraints
 
 from assistant.service import MAX_MESSAGE_CHARS
 
@@ -20,7 +20,7 @@ class ChatRequest(BaseModel):
         max_length=128,
         description="Continue this conversation; omit to start one (the Answer carries its id).",
     )
-    stream: bool = Field(
+    stream: StrictBool = Field(
         default=False,
         description="Reply with server-sent events (meta, token, tool_call, citation, done, error).",
     )

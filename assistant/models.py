@@ -51,3 +51,8 @@ class Answer(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     follow_ups: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    timings: dict[str, float] = Field(
+        default_factory=dict,
+        exclude=True,  # in-process only (metrics); never sent to clients
+        description="Seconds spent per stage of answering, e.g. 'retrieval'.",
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -15,6 +17,7 @@ from assistant.router import Intent, Router
 from assistant.toolbox import ToolBox, ToolRun
 
 MAX_MESSAGE_CHARS = 4000
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Assistant:
@@ -89,8 +92,11 @@ class Assistant:
         yield Started(conversation_id=conversation.id, message_id=message_id, language=route.language)
         run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
         passages = []
+        timings: dict[str, float] = {}
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING}:
+            started = time.perf_counter()
             passages = self._retriever.search(route.query, k=self._top_k, prefer_language=route.language)
+            timings["retrieval"] = time.perf_counter() - started
         draft: Draft | None = None
         for item in self._composer.stream(route, passages, run):
             if isinstance(item, Draft):
@@ -109,6 +115,7 @@ class Assistant:
             assumptions=draft.assumptions,
             follow_ups=draft.follow_ups,
             notes=draft.notes,
+            timings=timings,
         )
         conversation.slots = route.slots
         if run.calls:
@@ -123,4 +130,6 @@ def _check(message: str) -> str:
         raise InvalidInput("message is empty")
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidInput(f"message is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
+    if _LONE_SURROGATE.search(text):  # e.g. "\ud800" in JSON, or undecodable bytes on a command line
+        raise InvalidInput("message is not valid Unicode text (it holds a lone surrogate code point)")
     return text

@@ -60,6 +60,13 @@ class ServerSettings(BaseModel):
             "conversations belong to that user. Unset: user tokens are refused."
         ),
     )
+    metrics_open: bool = Field(
+        default=False,
+        description=(
+            "Serve /metrics without a key even when API keys are configured (a scraper on a private "
+            "network); otherwise, with keys, /metrics needs one of them."
+        ),
+    )
     user_token_max_ttl_s: int = Field(
         default=86400, ge=60, description="Longest lifetime (seconds) a user token may have; longer gets 401."
     )

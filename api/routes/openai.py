@@ -12,14 +12,15 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import AssistantDep, Caller, CallerDep, SettingsDep, check_message_length
 from api.errors import INTERNAL_MESSAGE, status_of
+from api.metrics import record_answer
 from api.openai import (
     MODEL_NAME,
     ChatCompletion,
@@ -54,7 +55,11 @@ def list_models() -> ModelList:
     responses={200: {"content": {"text/event-stream": {}}, "description": "A completion, or its chunks."}},
 )
 async def chat_completions(
-    body: ChatCompletionRequest, assistant: AssistantDep, settings: SettingsDep, caller: CallerDep
+    request: Request,
+    body: ChatCompletionRequest,
+    assistant: AssistantDep,
+    settings: SettingsDep,
+    caller: CallerDep,
 ) -> ChatCompletion | StreamingResponse:
     """Answer the last user message, in OpenAI's ``chat.completion`` format (chunks when streaming)."""
     question = body.question
@@ -68,11 +73,17 @@ async def chat_completions(
         items = assistant.stream(
             question, conversation_id=conversation_id, owner=caller.principal, start=start
         )
-        chunks = _chunks(items, completion_id=completion_id, created=created)
+        chunks = _chunks(
+            items,
+            completion_id=completion_id,
+            created=created,
+            on_answer=lambda answer: record_answer(request, answer),
+        )
         return StreamingResponse(chunks, media_type="text/event-stream", headers=SSE_HEADERS)
     answer = await run_in_threadpool(
         assistant.ask, question, conversation_id=conversation_id, owner=caller.principal, start=start
     )
+    record_answer(request, answer)
     return ChatCompletion(
         id=completion_id,
         created=created,
@@ -104,7 +115,11 @@ def _data(chunk: ChatCompletionChunk) -> str:
 
 
 async def _chunks(
-    items: Iterator[Started | str | Answer], *, completion_id: str, created: int
+    items: Iterator[Started | str | Answer],
+    *,
+    completion_id: str,
+    created: int,
+    on_answer: Callable[[Answer], None],
 ) -> AsyncIterator[str]:
     def chunk(delta: Delta, finish: bool = False, conversation_id: str | None = None) -> str:
         return _data(
@@ -125,6 +140,7 @@ async def _chunks(
                 yield chunk(Delta(content=item))
             else:
                 yield chunk(Delta(), finish=True, conversation_id=item.conversation_id)
+                on_answer(item)
     except AdvisorError as exc:
         yield f"data: {json.dumps(error_chunk(status_of(exc)[1], str(exc)), ensure_ascii=False)}\n\n"
     except Exception:

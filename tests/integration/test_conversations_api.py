@@ -56,7 +56,8 @@ def test_a_conversation_reads_back_with_its_answers(client: TestClient, assistan
     assert conversation.slots.gpu_count == 256
     assert [t.message_id for t in conversation.turns] == [first.message_id, second.message_id]
     assert conversation.turns[1].message == "换成A100呢？"
-    assert Answer.model_validate(body["turns"][1]["answer"]) == second
+    # what is stored is the Answer as clients see it (timings are in-process only)
+    assert Answer.model_validate(body["turns"][1]["answer"]).model_dump() == second.model_dump()
     assert [t.feedback for t in conversation.turns] == [None, None]
     assert all(t["created_at"] for t in body["turns"])
 
