@@ -11,10 +11,11 @@ from fastapi import Depends, FastAPI
 from api.cors import add_cors
 from api.deps import authenticate
 from api.errors import register_error_handlers
+from api.guard import LoopbackGuardMiddleware
 from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
 from api.routes import chat, conversations, documents, health, openai, slack, sources, tools, widget
-from api.schemas import ERROR_RESPONSES
+from api.schemas import ERROR_RESPONSES, error_responses
 from api.slack.bot import build_slack_app
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
@@ -47,6 +48,8 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         summary="Choose servers for training large language models.",
         version="0.1.0",
         lifespan=lifespan,
+        # without API keys, requests not addressed to localhost (or cross-site changes) are refused
+        responses=error_responses(403),
     )
     app.state.settings = settings
     register_error_handlers(app)
@@ -63,6 +66,8 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
             "/slack/events": (512 * 1024, "Slack request"),
         },
     )
+    if not settings.api_keys:  # open on localhost: refuse what another site's page could send here
+        app.add_middleware(LoopbackGuardMiddleware, allowed_origins=settings.server.cors_origins)
     app.add_middleware(
         RateLimitMiddleware,
         per_minute=settings.server.rate_limit_per_minute,

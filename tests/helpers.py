@@ -72,6 +72,8 @@ class ContractClient(TestClient):
     """
 
     def __init__(self, app: FastAPI, **kwargs: Any) -> None:
+        # the address `advisor serve` listens on: an API without keys answers only loopback host names
+        kwargs.setdefault("base_url", "http://127.0.0.1:8000")
         super().__init__(app, **kwargs)
         self._api = app
         self.event_hooks["response"].append(self._check)
