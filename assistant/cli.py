@@ -345,10 +345,10 @@ def main() -> None:
         )
         sys.exit(2)
     except InvalidInput as exc:
-        err.print(f"error: {exc}", highlight=False, markup=False)
+        err.print(f"error: {exc}", highlight=False, markup=False, soft_wrap=True)
         sys.exit(2)
     except AdvisorError as exc:
-        err.print(f"error: {exc}", highlight=False, markup=False)
+        err.print(f"error: {exc}", highlight=False, markup=False, soft_wrap=True)
         sys.exit(1)
     except KeyboardInterrupt:
         err.print("interrupted")

@@ -13,19 +13,24 @@ only trusted callers see that.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
-from assistant.errors import InvalidInput, NotFound
+from assistant.errors import InvalidInput, NotFound, StorageError
 from assistant.models import Answer
 from assistant.slots import Slots
 
+logger = logging.getLogger(__name__)
 Rating = Literal["up", "down"]
 MAX_COMMENT_CHARS = 2000
 
@@ -100,6 +105,10 @@ class ConversationStore(Protocol):
 
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None: ...
 
+    def check(self) -> None:
+        """Read and write once; ``StorageError`` when the store cannot serve a chat."""
+        ...
+
     def save_feedback(
         self,
         conversation_id: str,
@@ -129,6 +138,7 @@ CREATE TABLE IF NOT EXISTS turns (
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns(conversation_id, created_at);
 CREATE INDEX IF NOT EXISTS conversations_by_owner ON conversations(owner, updated_at);
+CREATE TABLE IF NOT EXISTS probe (at TEXT NOT NULL, room BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS feedback (
     message_id TEXT PRIMARY KEY REFERENCES turns(message_id),
     conversation_id TEXT NOT NULL REFERENCES conversations(id),
@@ -145,28 +155,79 @@ _TURNS = (
 
 
 class SqliteStore:
-    """Conversations in one SQLite file; each turn is one transaction, so a crash never half-saves a turn."""
+    """Conversations in one SQLite file; each turn is one transaction, so a crash never half-saves a turn.
+
+    A storage failure (disk full, file corrupt or read-only) is a ``StorageError`` naming the reason, and
+    the transaction it interrupted leaves nothing behind. A file removed or replaced while the service
+    runs is noticed at the next use and opened anew, so new turns land on disk, not in an unlinked file.
+    """
 
     def __init__(self, path: Path, *, history: int = 20) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._path = path
         self._history = history
         self._local = threading.local()
-        db = self._connect()
-        with _transaction(db):
-            _add_owner_column(db)  # files written before conversations had owners
-        db.executescript(_SCHEMA)
-        with _transaction(db):
-            _migrate(db)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._connect()
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageError(f"cannot open the conversation database {path}: {_reason(exc)}") from exc
 
     def _connect(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
+        """This thread's connection to the file now at ``path`` (checked by inode on every use)."""
+        held: tuple[sqlite3.Connection, tuple[int, int] | None] | None = getattr(self._local, "held", None)
+        current = _identity(self._path)
+        if held is not None and held[1] == current and current is not None:
+            return held[0]
+        if held is not None:
+            held[0].close()
+            logger.warning(
+                "the conversation database %s was removed or replaced; opening it anew", self._path
+            )
+        db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=10000")
-            self._local.db = db
+            with _transaction(db):
+                _add_owner_column(db)  # files written before conversations had owners
+            db.executescript(_SCHEMA)
+            with _transaction(db):
+                _migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        self._local.held = (db, _identity(self._path))
         return db
+
+    @contextmanager
+    def _storage(self, action: str) -> Iterator[sqlite3.Connection]:
+        """The connection, with storage failures turned into ``StorageError`` (an integrity error is a bug
+        and stays what it is)."""
+        try:
+            yield self._connect()
+        except sqlite3.IntegrityError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            logger.error(
+                "conversation database %s: conversations could not be %s: %s", self._path, action, exc
+            )
+            raise StorageError(
+                f"conversations cannot be {action} right now ({_reason(exc)}); try again later"
+            ) from exc
+
+    def check(self) -> None:
+        """Read, and write as much as a turn needs, then roll back (``/readyz``); ``StorageError`` when the
+        store could not keep a turn now (full, corrupt, read-only)."""
+        with self._storage("stored") as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("SELECT COUNT(*) FROM conversations").fetchone()
+                db.execute(
+                    "INSERT INTO probe (at, room) VALUES (?, zeroblob(16384))",
+                    (datetime.now(UTC).isoformat(),),
+                )
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")  # never kept: the probe only proves there is room
 
     def load(
         self, conversation_id: str | None, *, owner: str | None = None, start: bool = False
@@ -197,13 +258,13 @@ class SqliteStore:
         return conversation
 
     def _read(self, conversation_id: str, limit: int) -> Conversation | None:
-        db = self._connect()
-        row = db.execute(
-            "SELECT slots, tools, owner FROM conversations WHERE id = ?", (conversation_id,)
-        ).fetchone()
-        if row is None:
-            return None
-        turns = db.execute(_TURNS, (conversation_id, limit)).fetchall()
+        with self._storage("read") as db:
+            row = db.execute(
+                "SELECT slots, tools, owner FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            turns = db.execute(_TURNS, (conversation_id, limit)).fetchall()
         return Conversation(
             id=conversation_id,
             owner=row[2],
@@ -226,8 +287,7 @@ class SqliteStore:
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None:
         """Store the turn and the conversation's slots in one transaction."""
         now = datetime.now(UTC).isoformat()
-        db = self._connect()
-        with _transaction(db):
+        with self._storage("stored") as db, _transaction(db):
             db.execute(
                 "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner) "
                 "VALUES (?, ?, ?, ?, ?, ?) "
@@ -249,17 +309,14 @@ class SqliteStore:
 
     def list_for(self, owner: str, *, limit: int = 50) -> list[ConversationSummary]:
         """The principal's own conversations, most recently updated first."""
-        rows = (
-            self._connect()
-            .execute(
+        with self._storage("read") as db:
+            rows = db.execute(
                 "SELECT c.id, c.created_at, c.updated_at, COUNT(t.message_id), "
                 "(SELECT message FROM turns f WHERE f.conversation_id = c.id ORDER BY f.created_at, f.rowid LIMIT 1) "
                 "FROM conversations c LEFT JOIN turns t ON t.conversation_id = c.id "
                 "WHERE c.owner = ? GROUP BY c.id ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?",
                 (owner, limit),
-            )
-            .fetchall()
-        )
+            ).fetchall()
         return [
             ConversationSummary(
                 id=i, title=_title(first or ""), turns=n, created_at=created, updated_at=updated
@@ -289,8 +346,7 @@ class SqliteStore:
             )
         except ValidationError as e:
             raise InvalidInput(_first_problem(e)) from e
-        db = self._connect()
-        with _transaction(db):
+        with self._storage("stored") as db, _transaction(db):
             row = db.execute(
                 "SELECT t.conversation_id, c.owner FROM turns t JOIN conversations c ON c.id = t.conversation_id "
                 "WHERE t.message_id = ?",
@@ -314,6 +370,19 @@ class SqliteStore:
 def _visible(owner: str | None, principal: str | None) -> bool:
     """The one ownership rule: trusted callers (None) see everything, anyone else only their own."""
     return principal is None or owner == principal
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file's (device, inode), or None when it is gone."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _reason(exc: BaseException) -> str:
+    return str(getattr(exc, "strerror", None) or exc) or type(exc).__name__
 
 
 def _title(message: str, limit: int = 80) -> str:
@@ -358,4 +427,7 @@ class _transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *_: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not exc_type:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:  # SQLite may already have rolled back (e.g. after SQLITE_FULL)
+            self._db.execute("ROLLBACK")

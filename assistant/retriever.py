@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import bm25s
@@ -20,6 +21,7 @@ from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
+from assistant.errors import NotReady, StorageError
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
 from knowledge.text import Language, detect_language, tokenize
@@ -89,6 +91,10 @@ class Retriever(Protocol):
         """Reload after the index changed."""
         ...
 
+    def check(self) -> None:
+        """Reach the index once (``/readyz``); ``StorageError`` or ``NotReady`` when it cannot answer."""
+        ...
+
 
 class HybridRetriever:
     """Dense + BM25 + catalog-name retrieval over one Chroma collection."""
@@ -104,8 +110,10 @@ class HybridRetriever:
         rrf_k: int = 60,
         max_per_doc: int = 1,
         weights: dict[str, float] | None = None,
+        location: Path | None = None,
     ) -> None:
         self._collection = collection
+        self._location = location  # a local store's folder: check() notices when it is gone
         self._embeddings = embeddings
         self._candidates = candidates
         self._rrf_k = rrf_k
@@ -119,6 +127,20 @@ class HybridRetriever:
     def embeddings(self) -> Embeddings:
         """The embedding model, loaded once; indexing reuses it."""
         return self._embeddings
+
+    def check(self) -> None:
+        """Reach the vector store once; ``StorageError`` when it is gone, ``NotReady`` when it is empty."""
+        if self._location is not None and not self._location.is_dir():
+            # an open local store keeps answering from deleted files until the process ends
+            raise StorageError(
+                f"the knowledge index folder {self._location} is missing: run `advisor ingest`"
+            )
+        try:
+            count = self._collection.count()
+        except Exception as exc:  # whatever the local store or the server raises
+            raise StorageError(f"the knowledge index cannot be read ({exc})") from exc
+        if count == 0:
+            raise NotReady("the knowledge index is empty: run `advisor ingest`")
 
     def refresh(self) -> None:
         """Reload the keyword index from the collection (after an ingest).

@@ -10,7 +10,7 @@ from langchain_core.embeddings import Embeddings
 
 from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
-from assistant.errors import InvalidInput, NotReady
+from assistant.errors import InvalidInput, NotReady, StorageError
 from assistant.library import DocumentLibrary
 from assistant.memory import SqliteStore
 from assistant.providers import load_embeddings
@@ -31,10 +31,16 @@ def knowledge_dir(settings: Settings) -> Path:
 
 
 def open_index(settings: Settings) -> Collection:
-    """The passages collection for the configured embedding model (created empty if missing)."""
-    client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
-    name = collection_name(settings.vector_store.collection_prefix, settings.embedding.model)
-    return open_collection(client, name)
+    """The passages collection for the configured embedding model (created empty if missing);
+    ``StorageError`` naming the place when the store cannot be opened."""
+    where = settings.vector_store.url or str(settings.chroma_path)
+    try:
+        client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
+        name = collection_name(settings.vector_store.collection_prefix, settings.embedding.model)
+        return open_collection(client, name)
+    except Exception as exc:  # an unwritable folder, a corrupt store, a server that is down
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise StorageError(f"cannot open the vector index at {where}: {reason}") from exc
 
 
 def ingest(
@@ -103,6 +109,7 @@ def build_retriever(
         candidates=settings.retrieval.candidates,
         rrf_k=settings.retrieval.rrf_k,
         max_per_doc=settings.retrieval.max_per_doc,
+        location=None if settings.vector_store.url else settings.chroma_path,
     )
 
 
@@ -132,6 +139,7 @@ def build_composer(settings: Settings) -> Composer:
 
 def build_assistant(settings: Settings, embeddings: Embeddings | None = None) -> Assistant:
     """Everything the assistant needs, built once."""
+    memory = SqliteStore(settings.conversations_path)  # first: a bad store fails before models load
     catalog = catalog_for(settings)
     names = NameIndex(catalog)  # one index for slot filling and the retriever's catalog ranking
     return Assistant(
@@ -139,6 +147,6 @@ def build_assistant(settings: Settings, embeddings: Embeddings | None = None) ->
         tools=ToolBox(catalog=catalog),
         retriever=build_retriever(settings, embeddings, names=names),
         composer=build_composer(settings),
-        memory=SqliteStore(settings.conversations_path),
+        memory=memory,
         top_k=settings.retrieval.top_k,
     )
