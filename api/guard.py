@@ -57,7 +57,7 @@ class LoopbackGuardMiddleware:
         if method in _SAFE_METHODS:
             return None
         origin = headers.get("origin")
-        if origin is not None and origin.rstrip("/").lower() not in self.allowed_origins:
+        if origin is not None and not self._allowed(origin, headers.get("host", "")):
             return (
                 f"a page on {origin} may not change anything here: add it to ADVISOR_SERVER__CORS_ORIGINS "
                 "or configure API keys"
@@ -65,3 +65,11 @@ class LoopbackGuardMiddleware:
         if origin is None and headers.get("sec-fetch-site") == "cross-site":
             return "a page on another site may not change anything here"
         return None
+
+    def _allowed(self, origin: str, host: str) -> bool:
+        """A listed origin, or this service's own pages (the demo page, on whatever port it serves)."""
+        origin = origin.rstrip("/").lower()
+        return origin in self.allowed_origins or origin in {
+            f"http://{host.lower()}",
+            f"https://{host.lower()}",
+        }

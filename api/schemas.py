@@ -85,5 +85,14 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: _error(_ERRORS[code]) for code in codes}
 
 
+def json_error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``error_responses`` for a route whose success is not JSON (an HTML page): errors stay JSON."""
+    schema = {"$ref": "#/components/schemas/ErrorBody"}
+    return {
+        code: {"description": _ERRORS[code], "content": {"application/json": {"schema": schema}}}
+        for code in codes
+    }
+
+
 ERROR_RESPONSES = error_responses(401, 403, 404, 413, 422, 429, 500, 503)
 """The errors any /v1 route may answer, declared so /docs and client generators know their shape."""

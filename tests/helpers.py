@@ -17,7 +17,6 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
-from starlette.routing import Match
 
 from assistant.settings import Settings
 
@@ -104,14 +103,20 @@ class ContractClient(TestClient):
         assert not problems, f"{request.method} {request.url.path} {response.status_code}: {problems[:5]}"
 
     def _operation(self, method: str, path: str) -> dict[str, Any] | None:
-        scope = {"type": "http", "method": method, "path": path, "root_path": ""}
-        for route in self._api.router.routes:
-            match, _ = route.matches(scope)
-            template = getattr(route, "path", None)
-            if match is Match.FULL and template is not None:
-                paths: dict[str, Any] = self._api.openapi().get("paths", {})
-                operation: dict[str, Any] | None = paths.get(re.sub(r":\w+}", "}", template), {}).get(
-                    method.lower()
-                )
+        """The OpenAPI operation serving ``method path``, matched on the document's own path templates
+        (FastAPI's route objects changed shape across versions; the document is the contract anyway).
+
+        A literal path wins over a template (``/v1/documents/reindex`` over ``/v1/documents/{doc_id}``),
+        and a parameter spans one segment unless no template matches that way (``{doc_id:path}``)."""
+        paths: dict[str, Any] = self._api.openapi().get("paths", {})
+        for segment in (r"[^/]+", r".+"):
+            matches = [
+                template
+                for template in paths
+                if re.fullmatch(re.sub(r"\\\{\w+\\\}", segment, re.escape(template)), path)
+            ]
+            if matches:
+                best = max(matches, key=lambda t: len(re.sub(r"\{\w+\}", "", t)))
+                operation: dict[str, Any] | None = paths[best].get(method.lower())
                 return operation
         return None

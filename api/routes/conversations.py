@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from api import user_tokens
 from api.deps import CallerDep
+from api.schemas import error_responses
 from assistant.errors import InvalidInput, NotReady
 from assistant.memory import (
     MAX_COMMENT_CHARS,
@@ -52,7 +53,7 @@ def list_conversations(
     return memory.list_for(user_principal(caller.user), limit=limit)
 
 
-@router.get("/conversations/{conversation_id}", response_model=Conversation)
+@router.get("/conversations/{conversation_id}", response_model=Conversation, responses=error_responses(404))
 def get_conversation(conversation_id: str, memory: MemoryDep, caller: CallerDep) -> Conversation:
     """The conversation's slots and every turn: the message, the Answer and its feedback.
 

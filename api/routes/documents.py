@@ -47,13 +47,15 @@ async def upload_document(
     return await run_in_threadpool(library.add, file.filename or "", data, overwrite=overwrite)
 
 
-@router.delete("/{doc_id:path}", response_model=IndexStats, responses=error_responses(409))
-async def delete_document(doc_id: str, _: AdminDep, library: LibraryDep) -> IndexStats:
-    """Remove an uploaded document (its file and passages); the packaged knowledge base cannot be deleted."""
-    return await run_in_threadpool(library.delete, doc_id)
-
-
+# declared before DELETE /{doc_id:path}, so /reindex is never read as a document id (and a wrong
+# method there is answered with the right Allow header)
 @router.post("/reindex", response_model=IndexStats)
 async def reindex(_: AdminDep, library: LibraryDep) -> IndexStats:
     """Re-run the incremental ingest of everything indexed (only changed passages are embedded again)."""
     return await run_in_threadpool(library.reindex)
+
+
+@router.delete("/{doc_id:path}", response_model=IndexStats, responses=error_responses(409))
+async def delete_document(doc_id: str, _: AdminDep, library: LibraryDep) -> IndexStats:
+    """Remove an uploaded document (its file and passages); the packaged knowledge base cannot be deleted."""
+    return await run_in_threadpool(library.delete, doc_id)

@@ -18,6 +18,7 @@ from chromadb.api.models.Collection import Collection
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
+from api.schemas import json_error_responses
 from assistant.errors import NotFound
 from assistant.render import to_html
 
@@ -130,7 +131,7 @@ def source_page(doc_id: str, passages: list[Passage]) -> str:
     )
 
 
-@router.get("/{doc_id:path}", response_class=HTMLResponse)
+@router.get("/{doc_id:path}", response_class=HTMLResponse, responses=json_error_responses(404, 503))
 def source(doc_id: str, index: IndexDep, request: Request) -> HTMLResponse:
     """One cited document as a readable page; 404 when no passage has this ``doc_id``.
 

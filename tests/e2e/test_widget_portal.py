@@ -151,7 +151,7 @@ def test_inline_widget_on_a_portal_page_chats_as_the_signed_in_user(
         == "1,536"
     )
     conversation = read_conversation(page, advisor_url, stored_conversation_id(page, advisor_url, "alice"))
-    assert conversation["owner"] == "alice"
+    assert conversation["owner"] == "user:alice"
     page.screenshot(path=str(screenshots / "widget-inline-portal.png"))
 
 

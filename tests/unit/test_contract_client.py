@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fastapi import FastAPI, HTTPException
+from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
@@ -61,3 +61,17 @@ def test_json_the_operation_does_not_declare_fails() -> None:
 
     with ContractClient(app) as client, pytest.raises(AssertionError, match="sent JSON it does not declare"):
         client.get("/bare")
+
+
+def test_routes_of_included_routers_are_checked_too() -> None:
+    """FastAPI 0.165 wraps included routers in objects without a path: the check must not skip them."""
+    router = APIRouter(prefix="/v1")
+
+    @router.get("/things/{thing_id:path}", responses={404: {"model": Missing}})
+    def thing(thing_id: str) -> Item:
+        raise HTTPException(status_code=418, detail="undeclared")
+
+    app = FastAPI()
+    app.include_router(router)
+    with ContractClient(app) as client, pytest.raises(AssertionError, match="does not declare"):
+        client.get("/v1/things/a/b")
