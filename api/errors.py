@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,6 +70,20 @@ def _field(loc: tuple[int | str, ...]) -> str:
     return ".".join(parts) or "body"
 
 
+def allowed_methods(openapi: Mapping[str, Any], path: str) -> list[str]:
+    """Every method the OpenAPI document serves at ``path`` (a literal path before a template)."""
+    paths: Mapping[str, Mapping[str, Any]] = openapi.get("paths", {})
+    for segment in (r"[^/]+", r".+"):
+        matched = [t for t in paths if re.fullmatch(re.sub(r"\\\{\w+\\\}", segment, re.escape(t)), path)]
+        if matched:
+            best = max(matched, key=lambda t: len(re.sub(r"\{\w+\}", "", t)))
+            return sorted(m.upper() for m in paths[best] if m in _METHODS)
+    return []
+
+
+_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
 def register_error_handlers(app: FastAPI) -> None:
     """Map each error family to a status and ``{"error": {"code", "message"}}``."""
 
@@ -97,7 +112,16 @@ def register_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
         code = _HTTP_CODES.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # Starlette names the methods of the first route on the path only; list every route's
+            allowed = allowed_methods(request.app.openapi(), request.url.path)
+            headers["Allow"] = ", ".join(allowed) if allowed else headers.get("Allow", "")
+        if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+            return error_response(
+                400, "bad_request", "the request body cannot be read (not UTF-8 JSON, or broken multipart)"
+            )
+        return error_response(exc.status_code, code, str(exc.detail), headers=headers)
 
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         # a 500 is our bug: log it with the traceback, tell the client nothing of the internals

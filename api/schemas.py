@@ -66,7 +66,7 @@ def _error(description: str) -> dict[str, Any]:
 
 
 _ERRORS: dict[int, str] = {
-    400: "The request cannot be read (e.g. a body that is not UTF-8).",
+    400: "The body cannot be read at all: not UTF-8, not JSON, or broken multipart framing.",
     401: "No valid API key or signed user token.",
     403: "The key's role does not allow this route, or a browser page of another origin sent it.",
     404: "No such resource (or it belongs to another user).",
@@ -94,5 +94,5 @@ def json_error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
-ERROR_RESPONSES = error_responses(401, 403, 404, 413, 422, 429, 500, 503)
+ERROR_RESPONSES = error_responses(400, 401, 403, 404, 413, 422, 429, 500, 503)
 """The errors any /v1 route may answer, declared so /docs and client generators know their shape."""
