@@ -13,12 +13,11 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from assistant.slots import ASCII_BOUNDARY, SlotExtractor, Slots
+from assistant.calculators import CALCULATORS
+from assistant.calculators.common import words
+from assistant.slots import SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
-# what may stand between two words of one trigger ("recommend ... server"); bounded, so that no
-# message makes a pattern scan the rest of the text from every position
-GAP = ".{0,100}"
 # slot filling and routing read at most this much of a message: its start and its end, where questions
 # state their numbers and ask; the whole message is still searched in the knowledge base
 READ_HEAD, READ_TAIL = 1500, 500
@@ -60,180 +59,7 @@ class Route(BaseModel):
         return self.intent in {Intent.KNOWLEDGE, Intent.BOTH, Intent.CALCULATION}
 
 
-def _words(*patterns: str) -> re.Pattern[str]:
-    """One pattern of alternatives; ``\\b`` looks at ASCII letters and digits only, and ``.*`` between two
-    words spans at most one clause (``GAP``), so a pattern's work stays linear in the message."""
-    return re.compile(
-        "|".join(p.replace(r"\b", ASCII_BOUNDARY).replace(".*", GAP) for p in patterns), re.IGNORECASE
-    )
-
-
-# words that ask for each calculator's result
-TOOL_TRIGGERS: dict[str, re.Pattern[str]] = {
-    "gpus_for_deadline": _words(
-        r"how many (?:gpus|cards|accelerators|nodes|servers)",
-        r"(?:gpus|nodes) (?:do i|would|will) (?:i |we )?need",
-        # "多少GPU小时" asks for GPU-hours, not for a number of GPUs
-        r"(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*小时)",
-        r"需要.*(?:多少|几).*(?:卡|gpu)(?!\s*小时)",
-    ),
-    "training_compute": _words(
-        r"how (?:long|many days|many hours|many weeks)",
-        r"\bdays?\b.*\btrain",
-        r"train.*\bdays?\b",
-        r"gpu[- ]?hours?",
-        r"gpu\s*小时",
-        r"time to train",
-        r"training time",
-        r"\bflops\b",
-        r"compute budget",
-        r"tokens? per second",
-        r"多少天",
-        r"多久",
-        r"多长时间",
-        r"训练时间",
-        r"几天",
-        r"(?:多少|几|总|共)\s*(?:个)?\s*卡时",
-        r"卡时(?:数|是多少)",
-        r"算力需求",
-        r"计算量",
-        r"多少(?:个)?月",
-    ),
-    "training_memory": _words(
-        r"\bfit\b",
-        r"\bfits\b",
-        r"memory (?:per gpu|needed|required|footprint|usage)",
-        r"\boom\b",
-        r"out of memory",
-        r"how much (?:gpu |v)?(?:memory|vram|hbm)",
-        r"enough (?:gpu )?memory",
-        r"vram",
-        r"显存(?:够|需要|占用|多少|要多少|大小)?",
-        r"放得下",
-        r"装得下",
-        r"够不够",
-        r"爆显存",
-        r"能不能(?:跑|训)",
-    ),
-    "cluster_plan": _words(
-        r"which (?:gpu|accelerator|card|hardware)",
-        r"what (?:gpu|hardware|cluster) should",
-        r"recommend.*(?:gpu|cluster|server)",
-        r"best (?:gpu|option|choice)",
-        r"cluster plan",
-        r"what should (?:i|we) buy",
-        r"选(?:什么|哪种|哪个|哪款)(?:卡|gpu|显卡|服务器)?",
-        r"怎么选",
-        r"推荐.*(?:卡|gpu|配置|服务器)",
-        r"方案",
-        r"买什么",
-        r"性价比最高",
-    ),
-    "storage": _words(
-        r"storage",
-        r"\bdisk",
-        r"checkpoint size",
-        r"how big.*checkpoint",
-        r"\btb of\b",
-        r"存储",
-        r"硬盘",
-        r"磁盘",
-        r"检查点.*(?:多大|大小)",
-        r"数据集.*(?:多大|空间)",
-    ),
-    "host_ram": _words(
-        r"host (?:ram|memory)",
-        r"system (?:ram|memory)",
-        r"\bram\b",
-        r"cpu memory",
-        r"(?<!显)内存",
-        r"主机内存",
-        r"系统内存",
-    ),
-    "network": _words(
-        r"all[- ]?reduce",
-        r"network bandwidth",
-        r"interconnect bandwidth",
-        r"infiniband",
-        r"\broce\b",
-        r"communication (?:time|overhead)",
-        r"网络带宽",
-        r"通信(?:时间|开销)",
-        r"组网",
-        r"网络",
-    ),
-    "power_cost": _words(
-        r"power (?:draw|consumption|cost|bill)",
-        r"electricity",
-        r"energy (?:cost|use)",
-        r"\bkw\b.*(?:need|draw)",
-        r"电费",
-        r"功耗",
-        r"耗电",
-        r"用电",
-        r"供电",
-    ),
-    "tco": _words(
-        r"\btco\b",
-        r"total cost of ownership",
-        r"buy (?:or|vs\.?|versus) (?:rent|lease|cloud)",
-        r"\blease\b",
-        r"\bleasing\b",
-        r"break[- ]?even",
-        r"rent (?:or|vs\.?) buy",
-        r"on[- ]prem(?:ise)? (?:vs|or)",
-        r"总拥有成本",
-        r"租(?:还是|赁)",
-        r"买还是租",
-        r"自建还是",
-        r"回本",
-        r"上云还是",
-    ),
-    "cloud_cost": _words(
-        r"cloud cost",
-        r"cost (?:on|in) (?:the )?cloud",
-        r"rent(?:ing)? (?:gpus|h100|a100)",
-        r"how much .*cost",
-        r"what will it cost",
-        r"云上.*(?:多少钱|费用|成本)",
-        r"租.*(?:多少钱|费用)",
-        r"多少钱",
-        r"费用",
-        r"成本",
-    ),
-    "inference_memory": _words(
-        r"inference",
-        r"serving",
-        r"\bserve\b",
-        r"kv[- ]?cache",
-        r"concurrent (?:users|requests)",
-        r"推理",
-        r"部署",
-        r"kv\s*缓存",
-        r"并发",
-    ),
-    "gpu_compare": _words(
-        r"\bcompare\b",
-        r"\bvs\.?\b",
-        r"versus",
-        r"difference between",
-        r"side by side",
-        r"对比",
-        r"比较",
-        r"区别",
-        r"哪个(?:更|好)",
-    ),
-    "throughput_calibration": _words(
-        r"tokens?/s",
-        r"tokens? per second per gpu",
-        r"measured throughput",
-        r"implied mfu",
-        r"吞吐",
-        r"每卡每秒",
-    ),
-}
-
-_GREETING = _words(
+_GREETING = words(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks|thank you)\b",
     r"^\s*(?:你好|您好|嗨|谢谢|哈喽)",
     r"what can you do",
@@ -243,7 +69,7 @@ _GREETING = _words(
     r"怎么用",
     r"使用说明",
 )
-_DOMAIN = _words(
+_DOMAIN = words(
     # short terms must be whole words ("please" is not "lease", "intelligence" is not "intel")
     r"\b(?:gpu|cpu|tpu|amd|intel|gaudi|cuda|rocm|nccl|ram|ssd|hdd|pue|cost|rent|lease|rack|zero|fsdp|bf16|fp8"
     r"|fp16|mfu|llm|hbm|vram|nvme|pcie|roce|model|token|power)s?\b",
@@ -291,7 +117,7 @@ _DOMAIN = _words(
     r"卡时",
 )
 # a follow-up that only changes an input: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs"
-_FOLLOW_UP = _words(
+_FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead)\b",
     r"换成",
     r"改成",
@@ -316,8 +142,8 @@ _CALC_SLOTS = {
     "tokens_per_second_per_gpu",
     "model",
 }
-_TRAINING = _words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练")
-_EXPLAIN = _words(
+_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练")
+_EXPLAIN = words(
     r"\bwhy\b",
     r"\bexplain\b",
     r"\bwhat is\b",
@@ -345,7 +171,7 @@ class Router:
         stated_slots = self._extract(message)
         stated = stated_slots.stated()
         slots = stated_slots.merged_over(earlier) if earlier else stated_slots
-        triggered = [name for name, pattern in TOOL_TRIGGERS.items() if pattern.search(message)]
+        triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(message)]
         if "inference_memory" in triggered and not _TRAINING.search(message):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]

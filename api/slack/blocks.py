@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from typing import Any, Literal, TypedDict
 from urllib.parse import quote
 
-from assistant.composer.summaries import Row, Summary, summarize
+from assistant.calculators import summarize
+from assistant.calculators.common import Row, Summary
 from assistant.models import Answer, Citation
 from knowledge.catalog import Catalog, UnknownItemError, default_catalog
 from knowledge.text import Language

@@ -21,8 +21,8 @@ import cn2an
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from assistant.calculators import summarize
 from assistant.composer import Draft
-from assistant.composer.summaries import summarize
 from assistant.composer.template import TemplateComposer, tables
 from assistant.models import Citation
 from assistant.retriever import Passage

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from assistant.calculators import CALCULATORS, summarize
+from assistant.calculators.common import Row, Summary, num
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import error_in_language
 from assistant.composer.calculator_warnings import warning_in_language
-from assistant.composer.summaries import Row, Summary, num, summarize
 from assistant.models import Citation
 from assistant.retriever import Passage
 from assistant.router import Intent, Route
@@ -53,14 +54,6 @@ HELP = (
     "- 用512张H100训练一个70B模型、2T token要多少天？\n- 8卡A100 80GB、ZeRO-2全参微调13B显存够吗？\n"
     "- 预算300万元、一个月内训完34B模型，选什么卡？\n- 8卡训练服务器要配多大的内存和存储？",
 )
-_FOLLOW_UPS: dict[str, tuple[list[str], list[str]]] = {
-    "training_compute": (["What about H200 instead?", "How much GPU memory per GPU does this need?", "What would it cost in the cloud?"],
-                         ["换成H200呢？", "每张卡需要多少显存？", "上云要花多少钱？"]),
-    "gpus_for_deadline": (["What about H200 instead?", "What would it cost in the cloud?"], ["换成H200呢？", "上云要花多少钱？"]),
-    "training_memory": (["And with ZeRO-3 over 8 GPUs?", "What about a 4k sequence length?"], ["换成ZeRO-3、8张卡呢？", "序列长度改成4096呢？"]),
-    "cluster_plan": (["How much storage will the run need?", "What is the 3-year TCO of buying?"], ["这次训练需要多少存储？", "买卡的3年总拥有成本是多少？"]),
-    "tco": (["What if utilisation is 50%?", "What does the electricity cost per year?"], ["利用率50%呢？", "每年电费多少？"]),
-}  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -150,7 +143,7 @@ class TemplateComposer:
             return Draft(answer=SCOPE[lang == "zh"], notes=["out_of_scope"])
         if route.intent == Intent.GREETING:
             return Draft(
-                answer=HELP[lang == "zh"], follow_ups=_FOLLOW_UPS["training_compute"][lang == "zh"][:1]
+                answer=HELP[lang == "zh"], follow_ups=CALCULATORS["training_compute"].follow_ups(lang)[:1]
             )
         cited: list[Passage] = []
 
@@ -196,8 +189,8 @@ class TemplateComposer:
         next_lines += [shown for w in warnings if (shown := warning_in_language(w, lang))][:2]
         if next_lines:
             parts.append(f"**{_t('next', lang)}**\n\n" + "\n".join(f"- {line}" for line in next_lines))
-        first_tool = run.calls[0].name if run.calls else ""
-        follow_ups = _FOLLOW_UPS.get(first_tool, ([], []))[lang == "zh"]
+        first = CALCULATORS.get(run.calls[0].name) if run.calls else None
+        follow_ups = first.follow_ups(lang) if first else []
         return Draft(
             answer="\n\n".join(parts),
             citations=_citations(cited),

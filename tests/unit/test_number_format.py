@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assistant.composer.summaries import money, num, pct, span
+from assistant.calculators.common import money, num, pct, span
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from api.slack.blocks import (
     source_url,
     to_mrkdwn,
 )
-from assistant.composer.summaries import summarize
+from assistant.calculators import summarize
 from assistant.composer.template import TemplateComposer, tables
 from assistant.models import Answer, Citation, ToolCall
 from assistant.router import Router

@@ -1,0 +1,56 @@
+"""One module per calculator, collected here: what the assistant needs to reach each one.
+
+Each ``assistant/calculators/<name>.py`` defines ``CALCULATOR``: the words and example questions that
+ask for its result (English and Chinese), how to build its input from the conversation's slots (with
+the defaults it assumed), its summary in both languages and its follow-up questions. Adding a
+calculator is its pure function in ``tools/``, its module here and tests; a calculator of
+``tools.registry`` without a module fails ``tests/unit/test_calculator_modules.py``.
+"""
+
+from __future__ import annotations
+
+from assistant.calculators import (
+    cloud_cost,
+    cluster_plan,
+    deepspeed_estimate,
+    gpu_compare,
+    gpus_for_deadline,
+    host_ram,
+    inference_memory,
+    network,
+    power_cost,
+    storage,
+    tco,
+    throughput_calibration,
+    training_compute,
+    training_memory,
+)
+from assistant.calculators.common import Calculator, Summary, generic_summary
+from assistant.models import ToolCall
+
+# the order is the order in which calculators triggered by one message run
+CALCULATORS: dict[str, Calculator] = {
+    module.CALCULATOR.name: module.CALCULATOR
+    for module in (
+        gpus_for_deadline,
+        training_compute,
+        training_memory,
+        cluster_plan,
+        storage,
+        host_ram,
+        network,
+        power_cost,
+        tco,
+        cloud_cost,
+        inference_memory,
+        gpu_compare,
+        throughput_calibration,
+        deepspeed_estimate,
+    )
+}
+
+
+def summarize(call: ToolCall) -> Summary:
+    """The summary of one calculator run, in both languages."""
+    calculator = CALCULATORS.get(call.name)
+    return calculator.summarize(call) if calculator else generic_summary(call)

@@ -1,0 +1,242 @@
+"""What every calculator module shares: plans with stated defaults, summaries in two languages, number
+formatting, and the trigger-word patterns.
+
+A calculator module (``assistant/calculators/<name>.py``) builds its input from the conversation's
+slots (``Plan``, naming every default it assumed) and summarises its output (``Summary``: a direct
+sentence and labelled rows in English and Chinese). Every number in a summary is read from the
+calculator's output or its validated input; nothing is computed here beyond unit formatting.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from assistant.models import ToolCall
+from assistant.slots import ASCII_BOUNDARY, Slots
+from knowledge.catalog import Catalog
+from knowledge.text import Language
+
+DEFAULT_GPU = "h100-sxm"
+GPUS_PER_NODE = 8
+PRECISION = {"bf16": "bf16-mixed", "fp16": "fp16-mixed", "fp8": "fp8-mixed", "fp32": "fp32", "tf32": "fp32"}
+# what may stand between two words of one trigger ("recommend ... server"); bounded, so that no
+# message makes a pattern scan the rest of the text from every position
+GAP = ".{0,100}"
+
+
+def words(*patterns: str) -> re.Pattern[str]:
+    """One pattern of alternatives; ``\\b`` looks at ASCII letters and digits only, and ``.*`` between two
+    words spans at most ``GAP``, so a pattern's work stays linear in the message."""
+    return re.compile(
+        "|".join(p.replace(r"\b", ASCII_BOUNDARY).replace(".*", GAP) for p in patterns), re.IGNORECASE
+    )
+
+
+# --- plans ----------------------------------------------------------------------------------------
+
+
+class Assumed(BaseModel):
+    """A default the calculator used because the user did not give the value."""
+
+    en: str
+    zh: str
+
+    def text(self, language: Language) -> str:
+        return self.zh if language == "zh" else self.en
+
+
+def assumed(en: str, zh: str) -> Assumed:
+    return Assumed(en=en, zh=zh)
+
+
+class Plan(BaseModel):
+    """One calculator call, before it runs."""
+
+    tool: str
+    payload: dict[str, Any]
+    assumed: list[Assumed] = Field(default_factory=list)
+    ask: Assumed | None = Field(
+        default=None, description="The missing input that would change the result most."
+    )
+
+
+def model_into(slots: Slots, payload: dict[str, Any]) -> bool:
+    """Put the model size into ``payload``; False when the conversation has none."""
+    if slots.model:
+        payload["model"] = slots.model
+    if slots.params_b:
+        payload["params_b"] = slots.params_b
+    if slots.active_params_b:
+        payload["active_params_b"] = slots.active_params_b
+    return bool(slots.model or slots.params_b)
+
+
+def gpu_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], field: str = "gpu") -> None:
+    if slots.gpu:
+        payload[field] = slots.gpu
+    else:
+        payload[field] = DEFAULT_GPU
+        assumptions.append(
+            assumed(
+                "GPU: H100 SXM (the most common training GPU today)", "GPU：H100 SXM（目前最常用的训练卡）"
+            )
+        )
+
+
+def nodes(slots: Slots) -> int:
+    return max(1, math.ceil((slots.gpu_count or GPUS_PER_NODE) / (slots.gpus_per_node or GPUS_PER_NODE)))
+
+
+def to_usd(amount: float, currency: str | None, catalog: Catalog) -> float:
+    return amount / catalog.defaults.usd_to_cny if currency == "CNY" else amount
+
+
+ASK_TOKENS = Assumed(en="How many training tokens?", zh="训练数据有多少 token？")
+
+
+def tokens_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+    if slots.tokens_b:
+        payload["tokens_b"] = slots.tokens_b
+    else:
+        assumptions.append(
+            assumed(
+                "tokens: Chinchilla-optimal, 20 per parameter",
+                "训练 token 数：按 Chinchilla 最优，每参数 20 个",
+            )
+        )
+
+
+def compute_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+    tokens_into(slots, payload, assumptions)
+    gpu_into(slots, payload, assumptions)
+    if slots.mfu:
+        payload["mfu"] = slots.mfu
+        payload["mfu_low"] = min(0.35, slots.mfu)
+        payload["mfu_high"] = max(0.50, slots.mfu)
+    else:
+        assumptions.append(assumed("MFU 40% (range 35-50%)", "MFU 40%（区间 35%-50%）"))
+    if slots.seq_len:
+        payload["seq_len"] = slots.seq_len
+
+
+def money_into(slots: Slots, payload: dict[str, Any], catalog: Catalog) -> None:
+    """One currency for every money input: CNY only when every given amount is in CNY."""
+    given = [(slots.electricity_price_per_kwh, slots.electricity_currency),
+             (slots.cloud_price_per_gpu_hour, slots.cloud_price_currency)]  # fmt: skip
+    currencies = {c for v, c in given if v is not None}
+    currency = "CNY" if currencies == {"CNY"} else "USD"
+    payload["currency"] = currency
+    if slots.electricity_price_per_kwh is not None:
+        value = slots.electricity_price_per_kwh
+        payload["electricity_price_per_kwh"] = (
+            value
+            if currency == (slots.electricity_currency or "USD")
+            else to_usd(value, slots.electricity_currency, catalog)
+        )
+    if slots.cloud_price_per_gpu_hour is not None:
+        value = slots.cloud_price_per_gpu_hour
+        payload["cloud_price_per_gpu_hour"] = (
+            value
+            if currency == (slots.cloud_price_currency or "USD")
+            else to_usd(value, slots.cloud_price_currency, catalog)
+        )
+
+
+# --- summaries ------------------------------------------------------------------------------------
+
+
+class Row(BaseModel):
+    en: str
+    zh: str
+    value: str
+
+    def label(self, language: Language) -> str:
+        return self.zh if language == "zh" else self.en
+
+
+class Summary(BaseModel):
+    headline_en: str
+    headline_zh: str
+    inputs: list[Row]
+    results: list[Row]
+
+    def headline(self, language: Language) -> str:
+        return self.headline_zh if language == "zh" else self.headline_en
+
+
+def num(value: float | int | None, digits: int = 3) -> str:
+    """A readable number: thousands separators, no spurious decimals, 3.15e23 for huge values."""
+    if value is None:
+        return "-"
+    v = float(value)
+    if v != 0 and (abs(v) >= 1e12 or abs(v) < 1e-3):
+        mantissa, exponent = f"{v:.{digits - 1}e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if v == int(v):
+        return f"{int(v)}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    text = f"{v:,.{decimals}f}"  # 999.96 rounds to "1,000"
+    # only decimals lose their trailing zeros: "110" must stay 110
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def span(low: float | None, high: float | None) -> str:
+    """``656-936``, or one number when both ends round to the same text."""
+    a, b = num(low), num(high)
+    return a if a == b else f"{a}-{b}"
+
+
+def usd(value: float | None) -> str:
+    """``$1,156,000``, or ``-`` when there is no price (never ``$-``)."""
+    return "-" if value is None else f"${num(value)}"
+
+
+def pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def money(amount: dict[str, Any] | None) -> str:
+    if not amount:
+        return "-"
+    return f"${num(amount.get('usd'))} (¥{num(amount.get('cny'))})"
+
+
+def model_name(inp: dict[str, Any], out: dict[str, Any]) -> str:
+    arch = out.get("workload", {}).get("architecture") or out.get("architecture") or {}
+    if isinstance(arch, dict) and arch.get("name") and not arch.get("derived"):
+        return str(arch["name"])
+    size = inp.get("params_b") or arch.get("params_b") if isinstance(arch, dict) else inp.get("params_b")
+    return f"{num(size)}B" if size else "the model"
+
+
+def generic_summary(call: ToolCall) -> Summary:
+    verdict = str(call.output.get("verdict") or call.output.get("recommendation") or call.name)
+    return Summary(headline_en=verdict, headline_zh=verdict, inputs=[], results=[])
+
+
+# --- the module contract --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """Everything the assistant needs to reach one calculator of ``tools.registry``."""
+
+    name: str
+    triggers: re.Pattern[str] = field(repr=False)  # words that ask for its result, EN and ZH
+    build: Callable[[Slots, Catalog], Plan | None] = field(repr=False)  # None: the slots cannot feed it
+    summarize: Callable[[ToolCall], Summary] = field(repr=False)
+    exemplars_en: tuple[str, ...] = ()  # questions it answers, as users write them
+    exemplars_zh: tuple[str, ...] = ()
+    follow_ups_en: tuple[str, ...] = ()
+    follow_ups_zh: tuple[str, ...] = ()
+
+    def follow_ups(self, language: Language) -> list[str]:
+        return list(self.follow_ups_zh if language == "zh" else self.follow_ups_en)

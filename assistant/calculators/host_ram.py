@@ -1,0 +1,65 @@
+"""Host RAM per training server, sized from its GPU memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    GPUS_PER_NODE,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    assumed,
+    gpu_into,
+    model_into,
+    num,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    model_into(slots, payload)
+    gpu_into(slots, payload, assumptions)
+    payload["gpus_per_node"] = min(slots.gpu_count or GPUS_PER_NODE, slots.gpus_per_node or GPUS_PER_NODE)
+    if not slots.gpu_count:
+        assumptions.append(assumed("8 GPUs per server", "每台服务器 8 张卡"))
+    return Plan(tool="host_ram", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall) -> Summary:
+    o = call.output
+    en = (
+        f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
+        f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
+    )
+    zh = (
+        f"每台服务器建议配 **{num(o['recommended_ram_gib'])} GB 内存**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}、"
+        f"共 {num(o['total_gpu_memory_gb'])} GB 显存：主机内存按显存的 {num(o['ratio'])} 倍配置，而不是桌面电脑的 8-16 GB。"
+    )
+    rows = [Row(en="GPU memory per server", zh="每台显存合计", value=f"{num(o['total_gpu_memory_gb'])} GB"),
+            Row(en="RAM / GPU memory", zh="内存/显存比", value=f"{num(o['ratio'])}x"),
+            Row(en="Recommended RAM", zh="建议内存", value=f"{num(o['recommended_ram_gib'])} GB ({o['dimm_layout']})")]  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="host_ram",
+    triggers=words(
+        r"host (?:ram|memory)",
+        r"system (?:ram|memory)",
+        r"\bram\b",
+        r"cpu memory",
+        r"(?<!显)内存",
+        r"主机内存",
+        r"系统内存",
+    ),
+    build=_build,
+    summarize=_summarize,
+)

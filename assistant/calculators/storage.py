@@ -1,0 +1,82 @@
+"""Storage for the dataset and checkpoints, and the bandwidth to write a checkpoint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    assumed,
+    model_into,
+    nodes,
+    num,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    if not model_into(slots, payload):
+        return None
+    if slots.tokens_b:
+        payload["dataset_tokens_b"] = slots.tokens_b
+    else:
+        payload["dataset_tokens_b"] = 20 * (slots.params_b or catalog.model(slots.model or "").params_b)
+        assumptions.append(
+            assumed(
+                "dataset: Chinchilla-optimal tokens (20 per parameter)",
+                "数据集：按 Chinchilla 最优 token 数（每参数 20 个）",
+            )
+        )
+    payload["nodes"] = nodes(slots)
+    if slots.deadline_days:
+        payload["run_days"] = slots.deadline_days
+    return Plan(tool="storage", payload=payload, assumed=assumptions,
+                ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
+
+
+def _summarize(call: ToolCall) -> Summary:
+    o = call.output
+    en = (
+        f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
+        f"{num(o['tokenized_gb'])} GB tokenized, full checkpoints {num(o['full_checkpoint_gb'])} GB each, "
+        f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {o['recommended_tier']}."
+    )
+    zh = (
+        f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
+        f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{o['recommended_tier']}。"
+    )
+    rows = [Row(en="Tokenized dataset", zh="分词后数据", value=f"{num(o['tokenized_gb'])} GB"),
+            Row(en="Weights-only checkpoint", zh="仅权重检查点", value=f"{num(o['weights_only_checkpoint_gb'])} GB"),
+            Row(en="Full checkpoint", zh="完整检查点", value=f"{num(o['full_checkpoint_gb'])} GB"),
+            Row(en="Checkpoints retained", zh="保留检查点", value=f"{o['checkpoints_retained']} ({num(o['checkpoints_gb'])} GB)"),
+            Row(en="Total with headroom", zh="含余量合计", value=f"{num(o['total_tb'])} TB"),
+            Row(en="Checkpoint write bandwidth", zh="检查点写入带宽", value=f"{num(o['checkpoint_write_gb_s'])} GB/s")]  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="storage",
+    triggers=words(
+        r"storage",
+        r"\bdisk",
+        r"checkpoint size",
+        r"how big.*checkpoint",
+        r"\btb of\b",
+        r"存储",
+        r"硬盘",
+        r"磁盘",
+        r"检查点.*(?:多大|大小)",
+        r"数据集.*(?:多大|空间)",
+    ),
+    build=_build,
+    summarize=_summarize,
+)

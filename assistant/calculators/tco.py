@@ -1,0 +1,97 @@
+"""Buy vs lease vs cloud over several years."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    GPUS_PER_NODE,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    assumed,
+    gpu_into,
+    money,
+    money_into,
+    num,
+    pct,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    gpu_into(slots, payload, assumptions)
+    payload["gpus"] = slots.gpu_count or GPUS_PER_NODE
+    if not slots.gpu_count:
+        assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
+    if slots.years:
+        payload["years"] = int(slots.years)
+    if slots.utilization:
+        payload["utilization"] = slots.utilization
+    else:
+        assumptions.append(assumed("80% utilisation", "利用率 80%"))
+    money_into(slots, payload, catalog)
+    ask = (
+        None
+        if slots.utilization
+        else assumed("How busy will the GPUs be (utilisation)?", "这些卡的预计利用率是多少？")
+    )
+    return Plan(tool="tco", payload=payload, assumed=assumptions, ask=ask)
+
+
+def _summarize(call: ToolCall) -> Summary:
+    o = call.output
+    t = o["totals"]
+    names = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
+    en = (
+        f"Over {o['years']} years at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
+        f"buy {money(t['buy'])}, lease {money(t['lease'])}, cloud {money(t['cloud'])}."
+    )
+    zh = (
+        f"{o['years']} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'])}，"
+        f"租赁 {money(t['lease'])}，上云 {money(t['cloud'])}。"
+    )
+    if o.get("break_even_month"):
+        en += f" Buying overtakes cloud in month {o['break_even_month']}."
+        zh += f"购买在第 {o['break_even_month']} 个月追平上云。"
+    rows = [Row(en="Buy", zh="购买", value=money(t["buy"])), Row(en="Lease", zh="租赁", value=money(t["lease"])),
+            Row(en="Cloud", zh="上云", value=money(t["cloud"])),
+            Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),
+            Row(en="Break-even utilisation", zh="回本利用率", value=pct(o.get("break_even_utilization")))]  # fmt: skip
+    inputs = [
+        Row(en="GPUs", zh="GPU 数量", value=f"{o['gpus']} x {o['gpu']}"),
+        Row(en="Years", zh="年限", value=str(o["years"])),
+    ]
+    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=rows)
+
+
+CALCULATOR = Calculator(
+    name="tco",
+    triggers=words(
+        r"\btco\b",
+        r"total cost of ownership",
+        r"buy (?:or|vs\.?|versus) (?:rent|lease|cloud)",
+        r"\blease\b",
+        r"\bleasing\b",
+        r"break[- ]?even",
+        r"rent (?:or|vs\.?) buy",
+        r"on[- ]prem(?:ise)? (?:vs|or)",
+        r"总拥有成本",
+        r"租(?:还是|赁)",
+        r"买还是租",
+        r"自建还是",
+        r"回本",
+        r"上云还是",
+    ),
+    build=_build,
+    summarize=_summarize,
+    follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
+    follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
+)

@@ -1,0 +1,134 @@
+"""Training FLOPs, GPU-hours and wall-clock days for a model, tokens, GPU type and count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    ASK_TOKENS,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    assumed,
+    compute_fields,
+    model_into,
+    model_name,
+    num,
+    pct,
+    span,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    if not model_into(slots, payload):
+        return None
+    compute_fields(slots, payload, assumptions)
+    if slots.gpu_count:
+        payload["gpus"] = slots.gpu_count
+    ask = None
+    if not slots.tokens_b:
+        ask = ASK_TOKENS
+    elif not slots.gpu_count:
+        ask = assumed(
+            "How many GPUs will you use? Then I can give the wall-clock days.",
+            "计划用多少张卡？这样可以算出训练天数。",
+        )
+    elif not slots.mfu:
+        ask = assumed(
+            "Do you have a measured MFU or tokens/s from your own runs?", "有实测的 MFU 或每卡 tokens/s 吗？"
+        )
+    return Plan(tool="training_compute", payload=payload, assumed=assumptions, ask=ask)
+
+
+def _summarize(call: ToolCall) -> Summary:
+    i, o = call.input, call.output
+    w = o["workload"]
+    model, tokens, gpu = model_name(i, o), num(w["tokens_b"]), w["gpu"]
+    hours = o["gpu_hours"]
+    mfu = pct(o["mfu"])
+    days = o.get("days")
+    if days:
+        en = (
+            f"Training {model} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
+            f"at {mfu} MFU (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
+        )
+        zh = (
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} 训练 {model}（{tokens}B token）约需 **{num(days['expected'])} 天**"
+            f"（区间 {span(days['low'], days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
+        )
+    else:
+        en = (
+            f"Training {model} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU "
+            f"(range {span(hours['low'], hours['high'])})."
+        )
+        zh = (
+            f"以 MFU {mfu} 在 {gpu} 上训练 {model}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
+            f"（区间 {span(hours['low'], hours['high'])}）。"
+        )
+    inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{tokens}B"),
+              Row(en="GPU", zh="GPU", value=gpu), Row(en="GPUs", zh="GPU 数量", value=num(i.get("gpus"))),
+              Row(en="MFU", zh="MFU", value=mfu),
+              Row(en="Dense peak per GPU", zh="单卡稠密峰值", value=f"{num(w['peak_tflops_per_gpu'])} TFLOPS")]  # fmt: skip
+    results = [Row(en="Training FLOPs", zh="训练计算量", value=f"{num(w['training_flops'])} FLOPs"),
+               Row(en="GPU-hours", zh="GPU 小时", value=num(hours["expected"])),
+               Row(en="Tokens/s per GPU", zh="每卡 tokens/s", value=num(o["tokens_per_second_per_gpu"]))]  # fmt: skip
+    if days:
+        results.insert(
+            0,
+            Row(
+                en="Wall-clock days",
+                zh="训练天数",
+                value=f"{num(days['expected'])} ({span(days['low'], days['high'])})",
+            ),
+        )
+    results.append(
+        Row(
+            en="Chinchilla-optimal tokens",
+            zh="Chinchilla 最优 token",
+            value=f"{num(w['chinchilla_tokens_b'])}B",
+        )
+    )
+    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results)
+
+
+CALCULATOR = Calculator(
+    name="training_compute",
+    triggers=words(
+        r"how (?:long|many days|many hours|many weeks)",
+        r"\bdays?\b.*\btrain",
+        r"train.*\bdays?\b",
+        r"gpu[- ]?hours?",
+        r"gpu\s*小时",
+        r"time to train",
+        r"training time",
+        r"\bflops\b",
+        r"compute budget",
+        r"tokens? per second",
+        r"多少天",
+        r"多久",
+        r"多长时间",
+        r"训练时间",
+        r"几天",
+        r"(?:多少|几|总|共)\s*(?:个)?\s*卡时",
+        r"卡时(?:数|是多少)",
+        r"算力需求",
+        r"计算量",
+        r"多少(?:个)?月",
+    ),
+    build=_build,
+    summarize=_summarize,
+    follow_ups_en=(
+        "What about H200 instead?",
+        "How much GPU memory per GPU does this need?",
+        "What would it cost in the cloud?",
+    ),
+    follow_ups_zh=("换成H200呢？", "每张卡需要多少显存？", "上云要花多少钱？"),
+)

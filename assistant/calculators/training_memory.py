@@ -1,0 +1,192 @@
+"""GPU memory per GPU for training or fine-tuning (weights, gradients, optimizer, activations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    PRECISION,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    assumed,
+    gpu_into,
+    model_into,
+    model_name,
+    num,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+_FIX_ZH = [
+    ("turn on selective activation recomputation", "开启选择性激活重计算"),
+    ("shard with ZeRO stage", "使用 ZeRO stage"),
+    ("(FSDP full sharding)", "（FSDP 全分片）"),
+    ("use full activation recomputation", "使用完整激活重计算"),
+    ("halve the micro-batch to", "把微批减半到"),
+    ("(keep the global batch with gradient accumulation)", "（用梯度累积保持全局 batch）"),
+    ("raise tensor parallelism to", "把张量并行提高到"),
+    ("(within one NVLink node)", "（在一台 NVLink 服务器内）"),
+    (
+        "offload optimizer states to host RAM (ZeRO-Offload; slower steps)",
+        "把优化器状态卸载到主机内存（ZeRO-Offload，速度变慢）",
+    ),
+    ("GPUs with ZeRO stage 3", "张卡并使用 ZeRO stage 3"),
+    (
+        "fine-tune with LoRA instead of full training (a different job: adapters only)",
+        "改用 LoRA 微调（只训练适配器，任务性质不同）",
+    ),
+    (
+        "fine-tune with QLoRA (4-bit base; a different job: adapters only)",
+        "改用 QLoRA 微调（4 bit 底座，只训练适配器）",
+    ),
+    (", and ", "，并且"),
+    ("use ", "使用 "),
+]
+
+
+def _fix_zh(text: str) -> str:
+    for en, zh in _FIX_ZH:
+        text = text.replace(en, zh)
+    return text
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    if not model_into(slots, payload):
+        return None
+    tp, pp = slots.tensor_parallel or 1, slots.pipeline_parallel or 1
+    gpus = slots.gpu_count or tp * pp
+    payload.update(gpus=max(gpus, tp * pp), tensor_parallel=tp, pipeline_parallel=pp)
+    if slots.gpu:
+        payload["gpu"] = slots.gpu
+    else:
+        gpu_into(slots, payload, assumptions)
+    if slots.zero_stage is not None:
+        payload["zero_stage"] = slots.zero_stage
+    elif gpus > 1:
+        assumptions.append(assumed("no ZeRO/FSDP sharding (stage 0)", "不使用 ZeRO/FSDP 分片（stage 0）"))
+    if slots.precision:
+        payload["precision"] = PRECISION[slots.precision]
+    else:
+        assumptions.append(
+            assumed("BF16 mixed precision with FP32 master weights", "BF16 混合精度，FP32 主权重")
+        )
+    if slots.optimizer:
+        payload["optimizer"] = slots.optimizer
+    else:
+        assumptions.append(assumed("AdamW optimizer", "AdamW 优化器"))
+    if slots.seq_len:
+        payload["seq_len"] = slots.seq_len
+    else:
+        assumptions.append(
+            assumed("sequence length: the model's pre-training context", "序列长度：模型预训练时的上下文长度")
+        )
+    if slots.micro_batch:
+        payload["micro_batch"] = slots.micro_batch
+    else:
+        assumptions.append(assumed("micro-batch 1 per GPU", "每卡微批 1"))
+    if slots.finetune:
+        payload["finetune"] = slots.finetune
+    assumptions.append(
+        assumed("selective activation recomputation, FlashAttention", "选择性激活重计算，FlashAttention")
+    )
+    ask = None
+    if not slots.gpu_count:
+        ask = assumed(
+            "How many GPUs, and with which sharding (ZeRO stage / FSDP)?",
+            "用几张卡、用哪种分片（ZeRO stage / FSDP）？",
+        )
+    elif not slots.seq_len:
+        ask = assumed(
+            "What sequence length and micro-batch will you train with?", "训练用多长的序列、多大的微批？"
+        )
+    return Plan(tool="training_memory", payload=payload, assumed=assumptions, ask=ask)
+
+
+def _summarize(call: ToolCall) -> Summary:
+    i, o = call.input, call.output
+    b = o["per_gpu"]
+    model = model_name(i, o)
+    total = num(b["total_gb"])
+    where = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB" if o.get("gpu_memory_gb") else None)
+    parts_en = (
+        f"weights {num(b['weights_gb'])}, gradients {num(b['gradients_gb'])}, optimizer states "
+        f"{num(b['optimizer_states_gb'])}, activations {num(b['activations_gb'])} GB"
+    )
+    parts_zh = (
+        f"权重 {num(b['weights_gb'])}、梯度 {num(b['gradients_gb'])}、优化器状态 {num(b['optimizer_states_gb'])}、"
+        f"激活 {num(b['activations_gb'])} GB"
+    )
+    if o["fits"] is None:
+        en = f"Training {model} needs about **{total} GB per GPU** ({parts_en})."
+        zh = f"训练 {model} 每卡约需 **{total} GB** 显存（{parts_zh}）。"
+    elif o["fits"]:
+        en = (
+            f"Yes: {model} fits on {where} at about **{total} GB per GPU** of {num(o['gpu_memory_gb'])} GB, "
+            f"{num(o['headroom_pct'])}% headroom ({parts_en})."
+        )
+        zh = (
+            f"放得下：{model} 在 {where} 上每卡约需 **{total} GB**（共 {num(o['gpu_memory_gb'])} GB，余量 "
+            f"{num(o['headroom_pct'])}%；{parts_zh}）。"
+        )
+    else:
+        fix = o.get("suggestion")
+        en = f"No: {model} needs about **{total} GB per GPU**, more than the {num(o['gpu_memory_gb'])} GB of {where} ({parts_en})."
+        zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where} 的 {num(o['gpu_memory_gb'])} GB（{parts_zh}）。"
+        if fix:
+            en += f" The smallest change that fits: {fix['change']} ({num(fix['total_gb'])} GB per GPU)."
+            zh += f"能放下的最小改动：{_fix_zh(fix['change'])}（每卡 {num(fix['total_gb'])} GB）。"
+        else:
+            en += " No one or two changes make it fit: add GPUs and shard further."
+            zh += "一两处改动都放不下：需要更多 GPU 并进一步切分。"
+    inputs = [Row(en="Model", zh="模型", value=model), Row(en="GPUs", zh="GPU 数量", value=str(i["gpus"])),
+              Row(en="Data parallel", zh="数据并行度", value=str(o["data_parallel"])),
+              Row(en="ZeRO stage", zh="ZeRO stage", value=str(i.get("zero_stage", 0))),
+              Row(en="Tensor / pipeline parallel", zh="张量/流水线并行", value=f"{i.get('tensor_parallel', 1)} / {i.get('pipeline_parallel', 1)}"),
+              Row(en="Precision, optimizer", zh="精度、优化器", value=f"{i.get('precision', 'bf16-mixed')}, {i.get('optimizer', 'adamw')}"),
+              Row(en="Sequence x micro-batch", zh="序列长度 x 微批", value=f"{i.get('seq_len', o['architecture']['max_context'])} x {i.get('micro_batch', 1)}")]  # fmt: skip
+    results = [Row(en="Weights", zh="权重", value=f"{num(b['weights_gb'])} GB"),
+               Row(en="Gradients", zh="梯度", value=f"{num(b['gradients_gb'])} GB"),
+               Row(en="Optimizer states", zh="优化器状态", value=f"{num(b['optimizer_states_gb'])} GB"),
+               Row(en="Activations", zh="激活", value=f"{num(b['activations_gb'])} GB"),
+               Row(en="Total per GPU", zh="每卡合计", value=f"{num(b['total_gb'])} GB ({num(b['total_gib'])} GiB)")]  # fmt: skip
+    if o.get("host_ram_for_offload_gb_per_gpu"):
+        results.append(
+            Row(
+                en="Host RAM for offload, per GPU",
+                zh="卸载所需主机内存（每卡）",
+                value=f"{num(o['host_ram_for_offload_gb_per_gpu'])} GB",
+            )
+        )
+    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results)
+
+
+CALCULATOR = Calculator(
+    name="training_memory",
+    triggers=words(
+        r"\bfit\b",
+        r"\bfits\b",
+        r"memory (?:per gpu|needed|required|footprint|usage)",
+        r"\boom\b",
+        r"out of memory",
+        r"how much (?:gpu |v)?(?:memory|vram|hbm)",
+        r"enough (?:gpu )?memory",
+        r"vram",
+        r"显存(?:够|需要|占用|多少|要多少|大小)?",
+        r"放得下",
+        r"装得下",
+        r"够不够",
+        r"爆显存",
+        r"能不能(?:跑|训)",
+    ),
+    build=_build,
+    summarize=_summarize,
+    follow_ups_en=("And with ZeRO-3 over 8 GPUs?", "What about a 4k sequence length?"),
+    follow_ups_zh=("换成ZeRO-3、8张卡呢？", "序列长度改成4096呢？"),
+)
