@@ -10,25 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import cn2an
 from pydantic import BaseModel, Field
 
+from assistant.amounts import money_mentions, strip
+from assistant.numbers import (
+    AMOUNT,
+    DECIMAL,
+    INTEGER,
+    NUMBER,
+    flags,
+    scaled,
+    to_number,
+)
 from knowledge.names import Mention, NameIndex
-
-_CN_DIGITS = "零〇一二两三四五六七八九十百千"
-# A number never starts or ends inside a longer run of digits and separators ("1.5.1", "2025-12"), so
-# each pattern tries one start per number instead of one per digit: the work stays linear in the text.
-_AMOUNT = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"  # "1,024", "1,000,000.5", "45", "1.8"
-_START = r"(?<![\d.,])"
-_END = r"(?![.,]?\d)"
-NUMBER = rf"(?<![\d.,{_CN_DIGITS}])({_AMOUNT}|[{_CN_DIGITS}]+){_END}"
-DECIMAL = rf"{_START}(\d+(?:\.\d+)?){_END}"
-AMOUNT = rf"{_START}({_AMOUNT}){_END}"
-INTEGER = rf"{_START}(\d+){_END}"
-_MULTIPLIERS = {
-    "k": 1e3, "千": 1e3, "m": 1e6, "million": 1e6, "百万": 1e6, "万": 1e4, "亿": 1e8, "千亿": 1e11,
-    "b": 1e9, "bn": 1e9, "billion": 1e9, "十亿": 1e9, "t": 1e12, "trillion": 1e12, "万亿": 1e12,
-}  # fmt: skip
 
 
 class Slots(BaseModel):
@@ -65,6 +59,37 @@ class Slots(BaseModel):
     years: float | None = None
     tokens_per_second_per_gpu: float | None = None
     concurrent: int | None = Field(default=None, description="Concurrent sequences being served.")
+    # quantities people state that calculators use as given, not re-derived
+    gpu_hours: float | None = Field(default=None, description="GPU-hours the user already knows.")
+    training_flops: float | None = Field(default=None, description="Total training FLOPs the user states.")
+    power_kw: float | None = Field(default=None, description="Power of everything described, kW.")
+    server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
+    pue: float | None = None
+    servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
+    server_price: float | None = Field(default=None, description="Purchase price of one server.")
+    server_price_currency: str | None = None
+    monthly_bill: float | None = Field(default=None, description="A monthly (cloud) bill the user pays now.")
+    monthly_bill_currency: str | None = None
+    maintenance_share: float | None = Field(
+        default=None, description="Ops/maintenance per year, share of capex."
+    )
+    checkpoints: int | None = Field(default=None, description="Checkpoints kept.")
+    checkpoint_tb: float | None = Field(default=None, description="Size of one checkpoint, TB.")
+    write_seconds: float | None = Field(default=None, description="Time allowed to write a checkpoint, s.")
+    epochs: float | None = None
+    step_time_s: float | None = Field(default=None, description="Measured seconds per training step.")
+    node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
+    demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
+    headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
+    raw_data_tb: float | None = None
+    growth_tb_per_day: float | None = None
+    replicas: int | None = None
+    retention_days: float | None = Field(default=None, description="How long data is kept, days.")
+    rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
+    period: str | None = Field(default=None, description="hour, day, month or year: the figure asked per.")
+    target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
+    offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -86,32 +111,8 @@ class Slots(BaseModel):
         return Slots.model_validate({**carried, **stated})
 
 
-def to_number(text: str) -> float:
-    """'1,024' -> 1024.0, '1.5' -> 1.5, '两' -> 2.0, '十二' -> 12.0."""
-    text = text.strip()
-    if text and text[0].isdigit():
-        return float(text.replace(",", ""))
-    if text[:1] in {"十", "百", "千"}:
-        text = "一" + text  # "千亿" is one thousand hundred-millions
-    return float(cn2an.cn2an(text, "smart"))
-
-
-def _scaled(number: str, unit: str | None) -> float:
-    value = to_number(number)
-    return value * _MULTIPLIERS.get((unit or "").lower(), 1.0)
-
-
-# \b treats CJK characters as word characters, so "QLoRA微调" or "5年TCO" has no boundary at the
-# Latin word: boundaries here look at ASCII letters and digits only.
-ASCII_BOUNDARY = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
-
-
-def _flags(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern.replace(r"\b", ASCII_BOUNDARY), re.IGNORECASE)
-
-
 # --- model size -----------------------------------------------------------------------------------
-_PARAMS_EN = _flags(
+_PARAMS_EN = flags(
     rf"(?<![A-Za-z0-9.$¥￥]){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
     r"(?!\s*-?\s*(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
@@ -121,95 +122,162 @@ _PARAMS_ZH_BARE = re.compile(r"(千亿|万亿|百亿)(?:级|参数|规模)")
 _PARAMS_ZH_AFTER = re.compile(
     rf"(?<!激活)参数(?:量|规模)?\s*(?:为|是|约|共)?\s*{NUMBER}\s*(万亿|千亿|亿|b|B|t|T)"
 )
-_ACTIVE = _flags(rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)")
+_ACTIVE = flags(rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)")
 
 # --- tokens ---------------------------------------------------------------------------------------
-_TOKENS = _flags(
-    rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)"
+_TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
+_TOKENS_AFTER = flags(
+    rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
 )
-_TOKENS_AFTER = _flags(rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)\b")
 
 # --- GPUs -----------------------------------------------------------------------------------------
 # a vendor word may sit between the count and the name the catalog matched: "8张NVIDIA GB200"
 _VENDOR = r"(?:nvidia|amd|intel|google(?:\s+cloud)?|英伟达|华为)"
-_COUNT_BEFORE = _flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
-_COUNT_AFTER = _flags(rf"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*{INTEGER}")
-_NODES = _flags(
+_COUNT_BEFORE = flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
+_COUNT_AFTER = flags(rf"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*{INTEGER}")
+_NODES = flags(
     rf"{NUMBER}\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)\s*(?:of|的|，|,|each\s*with|with)?\s*"
     rf"{NUMBER}\s*(?:[x×*]|卡|张|块|GPUs?)?\s*(?:的)?\s*$"
 )
-_PLAIN_COUNT = _flags(
-    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*(?:GPUs|gpus|cards|accelerators)\b|{AMOUNT}\s*卡(?!\w)"
+_PLAIN_COUNT = flags(
+    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*(?:GPUs|gpus|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
 )
 
 # --- training setup -------------------------------------------------------------------------------
-_PRECISION = _flags(r"\b(bf16|fp16|fp8|fp32|tf32)\b|(混合精度|mixed[- ]precision)")
+_PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32)\b|(混合精度|mixed[- ]precision)")
 _OPTIMIZERS = [
-    (_flags(r"8[- ]?bit\s*adam|adam\s*8[- ]?bit|adam-8bit"), "adam-8bit"),
-    (_flags(r"\badamw\b"), "adamw"),
-    (_flags(r"\badam\b"), "adam"),
-    (_flags(r"\bsgd\b.*momentum|momentum\s*sgd|动量"), "sgd-momentum"),
-    (_flags(r"\bsgd\b"), "sgd"),
-    (_flags(r"\badafactor\b"), "adafactor"),
+    (flags(r"8[- ]?bit\s*adam|adam\s*8[- ]?bit|adam-8bit"), "adam-8bit"),
+    (flags(r"\badamw\b"), "adamw"),
+    (flags(r"\badam\b"), "adam"),
+    (flags(r"\bsgd\b.*momentum|momentum\s*sgd|动量"), "sgd-momentum"),
+    (flags(r"\bsgd\b"), "sgd"),
+    (flags(r"\badafactor\b"), "adafactor"),
 ]
-_ZERO = _flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
-_TP = _flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
-_PP = _flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
-_SEQ = _flags(
+_ZERO = flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
+_TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+_PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+_SEQ = flags(
     r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
     r"\s*(?:of|=|:|to|为|是|改成|改为|换成|设为|设成)?\s*"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
 )
-_MICRO_BATCH = _flags(
+_MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
 )
-_CONCURRENT = _flags(
+_CONCURRENT = flags(
     rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
     rf"|{INTEGER}\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*{INTEGER}"
 )
-_GLOBAL_BATCH = _flags(
+_GLOBAL_BATCH = flags(
     rf"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*{INTEGER}|全局\s*batch\s*(?:为|=)?\s*{INTEGER}"
 )
-_MFU = _flags(
+_MFU = flags(
     rf"mfu\s*(?:of|=|:|to|为|是|按|约|改成|改为|换成|设为|设成)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
 )
-_FINETUNE = [(_flags(r"\bqlora\b"), "qlora"), (_flags(r"\blora\b"), "lora"),
-             (_flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+_FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
+             (flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
 
 # --- money and time -------------------------------------------------------------------------------
-_USD = _flags(
-    rf"(?:\$|usd\s*|us\$)\s*{AMOUNT}\s*(k|m|million|b|billion)?\b|{AMOUNT}\s*(k|m|million|b|billion)?\s*(?:usd|dollars?)\b"
-    rf"|{NUMBER}\s*(万|亿|千)?\s*美(?:元|金)"
-)
-_CNY = _flags(
-    rf"(?:¥|￥|rmb\s*|cny\s*)\s*{AMOUNT}\s*(k|m|million|万|亿)?|{NUMBER}\s*(万|亿|千)?\s*(?:元|块钱|人民币)(?!\s*/|每)"
-    rf"|{AMOUNT}\s*(k|m|million)?\s*(?:rmb|cny|yuan)\b"
-)
-_DEADLINE = _flags(
+_DEADLINE = flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?)"
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
 )
-_PRICE_HOUR = _flags(
-    rf"\$\s*{DECIMAL}\s*(?:/|per)\s*(?:gpu|card)?[\s-]*(?:h|hr|hour)\b"
-    rf"|{DECIMAL}\s*(美元|元)\s*(?:/|每)\s*(?:卡)?\s*(?:时|小时|卡时|gpu\s*时)"
-    rf"|(?:每卡时|每\s*gpu\s*小时)\s*{DECIMAL}\s*(美元|元)"
-)
-_POWER_PRICE = _flags(
-    rf"\$\s*{DECIMAL}\s*(?:/|per)\s*kwh|{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per)\s*kwh"
-    rf"|电价\s*(?:为|是|按)?\s*{DECIMAL}\s*元|{DECIMAL}\s*元\s*(?:/|每)\s*(?:度|kwh)"
-)
-_UTIL = _flags(
+_ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
+_UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
 )
-_YEARS = _flags(
+_YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*years?|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
 )
-_TPS = _flags(
+_TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
     rf"|每卡每秒\s*{AMOUNT}\s*(?:个)?\s*token"
 )
+
+# --- quantities people already know ----------------------------------------------------------------
+_GPU_HOURS = flags(
+    rf"{AMOUNT}\s*(k|mn|m|million|万|亿)?\s*(?:个)?\s*(?:gpu[\s-]*(?:hours?|hrs?|h)\b|卡时|卡小时|gpu\s*小时|gpu\s*时)"
+)
+_FLOPS = flags(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:e\+?|[x×*]\s*10\^?)\s*(\d{1,3})\s*(?:flops?|flop|次浮点)")
+_SERVER_KW = flags(
+    rf"(?:每台|每个节点|单台|each|per (?:node|server|box)|(?:server|box|node|machine)s?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
+    rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
+    rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
+)
+_RACK_KW = flags(
+    rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)|(?:rack|机柜)s?\s*(?:of|is|are|has|with|功率|供电|为|是|限)?\s*(?:about|~|约)?\s*{DECIMAL}\s*kw\b"
+)
+_KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
+_PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}|{DECIMAL}\s*(?:的\s*)?pue\b")
+_SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
+_MAINTENANCE = flags(
+    rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)[^。.;；\n%]{{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
+)
+_CHECKPOINTS = flags(
+    rf"(?:keep|keeps|keeping|retain|retaining|store|storing|保留|存)\s*(?:the\s*)?(?:last\s*|最近\s*)?{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
+    rf"|{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
+)
+_CHECKPOINT_SIZE = flags(
+    rf"(?:checkpoints?|ckpts?|检查点)[^。.;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+)
+_WRITE_TIME = flags(
+    rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
+)
+_EPOCHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}")
+_STEP_TIME = flags(
+    rf"step[\s_-]*time\s*(?:of|=|:|is|为|是)?\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
+    rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
+)
+_BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
+_NODE_TPS = flags(
+    rf"(?:each|per|every)\s[^.;\n]{{0,25}}?(?:node|server|box)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"|(?:每台|单台|每个节点)[^。；;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?token\s*/\s*s"
+)
+_DEMAND_TPS = flags(
+    rf"(?:demand|peak|total|traffic|需求|峰值|总共|总)[^.;。；\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+)
+_BARE_TPS = flags(rf"{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b")
+_HEADROOM = flags(
+    rf"{DECIMAL}\s*%\s*(?:of\s*)?(?:headroom|buffer|margin|余量|冗余)|(?:headroom|buffer|margin|余量|冗余)\s*(?:of|留|为|按|是)?\s*{DECIMAL}\s*%"
+)
+_TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
+                (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
+_RAW_DATA = flags(
+    rf"(?:原始数据|raw data|raw text|dataset|data set|数据集|语料|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+)
+_GROWTH = flags(
+    rf"(?:每天|每日|per day|a day|daily)\s*(?:新增|增加|增长|grow(?:s|ing)?(?:\s*by)?|add(?:s|ing)?|ingest(?:s|ing)?)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+    rf"|{DECIMAL}\s*(tb|gb|pb)\s*(?:per day|a day|/\s*day|每天|daily)"
+)
+_REPLICAS = flags(
+    rf"{NUMBER}\s*(?:个)?\s*副本|{INTEGER}\s*(?:x\s*)?replicas?\b|replication factor (?:of )?{INTEGER}|{INTEGER}[- ]way replicat"
+)
+_RETENTION = flags(
+    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(年|个月|月|天|days?|months?|years?)"
+)
+_PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|月度|月(?:电费|费用|账单)"), "month"),
+            (flags(r"per year|\byearly\b|\bannual|a year|/\s*yr\b|/\s*year|每年|一年|年(?:电费|费用)|全年"), "year"),
+            (flags(r"per day|\bdaily\b|每天"), "day")]  # fmt: skip
+_TARGET_CURRENCY = [
+    (
+        flags(
+            r"\b(?:in|to|into)\s*(?:cny|rmb|yuan|chinese yuan|人民币)|换成\s*人民币|人民币\s*(?:是|大概)?\s*多少|(?:用|按)人民币"
+        ),
+        "CNY",
+    ),
+    (
+        flags(
+            r"\b(?:in|to|into)\s*(?:usd|dollars|us dollars|美元)(?![A-Za-z])|换成\s*(?:美元|美金)|(?:美元|美金)\s*(?:是|大概)?\s*多少|(?:用|按)美元"
+        ),
+        "USD",
+    ),
+]
+_OFFLOAD = flags(r"\boffload|卸载")
+_MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
+
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
 _DAYS_PER = {
     "day": 1,
@@ -247,7 +315,11 @@ class SlotExtractor:
         slots = Slots()
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
-        masked = _mask(text, mentions)  # "Llama 2 7B" names a preset; its "7B" is not a size
+        # what one stage has read is blanked out for the next; runs of blanks are collapsed, so that no
+        # pattern can be made to retry across a long run of them
+        masked = _blanks(_mask(text, mentions))  # "Llama 2 7B" names a preset; its "7B" is not a size
+        masked = _blanks(self._money(masked, slots))  # "$300k", "每台220万": never a size or a count
+        masked = _blanks(self._known(masked, slots))  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
             rule(masked, slots)
         return slots
@@ -273,7 +345,7 @@ class SlotExtractor:
             slots.gpu_count = int(to_number(nodes.group(1))) * per_node
             return
         count = _COUNT_BEFORE.search(before)
-        if count and not re.search(r"[.\d]\s*$", before[: count.start()]):
+        if count and not re.search(r"[.\d]\s*$", before[: count.start()]) and not _a_year(count.group(0)):
             slots.gpu_count = int(to_number(count.group(1)))
             return
         after = _COUNT_AFTER.search(text[gpu.end : gpu.end + 16])
@@ -283,10 +355,10 @@ class SlotExtractor:
     def _model_size(self, text: str, slots: Slots) -> None:
         if match := _ACTIVE.search(text):
             number, unit = _group(match, 1, 3), _group(match, 2, 4)
-            slots.active_params_b = _scaled(number or "0", unit) / 1e9
+            slots.active_params_b = scaled(number or "0", unit) / 1e9
             text = text[: match.start()] + text[match.end() :]
         if match := _PARAMS_ZH.search(text) or _PARAMS_ZH_AFTER.search(text):
-            slots.params_b = _scaled(match.group(1), match.group(2)) / 1e9
+            slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
         elif match := _PARAMS_ZH_BARE.search(text):
             slots.params_b = {"千亿": 100.0, "万亿": 1000.0, "百亿": 10.0}[match.group(1)]
         else:
@@ -294,13 +366,13 @@ class SlotExtractor:
                 tail = text[match.end() : match.end() + 12].lower()
                 if re.match(r"\s*(?:tokens?|toks?|个?token|词元)", tail):
                     continue
-                slots.params_b = _scaled(match.group(1), match.group(2)) / 1e9
+                slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
                 break
 
     def _tokens(self, text: str, slots: Slots) -> None:
         match = _TOKENS.search(text) or _TOKENS_AFTER.search(text)
         if match:
-            slots.tokens_b = _scaled(match.group(1), match.group(2)) / 1e9
+            slots.tokens_b = scaled(match.group(1), match.group(2)) / 1e9
             if slots.params_b and match.group(0) in text and slots.params_b == slots.tokens_b:
                 slots.params_b = None  # the size rule read the token count
 
@@ -330,47 +402,122 @@ class SlotExtractor:
             number = _group(match, 1, 3) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
 
-    def _money_and_time(self, text: str, slots: Slots) -> None:
-        if match := _PRICE_HOUR.search(text):
-            slots.cloud_price_per_gpu_hour = float(_group(match, 1, 2, 4) or 0)
-            unit = _group(match, 3, 5)
-            slots.cloud_price_currency = "CNY" if unit == "元" else "USD"
-            text = text[: match.start()] + text[match.end() :]
-        if match := _POWER_PRICE.search(text):
-            if match.group(1):
-                slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "USD"
-            elif match.group(2):
-                slots.electricity_price_per_kwh, slots.electricity_currency = (
-                    float(match.group(2)) / 100,
-                    "USD",
-                )
-            else:
-                slots.electricity_price_per_kwh = float(_group(match, 3, 4) or 0)
-                slots.electricity_currency = "CNY"
-            text = text[: match.start()] + text[match.end() :]
-        if match := _USD.search(text):
-            if match.group(1):
-                slots.budget = _scaled(match.group(1), match.group(2))
-            elif match.group(3):
-                slots.budget = _scaled(match.group(3), match.group(4))
-            else:
-                slots.budget = _scaled(match.group(5), match.group(6))
-            slots.budget_currency = "USD"
-        elif match := _CNY.search(text):
-            number, unit = (
-                (match.group(1), match.group(2))
-                if match.group(1)
-                else (
-                    (match.group(3), match.group(4)) if match.group(3) else (match.group(5), match.group(6))
-                )
+    def _money(self, text: str, slots: Slots) -> str:
+        """Every amount of money, by what it is the price of; the amounts are blanked out of ``text``."""
+        mentions = money_mentions(text)
+        for money in mentions:
+            match money.kind:
+                case "hourly" if slots.cloud_price_per_gpu_hour is None:
+                    slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = money.amount, money.currency
+                case "electricity" if slots.electricity_price_per_kwh is None:
+                    slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
+                case "server" if slots.server_price is None:
+                    slots.server_price, slots.server_price_currency = money.amount, money.currency
+                case "monthly" if slots.monthly_bill is None:
+                    slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
+                case "budget" if slots.budget is None:
+                    slots.budget, slots.budget_currency = money.amount, money.currency
+        return strip(text, [(m.start, m.end) for m in mentions])
+
+    def _known(self, text: str, slots: Slots) -> str:
+        """Quantities stated as known facts (GPU-hours, FLOPs, power, throughput, storage, ...); their
+        spans are blanked out so no later rule reads "1.2M GPU-hours" as a model size."""
+        spans: list[tuple[int, int]] = []
+
+        def take(pattern: re.Pattern[str]) -> re.Match[str] | None:
+            match = pattern.search(text)
+            if match:
+                spans.append(match.span())
+            return match
+
+        if match := take(_GPU_HOURS):
+            slots.gpu_hours = scaled(match.group(1), match.group(2))
+        if match := take(_FLOPS):
+            slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
+        if match := take(_RACK_KW):
+            slots.rack_kw = float(_group(match, 1, 2) or 0)
+        if match := take(_SERVER_KW):
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4) or 0)
+        if (match := _KW.search(strip(text, spans))) is not None:
+            spans.append(match.span())
+            slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
+        if match := take(_PUE):
+            slots.pue = float(_group(match, 1, 2) or 0)
+        if match := take(_NODE_TPS):
+            slots.node_tokens_per_second = to_number(_group(match, 1, 3) or "0") * (
+                1000 if _group(match, 2, 4) else 1
             )
-            slots.budget = _scaled(number, unit)
-            slots.budget_currency = "CNY"
+        if match := take(_DEMAND_TPS):
+            slots.demand_tokens_per_second = to_number(match.group(1)) * (1000 if match.group(2) else 1)
+        if match := take(_STEP_TIME):
+            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
+            slots.step_time_s = value / 1000 if unit == "ms" else value
+        if match := take(_BATCH_TOKENS):
+            slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
+        if match := take(_CHECKPOINT_SIZE):
+            slots.checkpoint_tb = _terabytes(match.group(1), match.group(2))
+        if match := _CHECKPOINTS.search(text):
+            slots.checkpoints = int(_group(match, 1, 2) or 0)
+        if match := take(_WRITE_TIME):
+            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
+            slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
+        if match := take(_HEADROOM):
+            slots.headroom = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_RAW_DATA):
+            slots.raw_data_tb = _terabytes(match.group(1), match.group(2))
+        if match := take(_GROWTH):
+            slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
+        if match := take(_REPLICAS):
+            slots.replicas = int(to_number(_group(match, 1, 2, 3, 4) or "0"))
+        if match := take(_RETENTION):
+            unit = match.group(2).lower()
+            per = (
+                365
+                if unit in {"年", "year", "years"}
+                else 30
+                if unit in {"个月", "月", "month", "months"}
+                else 1
+            )
+            slots.retention_days = to_number(match.group(1)) * per
+        if match := take(_MAINTENANCE):
+            slots.maintenance_share = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_EPOCHS):
+            slots.epochs = to_number(_group(match, 1, 2) or "0")
+        slots.token_bytes = next((size for pattern, size in _TOKEN_BYTES if pattern.search(text)), None)
+        slots.period = next((name for pattern, name in _PERIODS if pattern.search(text)), None)
+        slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
+        if _OFFLOAD.search(text):
+            slots.offload = True
+        if (match := _SERVERS.search(text)) and slots.servers is None:
+            slots.servers = int(to_number(match.group(1)))
+        return strip(text, spans)
+
+    def _money_and_time(self, text: str, slots: Slots) -> None:
         slots.deadline_days = _deadline(text)
         if match := _UTIL.search(text):
-            slots.utilization = float(_group(match, 1, 2) or 0) / 100
+            slots.utilization = float(_group(match, 1, 2, 3, 4) or 0) / 100
+        elif _ROUND_THE_CLOCK.search(text):
+            slots.utilization = 1.0
         if match := _YEARS.search(text):
             slots.years = to_number(_group(match, 1, 2) or "0")
+        elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
+            slots.years = to_number(match.group(1)) / 12
+
+
+_BLANKS = re.compile(r"\s{2,}")
+
+
+def _blanks(text: str) -> str:
+    return _BLANKS.sub(" ", text)
+
+
+def _terabytes(number: str, unit: str) -> float:
+    return to_number(number) * {"pb": 1000.0, "tb": 1.0, "gb": 0.001}[unit.lower()]
+
+
+def _a_year(counted: str) -> bool:
+    """'2025 H100' names a year, not 2025 GPUs ('2025张H100' or '2025x H100' would be a count)."""
+    return bool(re.fullmatch(r"\s*(?:19|20)\d\d\s*(?:年)?\s*", counted))
 
 
 def _deadline(text: str) -> float | None:

@@ -42,6 +42,9 @@ class NameIndex:
         for model in catalog.models:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
+        for alias, target in list(table.items()):
+            # "A100 40G", "H20 96G": people drop the B of GB
+            table.setdefault(re.sub(r"(\d)gb", r"\1g", alias), target)
         self._last: tuple[str, tuple[Mention, ...]] | None = None
         self._aliases = sorted(
             ((alias, target) for alias, target in table.items() if len(alias) >= 2),

@@ -18,7 +18,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assistant.models import ToolCall
-from assistant.slots import ASCII_BOUNDARY, Slots
+from assistant.numbers import ASCII_BOUNDARY
+from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from knowledge.text import Language
 

@@ -1,0 +1,131 @@
+"""Money in a message: every amount with its currency, and what it is the price of.
+
+"$2.49/hr" is a cloud price per GPU-hour, "0.8元一度" an electricity price, "$300k to buy" or "每台220万"
+the price of a server, "每个月GPU云账单80万" a monthly bill, and anything else a budget. Each amount is
+found once (one pattern, linear in the text) and classified by the words right before and after it,
+so a message can state several prices without one rule eating another's number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
+
+Kind = Literal["hourly", "electricity", "server", "monthly", "budget"]
+Currency = Literal["USD", "CNY"]
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: float
+    currency: Currency | None  # None: a bare "500万" that names no currency
+    kind: Kind
+    start: int
+    end: int
+
+
+def _number(name: str) -> str:
+    return rf"(?<![\d.,{CN_DIGITS}])(?P<{name}>{AMOUNT_BODY}|[{CN_DIGITS}]+){NUMBER_END}"
+
+
+_MULT = r"千万|百万|万亿|万|亿|千|k|mn|m|million|bn|b|billion"
+_MONEY = flags(
+    # "$300k", "US$ 2M", "¥2,000,000", "RMB 500万"
+    rf"(?P<pre>us\$|\$|usd(?![a-z])|¥|￥|rmb(?![a-z])|cny(?![a-z]))\s*{_number('a')}\s*(?P<ma>{_MULT})?(?![A-Za-z])"
+    # "50万美元", "300万元", "15块", "1.5 million dollars", "800k USD", "8元"
+    rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT})?\s*(?P<suf>美元|美金|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan)(?![A-Za-z])"
+    # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
+    rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿)"
+    r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"
+)
+_CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
+
+# what the words right after an amount say it is the price of
+_AFTER = [
+    (
+        "hourly",
+        flags(
+            r"^\s*(?:/|per|an?|每)\s*(?:gpu|card|卡)?[\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z])|^\s*/\s*卡\s*/\s*小时|^\s*(?:/|每)\s*卡\s*时|^\s*(?:/|per)\s*gpu[\s-]*h"
+        ),
+    ),
+    ("electricity", flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)")),
+    ("server", flags(r"^\s*(?:/|per|a|each|每)\s*(?:node|server|box|machine|台|节点)|^\s*(?:to buy|each)\b")),
+]
+# ... and the words right before it
+_BEFORE = [
+    (
+        "hourly",
+        flags(
+            r"(?:每卡每小时|每卡时|每\s*gpu\s*小时|每张卡每小时|每小时|per gpu[- ]hour|hourly rate(?: of| is)?)\s*$"
+        ),
+    ),
+    (
+        "electricity",
+        flags(r"(?:电价|电费单价|electricity(?: price)?|power)\s*(?:为|是|按|of|at|is|costs?|:)?\s*$"),
+    ),
+    (
+        "server",
+        flags(
+            r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:is|are|costs?|=|价格|单价|要|约|大概|at)?|\bper (?:node|server))\s*$"
+        ),
+    ),
+    ("monthly", flags(r"(?:每个?月|monthly|per month|a month)[^。.,，;；]{0,12}$")),
+]
+_MONEY_WORDS = flags(
+    r"预算|budget|花|成本|投入|资金|账单|价格|售价|报价|钱|付|买|租|费|capex|spend|price|cost"
+)
+_CURRENCY: dict[str, Currency] = {
+    "$": "USD", "us$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
+    "人民币": "CNY", "yuan": "CNY",
+}  # fmt: skip
+
+
+MAX_MENTIONS = 16  # a question states a few prices; past this many, the rest is not read
+
+
+def money_mentions(text: str) -> list[Money]:
+    """The amounts of money in ``text`` (the first ``MAX_MENTIONS``), in order, each with its currency
+    and kind."""
+    found: list[Money] = []
+    for n, match in enumerate(_MONEY.finditer(text)):
+        if n == MAX_MENTIONS:
+            break
+        if match.group("a"):
+            number, mult, unit = match.group("a"), match.group("ma"), match.group("pre")
+        elif match.group("b"):
+            number, mult, unit = match.group("b"), match.group("mb"), match.group("suf")
+        else:
+            number, mult, unit = match.group("c"), match.group("mc"), None
+        currency = _CURRENCY.get(unit.strip().lower()) if unit else None
+        before = text[max(0, match.start() - 16) : match.start()]
+        kind = _kind(before, text[match.end() : match.end() + 16])
+        nearby = before + text[match.end() : match.end() + 8]
+        if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
+            continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
+        if currency is None and kind != "budget":
+            currency = "CNY"  # "每台220万", "每卡每小时15" in a Chinese message: yuan
+        found.append(Money(scaled(number, mult), currency, kind, match.start(), match.end()))
+    for match in _CENTS.finditer(text):
+        found.append(Money(float(match.group(1)) / 100, "USD", "electricity", match.start(), match.end()))
+    return sorted(found, key=lambda m: m.start)
+
+
+def _kind(before: str, after: str) -> Kind:
+    for kind, pattern in _AFTER:
+        if pattern.search(after):
+            return kind  # type: ignore[return-value]
+    for kind, pattern in _BEFORE:
+        if pattern.search(before):
+            return kind  # type: ignore[return-value]
+    return "budget"
+
+
+def strip(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the given spans blanked out (same length, so later offsets still hold)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
