@@ -101,26 +101,28 @@ def money_mentions(text: str) -> list[Money]:
             number, mult, unit = match.group("c"), match.group("mc"), None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None
         before = text[max(0, match.start() - 16) : match.start()]
-        kind = _kind(before, text[match.end() : match.end() + 16])
+        kind, unit_length = _kind(before, text[match.end() : match.end() + 16])
         nearby = before + text[match.end() : match.end() + 8]
         if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
         if currency is None and kind != "budget":
             currency = "CNY"  # "每台220万", "每卡每小时15" in a Chinese message: yuan
-        found.append(Money(scaled(number, mult), currency, kind, match.start(), match.end()))
+        # the span takes in the unit ("per GPU-hour", "/kWh"), so nothing else reads it as a question
+        found.append(Money(scaled(number, mult), currency, kind, match.start(), match.end() + unit_length))
     for match in _CENTS.finditer(text):
         found.append(Money(float(match.group(1)) / 100, "USD", "electricity", match.start(), match.end()))
     return sorted(found, key=lambda m: m.start)
 
 
-def _kind(before: str, after: str) -> Kind:
+def _kind(before: str, after: str) -> tuple[Kind, int]:
+    """What the amount is the price of, and the length of the unit written after it."""
     for kind, pattern in _AFTER:
-        if pattern.search(after):
-            return kind  # type: ignore[return-value]
+        if match := pattern.search(after):
+            return kind, match.end()  # type: ignore[return-value]
     for kind, pattern in _BEFORE:
         if pattern.search(before):
-            return kind  # type: ignore[return-value]
-    return "budget"
+            return kind, 0  # type: ignore[return-value]
+    return "budget", 0
 
 
 def strip(text: str, spans: list[tuple[int, int]]) -> str:

@@ -62,6 +62,9 @@ class Conversation(BaseModel):
     )
     slots: Slots = Field(default_factory=Slots)
     tools: list[str] = Field(default_factory=list, description="Calculators the last calculation turn ran.")
+    state: dict[str, str] = Field(
+        default_factory=dict, description="What the last turn understood: intent, task, quantity asked."
+    )
     turns: list[Turn] = Field(default_factory=list)
 
     def visible_to(self, principal: str | None) -> bool:
@@ -125,6 +128,7 @@ CREATE TABLE IF NOT EXISTS conversations (
     id TEXT PRIMARY KEY,
     slots TEXT NOT NULL,
     tools TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT '{}',
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     owner TEXT
@@ -260,7 +264,7 @@ class SqliteStore:
     def _read(self, conversation_id: str, limit: int) -> Conversation | None:
         with self._storage("read") as db:
             row = db.execute(
-                "SELECT slots, tools, owner FROM conversations WHERE id = ?", (conversation_id,)
+                "SELECT slots, tools, owner, state FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
             if row is None:
                 return None
@@ -270,6 +274,7 @@ class SqliteStore:
             owner=row[2],
             slots=Slots.model_validate_json(row[0]),
             tools=json.loads(row[1]),
+            state=json.loads(row[3] or "{}"),
             turns=[
                 Turn(
                     message_id=m,
@@ -289,9 +294,10 @@ class SqliteStore:
         now = datetime.now(UTC).isoformat()
         with self._storage("stored") as db, _transaction(db):
             db.execute(
-                "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner) "
-                "VALUES (?, ?, ?, ?, ?, ?) "
+                "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner, state) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(id) DO UPDATE SET slots = excluded.slots, tools = excluded.tools, "
+                "state = excluded.state, "
                 "updated_at = excluded.updated_at",  # the owner is set once, by the first turn
                 (
                     conversation.id,
@@ -300,6 +306,7 @@ class SqliteStore:
                     now,
                     now,
                     conversation.owner,
+                    json.dumps(conversation.state),
                 ),
             )
             db.execute(
@@ -394,6 +401,8 @@ def _add_owner_column(db: sqlite3.Connection) -> None:
     columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
     if columns and "owner" not in columns:
         db.execute("ALTER TABLE conversations ADD COLUMN owner TEXT")
+    if columns and "state" not in columns:  # files written before turns remembered what they understood
+        db.execute("ALTER TABLE conversations ADD COLUMN state TEXT NOT NULL DEFAULT '{}'")
 
 
 SCHEMA_VERSION = 1

@@ -1,9 +1,13 @@
-"""The router: language, intent, slots and which calculators a message needs.
+"""Understanding one message: language, task, what is asked, the quantities given, and which calculators
+answer it, in the context of the conversation so far.
 
-Rules, not a model: each calculator has the words (English and Chinese) that ask for its result, and
-a calculation needs either such a word or a slot that only makes sense as an input ("MFU 45%").
-Follow-ups inherit the conversation's slots and, when they only change an input ("换成A100呢？",
-"and with ZeRO-3?"), the calculators of the previous turn.
+Rules, read in order: the quantities stated (``assistant.slots``), the task (pre-training, fine-tuning,
+LoRA/QLoRA, serving), the quantity asked ("how long", "多少卡", "what will it cost"), and each
+calculator's trigger words (``assistant.calculators``). A follow-up ("and if we double the GPUs?",
+"换成A100呢", "now in CNY") keeps the conversation's slots, task and calculators and changes what it
+states; a new question in the same conversation ("NVLink有什么作用？") does not re-run the last
+calculator. When a calculation is asked for but an input it cannot do without is missing, the answer is
+a short question back, naming what is missing and the defaults that would be assumed.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from assistant.calculators import CALCULATORS
 from assistant.calculators.common import words
+from assistant.models import ToolCall
 from assistant.slots import SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
@@ -39,10 +44,30 @@ class Intent(StrEnum):
     BOTH = "both"
     GREETING = "greeting"
     OUT_OF_SCOPE = "out_of_scope"
+    CLARIFY = "clarify"
 
 
-class Route(BaseModel):
-    """What the assistant will do with one message."""
+class Task(StrEnum):
+    PRETRAIN = "pretrain"
+    FINETUNE = "finetune"  # full-parameter fine-tuning (SFT)
+    LORA = "lora"
+    QLORA = "qlora"
+    SERVE = "serve"
+
+
+class Context(BaseModel):
+    """What the conversation so far lends to the next message."""
+
+    slots: Slots = Field(default_factory=Slots)
+    tools: list[str] = Field(default_factory=list, description="Calculators the last calculation turn ran.")
+    intent: Intent | None = None
+    task: Task | None = None
+    asked: str | None = None
+    calls: list[ToolCall] = Field(default_factory=list, description="The last calculation turn's results.")
+
+
+class Understanding(BaseModel):
+    """What one message asks, with what it gives; everything downstream reads this, not the text."""
 
     language: Language
     intent: Intent
@@ -50,21 +75,39 @@ class Route(BaseModel):
     stated: dict[str, object] = Field(description="Slots this message stated itself.")
     tools: list[str] = Field(default_factory=list, description="Calculators to run, in order.")
     query: str = Field(description="What to search the knowledge base for.")
-    follow_up: bool = Field(
-        default=False, description="The message only changes inputs of the previous turn."
+    follow_up: bool = Field(default=False, description="The message continues the previous turn.")
+    task: Task | None = Field(default=None, description="Pre-training, fine-tuning, LoRA/QLoRA or serving.")
+    asked: str | None = Field(default=None, description="The quantity asked: days, gpus, cost, mfu, ...")
+    wanted: list[str] = Field(
+        default_factory=list, description="Calculators the message asks for, runnable or not (ask-back)."
+    )
+    previous: list[ToolCall] = Field(
+        default_factory=list, description="Results of the previous calculation turn, for follow-ups."
+    )
+    missing: str | None = Field(
+        default=None, description="With intent clarify: what to ask for (training, memory, server)."
     )
 
     @property
     def needs_knowledge(self) -> bool:
         return self.intent in {Intent.KNOWLEDGE, Intent.BOTH, Intent.CALCULATION}
 
+    def context(self) -> Context:
+        """What this turn lends to the next one."""
+        return Context(
+            slots=self.slots, tools=self.tools, intent=self.intent, task=self.task, asked=self.asked
+        )
+
+
+Route = Understanding  # the name the composers and tests knew it by
 
 _GREETING = words(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks|thank you)\b",
     r"^\s*(?:你好|您好|嗨|谢谢|哈喽)",
-    r"what can you do",
+    r"what can you (?:do|help)",
     r"\bhelp\b",
     r"你能做什么",
+    r"你能干啥",
     r"你是谁",
     r"怎么用",
     r"使用说明",
@@ -72,126 +115,149 @@ _GREETING = words(
 _DOMAIN = words(
     # short terms must be whole words ("please" is not "lease", "intelligence" is not "intel")
     r"\b(?:gpu|cpu|tpu|amd|intel|gaudi|cuda|rocm|nccl|ram|ssd|hdd|pue|cost|rent|lease|rack|zero|fsdp|bf16|fp8"
-    r"|fp16|mfu|llm|hbm|vram|nvme|pcie|roce|model|token|power)s?\b",
+    r"|fp16|mfu|llm|hbm|vram|nvme|pcie|roce|model|token|power|lora|qlora|sft|vllm|dgx|hgx|nic|switch|ib|tco"
+    r"|kv|epoch|node|checkpoint|ckpt|tok)s?\b",
     # stems may continue ("training", "servers", "fine-tuning")
     r"\b(?:nvidia|nvlink|infiniband|server|cluster|train|fine[- ]?tun|inference|memory|storage|checkpoint"
-    r"|cooling|budget|cloud|slurm|kubernetes|docker|flops|parallel|bandwidth|network|datacenter|data cent"
-    r"|accelerator|interconnect|throughput|scal)",
-    r"显卡",
-    r"显存",
-    r"内存",
-    r"服务器",
-    r"集群",
-    r"训练",
-    r"微调",
-    r"推理",
-    r"模型",
-    r"存储",
-    r"硬盘",
-    r"网络",
-    r"带宽",
-    r"功耗",
-    r"散热",
-    r"液冷",
-    r"电费",
-    r"预算",
-    r"成本",
-    r"租",
-    r"采购",
-    r"算力",
-    r"加速卡",
-    r"芯片",
-    r"机房",
-    r"互联",
-    r"并行",
-    r"精度",
-    r"驱动",
-    r"扩展",
-    r"升级",
-    r"选型",
-    r"配置",
-    r"上下文",
-    r"序列",
-    r"并发",
-    r"检查点",
-    r"卡时",
+    r"|cooling|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
+    r"|accelerator|interconnect|throughput|scal|serv|deploy|latency|electric|topolog|rail|fabric|driver"
+    r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd)",
+    r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|电费|电价|预算|成本|租|采购",
+    r"算力|加速卡|芯片|机房|互联|并行|精度|驱动|扩展|升级|选型|配置|上下文|序列|并发|检查点|卡时|交换机|网卡|机柜",
+    r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
+    r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
 )
-# a follow-up that only changes an input: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs"
+# a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
-    r"^\s*(?:and|what about|how about|what if|now|then|instead)\b",
+    r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
     r"换成",
     r"改成",
+    r"改为",
     r"如果.*呢",
     r"呢[？?]?\s*$",
-    r"^\s*(?:用|那)",
+    r"^\s*(?:用|那|要是|假如|如果)",
     r"instead\??\s*$",
+    r"\b(?:that|this|it|the same|those|them)\b",
+    r"这样|这个|那个|上面|同样|刚才",
 )
+# "double the GPUs", "GPU 翻倍", "half the time"
+_DOUBLE = words(r"\bdouble\b", r"\btwice (?:as many|the)\b", r"翻倍|翻一倍|加一倍|两倍的?(?:卡|gpu)")
+_HALVE = words(r"\bhal(?:f|ve)\b", r"减半|一半")
+_SCALED_WHAT = [
+    (
+        "gpu_count",
+        words(
+            r"\bgpus?\b", r"\bcards?\b", r"\bnodes?\b", r"\bservers?\b", r"卡", r"gpu", r"机器|节点|服务器"
+        ),
+    ),
+    ("tokens_b", words(r"\btokens?\b", r"\bdata\b", r"数据|token")),
+    ("budget", words(r"\bbudget\b", r"预算")),
+    ("deadline_days", words(r"\btime\b", r"\bdeadline\b", r"工期|时间")),
+]
 # slots that only make sense as calculator inputs
 _CALC_SLOTS = {
-    "params_b",
-    "tokens_b",
-    "gpu_count",
-    "mfu",
-    "budget",
-    "deadline_days",
-    "zero_stage",
-    "seq_len",
-    "micro_batch",
-    "tensor_parallel",
-    "pipeline_parallel",
-    "tokens_per_second_per_gpu",
-    "model",
-}
-_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练")
+    "params_b", "tokens_b", "gpu_count", "mfu", "budget", "deadline_days", "zero_stage", "seq_len", "micro_batch",
+    "tensor_parallel", "pipeline_parallel", "tokens_per_second_per_gpu", "model", "gpu_hours", "training_flops",
+    "power_kw", "server_power_kw", "pue", "server_price", "monthly_bill", "checkpoints", "checkpoint_tb",
+    "epochs", "step_time_s", "node_tokens_per_second", "demand_tokens_per_second", "raw_data_tb",
+    "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
+    "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
+}  # fmt: skip
+_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练", r"\bsft\b")
 _EXPLAIN = words(
-    r"\bwhy\b",
-    r"\bexplain\b",
-    r"\bwhat is\b",
-    r"\bwhat are\b",
-    r"how does",
-    r"为什么",
-    r"是什么",
-    r"原理",
-    r"解释",
-)
+    r"\bwhy\b", r"\bexplain\b", r"\bwhat is\b", r"\bwhat are\b", r"\bwhat'?s (?:a|an|the)\b", r"how does",
+    r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
+)  # fmt: skip
+_TASKS = [
+    (Task.QLORA, words(r"\bqlora\b", r"\b4[- ]?bit\b.*(?:lora|fine|微调)", r"4\s*比特")),
+    (Task.LORA, words(r"\blora\b", r"\badapters?\b", r"\bpeft\b")),
+    (Task.FINETUNE, words(r"fine[\s-]*tun", r"finetun", r"\bsft\b", r"全参", r"全量微调", r"微调", r"instruction[- ]tun")),
+    (Task.SERVE, words(r"\bserv(?:e|es|ing)\b", r"\binference\b", r"推理", r"部署", r"上线", r"\bvllm\b", r"\blatency\b",
+                       r"\bqps\b", r"concurrent (?:users|requests)", r"并发", r"\boutput tok", r"输出\s*token")),
+    (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
+                          r"增量预训练")),
+]  # fmt: skip
+_ASKED = [
+    ("mfu", words(r"\bwhat mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
+                  r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
+    ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
+                        r"gpu[\s-]*hours (?:do|would|will|to)")),
+    ("gpus", words(r"how many (?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
+                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
+                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块)", r"要几台", r"买几台",
+                   r"能买几台", r"放几台", r"多少台")),
+    ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
+                   r"多久", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
+    ("memory", words(r"how much (?:gpu |v)?(?:memory|vram|hbm)", r"(?:显存|内存)\s*(?:要|需要)?\s*(?:多少|多大)",
+                      r"(?:要|需要)多少\s*(?:显存|内存)", r"多大(?:的)?\s*(?:显存|内存)", r"memory (?:per gpu|needed|footprint)")),
+    ("fit", words(r"\benough\b", r"\bfits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
+                   r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑")),
+    ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
+                   r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
+]  # fmt: skip
+# words that ask for a number: a calculation was wanted even when an input is missing
+_ASKS_NUMBER = words(
+    r"how (?:many|much|long|big|fast)", r"\benough\b", r"\bfit\b", r"\bneed\b", r"多少", r"几", r"多久", r"够不够",
+    r"够吗", r"能不能", r"放得下", r"需要", r"要多", r"\bwhich (?:gpu|card|server)", r"\bwhat (?:gpu|server|hardware)",
+    r"推荐", r"选什么", r"配一台", r"怎么配", r"买什么", r"should (?:we|i) buy",
+)  # fmt: skip
+_PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
 
 
 class Router:
-    """Routes a message, given the slots and calculators of the conversation so far."""
+    """Understands a message in the context of the conversation so far."""
 
     def __init__(self, *, extractor: SlotExtractor) -> None:
-        self._extract = extractor.extract
+        self._read = extractor.read
 
-    def route(
-        self, message: str, *, earlier: Slots | None = None, earlier_tools: list[str] | None = None
-    ) -> Route:
+    def route(self, message: str, *, earlier: Context | None = None) -> Understanding:
+        context = earlier or Context()
         query = message
-        message = readable(message)
-        language = detect_language(message)
-        stated_slots = self._extract(message)
-        stated = stated_slots.stated()
-        slots = stated_slots.merged_over(earlier) if earlier else stated_slots
-        triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(message)]
-        if "inference_memory" in triggered and not _TRAINING.search(message):
+        missing: str | None = None
+        text = readable(message)
+        language = detect_language(text)
+        own, rest = self._read(text)  # rest: the text without the quantities read as given
+        stated = own.stated()
+        task = _task(text, own)
+        asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None)
+        triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(rest)]
+        if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
-        follow_up = (
-            bool(earlier_tools)
-            and not triggered
-            and bool(stated)
-            and bool(_FOLLOW_UP.search(message) or len(message) < 40)
-        )
-        tools = list(earlier_tools or []) if follow_up else _refine(triggered, slots, stated)
-        has_domain = bool(_DOMAIN.search(message)) or bool(stated)
-        if _GREETING.search(message) and not tools and not (has_domain and len(message) > 25):
+        explain_words = bool(_EXPLAIN.search(text))
+        explains = explain_words and not stated.keys() & _CALC_SLOTS  # a question of its own
+        follow_up = _continues(text, context, stated, triggered, explains)
+        slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if follow_up:
+            slots = _scaled(text, slots, context.slots)
+            task = task or context.task
+            asked = asked or context.asked
+        if follow_up and not triggered and not _asks_something_else(asked, context):
+            triggered = list(context.tools)  # the same calculation with what changed
+        if task in {Task.LORA, Task.QLORA, Task.FINETUNE} and not slots.finetune:
+            slots.finetune = {Task.LORA: "lora", Task.QLORA: "qlora"}.get(task, "full")
+        # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
+        # quantities: what an earlier turn stated must not start a calculation on a new question
+        tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if explains:
+            tools = []  # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
+        if not (slots.params_b or slots.model):
+            tools = [
+                t for t in tools if not CALCULATORS[t].needs_model
+            ]  # asked back below, if a number was asked
+        wanted = list(dict.fromkeys(triggered))
+        has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
+        if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
             intent = Intent.GREETING
-        elif not has_domain and not follow_up:
+        elif not has_domain:
             intent = Intent.OUT_OF_SCOPE
         elif tools:
-            intent = Intent.BOTH if _EXPLAIN.search(message) else Intent.CALCULATION
+            intent = Intent.BOTH if explain_words else Intent.CALCULATION
+        elif not explain_words and (missing := _missing(text, slots, stated, wanted, asked)):
+            intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
         else:
             intent = Intent.KNOWLEDGE
-        return Route(
+        return Understanding(
             language=language,
             intent=intent,
             slots=slots,
@@ -199,21 +265,115 @@ class Router:
             tools=tools,
             query=query,
             follow_up=follow_up,
+            task=task,
+            asked=asked,
+            wanted=wanted,
+            previous=context.calls if follow_up else [],
+            missing=missing if intent == Intent.CLARIFY else None,
         )
 
 
-def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[str]:
-    """Adjust the triggered calculators to what the slots can feed."""
+_BUY = words(
+    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)一台",
+    r"怎么配", r"配什么", r"买什么", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
+)  # fmt: skip
+
+
+def _missing(
+    text: str, slots: Slots, stated: dict[str, object], wanted: list[str], asked: str | None
+) -> str | None:
+    """What a number asked for ("how many GPUs?", "8 cards enough?", "what server should we buy?") cannot
+    do without, when neither the message nor the conversation gives it: the model, or the workload."""
+    if slots.params_b or slots.model:
+        return None
+    if _BUY.search(text):
+        return "server"
+    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or asked == "memory"
+    if stated.keys() & {"gpu", "gpu_count"} and (memory_wanted or (asked == "fit" and "gpu_count" in stated)):
+        return "memory"  # "8 cards enough?": which model, and for what?
+    if asked in {"gpus", "days", "gpu_hours", "mfu"}:
+        return "training"
+    return None
+
+
+def _task(text: str, slots: Slots) -> Task | None:
+    if slots.finetune == "qlora":
+        return Task.QLORA
+    if slots.finetune == "lora":
+        return Task.LORA
+    return next((task for task, pattern in _TASKS if pattern.search(text)), None)
+
+
+def _continues(
+    text: str, context: Context, stated: dict[str, object], triggered: list[str], explains: bool
+) -> bool:
+    """Whether the message continues the previous calculation rather than asking something new."""
+    if not context.tools or explains:
+        return False  # nothing to continue, or a question of its own ("NVLink有什么作用？")
+    changes = bool(stated) or bool(_DOUBLE.search(text) or _HALVE.search(text))
+    if _FOLLOW_UP.search(text):
+        return True
+    return len(text) < 60 and (changes or not triggered)
+
+
+def _asks_something_else(asked: str | None, context: Context) -> bool:
+    """'what would that run cost?' after a training-time answer asks a new quantity of the same run: the
+    previous calculators answer a different question, so they are not simply run again."""
+    if asked is None or asked == context.asked:
+        return False
+    return not any(asked in CALCULATORS[name].answers for name in context.tools if name in CALCULATORS)
+
+
+def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
+    """'double the GPUs', '卡翻倍', 'half the time': the earlier value scaled, when the message gives none."""
+    factor = 2.0 if _DOUBLE.search(text) else 0.5 if _HALVE.search(text) else None
+    if factor is None:
+        return slots
+    for name, pattern in _SCALED_WHAT:
+        before = getattr(earlier, name)
+        if pattern.search(text) and before is not None and getattr(slots, name) == before:
+            value = before * factor
+            return slots.model_copy(update={name: int(value) if isinstance(before, int) else value})
+    return slots
+
+
+def _refine(
+    tools: list[str],
+    slots: Slots,
+    given: Slots,
+    stated: dict[str, object],
+    task: Task | None,
+    asked: str | None,
+    follow_up: bool,
+) -> list[str]:
+    """Adjust the triggered calculators to the task and to what the slots can feed; ``given`` are the
+    slots that may choose a calculator on their own (this message's, or the conversation's on a follow-up)."""
     chosen = list(dict.fromkeys(tools))
+    if (
+        (given.cloud_price_per_gpu_hour or asked == "cost")
+        and (given.gpu_hours or given.cloud_price_per_gpu_hour)
+        and not {"cloud_cost", "tco"} & set(chosen)
+    ):
+        chosen.append(
+            "cloud_cost"
+        )  # "what would that run cost at $2.10 per GPU-hour?", "50k GPU-hours at $2.49"
+    if task in {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE} and asked != "days":
+        # fine-tuning and serving are sized by memory, never by a pre-training plan
+        replacement = "inference_memory" if task == Task.SERVE else "training_memory"
+        if any(t in _PRETRAIN_TOOLS for t in chosen) or not chosen:
+            chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]
+            if slots.params_b or slots.model:
+                chosen.insert(0, replacement)
     if "gpus_for_deadline" in chosen and not slots.deadline_days:
         chosen.remove("gpus_for_deadline")
-        if slots.budget or not chosen:
+        if (slots.budget or not chosen) and task in {None, Task.PRETRAIN}:
             chosen.append("cluster_plan")
     if (
-        slots.deadline_days
-        and (slots.params_b or slots.model)
+        given.deadline_days
+        and (given.params_b or given.model)
         and not slots.gpu_count
         and "cluster_plan" not in chosen
+        and task in {None, Task.PRETRAIN}
     ):
         if "gpus_for_deadline" not in chosen:
             chosen.insert(0, "gpus_for_deadline")
@@ -223,18 +383,29 @@ def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[s
         chosen.remove("gpu_compare")
     if "throughput_calibration" in chosen and not slots.tokens_per_second_per_gpu:
         chosen.remove("throughput_calibration")
+    if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:
+        # a measured throughput answers the time: never a guessed MFU
+        chosen[chosen.index("training_compute")] = "throughput_calibration"
     if "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
-    if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu):
+    if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu or slots.gpu_hours):
         chosen.remove("cloud_cost")
     if "network" in chosen and not (slots.params_b or slots.model):
         chosen.remove("network")
-    if not chosen and (slots.params_b or slots.model) and (slots.tokens_b or slots.mfu) and slots.gpu_count:
+    if (
+        not chosen
+        and (given.params_b or given.model)
+        and (given.tokens_b or given.mfu)
+        and given.gpu_count
+        and task in {None, Task.PRETRAIN}
+    ):
         chosen.append("training_compute")
     if (
         "cloud_cost" in chosen
         and "training_compute" not in chosen
         and not (slots.gpu_count and slots.deadline_days)
+        and not slots.gpu_hours
+        and not follow_up  # a follow-up prices the run the previous turn worked out
         and (slots.params_b or slots.model)
     ):
         # cloud cost of a training run: price the GPU-hours the compute calculator works out
@@ -242,7 +413,7 @@ def _refine(tools: list[str], slots: Slots, stated: dict[str, object]) -> list[s
     if "training_compute" in chosen and "cloud_cost" in chosen:
         chosen.remove("cloud_cost")
         chosen.append("cloud_cost")
-    if not stated.keys() & _CALC_SLOTS and not (slots.params_b or slots.model or slots.gpu):
+    if not follow_up and not stated.keys() & _CALC_SLOTS and not (slots.params_b or slots.model or slots.gpu):
         # "how much memory does training need?" with no model at all: explain instead of computing
         chosen = [
             t for t in chosen if t in {"gpu_compare", "host_ram", "power_cost", "storage"} and slots.gpu

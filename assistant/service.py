@@ -13,7 +13,7 @@ from assistant.memory import Conversation, ConversationStore
 from assistant.models import Answer, Started
 from assistant.render import to_html
 from assistant.retriever import Retriever
-from assistant.router import Intent, Router
+from assistant.router import Context, Intent, Router, Task
 from assistant.toolbox import ToolBox, ToolRun
 
 MAX_MESSAGE_CHARS = 4000
@@ -87,13 +87,17 @@ class Assistant:
         return self._answer(text, conversation)
 
     def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:
-        route = self._router.route(text, earlier=conversation.slots, earlier_tools=conversation.tools)
+        route = self._router.route(text, earlier=_context(conversation))
         message_id = uuid.uuid4().hex
         yield Started(conversation_id=conversation.id, message_id=message_id, language=route.language)
-        run = self._tools.run_for(route.tools, route.slots) if route.tools else ToolRun()
+        run = (
+            self._tools.run_for(route.tools, route.slots, previous=route.previous)
+            if route.tools
+            else ToolRun()
+        )
         passages = []
         timings: dict[str, float] = {}
-        if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING}:
+        if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING, Intent.CLARIFY}:
             started = time.perf_counter()
             passages = self._retriever.search(route.query, k=self._top_k, prefer_language=route.language)
             timings["retrieval"] = time.perf_counter() - started
@@ -120,8 +124,30 @@ class Assistant:
         conversation.slots = route.slots
         if run.calls:
             conversation.tools = [call.name for call in run.calls]
+        conversation.state = {
+            key: str(value)
+            for key, value in (("intent", route.intent), ("task", route.task), ("asked", route.asked))
+            if value is not None
+        }
         self._memory.save_turn(conversation, text, answer)
         yield answer
+
+
+def _context(conversation: Conversation) -> Context:
+    """What the conversation so far lends to the next message: slots, the last calculators and their
+    results, and what the last turn understood."""
+    # the results of the last few calculation turns, oldest first: a follow-up may price the run an
+    # earlier turn worked out ("what would that cost?" after "and with 256 GPUs?")
+    calls = [call for turn in conversation.turns[-4:] for call in turn.answer.tool_calls]
+    state = conversation.state
+    return Context(
+        slots=conversation.slots,
+        tools=conversation.tools,
+        intent=Intent(state["intent"]) if state.get("intent") in set(Intent) else None,
+        task=Task(state["task"]) if state.get("task") in set(Task) else None,
+        asked=state.get("asked"),
+        calls=calls,
+    )
 
 
 def _check(message: str) -> str:

@@ -172,7 +172,8 @@ _GLOBAL_BATCH = flags(
     rf"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*{INTEGER}|全局\s*batch\s*(?:为|=)?\s*{INTEGER}"
 )
 _MFU = flags(
-    rf"mfu\s*(?:of|=|:|to|为|是|按|约|改成|改为|换成|设为|设成)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
+    rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
+    rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
 )
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
@@ -183,6 +184,9 @@ _DEADLINE = flags(
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+)
+_BARE_POWER_PRICE = flags(
+    rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|涨到|变成|改成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
 )
 _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
 _UTIL = flags(
@@ -312,17 +316,23 @@ class SlotExtractor:
         ]  # fmt: skip
 
     def extract(self, text: str) -> Slots:
+        return self.read(text)[0]
+
+    def read(self, text: str) -> tuple[Slots, str]:
+        """The slots of ``text``, and ``text`` with the quantities read as given blanked out ("$2.10 per
+        GPU-hour" is a price, not a question about GPU-hours), for the words that ask for calculators."""
         slots = Slots()
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
-        # what one stage has read is blanked out for the next; runs of blanks are collapsed, so that no
-        # pattern can be made to retry across a long run of them
-        masked = _blanks(_mask(text, mentions))  # "Llama 2 7B" names a preset; its "7B" is not a size
-        masked = _blanks(self._money(masked, slots))  # "$300k", "每台220万": never a size or a count
-        masked = _blanks(self._known(masked, slots))  # "1.2M GPU-hours", "420 kW": never a size
+        # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)
+        masked = _mask(text, mentions)  # "Llama 2 7B" names a preset; its "7B" is not a size
+        money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
+        known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
-            rule(masked, slots)
-        return slots
+            rule(_blanks(known), slots)
+        given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
+        rest = strip(text, [(i, i + 1) for i in given])
+        return slots, rest
 
     def _named(self, text: str, mentions: list[Mention], slots: Slots) -> None:
         gpus = [m for m in mentions if m.group == "accelerators"]
@@ -493,6 +503,8 @@ class SlotExtractor:
         return strip(text, spans)
 
     def _money_and_time(self, text: str, slots: Slots) -> None:
+        if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
+            slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
         slots.deadline_days = _deadline(text)
         if match := _UTIL.search(text):
             slots.utilization = float(_group(match, 1, 2, 3, 4) or 0) / 100

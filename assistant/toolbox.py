@@ -31,14 +31,23 @@ class ToolBox:
     def __init__(self, *, catalog: Catalog) -> None:
         self._catalog = catalog
 
-    def run_for(self, tools: list[str], slots: Slots) -> ToolRun:
+    def run_for(self, tools: list[str], slots: Slots, *, previous: list[ToolCall] | None = None) -> ToolRun:
+        """Run ``tools`` on ``slots``; ``previous`` are the results of the turn a follow-up continues."""
         result = ToolRun()
         for name in tools:
-            # a training run's cloud bill is its GPU-hours; "N GPUs for D days" prices a reservation only
-            # when no training run was worked out
-            plan = self._cloud_after_compute(result, slots) if name == "cloud_cost" else None
+            # a training run's cloud bill is its GPU-hours ("what would that run cost at $2.20?" prices the
+            # previous turn's run); "N GPUs for D days" prices a reservation only when there is no run
+            plan = (
+                self._cloud_after_compute([*(previous or []), *result.calls], slots)
+                if name == "cloud_cost" and not slots.gpu_hours
+                else None
+            )
             calculator = CALCULATORS.get(name)
             plan = plan or (calculator.build(slots, self._catalog) if calculator else None)
+            if plan is None:
+                # a follow-up that changes nothing this calculator reads ("now in CNY"): its last input again
+                earlier = next((c for c in reversed(previous or []) if c.name == name), None)
+                plan = Plan(tool=name, payload=earlier.input) if earlier else None
             if plan is None:
                 continue
             try:
@@ -51,9 +60,9 @@ class ToolBox:
             result.ask = result.ask or plan.ask
         return result
 
-    def _cloud_after_compute(self, result: ToolRun, slots: Slots) -> Plan | None:
-        """Cloud cost of the GPU-hours the training calculation just produced."""
-        compute = next((c for c in result.calls if c.name == "training_compute"), None)
+    def _cloud_after_compute(self, calls: list[ToolCall], slots: Slots) -> Plan | None:
+        """Cloud cost of the GPU-hours the latest training calculation produced."""
+        compute = next((c for c in reversed(calls) if c.name == "training_compute"), None)
         if compute is None:
             return None
         payload: dict[str, Any] = {

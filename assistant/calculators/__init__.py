@@ -25,7 +25,7 @@ from assistant.calculators import (
     training_compute,
     training_memory,
 )
-from assistant.calculators.common import Calculator, Summary, generic_summary
+from assistant.calculators.common import Calculator, Summary, View, generic_summary
 from assistant.models import ToolCall
 
 # the order is the order in which calculators triggered by one message run
@@ -50,7 +50,7 @@ CALCULATORS: dict[str, Calculator] = {
 }
 
 
-def summarize(call: ToolCall) -> Summary:
-    """The summary of one calculator run, in both languages."""
+def summarize(call: ToolCall, view: View | None = None) -> Summary:
+    """The summary of one calculator run, in both languages, put as ``view`` asks."""
     calculator = CALCULATORS.get(call.name)
-    return calculator.summarize(call) if calculator else generic_summary(call)
+    return calculator.summarize(call, view or View()) if calculator else generic_summary(call)

@@ -10,6 +10,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     gpu_into,
     money,
     money_into,
@@ -36,17 +37,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="cloud_cost", payload=payload, assumed=assumptions)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     en = (
-        f"{num(o['gpu_hours'])} GPU-hours of {o['gpu']} cost about **{money(o['total'])}** at "
+        f"{num(o['gpu_hours'])} GPU-hours of {o['gpu']} cost about **{money(o['total'], view.first('en'))}** at "
         f"${num(o['price_used_usd_per_gpu_hour'])}/GPU-hour ({o['price_basis']})."
     )
-    zh = f"{num(o['gpu_hours'])} 个 {o['gpu']} GPU 小时约 **{money(o['total'])}**，按 ${num(o['price_used_usd_per_gpu_hour'])}/卡时计。"
+    zh = f"{num(o['gpu_hours'])} 个 {o['gpu']} GPU 小时约 **{money(o['total'], view.first('zh'))}**，按 ${num(o['price_used_usd_per_gpu_hour'])}/卡时计。"
     rows = [Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])),
             Row(en="Price used", zh="单价", value=f"${num(o['price_used_usd_per_gpu_hour'])}/GPU-h"),
-            Row(en="Total", zh="合计", value=money(o["total"])),
-            Row(en="At the median price", zh="按中位价", value=money(o.get("total_at_median")))]  # fmt: skip
+            Row(en="Total", zh="合计", value=money(o["total"], view.first())),
+            Row(en="At the median price", zh="按中位价", value=money(o.get("total_at_median"), view.first()))]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 
@@ -66,4 +67,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    answers=frozenset({"cost"}),
 )

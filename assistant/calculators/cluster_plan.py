@@ -10,6 +10,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     model_into,
     num,
@@ -66,7 +67,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="cluster_plan", payload=payload, assumed=assumptions, ask=ask)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     options = o["options"]
     if not options:
@@ -119,6 +120,8 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"gpus"}),
     follow_ups_en=("How much storage will the run need?", "What is the 3-year TCO of buying?"),
     follow_ups_zh=("这次训练需要多少存储？", "买卡的3年总拥有成本是多少？"),
 )

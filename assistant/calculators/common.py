@@ -204,10 +204,24 @@ def pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 
 
-def money(amount: dict[str, Any] | None) -> str:
+def money(amount: dict[str, Any] | None, first: str = "USD") -> str:
+    """``$1,000 (¥7,100)``, or ``¥7,100 ($1,000)`` with ``first="CNY"``."""
     if not amount:
         return "-"
-    return f"${num(amount.get('usd'))} (¥{num(amount.get('cny'))})"
+    usd, cny = f"${num(amount.get('usd'))}", f"¥{num(amount.get('cny'))}"
+    return f"{cny} ({usd})" if first == "CNY" else f"{usd} ({cny})"
+
+
+@dataclass(frozen=True)
+class View:
+    """How the reader wants a result put: the quantity they asked for first, in the currency they asked."""
+
+    asked: str | None = None
+    currency: str | None = None  # "USD" or "CNY" when the reader named one
+
+    def first(self, language: Language | None = None) -> str:
+        """The currency to show first: the one asked for, else the reader's own (yuan for Chinese)."""
+        return self.currency or ("CNY" if language == "zh" else "USD")
 
 
 def model_name(inp: dict[str, Any], out: dict[str, Any]) -> str:
@@ -218,7 +232,7 @@ def model_name(inp: dict[str, Any], out: dict[str, Any]) -> str:
     return f"{num(size)}B" if size else "the model"
 
 
-def generic_summary(call: ToolCall) -> Summary:
+def generic_summary(call: ToolCall, view: View | None = None) -> Summary:
     verdict = str(call.output.get("verdict") or call.output.get("recommendation") or call.name)
     return Summary(headline_en=verdict, headline_zh=verdict, inputs=[], results=[])
 
@@ -233,7 +247,9 @@ class Calculator:
     name: str
     triggers: re.Pattern[str] = field(repr=False)  # words that ask for its result, EN and ZH
     build: Callable[[Slots, Catalog], Plan | None] = field(repr=False)  # None: the slots cannot feed it
-    summarize: Callable[[ToolCall], Summary] = field(repr=False)
+    summarize: Callable[[ToolCall, View], Summary] = field(repr=False)
+    answers: frozenset[str] = frozenset()  # the quantities asked that it answers: days, gpus, cost, ...
+    needs_model: bool = False  # nothing to compute without a model size or preset
     exemplars_en: tuple[str, ...] = ()  # questions it answers, as users write them
     exemplars_zh: tuple[str, ...] = ()
     follow_ups_en: tuple[str, ...] = ()

@@ -10,6 +10,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     model_into,
     nodes,
     num,
@@ -41,7 +42,7 @@ def _offload(row: dict[str, Any]) -> tuple[str, str]:
     return ", ".join(p for p in (param, opt) if p), "，".join(p for p in (zh, zh_opt) if p)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     stage = call.input.get("zero_stage", 3)
     on_gpu = o["rows"][-1]  # nothing offloaded: the largest GPU figure
@@ -74,6 +75,8 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"memory"}),
     exemplars_en=("What does DeepSpeed's estimator say for a 13B model with ZeRO-3 on 8 GPUs?",),
     exemplars_zh=("用 DeepSpeed 的估算器算一下 13B 模型 ZeRO-3 8 卡要多少显存",),
 )

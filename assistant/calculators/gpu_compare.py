@@ -7,6 +7,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     num,
     words,
 )
@@ -21,7 +22,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="gpu_compare", payload={"gpus": [slots.gpu, *slots.other_gpus][:8]})
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     rows_in = o["rows"]
     first = rows_in[0] if rows_in else {}
@@ -52,4 +53,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    answers=frozenset({"compare"}),
 )

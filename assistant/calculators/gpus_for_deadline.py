@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     compute_fields,
     model_into,
     model_name,
@@ -35,7 +36,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="gpus_for_deadline", payload=payload, assumed=assumptions, ask=ask)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
     model, gpu, rng = model_name(i, o), w["gpu"], o["gpus_range"]
@@ -68,6 +69,8 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"gpus"}),
     follow_ups_en=("What about H200 instead?", "What would it cost in the cloud?"),
     follow_ups_zh=("换成H200呢？", "上云要花多少钱？"),
 )

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     model_into,
@@ -33,7 +34,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     en = (
         f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
@@ -62,4 +63,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    answers=frozenset({"ram"}),
 )

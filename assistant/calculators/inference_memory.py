@@ -10,6 +10,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     model_into,
@@ -40,7 +41,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     per = o["per_gpu"]
     en = (
@@ -83,4 +84,6 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"memory", "gpus", "fit"}),
 )

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     model_into,
@@ -42,7 +43,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="network", payload=payload, assumed=assumptions)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     en = (
         f"One gradient all-reduce of {num(o['gradient_gb'])} GB across {o['total_gpus']} GPUs takes about **{num(o['allreduce_s'])} s** "
@@ -76,4 +77,6 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"network"}),
 )

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     money,
@@ -39,22 +40,22 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 ask=None if slots.electricity_price_per_kwh else assumed("What do you pay per kWh?", "你们的电价是多少（元/度）？"))  # fmt: skip
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     cost = o["yearly_energy_cost"]
     en = (
         f"{o['installed_gpus']} x {o['gpu']} draw about **{num(o['wall_power_kw'])} kW at the wall** (PUE {num(o['pue'])}), "
-        f"{num(o['energy_mwh_per_year'])} MWh a year at {pct(o['utilization'])} use: **{money(cost)} per year** in electricity."
+        f"{num(o['energy_mwh_per_year'])} MWh a year at {pct(o['utilization'])} use: **{money(cost, view.first('en'))} per year** in electricity."
     )
     zh = (
         f"{o['installed_gpus']} 张 {o['gpu']} 在市电侧约 **{num(o['wall_power_kw'])} kW**（PUE {num(o['pue'])}），"
-        f"利用率 {pct(o['utilization'])} 时每年 {num(o['energy_mwh_per_year'])} MWh，电费约 **{money(cost)} / 年**。"
+        f"利用率 {pct(o['utilization'])} 时每年 {num(o['energy_mwh_per_year'])} MWh，电费约 **{money(cost, view.first('zh'))} / 年**。"
     )
     rows = [Row(en="GPU power", zh="GPU 功耗", value=f"{num(o['gpu_power_kw'])} kW"),
             Row(en="IT power", zh="IT 负载", value=f"{num(o['it_power_kw'])} kW"),
             Row(en="Wall power", zh="市电侧功率", value=f"{num(o['wall_power_kw'])} kW"),
             Row(en="Energy per year", zh="年耗电", value=f"{num(o['energy_mwh_per_year'])} MWh"),
-            Row(en="Electricity per year", zh="年电费", value=money(cost))]  # fmt: skip
+            Row(en="Electricity per year", zh="年电费", value=money(cost, view.first()))]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 
@@ -73,4 +74,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    answers=frozenset({"cost", "power"}),
 )

@@ -10,6 +10,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     model_into,
     nodes,
@@ -43,7 +44,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     en = (
         f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
@@ -79,4 +80,6 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"storage"}),
 )

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     money,
@@ -46,23 +47,23 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="tco", payload=payload, assumed=assumptions, ask=ask)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     t = o["totals"]
     names = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
     en = (
         f"Over {o['years']} years at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
-        f"buy {money(t['buy'])}, lease {money(t['lease'])}, cloud {money(t['cloud'])}."
+        f"buy {money(t['buy'], view.first('en'))}, lease {money(t['lease'], view.first('en'))}, cloud {money(t['cloud'], view.first('en'))}."
     )
     zh = (
-        f"{o['years']} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'])}，"
-        f"租赁 {money(t['lease'])}，上云 {money(t['cloud'])}。"
+        f"{o['years']} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'], view.first('zh'))}，"
+        f"租赁 {money(t['lease'], view.first('zh'))}，上云 {money(t['cloud'], view.first('zh'))}。"
     )
     if o.get("break_even_month"):
         en += f" Buying overtakes cloud in month {o['break_even_month']}."
         zh += f"购买在第 {o['break_even_month']} 个月追平上云。"
-    rows = [Row(en="Buy", zh="购买", value=money(t["buy"])), Row(en="Lease", zh="租赁", value=money(t["lease"])),
-            Row(en="Cloud", zh="上云", value=money(t["cloud"])),
+    rows = [Row(en="Buy", zh="购买", value=money(t["buy"], view.first())), Row(en="Lease", zh="租赁", value=money(t["lease"], view.first())),
+            Row(en="Cloud", zh="上云", value=money(t["cloud"], view.first())),
             Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),
             Row(en="Break-even utilisation", zh="回本利用率", value=pct(o.get("break_even_utilization")))]  # fmt: skip
     inputs = [
@@ -92,6 +93,7 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    answers=frozenset({"cost"}),
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )

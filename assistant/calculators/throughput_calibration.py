@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     compute_fields,
     model_into,
     num,
@@ -36,7 +37,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="throughput_calibration", payload=payload, assumed=assumptions)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
     en = (
@@ -70,4 +71,6 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"days", "mfu"}),
 )

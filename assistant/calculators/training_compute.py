@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     compute_fields,
     model_into,
@@ -48,7 +49,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_compute", payload=payload, assumed=assumptions, ask=ask)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
     model, tokens, gpu = model_name(i, o), num(w["tokens_b"]), w["gpu"]
@@ -125,6 +126,8 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"days", "gpu_hours"}),
     follow_ups_en=(
         "What about H200 instead?",
         "How much GPU memory per GPU does this need?",

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Plan,
     Row,
     Summary,
+    View,
     assumed,
     gpu_into,
     model_into,
@@ -109,7 +110,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_memory", payload=payload, assumed=assumptions, ask=ask)
 
 
-def _summarize(call: ToolCall) -> Summary:
+def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     b = o["per_gpu"]
     model = model_name(i, o)
@@ -187,6 +188,8 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
+    needs_model=True,
+    answers=frozenset({"memory", "fit"}),
     follow_ups_en=("And with ZeRO-3 over 8 GPUs?", "What about a 4k sequence length?"),
     follow_ups_zh=("换成ZeRO-3、8张卡呢？", "序列长度改成4096呢？"),
 )

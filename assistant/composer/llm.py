@@ -76,7 +76,9 @@ class LLMComposer:
         self, route: Route, passages: list[Passage], run: ToolRun, *, streaming: bool
     ) -> Iterator[str | Draft]:
         used = passages[: self._max_passages]
-        if route.intent in {Intent.GREETING, Intent.OUT_OF_SCOPE} or not (run.calls or run.errors or used):
+        if route.intent in {Intent.GREETING, Intent.OUT_OF_SCOPE, Intent.CLARIFY} or not (
+            run.calls or run.errors or used
+        ):
             # nothing to phrase: the template's help, scope or "found nothing" answer
             yield from self._fallback.stream(route, passages, run)
             return

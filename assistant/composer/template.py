@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from assistant.calculators import CALCULATORS, summarize
-from assistant.calculators.common import Row, Summary, num
+from assistant.calculators.common import Row, Summary, View, num
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import error_in_language
@@ -54,7 +54,37 @@ HELP = (
     "- 用512张H100训练一个70B模型、2T token要多少天？\n- 8卡A100 80GB、ZeRO-2全参微调13B显存够吗？\n"
     "- 预算300万元、一个月内训完34B模型，选什么卡？\n- 8卡训练服务器要配多大的内存和存储？",
 )
+# a question back when a calculation lacks an input it cannot do without, with the defaults it would take
+CLARIFY = {
+    "training": (
+        "To work that out I need the model size (parameters) and the training data (tokens); for a GPU count, "
+        "also the deadline. Which model, and how many tokens? Otherwise I would assume a 7B dense model, 20 "
+        "tokens per parameter (Chinchilla), H100 GPUs at 40% MFU and a 30-day deadline.",
+        "要算这个，需要知道模型规模（参数量）和训练数据量（token 数）；算卡数还需要工期。请问是多大的模型、多少 token？"
+        "如果不说明，我会按 7B 稠密模型、每参数 20 个 token（Chinchilla）、H100、MFU 40%、30 天工期来估算。",
+    ),
+    "memory": (
+        "Which model (its size in parameters), and what will the GPUs do: pre-training, full fine-tuning, "
+        "LoRA/QLoRA or serving? Memory depends on both. Otherwise I would assume a 7B model, full fine-tuning "
+        "in BF16 with AdamW and ZeRO-3.",
+        "请问是多大的模型（参数量），以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？显存取决于这两点。"
+        "如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
+    ),
+    "server": (
+        "What will the server run: pre-training, fine-tuning (full or LoRA/QLoRA) or serving, for which model "
+        "size, and what is the budget? With those I can size the GPUs, memory, storage and cost. Otherwise a "
+        "common starting point is one 8-GPU H100 server for fine-tuning and serving models up to about 70B.",
+        "这台服务器主要做什么：预训练、微调（全参还是 LoRA/QLoRA）还是推理部署？模型多大、预算多少？"
+        "有了这些我可以算出卡型、显存、存储和成本。如果暂时不确定，常见的起点是一台 8 卡 H100 服务器，"
+        "可以微调和部署 70B 以内的模型。",
+    ),
+}
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def _answers(name: str) -> frozenset[str]:
+    calculator = CALCULATORS.get(name)
+    return calculator.answers if calculator else frozenset()
 
 
 def _t(key: str, language: Language) -> str:
@@ -141,6 +171,9 @@ class TemplateComposer:
         lang = route.language
         if route.intent == Intent.OUT_OF_SCOPE:
             return Draft(answer=SCOPE[lang == "zh"], notes=["out_of_scope"])
+        if route.intent == Intent.CLARIFY:
+            asked = CLARIFY[route.missing or "training"][lang == "zh"]
+            return Draft(answer=asked, notes=[f"clarify: {route.missing}"])
         if route.intent == Intent.GREETING:
             return Draft(
                 answer=HELP[lang == "zh"], follow_ups=CALCULATORS["training_compute"].follow_ups(lang)[:1]
@@ -153,7 +186,10 @@ class TemplateComposer:
             return f"[{cited.index(passage) + 1}]"
 
         parts: list[str] = []
-        summaries = [summarize(call) for call in run.calls]
+        view = View(asked=route.asked, currency=route.slots.target_currency)
+        # the calculator that answers the quantity asked speaks first
+        ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
+        summaries = [summarize(call, view) for call in ordered]
         if summaries:
             sentences = [*(s.headline(lang) for s in summaries), *_verdicts(route, run, lang)]
             parts.append(("" if lang == "zh" else " ").join(sentences))

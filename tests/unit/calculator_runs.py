@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from assistant.router import Route, Router
-from assistant.slots import SlotExtractor, Slots
+from assistant.router import Context, Route, Router
+from assistant.slots import SlotExtractor
 from assistant.toolbox import ToolBox, ToolRun
 from knowledge.catalog import Catalog, default_catalog
 from knowledge.names import NameIndex
@@ -417,14 +417,17 @@ def collected() -> Collected:
     router, toolbox = Router(extractor=SlotExtractor(NameIndex(catalog))), ToolBox(catalog=catalog)
     answered: list[tuple[Route, ToolRun]] = []
     for questions in _conversations():
-        slots, tools = Slots(), list[str]()  # what the conversation carries, as Assistant.ask keeps it
+        context = Context()  # what the conversation carries, as Assistant.ask keeps it
         for question in questions:
-            route = router.route(question, earlier=slots, earlier_tools=tools)
-            slots = route.slots
+            route = router.route(question, earlier=context)
+            tools = context.tools
+            context = route.context()
             if not route.tools:
+                context.tools = tools
                 continue
-            done = toolbox.run_for(route.tools, route.slots)
-            tools = [call.name for call in done.calls] or tools
+            done = toolbox.run_for(route.tools, route.slots, previous=route.previous)
+            context.tools = [call.name for call in done.calls] or tools
+            context.calls = done.calls
             answered.append((route, done))
             for call in done.calls:
                 keep(call.output, f"{call.name} ({question})")

@@ -148,7 +148,8 @@ def test_owners_written_as_bare_user_ids_become_user_principals(tmp_path: Path) 
     db = sqlite3.connect(path)
     db.executescript(
         "PRAGMA user_version = 0;"  # ... as the previous release left it: owner = the portal's user id
-        "INSERT INTO conversations VALUES ('c1', '{}', '[]', '2026-01-01', '2026-01-01', 'alice');"
+        "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner) "
+        "VALUES ('c1', '{}', '[]', '2026-01-01', '2026-01-01', 'alice');"
     )
     db.commit()
     db.close()

@@ -109,7 +109,7 @@ def test_follow_ups_reuse_the_calculation_with_the_changed_input(
     first: str, follow_up: str, changed: dict[str, object]
 ) -> None:
     one = ROUTER.route(first)
-    two = ROUTER.route(follow_up, earlier=one.slots, earlier_tools=one.tools)
+    two = ROUTER.route(follow_up, earlier=one.context())
     assert two.follow_up
     assert two.tools == one.tools
     for key, value in changed.items():

@@ -245,6 +245,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("we use it about 60% of the time", {"utilization": 0.60}),
     ("over 18 months", {"years": 1.5}),
     ("换成128卡呢", {"gpu_count": 128}),
+    ("如果MFU只有30%呢", {"mfu": 0.30}),
+    ("what if MFU drops to 28%", {"mfu": 0.28}),
+    ("如果电价降到0.45呢", {"electricity_price_per_kwh": 0.45, "electricity_currency": "CNY"}),
     ("the 2025 H100 with 8 GPUs", {"gpu": "h100-sxm", "gpu_count": 8}),
     # full questions
     (
