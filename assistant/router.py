@@ -240,7 +240,9 @@ class Router:
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
         if explains:
-            tools = []  # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
+            # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
+            # (a comparison of named cards still gets its table)
+            tools = [t for t in tools if t == "gpu_compare"]
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
@@ -288,8 +290,8 @@ def _missing(
         return None
     if _BUY.search(text):
         return "server"
-    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or asked == "memory"
-    if stated.keys() & {"gpu", "gpu_count"} and (memory_wanted or (asked == "fit" and "gpu_count" in stated)):
+    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or asked in {"memory", "fit"}
+    if "gpu_count" in stated and memory_wanted:
         return "memory"  # "8 cards enough?": which model, and for what?
     if asked in {"gpus", "days", "gpu_hours", "mfu"}:
         return "training"
