@@ -339,6 +339,18 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
     return slots
 
 
+def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str | None:
+    """The calculator that turns figures the user already knows into the quantity asked, if any."""
+    throughput = given.tokens_per_second_per_gpu or given.step_time_s
+    if throughput and has_model and asked in {"mfu", None}:
+        return "throughput_calibration"  # the MFU a measured throughput implies
+    if throughput and given.tokens_b:
+        return "run_time"
+    if given.training_flops or (given.gpu_hours and asked != "cost" and not given.cloud_price_per_gpu_hour):
+        return "run_time"
+    return None
+
+
 def _refine(
     tools: list[str],
     slots: Slots,
@@ -351,6 +363,12 @@ def _refine(
     """Adjust the triggered calculators to the task and to what the slots can feed; ``given`` are the
     slots that may choose a calculator on their own (this message's, or the conversation's on a follow-up)."""
     chosen = list(dict.fromkeys(tools))
+    known = _from_known_figures(given, asked, bool(slots.params_b or slots.model))
+    if known:
+        # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question
+        # by arithmetic: never re-derived from a model size and an assumed MFU
+        chosen = [t for t in chosen if t not in {*_PRETRAIN_TOOLS, "throughput_calibration", known}]
+        chosen.insert(0, known)
     if (
         (given.cloud_price_per_gpu_hour or asked == "cost")
         and (given.gpu_hours or given.cloud_price_per_gpu_hour)
@@ -383,7 +401,7 @@ def _refine(
             chosen.remove("training_compute")  # the deadline answer already gives the days at that count
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")
-    if "throughput_calibration" in chosen and not slots.tokens_per_second_per_gpu:
+    if "throughput_calibration" in chosen and not (slots.tokens_per_second_per_gpu or slots.step_time_s):
         chosen.remove("throughput_calibration")
     if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:
         # a measured throughput answers the time: never a guessed MFU

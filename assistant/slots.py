@@ -169,7 +169,8 @@ _CONCURRENT = flags(
     rf"|{INTEGER}\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*{INTEGER}"
 )
 _GLOBAL_BATCH = flags(
-    rf"(?:global\s*)?batch\s*size\s*(?:of|=|:|为)?\s*{INTEGER}|全局\s*batch\s*(?:为|=)?\s*{INTEGER}"
+    rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是)?\s*{AMOUNT}"
+    rf"|全局\s*batch\s*(?:size)?\s*(?:为|=|是)?\s*{AMOUNT}"
 )
 _MFU = flags(
     rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
@@ -403,8 +404,8 @@ class SlotExtractor:
             slots.micro_batch = int(_group(match, 1, 2) or 1)
         if match := _CONCURRENT.search(text):
             slots.concurrent = int(_group(match, 1, 2, 3) or 1)
-        if match := _GLOBAL_BATCH.search(text):
-            slots.global_batch = int(_group(match, 1, 2) or 1)
+        if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
+            slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if match := _MFU.search(text):
             slots.mfu = float(_group(match, 1, 2) or 0) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
@@ -459,6 +460,9 @@ class SlotExtractor:
             )
         if match := take(_DEMAND_TPS):
             slots.demand_tokens_per_second = to_number(match.group(1)) * (1000 if match.group(2) else 1)
+        if not _TPS.search(text) and (match := take(_BARE_TPS)):
+            # "throughput drops to 2,200 tok/s": tokens/s with no unit of its own are per GPU, as measured
+            slots.tokens_per_second_per_gpu = to_number(match.group(1)) * (1000 if match.group(2) else 1)
         if match := take(_STEP_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
             slots.step_time_s = value / 1000 if unit == "ms" else value

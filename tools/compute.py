@@ -265,11 +265,22 @@ class ThroughputCalibrationInput(ToolInput, ComputeFields):
     tokens_per_second: float | None = Field(
         default=None, gt=0, le=1e12, description="Measured tokens/s for the whole job."
     )
+    step_time_s: float | None = Field(
+        default=None, gt=0, le=1e6, description="Measured seconds per step (with tokens_per_step)."
+    )
+    tokens_per_step: float | None = Field(
+        default=None, gt=0, le=1e12, description="Tokens per step: global batch x sequence length."
+    )
 
     @model_validator(mode="after")
     def _one_throughput(self) -> ThroughputCalibrationInput:
-        if (self.tokens_per_second_per_gpu is None) == (self.tokens_per_second is None):
-            raise ValueError("give exactly one of tokens_per_second_per_gpu or tokens_per_second")
+        given = [self.tokens_per_second_per_gpu, self.tokens_per_second, self.step_time_s]
+        if sum(g is not None for g in given) != 1:
+            raise ValueError(
+                "give exactly one of tokens_per_second_per_gpu, tokens_per_second or step_time_s"
+            )
+        if self.step_time_s is not None and self.tokens_per_step is None:
+            raise ValueError("step_time_s needs tokens_per_step (global batch x sequence length)")
         return self
 
 
@@ -289,7 +300,14 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
     estimates with numbers from your own cluster rather than an assumed MFU.
     """
     workload, _, assumptions, warnings = _workload(inp, catalog)
-    per_gpu = inp.tokens_per_second_per_gpu or (inp.tokens_per_second or 0) / inp.gpus
+    if inp.step_time_s is not None:
+        per_gpu = (inp.tokens_per_step or 0) / inp.step_time_s / inp.gpus
+        assumptions.append(
+            f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s / {inp.gpus} GPUs = "
+            f"{per_gpu:,.0f} tokens/s per GPU"
+        )
+    else:
+        per_gpu = inp.tokens_per_second_per_gpu or (inp.tokens_per_second or 0) / inp.gpus
     achieved = per_gpu * workload.flops_per_token / 1e12
     mfu = achieved / workload.peak_tflops_per_gpu
     if mfu > 0.75:

@@ -25,6 +25,7 @@ from tools.gpu_memory import training_memory
 from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
 from tools.network import network
+from tools.run_time import run_time
 from tools.storage import storage
 
 
@@ -84,6 +85,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     training_compute,
     gpus_for_deadline,
     throughput_calibration,
+    run_time,
     cluster_plan,
     storage,
     host_ram,

@@ -19,6 +19,7 @@ from assistant.calculators import (
     inference_memory,
     network,
     power_cost,
+    run_time,
     storage,
     tco,
     throughput_calibration,
@@ -45,6 +46,7 @@ CALCULATORS: dict[str, Calculator] = {
         inference_memory,
         gpu_compare,
         throughput_calibration,
+        run_time,
         deepspeed_estimate,
     )
 }

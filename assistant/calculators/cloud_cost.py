@@ -25,11 +25,16 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
-    gpu_into(slots, payload, assumptions)
-    if slots.gpu_count and slots.deadline_days:
+    if slots.gpu_hours:
+        payload["gpu_hours"] = slots.gpu_hours  # "50k GPU-hours at $2.49": the hours are given
+    elif slots.gpu_count and slots.deadline_days:
         payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
     else:
-        return None  # chained after training_compute instead, see run_plans
+        return None  # chained after training_compute instead, see ToolBox.run_for
+    if slots.gpu or not slots.cloud_price_per_gpu_hour:
+        gpu_into(slots, payload, assumptions)
+    else:
+        payload["gpu"] = "h100-sxm"  # a given price does not depend on the card; the catalog needs one
     money_into(slots, payload, catalog)
     if "cloud_price_per_gpu_hour" in payload:
         payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
@@ -37,17 +42,32 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="cloud_cost", payload=payload, assumed=assumptions)
 
 
+def _price(inp: dict[str, Any], out: dict[str, Any]) -> str:
+    """The price per GPU-hour as the user gave it ("¥11"), else the catalog's in dollars."""
+    given = inp.get("price_per_gpu_hour")
+    if given is not None:
+        return f"¥{num(given)}" if inp.get("currency") == "CNY" else f"${num(given)}"
+    return f"${num(out['price_used_usd_per_gpu_hour'])}"
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
-    o = call.output
+    i, o = call.input, call.output
+    given = "price_per_gpu_hour" in i
+    price = _price(i, o)
     en = (
-        f"{num(o['gpu_hours'])} GPU-hours of {o['gpu']} cost about **{money(o['total'], view.first('en'))}** at "
-        f"${num(o['price_used_usd_per_gpu_hour'])}/GPU-hour ({o['price_basis']})."
+        f"{num(o['gpu_hours'])} GPU-hours at {price} per GPU-hour cost about **{money(o['total'], view.first('en'))}**"
+        + ("." if given else f" ({o['gpu']}, {o['price_basis']}).")
     )
-    zh = f"{num(o['gpu_hours'])} 个 {o['gpu']} GPU 小时约 **{money(o['total'], view.first('zh'))}**，按 ${num(o['price_used_usd_per_gpu_hour'])}/卡时计。"
+    zh = f"{num(o['gpu_hours'])} 卡时按每卡时 {price} 计，约 **{money(o['total'], view.first('zh'))}**" + (
+        "。" if given else f"（{o['gpu']}，目录价格）。"
+    )
     rows = [Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])),
-            Row(en="Price used", zh="单价", value=f"${num(o['price_used_usd_per_gpu_hour'])}/GPU-h"),
-            Row(en="Total", zh="合计", value=money(o["total"], view.first())),
-            Row(en="At the median price", zh="按中位价", value=money(o.get("total_at_median"), view.first()))]  # fmt: skip
+            Row(en="Price per GPU-hour", zh="每卡时单价", value=price),
+            Row(en="Total", zh="合计", value=money(o["total"], view.first()))]  # fmt: skip
+    if not given and o.get("total_at_median"):
+        rows.append(
+            Row(en="At the median price", zh="按中位价", value=money(o["total_at_median"], view.first()))
+        )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 

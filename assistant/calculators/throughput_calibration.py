@@ -26,28 +26,42 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
-    if not model_into(slots, payload) or not slots.tokens_per_second_per_gpu:
+    steps = slots.step_time_s and slots.global_batch and slots.seq_len
+    if not model_into(slots, payload) or not (slots.tokens_per_second_per_gpu or steps):
         return None
     compute_fields(slots, payload, assumptions)
     for key in ("mfu", "mfu_low", "mfu_high"):
         payload.pop(key, None)
     assumptions[:] = [a for a in assumptions if not a.en.startswith("MFU")]
     payload["gpus"] = slots.gpu_count or GPUS_PER_NODE
-    payload["tokens_per_second_per_gpu"] = slots.tokens_per_second_per_gpu
+    if slots.tokens_per_second_per_gpu:
+        payload["tokens_per_second_per_gpu"] = slots.tokens_per_second_per_gpu
+    else:
+        payload.update(
+            step_time_s=slots.step_time_s, tokens_per_step=(slots.global_batch or 0) * (slots.seq_len or 0)
+        )
+    if slots.epochs and slots.tokens_b:
+        payload["tokens_b"] = slots.tokens_b * slots.epochs
     return Plan(tool="throughput_calibration", payload=payload, assumed=assumptions)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
-    en = (
-        f"{num(o['tokens_per_second_per_gpu'])} tokens/s per {w['gpu']} means an MFU of **{pct(o['implied_mfu'])}**; "
-        f"{num(w['tokens_b'])}B tokens then take {num(o['days'])} days on {i['gpus']} GPUs."
-    )
-    zh = (
-        f"每张 {w['gpu']} 每秒 {num(o['tokens_per_second_per_gpu'])} token 对应 MFU **{pct(o['implied_mfu'])}**；"
-        f"训完 {num(w['tokens_b'])}B token 在 {i['gpus']} 张卡上需 {num(o['days'])} 天。"
-    )
+    mfu_en = f"{num(o['tokens_per_second_per_gpu'])} tokens/s per {w['gpu']} means an MFU of **{pct(o['implied_mfu'])}**"
+    mfu_zh = f"每张 {w['gpu']} 每秒 {num(o['tokens_per_second_per_gpu'])} token 对应 MFU **{pct(o['implied_mfu'])}**"
+    if view.asked == "days":
+        en = (
+            f"{num(w['tokens_b'])}B tokens take about **{num(o['days'])} days** on {i['gpus']} GPUs at the measured "
+            f"{num(o['tokens_per_second_per_gpu'])} tokens/s per GPU ({num(o['gpu_hours'])} GPU-hours; MFU {pct(o['implied_mfu'])})."
+        )
+        zh = (
+            f"按实测每卡每秒 {num(o['tokens_per_second_per_gpu'])} token，在 {i['gpus']} 张卡上训完 {num(w['tokens_b'])}B token "
+            f"约需 **{num(o['days'])} 天**（{num(o['gpu_hours'])} GPU 小时；MFU {pct(o['implied_mfu'])}）。"
+        )
+    else:
+        en = f"{mfu_en}; {num(w['tokens_b'])}B tokens then take {num(o['days'])} days on {i['gpus']} GPUs."
+        zh = f"{mfu_zh}；训完 {num(w['tokens_b'])}B token 在 {i['gpus']} 张卡上需 {num(o['days'])} 天。"
     rows = [Row(en="Implied MFU", zh="折算 MFU", value=pct(o["implied_mfu"])),
             Row(en="Achieved TFLOPS per GPU", zh="单卡实际 TFLOPS", value=num(o["achieved_tflops_per_gpu"])),
             Row(en="Days", zh="天数", value=num(o["days"])), Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"]))]  # fmt: skip

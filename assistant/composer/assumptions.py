@@ -88,6 +88,15 @@ RULES: list[Rule] = [
         _model,
     ),
     # compute
+    rule(
+        rf"(?P<tokens>{NUMBER}) tokens per step / (?P<s>{NUMBER}) s / (?P<gpus>{NUMBER}) GPUs = (?P<rate>{NUMBER}) tokens/s per GPU",
+        "每步 {tokens} token ÷ {s} 秒 ÷ {gpus} 张卡 = 每卡每秒 {rate} token",
+    ),
+    rule(
+        rf"MFU (?P<mfu>{NUMBER})% \((?P<how>given|assumed)\)",
+        lambda g: f"MFU {g['mfu']}%（" + ("用户给定" if g["how"] == "given" else "假设值") + "）",
+    ),
+    rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
     rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
     rule(
         rf"(?P<t>{NUMBER})B tokens \(Chinchilla-optimal: 20 per parameter; not a data recommendation\)",

@@ -200,9 +200,27 @@ RULES: list[Rule] = [
         "mfu（{mfu}）必须在 mfu_low..mfu_high（{low}..{high}）之内",
     ),
     rule(
-        r"input: give exactly one of tokens_per_second_per_gpu or tokens_per_second",
-        "tokens_per_second_per_gpu 和 tokens_per_second 请给且只给其中一个",
+        r"input: give exactly one of tokens_per_second_per_gpu, tokens_per_second or step_time_s",
+        "tokens_per_second_per_gpu、tokens_per_second 和 step_time_s 请给且只给其中一个",
     ),
+    rule(
+        r"input: step_time_s needs tokens_per_step \(global batch x sequence length\)",
+        "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）",
+    ),
+    rule(
+        r"input: give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu or step_time_s",
+        "gpu_hours、training_flops、tokens_per_second_per_gpu 和 step_time_s 请给且只给其中一个",
+    ),
+    rule(r"input: training_flops needs the gpu whose peak runs them", "training_flops 需要指定运行它的 GPU"),
+    rule(
+        r"input: step_time_s needs tokens_per_step \(global batch x sequence length\) and gpus",
+        "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）和 gpus",
+    ),
+    rule(
+        r"input: a throughput needs tokens_b, the tokens to train on",
+        "给出吞吐时还需要 tokens_b（训练 token 数）",
+    ),
+    rule(r"input: a throughput needs gpus or deadline_days", "给出吞吐时还需要 gpus 或 deadline_days"),
     rule(
         r"input: give gpu_hours, or gpus and days, not both",
         "请给出 gpu_hours，或者给出 gpus 和 days，不要同时给",

@@ -38,7 +38,7 @@ def talk(assistant: Assistant, *messages: str) -> list[Answer]:
 
 
 def first_sentence(answer: Answer) -> str:
-    return re.split(r"(?<=[.!?。！？])\s*", answer.answer.strip(), maxsplit=1)[0]
+    return re.split(r"(?<=[.!?])\s+|(?<=[。！？])", answer.answer.strip(), maxsplit=1)[0]
 
 
 def tools(answer: Answer) -> list[str]:
@@ -112,7 +112,9 @@ def test_now_in_another_currency_shows_the_same_cost_in_it(assistant: Assistant)
     )
     assert tools(again) == ["cloud_cost"]
     assert again.tool_calls[0].output["total"] == cost.tool_calls[0].output["total"]
-    assert first_sentence(again).index("¥") < first_sentence(again).index("$")
+    total = re.search(r"\*\*(.+?)\*\*", first_sentence(again))
+    assert total is not None
+    assert total.group(1).startswith("¥")
 
 
 @pytest.mark.parametrize(
@@ -171,3 +173,77 @@ def test_fine_tuning_is_sized_by_memory_never_by_a_pre_training_plan(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["training_memory"]
     assert answer.tool_calls[0].input["finetune"] in {"lora", "qlora"}
+
+
+# --- quantities the user already knows are used as given ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "currency", "total"),
+    [
+        ("we have 80,000 A100 GPU-hours booked at $1.60 an hour, what's the total?", "usd", 128_000),
+        ("租A800 每卡每小时11块，需要6万卡时，总共多少钱？", "cny", 660_000),
+    ],
+)
+def test_gpu_hours_times_a_rate_is_the_bill(
+    assistant: Assistant, message: str, currency: str, total: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cloud_cost"]
+    assert output(answer, "cloud_cost")["total"][currency] == pytest.approx(total)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        ("job needs 900k GPU-hours and we have 768 GPUs. days?", "days", 900_000 / 768 / 24),
+        ("估计要25万H800卡时，一个月内训完要多少张卡？", "gpus", 352),
+        (
+            "a run of 1.8e24 FLOPs on H200 at 40% MFU: how many GPU-hours?",
+            "gpu_hours",
+            1.8e24 / (989e12 * 0.4) / 3600,
+        ),
+        (
+            "we see ~2,700 tokens/s per GPU with 256 GPUs. how long for 1.5T tokens?",
+            "days",
+            1.5e12 / (2700 * 256) / 86_400,
+        ),
+        (
+            "256张A800实测step time 15秒，global batch 2048，序列长度4096，训完800B token要多久？",
+            "days",
+            800e9 / (2048 * 4096) * 15 / 86_400,
+        ),
+    ],
+)
+def test_known_figures_are_turned_into_the_quantity_asked_by_arithmetic(
+    assistant: Assistant, message: str, field: str, value: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["run_time"]
+    assert output(answer, "run_time")[field] == pytest.approx(value, rel=0.002)
+
+
+def test_a_measured_throughput_with_a_model_gives_the_days_not_a_guessed_mfu(assistant: Assistant) -> None:
+    one, two = talk(
+        assistant,
+        "we measured 2,900 tokens/s per H100 on a 13B model. how many days for 1T tokens on 256 GPUs?",
+        "what if throughput drops to 2,300 tok/s",
+    )
+    for answer, rate in ((one, 2900), (two, 2300)):
+        days = [
+            c.output["days"] for c in answer.tool_calls if c.name in {"run_time", "throughput_calibration"}
+        ]
+        assert days == [pytest.approx(1e12 / (rate * 256) / 86_400, rel=0.002)]
+        assert "40%" not in first_sentence(answer)  # no assumed MFU in the lead
+
+
+@pytest.mark.parametrize("ask_mfu", ["模型是13B，这样MFU是多少", "the model is 13B: what MFU is that?"])
+def test_the_mfu_a_step_time_implies(assistant: Assistant, ask_mfu: str) -> None:
+    _, two = talk(
+        assistant,
+        "256 A800s, step time 15 s, global batch 2048 x 4096 tokens, 800B tokens: how long?",
+        ask_mfu,
+    )
+    assert tools(two) == ["throughput_calibration"]
+    expected = 2048 * 4096 / 15 / 256 * 6 * 13e9 / 312e12
+    assert output(two, "throughput_calibration")["implied_mfu"] == pytest.approx(expected, rel=0.01)

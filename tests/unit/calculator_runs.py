@@ -266,6 +266,15 @@ TARGETED: list[Payload] = [
     ("training_compute", {"params_b": 7, "tokens_b": 1000, "gpu": "v100-sxm2-32gb", "gpus": 64}),  # no BF16: FP16
     ("gpus_for_deadline", {"model": "deepseek-v3", "tokens_b": 14800, "gpu": "h800", "deadline_days": 60, "peak_tflops": 1000}),
     ("throughput_calibration", {"params_b": 70, "gpu": "h100-sxm", "gpus": 64, "tokens_per_second": 60000}),
+    ("throughput_calibration", {"params_b": 13, "gpu": "a800-80gb-sxm", "gpus": 256, "step_time_s": 15,
+                                "tokens_per_step": 8388608, "tokens_b": 800}),
+    # run time from known figures: GPU-hours with GPUs or a deadline, FLOPs, a throughput, a step time
+    ("run_time", {"gpu_hours": 1.2e6, "gpus": 512}),
+    ("run_time", {"gpu_hours": 3e5, "deadline_days": 20}),
+    ("run_time", {"training_flops": 2.4e24, "gpu": "h200"}),
+    ("run_time", {"training_flops": 2.4e24, "gpu": "h200", "mfu": 0.38, "gpus": 1024}),
+    ("run_time", {"tokens_b": 1000, "tokens_per_second_per_gpu": 2900, "gpus": 256}),
+    ("run_time", {"step_time_s": 9.8, "tokens_per_step": 4194304, "gpus": 512, "tokens_b": 600}),
     ("cluster_plan", {"params_b": 70, "tokens_b": 2000, "deadline_days": 30, "budget_usd": 3e6, "rank_by": "time"}),
     # training memory: LoRA, QLoRA, bytes per parameter given
     ("training_memory", {"model": "llama-3-70b", "finetune": "qlora", "gpu": "h100-sxm", "seq_len": 4096}),

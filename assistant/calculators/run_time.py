@@ -1,0 +1,87 @@
+"""Time, GPU-hours or GPUs from what the user already knows: GPU-hours, total FLOPs, a measured throughput."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, assumed, num, words
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    if slots.gpu_hours:
+        payload["gpu_hours"] = slots.gpu_hours
+    elif slots.training_flops:
+        payload.update(training_flops=slots.training_flops, gpu=slots.gpu or "h100-sxm")
+        if slots.mfu:
+            payload["mfu"] = slots.mfu
+        else:
+            assumptions.append(assumed("MFU 40%", "MFU 40%"))
+        if not slots.gpu:
+            assumptions.append(assumed("GPU: H100 SXM", "GPU：H100 SXM"))
+    elif slots.step_time_s and slots.global_batch and slots.seq_len and slots.gpu_count and slots.tokens_b:
+        payload.update(step_time_s=slots.step_time_s, tokens_per_step=slots.global_batch * slots.seq_len)
+        payload["tokens_b"] = slots.tokens_b
+    elif slots.tokens_per_second_per_gpu and slots.tokens_b and (slots.gpu_count or slots.deadline_days):
+        payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, tokens_b=slots.tokens_b)
+    else:
+        return None
+    if slots.epochs and "tokens_b" in payload:
+        payload["tokens_b"] = payload["tokens_b"] * slots.epochs
+        assumptions.append(
+            assumed(f"{num(slots.epochs)} epochs over the data", f"数据训练 {num(slots.epochs)} 个 epoch")
+        )
+    if slots.gpu_count:
+        payload["gpus"] = slots.gpu_count
+    elif slots.deadline_days:
+        payload["deadline_days"] = slots.deadline_days
+    return Plan(tool="run_time", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    i, o = call.input, call.output
+    hours = num(o["gpu_hours"])
+    if i.get("deadline_days") and o.get("gpus"):
+        en = (
+            f"Doing {hours} GPU-hours within {num(i['deadline_days'])} days takes **{num(o['gpus'])} GPUs** "
+            f"({num(o['exact_gpus'])} exactly, rounded up to whole 8-GPU servers)."
+        )
+        zh = (
+            f"要在 {num(i['deadline_days'])} 天内完成 {hours} GPU 小时，需要 **{num(o['gpus'])} 张卡**"
+            f"（精确值 {num(o['exact_gpus'])}，按 8 卡整机向上取整）。"
+        )
+    elif o.get("days") is not None and view.asked != "gpu_hours":
+        en = (
+            f"That is about **{num(o['days'])} days** ({num(o['hours'])} hours) on {num(o['gpus'])} GPUs: "
+            f"{hours} GPU-hours in all."
+        )
+        zh = f"在 {num(o['gpus'])} 张卡上约需 **{num(o['days'])} 天**（{num(o['hours'])} 小时），共 {hours} GPU 小时。"
+    else:
+        en = f"The run needs about **{hours} GPU-hours**."
+        zh = f"这次训练约需 **{hours} GPU 小时**。"
+        if o.get("days") is not None:
+            en += f" On {num(o['gpus'])} GPUs that is {num(o['days'])} days."
+            zh += f"在 {num(o['gpus'])} 张卡上约 {num(o['days'])} 天。"
+    rows = [Row(en="GPU-hours", zh="GPU 小时", value=hours)]
+    if o.get("gpus"):
+        rows.append(Row(en="GPUs", zh="GPU 数量", value=num(o["gpus"])))
+    if o.get("days") is not None:
+        rows.append(Row(en="Wall-clock days", zh="天数", value=num(o["days"])))
+    if o.get("tokens_per_second_per_gpu"):
+        rows.append(Row(en="Tokens/s per GPU", zh="每卡 tokens/s", value=num(o["tokens_per_second_per_gpu"])))
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="run_time",
+    triggers=words(r"a^"),  # chosen by the quantities given (GPU-hours, FLOPs, a measured throughput)
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"days", "gpus", "gpu_hours"}),
+    exemplars_en=("It takes 200k GPU-hours; how many days on 1,024 GPUs?",),
+    exemplars_zh=("估计要 20 万卡时，30 天内训完要多少张卡？",),
+)

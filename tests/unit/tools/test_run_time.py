@@ -1,0 +1,55 @@
+"""Time and GPU-hours from figures the user already knows (tools/run_time.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.catalog import default_catalog
+from tools.run_time import RunTimeInput, run_time
+
+CATALOG = default_catalog()
+
+
+def test_deepseek_v3_gpu_hours_per_trillion_tokens_become_its_reported_days() -> None:
+    """DeepSeek-V3 technical report (arXiv:2412.19437), §1: 'each trillion tokens requires only 180K H800
+    GPU hours, i.e., 3.7 days on our cluster with 2048 H800 GPUs'."""
+    out = run_time(RunTimeInput(gpu_hours=180_000, gpus=2048), CATALOG)
+    assert out.days == pytest.approx(3.7, abs=0.05)
+    assert out.hours == pytest.approx(180_000 / 2048, rel=1e-3)
+
+
+def test_deepseek_v3_pre_training_flops_at_its_implied_mfu_give_its_gpu_hours() -> None:
+    """DeepSeek-V3: 6 x 37B active x 14.8T tokens = 3.29e24 FLOPs (DOMAIN-PITFALLS sizing 4) and 2.664M
+    H800 GPU-hours of pre-training (report, Table 1): 34.7% of the H800's 989 dense BF16 TFLOP/s."""
+    out = run_time(RunTimeInput(training_flops=3.29e24, gpu="H800", mfu=0.347), CATALOG)
+    assert out.gpu_hours == pytest.approx(2.664e6, rel=0.01)
+
+
+def test_gpu_hours_within_a_deadline_need_whole_servers() -> None:
+    out = run_time(RunTimeInput(gpu_hours=300_000, deadline_days=20), CATALOG)
+    assert out.exact_gpus == pytest.approx(625)
+    assert out.gpus == 632  # 79 servers of 8
+    assert out.days == pytest.approx(300_000 / 632 / 24, rel=1e-3)
+
+
+def test_a_measured_throughput_gives_the_days_without_a_model() -> None:
+    out = run_time(RunTimeInput(tokens_b=2000, tokens_per_second_per_gpu=3000, gpus=512), CATALOG)
+    assert out.days == pytest.approx(2e12 / (3000 * 512) / 86_400, rel=1e-3)
+    assert out.gpu_hours == pytest.approx(2e12 / 3000 / 3600, rel=1e-3)
+
+
+def test_a_step_time_is_a_throughput() -> None:
+    """2,048 sequences of 4,096 tokens every 12 s on 256 GPUs: 8,388,608 / 12 / 256 = 2,731 tokens/s/GPU."""
+    out = run_time(RunTimeInput(step_time_s=12, tokens_per_step=2048 * 4096, gpus=256, tokens_b=600), CATALOG)
+    assert out.tokens_per_second_per_gpu == pytest.approx(2730.7, rel=1e-3)
+    assert out.days == pytest.approx(600e9 / (2048 * 4096) * 12 / 86_400, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{}, {"gpu_hours": 1000, "training_flops": 1e20, "gpu": "H100"}, {"training_flops": 1e22},
+     {"step_time_s": 5, "gpus": 8}, {"tokens_per_second_per_gpu": 3000, "gpus": 8}],
+)  # fmt: skip
+def test_the_input_must_name_one_basis(payload: dict[str, object]) -> None:
+    with pytest.raises(ValueError):  # noqa: PT011 - pydantic's ValidationError, with the field in the message
+        RunTimeInput.model_validate(payload)

@@ -1,0 +1,143 @@
+"""Time, GPU-hours and GPU counts from what a team already knows about its run, with no model to derive.
+
+People often know one figure of a run and want another: the GPU-hours it takes ("1.2M GPU-hours on 512
+GPUs: how many days?"), its total compute ("2.4e24 FLOPs on H200 at 38% MFU: GPU-hours?"), or the
+throughput they measured ("2,900 tokens/s per GPU, 1T tokens on 256 GPUs: how long?", "step time 9.8 s
+for 1,024 x 4,096 tokens"). Each is one line of arithmetic on the given figures; this calculator does it
+and says which line it used, without re-deriving the run from a model size and an assumed MFU.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field, model_validator
+
+from knowledge.catalog import Catalog
+from tools.common import (
+    Reference,
+    Share,
+    ToolInput,
+    ToolOutput,
+    find_accelerator,
+    peak_tflops,
+    round_sig,
+)
+from tools.compute import PALM, ComputePrecision
+
+GPU_HOUR = Reference(
+    title="GPU-hours = GPUs x wall-clock hours (the unit of Llama 3's and DeepSeek-V3's reported compute)",
+    url="https://arxiv.org/abs/2412.19437",
+)
+
+
+class RunTimeInput(ToolInput):
+    """What is known of the run; give one of: GPU-hours, total FLOPs, or a throughput (tokens/s or step time)."""
+
+    gpu_hours: float | None = Field(default=None, gt=0, le=1e12, description="GPU-hours the run needs.")
+    training_flops: float | None = Field(
+        default=None, gt=0, le=1e30, description="Total training FLOPs of the run (model FLOPs)."
+    )
+    tokens_b: float | None = Field(
+        default=None, gt=0, le=1_000_000, description="Tokens to train on, billions (with a throughput)."
+    )
+    tokens_per_second_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e9, description="Measured tokens/s per GPU."
+    )
+    step_time_s: float | None = Field(default=None, gt=0, le=1e6, description="Measured seconds per step.")
+    tokens_per_step: float | None = Field(
+        default=None, gt=0, le=1e12, description="Tokens per step: global batch x sequence length."
+    )
+    gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs in the run.")
+    deadline_days: float | None = Field(
+        default=None, gt=0, le=36_500, description="Days available: gives the GPUs needed."
+    )
+    gpu: str | None = Field(default=None, description="Catalog GPU (for FLOPs: its dense peak).")
+    precision: ComputePrecision = Field(default="bf16", description="Peak used as the MFU denominator.")
+    mfu: Share = Field(default=0.40, description="MFU assumed when converting FLOPs to GPU-hours.")
+    gpus_per_node: int = Field(
+        default=8, ge=1, le=72, description="GPUs per server, to round to whole servers."
+    )
+
+    @model_validator(mode="after")
+    def _one_basis(self) -> RunTimeInput:
+        bases = [
+            self.gpu_hours is not None,
+            self.training_flops is not None,
+            self.tokens_per_second_per_gpu is not None,
+            self.step_time_s is not None,
+        ]
+        if sum(bases) != 1:
+            raise ValueError(
+                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu or step_time_s"
+            )
+        if self.training_flops is not None and self.gpu is None:
+            raise ValueError("training_flops needs the gpu whose peak runs them")
+        if self.step_time_s is not None and (self.tokens_per_step is None or self.gpus is None):
+            raise ValueError("step_time_s needs tokens_per_step (global batch x sequence length) and gpus")
+        if self.tokens_per_second_per_gpu is not None and self.tokens_b is None:
+            raise ValueError("a throughput needs tokens_b, the tokens to train on")
+        if self.tokens_per_second_per_gpu is not None and self.gpus is None and self.deadline_days is None:
+            raise ValueError("a throughput needs gpus or deadline_days")
+        return self
+
+
+class RunTimeOutput(ToolOutput):
+    gpu_hours: float = Field(description="GPU-hours of the run.")
+    gpus: int | None = Field(description="GPUs: given, or needed for the deadline (whole servers).")
+    exact_gpus: float | None = Field(description="GPUs needed for the deadline before rounding up.")
+    hours: float | None = Field(description="Wall-clock hours on `gpus` GPUs.")
+    days: float | None = Field(description="Wall-clock days on `gpus` GPUs.")
+    tokens_per_second_per_gpu: float | None = Field(description="Given, or from the step time.")
+
+
+def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
+    """Wall-clock time, GPU-hours or GPUs needed from figures the user already knows about a run.
+
+    From GPU-hours: days = GPU-hours / GPUs / 24, or GPUs = GPU-hours / (deadline x 24). From total FLOPs:
+    GPU-hours = FLOPs / (dense peak x MFU) / 3600. From a measured throughput (tokens/s per GPU, or
+    tokens per step / step time / GPUs): GPU-hours = tokens / tokens/s per GPU / 3600. No model size or
+    assumed MFU is involved unless FLOPs must become time.
+    """
+    assumptions: list[str] = []
+    per_gpu: float | None = None
+    if inp.gpu_hours is not None:
+        hours_total, formula = inp.gpu_hours, "days = GPU-hours / GPUs / 24"
+    elif inp.training_flops is not None:
+        acc = find_accelerator(catalog, inp.gpu or "")
+        peak = peak_tflops(acc, inp.precision)
+        hours_total = inp.training_flops / (peak * 1e12 * inp.mfu) / 3600
+        formula = "GPU-hours = FLOPs / (dense peak x MFU) / 3600"
+        assumptions.append(f"{acc.name}: {peak:g} dense {inp.precision.upper()} TFLOP/s per GPU (catalog)")
+        assumptions.append(
+            f"MFU {inp.mfu:.0%} " + ("(given)" if "mfu" in inp.model_fields_set else "(assumed)")
+        )
+    else:
+        if inp.step_time_s is not None:
+            per_gpu = (inp.tokens_per_step or 0) / inp.step_time_s / (inp.gpus or 1)  # both checked above
+            assumptions.append(
+                f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s / {inp.gpus} GPUs "
+                f"= {per_gpu:,.0f} tokens/s per GPU"
+            )
+        else:
+            per_gpu = inp.tokens_per_second_per_gpu or 1.0  # checked above
+        hours_total = (inp.tokens_b or 0) * 1e9 / per_gpu / 3600
+        formula = "GPU-hours = tokens / (tokens/s per GPU) / 3600; days = GPU-hours / GPUs / 24"
+    gpus, exact = inp.gpus, None
+    if gpus is None and inp.deadline_days is not None:
+        exact = hours_total / (inp.deadline_days * 24)
+        gpus = math.ceil(exact / inp.gpus_per_node) * inp.gpus_per_node
+        assumptions.append(f"rounded up to whole servers of {inp.gpus_per_node} GPUs")
+    hours = hours_total / gpus if gpus else None
+    return RunTimeOutput(
+        formula=formula,
+        assumptions=assumptions,
+        warnings=[],
+        sources=[GPU_HOUR, PALM],
+        gpu_hours=round_sig(hours_total),
+        gpus=gpus,
+        exact_gpus=round_sig(exact) if exact is not None else None,
+        hours=round_sig(hours) if hours is not None else None,
+        days=round_sig(hours / 24) if hours is not None else None,
+        tokens_per_second_per_gpu=round_sig(per_gpu) if per_gpu is not None else None,
+    )
