@@ -167,6 +167,7 @@ _TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调"
 _EXPLAIN = words(
     r"\bwhy\b", r"\bexplain\b", r"\bwhat is\b", r"\bwhat are\b", r"\bwhat'?s (?:a|an|the)\b", r"how does",
     r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
+    r"\bwhen (?:is|are|do|does|should|would)\b", r"什么时候", r"何时", r"什么情况下",
 )  # fmt: skip
 _TASKS = [
     (Task.QLORA, words(r"\bqlora\b", r"\b4[- ]?bit\b.*(?:lora|fine|微调)", r"4\s*比特")),
@@ -192,6 +193,8 @@ _ASKED = [
                       r"(?:要|需要)多少\s*(?:显存|内存)", r"多大(?:的)?\s*(?:显存|内存)", r"memory (?:per gpu|needed|footprint)")),
     ("fit", words(r"\benough\b", r"\bfits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑")),
+    ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少",
+                     r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
 ]  # fmt: skip

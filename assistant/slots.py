@@ -63,6 +63,10 @@ class Slots(BaseModel):
     gpu_hours: float | None = Field(default=None, description="GPU-hours the user already knows.")
     training_flops: float | None = Field(default=None, description="Total training FLOPs the user states.")
     power_kw: float | None = Field(default=None, description="Power of everything described, kW.")
+    power_at_wall: bool | None = Field(
+        default=None, description="power_kw is measured at the wall (cooling in)."
+    )
+    server: str | None = Field(default=None, description="Catalog reference server id, e.g. 'dgx-h100'.")
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
@@ -140,7 +144,7 @@ _NODES = flags(
     rf"{NUMBER}\s*(?:[x×*]|卡|张|块|GPUs?)?\s*(?:的)?\s*$"
 )
 _PLAIN_COUNT = flags(
-    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*(?:GPUs|gpus|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
+    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
 )
 
 # --- training setup -------------------------------------------------------------------------------
@@ -216,6 +220,8 @@ _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)|(?:rack|机柜)s?\s*(?:of|is|are|has|with|功率|供电|为|是|限)?\s*(?:about|~|约)?\s*{DECIMAL}\s*kw\b"
 )
 _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
+_AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
+_SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 _PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}|{DECIMAL}\s*(?:的\s*)?pue\b")
 _SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
 _MAINTENANCE = flags(
@@ -338,6 +344,14 @@ class SlotExtractor:
     def _named(self, text: str, mentions: list[Mention], slots: Slots) -> None:
         gpus = [m for m in mentions if m.group == "accelerators"]
         models = [m for m in mentions if m.group == "models"]
+        servers = [m for m in mentions if m.group == "servers"]
+        if servers:
+            slots.server = servers[
+                0
+            ].id  # "8台DGX H100": the servers' own count and power come from the catalog
+            count = _SERVER_COUNT.search(text[max(0, servers[0].start - 16) : servers[0].start])
+            if count:
+                slots.servers = int(to_number(count.group(1)))
         if models:
             slots.model = models[-1].id  # "换成Llama 3 70B" names the newest choice last
         if gpus:
@@ -452,6 +466,8 @@ class SlotExtractor:
         if (match := _KW.search(strip(text, spans))) is not None:
             spans.append(match.span())
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
+            if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
+                slots.power_at_wall = True
         if match := take(_PUE):
             slots.pue = float(_group(match, 1, 2) or 0)
         if match := take(_NODE_TPS):

@@ -77,7 +77,28 @@ class PowerFields(BaseModel):
         description="Non-GPU power (CPUs, fans, NICs, drives) as a share of GPU TDP; default from the catalog.",
     )
     server_power_kw: float | None = Field(
-        default=None, gt=0, le=1_000, description="Override the server's maximum power, kW per server."
+        default=None,
+        gt=0,
+        le=1_000,
+        description="Power of one server, kW: overrides a catalog server's maximum, or gives it for `servers` servers.",
+    )
+    servers: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Servers drawing `server_power_kw` each (no catalog server).",
+    )
+    it_power_kw: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="IT power of everything described, kW (measured or stated); PUE applies.",
+    )
+    wall_power_kw: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="Power at the wall, kW, cooling included: replaces the estimate and PUE.",
     )
     cooling: Cooling = Field(default="air", description="Facility cooling; picks the default PUE.")
     pue: float | None = Field(
@@ -132,6 +153,7 @@ class PowerDraw(BaseModel):
     energy_mwh_per_year: float
     electricity_usd_per_kwh: float
     yearly_energy_cost: Money
+    monthly_energy_cost: Money = Field(description="The yearly cost / 12.")
     energy_cost_per_gpu_hour: Money = Field(description="Electricity per GPU-hour of work.")
     usd_to_cny: float
 
@@ -230,6 +252,21 @@ def _hardware(fields: PowerFields, catalog: Catalog, notes: _Notes) -> _Hardware
     return _Hardware(acc, gpus, server, servers, servers * per)
 
 
+def _given_power(fields: PowerFields, notes: _Notes) -> float | None:
+    """IT load the user stated (kW): directly, or as servers x kW per server; None to estimate it."""
+    if fields.wall_power_kw is not None:
+        return fields.wall_power_kw  # replaced by wall / PUE in _power, where the PUE is known
+    if fields.it_power_kw is not None:
+        notes.assumptions.append(f"IT load {fields.it_power_kw:g} kW (given)")
+        return fields.it_power_kw
+    if fields.server_power_kw is not None and fields.servers is not None and fields.server is None:
+        notes.assumptions.append(
+            f"IT load = {fields.servers} x {fields.server_power_kw:g} kW per server (given)"
+        )
+        return fields.servers * fields.server_power_kw
+    return None
+
+
 def _yearly_energy_kwh(wall_kw: float, utilization: float) -> float:
     """kW at the wall x hours in a year x share of the year the GPUs run."""
     return wall_kw * HOURS_PER_YEAR * utilization
@@ -267,6 +304,7 @@ class _Power:
             energy_mwh_per_year=round(_yearly_energy_kwh(self.wall_kw, self.utilization) / 1000, 3),
             electricity_usd_per_kwh=round(self.usd_per_kwh, 6),
             yearly_energy_cost=fx.money(self.yearly_usd()),
+            monthly_energy_cost=fx.money(self.yearly_usd() / MONTHS_PER_YEAR),
             energy_cost_per_gpu_hour=fx.money(
                 self.yearly_usd() / (hw.gpus * HOURS_PER_YEAR * self.utilization), 4
             ),
@@ -284,7 +322,10 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
         f"{acc.name} TDP {tdp_w:g} W per GPU ({'given' if fields.gpu_tdp_w else 'catalog'})"
     )
     notes.cite(acc)
-    if server and hw.servers:
+    given_power = _given_power(fields, notes)
+    if given_power is not None:
+        it_kw = given_power
+    elif server and hw.servers:
         per_server_kw = fields.server_power_kw or server.max_power_kw
         it_kw = hw.servers * per_server_kw
         source = "given" if fields.server_power_kw else f"catalog maximum system power, as of {server.as_of}"
@@ -308,7 +349,8 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
     else:
         if fields.server_power_kw is not None:
             raise CalculatorInputError(
-                "server_power_kw", "needs a server; without one use server_overhead_share"
+                "server_power_kw",
+                "needs a server or a number of servers; without one use server_overhead_share",
             )
         if fields.server_overhead_share is not None:
             share = fields.server_overhead_share
@@ -326,7 +368,14 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
                     "set server_overhead_share"
                 )
         it_kw = gpu_kw * (1 + share)
-    if fields.pue is not None:
+    if fields.wall_power_kw is not None:
+        pue = fields.pue or 1.0
+        it_kw = fields.wall_power_kw / pue
+        notes.assumptions.append(
+            f"{fields.wall_power_kw:g} kW at the wall (given, cooling included)"
+            + (f"; IT load {it_kw:.4g} kW at PUE {pue:g} (given)" if fields.pue else "")
+        )
+    elif fields.pue is not None:
         pue = fields.pue
         notes.assumptions.append(f"PUE {pue:g} (given)")
     else:
@@ -591,6 +640,15 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     """Inputs of the TCO calculator: hardware, period, utilisation, and the buy, lease and cloud terms."""
 
     years: int = Field(default=3, ge=1, le=10, description="Period compared, years.")
+    months: int | None = Field(
+        default=None, ge=1, le=120, description="Period compared in months (e.g. 18); overrides `years`."
+    )
+    capex_per_server: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e9,
+        description="Your price per server in `currency` (CPUs, RAM, NICs included).",
+    )
     capex_total: float | None = Field(
         default=None,
         gt=0,
@@ -691,7 +749,7 @@ class TcoOutput(ToolOutput):
 
     gpu: str
     gpus: int
-    years: int
+    years: float = Field(description="Period compared, years (months / 12 when months were given).")
     utilization: float
     used_gpu_hours_per_year: float = Field(description="GPUs x 8,760 h x utilisation.")
     capex: Money
@@ -737,8 +795,23 @@ def _capex(
 
     items: list[CostItem] = []
     price: PurchasePrice | None = None
+    if inp.capex_per_server is not None:
+        servers = hw.servers or inp.servers or math.ceil(hw.installed_gpus / 8)
+        hardware = servers * fx.to_usd(inp.capex_per_server)
+        items.append(
+            CostItem(
+                name="servers",
+                amount=fx.money(hardware),
+                basis=f"{servers} x {inp.capex_per_server:g} {inp.currency} per server (given)",
+            )
+        )
+        notes.assumptions.append(f"{servers} servers x {inp.capex_per_server:g} {inp.currency} each (given)")
+        if servers == 1:
+            return hardware, items, None  # one box: no cluster network or shared storage to add
     server_prices = catalog.prices_for(hw.server.id) if hw.server else []
-    if hw.server and hw.servers and inp.capex_per_gpu is None and server_prices:
+    if inp.capex_per_server is not None:
+        pass  # priced above
+    elif hw.server and hw.servers and inp.capex_per_gpu is None and server_prices:
         price = price_row(server_prices[0])
         hardware = hw.servers * price.usd
         basis = f"{hw.servers} x ${price.usd:,.0f} per {hw.server.name} ({price.kind}, {price.as_of})"
@@ -784,7 +857,7 @@ def _capex(
         )
     )
     shares = [f"network and storage {inp.network_storage_share:.0%} of server capex"]
-    if price is None or price.unit == "accelerator":
+    if inp.capex_per_server is None and (price is None or price.unit == "accelerator"):
         shares.insert(0, f"platform (CPUs, RAM, NICs, chassis) {inp.platform_share:.0%} of GPU capex")
     kind = "planning shares, not quotes" if len(shares) > 1 else "a planning share, not a quote"
     notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
@@ -808,7 +881,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     hw = _hardware(inp, catalog, notes)
     power = _power(inp, hw, catalog, fx, notes)
     defaults = catalog.defaults
-    years, u = inp.years, inp.utilization
+    years: float = inp.months / MONTHS_PER_YEAR if inp.months else float(inp.years)
+    u = inp.utilization
+    if inp.months:
+        notes.assumptions.append(f"period {inp.months} months (given)")
 
     capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
 
@@ -884,8 +960,13 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
 
     cash_flow = []
     cumulative = dict.fromkeys(totals, 0.0)
-    for year in range(1, years + 1):
-        flows = {"buy": buy_opex + (capex if year == 1 else 0.0), "lease": lease_year, "cloud": cloud_year}
+    for year in range(1, math.ceil(years) + 1):
+        part = min(1.0, years - (year - 1))  # the last year of an 18-month period is half a year
+        flows = {
+            "buy": buy_opex * part + (capex if year == 1 else 0.0),
+            "lease": lease_year * part,
+            "cloud": cloud_year * part,
+        }
         for k, v in flows.items():
             cumulative[k] += v
         cash_flow.append(
@@ -902,7 +983,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     break_even_month = next(
         (
             m
-            for m in range(1, years * MONTHS_PER_YEAR + 1)
+            for m in range(1, round(years * MONTHS_PER_YEAR) + 1)
             if capex + buy_opex * m / MONTHS_PER_YEAR <= cloud_year * m / MONTHS_PER_YEAR * (1 + 1e-12)
         ),
         None,
@@ -915,7 +996,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
     used_total = used_hours * years
     if break_even_month is None:
-        when = f"buying does not overtake cloud within {years} years"
+        when = f"buying does not overtake cloud within {years:g} years"
         if cloud_year > buy_opex:
             month = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
             notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
@@ -926,7 +1007,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     else:
         even = f"buying breaks even with cloud at {break_even_u:.0%} utilisation"
     verdict = (
-        f"Over {years} years at {u:.0%} utilisation: "
+        f"Over {years:g} years at {u:.0%} utilisation: "
         + ", ".join(f"{k} ${v:,.0f} (¥{v * fx.usd_to_cny:,.0f})" for k, v in totals.items())
         + f"; {cheapest_option} is cheapest; {when}; {even}."
     )

@@ -90,6 +90,36 @@ def gpu_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], 
         )
 
 
+def gpus_of(slots: Slots, catalog: Catalog) -> int | None:
+    """The GPUs the user described: counted, or servers x GPUs per server (8, or the catalog server's)."""
+    if slots.gpu_count:
+        return slots.gpu_count
+    if slots.servers:
+        per = slots.gpus_per_node or (
+            catalog.server(slots.server).accelerator_count if slots.server else GPUS_PER_NODE
+        )
+        return slots.servers * per
+    return None
+
+
+def power_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+    """The power the user stated: per server, for the whole fleet (at the wall or IT), and the PUE."""
+    if slots.server:
+        payload["server"] = slots.server
+        payload.pop("gpu", None)
+        assumptions[:] = [a for a in assumptions if not a.en.startswith("GPU:")]
+    if slots.server_power_kw:
+        payload["server_power_kw"] = slots.server_power_kw
+        if not slots.server:
+            payload["servers"] = slots.servers or max(
+                1, math.ceil(payload.get("gpus", GPUS_PER_NODE) / GPUS_PER_NODE)
+            )
+    if slots.power_kw:
+        payload["wall_power_kw" if slots.power_at_wall else "it_power_kw"] = slots.power_kw
+    if slots.pue:
+        payload["pue"] = slots.pue
+
+
 def nodes(slots: Slots) -> int:
     return max(1, math.ceil((slots.gpu_count or GPUS_PER_NODE) / (slots.gpus_per_node or GPUS_PER_NODE)))
 
@@ -218,6 +248,7 @@ class View:
 
     asked: str | None = None
     currency: str | None = None  # "USD" or "CNY" when the reader named one
+    period: str | None = None  # "month" or "year": a bill asked per month is shown per month
 
     def first(self, language: Language | None = None) -> str:
         """The currency to show first: the one asked for, else the reader's own (yuan for Chinese)."""

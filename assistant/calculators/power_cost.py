@@ -14,10 +14,12 @@ from assistant.calculators.common import (
     View,
     assumed,
     gpu_into,
+    gpus_of,
     money,
     money_into,
     num,
     pct,
+    power_into,
     words,
 )
 from assistant.models import ToolCall
@@ -29,11 +31,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
     gpu_into(slots, payload, assumptions)
-    payload["gpus"] = slots.gpu_count or GPUS_PER_NODE
-    if not slots.gpu_count:
-        assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
+    gpus = gpus_of(slots, catalog)
+    if gpus:
+        payload["gpus"] = gpus
+    elif not slots.server:
+        payload["gpus"] = GPUS_PER_NODE
+        if not (slots.power_kw or slots.server_power_kw):
+            assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
+    power_into(slots, payload, assumptions)
     if slots.utilization:
         payload["utilization"] = slots.utilization
+    elif slots.power_kw:
+        payload["utilization"] = 1.0  # a stated draw is the draw: all year, unless a utilisation is given
+        assumptions.append(assumed("the stated power is drawn all year round", "按所述功率全年持续运行计算"))
     money_into(slots, payload, catalog)
     payload.pop("cloud_price_per_gpu_hour", None)
     return Plan(tool="power_cost", payload=payload, assumed=assumptions,
@@ -43,18 +53,44 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     cost = o["yearly_energy_cost"]
-    en = (
-        f"{o['installed_gpus']} x {o['gpu']} draw about **{num(o['wall_power_kw'])} kW at the wall** (PUE {num(o['pue'])}), "
-        f"{num(o['energy_mwh_per_year'])} MWh a year at {pct(o['utilization'])} use: **{money(cost, view.first('en'))} per year** in electricity."
-    )
-    zh = (
-        f"{o['installed_gpus']} 张 {o['gpu']} 在市电侧约 **{num(o['wall_power_kw'])} kW**（PUE {num(o['pue'])}），"
-        f"利用率 {pct(o['utilization'])} 时每年 {num(o['energy_mwh_per_year'])} MWh，电费约 **{money(cost, view.first('zh'))} / 年**。"
-    )
+    i = call.input
+    if o.get("server"):
+        what_en, what_zh = f"{o['servers']} x {o['server']}", f"{o['servers']} 台 {o['server']}"
+    elif i.get("servers") or i.get("it_power_kw") or i.get("wall_power_kw"):
+        n = i.get("servers")
+        what_en = f"{n} server{'s' if n != 1 else ''}" if n else "the equipment"
+        what_zh = f"{n} 台服务器" if n else "这些设备"
+    else:
+        what_en, what_zh = f"{o['installed_gpus']} x {o['gpu']}", f"{o['installed_gpus']} 张 {o['gpu']}"
+    draw_en = f"{num(o['wall_power_kw'])} kW at the wall (PUE {num(o['pue'])})"
+    draw_zh = f"市电侧 {num(o['wall_power_kw'])} kW（PUE {num(o['pue'])}）"
+    if view.asked == "power":
+        en = f"{what_en} draw about **{draw_en.replace(' (', '** (', 1)}; electricity {money(cost, view.first('en'))} per year."
+        zh = f"{what_zh} 功率约 **{draw_zh.replace('（', '**（', 1)}，年电费约 {money(cost, view.first('zh'))}。"
+    elif view.period == "month":
+        month = o["monthly_energy_cost"]
+        en = (
+            f"About **{money(month, view.first('en'))} per month** in electricity ({money(cost, view.first('en'))} a year): "
+            f"{what_en} at {draw_en}, {pct(o['utilization'])} of the time."
+        )
+        zh = (
+            f"每月电费约 **{money(month, view.first('zh'))}**（每年 {money(cost, view.first('zh'))}）："
+            f"{what_zh}，{draw_zh}，运行时间占 {pct(o['utilization'])}。"
+        )
+    else:
+        en = (
+            f"About **{money(cost, view.first('en'))} per year** in electricity: {what_en} at {draw_en}, "
+            f"{num(o['energy_mwh_per_year'])} MWh at {pct(o['utilization'])} use."
+        )
+        zh = (
+            f"每年电费约 **{money(cost, view.first('zh'))}**：{what_zh}，{draw_zh}，"
+            f"利用率 {pct(o['utilization'])} 时年耗电 {num(o['energy_mwh_per_year'])} MWh。"
+        )
     rows = [Row(en="GPU power", zh="GPU 功耗", value=f"{num(o['gpu_power_kw'])} kW"),
             Row(en="IT power", zh="IT 负载", value=f"{num(o['it_power_kw'])} kW"),
             Row(en="Wall power", zh="市电侧功率", value=f"{num(o['wall_power_kw'])} kW"),
             Row(en="Energy per year", zh="年耗电", value=f"{num(o['energy_mwh_per_year'])} MWh"),
+            Row(en="Electricity per month", zh="月电费", value=money(o["monthly_energy_cost"], view.first())),
             Row(en="Electricity per year", zh="年电费", value=money(cost, view.first()))]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 

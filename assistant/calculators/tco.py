@@ -14,10 +14,13 @@ from assistant.calculators.common import (
     View,
     assumed,
     gpu_into,
+    gpus_of,
     money,
     money_into,
     num,
     pct,
+    power_into,
+    to_usd,
     words,
 )
 from assistant.models import ToolCall
@@ -29,16 +32,27 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
     gpu_into(slots, payload, assumptions)
-    payload["gpus"] = slots.gpu_count or GPUS_PER_NODE
-    if not slots.gpu_count:
+    payload["gpus"] = gpus_of(slots, catalog) or GPUS_PER_NODE
+    if not (slots.gpu_count or slots.servers):
         assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
-    if slots.years:
+    power_into(slots, payload, assumptions)
+    if slots.years and slots.years == int(slots.years):
         payload["years"] = int(slots.years)
+    elif slots.years:
+        payload["months"] = round(slots.years * 12)  # "over 18 months"
     if slots.utilization:
         payload["utilization"] = slots.utilization
     else:
         assumptions.append(assumed("80% utilisation", "利用率 80%"))
+    if slots.maintenance_share is not None:
+        payload["maintenance_share_per_year"] = slots.maintenance_share
     money_into(slots, payload, catalog)
+    if slots.server_price:
+        # the server's price is in its own currency; the other amounts follow it when they agree
+        if payload["currency"] == (slots.server_price_currency or "USD"):
+            payload["capex_per_server"] = slots.server_price
+        else:
+            payload["capex_per_server"] = to_usd(slots.server_price, slots.server_price_currency, catalog)
     ask = (
         None
         if slots.utilization
@@ -52,11 +66,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     t = o["totals"]
     names = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
     en = (
-        f"Over {o['years']} years at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
+        f"Over {num(o['years'])} years at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
         f"buy {money(t['buy'], view.first('en'))}, lease {money(t['lease'], view.first('en'))}, cloud {money(t['cloud'], view.first('en'))}."
     )
     zh = (
-        f"{o['years']} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'], view.first('zh'))}，"
+        f"{num(o['years'])} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'], view.first('zh'))}，"
         f"租赁 {money(t['lease'], view.first('zh'))}，上云 {money(t['cloud'], view.first('zh'))}。"
     )
     if o.get("break_even_month"):

@@ -83,8 +83,8 @@ RULES: list[Rule] = [
     ),
     rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
     rule(
-        r"server_power_kw: needs a server; without one use server_overhead_share",
-        "server_power_kw：需要同时给出服务器；没有服务器时请改用 server_overhead_share",
+        r"server_power_kw: needs a server or a number of servers; without one use server_overhead_share",
+        "server_power_kw：需要同时给出服务器或服务器台数；没有时请改用 server_overhead_share",
     ),
     rule(
         r"price_per_gpu_hour: the catalog has no cloud price for (?P<gpu>.+); give price_per_gpu_hour",

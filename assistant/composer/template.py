@@ -82,6 +82,18 @@ CLARIFY = {
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
+def _currency(route: Route) -> str | None:
+    """The currency to show first: the one asked for, else the one every amount this message gave is in."""
+    if route.slots.target_currency:
+        return route.slots.target_currency
+    given = {
+        route.stated.get(f"{kind}_currency")
+        for kind in ("budget", "cloud_price", "electricity", "server_price", "monthly_bill")
+        if route.stated.get(f"{kind}_currency")
+    }
+    return str(given.pop()) if len(given) == 1 else None
+
+
 def _answers(name: str) -> frozenset[str]:
     calculator = CALCULATORS.get(name)
     return calculator.answers if calculator else frozenset()
@@ -186,7 +198,7 @@ class TemplateComposer:
             return f"[{cited.index(passage) + 1}]"
 
         parts: list[str] = []
-        view = View(asked=route.asked, currency=route.slots.target_currency)
+        view = View(asked=route.asked, currency=_currency(route), period=route.slots.period)
         # the calculator that answers the quantity asked speaks first
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
         summaries = [summarize(call, view) for call in ordered]

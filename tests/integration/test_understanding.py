@@ -247,3 +247,56 @@ def test_the_mfu_a_step_time_implies(assistant: Assistant, ask_mfu: str) -> None
     assert tools(two) == ["throughput_calibration"]
     expected = 2048 * 4096 / 15 / 256 * 6 * 13e9 / 312e12
     assert output(two, "throughput_calibration")["implied_mfu"] == pytest.approx(expected, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        # 420 kW x 8,760 h / 12 x $0.09: the stated draw, all month, no PUE on top of a wall figure
+        (
+            "our 256-GPU H100 cluster draws about 420 kW at the wall, power costs $0.09/kWh: monthly bill?",
+            "monthly_energy_cost",
+            420 * 8760 / 12 * 0.09,
+        ),
+        # 8 x 10.2 kW x PUE 1.3 x 8,760 h x 80% x ¥0.8
+        (
+            "8台DGX H100 每台最大10.2kW 电费0.8元一度 PUE 1.3 一年电费多少",
+            "yearly_energy_cost",
+            8 * 10.2 * 1.3 * 8760 * 0.8 * 0.8,
+        ),
+        # 6 kW x 1.3 x 8,760 h x ¥0.75, round the clock
+        (
+            "our 6 kW box runs 24/7 at ¥0.75/kWh, PUE 1.3, yearly power bill?",
+            "yearly_energy_cost",
+            6 * 1.3 * 8760 * 0.75,
+        ),
+    ],
+)
+def test_a_power_bill_uses_the_power_pue_and_tariff_given(
+    assistant: Assistant, message: str, field: str, value: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"]
+    cost = output(answer, "power_cost")[field]
+    currency = "cny" if "¥" in message or "元" in message else "usd"
+    assert cost[currency] == pytest.approx(value, rel=0.002)  # type: ignore[index]
+
+
+def test_a_buy_or_rent_question_uses_every_figure_given(assistant: Assistant) -> None:
+    one, two = talk(
+        assistant,
+        "an 8x H100 server is $300k to buy; cloud is $2.50/GPU-hr; we'd use it ~70% of the time over 3 years; "
+        "it pulls ~10 kW, power $0.12/kWh, PUE 1.4. buy or rent?",
+        "and over 18 months?",
+    )
+    (call,) = one.tool_calls
+    assert call.name == "tco"
+    assert call.input["capex_per_server"] == 300_000
+    assert call.input["cloud_price_per_gpu_hour"] == 2.5
+    assert (call.input["utilization"], call.input["pue"]) == (0.7, 1.4)
+    assert call.output["power"]["it_power_kw"] == pytest.approx(10)
+    assert call.output["totals"]["cloud"]["usd"] == pytest.approx(8 * 2.5 * 8760 * 0.7 * 3, rel=0.001)
+    assert two.tool_calls[0].input["months"] == 18
+    assert two.tool_calls[0].output["totals"]["cloud"]["usd"] == pytest.approx(
+        8 * 2.5 * 8760 * 0.7 * 1.5, rel=0.001
+    )
