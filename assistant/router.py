@@ -345,12 +345,20 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
 def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str | None:
     """The calculator that turns figures the user already knows into the quantity asked, if any."""
     throughput = given.tokens_per_second_per_gpu or given.step_time_s
+    if given.token_bytes and given.tokens_per_second_per_gpu:
+        return "data_volume"  # the data a measured throughput reads
     if throughput and has_model and asked in {"mfu", None}:
         return "throughput_calibration"  # the MFU a measured throughput implies
     if throughput and given.tokens_b:
         return "run_time"
     if given.training_flops or (given.gpu_hours and asked != "cost" and not given.cloud_price_per_gpu_hour):
         return "run_time"
+    if (
+        (given.checkpoint_tb and given.write_seconds)
+        or given.raw_data_tb is not None
+        or (given.token_bytes and (given.tokens_b or given.tokens_per_second_per_gpu))
+    ):
+        return "data_volume"
     return None
 
 

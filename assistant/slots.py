@@ -232,7 +232,7 @@ _CHECKPOINTS = flags(
     rf"|{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
 )
 _CHECKPOINT_SIZE = flags(
-    rf"(?:checkpoints?|ckpts?|检查点)[^。.;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+    rf"(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
 )
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
@@ -269,6 +269,7 @@ _REPLICAS = flags(
 _RETENTION = flags(
     rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(年|个月|月|天|days?|months?|years?)"
 )
+_RETENTION_HALF_YEAR = flags(r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)")
 _PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|月度|月(?:电费|费用|账单)"), "month"),
             (flags(r"per year|\byearly\b|\bannual|a year|/\s*yr\b|/\s*year|每年|一年|年(?:电费|费用)|全年"), "year"),
             (flags(r"per day|\bdaily\b|每天"), "day")]  # fmt: skip
@@ -449,10 +450,14 @@ class SlotExtractor:
         spans are blanked out so no later rule reads "1.2M GPU-hours" as a model size."""
         spans: list[tuple[int, int]] = []
 
+        rest = text  # what no rule has read yet: "50TB 每天新增1TB" gives 50 TB of data and 1 TB a day
+
         def take(pattern: re.Pattern[str]) -> re.Match[str] | None:
-            match = pattern.search(text)
+            nonlocal rest
+            match = pattern.search(rest)
             if match:
                 spans.append(match.span())
+                rest = strip(rest, [match.span()])
             return match
 
         if match := take(_GPU_HOURS):
@@ -463,8 +468,7 @@ class SlotExtractor:
             slots.rack_kw = float(_group(match, 1, 2) or 0)
         if match := take(_SERVER_KW):
             slots.server_power_kw = float(_group(match, 1, 2, 3, 4) or 0)
-        if (match := _KW.search(strip(text, spans))) is not None:
-            spans.append(match.span())
+        if (match := take(_KW)) is not None:
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
                 slots.power_at_wall = True
@@ -499,7 +503,9 @@ class SlotExtractor:
             slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_REPLICAS):
             slots.replicas = int(to_number(_group(match, 1, 2, 3, 4) or "0"))
-        if match := take(_RETENTION):
+        if take(_RETENTION_HALF_YEAR):
+            slots.retention_days = 182
+        elif match := take(_RETENTION):
             unit = match.group(2).lower()
             per = (
                 365

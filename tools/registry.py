@@ -19,6 +19,7 @@ from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
 from tools.cost import cloud_cost, power_cost, tco
+from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
@@ -88,6 +89,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     run_time,
     cluster_plan,
     storage,
+    data_volume,
     host_ram,
     network,
     power_cost,

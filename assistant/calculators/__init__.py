@@ -12,6 +12,7 @@ from __future__ import annotations
 from assistant.calculators import (
     cloud_cost,
     cluster_plan,
+    data_volume,
     deepspeed_estimate,
     gpu_compare,
     gpus_for_deadline,
@@ -38,6 +39,7 @@ CALCULATORS: dict[str, Calculator] = {
         training_memory,
         cluster_plan,
         storage,
+        data_volume,
         host_ram,
         network,
         power_cost,

@@ -40,21 +40,41 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload["nodes"] = nodes(slots)
     if slots.deadline_days:
         payload["run_days"] = slots.deadline_days
+    if slots.checkpoints:
+        payload["checkpoints_retained"] = slots.checkpoints
+    if slots.token_bytes:
+        payload["bytes_per_token_id"] = slots.token_bytes
+    if slots.write_seconds:
+        payload["checkpoint_write_seconds"] = slots.write_seconds
+    if slots.raw_data_tb:
+        payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
                 ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
-    en = (
-        f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
-        f"{num(o['tokenized_gb'])} GB tokenized, full checkpoints {num(o['full_checkpoint_gb'])} GB each, "
-        f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {o['recommended_tier']}."
-    )
-    zh = (
-        f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
-        f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{o['recommended_tier']}。"
-    )
+    kept = f"{o['checkpoints_retained']} full checkpoints of {num(o['full_checkpoint_gb'])} GB"
+    kept_zh = f"保留 {o['checkpoints_retained']} 个完整检查点（每个 {num(o['full_checkpoint_gb'])} GB）"
+    if "checkpoints_retained" in call.input:  # the user said how many they keep: lead with that figure
+        en = (
+            f"Keeping {kept} takes **{num(o['checkpoints_gb'] / 1000)} TB**; with the {num(o['tokenized_gb'])} GB "
+            f"dataset, scratch and headroom plan about {num(o['total_tb'])} TB ({num(o['total_tib'])} TiB)."
+        )
+        zh = (
+            f"{kept_zh}需要 **{num(o['checkpoints_gb'] / 1000)} TB**；加上 {num(o['tokenized_gb'])} GB 数据集、临时文件和余量，"
+            f"共约 {num(o['total_tb'])} TB（{num(o['total_tib'])} TiB）。"
+        )
+    else:
+        en = (
+            f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
+            f"{num(o['tokenized_gb'])} GB tokenized, full checkpoints {num(o['full_checkpoint_gb'])} GB each, "
+            f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {o['recommended_tier']}."
+        )
+        zh = (
+            f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
+            f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{o['recommended_tier']}。"
+        )
     rows = [Row(en="Tokenized dataset", zh="分词后数据", value=f"{num(o['tokenized_gb'])} GB"),
             Row(en="Weights-only checkpoint", zh="仅权重检查点", value=f"{num(o['weights_only_checkpoint_gb'])} GB"),
             Row(en="Full checkpoint", zh="完整检查点", value=f"{num(o['full_checkpoint_gb'])} GB"),

@@ -96,6 +96,15 @@ RULES: list[Rule] = [
         rf"MFU (?P<mfu>{NUMBER})% \((?P<how>given|assumed)\)",
         lambda g: f"MFU {g['mfu']}%（" + ("用户给定" if g["how"] == "given" else "假设值") + "）",
     ),
+    rule(r"(?P<n>[24]) bytes per token id \((?P<w>uint16|uint32)\)", "每个 token id 占 {n} 字节（{w}）"),
+    rule(
+        rf"(?P<raw>{NUMBER}) TB now(?: \+ (?P<g>{NUMBER}) TB/day x (?P<d>{NUMBER}) days)?, (?P<n>\d+) cop(?:y|ies)",
+        lambda g: (
+            f"现有 {g['raw']} TB"
+            + (f" + 每天 {g['g']} TB × {g['d']} 天" if g["g"] else "")
+            + f"，{g['n']} 份副本"
+        ),
+    ),
     rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
     rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
     rule(

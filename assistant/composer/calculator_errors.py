@@ -222,6 +222,22 @@ RULES: list[Rule] = [
     ),
     rule(r"input: a throughput needs gpus or deadline_days", "给出吞吐时还需要 gpus 或 deadline_days"),
     rule(
+        r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb",
+        "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
+    ),
+    rule(
+        r"input: checkpoint_tb needs write_seconds, the time allowed to write it",
+        "checkpoint_tb 需要配合 write_seconds（允许的写入时间）",
+    ),
+    rule(
+        r"input: growth_tb_per_day needs retention_days, how long data is kept",
+        "growth_tb_per_day 需要配合 retention_days（数据保留天数）",
+    ),
+    rule(
+        r"input: tokens_per_second_per_gpu needs gpus, the GPUs reading data",
+        "tokens_per_second_per_gpu 需要配合 gpus（读取数据的 GPU 数）",
+    ),
+    rule(
         r"input: give gpu_hours, or gpus and days, not both",
         "请给出 gpu_hours，或者给出 gpus 和 days，不要同时给",
     ),

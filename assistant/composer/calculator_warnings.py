@@ -63,6 +63,14 @@ def _pcie_ring(g: Groups) -> str:
 RULES: list[Rule] = [
     # compute
     rule(
+        r"uint16 holds ids only for vocabularies up to 65,536 \(GPT-2's 50,257 fits; Llama 3's 128k does not\)",
+        "uint16 只能容纳不超过 65,536 个词的词表（GPT-2 的 50,257 可以；Llama 3 的 128k 不行）",
+    ),
+    rule(
+        rf"a (?P<v>{NUMBER})-token vocabulary does not fit uint16 \(at most 65,536 ids\): use 4 bytes",
+        "{v} 个词的词表放不进 uint16（最多 65,536 个 id）：请用 4 字节",
+    ),
+    rule(
         r"MFU against the FP8 peak is half the MFU against the BF16 peak for the same run",
         "同一次训练，按 FP8 峰值算的 MFU 只有按 BF16 峰值算的一半",
     ),

@@ -300,3 +300,38 @@ def test_a_buy_or_rent_question_uses_every_figure_given(assistant: Assistant) ->
     assert two.tool_calls[0].output["totals"]["cloud"]["usd"] == pytest.approx(
         8 * 2.5 * 8760 * 0.7 * 1.5, rel=0.001
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        (
+            "our full checkpoint incl. optimizer is ~2 TB; we want it saved in under 45s. write bandwidth needed?",
+            "checkpoint_write_gb_s",
+            2000 / 45,
+        ),
+        (
+            "512 GPUs each reading ~2,500 tokens/s, ids stored as uint32: what read bandwidth does the data need?",
+            "read_mb_s",
+            512 * 2500 * 4 / 1e6,
+        ),
+        ("12T token 用uint32存要多少硬盘", "token_ids_tb", 48),
+        ("原始数据30TB 每天新增2TB 存半年 两副本 一共要多少存储", "kept_tb", (30 + 2 * 182) * 2),
+    ],
+)
+def test_storage_arithmetic_uses_the_figures_given(
+    assistant: Assistant, message: str, field: str, value: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"]
+    assert output(answer, "data_volume")[field] == pytest.approx(value, rel=0.002)
+
+
+def test_the_checkpoints_kept_are_the_ones_stated(assistant: Assistant) -> None:
+    (answer,) = talk(
+        assistant, "70B run, we keep the last 20 checkpoints incl optimizer state. how much storage?"
+    )
+    assert tools(answer) == ["storage"]
+    out = output(answer, "storage")
+    assert out["checkpoints_retained"] == 20
+    assert out["checkpoints_gb"] == pytest.approx(20 * out["full_checkpoint_gb"])  # type: ignore[operator]

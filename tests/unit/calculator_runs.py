@@ -268,6 +268,14 @@ TARGETED: list[Payload] = [
     ("throughput_calibration", {"params_b": 70, "gpu": "h100-sxm", "gpus": 64, "tokens_per_second": 60000}),
     ("throughput_calibration", {"params_b": 13, "gpu": "a800-80gb-sxm", "gpus": 256, "step_time_s": 15,
                                 "tokens_per_step": 8388608, "tokens_b": 800}),
+    # storage arithmetic on known figures
+    ("data_volume", {"tokens_b": 9.035582198, "bytes_per_token_id": 2, "vocab_size": 50257}),
+    ("data_volume", {"tokens_b": 15000, "bytes_per_token_id": 2, "vocab_size": 128256}),
+    ("data_volume", {"tokens_b": 15000, "bytes_per_token_id": 2}),
+    ("data_volume", {"raw_tb": 50, "growth_tb_per_day": 1, "retention_days": 365, "replicas": 3}),
+    ("data_volume", {"raw_tb": 80}),
+    ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),
+    ("data_volume", {"checkpoint_tb": 1, "write_seconds": 60}),
     # run time from known figures: GPU-hours with GPUs or a deadline, FLOPs, a throughput, a step time
     ("run_time", {"gpu_hours": 1.2e6, "gpus": 512}),
     ("run_time", {"gpu_hours": 3e5, "deadline_days": 20}),

@@ -1,0 +1,102 @@
+"""Storage arithmetic on known figures: token-id bytes, data kept with growth and copies, read and write rates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, num, words
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
+    if slots.token_bytes:
+        payload["bytes_per_token_id"] = slots.token_bytes
+    if slots.tokens_b and slots.token_bytes:
+        payload["tokens_b"] = slots.tokens_b
+        if slots.model:
+            payload["vocab_size"] = catalog.model(slots.model).vocab_size
+    if slots.raw_data_tb is not None:
+        payload["raw_tb"] = slots.raw_data_tb
+        if slots.growth_tb_per_day:
+            payload.update(
+                growth_tb_per_day=slots.growth_tb_per_day, retention_days=slots.retention_days or 365
+            )
+        if slots.replicas:
+            payload["replicas"] = slots.replicas
+    if slots.tokens_per_second_per_gpu and slots.gpu_count and slots.token_bytes:
+        payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
+    if slots.checkpoint_tb and slots.write_seconds:
+        payload.update(checkpoint_tb=slots.checkpoint_tb, write_seconds=slots.write_seconds)
+    if not payload.keys() - {"bytes_per_token_id"}:
+        return None
+    return Plan(tool="data_volume", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    i, o = call.input, call.output
+    en: list[str] = []
+    zh: list[str] = []
+    rows: list[Row] = []
+    if o.get("checkpoint_write_gb_s") is not None:
+        en.append(
+            f"Writing a {num(i['checkpoint_tb'])} TB checkpoint in {num(i['write_seconds'])} s needs about "
+            f"**{num(o['checkpoint_write_gb_s'])} GB/s** of aggregate write bandwidth ({num(o['checkpoint_write_gbit_s'])} Gb/s)."
+        )
+        zh.append(
+            f"要在 {num(i['write_seconds'])} 秒内写完 {num(i['checkpoint_tb'])} TB 的检查点，需要约 "
+            f"**{num(o['checkpoint_write_gb_s'])} GB/s** 的聚合写带宽（{num(o['checkpoint_write_gbit_s'])} Gb/s）。"
+        )
+        rows.append(
+            Row(
+                en="Checkpoint write rate",
+                zh="检查点写入带宽",
+                value=f"{num(o['checkpoint_write_gb_s'])} GB/s",
+            )
+        )
+    if o.get("read_mb_s") is not None:
+        en.append(
+            f"The training data is read at only about **{num(o['read_mb_s'])} MB/s** ({num(i['gpus'])} GPUs x "
+            f"{num(i['tokens_per_second_per_gpu'])} tokens/s x {i['bytes_per_token_id']} bytes): checkpoints, not data "
+            "loading, set the storage bandwidth."
+        )
+        zh.append(
+            f"训练数据的读取速率只有约 **{num(o['read_mb_s'])} MB/s**（{num(i['gpus'])} 张卡 × 每卡 "
+            f"{num(i['tokens_per_second_per_gpu'])} token/s × {i['bytes_per_token_id']} 字节）：决定存储带宽的是检查点，不是数据读取。"
+        )
+        rows.append(Row(en="Data read rate", zh="数据读取速率", value=f"{num(o['read_mb_s'])} MB/s"))
+    if o.get("token_ids_tb") is not None:
+        width = "uint16" if i.get("bytes_per_token_id") == 2 else "uint32"
+        en.append(
+            f"{num(i['tokens_b'])}B tokens stored as {width} take **{num(o['token_ids_tb'])} TB** "
+            f"({num(o['token_ids_tib'])} TiB), before raw text and copies."
+        )
+        zh.append(
+            f"{num(i['tokens_b'])}B token 用 {width} 存储约 **{num(o['token_ids_tb'])} TB**"
+            f"（{num(o['token_ids_tib'])} TiB），不含原始文本和副本。"
+        )
+        rows.append(Row(en="Token ids", zh="分词后数据", value=f"{num(o['token_ids_tb'])} TB"))
+    if o.get("kept_tb") is not None:
+        en.append(
+            f"Keeping it takes **{num(o['kept_tb'])} TB** ({num(o['kept_pb'])} PB) of raw capacity "
+            f"with {i.get('replicas', 1)} cop{'y' if i.get('replicas', 1) == 1 else 'ies'}."
+        )
+        zh.append(
+            f"总共需要约 **{num(o['kept_tb'])} TB**（{num(o['kept_pb'])} PB）裸容量（{i.get('replicas', 1)} 副本）。"
+        )
+        rows.append(Row(en="Capacity kept", zh="总容量", value=f"{num(o['kept_tb'])} TB"))
+    return Summary(headline_en=" ".join(en), headline_zh="".join(zh), inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="data_volume",
+    triggers=words(
+        r"a^"
+    ),  # chosen by the figures given: token width, raw data and growth, checkpoint size and time
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"storage", "bandwidth"}),
+)

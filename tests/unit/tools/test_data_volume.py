@@ -1,0 +1,55 @@
+"""Storage arithmetic on known figures (tools/data_volume.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.catalog import default_catalog
+from tools.data_volume import DataVolumeInput, data_volume
+
+CATALOG = default_catalog()
+
+
+def test_nanogpt_openwebtext_ids_as_uint16() -> None:
+    """karpathy/nanoGPT data/openwebtext/prepare.py: 9,035,582,198 tokens in uint16, train.bin ~17GB."""
+    out = data_volume(DataVolumeInput(tokens_b=9.035582198, bytes_per_token_id=2, vocab_size=50_257), CATALOG)
+    assert out.token_ids_tb == pytest.approx(0.01807, rel=1e-3)
+    assert out.token_ids_tib * 1024 == pytest.approx(16.8, rel=0.01)  # the "~17GB" is binary
+    assert not [w for w in out.warnings if "does not fit" in w]
+
+
+def test_a_large_vocabulary_does_not_fit_uint16() -> None:
+    out = data_volume(DataVolumeInput(tokens_b=15_000, bytes_per_token_id=2, vocab_size=128_256), CATALOG)
+    assert out.token_ids_tb == pytest.approx(30)
+    assert any("does not fit uint16" in w for w in out.warnings)
+
+
+def test_data_kept_with_growth_and_copies() -> None:
+    out = data_volume(
+        DataVolumeInput(raw_tb=40, growth_tb_per_day=2, retention_days=180, replicas=3), CATALOG
+    )
+    assert out.kept_tb == pytest.approx((40 + 2 * 180) * 3)
+    assert out.kept_pb == pytest.approx(1.2)
+
+
+def test_the_read_rate_of_a_training_job_is_small() -> None:
+    out = data_volume(
+        DataVolumeInput(tokens_per_second_per_gpu=2500, gpus=2048, bytes_per_token_id=4), CATALOG
+    )
+    assert out.read_mb_s == pytest.approx(2500 * 2048 * 4 / 1e6)
+
+
+def test_bloom_checkpoint_written_in_a_minute() -> None:
+    """BigScience tr11-176B-ml README: a full BLOOM checkpoint is 2.3TB; in 60 s that is 38.3 GB/s."""
+    out = data_volume(DataVolumeInput(checkpoint_tb=2.3, write_seconds=60), CATALOG)
+    assert out.checkpoint_write_gb_s == pytest.approx(38.33, rel=1e-3)
+    assert out.checkpoint_write_gbit_s == pytest.approx(306.7, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{}, {"checkpoint_tb": 1}, {"raw_tb": 10, "growth_tb_per_day": 1}, {"tokens_per_second_per_gpu": 3000}],
+)
+def test_incomplete_inputs_are_refused(payload: dict[str, object]) -> None:
+    with pytest.raises(ValueError):  # noqa: PT011 - pydantic's ValidationError names the field
+        DataVolumeInput.model_validate(payload)

@@ -1,0 +1,127 @@
+"""Storage arithmetic on figures a team already has: bytes of token ids, data that grows and is copied,
+the read rate of a training job's data, and the write rate to save a checkpoint in time.
+
+Each result is a product or a quotient of the given figures; the calculator states the formula and
+converts units (TB = 10^12 bytes, TiB = 2^40) so nobody has to.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from knowledge.catalog import Catalog
+from tools.common import Reference, ToolInput, ToolOutput, round_sig
+from tools.storage import NANOGPT, TB, TIB, TokenIdBytes
+
+UINT16_MAX_VOCAB = 65_536
+UNITS = Reference(
+    title="IEC 80000-13: TB = 10^12 bytes, TiB = 2^40 bytes",
+    url="https://en.wikipedia.org/wiki/Byte#Multiple-byte_units",
+)
+
+
+class DataVolumeInput(ToolInput):
+    """Any of: tokens with their id width; raw data with growth, retention and copies; a training job's
+    token rate; a checkpoint with its write deadline."""
+
+    tokens_b: float | None = Field(default=None, gt=0, le=1e7, description="Tokens stored, billions.")
+    bytes_per_token_id: TokenIdBytes = Field(
+        default=4, description="2 (uint16, vocabulary up to 65,536) or 4 (uint32) bytes per token id."
+    )
+    vocab_size: int | None = Field(
+        default=None, ge=2, le=10_000_000, description="Vocabulary, to check uint16."
+    )
+    raw_tb: float | None = Field(default=None, ge=0, le=1e7, description="Data on hand now, TB.")
+    growth_tb_per_day: float | None = Field(default=None, ge=0, le=1e5, description="New data per day, TB.")
+    retention_days: float | None = Field(
+        default=None, gt=0, le=36_500, description="How long data is kept, days."
+    )
+    replicas: int = Field(default=1, ge=1, le=10, description="Copies kept (3 for three-way replication).")
+    tokens_per_second_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e9, description="Tokens/s each GPU consumes while training (with gpus)."
+    )
+    gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs in the training job.")
+    checkpoint_tb: float | None = Field(default=None, gt=0, le=1e5, description="One checkpoint, TB.")
+    write_seconds: float | None = Field(
+        default=None, gt=0, le=1e6, description="Time allowed to write it, s."
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> DataVolumeInput:
+        if not any(
+            (self.tokens_b, self.raw_tb is not None, self.tokens_per_second_per_gpu, self.checkpoint_tb)
+        ):
+            raise ValueError("give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb")
+        if self.tokens_per_second_per_gpu and not self.gpus:
+            raise ValueError("tokens_per_second_per_gpu needs gpus, the GPUs reading data")
+        if self.checkpoint_tb and not self.write_seconds:
+            raise ValueError("checkpoint_tb needs write_seconds, the time allowed to write it")
+        if self.growth_tb_per_day and not self.retention_days:
+            raise ValueError("growth_tb_per_day needs retention_days, how long data is kept")
+        return self
+
+
+class DataVolumeOutput(ToolOutput):
+    token_ids_tb: float | None = Field(description="tokens x bytes per id, TB.")
+    token_ids_tib: float | None
+    kept_tb: float | None = Field(description="(data now + growth x days) x copies, TB.")
+    kept_pb: float | None
+    read_mb_s: float | None = Field(description="Training data read rate, MB/s (10^6 bytes).")
+    checkpoint_write_gb_s: float | None = Field(
+        description="Aggregate write rate to save a checkpoint in time."
+    )
+    checkpoint_write_gbit_s: float | None
+
+
+def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
+    """Storage figures from what is known: size of tokenised data, data kept with growth and copies, the data
+    read rate of a training job, and the write rate a checkpoint needs.
+
+    Token ids: TB = tokens x 2 or 4 bytes / 10^12. Kept data: (raw TB + TB per day x days) x copies. Read
+    rate: tokens/s per GPU x GPUs x bytes per id. Checkpoint write rate: checkpoint size / allowed seconds (GB/s and Gb/s).
+    """
+    assumptions: list[str] = []
+    warnings: list[str] = []
+    formulas: list[str] = []
+    ids_tb = ids_tib = kept = read = write = None
+    width = inp.bytes_per_token_id
+    if inp.tokens_b:
+        size = inp.tokens_b * 1e9 * width
+        ids_tb, ids_tib = round_sig(size / TB), round_sig(size / TIB)
+        formulas.append("token ids = tokens x bytes per id")
+        assumptions.append(f"{width} bytes per token id ({'uint16' if width == 2 else 'uint32'})")
+        if width == 2 and inp.vocab_size and inp.vocab_size > UINT16_MAX_VOCAB:
+            warnings.append(
+                f"a {inp.vocab_size:,}-token vocabulary does not fit uint16 (at most 65,536 ids): use 4 bytes"
+            )
+        elif width == 2:
+            warnings.append(
+                "uint16 holds ids only for vocabularies up to 65,536 (GPT-2's 50,257 fits; Llama 3's 128k does not)"
+            )
+    if inp.raw_tb is not None:
+        grown = (inp.growth_tb_per_day or 0) * (inp.retention_days or 0)
+        kept = round_sig((inp.raw_tb + grown) * inp.replicas)
+        formulas.append("kept = (data now + growth per day x days) x copies")
+        assumptions.append(
+            f"{inp.raw_tb:g} TB now" + (f" + {inp.growth_tb_per_day:g} TB/day x {inp.retention_days:g} days" if grown else "")
+            + f", {inp.replicas} cop{'y' if inp.replicas == 1 else 'ies'}"
+        )  # fmt: skip
+    if inp.tokens_per_second_per_gpu and inp.gpus:
+        read = round_sig(inp.tokens_per_second_per_gpu * inp.gpus * width / 1e6)
+        formulas.append("read rate = tokens/s per GPU x GPUs x bytes per id")
+    if inp.checkpoint_tb and inp.write_seconds:
+        write = round_sig(inp.checkpoint_tb * 1000 / inp.write_seconds)
+        formulas.append("write rate = checkpoint size / allowed seconds")
+    return DataVolumeOutput(
+        formula="; ".join(formulas),
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[NANOGPT, UNITS],
+        token_ids_tb=ids_tb,
+        token_ids_tib=ids_tib,
+        kept_tb=kept,
+        kept_pb=round_sig(kept / 1000) if kept is not None else None,
+        read_mb_s=read,
+        checkpoint_write_gb_s=write,
+        checkpoint_write_gbit_s=round_sig(write * 8) if write is not None else None,
+    )
