@@ -205,6 +205,9 @@ _ASKS_NUMBER = words(
     r"推荐", r"选什么", r"配一台", r"怎么配", r"买什么", r"should (?:we|i) buy",
 )  # fmt: skip
 _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
+_SERVING_TOOLS = {"serving_cost", "serving_capacity"}
+_MEMORY_TOOLS = {"training_memory", "inference_memory"}
+_MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 
 
 class Router:
@@ -239,6 +242,10 @@ class Router:
             triggered = list(context.tools)  # the same calculation with what changed
         if task in {Task.LORA, Task.QLORA, Task.FINETUNE} and not slots.finetune:
             slots.finetune = {Task.LORA: "lora", Task.QLORA: "qlora"}.get(task, "full")
+        if task == Task.SERVE and slots.other_gpus and not slots.rank_by:
+            slots = slots.model_copy(
+                update={"rank_by": "memory_bandwidth_gb_s"}
+            )  # decoding is bandwidth-bound
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
@@ -345,6 +352,11 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
 def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str | None:
     """The calculator that turns figures the user already knows into the quantity asked, if any."""
     throughput = given.tokens_per_second_per_gpu or given.step_time_s
+    rate = given.node_tokens_per_second or given.tokens_per_second_per_gpu
+    if given.demand_tokens_per_second and rate:
+        return "serving_capacity"  # servers for a peak, from a measured rate
+    if given.cloud_price_per_gpu_hour and rate and not given.tokens_b:
+        return "serving_cost"  # what a million tokens cost at a measured rate
     if given.token_bytes and given.tokens_per_second_per_gpu:
         return "data_volume"  # the data a measured throughput reads
     if throughput and has_model and asked in {"mfu", None}:
@@ -378,8 +390,12 @@ def _refine(
     if known:
         # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question
         # by arithmetic: never re-derived from a model size and an assumed MFU
-        chosen = [t for t in chosen if t not in {*_PRETRAIN_TOOLS, "throughput_calibration", known}]
+        chosen = [
+            t for t in chosen if t not in {*_PRETRAIN_TOOLS, "throughput_calibration", "cloud_cost", known}
+        ]
         chosen.insert(0, known)
+        if known in _SERVING_TOOLS:
+            return [known]  # a measured serving rate answers by itself: no memory plan, no training run
     if (
         (given.cloud_price_per_gpu_hour or asked == "cost")
         and (given.gpu_hours or given.cloud_price_per_gpu_hour)
@@ -388,7 +404,7 @@ def _refine(
         chosen.append(
             "cloud_cost"
         )  # "what would that run cost at $2.10 per GPU-hour?", "50k GPU-hours at $2.49"
-    if task in {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE} and asked != "days":
+    if task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan
         replacement = "inference_memory" if task == Task.SERVE else "training_memory"
         if any(t in _PRETRAIN_TOOLS for t in chosen) or not chosen:
@@ -431,6 +447,9 @@ def _refine(
         and task in {None, Task.PRETRAIN}
     ):
         chosen.append("training_compute")
+    if task in _MEMORY_TASKS and slots.other_gpus and set(chosen) & _MEMORY_TOOLS:
+        # "H20 or L20 for serving 70B?": the memory plan on each card answers it; the spec table follows
+        chosen = [t for t in chosen if t != "gpu_compare"] + ["gpu_compare"]
     if (
         "cloud_cost" in chosen
         and "training_compute" not in chosen
@@ -449,4 +468,4 @@ def _refine(
         chosen = [
             t for t in chosen if t in {"gpu_compare", "host_ram", "power_cost", "storage"} and slots.gpu
         ]
-    return chosen
+    return list(dict.fromkeys(chosen))

@@ -94,6 +94,7 @@ class Slots(BaseModel):
     period: str | None = Field(default=None, description="hour, day, month or year: the figure asked per.")
     target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
+    rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -117,8 +118,8 @@ class Slots(BaseModel):
 
 # --- model size -----------------------------------------------------------------------------------
 _PARAMS_EN = flags(
-    rf"(?<![A-Za-z0-9.$¥￥]){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
-    r"(?!\s*-?\s*(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
+    rf"(?<![A-Za-z0-9.$¥￥])(?<!per )(?<!每){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
+    r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -162,7 +163,7 @@ _TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degr
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _SEQ = flags(
     r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
-    r"\s*(?:of|=|:|to|为|是|改成|改为|换成|设为|设成)?\s*"
+    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|改成|改为|换成|设为|设成|变成|加到|提高到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
 )
 _MICRO_BATCH = flags(
@@ -170,7 +171,10 @@ _MICRO_BATCH = flags(
 )
 _CONCURRENT = flags(
     rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
-    rf"|{INTEGER}\s*路\s*并发|并发\s*(?:数)?\s*(?:为|是|=)?\s*{INTEGER}"
+    rf"|{INTEGER}\s*(?:路|个)?\s*并发|并发\s*(?:数|量)?\s*(?:为|是|=|:)?\s*{INTEGER}(?!\s*[kK万])"
+    rf"|{INTEGER}\s*(?:concurrent|simultaneous)\b"
+    rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
+    rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
 )
 _GLOBAL_BATCH = flags(
     rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是)?\s*{AMOUNT}"
@@ -244,11 +248,14 @@ _STEP_TIME = flags(
 )
 _BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
 _NODE_TPS = flags(
-    rf"(?:each|per|every)\s[^.;\n]{{0,25}}?(?:node|server|box)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
-    rf"|(?:每台|单台|每个节点)[^。；;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?token\s*/\s*s"
+    rf"\b(?:each|per|every|one|a|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
+    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,8}}?每秒(?:钟)?\s*(?:能|可以|大概|约)?\s*(?:出|输出|生成|跑|处理)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
+    rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"
 )
 _DEMAND_TPS = flags(
-    rf"(?:demand|peak|total|traffic|需求|峰值|总共|总)[^.;。；\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"(?:demand|peak|total|traffic|need|needs|require|requires|需求|峰值|总共|总|需要)[^.;。；\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"|{AMOUNT}\s*(k|万)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:in total|total|at (?:the )?peak|peak|overall|aggregate)"
 )
 _BARE_TPS = flags(rf"{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b")
 _HEADROOM = flags(
@@ -269,7 +276,9 @@ _REPLICAS = flags(
 _RETENTION = flags(
     rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(年|个月|月|天|days?|months?|years?)"
 )
-_RETENTION_HALF_YEAR = flags(r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)")
+_RETENTION_HALF_YEAR = flags(
+    r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)"
+)
 _PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|月度|月(?:电费|费用|账单)"), "month"),
             (flags(r"per year|\byearly\b|\bannual|a year|/\s*yr\b|/\s*year|每年|一年|年(?:电费|费用)|全年"), "year"),
             (flags(r"per day|\bdaily\b|每天"), "day")]  # fmt: skip
@@ -288,6 +297,14 @@ _TARGET_CURRENCY = [
     ),
 ]
 _OFFLOAD = flags(r"\boffload|卸载")
+# what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
+_RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
+            (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
+            (flags(r"per watt|efficien|能效|功耗比"), "tflops_per_watt"),
+            (flags(r"\bfp8\b"), "fp8_tflops"),
+            (flags(r"nvlink|interconnect|互联|scale[- ]up"), "scale_up_bandwidth_gb_s"),
+            (flags(r"capacity|more memory|bigger memory|显存(?:大小|容量|更大|最大)|容量"), "memory_gb"),
+            (flags(r"cheap(?:er|est) to rent|rent(?:al)? price|hourly|租(?:金|用|赁)?(?:价格|便宜)"), "cloud_usd_per_hour")]  # fmt: skip
 _MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
@@ -418,7 +435,7 @@ class SlotExtractor:
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2) or 1)
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3) or 1)
+            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if match := _MFU.search(text):
@@ -475,11 +492,15 @@ class SlotExtractor:
         if match := take(_PUE):
             slots.pue = float(_group(match, 1, 2) or 0)
         if match := take(_NODE_TPS):
-            slots.node_tokens_per_second = to_number(_group(match, 1, 3) or "0") * (
-                1000 if _group(match, 2, 4) else 1
+            slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
+                1000 if _group(match, 2, 4, 6, 8) else 1
             )
         if match := take(_DEMAND_TPS):
-            slots.demand_tokens_per_second = to_number(match.group(1)) * (1000 if match.group(2) else 1)
+            unit = (_group(match, 2, 4) or "").lower()
+            slots.demand_tokens_per_second = to_number(_group(match, 1, 3) or "0") * {
+                "k": 1000,
+                "万": 10_000,
+            }.get(unit, 1)
         if not _TPS.search(text) and (match := take(_BARE_TPS)):
             # "throughput drops to 2,200 tok/s": tokens/s with no unit of its own are per GPU, as measured
             slots.tokens_per_second_per_gpu = to_number(match.group(1)) * (1000 if match.group(2) else 1)
@@ -524,6 +545,7 @@ class SlotExtractor:
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
         if _OFFLOAD.search(text):
             slots.offload = True
+        slots.rank_by = next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))
         return strip(text, spans)

@@ -15,6 +15,9 @@ from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from tools.registry import ToolInputError, run
 
+_PER_CARD = {"training_memory", "inference_memory"}
+_MAX_CARDS = 4
+
 
 class ToolRun(BaseModel):
     """What running the planned calculators produced."""
@@ -34,16 +37,16 @@ class ToolBox:
     def run_for(self, tools: list[str], slots: Slots, *, previous: list[ToolCall] | None = None) -> ToolRun:
         """Run ``tools`` on ``slots``; ``previous`` are the results of the turn a follow-up continues."""
         result = ToolRun()
-        for name in tools:
+        for name, on in self._per_card(tools, slots):
             # a training run's cloud bill is its GPU-hours ("what would that run cost at $2.20?" prices the
             # previous turn's run); "N GPUs for D days" prices a reservation only when there is no run
             plan = (
-                self._cloud_after_compute([*(previous or []), *result.calls], slots)
-                if name == "cloud_cost" and not slots.gpu_hours
+                self._cloud_after_compute([*(previous or []), *result.calls], on)
+                if name == "cloud_cost" and not on.gpu_hours
                 else None
             )
             calculator = CALCULATORS.get(name)
-            plan = plan or (calculator.build(slots, self._catalog) if calculator else None)
+            plan = plan or (calculator.build(on, self._catalog) if calculator else None)
             if plan is None:
                 # a follow-up that changes nothing this calculator reads ("now in CNY"): its last input again
                 earlier = next((c for c in reversed(previous or []) if c.name == name), None)
@@ -59,6 +62,21 @@ class ToolBox:
             result.assumed.extend(a for a in plan.assumed if a not in result.assumed)
             result.ask = result.ask or plan.ask
         return result
+
+    @staticmethod
+    def _per_card(tools: list[str], slots: Slots) -> list[tuple[str, Slots]]:
+        """Each calculator with the slots it runs on: a memory plan runs once per card named ("H20 or L20
+        for serving 70B?"), everything else once."""
+        cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
+        runs: list[tuple[str, Slots]] = []
+        for name in tools:
+            if name in _PER_CARD and cards:
+                runs.extend(
+                    (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
+                )
+            else:
+                runs.append((name, slots))
+        return runs
 
     def _cloud_after_compute(self, calls: list[ToolCall], slots: Slots) -> Plan | None:
         """Cloud cost of the GPU-hours the latest training calculation produced."""

@@ -192,6 +192,11 @@ class InferenceMemoryOutput(ToolOutput):
         description="Tokens of KV cache that fit in one replica after weights and overheads."
     )
     fits: bool | None
+    gpus_needed: int | None = Field(
+        default=None,
+        description="Smallest tensor-parallel group (1, 2, 4, 8, ...) of this GPU that holds the weights and the "
+        "KV cache of `batch` sequences; null without a GPU or when 64 are not enough.",
+    )
     headroom_pct: float | None = Field(
         description="Free share of the usable memory; negative when it does not fit."
     )
@@ -401,8 +406,19 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     fits: bool | None = None
     headroom: float | None = None
     suggestions: list[str] = []
+    gpus_needed: int | None = None
     if capacity:
         usable = capacity * inp.gpu_memory_utilization
+        for size in (n for n in (1, 2, 4, 8, 16, 32, 64) if arch.attention_heads % n == 0):
+            trial = _sizes(inp, arch, latent=latent, tokens=tokens, tp=size, batch=inp.batch)
+            need = (
+                trial.weights_per_gpu
+                + trial.fixed_per_gpu
+                + trial.kv_bytes_per_token_per_gpu * tokens * inp.batch
+            )
+            if need <= usable * GB:
+                gpus_needed = size
+                break
         free = usable * GB - sizes.weights_per_gpu - sizes.fixed_per_gpu
         per_token = sizes.kv_bytes_per_token_per_gpu
         max_tokens = max(0, math.floor(free / per_token + 1e-9))
@@ -518,6 +534,7 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         max_concurrent_sequences=max_batch * replicas if max_batch is not None else None,
         max_kv_tokens_per_replica=max_tokens,
         fits=fits,
+        gpus_needed=gpus_needed,
         headroom_pct=headroom,
         verdict=verdict,
         suggestions=suggestions,

@@ -27,6 +27,7 @@ from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
 from tools.network import network
 from tools.run_time import run_time
+from tools.serving import serving_capacity, serving_cost
 from tools.storage import storage
 
 
@@ -96,6 +97,8 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     cloud_cost,
     tco,
     inference_memory,
+    serving_cost,
+    serving_capacity,
     gpu_compare,
 )
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}

@@ -191,11 +191,21 @@ class Row(BaseModel):
         return self.zh if language == "zh" else self.en
 
 
+class Brief(BaseModel):
+    """One card's result in a few words, for a lead that compares cards ("H20: 2 cards")."""
+
+    card: str
+    en: str
+    zh: str
+    rank: float = Field(description="Lower is better: cards needed, or per-GPU memory share.")
+
+
 class Summary(BaseModel):
     headline_en: str
     headline_zh: str
     inputs: list[Row]
     results: list[Row]
+    brief: Brief | None = None
 
     def headline(self, language: Language) -> str:
         return self.headline_zh if language == "zh" else self.headline_en

@@ -19,7 +19,10 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.gpu or not slots.other_gpus:
         return None
-    return Plan(tool="gpu_compare", payload={"gpus": [slots.gpu, *slots.other_gpus][:8]})
+    payload: dict[str, object] = {"gpus": [slots.gpu, *slots.other_gpus][:8]}
+    if slots.rank_by:
+        payload["rank_by"] = slots.rank_by
+    return Plan(tool="gpu_compare", payload=payload)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

@@ -6,6 +6,7 @@ from typing import Any
 
 from assistant.calculators.common import (
     Assumed,
+    Brief,
     Calculator,
     Plan,
     Row,
@@ -42,31 +43,67 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
-    o = call.output
-    per = o["per_gpu"]
-    en = (
-        f"Serving needs about **{num(per.get('total_gb'))} GB per GPU** on {o['gpus']} x {o.get('gpu') or 'GPU'}; the KV cache is "
-        f"{num(o['kv_kib_per_token'])} KiB per token ({num(o['kv_gb_per_sequence'])} GB per {num(o['context_tokens'])}-token sequence)"
-        + (
-            f", up to {num(o['max_concurrent_sequences'])} concurrent sequences."
-            if o.get("max_concurrent_sequences")
-            else "."
+    i, o = call.input, call.output
+    per, total = o["per_gpu"], o["total"]
+    gpu = o.get("gpu") or "GPU"
+    batch, context = o["batch"], num(o["context_tokens"])
+    kv_en = f"KV cache {num(o['kv_kib_per_token'])} KiB per token, {num(o['kv_gb_per_sequence'])} GB per {context}-token sequence"
+    kv_zh = f"KV 缓存每 token {num(o['kv_kib_per_token'])} KiB，每条 {context} token 的序列 {num(o['kv_gb_per_sequence'])} GB"
+    if "gpus" not in i and o.get("gpus_needed"):
+        n = o["gpus_needed"]
+        en = (
+            f"Serving {batch} concurrent sequence{'s' if batch != 1 else ''} of {context} tokens takes **{n} x {gpu}** "
+            f"(tensor parallel {n}): about {num(total.get('total_gb'))} GB in all, weights plus {kv_en}."
         )
-    )
-    zh = (
-        f"推理每卡约需 **{num(per.get('total_gb'))} GB**（{o['gpus']} 张 {o.get('gpu') or 'GPU'}）；KV 缓存每 token "
-        f"{num(o['kv_kib_per_token'])} KiB，每条 {num(o['context_tokens'])} token 的序列 {num(o['kv_gb_per_sequence'])} GB"
-        + (
-            f"，最多约 {num(o['max_concurrent_sequences'])} 路并发。"
-            if o.get("max_concurrent_sequences")
-            else "。"
+        zh = (
+            f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}）："
+            f"共约 {num(total.get('total_gb'))} GB，包括权重和 {kv_zh}。"
         )
-    )
+    elif "gpus" not in i and o.get("gpu_memory_gb"):
+        en = f"Even 64 x {gpu} cannot hold {batch} sequences of {context} tokens: {num(total.get('total_gb'))} GB are needed."
+        zh = f"即使 64 张 {gpu} 也放不下 {batch} 路 {context} token 的并发：需要约 {num(total.get('total_gb'))} GB。"
+    else:
+        fits = o.get("fits")
+        verdict_en = "" if fits is None else ("Yes: it fits. " if fits else "No: it does not fit. ")
+        verdict_zh = "" if fits is None else ("放得下。" if fits else "放不下。")
+        en = (
+            f"{verdict_en}Serving needs about **{num(per.get('total_gb'))} GB per GPU** on {o['gpus']} x {gpu}; {kv_en}"
+            + (
+                f"; up to {num(o['max_concurrent_sequences'])} concurrent sequences."
+                if o.get("max_concurrent_sequences")
+                else "."
+            )
+        )
+        zh = (
+            f"{verdict_zh}推理每卡约需 **{num(per.get('total_gb'))} GB**（{o['gpus']} 张 {gpu}）；{kv_zh}"
+            + (
+                f"，最多约 {num(o['max_concurrent_sequences'])} 路并发。"
+                if o.get("max_concurrent_sequences")
+                else "。"
+            )
+        )
     rows = [Row(en="KV cache per token", zh="每 token KV 缓存", value=f"{num(o['kv_kib_per_token'])} KiB"),
             Row(en="KV cache per sequence", zh="每条序列 KV 缓存", value=f"{num(o['kv_gb_per_sequence'])} GB"),
+            Row(en="Total memory", zh="总显存", value=f"{num(total.get('total_gb'))} GB"),
             Row(en="Per GPU", zh="每卡", value=f"{num(per.get('total_gb'))} GB"),
+            Row(en="GPUs needed", zh="需要的 GPU 数", value=num(o.get("gpus_needed"))),
             Row(en="Max concurrent sequences", zh="最大并发序列", value=num(o.get("max_concurrent_sequences")))]  # fmt: skip
-    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows, brief=_brief(i, o))
+
+
+def _brief(i: dict[str, Any], o: dict[str, Any]) -> Brief | None:
+    gpu = o.get("gpu")
+    if not gpu:
+        return None
+    if "gpus" not in i and o.get("gpus_needed"):
+        n = o["gpus_needed"]
+        return Brief(card=gpu, en=f"{n} card{'s' if n != 1 else ''}", zh=f"{n} 张", rank=n)
+    if "gpus" not in i:
+        return Brief(card=gpu, en="more than 64 cards", zh="超过 64 张", rank=65)
+    share = (o["per_gpu"].get("total_gb") or 0) / (o.get("gpu_memory_gb") or 1)
+    if o.get("fits"):
+        return Brief(card=gpu, en=f"fits on {o['gpus']}", zh=f"{o['gpus']} 张放得下", rank=share)
+    return Brief(card=gpu, en=f"does not fit on {o['gpus']}", zh=f"{o['gpus']} 张放不下", rank=100 + share)
 
 
 CALCULATOR = Calculator(

@@ -7,6 +7,7 @@ from typing import Any
 from assistant.calculators.common import (
     PRECISION,
     Assumed,
+    Brief,
     Calculator,
     Plan,
     Row,
@@ -165,7 +166,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 value=f"{num(o['host_ram_for_offload_gb_per_gpu'])} GB",
             )
         )
-    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results)
+    brief = None
+    if o.get("gpu") and o["fits"] is not None:
+        share = b["total_gb"] / (o["gpu_memory_gb"] or 1)
+        brief = (
+            Brief(card=o["gpu"], en=f"fits, {total} of {num(o['gpu_memory_gb'])} GB per GPU",
+                  zh=f"放得下，每卡 {total}/{num(o['gpu_memory_gb'])} GB", rank=share)
+            if o["fits"]
+            else Brief(card=o["gpu"], en=f"does not fit, {total} GB per GPU needed",
+                       zh=f"放不下，每卡需 {total} GB", rank=100 + share)
+        )  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results, brief=brief)
 
 
 CALCULATOR = Calculator(

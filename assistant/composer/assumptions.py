@@ -105,6 +105,20 @@ RULES: list[Rule] = [
             + f"，{g['n']} 份副本"
         ),
     ),
+    rule(rf"(?P<r>{NUMBER}) output tokens/s per GPU \(given\)", "每卡每秒输出 {r} token（用户给定）"),
+    rule(
+        rf"(?P<r>{NUMBER}) output tokens/s per server \(given\) over (?P<g>\d+) GPUs = (?P<per>{NUMBER}) per GPU",
+        "每台服务器每秒输出 {r} token（用户给定），分摊到 {g} 张卡为每卡 {per}",
+    ),
+    rule(rf"busy (?P<u>{NUMBER})% of paid hours", "付费时长中 {u}% 处于满负荷"),
+    rule(
+        rf"(?P<r>{NUMBER}) output tokens/s per server(?: \((?P<given>given)\)| = (?P<g>\d+) GPUs x (?P<per>{NUMBER}))",
+        lambda g: (
+            f"每台服务器每秒输出 {g['r']} token"
+            + ("（用户给定）" if g["given"] else f" = {g['g']} 张卡 × {g['per']}")
+        ),
+    ),
+    rule(rf"headroom (?P<h>{NUMBER})% over the peak", "在峰值之上留 {h}% 余量"),
     rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
     rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
     rule(

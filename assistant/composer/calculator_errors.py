@@ -222,6 +222,10 @@ RULES: list[Rule] = [
     ),
     rule(r"input: a throughput needs gpus or deadline_days", "给出吞吐时还需要 gpus 或 deadline_days"),
     rule(
+        r"input: give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu",
+        "tokens_per_second_per_server 和 tokens_per_second_per_gpu 请给且只给其中一个",
+    ),
+    rule(
         r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb",
         "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
     ),

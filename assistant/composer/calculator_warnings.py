@@ -63,6 +63,10 @@ def _pcie_ring(g: Groups) -> str:
 RULES: list[Rule] = [
     # compute
     rule(
+        rf"(?P<n>\d+) servers run at (?P<p>{NUMBER})% of capacity at the peak: little slack",
+        "{n} 台服务器在峰值时负载达 {p}%：余量很小",
+    ),
+    rule(
         r"uint16 holds ids only for vocabularies up to 65,536 \(GPT-2's 50,257 fits; Llama 3's 128k does not\)",
         "uint16 只能容纳不超过 65,536 个词的词表（GPT-2 的 50,257 可以；Llama 3 的 128k 不行）",
     ),

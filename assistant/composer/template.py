@@ -165,6 +165,25 @@ def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
     return out
 
 
+def _cards_lead(summaries: list[Summary], lang: Language) -> list[str]:
+    """ "H20 or A100 for serving 70B?": one sentence with each card's result, the best first named."""
+    briefs = [s.brief for s in summaries if s.brief]
+    if len({b.card for b in briefs}) < 2:
+        return []
+    best = [b.card for b in briefs if b.rank == min(b.rank for b in briefs)]
+    if lang == "zh":
+        listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
+        if len(best) > 1:
+            return [f"按卡对比（{listed}），{'、'.join(best)} 在显存上打平，其他差别见下方对比表。"]
+        return [f"按卡对比，**{best[0]}** 显存上最合适（{listed}）。"]
+    listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
+    if len(best) > 1:
+        return [
+            f"Card by card ({listed}), {' and '.join(best)} tie on memory; the table below compares the rest."
+        ]
+    return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
 def _citations(passages: list[Passage]) -> list[Citation]:
     return [
         Citation(id=n, title=p.title, source=p.source, url=p.url, section=p.section, snippet=p.snippet,
@@ -203,7 +222,8 @@ class TemplateComposer:
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
         summaries = [summarize(call, view) for call in ordered]
         if summaries:
-            sentences = [*(s.headline(lang) for s in summaries), *_verdicts(route, run, lang)]
+            sentences = [*_cards_lead(summaries, lang), *(s.headline(lang) for s in summaries)]
+            sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:
             errors = [error_in_language(e, lang) for e in run.errors]

@@ -335,3 +335,93 @@ def test_the_checkpoints_kept_are_the_ones_stated(assistant: Assistant) -> None:
     out = output(answer, "storage")
     assert out["checkpoints_retained"] == 20
     assert out["checkpoints_gb"] == pytest.approx(20 * out["full_checkpoint_gb"])  # type: ignore[operator]
+
+
+# --- serving: cards for a load, cost of a token, servers for a peak ---------------------------------
+
+
+def test_serving_cards_follow_the_load_given_and_a_longer_context(assistant: Assistant) -> None:
+    """Llama 3 70B (BF16, 141 GB of weights, 320 KiB of KV cache a token) for 32 sequences of 8k on
+    80 GB cards: about 229 GB, 4 cards; at 32k the cache grows fourfold and 8 cards are needed."""
+    first, longer = talk(
+        assistant,
+        "how many h100 would we need to serve llama 3 70b, 32 concurrent users, 8k ctx",
+        "ok and if context goes to 32k?",
+    )
+    assert tools(first)[0] == "inference_memory"
+    assert output(first, "inference_memory")["gpus_needed"] == 4
+    assert "4 x" in first_sentence(first)
+    assert "32" in first_sentence(first)
+    assert output(longer, "inference_memory")["context_tokens"] == 32768
+    assert output(longer, "inference_memory")["gpus_needed"] == 8
+
+
+def test_serving_cards_in_chinese_with_concurrency(assistant: Assistant) -> None:
+    """Qwen2.5-72B (GQA, 320 KiB a token) for 64 sequences of 4k on 96 GB H20s: about 233 GB, 4 cards."""
+    (answer,) = talk(assistant, "部署qwen2.5-72b推理 64个并发 4k上下文 H20要几张卡")
+    assert tools(answer) == ["inference_memory"]
+    assert output(answer, "inference_memory")["gpus_needed"] == 4
+    assert "4 张" in first_sentence(answer)
+    assert "64" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "per_million_usd"),
+    [
+        # $2.50 x 8 GPUs = $20 an hour for 2,500 x 3,600 = 9M tokens
+        (
+            "A node of 8 H100 does 2,500 tokens/s on Llama 3 70B and costs $2.50/GPU-hour. "
+            "Cost per 1M output tokens?",
+            20 / 9,
+        ),
+        # ¥18 an hour for 1,200 tokens/s: 4.32M tokens an hour
+        ("单卡每卡时18块，每卡每秒1200 token，每百万token成本多少？", None),
+    ],
+)
+def test_cost_of_a_million_tokens_from_a_measured_rate(
+    assistant: Assistant, message: str, per_million_usd: float | None
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_cost"]
+    cost = output(answer, "serving_cost")["cost_per_million_tokens"]
+    if per_million_usd is not None:
+        assert cost["usd"] == pytest.approx(per_million_usd, rel=1e-3)
+        assert "$2.22" in first_sentence(answer)
+    else:
+        assert cost["cny"] == pytest.approx(18 / 4.32, rel=1e-3)
+        assert "¥4.17" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "servers"),
+    [
+        ("we expect 40k tok/s at peak, one server gives ~2500 tok/s, how many servers with 30% headroom", 21),
+        ("高峰期总共要 4万 token/s，单台每秒大概 2500 token，留 20% 余量需要几台？", 20),
+    ],
+)
+def test_servers_for_a_peak_from_a_measured_rate(assistant: Assistant, message: str, servers: int) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_capacity"]
+    assert output(answer, "serving_capacity")["servers"] == servers
+    assert str(servers) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["H20 还是 A100 80G，部署 Llama 3 70B 推理哪个好？", "For serving Llama 3 70B, H20 or A100 80GB?"],
+)
+def test_cards_compared_for_serving_by_the_cards_each_needs(assistant: Assistant, message: str) -> None:
+    """70B in BF16 is ~141 GB of weights: two 96 GB H20s hold it, 80 GB A100s need four (TP a power of 2)."""
+    (answer,) = talk(assistant, message)
+    needed = {
+        call.output["gpu"]: call.output["gpus_needed"]
+        for call in answer.tool_calls
+        if call.name == "inference_memory"
+    }
+    assert needed == {"NVIDIA H20 96GB": 2, "NVIDIA A100 SXM4 80GB": 4}
+    assert "H20" in first_sentence(answer)
+    compare = output(answer, "gpu_compare")
+    assert (
+        compare["ranking_criterion"].startswith("memory bandwidth")
+        or "bandwidth" in compare["ranking_criterion"]
+    )

@@ -276,6 +276,13 @@ TARGETED: list[Payload] = [
     ("data_volume", {"raw_tb": 80}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),
     ("data_volume", {"checkpoint_tb": 1, "write_seconds": 60}),
+    # serving from measured rates: cost per million tokens, servers for a peak
+    ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_gpu": 1500}),
+    ("serving_cost", {"price_per_gpu_hour": 8, "tokens_per_second_per_gpu": 800, "currency": "CNY", "utilization": 0.6}),
+    ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_server": 2500, "gpus_per_server": 8}),
+    ("serving_capacity", {"demand_tokens_per_second": 50000, "tokens_per_second_per_server": 6000, "headroom": 0.2}),
+    ("serving_capacity", {"demand_tokens_per_second": 30000, "tokens_per_second_per_gpu": 900}),
+    ("serving_capacity", {"demand_tokens_per_second": 35000, "tokens_per_second_per_server": 6000}),
     # run time from known figures: GPU-hours with GPUs or a deadline, FLOPs, a throughput, a step time
     ("run_time", {"gpu_hours": 1.2e6, "gpus": 512}),
     ("run_time", {"gpu_hours": 3e5, "deadline_days": 20}),

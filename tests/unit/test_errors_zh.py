@@ -108,6 +108,7 @@ INVALID: list[Payload] = [
     ("throughput_calibration", {"params_b": 7, "gpus": 8, "step_time_s": 3}),
     ("run_time", {"gpu_hours": 1000, "step_time_s": 3}),
     ("data_volume", {}),
+    ("serving_capacity", {"demand_tokens_per_second": 1000}),
     ("data_volume", {"checkpoint_tb": 1}),
     ("data_volume", {"raw_tb": 10, "growth_tb_per_day": 1}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000}),

@@ -405,3 +405,16 @@ def test_docstring_summary_is_one_line_and_output_is_json() -> None:
     assert dumped["assumptions"]
     assert dumped["formula"]
     assert any("arxiv.org/abs/2309.06180" in s["url"] for s in dumped["sources"])
+
+
+def test_the_gpus_needed_hold_weights_and_the_kv_cache_of_every_sequence() -> None:
+    """Llama 3 70B keeps 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 320 KiB of KV cache per token (its
+    config.json; vLLM's KV sizing): 32 sequences of 8,192 tokens add 80 GiB to ~141 GB of BF16 weights, so
+    four 80 GB H100s (tensor parallel 4), not two."""
+    from tools.inference_memory import InferenceMemoryInput, inference_memory
+
+    out = inference_memory(
+        InferenceMemoryInput(model="llama-3-70b", gpu="h100-sxm", batch=32, context_tokens=8192), CATALOG
+    )
+    assert out.kv_kib_per_token == pytest.approx(320)
+    assert out.gpus_needed == 4

@@ -1,0 +1,54 @@
+"""Servers (and GPUs) to serve a peak output-token demand with headroom, from a measured rate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, num, pct, words
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    rate = slots.node_tokens_per_second or slots.tokens_per_second_per_gpu
+    if not (slots.demand_tokens_per_second and rate):
+        return None
+    payload: dict[str, Any] = {"demand_tokens_per_second": slots.demand_tokens_per_second}
+    if slots.node_tokens_per_second:
+        payload["tokens_per_second_per_server"] = slots.node_tokens_per_second
+    else:
+        payload["tokens_per_second_per_gpu"] = slots.tokens_per_second_per_gpu
+    if slots.gpus_per_node:
+        payload["gpus_per_server"] = slots.gpus_per_node
+    if slots.headroom is not None:
+        payload["headroom"] = slots.headroom
+    assumptions: list[Assumed] = []
+    return Plan(tool="serving_capacity", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    i, o = call.input, call.output
+    headroom = i.get("headroom", 0)
+    with_headroom_en = f" with {pct(headroom)} headroom" if headroom else ""
+    with_headroom_zh = f"，留 {pct(headroom)} 余量" if headroom else ""
+    en = (
+        f"**{num(o['servers'])} servers** ({num(o['gpus'])} GPUs) serve a peak of {num(i['demand_tokens_per_second'])} "
+        f"tokens/s{with_headroom_en}: {num(o['needed_tokens_per_second'])} tokens/s needed, {num(o['exact_servers'])} servers exactly."
+    )
+    zh = (
+        f"峰值 {num(i['demand_tokens_per_second'])} token/s{with_headroom_zh}需要 **{num(o['servers'])} 台服务器**"
+        f"（{num(o['gpus'])} 张卡）：需承载 {num(o['needed_tokens_per_second'])} token/s，精确值 {num(o['exact_servers'])} 台。"
+    )
+    rows = [Row(en="Servers", zh="服务器台数", value=num(o["servers"])), Row(en="GPUs", zh="GPU 数量", value=num(o["gpus"])),
+            Row(en="Tokens/s needed", zh="需承载 token/s", value=num(o["needed_tokens_per_second"]))]  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="serving_capacity",
+    triggers=words(r"a^"),  # chosen by the figures given: a peak demand and a measured rate
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"gpus"}),
+)

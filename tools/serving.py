@@ -1,0 +1,155 @@
+"""Serving economics from measured throughput: what a million output tokens cost, and how many servers a
+peak demand needs.
+
+Throughput decides both, and teams measure it on their own model and stack (vLLM, TensorRT-LLM, SGLang);
+these calculators take that measurement as given rather than predicting it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field, model_validator
+
+from knowledge.catalog import Catalog
+from tools.common import Reference, ToolInput, ToolOutput, round_sig
+from tools.cost import Currency, Money, MoneyFields, _fx, _Notes
+
+VLLM_BENCH = Reference(
+    title="vLLM documentation, Benchmarking: throughput is measured in output tokens/s for a workload",
+    url="https://docs.vllm.ai/en/latest/contributing/benchmarks.html",
+)
+
+
+def _check_one_rate(per_server: float | None, per_gpu: float | None) -> None:
+    """A measured rate is per server or per GPU: exactly one of the two."""
+    if (per_server is None) == (per_gpu is None):
+        raise ValueError("give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu")
+
+
+class ServingCostInput(ToolInput, MoneyFields):
+    """A price per GPU-hour and the output tokens per second one GPU (or one server) sustains."""
+
+    price_per_gpu_hour: float = Field(gt=0, le=10_000, description="Price per GPU-hour in `currency`.")
+    tokens_per_second_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e7, description="Output tokens/s one GPU sustains under your load (measured)."
+    )
+    tokens_per_second_per_server: float | None = Field(
+        default=None, gt=0, le=1e9, description="Output tokens/s one server sustains (measured)."
+    )
+    gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs per server, for a server rate.")
+    utilization: float = Field(
+        default=1.0, gt=0, le=1, description="Share of paid hours the GPU is busy at that rate."
+    )
+
+    @model_validator(mode="after")
+    def _one_rate(self) -> ServingCostInput:
+        _check_one_rate(self.tokens_per_second_per_server, self.tokens_per_second_per_gpu)
+        return self
+
+
+class ServingCostOutput(ToolOutput):
+    tokens_per_second_per_gpu: float = Field(description="Output tokens/s per GPU used.")
+    tokens_per_hour: float = Field(description="Output tokens per busy GPU-hour.")
+    cost_per_million_tokens: Money
+    currency: Currency
+
+
+def serving_cost(inp: ServingCostInput, catalog: Catalog) -> ServingCostOutput:
+    """Cost per million output tokens from a GPU-hour price and a measured tokens/s per GPU or per server.
+
+    Tokens/s per GPU = per-server rate / GPUs per server when a server rate is given; tokens per hour =
+    tokens/s x 3,600 x utilisation; cost per 1M tokens = price per GPU-hour / tokens per hour x 10^6. Shown
+    in USD and CNY at the catalog's dated exchange rate (or yours).
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    if inp.tokens_per_second_per_server is not None:
+        per_gpu = inp.tokens_per_second_per_server / inp.gpus_per_server
+        notes.assumptions.append(
+            f"{inp.tokens_per_second_per_server:g} output tokens/s per server (given) over "
+            f"{inp.gpus_per_server} GPUs = {per_gpu:.4g} per GPU"
+        )
+    else:
+        per_gpu = inp.tokens_per_second_per_gpu or 0.0
+        notes.assumptions.append(f"{per_gpu:g} output tokens/s per GPU (given)")
+    if inp.utilization < 1:
+        notes.assumptions.append(f"busy {inp.utilization:.0%} of paid hours")
+    per_hour = per_gpu * 3600 * inp.utilization
+    cost = fx.to_usd(inp.price_per_gpu_hour) / per_hour * 1e6
+    return ServingCostOutput(
+        formula="cost per 1M tokens = price per GPU-hour / (tokens/s per GPU x 3600 x utilisation) x 1e6",
+        assumptions=notes.assumptions,
+        warnings=[],
+        sources=[VLLM_BENCH, *notes.sources],
+        tokens_per_second_per_gpu=round_sig(per_gpu),
+        tokens_per_hour=round_sig(per_hour),
+        cost_per_million_tokens=fx.money(cost, 4),
+        currency=inp.currency,
+    )
+
+
+class ServingCapacityInput(ToolInput):
+    """Peak demand in output tokens/s and what one server (or GPU) sustains."""
+
+    demand_tokens_per_second: float = Field(gt=0, le=1e10, description="Peak output tokens/s to serve.")
+    tokens_per_second_per_server: float | None = Field(
+        default=None, gt=0, le=1e9, description="Output tokens/s one server sustains (measured)."
+    )
+    tokens_per_second_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e8, description="Output tokens/s one GPU sustains (measured)."
+    )
+    gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs per server.")
+    headroom: float = Field(
+        default=0.0, ge=0, le=5, description="Spare capacity on top of the peak (0.2 = 20%)."
+    )
+
+    @model_validator(mode="after")
+    def _one_rate(self) -> ServingCapacityInput:
+        _check_one_rate(self.tokens_per_second_per_server, self.tokens_per_second_per_gpu)
+        return self
+
+
+class ServingCapacityOutput(ToolOutput):
+    needed_tokens_per_second: float = Field(description="Peak x (1 + headroom).")
+    servers: int = Field(description="Whole servers.")
+    gpus: int
+    exact_servers: float
+
+
+def serving_capacity(inp: ServingCapacityInput, catalog: Catalog) -> ServingCapacityOutput:
+    """How many servers (and GPUs) serve a peak output-token demand with headroom, from a measured rate.
+
+    Servers = ceil(peak x (1 + headroom) / tokens/s per server), where tokens/s per server is measured or
+    tokens/s per GPU x GPUs per server.
+    """
+    per_server = (
+        inp.tokens_per_second_per_server or (inp.tokens_per_second_per_gpu or 0) * inp.gpus_per_server
+    )
+    needed = inp.demand_tokens_per_second * (1 + inp.headroom)
+    exact = needed / per_server
+    servers = math.ceil(exact - 1e-9)
+    return ServingCapacityOutput(
+        formula="servers = ceil(peak tokens/s x (1 + headroom) / tokens/s per server)",
+        assumptions=[
+            f"{per_server:g} output tokens/s per server"
+            + (
+                " (given)"
+                if inp.tokens_per_second_per_server
+                else f" = {inp.gpus_per_server} GPUs x {inp.tokens_per_second_per_gpu:g}"
+            ),
+            f"headroom {inp.headroom:.0%} over the peak",
+        ],
+        warnings=(
+            [
+                f"{servers} servers run at {needed / (servers * per_server):.0%} of capacity at the peak: little slack"
+            ]
+            if needed / (servers * per_server) > 0.9 and inp.headroom == 0
+            else []
+        ),
+        sources=[VLLM_BENCH],
+        needed_tokens_per_second=round_sig(needed),
+        servers=servers,
+        gpus=servers * inp.gpus_per_server,
+        exact_servers=round_sig(exact),
+    )
