@@ -179,6 +179,9 @@ _TASKS = [
                           r"增量预训练")),
 ]  # fmt: skip
 _ASKED = [
+    ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
+                        r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
+                        r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
     ("mfu", words(r"\bwhat mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
@@ -208,6 +211,9 @@ _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
 _SERVING_TOOLS = {"serving_cost", "serving_capacity"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
 _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
+# "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
+_LADDER = ("rtx-4090", "l40s", "a100-80gb-sxm", "h200", "b200")
+_LADDER_ZH = ("rtx-4090", "l40s", "a100-80gb-sxm", "h20", "h200", "b200")
 
 
 class Router:
@@ -242,7 +248,19 @@ class Router:
             triggered = list(context.tools)  # the same calculation with what changed
         if task in {Task.LORA, Task.QLORA, Task.FINETUNE} and not slots.finetune:
             slots.finetune = {Task.LORA: "lora", Task.QLORA: "qlora"}.get(task, "full")
-        if task == Task.SERVE and slots.other_gpus and not slots.rank_by:
+        if (
+            asked == "which_gpu"
+            and task in _MEMORY_TASKS
+            and "gpu" not in stated
+            and (slots.params_b or slots.model)
+        ):
+            # "cheapest card for LoRA on 8B?", "部署70B用什么卡": the memory plan on a ladder of cards
+            ladder = _LADDER_ZH if language == "zh" else _LADDER
+            update: dict[str, object] = {"gpu": ladder[0], "other_gpus": list(ladder[1:])}
+            if task == Task.SERVE and not slots.rank_by:
+                update["rank_by"] = "memory_bandwidth_gb_s"  # decoding is bandwidth-bound
+            slots = slots.model_copy(update=update)
+        elif task == Task.SERVE and slots.other_gpus and not slots.rank_by:
             slots = slots.model_copy(
                 update={"rank_by": "memory_bandwidth_gb_s"}
             )  # decoding is bandwidth-bound
@@ -295,7 +313,10 @@ def _missing(
     text: str, slots: Slots, stated: dict[str, object], wanted: list[str], asked: str | None
 ) -> str | None:
     """What a number asked for ("how many GPUs?", "8 cards enough?", "what server should we buy?") cannot
-    do without, when neither the message nor the conversation gives it: the model, or the workload."""
+    do without, when neither the message nor the conversation gives it: the model, the workload, or the
+    size of a fine-tuning data set."""
+    if slots.finetune and asked in {"days", "gpu_hours", "cost"} and not (slots.tokens_b or slots.gpu_hours):
+        return "finetune"  # how long a fine-tune takes depends on its data, which is never Chinchilla-sized
     if slots.params_b or slots.model:
         return None
     if _BUY.search(text):
@@ -404,6 +425,8 @@ def _refine(
         chosen.append(
             "cloud_cost"
         )  # "what would that run cost at $2.10 per GPU-hour?", "50k GPU-hours at $2.49"
+    if task in _MEMORY_TASKS and not (slots.tokens_b or slots.gpu_hours):
+        chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]  # its time needs the data set's size
     if task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan
         replacement = "inference_memory" if task == Task.SERVE else "training_memory"
@@ -447,7 +470,10 @@ def _refine(
         and task in {None, Task.PRETRAIN}
     ):
         chosen.append("training_compute")
-    if task in _MEMORY_TASKS and slots.other_gpus and set(chosen) & _MEMORY_TOOLS:
+    if asked == "which_gpu" and task in _MEMORY_TASKS:
+        # the ladder's memory plans answer it; for serving, bandwidth decides among the cards that hold it
+        chosen = [t for t in chosen if t != "gpu_compare"] + (["gpu_compare"] if task == Task.SERVE else [])
+    elif task in _MEMORY_TASKS and slots.other_gpus and set(chosen) & _MEMORY_TOOLS:
         # "H20 or L20 for serving 70B?": the memory plan on each card answers it; the spec table follows
         chosen = [t for t in chosen if t != "gpu_compare"] + ["gpu_compare"]
     if (

@@ -81,6 +81,8 @@ class Slots(BaseModel):
     checkpoint_tb: float | None = Field(default=None, description="Size of one checkpoint, TB.")
     write_seconds: float | None = Field(default=None, description="Time allowed to write a checkpoint, s.")
     epochs: float | None = None
+    samples: float | None = Field(default=None, description="Fine-tuning examples in the data set.")
+    sample_tokens: float | None = Field(default=None, description="Average tokens per example.")
     step_time_s: float | None = Field(default=None, description="Measured seconds per training step.")
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
@@ -185,7 +187,8 @@ _MFU = flags(
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
 )
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:parameter\s*)?fine[\s-]*tun|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+_ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjust one|\bonly one|\b1)\s*(?:张|块)?\s*$")
 
 # --- money and time -------------------------------------------------------------------------------
 _DEADLINE = flags(
@@ -242,6 +245,15 @@ _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
 )
 _EPOCHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}")
+_SAMPLES = flags(
+    rf"{NUMBER}\s*(k|m|million|万|千|百万)?\s*(?:条|个样本|个对话|组对话|samples?|examples?|conversations?|instructions?"
+    rf"|rows|pairs|dialogues?|records?|QA pairs)(?![A-Za-z])"
+)
+_SAMPLE_TOKENS = flags(
+    rf"(?:每条|平均每条|每个样本|每个对话|平均|avg|average|each|per (?:sample|example|conversation|row|record))\s*"
+    rf"(?:平均)?\s*(?:长度|length)?\s*(?:约|about|~|of|is|为|是)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)"
+    rf"|{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)\s*(?:each|per (?:sample|example|conversation|row|record)|apiece|on average|avg)"
+)
 _STEP_TIME = flags(
     rf"step[\s_-]*time\s*(?:of|=|:|is|为|是)?\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
@@ -394,6 +406,8 @@ class SlotExtractor:
         after = _COUNT_AFTER.search(text[gpu.end : gpu.end + 16])
         if after:
             slots.gpu_count = int(after.group(1))
+        elif _ONE_CARD.search(before):
+            slots.gpu_count = 1  # "单张A100", "a single H100", "one 4090"
 
     def _model_size(self, text: str, slots: Slots) -> None:
         if match := _ACTIVE.search(text):
@@ -477,6 +491,12 @@ class SlotExtractor:
                 rest = strip(rest, [match.span()])
             return match
 
+        if match := take(_SAMPLE_TOKENS):
+            slots.sample_tokens = to_number(_group(match, 1, 3) or "0") * (1000 if _group(match, 2, 4) else 1)
+        if (match := take(_SAMPLES)) and (count := scaled(match.group(1), match.group(2))) >= 100:
+            slots.samples = count
+        if slots.samples and slots.sample_tokens:
+            slots.tokens_b = slots.samples * slots.sample_tokens / 1e9  # 500k examples x 1k tokens = 0.5B
         if match := take(_GPU_HOURS):
             slots.gpu_hours = scaled(match.group(1), match.group(2))
         if match := take(_FLOPS):

@@ -16,7 +16,7 @@ from knowledge.catalog import Catalog
 from tools.registry import ToolInputError, run
 
 _PER_CARD = {"training_memory", "inference_memory"}
-_MAX_CARDS = 4
+_MAX_CARDS = 6
 
 
 class ToolRun(BaseModel):

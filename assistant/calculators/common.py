@@ -198,6 +198,8 @@ class Brief(BaseModel):
     en: str
     zh: str
     rank: float = Field(description="Lower is better: cards needed, or per-GPU memory share.")
+    fits: bool = Field(description="Does it on the cards given (one card when none were given).")
+    count: int | None = Field(default=None, description="Cards needed, when that is the result.")
 
 
 class Summary(BaseModel):

@@ -97,13 +97,17 @@ def _brief(i: dict[str, Any], o: dict[str, Any]) -> Brief | None:
         return None
     if "gpus" not in i and o.get("gpus_needed"):
         n = o["gpus_needed"]
-        return Brief(card=gpu, en=f"{n} card{'s' if n != 1 else ''}", zh=f"{n} 张", rank=n)
+        return Brief(
+            card=gpu, en=f"{n} card{'s' if n != 1 else ''}", zh=f"{n} 张", rank=n, fits=n == 1, count=n
+        )
     if "gpus" not in i:
-        return Brief(card=gpu, en="more than 64 cards", zh="超过 64 张", rank=65)
+        return Brief(card=gpu, en="more than 64 cards", zh="超过 64 张", rank=65, fits=False)
     share = (o["per_gpu"].get("total_gb") or 0) / (o.get("gpu_memory_gb") or 1)
     if o.get("fits"):
-        return Brief(card=gpu, en=f"fits on {o['gpus']}", zh=f"{o['gpus']} 张放得下", rank=share)
-    return Brief(card=gpu, en=f"does not fit on {o['gpus']}", zh=f"{o['gpus']} 张放不下", rank=100 + share)
+        return Brief(card=gpu, en=f"fits on {o['gpus']}", zh=f"{o['gpus']} 张放得下", rank=share, fits=True)
+    return Brief(
+        card=gpu, en=f"does not fit on {o['gpus']}", zh=f"{o['gpus']} 张放不下", rank=100 + share, fits=False
+    )
 
 
 CALCULATOR = Calculator(

@@ -31,7 +31,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if not model_into(slots, payload):
         return None
+    if slots.finetune and not slots.tokens_b:
+        return None  # a fine-tuning data set is not Chinchilla-sized: asked back instead
     compute_fields(slots, payload, assumptions)
+    if slots.finetune:
+        payload["finetune"] = slots.finetune
+    if slots.epochs and slots.tokens_b:
+        payload["tokens_b"] = slots.tokens_b * slots.epochs
+        assumptions.append(
+            assumed(f"{num(slots.epochs)} epochs over the data", f"数据训练 {num(slots.epochs)} 个 epoch")
+        )
     if slots.gpu_count:
         payload["gpus"] = slots.gpu_count
     ask = None
@@ -49,6 +58,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_compute", payload=payload, assumed=assumptions, ask=ask)
 
 
+_KIND = {"full": "full-parameter", "lora": "LoRA", "qlora": "QLoRA"}
+_KIND_ZH = {"full": "全参微调", "lora": "LoRA 微调", "qlora": "QLoRA 微调"}
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
@@ -56,22 +69,40 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     hours = o["gpu_hours"]
     mfu = pct(o["mfu"])
     days = o.get("days")
-    if days:
+    kind = i.get("finetune", "full")
+    doing_en = (
+        f"Training {model}"
+        if kind == "full" and "finetune" not in i
+        else f"Fine-tuning {model} ({_KIND[kind]})"
+    )
+    doing_zh = f"训练 {model}" if kind == "full" and "finetune" not in i else f"{_KIND_ZH[kind]} {model}"
+    if days and days["expected"] < 1:
+        # under a day reads in hours: "0.1 days" is 2.4 hours
+        wall = {k: days[k] * 24 for k in ("low", "expected", "high")}
         en = (
-            f"Training {model} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
+            f"{doing_en} on {tokens}B tokens takes about **{num(wall['expected'])} hours** on {i['gpus']} x {gpu} "
+            f"at {mfu} MFU (range {span(wall['low'], wall['high'])} hours), {num(hours['expected'])} GPU-hours in all."
+        )
+        zh = (
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} {doing_zh}（{tokens}B token）约需 **{num(wall['expected'])} 小时**"
+            f"（区间 {span(wall['low'], wall['high'])} 小时），共 {num(hours['expected'])} GPU 小时。"
+        )
+    elif days:
+        en = (
+            f"{doing_en} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
             f"at {mfu} MFU (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
-            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} 训练 {model}（{tokens}B token）约需 **{num(days['expected'])} 天**"
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} {doing_zh}（{tokens}B token）约需 **{num(days['expected'])} 天**"
             f"（区间 {span(days['low'], days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
         )
     else:
         en = (
-            f"Training {model} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU "
+            f"{doing_en} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU "
             f"(range {span(hours['low'], hours['high'])})."
         )
         zh = (
-            f"以 MFU {mfu} 在 {gpu} 上训练 {model}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
+            f"以 MFU {mfu} 在 {gpu} 上{doing_zh}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
             f"（区间 {span(hours['low'], hours['high'])}）。"
         )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{tokens}B"),

@@ -24,6 +24,7 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 
+FINETUNE_SEQ_LEN = 4096
 _FIX_ZH = [
     ("turn on selective activation recomputation", "开启选择性激活重计算"),
     ("shard with ZeRO stage", "使用 ZeRO stage"),
@@ -85,6 +86,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("AdamW optimizer", "AdamW 优化器"))
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
+    elif slots.finetune:
+        # fine-tuning samples are cut far shorter than a model's context window (Axolotl's and
+        # LLaMA-Factory's example configs use 2,048-4,096)
+        payload["seq_len"] = FINETUNE_SEQ_LEN
+        assumptions.append(
+            assumed(
+                f"sequences of {FINETUNE_SEQ_LEN:,} tokens, a common fine-tuning length",
+                f"序列长度 {FINETUNE_SEQ_LEN:,} token（常见的微调长度）",
+            )
+        )
     else:
         assumptions.append(
             assumed("sequence length: the model's pre-training context", "序列长度：模型预训练时的上下文长度")
@@ -166,17 +177,27 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 value=f"{num(o['host_ram_for_offload_gb_per_gpu'])} GB",
             )
         )
-    brief = None
-    if o.get("gpu") and o["fits"] is not None:
-        share = b["total_gb"] / (o["gpu_memory_gb"] or 1)
-        brief = (
-            Brief(card=o["gpu"], en=f"fits, {total} of {num(o['gpu_memory_gb'])} GB per GPU",
-                  zh=f"放得下，每卡 {total}/{num(o['gpu_memory_gb'])} GB", rank=share)
-            if o["fits"]
-            else Brief(card=o["gpu"], en=f"does not fit, {total} GB per GPU needed",
-                       zh=f"放不下，每卡需 {total} GB", rank=100 + share)
-        )  # fmt: skip
-    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results, brief=brief)
+    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results, brief=_brief(o))
+
+
+# changes that keep the job and its cards: a card that fits with them still does it alone
+_SAME_JOB = ("recomputation", "micro-batch")
+
+
+def _brief(o: dict[str, Any]) -> Brief | None:
+    if not o.get("gpu") or o["fits"] is None:
+        return None
+    total, capacity = o["per_gpu"]["total_gb"], o["gpu_memory_gb"] or 1
+    if o["fits"]:
+        return Brief(card=o["gpu"], en=f"fits, {num(total)} of {num(capacity)} GB per GPU",
+                     zh=f"放得下，每卡 {num(total)}/{num(capacity)} GB", rank=total / capacity, fits=True)  # fmt: skip
+    fix = o.get("suggestion")
+    if fix and any(word in fix["change"] for word in _SAME_JOB) and "GPUs" not in fix["change"]:
+        return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
+                     zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
+                     rank=1 + fix["total_gb"] / capacity, fits=True)  # fmt: skip
+    return Brief(card=o["gpu"], en=f"does not fit, {num(total)} GB per GPU needed",
+                 zh=f"放不下，每卡需 {num(total)} GB", rank=100 + total / capacity, fits=False)  # fmt: skip
 
 
 CALCULATOR = Calculator(

@@ -65,7 +65,8 @@ def _model(g: Groups) -> str:
 def _flops_per_token(g: Groups) -> str:
     active = " 激活参数" if g["active"] else ""
     attention = f" + 12·L·h·s（s={g['seq']}）" if g["seq"] else "（未计注意力项）"
-    return f"每 token 计算量 = 6 × {g['params']}B{active}{attention}"
+    frozen = "（底座冻结，不算权重梯度）" if g["frozen"] else ""
+    return f"每 token 计算量 = {g['factor']} × {g['params']}B{active}{frozen}{attention}"
 
 
 def _shares(g: Groups) -> str:
@@ -126,7 +127,8 @@ RULES: list[Rule] = [
         "训练 {t}B token（按 Chinchilla 最优取每个参数 20 个 token；并非数据量建议）",
     ),
     rule(
-        rf"FLOPs per token = 6 x (?P<params>{NUMBER})B(?P<active> active)?"
+        rf"FLOPs per token = (?P<factor>[46]) x (?P<params>{NUMBER})B(?P<active> active)?"
+        r"(?P<frozen> \(frozen base: no weight gradients\))?"
         r"(?: \+ 12·L·h·s \(s=(?P<seq>\d+)\)| \(attention term left out\))",
         _flops_per_token,
     ),

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from assistant.calculators import CALCULATORS, summarize
-from assistant.calculators.common import Row, Summary, View, num
+from assistant.calculators.common import Brief, Row, Summary, View, num
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import error_in_language
@@ -69,6 +69,13 @@ CLARIFY = {
         "in BF16 with AdamW and ZeRO-3.",
         "请问是多大的模型（参数量），以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？显存取决于这两点。"
         "如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
+    ),
+    "finetune": (
+        "How much data will you fine-tune on: the number of examples, their average length in tokens, and the "
+        "epochs? Time is proportional to examples x tokens x epochs; for example 100k examples of 1,000 tokens "
+        "for 3 epochs is 0.3B tokens. Tell me those and the GPUs, and I will work out the hours.",
+        "微调数据有多少：样本条数、每条平均多少 token、训练几个 epoch？时间与 条数 × 每条 token × epoch 成正比，"
+        "例如 10 万条、每条 1,000 token、3 个 epoch 共 0.3B token。告诉我这些和用几张什么卡，我来算小时数。",
     ),
     "server": (
         "What will the server run: pre-training, fine-tuning (full or LoRA/QLoRA) or serving, for which model "
@@ -165,11 +172,14 @@ def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
     return out
 
 
-def _cards_lead(summaries: list[Summary], lang: Language) -> list[str]:
-    """ "H20 or A100 for serving 70B?": one sentence with each card's result, the best first named."""
+def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> list[str]:
+    """One sentence with each card's result: for "H20 or A100 for serving 70B?" the best named first;
+    for "which card?" the smallest card of the ladder that does it."""
     briefs = [s.brief for s in summaries if s.brief]
     if len({b.card for b in briefs}) < 2:
         return []
+    if asked == "which_gpu":
+        return [_smallest_card(briefs, lang)]
     best = [b.card for b in briefs if b.rank == min(b.rank for b in briefs)]
     if lang == "zh":
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
@@ -182,6 +192,28 @@ def _cards_lead(summaries: list[Summary], lang: Language) -> list[str]:
             f"Card by card ({listed}), {' and '.join(best)} tie on memory; the table below compares the rest."
         ]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
+def _smallest_card(briefs: list[Brief], lang: Language) -> str:
+    """The first card (smallest memory first) that does the job on its own, else the one needing fewest."""
+    if all(b.count for b in briefs):
+        # serving: every card does it with enough of them; the counts, then bandwidth and price decide
+        if lang == "zh":
+            listed = "；".join(f"{b.card} {b.count} 张" for b in briefs)
+            return f"只看显存，需要：{listed}；同样放得下时，按显存带宽和价格挑（见下方对比表）。"
+        listed = "; ".join(f"{b.count} x {b.card}" for b in briefs)
+        return f"On memory alone it takes {listed}; among those, memory bandwidth and price decide (table below)."
+    alone = next((b for b in briefs if b.fits), None)
+    best = min(briefs, key=lambda b: b.rank)
+    if lang == "zh":
+        listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
+        if alone:
+            return f"单卡能做的最小一档是 **{alone.card}**（{listed}）。"
+        return f"没有一张卡单独放得下，最省卡的是 **{best.card}**（{listed}）。"
+    listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
+    if alone:
+        return f"The smallest card that does it alone is **{alone.card}** ({listed})."
+    return f"No single card holds it; the fewest are needed with **{best.card}** ({listed})."
 
 
 def _citations(passages: list[Passage]) -> list[Citation]:
@@ -222,7 +254,7 @@ class TemplateComposer:
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
         summaries = [summarize(call, view) for call in ordered]
         if summaries:
-            sentences = [*_cards_lead(summaries, lang), *(s.headline(lang) for s in summaries)]
+            sentences = [*_cards_lead(summaries, lang, route.asked), *(s.headline(lang) for s in summaries)]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:

@@ -425,3 +425,70 @@ def test_cards_compared_for_serving_by_the_cards_each_needs(assistant: Assistant
         compare["ranking_criterion"].startswith("memory bandwidth")
         or "bandwidth" in compare["ranking_criterion"]
     )
+
+
+# --- fine-tuning time: the data set as examples x tokens x epochs -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "tokens_b", "finetune", "unit"),
+    [
+        # 500k examples x 1k tokens x 3 epochs = 1.5B tokens
+        ("lora微调llama3 8b，50万条数据，每条平均1k token，跑3个epoch，单张A100大概多久", 1.5, "lora", "天"),
+        # 200k x 1.5k x 2 = 0.6B tokens on 8 GPUs: a couple of hours, said in hours
+        (
+            "full FT qwen2.5 7b, 200k samples at ~1.5k tokens each, 2 epochs, 8x H100 - how long?",
+            0.6,
+            "full",
+            "hours",
+        ),
+    ],
+)
+def test_fine_tuning_time_from_examples_tokens_and_epochs(
+    assistant: Assistant, message: str, tokens_b: float, finetune: str, unit: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute"]
+    compute = next(call for call in answer.tool_calls if call.name == "training_compute")
+    assert compute.input["tokens_b"] == pytest.approx(tokens_b)
+    assert compute.input["finetune"] == finetune
+    assert unit in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How long would a LoRA fine-tune of Llama 3 8B take on one H100?",
+        "QLoRA 微调 Qwen2.5 14B 要训练多久？",
+    ],
+)
+def test_fine_tuning_time_without_the_data_asks_for_it(assistant: Assistant, message: str) -> None:
+    """A fine-tuning data set is never Chinchilla-sized: the size is asked for, not assumed."""
+    (answer,) = talk(assistant, message)
+    assert answer.tool_calls == []
+    assert re.search(r"examples|样本", answer.answer)
+    assert re.search(r"epoch", answer.answer)
+
+
+# --- which card: the memory plan on a ladder of cards -----------------------------------------------
+
+
+def test_cheapest_card_for_a_lora_is_the_smallest_that_holds_it(assistant: Assistant) -> None:
+    """LoRA on Llama 3 8B: 16 GB of BF16 weights plus activations of 4,096-token samples; with full
+    recomputation it is ~23 GB, inside a 24 GB RTX 4090 (the QLoRA paper's point: adapters fit one card)."""
+    (answer,) = talk(assistant, "cheapest gpu that can do a LoRA finetune of llama 3 8b?")
+    cards = [call.input["gpu"] for call in answer.tool_calls if call.name == "training_memory"]
+    assert cards[0] == "rtx-4090"
+    assert len(cards) >= 4
+    assert "RTX 4090" in first_sentence(answer)
+
+
+def test_which_card_for_serving_lists_the_count_on_each(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "部署qwen2.5 72b做推理，用啥卡合适")
+    counts = {
+        c.output["gpu"]: c.output["gpus_needed"] for c in answer.tool_calls if c.name == "inference_memory"
+    }
+    assert counts["NVIDIA H20 96GB"] == 2
+    assert counts["NVIDIA GeForce RTX 4090"] == 8
+    assert "H20" in first_sentence(answer)
+    assert output(answer, "gpu_compare")["rows"]  # bandwidth decides among the cards that hold it

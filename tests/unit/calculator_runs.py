@@ -277,6 +277,7 @@ TARGETED: list[Payload] = [
     ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),
     ("data_volume", {"checkpoint_tb": 1, "write_seconds": 60}),
     # serving from measured rates: cost per million tokens, servers for a peak
+    ("training_compute", {"model": "llama-3-8b", "tokens_b": 1.5, "gpu": "a100-80gb-sxm", "gpus": 1, "finetune": "lora"}),
     ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_gpu": 1500}),
     ("serving_cost", {"price_per_gpu_hour": 8, "tokens_per_second_per_gpu": 800, "currency": "CNY", "utilization": 0.6}),
     ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_server": 2500, "gpus_per_server": 8}),
