@@ -209,6 +209,8 @@ _ASKS_NUMBER = words(
 )  # fmt: skip
 _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
 _SERVING_TOOLS = {"serving_cost", "serving_capacity"}
+# slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
+_SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
 _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 # "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
@@ -270,7 +272,7 @@ class Router:
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)
-            tools = [t for t in tools if t == "gpu_compare"]
+            tools = [t for t in tools if t in {"gpu_compare", "gpu_spec"}]
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
@@ -407,6 +409,9 @@ def _refine(
     """Adjust the triggered calculators to the task and to what the slots can feed; ``given`` are the
     slots that may choose a calculator on their own (this message's, or the conversation's on a follow-up)."""
     chosen = list(dict.fromkeys(tools))
+    names_card = "gpu" in stated or (follow_up and "spec_fields" in stated)  # not "NVLink有什么作用" later on
+    if slots.spec_fields and slots.gpu and names_card and not stated.keys() - _SPEC_SLOTS and task is None:
+        return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     known = _from_known_figures(given, asked, bool(slots.params_b or slots.model))
     if known:
         # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question

@@ -97,6 +97,7 @@ class Slots(BaseModel):
     target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
     rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
+    spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -309,6 +310,29 @@ _TARGET_CURRENCY = [
     ),
 ]
 _OFFLOAD = flags(r"\boffload|卸载")
+# a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
+_SPEC_FIELDS = [
+    (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信"), "scale_up_bandwidth_gb_s"),
+    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect)).*(?:bandwidth|带宽)"), "memory_bandwidth_gb_s"),
+    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b"), "memory_gb"),
+    (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
+    (flags(r"\bfp8\b"), "fp8_dense_tflops"),
+    (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
+    (flags(r"\bbf16\b"), "bf16_dense_tflops"),
+    (flags(r"\btf32\b"), "tf32_dense_tflops"),
+    (flags(r"\bfp32\b|单精度"), "fp32_tflops"),
+    (flags(r"when (?:was|did)[^?]{0,30}(?:launch|release|come out|ship)|launch(?:ed)? (?:year|date)|哪年|发布(?:时间|年份)|什么时候(?:发布|出的|上市)"), "launch_year"),
+    (flags(r"form factor|\bsxm\b[^?]{0,20}\bpcie\b|\bpcie\b[^?]{0,20}\bsxm\b|形态|板卡形式"), "form_factor"),
+]  # fmt: skip
+_SPEC_ASK = flags(
+    r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was)\b|\bspecs?\b|规格|参数"
+)
+_WHY = flags(
+    r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b|\bneed\b"
+    r"|为什么|好处|风险|优缺点|值不值|值得|要不要|需不需要|有什么用|作用|影响"
+)
+_COMPUTE_WORDS = flags(r"t?flops|算力|compute (?:power|performance)|\bperformance\b|how fast|多快|性能")
+
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
 _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
@@ -566,6 +590,12 @@ class SlotExtractor:
         if _OFFLOAD.search(text):
             slots.offload = True
         slots.rank_by = next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
+        # "H200的带宽多少" asks a figure; "What does FP8 on H100 gain, and what are the risks?" asks why
+        asks_figure = (_SPEC_ASK.search(text) or len(text) <= 40) and not _WHY.search(text)
+        fields = [name for pattern, name in _SPEC_FIELDS if pattern.search(text)] if asks_figure else []
+        if _COMPUTE_WORDS.search(text) and not any(f.endswith("tflops") for f in fields):
+            fields.append("bf16_dense_tflops")  # "算力多少": the dense BF16 figure training runs at
+        slots.spec_fields = fields[:4]
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))
         return strip(text, spans)

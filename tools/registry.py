@@ -23,6 +23,7 @@ from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
+from tools.gpu_spec import gpu_spec
 from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
 from tools.network import network
@@ -100,6 +101,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     serving_cost,
     serving_capacity,
     gpu_compare,
+    gpu_spec,
 )
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}
 

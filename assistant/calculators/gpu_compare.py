@@ -15,6 +15,19 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 
+_CRITERION_ZH = {
+    "bf16_tflops": "BF16 稠密算力，越高越好",
+    "fp8_tflops": "FP8 稠密算力，越高越好",
+    "memory_gb": "单卡显存，越大越好",
+    "memory_bandwidth_gb_s": "显存带宽，越高越好",
+    "scale_up_bandwidth_gb_s": "卡间互联带宽（双向合计），越高越好",
+    "usd_per_tflop": "每 TFLOP/s 的购置价格，越低越好",
+    "usd_per_gb": "每 GB 显存的购置价格，越低越好",
+    "tflops_per_watt": "每瓦 BF16 算力，越高越好",
+    "gb_s_per_tflop": "每 TFLOP/s 对应的显存带宽，越高越好",
+    "cloud_usd_per_hour": "目录中最便宜的云上每卡时价格，越低越好",
+}
+
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.gpu or not slots.other_gpus:
@@ -32,7 +45,23 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     ranking = o.get("ranking") or []
     top = ranking[0]["name"] if ranking else first.get("name", "")
     en = f"Side by side ({o['ranking_criterion']}): **{top}** ranks first."
-    zh = f"对比（排序依据：{o['ranking_criterion']}）：**{top}** 排第一。"
+    zh = f"对比（排序依据：{_CRITERION_ZH.get(o.get('rank_by', ''), o['ranking_criterion'])}）：**{top}** 排第一。"
+    if 2 <= len(rows_in) <= 3:
+        # a few cards: the figures that tell them apart, in one sentence
+        def vs(key: str) -> str:
+            return " vs ".join(num(r.get(key)) for r in rows_in)
+
+        names = " vs ".join(r["name"] for r in rows_in)
+        figures = (
+            f"{vs('bf16_dense_tflops')} dense BF16 TFLOPS, {vs('memory_gb')} GB at {vs('memory_bandwidth_gb_s')} GB/s, "
+            f"{vs('tdp_w')} W, scale-up {vs('scale_up_bandwidth_gb_s')} GB/s"
+        )
+        figures_zh = (
+            f"BF16 稠密算力 {vs('bf16_dense_tflops')} TFLOPS，显存 {vs('memory_gb')} GB、带宽 {vs('memory_bandwidth_gb_s')} GB/s，"
+            f"功耗 {vs('tdp_w')} W，卡间互联 {vs('scale_up_bandwidth_gb_s')} GB/s"
+        )
+        en = f"{names}: {figures}. {en}"
+        zh = f"{names}：{figures_zh}。{zh}"
     rows = [Row(en=r["name"], zh=r["name"],
                 value=f"{num(r.get('memory_gb'))} GB {r.get('memory_type', '')}, {num(r.get('memory_bandwidth_gb_s'))} GB/s, "
                       f"{num(r.get('bf16_dense_tflops'))} BF16 TFLOPS, {num(r.get('tdp_w'))} W"

@@ -65,8 +65,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     draw_en = f"{num(o['wall_power_kw'])} kW at the wall (PUE {num(o['pue'])})"
     draw_zh = f"市电侧 {num(o['wall_power_kw'])} kW（PUE {num(o['pue'])}）"
     if view.asked == "power":
-        en = f"{what_en} draw about **{draw_en.replace(' (', '** (', 1)}; electricity {money(cost, view.first('en'))} per year."
-        zh = f"{what_zh} 功率约 **{draw_zh.replace('（', '**（', 1)}，年电费约 {money(cost, view.first('zh'))}。"
+        # the equipment's own draw first (what a rack and its PDUs must carry), then the facility's
+        en = (
+            f"{what_en} draw about **{num(o['it_power_kw'])} kW** (IT load, {num(o['gpu_power_kw'])} kW of it the GPUs); "
+            f"with cooling, {draw_en}; electricity {money(cost, view.first('en'))} per year."
+        )
+        zh = (
+            f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）；"
+            f"算上制冷，{draw_zh}，年电费约 {money(cost, view.first('zh'))}。"
+        )
     elif view.period == "month":
         month = o["monthly_energy_cost"]
         en = (
@@ -99,6 +106,9 @@ CALCULATOR = Calculator(
     name="power_cost",
     triggers=words(
         r"power (?:draw|consumption|cost|bill)",
+        r"how (?:much|many) (?:power|kw|kilowatts|watts)",
+        r"\bdraws?\b",
+        r"多少(?:千瓦|瓦|电|kw)",
         r"electricity",
         r"energy (?:cost|use)",
         r"\bkw\b.*(?:need|draw)",

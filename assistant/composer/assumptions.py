@@ -121,6 +121,8 @@ RULES: list[Rule] = [
     ),
     rule(rf"headroom (?P<h>{NUMBER})% over the peak", "在峰值之上留 {h}% 余量"),
     rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
+    rule(r"catalog figures as of (?P<d>[\d, -]+)", "目录数据，截至 {d}"),
+    rule(r"tensor TFLOPS are dense, without 2:4 sparsity", "张量算力均为稠密值，不含 2:4 稀疏"),
     rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
     rule(
         rf"(?P<t>{NUMBER})B tokens \(Chinchilla-optimal: 20 per parameter; not a data recommendation\)",

@@ -492,3 +492,34 @@ def test_which_card_for_serving_lists_the_count_on_each(assistant: Assistant) ->
     assert counts["NVIDIA GeForce RTX 4090"] == 8
     assert "H20" in first_sentence(answer)
     assert output(answer, "gpu_compare")["rows"]  # bandwidth decides among the cards that hold it
+
+
+# --- a card's own figures: looked up, led with ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "figure"),
+    [
+        ("H200的显存带宽是多少", "4,800 GB/s"),
+        ("whats the tdp on a b200", "1,000 W"),
+        ("how much memory does the MI300X have?", "192 GB"),
+        ("H20 FP8算力多少", "296 TFLOPS"),
+    ],
+)
+def test_a_cards_figure_is_the_first_sentence(assistant: Assistant, message: str, figure: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"]
+    assert figure in first_sentence(answer).replace("**", "")
+
+
+def test_two_cards_figure_leads_with_the_ratio(assistant: Assistant) -> None:
+    """NVIDIA datasheets: dense FP16 tensor 312 (A100) and 989 (H100 SXM) TFLOPS, 3.17x."""
+    (answer,) = talk(assistant, "A100 80G跟H100的FP16算力差多少？")
+    assert "3.17" in first_sentence(answer)
+
+
+def test_a_servers_power_draw_leads_with_its_own_load(assistant: Assistant) -> None:
+    """NVIDIA DGX H100 user guide: 10.2 kW maximum for the 8-GPU system."""
+    (answer,) = talk(assistant, "How much power does an 8x H100 server draw?")
+    assert tools(answer)[0] == "power_cost"
+    assert "10.2 kW" in first_sentence(answer)

@@ -30,7 +30,7 @@ CASES: list[tuple[str, Intent, list[str]]] = [
     ("NVMe和SATA SSD有什么区别？", Intent.KNOWLEDGE, []),
     ("Why is host RAM usually 1-2x GPU memory?", Intent.KNOWLEDGE, []),
     ("Kubernetes还是Slurm更适合管理训练集群？", Intent.KNOWLEDGE, []),
-    ("What is the H200's memory bandwidth?", Intent.KNOWLEDGE, []),
+    ("What is the H200's memory bandwidth?", Intent.BOTH, ["gpu_spec"]),  # the catalog's figure
     (
         "用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？",
         Intent.CALCULATION,

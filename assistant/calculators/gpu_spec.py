@@ -1,0 +1,110 @@
+"""An accelerator's own figures, looked up in the catalog with their sources and date."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import Calculator, Plan, Row, Summary, View, num, words
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+_LABELS = {
+    "memory_gb": ("memory", "显存"),
+    "memory_bandwidth_gb_s": ("memory bandwidth", "显存带宽"),
+    "bf16_dense_tflops": ("BF16 compute", "BF16 算力"),
+    "fp16_dense_tflops": ("FP16 compute", "FP16 算力"),
+    "fp8_dense_tflops": ("FP8 compute", "FP8 算力"),
+    "tf32_dense_tflops": ("TF32 compute", "TF32 算力"),
+    "fp32_tflops": ("FP32 (vector) compute", "FP32（非张量）算力"),
+    "tdp_w": ("maximum power (TDP)", "最大功耗（TDP）"),
+    "scale_up_bandwidth_gb_s": ("scale-up (NVLink-class) bandwidth", "卡间互联带宽"),
+    "launch_year": ("launch year", "发布年份"),
+    "form_factor": ("form factor", "形态"),
+}
+_DETAIL_ZH = [
+    ("dense; ", "稠密；2:4 稀疏为 "),
+    (" with 2:4 sparsity", ""),
+    ("both directions added", "双向合计"),
+]
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    if not (slots.gpu and slots.spec_fields):
+        return None
+    payload: dict[str, Any] = {"gpus": [slots.gpu, *slots.other_gpus][:8], "fields": slots.spec_fields}
+    return Plan(tool="gpu_spec", payload=payload)
+
+
+def _shown(value: dict[str, Any], zh: bool) -> str:
+    v, unit, detail = value["value"], value["unit"], value["detail"]
+    if v is None:
+        return "无（不支持）" if zh else "none (not supported)"
+    if isinstance(v, str) or value["field"] == "launch_year":
+        text = str(v)
+    else:
+        text = f"**{num(v)} {unit}**"
+        if value["field"] in {"memory_bandwidth_gb_s", "scale_up_bandwidth_gb_s"} and v >= 1000:
+            text += f"（{num(v / 1000)} TB/s）" if zh else f" ({num(v / 1000)} TB/s)"
+    if detail and zh:
+        for en, cn in _DETAIL_ZH:
+            detail = detail.replace(en, cn)
+    return f"{text}（{detail}）" if detail and zh else f"{text} ({detail})" if detail else text
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    specs = call.output["specs"]
+    en_parts, zh_parts, rows = [], [], []
+    for spec in specs:
+        en_parts.append(
+            f"{spec['name']}: "
+            + ", ".join(f"{_LABELS[v['field']][0]} {_shown(v, False)}" for v in spec["values"])
+            + f" (catalog, as of {spec['as_of']})"
+        )
+        zh_parts.append(
+            f"{spec['name']}："
+            + "，".join(f"{_LABELS[v['field']][1]} {_shown(v, True)}" for v in spec["values"])
+            + f"（目录数据，截至 {spec['as_of']}）"
+        )
+        rows += [
+            Row(en=f"{spec['name']}: {_LABELS[v['field']][0]}", zh=f"{spec['name']}：{_LABELS[v['field']][1]}",
+                value=_shown(v, False).replace("**", ""))
+            for v in spec["values"]
+        ]  # fmt: skip
+    en = "; ".join(en_parts) + "."
+    zh = "；".join(zh_parts) + "。"
+    lead = _ratio(specs)
+    if lead:
+        en, zh = f"{lead[0]} {en}", f"{lead[1]}{zh}"
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows if len(specs) > 1 else [])
+
+
+def _ratio(specs: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """ "A100 和 H100 的 FP16 算力差多少": how many times the first asked figure of the highest is the lowest's."""
+    if len(specs) < 2:
+        return None
+    first = [spec["values"][0] for spec in specs]
+    if (
+        not all(isinstance(v["value"], (int, float)) and v["value"] for v in first)
+        or first[0]["field"] == "launch_year"
+    ):
+        return None
+    pairs = sorted(zip(specs, first, strict=True), key=lambda p: p[1]["value"], reverse=True)
+    (top, high), (bottom, low) = pairs[0], pairs[-1]
+    times = num(high["value"] / low["value"])
+    en_label, zh_label = _LABELS[high["field"]]
+    unit = high["unit"]
+    return (
+        f"**{top['name']}** has {times}x the {en_label} of {bottom['name']} "
+        f"({num(high['value'])} vs {num(low['value'])} {unit}).",
+        f"**{top['name']}** 的{' ' if zh_label[0].isascii() else ''}{zh_label}是 {bottom['name']} 的 {times} 倍（{num(high['value'])} 对 {num(low['value'])} {unit}）。",
+    )
+
+
+CALCULATOR = Calculator(
+    name="gpu_spec",
+    triggers=words(r"a^"),  # chosen by the figure asked about a named card (slots.spec_fields)
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"spec"}),
+)

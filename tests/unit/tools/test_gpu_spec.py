@@ -1,0 +1,46 @@
+"""Catalog look-ups of a card's own figures (tools/gpu_spec.py), checked against vendor datasheets."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.catalog import default_catalog
+from tools.gpu_spec import GpuSpecInput, gpu_spec
+from tools.registry import ToolInputError, run
+
+CATALOG = default_catalog()
+
+
+def values(out, gpu: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    spec = next(s for s in out.specs if s.id == gpu)
+    return {v.field: v.value for v in spec.values}
+
+
+def test_h200_bandwidth_and_memory_match_the_datasheet() -> None:
+    """NVIDIA H200 datasheet: 141 GB HBM3e at 4.8 TB/s, up to 700 W (SXM)."""
+    out = gpu_spec(
+        GpuSpecInput(gpus=["H200"], fields=["memory_gb", "memory_bandwidth_gb_s", "tdp_w"]), CATALOG
+    )
+    assert values(out, "h200") == {"memory_gb": 141, "memory_bandwidth_gb_s": 4800, "tdp_w": 700}
+    assert out.sources  # the entry's own sources travel with the figures
+    assert out.specs[0].as_of
+
+
+def test_tensor_tflops_are_dense_with_the_sparse_figure_beside_them() -> None:
+    """NVIDIA H100 SXM datasheet: FP16 tensor 1,979 TFLOPS *with sparsity*; dense is half, 989."""
+    out = gpu_spec(GpuSpecInput(gpus=["H100"], fields=["fp16_dense_tflops"]), CATALOG)
+    (value,) = out.specs[0].values
+    assert value.value == pytest.approx(989.4, abs=0.5)
+    assert "1,979 with 2:4 sparsity" in value.detail
+    assert "tensor TFLOPS are dense, without 2:4 sparsity" in out.assumptions
+
+
+def test_a_missing_precision_is_none_not_zero() -> None:
+    out = gpu_spec(GpuSpecInput(gpus=["A100 80GB"], fields=["fp8_dense_tflops"]), CATALOG)
+    assert out.specs[0].values[0].value is None  # Ampere has no FP8 tensor cores
+
+
+def test_an_unknown_card_names_the_closest() -> None:
+    with pytest.raises(ToolInputError) as caught:
+        run("gpu_spec", {"gpus": ["H2000"]}, CATALOG)
+    assert caught.value.problems[0].field == "gpus"

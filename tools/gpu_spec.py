@@ -1,0 +1,124 @@
+"""One accelerator's figures as the catalog states them, with their sources and date.
+
+"What is the H200's memory bandwidth?" is a lookup, not a calculation, but it is answered the same way:
+from the dated, sourced catalog, never from memory. Tensor TFLOPS are dense (no 2:4 sparsity); the
+sparse headline figure vendors print is twice as large and is named beside it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import Accelerator, Catalog
+from tools.common import Reference, ToolInput, ToolOutput, find_accelerator
+
+SpecField = Literal[
+    "memory_gb",
+    "memory_bandwidth_gb_s",
+    "bf16_dense_tflops",
+    "fp16_dense_tflops",
+    "fp8_dense_tflops",
+    "tf32_dense_tflops",
+    "fp32_tflops",
+    "tdp_w",
+    "scale_up_bandwidth_gb_s",
+    "launch_year",
+    "form_factor",
+]
+_UNITS: dict[str, str] = {
+    "memory_gb": "GB",
+    "memory_bandwidth_gb_s": "GB/s",
+    "bf16_dense_tflops": "TFLOPS",
+    "fp16_dense_tflops": "TFLOPS",
+    "fp8_dense_tflops": "TFLOPS",
+    "tf32_dense_tflops": "TFLOPS",
+    "fp32_tflops": "TFLOPS",
+    "tdp_w": "W",
+    "scale_up_bandwidth_gb_s": "GB/s",
+    "launch_year": "",
+    "form_factor": "",
+}
+_DEFAULT_FIELDS: tuple[SpecField, ...] = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "tdp_w")
+_SPARSE = {"bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "tf32_dense_tflops"}
+GpuName = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class GpuSpecInput(ToolInput):
+    """Which accelerators, and which of their figures."""
+
+    gpus: list[GpuName] = Field(
+        min_length=1, max_length=8, description="Catalog accelerators by name or alias."
+    )
+    fields: list[SpecField] = Field(
+        default_factory=lambda: list(_DEFAULT_FIELDS),
+        min_length=1,
+        max_length=len(_UNITS),
+        description="Figures to look up: " + ", ".join(_UNITS) + ".",
+    )
+
+
+class SpecValue(BaseModel):
+    field: SpecField
+    value: float | int | str | None = Field(description="None: the part has no such figure (e.g. no FP8).")
+    unit: str
+    detail: str = Field(default="", description="Memory type, interconnect, sparse figure, ...")
+
+
+class GpuSpec(BaseModel):
+    id: str
+    name: str
+    values: list[SpecValue]
+    as_of: date
+    notes: str
+
+
+class GpuSpecOutput(ToolOutput):
+    specs: list[GpuSpec]
+
+
+def _value(acc: Accelerator, field: SpecField) -> SpecValue:
+    value = getattr(acc, field)
+    detail = ""
+    if field == "memory_gb":
+        detail = acc.memory_type
+    elif field == "scale_up_bandwidth_gb_s":
+        detail = f"{acc.scale_up_interconnect}, both directions added"
+    elif field in _SPARSE and value:
+        detail = f"dense; {round(value * 2):,} with 2:4 sparsity"
+    return SpecValue(field=field, value=value, unit=_UNITS[field], detail=detail)
+
+
+def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
+    """Look up accelerator figures (memory, bandwidth, dense TFLOPS by precision, TDP, scale-up bandwidth,
+    launch year, form factor) in the catalog, with each entry's sources and as-of date.
+
+    Tensor TFLOPS are dense; the 2:4-sparse figure (twice the dense one) is given as a detail only.
+    """
+    specs: list[GpuSpec] = []
+    sources: list[Reference] = []
+    for name in dict.fromkeys(inp.gpus):
+        acc = find_accelerator(catalog, name, field="gpus")
+        specs.append(
+            GpuSpec(
+                id=acc.id,
+                name=acc.name,
+                values=[_value(acc, field) for field in dict.fromkeys(inp.fields)],
+                as_of=acc.as_of,
+                notes=acc.notes,
+            )
+        )
+        sources += [Reference(title=s.title, url=str(s.url)) for s in acc.sources]
+    dates = sorted({spec.as_of for spec in specs})
+    assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
+    if _SPARSE & set(inp.fields):
+        assumptions.append("tensor TFLOPS are dense, without 2:4 sparsity")
+    return GpuSpecOutput(
+        formula="catalog lookup: no arithmetic beyond the sparse figure (2 x dense)",
+        assumptions=assumptions,
+        warnings=[],
+        sources=list(dict.fromkeys(sources)),
+        specs=specs,
+    )
