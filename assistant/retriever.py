@@ -8,9 +8,10 @@ rankings without having to calibrate their scores against each other.
 
 from __future__ import annotations
 
+import math
 import re
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -22,6 +23,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
 from assistant.errors import NotReady, StorageError
+from assistant.sentences import SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
 from knowledge.text import Language, detect_language, tokenize
@@ -42,6 +44,10 @@ class Passage(BaseModel):
     as_of: str
     text: str
     snippet: str = Field(description="The lines of the passage that best match the question.")
+    snippet_score: float = Field(
+        default=0.0,
+        description="How well the snippet's first sentence matches the question (IDF-weighted words).",
+    )
     score: float = Field(description="Fused reciprocal-rank score; higher is better.")
     ranks: dict[str, int] = Field(default_factory=dict, description="1-based rank in each ranker.")
 
@@ -111,6 +117,7 @@ class HybridRetriever:
         max_per_doc: int = 1,
         weights: dict[str, float] | None = None,
         location: Path | None = None,
+        sentence_vectors: bool = True,
     ) -> None:
         self._collection = collection
         self._location = location  # a local store's folder: check() notices when it is gone
@@ -121,6 +128,16 @@ class HybridRetriever:
         self._weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         # the router's NameIndex when shared: it answers the same message's lookup from its memory
         self._names = names or (NameIndex(catalog) if catalog else None)
+        # the sentence that answers: embedded once per distinct sentence, cached beside a local index
+        self._sentence_vectors = (
+            # named after the collection, which is named after the embedding model: vectors never mix
+            SentenceVectors(
+                embeddings.embed_documents,
+                location.parent / f"{collection.name}.sentences.npz" if location else None,
+            )
+            if sentence_vectors
+            else None
+        )
         self.refresh()
 
     @property
@@ -148,7 +165,7 @@ class HybridRetriever:
         The new index is built aside and swapped in with one assignment: a search running meanwhile
         keeps reading the snapshot it started with, so re-indexing never breaks a chat in flight.
         """
-        self._index = _Snapshot.of(self._collection)
+        self._index = _Snapshot.of(self._collection, self._sentence_vectors)
 
     def search(
         self,
@@ -170,7 +187,9 @@ class HybridRetriever:
             return []
         filters = filters or SearchFilters()
         tokens = tokenize(query)
-        dense = self._dense(ix, query, filters)
+        vector: Sequence[float] = self._embeddings.embed_query(query)
+        dense = self._dense(ix, vector, filters)
+        query_vector = unit(vector) if ix.vectors is not None else None
         language = detect_language(query)
         rankings = {
             "dense": dense[: self._candidates],
@@ -187,6 +206,8 @@ class HybridRetriever:
                 fused[row] += self._weights[name] / (self._rrf_k + rank)
                 ranks[row][name] = rank
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
+        if query_vector is not None and ix.vectors is not None:
+            ordered = self._best_sections(ix, ordered, fused, query_vector, tokens)
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
         for found in ordered:
@@ -195,9 +216,47 @@ class HybridRetriever:
             if per_doc[doc_id] >= self._max_per_doc:
                 continue
             per_doc[doc_id] += 1
-            out.append(self._passage(ix, row, fused[found], ranks[found], tokens))
+            out.append(self._passage(ix, row, fused[found], ranks[found], tokens, query_vector))
             if len(out) == k:
                 break
+        return out
+
+    @staticmethod
+    def _best_sections(
+        ix: _Snapshot,
+        ordered: list[int],
+        fused: dict[int, float],
+        query_vector: np.ndarray,
+        tokens: list[str],
+    ) -> list[int]:
+        """``ordered`` with each document's first row moved behind the row of the same document whose best
+        sentence is closest to the question, among its well-ranked rows: a document's introduction may
+        rank first on words while a later section holds the sentence that answers."""
+        rows_of: dict[str, list[int]] = defaultdict(list)
+        for row in ordered:
+            rows_of[str(ix.metas[row].get("doc_id", ""))].append(row)
+
+        def closest(row: int) -> float:
+            if ix.vectors is None or not len(ix.vectors[row]):
+                return -1.0
+            return pick(
+                ix.sentences[row], tokens, idf=ix.idf, similarity=ix.vectors[row] @ query_vector
+            ).score
+
+        chosen: dict[str, int] = {}
+        for doc_id, rows in rows_of.items():
+            top = fused[rows[0]]
+            contenders = [r for r in rows[:4] if fused[r] >= 0.6 * top]
+            chosen[doc_id] = max(contenders, key=closest)
+        lead = set(chosen.values())
+        # each document keeps its place (its best fused rank), now held by its chosen row
+        out: list[int] = []
+        for row in ordered:
+            doc_id = str(ix.metas[row].get("doc_id", ""))
+            if row == rows_of[doc_id][0]:
+                out.append(chosen[doc_id])
+            elif row not in lead:
+                out.append(row)
         return out
 
     def _twin(self, ix: _Snapshot, row: int, fused: dict[int, float], language: Language) -> int:
@@ -214,8 +273,7 @@ class HybridRetriever:
         candidates = twin[ordinal] if ordinal < len(twin) else [r for section in twin for r in section]
         return max(candidates, key=lambda r: fused.get(r, 0.0))
 
-    def _dense(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
-        vector: Sequence[float] = self._embeddings.embed_query(query)
+    def _dense(self, ix: _Snapshot, vector: Sequence[float], filters: SearchFilters) -> list[int]:
         n = min(self._candidates * 3, len(ix.ids))
         result = self._collection.query(
             query_embeddings=[vector],
@@ -246,7 +304,13 @@ class HybridRetriever:
         return rows
 
     def _passage(
-        self, ix: _Snapshot, row: int, score: float, ranks: dict[str, int], tokens: list[str]
+        self,
+        ix: _Snapshot,
+        row: int,
+        score: float,
+        ranks: dict[str, int],
+        tokens: list[str],
+        query_vector: np.ndarray | None = None,
     ) -> Passage:
         meta = ix.metas[row]
         urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
@@ -262,7 +326,17 @@ class HybridRetriever:
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
             text=ix.texts[row],
-            snippet=pick_snippet(ix.sentences[row], tokens),
+            snippet=(
+                picked := pick(
+                    ix.sentences[row],
+                    tokens,
+                    idf=ix.idf,
+                    similarity=ix.vectors[row] @ query_vector
+                    if ix.vectors is not None and query_vector is not None
+                    else None,
+                )
+            ).text,
+            snippet_score=round(picked.score, 4),
             score=round(score, 6),
             ranks=ranks,
         )
@@ -281,9 +355,11 @@ class _Snapshot:
     section_of: dict[int, int]  # row -> ordinal of its section in its document
     sentences: list[list[Sentence]]
     bm25: bm25s.BM25 | None
+    idf: dict[str, float]  # token -> log(1 + sentences / sentences holding it): rare words weigh more
+    vectors: list[np.ndarray] | None  # per row, its sentences' unit vectors (None: no sentence model)
 
     @classmethod
-    def of(cls, collection: Collection) -> _Snapshot:
+    def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
         found = collection.get(include=["documents", "metadatas"])
         ids: list[str] = list(found["ids"])
         texts: list[str] = list(found["documents"] or [])
@@ -312,6 +388,8 @@ class _Snapshot:
             corpus = [tokenize(t.partition("\n\n")[0]) + [w for s in ss for w in s.tokens] for t, ss in
                       zip(texts, sentences, strict=True)]  # fmt: skip
             bm25.index(corpus, show_progress=False)
+        holding = Counter(token for ss in sentences for s in ss for token in set(s.tokens))
+        total = sum(len(ss) for ss in sentences) or 1
         return cls(
             ids=ids,
             texts=texts,
@@ -322,6 +400,10 @@ class _Snapshot:
             section_of=section_of,
             sentences=sentences,
             bm25=bm25,
+            idf={token: math.log(1 + total / n) for token, n in holding.items()},
+            vectors=sentence_vectors.of([[s.text for s in ss] for ss in sentences])
+            if sentence_vectors
+            else None,
         )
 
 
@@ -343,15 +425,48 @@ def split_sentences(text: str) -> list[Sentence]:
     return [Sentence(p, tokenize(p)) for p in parts if p]
 
 
-def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: int = 280) -> str:
-    """The run of sentences that starts with the one sharing the most words with the question.
+class Picked(NamedTuple):
+    text: str
+    score: float
 
-    Ties go to the earliest sentence; with no overlap at all the passage's opening is returned.
+
+# sentences that describe the document rather than answer anything: "本文回答三个问题", "This page covers"
+_ABOUT_THE_TEXT = re.compile(
+    r"^(?:本文|本节|本篇|这篇|下文|下面|以下|this (?:article|page|section|document|guide|note)|below|in this (?:article|page|section))",
+    re.IGNORECASE,
+)
+
+
+def pick(
+    sentences: Sequence[Sentence],
+    tokens: list[str],
+    max_chars: int = 280,
+    idf: Mapping[str, float] | None = None,
+    similarity: np.ndarray | None = None,
+) -> Picked:
+    """The run of sentences that starts with the one that best matches the question, and that match.
+
+    With ``similarity`` (each sentence's cosine with the question) a sentence scores its meaning, plus a
+    little for the rare question words it shares; without it, the question words it shares, each weighted
+    by ``idf`` (every word 1 without ``idf``). A sentence about the text itself ("本文回答三个问题")
+    scores less. Ties go to the earliest sentence; with no match at all the passage's opening is returned.
     """
     if not sentences:
-        return ""
+        return Picked("", 0.0)
     wanted = set(tokens)
-    scores = [len(wanted.intersection(s.tokens)) for s in sentences]
+    weights: Mapping[str, float] = idf or {}
+    lexical = [sum(weights.get(t, 1.0) for t in wanted.intersection(s.tokens)) for s in sentences]
+    if similarity is not None and len(similarity) == len(sentences):
+        most = max(lexical) or 1.0
+        scores = [
+            float(similarity[i]) + 0.1 * lexical[i] / most - (1.0 if _ABOUT_THE_TEXT.match(s.text) else 0.0)
+            for i, s in enumerate(sentences)
+        ]
+    else:
+        scores = [
+            lex * (0.33 if _ABOUT_THE_TEXT.match(s.text) else 1.0)
+            for lex, s in zip(lexical, sentences, strict=True)
+        ]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
     snippet = ""
     for sentence in (s.text for s in sentences[best:]):
@@ -365,7 +480,13 @@ def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: in
         if snippet and len(joined) > max_chars:
             break
         snippet = joined
-    return snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
+    text = snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
+    return Picked(text, scores[best])
+
+
+def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: int = 280) -> str:
+    """``pick``'s text, every question word weighing the same."""
+    return pick(sentences, tokens, max_chars).text
 
 
 def best_snippet(text: str, tokens: list[str], max_chars: int = 280) -> str:

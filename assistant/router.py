@@ -326,8 +326,10 @@ def _missing(
     memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or asked in {"memory", "fit"}
     if "gpu_count" in stated and memory_wanted:
         return "memory"  # "8 cards enough?": which model, and for what?
-    if asked in {"gpus", "days", "gpu_hours", "mfu"}:
-        return "training"
+    if asked in {"gpus", "days", "gpu_hours"} or (
+        asked == "mfu" and (slots.tokens_per_second_per_gpu or slots.step_time_s)
+    ):
+        return "training"  # "what MFU do large runs reach?" is a question of knowledge, not a calculation
     return None
 
 

@@ -216,6 +216,20 @@ def _smallest_card(briefs: list[Brief], lang: Language) -> str:
     return f"No single card holds it; the fewest are needed with **{best.card}** ({listed})."
 
 
+def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
+    """The passage whose best sentence answers the question most directly: the sentence's weighted match,
+    discounted down the ranking and for the other language (the reader's own words lead)."""
+    if not passages:
+        return None
+
+    def merit(item: tuple[int, Passage]) -> float:
+        rank, passage = item
+        own = passage.lang in {lang, "multi"}
+        return passage.snippet_score * (1 - 0.12 * rank) * (1.0 if own else 0.6)
+
+    return max(enumerate(passages[:4]), key=merit)[1]
+
+
 def _citations(passages: list[Passage]) -> list[Citation]:
     return [
         Citation(id=n, title=p.title, source=p.source, url=p.url, section=p.section, snippet=p.snippet,
@@ -261,8 +275,9 @@ class TemplateComposer:
             errors = [error_in_language(e, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
-        if not run.calls and passages:
-            parts.append(f"{passages[0].snippet} {cite(passages[0])}")
+        lead = _lead_passage(passages, lang) if not run.calls else None
+        if lead is not None:
+            parts.append(f"{lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
         parts.extend(tables(summaries, lang))
@@ -271,10 +286,15 @@ class TemplateComposer:
         if assumptions:
             parts.append(f"**{_t('assumptions', lang)}**\n\n" + "\n".join(f"- {a}" for a in assumptions))
         # guidance first: the catalog's figures already sit in the calculators' tables
+        looked_up = any(call.name in {"gpu_spec", "gpu_compare"} for call in run.calls)
         rest = (
-            passages[1:]
+            [p for p in passages if p is not lead]
             if not run.calls
-            else sorted(passages, key=lambda p: (p.doc_type == "catalog", p.lang != lang))
+            # a card's figures are the catalog's: its entries are then the sources, not background
+            else sorted(
+                passages,
+                key=lambda p: ((p.doc_type == "catalog") != looked_up, p.lang not in {lang, "multi"}),
+            )
         )
         background = [
             f"- {_LIST_MARKER.sub('', p.snippet)} {cite(p)}"

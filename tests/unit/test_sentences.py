@@ -1,0 +1,68 @@
+"""Sentence vectors: embedded once per distinct sentence, cached beside the index, never stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from assistant.retriever import Sentence, pick
+from assistant.sentences import SentenceVectors, unit
+from knowledge.text import tokenize
+
+
+class CountingEmbed:
+    """A stand-in embedding at the model boundary that counts what it was asked to embed."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        self.seen += texts
+        return [[float(len(t)), 1.0, float(t.count("a"))] for t in texts]
+
+
+def test_each_sentence_is_embedded_once_across_restarts(tmp_path: Path) -> None:
+    path = tmp_path / "v.npz"
+    embed = CountingEmbed()
+    first = SentenceVectors(embed, path).of([["a b.", "c d."], ["a b."]])
+    assert embed.seen == ["a b.", "c d."]  # the repeated sentence is embedded once
+    assert [m.shape[0] for m in first] == [2, 1]
+    assert np.allclose(np.linalg.norm(first[0], axis=1), 1.0)
+    again = CountingEmbed()
+    second = SentenceVectors(again, path).of([["a b.", "c d."], ["a b."]])
+    assert again.seen == []  # read from the file
+    assert np.allclose(second[0], first[0])
+
+
+def test_sentences_gone_from_the_index_leave_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "v.npz"
+    SentenceVectors(CountingEmbed(), path).of([["old one.", "kept."]])
+    SentenceVectors(CountingEmbed(), path).of([["kept."]])
+    with np.load(path) as data:
+        assert len(data["keys"]) == 1
+
+
+def test_a_torn_file_is_recomputed_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "v.npz"
+    path.write_bytes(b"PK\x03\x04 torn")
+    embed = CountingEmbed()
+    SentenceVectors(embed, path).of([["x."]])
+    assert embed.seen == ["x."]
+
+
+def test_the_closest_sentence_leads_and_a_sentence_about_the_text_does_not() -> None:
+    sentences = [Sentence(t, tokenize(t)) for t in (
+        "This article answers three questions about storage.",
+        "Checkpoints of a 70B model take about 1 TB.",
+        "A NAS is enough for one node; many nodes need a parallel file system.",
+    )]  # fmt: skip
+    # the question is closest in meaning to the first (it names the topic) and the third (it answers)
+    similarity = np.array([0.7, 0.2, 0.6])
+    picked = pick(sentences, tokenize("is a NAS enough for training storage?"), similarity=similarity)
+    assert picked.text.startswith("A NAS is enough")
+    assert picked.score > 0.6
+
+
+def test_unit_scales_to_length_one() -> None:
+    assert np.isclose(np.linalg.norm(unit([3.0, 4.0])), 1.0)
