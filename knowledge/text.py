@@ -27,11 +27,25 @@ _STOPWORDS = frozenset(
 
 
 def detect_language(text: str) -> Language:
-    """ "zh" when Chinese characters outnumber Latin words (mixed text goes to the majority), else "en"."""
+    """ "zh" when the sentence is Chinese, else "en".
+
+    Chinese engineers write Chinese sentences full of English terms ("用 vLLM serve Qwen2.5-72B，64 并发够吗"):
+    a message whose Chinese holds the grammar of a sentence (question words, particles, verbs like 用/要)
+    is Chinese however many Latin words it carries. Otherwise the majority decides, a Chinese word being
+    about 1.5 characters.
+    """
     cjk = len(_CJK.findall(text))
     latin = len(_LATIN_WORD.findall(text))
-    # a Chinese word is about 1.5 characters, so compare words with words
+    if cjk >= 2 and _CHINESE_GRAMMAR.search(text):
+        return "zh"
     return "zh" if cjk / 1.5 > latin or (cjk and not latin) else "en"
+
+
+# function words and question words: present when the Chinese is the sentence, not a quoted term
+_CHINESE_GRAMMAR = re.compile(
+    r"[吗呢吧嘛啊]|多少|多大|多久|几[张台个块天]|怎么|怎样|什么|啥|哪[个些种款]|还是|能不能|可不可以|够不够|够[吗用]|需要|"
+    r"我们|我想|想[要用]|如果|要[用多跑]|用[什哪几]|是否|为什么|请问|有没有|可以|应该|的话"
+)
 
 
 @cache

@@ -121,3 +121,19 @@ def test_follow_ups_reuse_the_calculation_with_the_changed_input(
 def test_language_follows_the_message() -> None:
     assert ROUTER.route("H100的功耗是多少？").language == "zh"
     assert ROUTER.route("What is the H100's TDP?").language == "en"
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        # Chinese sentences carrying English terms are Chinese: their grammar is
+        ("我们想 serve Llama 3 70B，用 H20 还是 A100?", "zh"),
+        ("LoRA finetune 70B model 要多少 VRAM", "zh"),
+        ("用 vLLM serve Qwen2.5-72B, 64 concurrency 够吗", "zh"),
+        # English sentences quoting a Chinese term or amount are English
+        ("What does 显存 mean?", "en"),
+        ("we pay 0.6元/kWh, what is the yearly bill for 64 H100s", "en"),
+    ],
+)
+def test_mixed_language_goes_to_the_sentences_grammar(message: str, language: str) -> None:
+    assert ROUTER.route(message).language == language
