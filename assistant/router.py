@@ -212,6 +212,8 @@ _SERVING_TOOLS = {"serving_cost", "serving_capacity"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
+# what can be worked out for a card the catalog does not hold (memory totals, data, measured rates)
+_CARDLESS_TOOLS = {*_MEMORY_TOOLS, "storage", "data_volume", "serving_cost", "serving_capacity", "run_time"}
 _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 # "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
 _LADDER = ("rtx-4090", "l40s", "a100-80gb-sxm", "h200", "b200")
@@ -411,6 +413,15 @@ def _refine(
     """Adjust the triggered calculators to the task and to what the slots can feed; ``given`` are the
     slots that may choose a calculator on their own (this message's, or the conversation's on a follow-up)."""
     chosen = list(dict.fromkeys(tools))
+    if "unknown_gpu" in stated and slots.gpu and "gpu_compare" in chosen and not slots.other_gpus:
+        # "昇腾910C和H20哪个好": the catalog holds one of the two; show what it has for that one
+        slots.spec_fields = slots.spec_fields or [
+            "memory_gb",
+            "memory_bandwidth_gb_s",
+            "bf16_dense_tflops",
+            "tdp_w",
+        ]
+        return ["gpu_spec"]
     names_card = "gpu" in stated or (follow_up and "spec_fields" in stated)  # not "NVLink有什么作用" later on
     if slots.spec_fields and slots.gpu and names_card and not stated.keys() - _SPEC_SLOTS and task is None:
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
@@ -434,6 +445,10 @@ def _refine(
         )  # "what would that run cost at $2.10 per GPU-hour?", "50k GPU-hours at $2.49"
     if task in _MEMORY_TASKS and not (slots.tokens_b or slots.gpu_hours):
         chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]  # its time needs the data set's size
+    if task == Task.SERVE and "training_memory" in chosen:
+        chosen[chosen.index("training_memory")] = "inference_memory"  # "显存" in a serving conversation
+    elif task in {Task.LORA, Task.QLORA, Task.FINETUNE} and "inference_memory" in chosen:
+        chosen[chosen.index("inference_memory")] = "training_memory"
     if task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan
         replacement = "inference_memory" if task == Task.SERVE else "training_memory"
@@ -501,4 +516,7 @@ def _refine(
         chosen = [
             t for t in chosen if t in {"gpu_compare", "host_ram", "power_cost", "storage"} and slots.gpu
         ]
+    if slots.unknown_gpu and not slots.gpu:
+        # no figures for the card named: only what does not depend on its speed or power
+        chosen = [t for t in chosen if t in _CARDLESS_TOOLS]
     return list(dict.fromkeys(chosen))

@@ -98,6 +98,8 @@ class Slots(BaseModel):
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
     rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
+    unknown_gpu: str | None = Field(default=None, description="A card named that the catalog does not hold.")
+    card_memory_gb: float | None = Field(default=None, description="Memory per card, as the user states it.")
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -387,6 +389,16 @@ class SlotExtractor:
         self._named(text, mentions, slots)
         # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)
         masked = _mask(text, mentions)  # "Llama 2 7B" names a preset; its "7B" is not a size
+        if unknown := _UNKNOWN_CARD.search(masked):
+            # a card the catalog does not have ("910B跑70B"): named, so nothing stands in for it, and
+            # its digits are no model size
+            slots.unknown_gpu = unknown.group(0).strip()
+            masked = (
+                masked[: unknown.start()] + " " * (unknown.end() - unknown.start()) + masked[unknown.end() :]
+            )
+        if memory := _CARD_MEMORY.search(masked):
+            slots.card_memory_gb = float(_group(memory, 1, 2) or 0)  # "每卡64G显存", "64GB cards"
+            masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
@@ -640,6 +652,23 @@ def _deadline(text: str) -> float | None:
     number = _group(match, 1, 3, 5, 7)
     unit = (_group(match, 2, 4, 6, 8) or "day").lower()
     return to_number(number or "0") * _DAYS_PER.get(unit, 1)
+
+
+# accelerators people name that the catalog does not (yet) hold: China-market parts, older or
+# workstation cards; a name here is never silently replaced by a default GPU
+_UNKNOWN_CARD = flags(
+    r"(?:huawei\s*)?(?:ascend|昇腾)\s*\d{3}[a-z]?\d?|(?<![A-Za-z0-9.])910[bc]\d?(?![A-Za-z0-9])|\bmlu\s*-?\d{3}\w*|寒武纪\w{0,6}"
+    r"|(?:kunlun|昆仑)(?:芯|xin)?\s*\w{0,5}|\bp800\b|海光\s*(?:dcu)?\s*\w{0,5}|\b(?:hygon\s*)?dcu\s*[kz]?\d{0,3}\b"
+    r"|摩尔线程\s*\w{0,8}|\bmtt\s*s\d{3,4}\b|壁仞\s*\w{0,6}|\bbr1\d0\b|沐曦\s*\w{0,6}|燧原\s*\w{0,6}|天数智芯\s*\w{0,6}"
+    r"|\bl20\b|\bl2\b|\b4090\s*d\b|\brtx\s*a6000\b|\ba6000\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
+    r"|\btrainium\s*\d?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
+)
+
+
+_CARD_MEMORY = flags(
+    r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|hbm|memory|卡|cards?|gpus?)"
+    r"|(?:显存|vram|hbm|memory per (?:card|gpu))\s*(?:是|为|有|of|is)?\s*(\d{2,3})\s*(?:g|gb|gib)\b"
+)
 
 
 def _mask(text: str, mentions: list[Mention]) -> str:

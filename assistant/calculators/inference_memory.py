@@ -59,6 +59,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}）："
             f"共约 {num(total.get('total_gb'))} GB，包括权重和 {kv_zh}。"
         )
+    elif "gpus" not in i and not o.get("gpu") and not o.get("gpu_memory_gb"):
+        # no card to count: the job's own memory
+        en = (
+            f"Serving {batch} concurrent sequence{'s' if batch != 1 else ''} of {context} tokens needs about "
+            f"**{num(total.get('total_gb'))} GB** of GPU memory in all: weights {num(total.get('weights_gb'))} GB plus {kv_en}."
+        )
+        zh = (
+            f"{batch} 路并发、每路 {context} token 的推理共需约 **{num(total.get('total_gb'))} GB** 显存："
+            f"权重 {num(total.get('weights_gb'))} GB，加上 {kv_zh}。"
+        )
     elif "gpus" not in i and o.get("gpu_memory_gb"):
         en = f"Even 64 x {gpu} cannot hold {batch} sequences of {context} tokens: {num(total.get('total_gb'))} GB are needed."
         zh = f"即使 64 张 {gpu} 也放不下 {batch} 路 {context} token 的并发：需要约 {num(total.get('total_gb'))} GB。"

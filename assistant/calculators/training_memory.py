@@ -66,10 +66,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     tp, pp = slots.tensor_parallel or 1, slots.pipeline_parallel or 1
     gpus = slots.gpu_count or tp * pp
     payload.update(gpus=max(gpus, tp * pp), tensor_parallel=tp, pipeline_parallel=pp)
-    if slots.gpu:
-        payload["gpu"] = slots.gpu
-    else:
-        gpu_into(slots, payload, assumptions)
+    gpu_into(slots, payload, assumptions)
     if slots.zero_stage is not None:
         payload["zero_stage"] = slots.zero_stage
     elif gpus > 1:

@@ -19,6 +19,7 @@ from assistant.composer.calculator_warnings import warning_in_language
 from assistant.models import Citation
 from assistant.retriever import Passage
 from assistant.router import Intent, Route
+from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.text import Language
 
@@ -216,6 +217,35 @@ def _smallest_card(briefs: list[Brief], lang: Language) -> str:
     return f"No single card holds it; the fewest are needed with **{best.card}** ({listed})."
 
 
+def _not_in_catalog(slots: Slots, computed: bool, lang: Language) -> str:
+    """A card the catalog does not hold: said first, and never replaced by another card's figures."""
+    card, memory = slots.unknown_gpu, slots.card_memory_gb
+    zh = lang == "zh"
+    if slots.gpu:
+        then = "下面只有目录里那张卡的数据。" if zh else "Below are the figures for the card I do have."
+    elif memory and computed:
+        then = (
+            f"下面按你给的每卡 {num(memory)} GB 显存计算。"
+            if zh
+            else f"Below I use the {num(memory)} GB per card you gave."
+        )
+    elif computed:
+        then = (
+            "下面是任务本身的需求，不按某张卡计算；告诉我它每卡的显存，我来算要几张。"
+            if zh
+            else "The figures below are for the job itself, not for a card; tell me its memory per card and I will count the cards."
+        )
+    else:
+        then = (
+            "告诉我它每卡的显存和稠密 BF16 算力，我可以按这些数字来算。"
+            if zh
+            else "Tell me its memory per card and dense BF16 TFLOPS and I will compute with those."
+        )
+    if zh:
+        return f"**{card}** 还不在我的硬件目录里，我不会拿别的卡的参数代替它。{then}"
+    return f"The **{card}** is not in my hardware catalog yet, so I will not stand another card's figures in for it. {then}"
+
+
 def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking and for the other language (the reader's own words lead)."""
@@ -267,6 +297,8 @@ class TemplateComposer:
         # the calculator that answers the quantity asked speaks first
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
         summaries = [summarize(call, view) for call in ordered]
+        if route.slots.unknown_gpu and (not route.slots.gpu or "unknown_gpu" in route.stated):
+            parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
         if summaries:
             sentences = [*_cards_lead(summaries, lang, route.asked), *(s.headline(lang) for s in summaries)]
             sentences += _verdicts(route, run, lang)

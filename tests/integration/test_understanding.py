@@ -523,3 +523,22 @@ def test_a_servers_power_draw_leads_with_its_own_load(assistant: Assistant) -> N
     (answer,) = talk(assistant, "How much power does an 8x H100 server draw?")
     assert tools(answer)[0] == "power_cost"
     assert "10.2 kW" in first_sentence(answer)
+
+
+# --- a card the catalog does not hold is never replaced by another ----------------------------------
+
+
+def test_an_unknown_card_is_named_and_its_memory_used_once_given(assistant: Assistant) -> None:
+    first, given = talk(assistant, "910B跑70B推理要几张", "910B 每卡 64G 显存")
+    assert "910B" in first_sentence(first)
+    assert all(call.input.get("gpu") is None for call in first.tool_calls)  # no H100 stood in for it
+    assert all(call.input.get("params_b") != 910 for call in first.tool_calls)  # "910B" is no model size
+    memory = output(given, "inference_memory")
+    assert memory["gpu_memory_gb"] == 64
+    assert memory["gpus_needed"] == 4  # ~152 GB over 64 GB cards, tensor parallel a power of two
+
+
+def test_an_unknown_card_stops_calculations_that_need_its_speed(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "How long to train a 7B model on 1T tokens with 64 MLU590 cards?")
+    assert "MLU590" in first_sentence(answer)
+    assert answer.tool_calls == []
