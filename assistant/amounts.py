@@ -52,6 +52,10 @@ _AFTER = [
     ),
     ("electricity", flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)")),
     ("server", flags(r"^\s*(?:/|per|a|each|每)\s*(?:node|server|box|machine|台|节点)|^\s*(?:to buy|each)\b")),
+    (
+        "monthly",
+        flags(r"^\s*(?:/|per|an?|every|each|每)\s*(?:month|mo)\b|^\s*monthly\b|^\s*(?:/|每)\s*(?:个)?月"),
+    ),
 ]
 # ... and the words right before it
 _BEFORE = [

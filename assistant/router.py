@@ -179,6 +179,7 @@ _TASKS = [
                           r"增量预训练")),
 ]  # fmt: skip
 _ASKED = [
+    ("payback", words(r"回本", r"pay (?:for )?itself", r"pays? back", r"payback", r"break[- ]?even", r"多久能?赚回")),
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),

@@ -436,6 +436,8 @@ class SlotExtractor:
             slots.gpu_count = int(to_number(nodes.group(1))) * per_node
             return
         count = _COUNT_BEFORE.search(before)
+        if count and "台" in count.group(0):
+            return  # "4台H100" counts machines: the servers rule reads it, at 8 GPUs each
         if count and not re.search(r"[.\d]\s*$", before[: count.start()]) and not _a_year(count.group(0)):
             slots.gpu_count = int(to_number(count.group(1)))
             return

@@ -710,10 +710,19 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         description="Your cloud price per GPU-hour in `currency` (overrides the catalog).",
     )
 
+    cloud_per_month: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e11,
+        description="Your cloud bill per month in `currency` for the same work; replaces GPU-hours x price.",
+    )
+
     @model_validator(mode="after")
     def _check_overrides(self) -> TcoInput:
         if self.capex_total is not None and self.capex_per_gpu is not None:
             raise ValueError("give capex_total or capex_per_gpu, not both")
+        if self.cloud_per_month is not None and self.cloud_price_per_gpu_hour is not None:
+            raise ValueError("give cloud_per_month or cloud_price_per_gpu_hour, not both")
         if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
             raise ValueError("give lease_per_month or lease_rate_per_month, not both")
         return self
@@ -805,7 +814,9 @@ def _capex(
                 basis=f"{servers} x {inp.capex_per_server:g} {inp.currency} per server (given)",
             )
         )
-        notes.assumptions.append(f"{servers} servers x {inp.capex_per_server:g} {inp.currency} each (given)")
+        notes.assumptions.append(
+            f"{servers} servers x {inp.capex_per_server:,.0f} {inp.currency} each (given)"
+        )
         if servers == 1:
             return hardware, items, None  # one box: no cluster network or shared storage to add
     server_prices = catalog.prices_for(hw.server.id) if hw.server else []
@@ -935,7 +946,15 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
             "(about what a 36-month lease of the hardware costs); ask lessors for a rate"
         )
 
-    if inp.cloud_price_per_gpu_hour is not None:
+    if inp.cloud_per_month is not None:
+        # the bill the team pays now for the same work: its GPU-hour price is implied, not looked up
+        cloud_price = fx.to_usd(inp.cloud_per_month) * MONTHS_PER_YEAR / (hw.gpus * HOURS_PER_YEAR * u)
+        cloud_basis = f"given: a cloud bill of {inp.cloud_per_month:g} {inp.currency} per month"
+        notes.assumptions.append(
+            f"cloud bill {inp.cloud_per_month:g} {inp.currency} per month (given) for the same work, "
+            f"the same as {cloud_price:.3g} USD per GPU-hour on {hw.gpus} GPUs at {u:.0%}"
+        )
+    elif inp.cloud_price_per_gpu_hour is not None:
         cloud_price = fx.to_usd(inp.cloud_price_per_gpu_hour)
         cloud_basis = f"given: {inp.cloud_price_per_gpu_hour:g} {inp.currency}/GPU-hour"
     else:
@@ -1015,7 +1034,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
     notes.assumptions += [
         "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
-        "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
+        "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud"
+        if inp.cloud_per_month is None
+        else "cloud cost is the monthly bill given, for the whole period",
         "buy and lease pay for idle hours; cloud bills only the hours used",
     ]
     if staff == 0:

@@ -47,6 +47,24 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.maintenance_share is not None:
         payload["maintenance_share_per_year"] = slots.maintenance_share
     money_into(slots, payload, catalog)
+    own = {
+        c
+        for amount, c in (
+            (slots.monthly_bill, slots.monthly_bill_currency),
+            (slots.server_price, slots.server_price_currency),
+        )
+        if amount
+    }
+    if len(own) == 1 and not (
+        slots.electricity_price_per_kwh or slots.cloud_price_per_gpu_hour or slots.budget
+    ):
+        payload["currency"] = own.pop() or "USD"  # a bill and a price in yuan: the comparison in yuan
+        # "每月云上花 80 万": the bill the team pays now is what buying must beat
+        payload.pop("cloud_price_per_gpu_hour", None)
+        same = payload["currency"] == (slots.monthly_bill_currency or "USD")
+        payload["cloud_per_month"] = (
+            slots.monthly_bill if same else to_usd(slots.monthly_bill, slots.monthly_bill_currency, catalog)
+        )
     if slots.server_price:
         # the server's price is in its own currency; the other amounts follow it when they agree
         if payload["currency"] == (slots.server_price_currency or "USD"):
@@ -73,9 +91,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"{num(o['years'])} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'], view.first('zh'))}，"
         f"租赁 {money(t['lease'], view.first('zh'))}，上云 {money(t['cloud'], view.first('zh'))}。"
     )
-    if o.get("break_even_month"):
-        en += f" Buying overtakes cloud in month {o['break_even_month']}."
-        zh += f"购买在第 {o['break_even_month']} 个月追平上云。"
+    month = o.get("break_even_month")
+    if view.asked == "payback" and month:
+        # "多久回本": the month first, then the totals behind it
+        years_en = f" (about {num(month / 12)} years)" if month >= 12 else ""
+        years_zh = f"（约 {num(month / 12)} 年）" if month >= 12 else ""
+        en = f"Buying pays for itself in **month {month}**{years_en} against the cloud. {en}"
+        zh = f"与上云相比，自购约在**第 {month} 个月**回本{years_zh}。{zh}"
+    elif view.asked == "payback":
+        en = f"Buying does **not** pay for itself within {num(o['years'])} years against the cloud. {en}"
+        zh = f"{num(o['years'])} 年内自购**不能**回本（相对上云）。{zh}"
+    elif month:
+        en += f" Buying overtakes cloud in month {month}."
+        zh += f"购买在第 {month} 个月追平上云。"
     rows = [Row(en="Buy", zh="购买", value=money(t["buy"], view.first())), Row(en="Lease", zh="租赁", value=money(t["lease"], view.first())),
             Row(en="Cloud", zh="上云", value=money(t["cloud"], view.first())),
             Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),
@@ -103,11 +131,14 @@ CALCULATOR = Calculator(
         r"买还是租",
         r"自建还是",
         r"回本",
+        r"pay (?:for )?itself",
+        r"pays? back",
+        r"payback",
         r"上云还是",
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"cost"}),
+    answers=frozenset({"cost", "payback"}),
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )

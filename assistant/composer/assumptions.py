@@ -122,6 +122,21 @@ RULES: list[Rule] = [
     rule(rf"headroom (?P<h>{NUMBER})% over the peak", "在峰值之上留 {h}% 余量"),
     rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
     rule(r"catalog figures as of (?P<d>[\d, -]+)", "目录数据，截至 {d}"),
+    rule(
+        rf"cloud bill (?P<b>{NUMBER}) (?P<c>USD|CNY) per month \(given\) for the same work, the same as "
+        rf"(?P<p>{NUMBER}) USD per GPU-hour on (?P<g>\d+) GPUs at (?P<u>{NUMBER})%",
+        lambda g: (
+            f"每月云上账单 {g['b']} {_CURRENCY[g['c']]}（用户给定），相当于 {g['g']} 张卡在 {g['u']}% 利用率下每卡时 {g['p']} 美元"
+        ),
+    ),
+    rule(
+        r"cloud cost is the monthly bill given, for the whole period",
+        "上云成本按给定的月账单计，覆盖整个周期",
+    ),
+    rule(
+        rf"(?P<n>\d+) servers x (?P<p>{NUMBER}) (?P<c>USD|CNY) each \(given\)",
+        lambda g: f"{g['n']} 台服务器 × 每台 {g['p']} {_CURRENCY[g['c']]}（用户给定）",
+    ),
     rule(r"tensor TFLOPS are dense, without 2:4 sparsity", "张量算力均为稠密值，不含 2:4 稀疏"),
     rule(rf"(?P<t>{NUMBER})B tokens", "训练 {t}B token"),
     rule(

@@ -251,6 +251,10 @@ RULES: list[Rule] = [
         "capex_total 和 capex_per_gpu 只给其中一个",
     ),
     rule(
+        r"input: give cloud_per_month or cloud_price_per_gpu_hour, not both",
+        "cloud_per_month 和 cloud_price_per_gpu_hour 只给其中一个",
+    ),
+    rule(
         r"input: give lease_per_month or lease_rate_per_month, not both",
         "lease_per_month 和 lease_rate_per_month 只给其中一个",
     ),

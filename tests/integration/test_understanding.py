@@ -542,3 +542,29 @@ def test_an_unknown_card_stops_calculations_that_need_its_speed(assistant: Assis
     (answer,) = talk(assistant, "How long to train a 7B model on 1T tokens with 64 MLU590 cards?")
     assert "MLU590" in first_sentence(answer)
     assert answer.tool_calls == []
+
+
+# --- payback against the cloud bill paid now --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "monthly", "capex_per_server"),
+    [
+        ("现在每个月云上GPU账单80万，买4台H100服务器每台250万，几个月能回本", 800_000, 2_500_000),
+        (
+            "we're burning $150k a month on cloud gpus; 2 dgx h100 at $400k each — when do we break even?",
+            150_000,
+            400_000,
+        ),
+    ],
+)
+def test_payback_against_the_cloud_bill_paid_now(
+    assistant: Assistant, message: str, monthly: float, capex_per_server: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    tco = next(call for call in answer.tool_calls if call.name == "tco")
+    assert tco.input["cloud_per_month"] == monthly
+    assert tco.input["capex_per_server"] == capex_per_server
+    month = tco.output["break_even_month"]
+    assert month is not None
+    assert str(month) in first_sentence(answer)

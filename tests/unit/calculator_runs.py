@@ -280,6 +280,7 @@ TARGETED: list[Payload] = [
     ("training_compute", {"model": "llama-3-8b", "tokens_b": 1.5, "gpu": "a100-80gb-sxm", "gpus": 1, "finetune": "lora"}),
     ("gpu_spec", {"gpus": ["h100-sxm", "a100-80gb-sxm"], "fields": ["fp16_dense_tflops", "tdp_w"]}),
     ("gpu_spec", {"gpus": ["h200"], "fields": ["memory_bandwidth_gb_s"]}),
+    ("tco", {"gpu": "h100-sxm", "gpus": 32, "capex_per_server": 2500000, "currency": "CNY", "cloud_per_month": 800000}),
     ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_gpu": 1500}),
     ("serving_cost", {"price_per_gpu_hour": 8, "tokens_per_second_per_gpu": 800, "currency": "CNY", "utilization": 0.6}),
     ("serving_cost", {"price_per_gpu_hour": 2.5, "tokens_per_second_per_server": 2500, "gpus_per_server": 8}),

@@ -461,3 +461,22 @@ def test_tools_are_described_for_an_llm(fn: Any, model: type[BaseModel]) -> None
     schema = model.model_json_schema()
     missing = [name for name, prop in schema["properties"].items() if "description" not in prop]
     assert not missing
+
+
+def test_tco_against_the_cloud_bill_the_team_pays_now() -> None:
+    """A monthly cloud bill replaces GPU-hours x price: buying pays back in the first month that capex plus
+    the owned hardware's running costs no longer exceed the bills paid so far."""
+    payload = {**TCO_HAND, "cloud_price_per_gpu_hour": None, "cloud_per_month": 20_000}
+    out = tco(TcoInput(**payload), CATALOG)
+    capex, opex_m = out.capex.usd, out.buy_opex_per_year.usd / 12
+    month = out.break_even_month
+    assert month is not None
+    assert capex + opex_m * (month - 1) > 20_000 * (month - 1)
+    assert capex + opex_m * month <= 20_000 * month
+    assert out.totals.cloud.usd == pytest.approx(20_000 * 12 * out.years, rel=REL)
+    assert any("cloud bill 20000 USD per month (given)" in a for a in out.assumptions)
+
+
+def test_tco_takes_one_cloud_figure() -> None:
+    with pytest.raises(ValidationError, match="cloud_per_month or cloud_price_per_gpu_hour"):
+        TcoInput(**{**TCO_HAND, "cloud_per_month": 1e4})
