@@ -59,6 +59,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         slots.electricity_price_per_kwh or slots.cloud_price_per_gpu_hour or slots.budget
     ):
         payload["currency"] = own.pop() or "USD"  # a bill and a price in yuan: the comparison in yuan
+    if slots.monthly_bill:
         # "每月云上花 80 万": the bill the team pays now is what buying must beat
         payload.pop("cloud_price_per_gpu_hour", None)
         same = payload["currency"] == (slots.monthly_bill_currency or "USD")
