@@ -196,7 +196,9 @@ _ASKED = [
     ("memory", words(r"how much (?:gpu |v)?(?:memory|vram|hbm)", r"(?:显存|内存)\s*(?:要|需要)?\s*(?:多少|多大)",
                       r"(?:要|需要)多少\s*(?:显存|内存)", r"多大(?:的)?\s*(?:显存|内存)", r"memory (?:per gpu|needed|footprint)")),
     ("fit", words(r"\benough\b", r"\bfits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
-                   r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑")),
+                   r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
+                   # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
+                   r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
@@ -272,6 +274,15 @@ class Router:
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if (
+            not tools
+            and asked == "fit"
+            and (slots.params_b or slots.model)
+            and stated.keys() & {"gpu", "gpu_count", "servers", "card_memory_gb"}
+            and (task == Task.SERVE or _TRAINING.search(text))
+        ):
+            # "can we train 7B on 8 H100s?": whether it fits is a memory check on the cards named
+            tools = ["inference_memory" if task == Task.SERVE else "training_memory"]
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)

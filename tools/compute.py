@@ -63,11 +63,11 @@ class ComputeFields(ArchitectureFields):
     include_attention: bool = Field(
         default=False, description="Add the attention term 12·L·h·s per token to 6N."
     )
-    finetune: Literal["full", "lora", "qlora"] = Field(
-        default="full",
+    finetune: Literal["full", "lora", "qlora"] | None = Field(
+        default=None,
         description=(
-            "full: every weight trains, 6N FLOPs per token; lora/qlora: the base is frozen, so the backward "
-            "pass computes activation gradients only, 4N per token."
+            "null: pre-training; full: full fine-tuning. Both train every weight, 6N FLOPs per token. "
+            "lora/qlora: the base is frozen, so the backward pass computes activation gradients only, 4N per token."
         ),
     )
     seq_len: int | None = Field(
@@ -106,7 +106,7 @@ def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerat
     peak = inp.peak_tflops or peak_tflops(acc, precision)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * arch.params_b
     tokens = inp.tokens_b or chinchilla
-    factor = 6 if inp.finetune == "full" else ADAPTER_FLOPS_FACTOR
+    factor = ADAPTER_FLOPS_FACTOR if inp.finetune in {"lora", "qlora"} else 6
     per_token = factor * arch.active_params_b * 1e9
     seq = inp.seq_len or arch.max_context
     if inp.include_attention:
@@ -198,11 +198,11 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
     assumptions.append(f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); "
                        "published runs report 35-55% on H100/A100-class GPUs")  # fmt: skip
     return TrainingComputeOutput(
-        formula=f"FLOPs = {6 if inp.finetune == 'full' else ADAPTER_FLOPS_FACTOR}·N·D (+12·L·h·s·D); "
+        formula=f"FLOPs = {ADAPTER_FLOPS_FACTOR if inp.finetune in {'lora', 'qlora'} else 6}·N·D (+12·L·h·s·D); "
         "GPU-hours = FLOPs / (peak x MFU) / 3600; days = GPU-hours / GPUs / 24",
         assumptions=assumptions,
         warnings=warnings,
-        sources=[KAPLAN, PALM, CHINCHILLA, *([LORA_SPEEDUP] if inp.finetune != "full" else [])],
+        sources=[KAPLAN, PALM, CHINCHILLA, *([LORA_SPEEDUP] if inp.finetune in {"lora", "qlora"} else [])],
         workload=workload,
         mfu=inp.mfu,
         gpu_hours=hours,

@@ -269,7 +269,10 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
             micro_batch=inp.micro_batch // 2)  # fmt: skip
     tp = inp.tensor_parallel * 2
     while tp <= 8 and arch.attention_heads % tp == 0 and inp.gpus % (tp * inp.pipeline_parallel) == 0:
-        add(f"raise tensor parallelism to {tp} (within one NVLink node)", tensor_parallel=tp)
+        add(
+            f"raise tensor parallelism to {tp} (within one server: tensor parallelism needs NVLink-class links)",
+            tensor_parallel=tp,
+        )
         tp *= 2
     if not inp.offload_optimizer and inp.finetune == "full":
         add("offload optimizer states to host RAM (ZeRO-Offload; slower steps)", offload_optimizer=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.calculators.common import (
@@ -21,6 +22,33 @@ from assistant.calculators.common import (
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+
+_CHANGE_ZH = [
+    (
+        r"serve at most (\d+) concurrent sequences of ([\d,]+) tokens per replica",
+        r"每个副本最多并发 \1 路 \2 token 的序列",
+    ),
+    (
+        r"limit each of the (\d+) sequences to ([\d,]+) tokens of context",
+        r"把 \1 路序列的上下文各限制在 \2 token",
+    ),
+    (
+        r"store the KV cache in FP8 \(vLLM --kv-cache-dtype fp8\)",
+        "KV 缓存用 FP8 存储（vLLM --kv-cache-dtype fp8）",
+    ),
+    (r"serve FP8 weights", "权重用 FP8"),
+    (
+        r"raise tensor_parallel to (\d+) \((\d+) GPUs per replica\)",
+        r"把张量并行提高到 \1（每个副本 \2 张卡）",
+    ),
+]
+
+
+def _change_zh(text: str) -> str:
+    """The serving calculator's suggested change, in Chinese."""
+    for pattern, zh in _CHANGE_ZH:
+        text = re.sub(pattern, zh, text)
+    return text
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -76,8 +104,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         fits = o.get("fits")
         verdict_en = "" if fits is None else ("Yes: it fits. " if fits else "No: it does not fit. ")
         verdict_zh = "" if fits is None else ("放得下。" if fits else "放不下。")
+        # the verdict is against the memory a serving engine may use (vLLM's gpu_memory_utilization)
+        usable = num(o.get("usable_gb_per_gpu"))
+        usable_en = (
+            ""
+            if fits is None
+            else (f", of the {usable} GB usable" if fits else f", more than the {usable} GB usable")
+        )
+        usable_zh = "" if fits is None else (f"，可用 {usable} GB" if fits else f"，超过可用的 {usable} GB")
         en = (
-            f"{verdict_en}Serving needs about **{num(per.get('total_gb'))} GB per GPU** on {o['gpus']} x {gpu}; {kv_en}"
+            f"{verdict_en}Serving needs about **{num(per.get('total_gb'))} GB per GPU** on {o['gpus']} x {gpu}{usable_en}; {kv_en}"
             + (
                 f"; up to {num(o['max_concurrent_sequences'])} concurrent sequences."
                 if o.get("max_concurrent_sequences")
@@ -85,13 +121,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             )
         )
         zh = (
-            f"{verdict_zh}推理每卡约需 **{num(per.get('total_gb'))} GB**（{o['gpus']} 张 {gpu}）；{kv_zh}"
+            f"{verdict_zh}推理每卡约需 **{num(per.get('total_gb'))} GB**（{o['gpus']} 张 {gpu}{usable_zh}）；{kv_zh}"
             + (
                 f"，最多约 {num(o['max_concurrent_sequences'])} 路并发。"
                 if o.get("max_concurrent_sequences")
                 else "。"
             )
         )
+        if fits is False and o.get("suggestions"):
+            en += f" The smallest change that fits: {o['suggestions'][0]}."
+            zh += f"能放下的最小改动：{_change_zh(o['suggestions'][0])}。"
     rows = [Row(en="KV cache per token", zh="每 token KV 缓存", value=f"{num(o['kv_kib_per_token'])} KiB"),
             Row(en="KV cache per sequence", zh="每条序列 KV 缓存", value=f"{num(o['kv_gb_per_sequence'])} GB"),
             Row(en="Total memory", zh="总显存", value=f"{num(total.get('total_gb'))} GB"),

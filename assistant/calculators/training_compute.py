@@ -69,13 +69,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     hours = o["gpu_hours"]
     mfu = pct(o["mfu"])
     days = o.get("days")
-    kind = i.get("finetune", "full")
-    doing_en = (
-        f"Training {model}"
-        if kind == "full" and "finetune" not in i
-        else f"Fine-tuning {model} ({_KIND[kind]})"
-    )
-    doing_zh = f"训练 {model}" if kind == "full" and "finetune" not in i else f"{_KIND_ZH[kind]} {model}"
+    kind = i.get("finetune")  # absent: pre-training
+    doing_en = f"Fine-tuning {model} ({_KIND[kind]})" if kind else f"Training {model}"
+    doing_zh = f"{_KIND_ZH[kind]} {model}" if kind else f"训练 {model}"
     if days and days["expected"] < 1:
         # under a day reads in hours: "0.1 days" is 2.4 hours
         wall = {k: days[k] * 24 for k in ("low", "expected", "high")}

@@ -32,8 +32,11 @@ _FIX_ZH = [
     ("use full activation recomputation", "使用完整激活重计算"),
     ("halve the micro-batch to", "把微批减半到"),
     ("(keep the global batch with gradient accumulation)", "（用梯度累积保持全局 batch）"),
-    ("raise tensor parallelism to", "把张量并行提高到"),
-    ("(within one NVLink node)", "（在一台 NVLink 服务器内）"),
+    ("raise tensor parallelism to ", "把张量并行提高到 "),
+    (
+        "(within one server: tensor parallelism needs NVLink-class links)",
+        "（限一台服务器内：张量并行需要 NVLink 级的互连）",
+    ),
     (
         "offload optimizer states to host RAM (ZeRO-Offload; slower steps)",
         "把优化器状态卸载到主机内存（ZeRO-Offload，速度变慢）",
@@ -133,28 +136,52 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"权重 {num(b['weights_gb'])}、梯度 {num(b['gradients_gb'])}、优化器状态 {num(b['optimizer_states_gb'])}、"
         f"激活 {num(b['activations_gb'])} GB"
     )
-    if o["fits"] is None:
+    capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
+    fix = o.get("suggestion")
+    if o["fits"] is None or view.asked == "memory":
+        # "how much memory?" is answered with the amount; whether it fits the card follows
         en = f"Training {model} needs about **{total} GB per GPU** ({parts_en})."
         zh = f"训练 {model} 每卡约需 **{total} GB** 显存（{parts_zh}）。"
+        if o["fits"]:
+            en += f" That fits {where} ({num(o['headroom_pct'])}% headroom)."
+            zh += f"{where} 放得下（余量 {num(o['headroom_pct'])}%）。"
+        elif o["fits"] is False:
+            en += f" That is more than the {capacity} GB of {where}."
+            zh += f"超过 {where} 的 {capacity} GB。"
     elif o["fits"]:
         en = (
-            f"Yes: {model} fits on {where} at about **{total} GB per GPU** of {num(o['gpu_memory_gb'])} GB, "
+            f"Yes: {model} fits on {where} at about **{total} GB per GPU** of {capacity} GB, "
             f"{num(o['headroom_pct'])}% headroom ({parts_en})."
         )
-        zh = (
-            f"放得下：{model} 在 {where} 上每卡约需 **{total} GB**（共 {num(o['gpu_memory_gb'])} GB，余量 "
-            f"{num(o['headroom_pct'])}%；{parts_zh}）。"
+        zh = f"放得下：{model} 在 {where} 上每卡约需 **{total} GB**（共 {capacity} GB，余量 {num(o['headroom_pct'])}%；{parts_zh}）。"
+    elif fix and _same_job(fix):
+        # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
+        en = (
+            f"Yes, if you {fix['change']}: {model} then needs about **{num(fix['total_gb'])} GB per GPU** of the "
+            f"{capacity} GB of {where} (as assumed, {total} GB: {parts_en})."
         )
+        zh = (
+            f"可以，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where} 共 {capacity} GB；"
+            f"按假设的设置则每卡 {total} GB：{parts_zh}）。"
+        )
+        return _summary(call, en, zh)
     else:
-        fix = o.get("suggestion")
-        en = f"No: {model} needs about **{total} GB per GPU**, more than the {num(o['gpu_memory_gb'])} GB of {where} ({parts_en})."
-        zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where} 的 {num(o['gpu_memory_gb'])} GB（{parts_zh}）。"
+        en = f"No: {model} needs about **{total} GB per GPU**, more than the {capacity} GB of {where} ({parts_en})."
+        zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where} 的 {capacity} GB（{parts_zh}）。"
+    if o["fits"] is False:
         if fix:
             en += f" The smallest change that fits: {fix['change']} ({num(fix['total_gb'])} GB per GPU)."
             zh += f"能放下的最小改动：{_fix_zh(fix['change'])}（每卡 {num(fix['total_gb'])} GB）。"
         else:
             en += " No one or two changes make it fit: add GPUs and shard further."
             zh += "一两处改动都放不下：需要更多 GPU 并进一步切分。"
+    return _summary(call, en, zh)
+
+
+def _summary(call: ToolCall, en: str, zh: str) -> Summary:
+    i, o = call.input, call.output
+    b = o["per_gpu"]
+    model = model_name(i, o)
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="GPUs", zh="GPU 数量", value=str(i["gpus"])),
               Row(en="Data parallel", zh="数据并行度", value=str(o["data_parallel"])),
               Row(en="ZeRO stage", zh="ZeRO stage", value=str(i.get("zero_stage", 0))),
@@ -178,7 +205,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 
 # changes that keep the job and its cards: a card that fits with them still does it alone
-_SAME_JOB = ("recomputation", "micro-batch")
+_SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism")
+
+
+def _same_job(fix: dict[str, Any] | None) -> bool:
+    """Whether the change that makes it fit is a setting on the same cards, not more cards or another job."""
+    if not fix:
+        return False
+    return any(word in fix["change"] for word in _SAME_JOB) and "GPUs" not in fix["change"]
 
 
 def _brief(o: dict[str, Any]) -> Brief | None:
@@ -189,7 +223,7 @@ def _brief(o: dict[str, Any]) -> Brief | None:
         return Brief(card=o["gpu"], en=f"fits, {num(total)} of {num(capacity)} GB per GPU",
                      zh=f"放得下，每卡 {num(total)}/{num(capacity)} GB", rank=total / capacity, fits=True)  # fmt: skip
     fix = o.get("suggestion")
-    if fix and any(word in fix["change"] for word in _SAME_JOB) and "GPUs" not in fix["change"]:
+    if fix and _same_job(fix):
         return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
                      zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
                      rank=1 + fix["total_gb"] / capacity, fits=True)  # fmt: skip

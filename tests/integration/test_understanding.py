@@ -568,3 +568,53 @@ def test_payback_against_the_cloud_bill_paid_now(
     month = tco.output["break_even_month"]
     assert month is not None
     assert str(month) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "Could 16 H200s train a 30B model?",
+            r"^Yes, if you shard with ZeRO stage \d",
+        ),
+        ("能在8张A100上全参训练13B模型吗", r"^可以，但要使用 ZeRO stage \d"),
+        (
+            "can one RTX 4090 train a 7B model from scratch?",
+            r"^No: 7B needs about \*\*[\d.]+ GB per GPU\*\*, more than the 24 GB",
+        ),
+    ],
+)
+def test_can_these_cards_train_it_is_a_memory_check_on_them(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """'Can N cards train X?' is answered yes/no on those cards; 'yes' when a setting on the same cards
+    (sharding, recomputation) makes it fit, with the figure after that setting."""
+    answer = assistant.ask(message)
+    assert [call.name for call in answer.tool_calls] == ["training_memory"]
+    assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_how_much_memory_is_answered_with_the_amount_not_a_verdict(assistant: Assistant) -> None:
+    answer = assistant.ask("how much GPU memory does training a 13B model take?")
+    assert first_sentence(answer).startswith("Training 13B needs about **"), answer.answer[:300]
+    assert "more than the 80 GB" in answer.answer.split("\n\n")[0]  # whether it fits the card follows
+
+
+def test_serving_verdict_names_the_usable_memory_and_the_change_that_fits(assistant: Assistant) -> None:
+    en, zh = assistant.ask("can 2 H100 serve Llama 3 70B?"), assistant.ask("两张H100能部署Llama 3 70B吗")
+    assert re.search(
+        r"^No: .* more than the 72 GB usable; .* The smallest change that fits: serve FP8 weights\.",
+        en.answer,
+    ), en.answer[:400]
+    assert re.search(r"^放不下。.*超过可用的 72 GB.*能放下的最小改动：权重用 FP8。", zh.answer), zh.answer[
+        :400
+    ]
+
+
+def test_pre_training_is_called_training_and_a_fine_tune_fine_tuning(assistant: Assistant) -> None:
+    pretrain = assistant.ask("how long to pretrain a 7B model on 2T tokens with 256 H100s?")
+    finetune = assistant.ask("full fine-tune of a 7B model on 2B tokens with 8 H100s, how long?")
+    zh = assistant.ask("用64张A100预训练13B模型，1T token，要多久")
+    assert first_sentence(pretrain).startswith("Training 7B on 2,000B tokens"), pretrain.answer[:200]
+    assert first_sentence(finetune).startswith("Fine-tuning 7B (full-parameter)"), finetune.answer[:200]
+    assert "训练 13B" in first_sentence(zh) and "微调" not in first_sentence(zh), zh.answer[:200]
