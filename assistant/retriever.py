@@ -80,6 +80,10 @@ class SearchFilters(BaseModel):
         return True
 
 
+# how much a section heading that matches the question adds to its best sentence's score
+HEADING_WEIGHT = 0.3
+# what a section's opening sentence adds: it states what the section settles
+OPENING_BONUS = 0.1
 DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
 
 
@@ -186,6 +190,7 @@ class HybridRetriever:
         if not ix.ids or not query.strip():
             return []
         filters = filters or SearchFilters()
+        query = spell_out(query)
         tokens = tokenize(query)
         vector: Sequence[float] = self._embeddings.embed_query(query)
         dense = self._dense(ix, vector, filters)
@@ -237,11 +242,13 @@ class HybridRetriever:
             rows_of[str(ix.metas[row].get("doc_id", ""))].append(row)
 
         def closest(row: int) -> float:
-            if ix.vectors is None or not len(ix.vectors[row]):
+            similarity, heading = ix.fit(row, query_vector)
+            if similarity is None or not len(similarity):
                 return -1.0
-            return pick(
-                ix.sentences[row], tokens, idf=ix.idf, similarity=ix.vectors[row] @ query_vector
-            ).score
+            return (
+                pick(ix.sentences[row], tokens, idf=ix.idf, similarity=similarity).score
+                + HEADING_WEIGHT * heading
+            )
 
         chosen: dict[str, int] = {}
         for doc_id, rows in rows_of.items():
@@ -314,6 +321,7 @@ class HybridRetriever:
     ) -> Passage:
         meta = ix.metas[row]
         urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
+        similarity, heading = ix.fit(row, query_vector)
         return Passage(
             chunk_id=ix.ids[row],
             doc_id=str(meta.get("doc_id", "")),
@@ -326,17 +334,8 @@ class HybridRetriever:
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
             text=ix.texts[row],
-            snippet=(
-                picked := pick(
-                    ix.sentences[row],
-                    tokens,
-                    idf=ix.idf,
-                    similarity=ix.vectors[row] @ query_vector
-                    if ix.vectors is not None and query_vector is not None
-                    else None,
-                )
-            ).text,
-            snippet_score=round(picked.score, 4),
+            snippet=(picked := pick(ix.sentences[row], tokens, idf=ix.idf, similarity=similarity)).text,
+            snippet_score=round(picked.score + HEADING_WEIGHT * heading, 4),
             score=round(score, 6),
             ranks=ranks,
         )
@@ -357,6 +356,7 @@ class _Snapshot:
     bm25: bm25s.BM25 | None
     idf: dict[str, float]  # token -> log(1 + sentences / sentences holding it): rare words weigh more
     vectors: list[np.ndarray] | None  # per row, its sentences' unit vectors (None: no sentence model)
+    headings: np.ndarray | None  # per row, its section heading's unit vector (rows x dimensions)
 
     @classmethod
     def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
@@ -404,7 +404,28 @@ class _Snapshot:
             vectors=sentence_vectors.of([[s.text for s in ss] for ss in sentences])
             if sentence_vectors
             else None,
+            headings=np.vstack(sentence_vectors.of([[_heading(m)] for m in metas]))
+            if sentence_vectors and metas
+            else None,
         )
+
+    def fit(self, row: int, query_vector: np.ndarray | None) -> tuple[np.ndarray | None, float]:
+        """Row ``row``'s sentences' cosines with the question, and its section heading's: a section titled
+        as the question is asked ("InfiniBand versus RoCE") is where the answer is. A section's opening
+        sentence states what the section settles, so it gets a little more."""
+        if query_vector is None or self.vectors is None or self.headings is None:
+            return None, 0.0
+        similarity = self.vectors[row] @ query_vector
+        doc = self.sections.get(str(self.metas[row].get("doc_id", "")))
+        if len(similarity) and doc and doc[self.section_of[row]][0] == row:
+            similarity = similarity.copy()
+            similarity[0] += OPENING_BONUS
+        return similarity, float(self.headings[row] @ query_vector)
+
+
+def _heading(meta: dict[str, Any]) -> str:
+    """A passage's section heading, else its document's title."""
+    return str(meta.get("section") or meta.get("title") or "")
 
 
 _SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?;])\s+|\n+")
@@ -430,9 +451,35 @@ class Picked(NamedTuple):
     score: float
 
 
-# sentences that describe the document rather than answer anything: "本文回答三个问题", "This page covers"
+# the field's abbreviations, spelled out beside themselves so both the keyword and the meaning rankers
+# reach the passages that use the full term ("IB vs RoCE", "k8s还是slurm", "PFS or local NVMe")
+_ABBREVIATIONS = {
+    "ib": "InfiniBand",
+    "k8s": "Kubernetes",
+    "pfs": "parallel file system",
+    "tp": "tensor parallelism",
+    "pp": "pipeline parallelism",
+    "dp": "data parallelism",
+    "tco": "total cost of ownership",
+    "oom": "out of memory",
+    "ft": "fine-tuning",
+    "sft": "supervised fine-tuning",
+}
+_ABBREVIATION = re.compile(
+    r"(?<![A-Za-z0-9])(" + "|".join(_ABBREVIATIONS) + r")(?![A-Za-z0-9])", re.IGNORECASE
+)
+
+
+def spell_out(query: str) -> str:
+    """``query`` with each known abbreviation followed by its full term: "IB vs RoCE" -> "IB (InfiniBand) vs RoCE"."""
+    return _ABBREVIATION.sub(lambda m: f"{m.group(1)} ({_ABBREVIATIONS[m.group(1).lower()]})", query)
+
+
+# sentences that describe the document rather than answer anything: "本文回答三个问题", "This page covers",
+# and a catalog entry's bookkeeping lines (its other names, its sources, a link)
 _ABOUT_THE_TEXT = re.compile(
-    r"^(?:本文|本节|本篇|这篇|下文|下面|以下|this (?:article|page|section|document|guide|note)|below|in this (?:article|page|section))",
+    r"^(?:本文|本节|本篇|这篇|下文|下面|以下|this (?:article|page|section|document|guide|note)|below|in this (?:article|page|section)"
+    r"|also called|又称|sources?\b|来源|as of\b|截至|all tensor tflops below|.*https?://)",
     re.IGNORECASE,
 )
 

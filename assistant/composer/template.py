@@ -251,13 +251,16 @@ def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
     discounted down the ranking and for the other language (the reader's own words lead)."""
     if not passages:
         return None
+    # guidance answers a question; a catalog entry's figures are background unless nothing else was found
+    guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
 
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
         own = passage.lang in {lang, "multi"}
         return passage.snippet_score * (1 - 0.12 * rank) * (1.0 if own else 0.6)
 
-    return max(enumerate(passages[:4]), key=merit)[1]
+    candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
+    return max(candidates, key=merit)[1]
 
 
 def _citations(passages: list[Passage]) -> list[Citation]:
