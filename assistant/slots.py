@@ -329,6 +329,11 @@ _SPEC_FIELDS = [
 _SPEC_ASK = flags(
     r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was)\b|\bspecs?\b|规格|参数"
 )
+# a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
+_OVERVIEW = flags(
+    r"\btell me about\b|\bspecs?\b|spec sheet|specifications|\boverview\b|介绍(?:一下)?|规格|参数|配置如何|什么水平"
+)
+_OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
     r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b|\bneed\b"
     r"|为什么|好处|风险|优缺点|值不值|值得|要不要|需不需要|有什么用|作用|影响"
@@ -609,7 +614,9 @@ class SlotExtractor:
         fields = [name for pattern, name in _SPEC_FIELDS if pattern.search(text)] if asks_figure else []
         if _COMPUTE_WORDS.search(text) and not any(f.endswith("tflops") for f in fields):
             fields.append("bf16_dense_tflops")  # "算力多少": the dense BF16 figure training runs at
-        slots.spec_fields = fields[:4]
+        if not fields and _OVERVIEW.search(text):
+            fields = list(_OVERVIEW_FIELDS)  # "tell me about Gaudi 3", "介绍一下H20": its sheet's headline figures
+        slots.spec_fields = fields[:5]
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))
         return strip(text, spans)

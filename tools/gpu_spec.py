@@ -79,6 +79,11 @@ class GpuSpecOutput(ToolOutput):
     specs: list[GpuSpec]
 
 
+# vendors whose tensor cores run 2:4 structured sparsity and print its doubled figure (NVIDIA since Ampere,
+# AMD since CDNA 3); Intel Gaudi and Google TPU data sheets give dense figures only
+_STRUCTURED_SPARSITY = {"NVIDIA", "AMD"}
+
+
 def _value(acc: Accelerator, field: SpecField) -> SpecValue:
     value = getattr(acc, field)
     detail = ""
@@ -86,8 +91,10 @@ def _value(acc: Accelerator, field: SpecField) -> SpecValue:
         detail = acc.memory_type
     elif field == "scale_up_bandwidth_gb_s":
         detail = f"{acc.scale_up_interconnect}, both directions added"
-    elif field in _SPARSE and value:
+    elif field in _SPARSE and value and acc.vendor in _STRUCTURED_SPARSITY:
         detail = f"dense; {round(value * 2):,} with 2:4 sparsity"
+    elif field in _SPARSE and value:
+        detail = "dense"  # Gaudi and TPUs publish no 2:4-sparse figure
     return SpecValue(field=field, value=value, unit=_UNITS[field], detail=detail)
 
 

@@ -26,6 +26,7 @@ _DETAIL_ZH = [
     ("dense; ", "稠密；2:4 稀疏为 "),
     (" with 2:4 sparsity", ""),
     ("both directions added", "双向合计"),
+    ("dense", "稠密"),
 ]
 
 
