@@ -199,6 +199,7 @@ _ASKED = [
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
                    # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
+    ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
@@ -490,6 +491,15 @@ def _refine(
     if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:
         # a measured throughput answers the time: never a guessed MFU
         chosen[chosen.index("training_compute")] = "throughput_calibration"
+    if given.rack_kw and "rack_fit" not in chosen:
+        chosen.insert(0, "rack_fit")  # a rack's power budget is given to see what fits in it
+    if (
+        "rack_fit" in chosen
+        and "power_cost" in chosen
+        and asked != "cost"
+        and not slots.electricity_price_per_kwh
+    ):
+        chosen.remove("power_cost")  # "10.2 kW servers in a 40 kW rack": how many fit, not a power bill
     if "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
     if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu or slots.gpu_hours):

@@ -615,7 +615,8 @@ class SlotExtractor:
         if _COMPUTE_WORDS.search(text) and not any(f.endswith("tflops") for f in fields):
             fields.append("bf16_dense_tflops")  # "算力多少": the dense BF16 figure training runs at
         if not fields and _OVERVIEW.search(text):
-            fields = list(_OVERVIEW_FIELDS)  # "tell me about Gaudi 3", "介绍一下H20": its sheet's headline figures
+            # "tell me about Gaudi 3", "介绍一下H20": its spec sheet's headline figures
+            fields = list(_OVERVIEW_FIELDS)
         slots.spec_fields = fields[:5]
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))

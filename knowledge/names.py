@@ -72,7 +72,11 @@ class NameIndex:
             start = folded.find(alias)
             while start != -1:
                 end = start + len(alias)
-                if _bounded(folded, boundaries, start, end) and not any(taken[start:end]):
+                if (
+                    _bounded(folded, boundaries, start, end)
+                    and not _measured(folded, boundaries, end)
+                    and not any(taken[start:end])
+                ):
                     taken[start:end] = [True] * (end - start)
                     hits.append(Mention(group, id_, positions[start], positions[end - 1] + 1))
                 start = folded.find(alias, start + 1)
@@ -96,6 +100,18 @@ def _fold(text: str) -> tuple[str, list[int], set[int]]:
         boundaries.add(len(folded))
         offset = match.end()
     return "".join(folded), positions, boundaries
+
+
+_UNIT = re.compile(r"kwh|kw|mw|w|gb|tb|pb|g|t|%")
+
+
+def _measured(text: str, boundaries: set[int], end: int) -> bool:
+    """Whether a unit follows the name ("a 40 kW rack", "an 80 GB card"): then it was a quantity, not a name."""
+    unit = _UNIT.match(text, end)
+    if unit is None:
+        return False
+    after = unit.end()
+    return after == len(text) or after in boundaries or not _ALNUM.match(text[after])
 
 
 def _bounded(text: str, boundaries: set[int], start: int, end: int) -> bool:

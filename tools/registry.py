@@ -27,6 +27,7 @@ from tools.gpu_spec import gpu_spec
 from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
 from tools.network import network
+from tools.rack import rack_fit
 from tools.run_time import run_time
 from tools.serving import serving_capacity, serving_cost
 from tools.storage import storage
@@ -95,6 +96,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     host_ram,
     network,
     power_cost,
+    rack_fit,
     cloud_cost,
     tco,
     inference_memory,

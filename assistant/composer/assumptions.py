@@ -209,6 +209,21 @@ RULES: list[Rule] = [
             + "）；这是额定最大值，训练时实测功耗通常更低"
         ),
     ),
+    # rack fit
+    rule(
+        rf"(?P<server>.+): (?P<kw>{NUMBER}) kW maximum system power \(catalog, as of (?P<date>[\d-]+)\)",
+        "{server}：最大系统功耗 {kw} kW（目录数据，截至 {date}）",
+    ),
+    rule(
+        rf"server IT power = (?P<n>\d+) x (?P<w>{NUMBER}) W x \(1 \+ (?P<share>{NUMBER})% non-GPU share\) = "
+        rf"(?P<kw>{NUMBER}) kW \(catalog, as of (?P<date>[\d-]+)\)",
+        "单台服务器 IT 功率 = {n} × {w} W ×（1 + GPU 以外部分 {share}%）= {kw} kW（目录数据，截至 {date}）",
+    ),
+    rule(rf"(?P<kw>{NUMBER}) kW per server \(given\)", "每台服务器 {kw} kW（用户给定）"),
+    rule(
+        r"only servers counted: switches, storage and PDUs in the same rack take their share",
+        "只计入服务器：同一机柜里的交换机、存储和 PDU 也要占用功率",
+    ),
     rule(
         rf"non-GPU server power (?P<share>{NUMBER})% of GPU TDP \(given\)",
         "服务器中 GPU 以外部分的功耗按 GPU TDP 的 {share}% 计（用户给定）",

@@ -83,6 +83,10 @@ RULES: list[Rule] = [
     ),
     rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
     rule(
+        r"server_power_kw: give the kW of one server, a catalog server or a GPU",
+        "server_power_kw：请给出单台服务器的功率（kW）、目录中的服务器或 GPU 型号",
+    ),
+    rule(
         r"server_power_kw: needs a server or a number of servers; without one use server_overhead_share",
         "server_power_kw：需要同时给出服务器或服务器台数；没有时请改用 server_overhead_share",
     ),

@@ -67,6 +67,11 @@ RULES: list[Rule] = [
         "{n} 台服务器在峰值时负载达 {p}%：余量很小",
     ),
     rule(
+        rf"one server \((?P<kw>{NUMBER}) kW\) draws more than the rack's (?P<rack>{NUMBER}) kW: the rack needs more "
+        "power and cooling, or a lower power cap on the GPUs",
+        "单台服务器（{kw} kW）已超过机柜的 {rack} kW：机柜需要更大的供电和散热能力，或给 GPU 设更低的功耗上限",
+    ),
+    rule(
         r"uint16 holds ids only for vocabularies up to 65,536 \(GPT-2's 50,257 fits; Llama 3's 128k does not\)",
         "uint16 只能容纳不超过 65,536 个词的词表（GPT-2 的 50,257 可以；Llama 3 的 128k 不行）",
     ),

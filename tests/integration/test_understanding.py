@@ -617,4 +617,24 @@ def test_pre_training_is_called_training_and_a_fine_tune_fine_tuning(assistant: 
     zh = assistant.ask("用64张A100预训练13B模型，1T token，要多久")
     assert first_sentence(pretrain).startswith("Training 7B on 2,000B tokens"), pretrain.answer[:200]
     assert first_sentence(finetune).startswith("Fine-tuning 7B (full-parameter)"), finetune.answer[:200]
-    assert "训练 13B" in first_sentence(zh) and "微调" not in first_sentence(zh), zh.answer[:200]
+    assert "训练 13B" in first_sentence(zh), zh.answer[:200]
+    assert "微调" not in first_sentence(zh), zh.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("How many DGX H100 can go in a 40 kW rack?", r"^A 40 kW rack holds \*\*3 x NVIDIA DGX H100\*\*"),
+        ("30kW的机柜能放几台8卡H100服务器？", r"^30 kW 的机柜能放 \*\*2 台"),
+        (
+            "our racks are 25 kW, servers pull 6.5 kW each, how many racks for 20 servers?",
+            r"^20 servers need \*\*7 racks\*\*",
+        ),
+    ],
+)
+def test_a_racks_power_budget_is_answered_with_what_fits(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    answer = assistant.ask(message)
+    assert [call.name for call in answer.tool_calls] == ["rack_fit"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]

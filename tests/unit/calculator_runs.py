@@ -334,6 +334,11 @@ TARGETED: list[Payload] = [
     ("power_cost", {"gpu": "rtx-4090", "gpus": 4, "server_overhead_share": 0.5, "pue": 1.3,
                     "electricity_price_per_kwh": 0.8, "currency": "CNY", "usd_to_cny": 7.1}),
     ("power_cost", {"gpu": "h100-sxm", "gpus": 16, "electricity_price_per_kwh": 0.12, "utilization": 0.6}),
+    # rack fit: a catalog server, a generic server of a GPU, a given kW with a fleet, one that fits none
+    ("rack_fit", {"rack_kw": 40, "server": "dgx-h100"}),
+    ("rack_fit", {"rack_kw": 20, "gpu": "a100-80gb-sxm", "gpus_per_server": 8}),
+    ("rack_fit", {"rack_kw": 40, "server_power_kw": 10.2, "servers": 32}),
+    ("rack_fit", {"rack_kw": 8, "server": "dgx-b200", "servers": 4}),
     # cloud: GPUs x days, on-demand only or not
     ("cloud_cost", {"gpu": "h100-sxm", "gpus": 64, "days": 30, "on_demand_only": False}),
     ("cloud_cost", {"gpu": "a100-80gb-sxm", "gpu_hours": 100000, "price_per_gpu_hour": 12, "currency": "CNY"}),

@@ -1,0 +1,108 @@
+"""Servers per rack under its power budget, and racks for a fleet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    GPUS_PER_NODE,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    assumed,
+    num,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    if not slots.rack_kw:
+        return None
+    payload: dict[str, Any] = {"rack_kw": slots.rack_kw}
+    assumptions: list[Assumed] = []
+    # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
+    if server_kw := slots.server_power_kw or slots.power_kw:
+        payload["server_power_kw"] = server_kw
+    if slots.server:
+        payload["server"] = slots.server
+    elif slots.gpu:
+        payload["gpu"] = slots.gpu
+        payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
+        if not slots.gpus_per_node:
+            assumptions.append(assumed("8 GPUs per server", "每台服务器 8 张卡"))
+    elif not server_kw:
+        payload["server"] = "dgx-h100"
+        assumptions.append(
+            assumed(
+                "servers like a DGX H100 (about 10.2 kW each)", "按 DGX H100 这类服务器计（每台约 10.2 kW）"
+            )
+        )
+    if slots.servers:
+        payload["servers"] = slots.servers
+    return Plan(tool="rack_fit", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    o = call.output
+    per, label = o["servers_per_rack"], o["server_label"]
+    held_en = f"{per} servers" if label == "server" else f"{per} x {label}"
+    held_zh = f"{per} 台服务器" if label == "server" else f"{per} 台 {label}"
+    rack, server_kw = num(o["rack_kw"]), num(o["server_kw"])
+    gpus_en = f", {o['gpus_per_rack']} GPUs" if o.get("gpus_per_rack") else ""
+    gpus_zh = f"，共 {o['gpus_per_rack']} 张卡" if o.get("gpus_per_rack") else ""
+    if per == 0:
+        en = f"**None**: one {label} draws {server_kw} kW, more than the rack's {rack} kW."
+        zh = f"**一台也放不下**：一台 {label} 约 {server_kw} kW，超过机柜的 {rack} kW。"
+    else:
+        en = (
+            f"A {rack} kW rack holds **{held_en}**{gpus_en} at {server_kw} kW each "
+            f"({num(o['rack_load_kw'])} kW in all, {num(o['spare_kw'])} kW to spare)."
+        )
+        zh = (
+            f"{rack} kW 的机柜能放 **{held_zh}**{gpus_zh}，每台约 {server_kw} kW"
+            f"（合计 {num(o['rack_load_kw'])} kW，余 {num(o['spare_kw'])} kW）。"
+        )
+    if o.get("racks_needed"):
+        racks_en = f"{o['servers']} servers need **{o['racks_needed']} racks** of {rack} kW."
+        racks_zh = f"{o['servers']} 台服务器需要 **{o['racks_needed']} 个** {rack} kW 机柜。"
+        en, zh = (
+            (f"{racks_en} {en}", f"{racks_zh}{zh}")
+            if view.asked == "racks"
+            else (f"{en} {racks_en}", f"{zh}{racks_zh}")
+        )
+    rows = [Row(en="Rack power budget", zh="机柜功率上限", value=f"{rack} kW"),
+            Row(en="Power per server", zh="每台服务器功率", value=f"{server_kw} kW"),
+            Row(en="Servers per rack", zh="每柜服务器数", value=str(per)),
+            Row(en="Load of a full rack", zh="满柜负载", value=f"{num(o['rack_load_kw'])} kW")]  # fmt: skip
+    if o.get("racks_needed"):
+        rows.append(Row(en="Racks needed", zh="所需机柜数", value=str(o["racks_needed"])))
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="rack_fit",
+    triggers=words(
+        r"\bper\s+(?:[\w.]+\s+){0,2}rack",
+        r"\bin (?:a|one|each|the) [\w. ]{0,12}rack",
+        r"how many racks",
+        r"\bracks? (?:hold|take|fit)",
+        r"机柜.{0,8}(?:放|装|容纳|塞)",
+        r"(?:放|装|塞)(?:几|多少)台",
+        r"几个机柜",
+        r"多少(?:个)?机柜",
+        r"每(?:个)?机柜",
+    ),
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"racks"}),
+    exemplars_en=("How many DGX H100 fit in a 40 kW rack?", "How many racks for 16 servers at 10 kW each?"),
+    exemplars_zh=("12kW机柜能放几台H100服务器？", "32台8卡H100服务器要几个机柜？"),
+    follow_ups_en=("What does that rack draw at the wall, and what does the power cost?",),
+    follow_ups_zh=("这个机柜的电费一年多少？",),
+)

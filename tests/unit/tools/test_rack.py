@@ -1,0 +1,67 @@
+"""Rack fit: servers under a rack's power budget, and racks for a fleet.
+
+Published figures used (source named at each case):
+- NVIDIA DGX H100 user guide: about 10.2 kW maximum system power; DGX B200 user guide: 14.3 kW maximum.
+- The knowledge base's power-and-cooling guide (same sources): four DGX H100 in one rack draw about 41 kW,
+  four DGX B200 about 57 kW, so 40 kW holds three DGX H100 and 60 kW holds four DGX B200.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from knowledge.catalog import default_catalog
+from tools.common import CalculatorInputError
+from tools.rack import RackFitInput, rack_fit
+
+CATALOG = default_catalog()
+
+
+def test_a_40_kw_rack_holds_three_dgx_h100() -> None:
+    """DGX H100 user guide, 10.2 kW: 4 x 10.2 = 40.8 kW is over 40, 3 x 10.2 = 30.6 kW is under."""
+    out = rack_fit(RackFitInput(rack_kw=40, server="DGX H100"), CATALOG)
+    assert (out.server_kw, out.servers_per_rack, out.gpus_per_rack) == (10.2, 3, 24)
+    assert out.rack_load_kw == pytest.approx(30.6)
+    assert out.spare_kw == pytest.approx(9.4)
+    assert out.sources, "the server's kW carries its source"
+
+
+def test_a_60_kw_rack_holds_four_dgx_b200() -> None:
+    """DGX B200 user guide, 14.3 kW: 4 x 14.3 = 57.2 kW."""
+    out = rack_fit(RackFitInput(rack_kw=60, server="dgx-b200"), CATALOG)
+    assert (out.servers_per_rack, out.rack_load_kw) == (4, pytest.approx(57.2))
+
+
+def test_racks_for_a_fleet_round_up() -> None:
+    out = rack_fit(RackFitInput(rack_kw=40, server_power_kw=10.2, servers=32), CATALOG)
+    assert (out.servers_per_rack, out.racks_needed, out.server_label) == (3, 11, "server")
+
+
+def test_a_generic_server_is_its_gpus_plus_the_catalogs_non_gpu_share() -> None:
+    share = CATALOG.defaults.server_overhead_share
+    out = rack_fit(RackFitInput(rack_kw=20, gpu="A100", gpus_per_server=8), CATALOG)
+    assert out.server_kw == pytest.approx(8 * 0.4 * (1 + share), abs=1e-3)
+    assert out.servers_per_rack == int(20 // out.server_kw)
+
+
+def test_a_server_over_the_budget_fits_none_and_says_why() -> None:
+    out = rack_fit(RackFitInput(rack_kw=8, server="DGX H100", servers=4), CATALOG)
+    assert (out.servers_per_rack, out.racks_needed) == (0, None)
+    assert any("more than the rack" in w for w in out.warnings)
+
+
+def test_bad_input_is_refused_with_the_field() -> None:
+    with pytest.raises(CalculatorInputError, match="server_power_kw"):
+        rack_fit(RackFitInput(rack_kw=40), CATALOG)
+    with pytest.raises(ValidationError):
+        RackFitInput(rack_kw=-1, server_power_kw=10)
+
+
+@given(rack=st.floats(1, 200), server=st.floats(0.5, 50))
+def test_a_full_rack_never_exceeds_its_budget_and_one_more_server_would(rack: float, server: float) -> None:
+    out = rack_fit(RackFitInput(rack_kw=rack, server_power_kw=server), CATALOG)
+    assert out.rack_load_kw <= rack + 5e-4  # rounded to watts
+    assert (out.servers_per_rack + 1) * server > rack - 1e-6
