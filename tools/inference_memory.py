@@ -109,8 +109,13 @@ class InferenceMemoryInput(ToolInput, ArchitectureFields):
     batch: int = Field(
         default=1, ge=1, le=1_000_000, description="Concurrent sequences per model replica (one TP group)."
     )
-    tensor_parallel: int = Field(
-        default=1, ge=1, le=64, description="Tensor-parallel degree: GPUs that share one copy of the model."
+    tensor_parallel: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Tensor-parallel degree: GPUs that share one copy of the model. Default: with a GPU and no "
+        "`gpus`, the smallest degree (1, 2, 4, 8, ...) that holds the weights and the KV cache of `batch` "
+        "sequences; otherwise 1.",
     )
     gpu: str | None = Field(
         default=None, description="Catalog GPU to check the fit on, e.g. 'H100', 'A100 40GB', 'MI300X'."
@@ -306,12 +311,29 @@ def _latent_dim(inp: InferenceMemoryInput, catalog: Catalog) -> int | None:
     return MLA_LATENT_DIM.get(catalog.model(inp.model).id)
 
 
+def _smallest_tp(
+    inp: InferenceMemoryInput, arch: Architecture, latent: int | None, tokens: int, usable: float
+) -> int | None:
+    """The smallest tensor-parallel group (1, 2, 4, ... 64) whose GPUs hold the weights and the KV cache of
+    ``inp.batch`` sequences within ``usable`` GB each; None when 64 are not enough."""
+    for size in (n for n in (1, 2, 4, 8, 16, 32, 64) if arch.attention_heads % n == 0):
+        trial = _sizes(inp, arch, latent=latent, tokens=tokens, tp=size, batch=inp.batch)
+        need = (
+            trial.weights_per_gpu
+            + trial.fixed_per_gpu
+            + trial.kv_bytes_per_token_per_gpu * tokens * inp.batch
+        )
+        if need <= usable * GB:
+            return size
+    return None
+
+
 def _suggestions(
     inp: InferenceMemoryInput, arch: Architecture, latent: int | None, tokens: int, usable: float
 ) -> list[str]:
     """Single changes that bring the per-GPU total under the usable memory, least disruptive first."""
     out: list[str] = []
-    tp, batch = inp.tensor_parallel, inp.batch
+    tp, batch = inp.tensor_parallel or 1, inp.batch
     base = _sizes(inp, arch, latent=latent, tokens=tokens, tp=tp, batch=batch)
     free = usable - base.weights_per_gpu - base.fixed_per_gpu
     if free > 0 and base.kv_bytes_per_token_per_gpu:
@@ -354,12 +376,20 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     """
     arch = resolve_architecture(catalog, inp)
     latent = _latent_dim(inp, catalog)
-    tp = inp.tensor_parallel
+    tokens = inp.context_tokens or arch.max_context
+    acc = find_accelerator(catalog, inp.gpu) if inp.gpu else None
+    capacity: float | None = inp.gpu_memory_gb or (acc.memory_gb if acc else None)
+    usable = capacity * inp.gpu_memory_utilization if capacity else None
+    sized = inp.tensor_parallel is None and inp.gpus is None and usable is not None
+    if inp.tensor_parallel is None:
+        # "how many H100s to serve 70B?": shown at the size it needs, so per-GPU figures are those GPUs'
+        needed = _smallest_tp(inp, arch, latent, tokens, usable) if sized and usable else None
+        inp = inp.model_copy(update={"tensor_parallel": needed or 1})
+    tp = inp.tensor_parallel or 1
     gpus = inp.gpus or tp
     if gpus % tp:
         raise CalculatorInputError("gpus", f"{gpus} GPUs is not a multiple of tensor_parallel {tp}")
     replicas = gpus // tp
-    tokens = inp.context_tokens or arch.max_context
     sizes = _sizes(inp, arch, latent=latent, tokens=tokens, tp=tp, batch=inp.batch)
     per_gpu = _breakdown(inp, sizes)
     total = _breakdown(inp, sizes, gpus)
@@ -389,36 +419,22 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
             "caches several times less: give kv_heads or a model preset"
         )
 
-    capacity: float | None = inp.gpu_memory_gb
     gpu_name: str | None = None
-    if inp.gpu:
-        acc = find_accelerator(catalog, inp.gpu)
+    if acc:
         gpu_name = acc.name
-        capacity = capacity or acc.memory_gb
         if inp.weight_precision in {"fp8", "fp4"} and acc.fp8_dense_tflops is None:
             warnings.append(
                 f"{acc.name} has no FP8 tensor cores: {inp.weight_precision.upper()} weights run as weight-only "
                 "kernels that dequantise to 16-bit (same memory, less speed-up)"
             )
-    usable: float | None = None
     max_batch: int | None = None
     max_tokens: int | None = None
     fits: bool | None = None
     headroom: float | None = None
     suggestions: list[str] = []
     gpus_needed: int | None = None
-    if capacity:
-        usable = capacity * inp.gpu_memory_utilization
-        for size in (n for n in (1, 2, 4, 8, 16, 32, 64) if arch.attention_heads % n == 0):
-            trial = _sizes(inp, arch, latent=latent, tokens=tokens, tp=size, batch=inp.batch)
-            need = (
-                trial.weights_per_gpu
-                + trial.fixed_per_gpu
-                + trial.kv_bytes_per_token_per_gpu * tokens * inp.batch
-            )
-            if need <= usable * GB:
-                gpus_needed = size
-                break
+    if capacity and usable:
+        gpus_needed = _smallest_tp(inp, arch, latent, tokens, usable)
         free = usable * GB - sizes.weights_per_gpu - sizes.fixed_per_gpu
         per_token = sizes.kv_bytes_per_token_per_gpu
         max_tokens = max(0, math.floor(free / per_token + 1e-9))

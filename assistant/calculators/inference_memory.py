@@ -51,6 +51,11 @@ def _change_zh(text: str) -> str:
     return text
 
 
+# KV heads of a model known only by its size: Llama 3 (8B to 405B), Qwen 2.5 (7B to 72B: 4 to 8) and
+# Mistral/Mixtral models all cache 8 KV heads (their model cards' config.json, num_key_value_heads)
+DERIVED_KV_HEADS = 8
+
+
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
@@ -67,6 +72,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["batch"] = slots.concurrent or slots.micro_batch
     if slots.precision in {"fp8", "fp16", "bf16"}:
         payload["weight_precision"] = slots.precision
+    if not slots.model:
+        # a size without a name: today's open models cache far fewer KV heads than attention heads
+        payload["kv_heads"] = DERIVED_KV_HEADS
+        assumptions.append(
+            assumed(
+                f"grouped-query attention with {DERIVED_KV_HEADS} KV heads, as Llama 3, Mistral and Qwen 2.5 72B use",
+                f"分组查询注意力（GQA），{DERIVED_KV_HEADS} 个 KV 头（Llama 3、Mistral 系列和 Qwen 2.5 72B 均如此）",
+            )
+        )
     return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
@@ -79,14 +93,30 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     kv_zh = f"KV 缓存每 token {num(o['kv_kib_per_token'])} KiB，每条 {context} token 的序列 {num(o['kv_gb_per_sequence'])} GB"
     if "gpus" not in i and o.get("gpus_needed"):
         n = o["gpus_needed"]
+        most = o.get("max_concurrent_sequences")
         en = (
             f"Serving {batch} concurrent sequence{'s' if batch != 1 else ''} of {context} tokens takes **{n} x {gpu}** "
-            f"(tensor parallel {n}): about {num(total.get('total_gb'))} GB in all, weights plus {kv_en}."
+            f"(tensor parallel {n}): about {num(per.get('total_gb'))} GB per GPU of the {num(o['usable_gb_per_gpu'])} GB usable, "
+            f"weights plus {kv_en}" + (f"; room for up to {num(most)} such sequences." if most else ".")
         )
         zh = (
-            f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}）："
-            f"共约 {num(total.get('total_gb'))} GB，包括权重和 {kv_zh}。"
+            f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}）：每卡约 "
+            f"{num(per.get('total_gb'))} GB（可用 {num(o['usable_gb_per_gpu'])} GB），包括权重和 {kv_zh}"
+            + (f"；最多可容纳约 {num(most)} 路这样的序列。" if most else "。")
         )
+        if view.asked == "memory":
+            # "推理需要多少显存": the amount first, then the cards it takes
+            en = (
+                f"Serving {batch} concurrent sequence{'s' if batch != 1 else ''} of {context} tokens needs about "
+                f"**{num(total.get('total_gb'))} GB** of GPU memory in all (weights {num(total.get('weights_gb'))} GB "
+                f"plus {kv_en}): **{n} x {gpu}** at tensor parallel {n}, {num(per.get('total_gb'))} GB per GPU of the "
+                f"{num(o['usable_gb_per_gpu'])} GB usable."
+            )
+            zh = (
+                f"{batch} 路并发、每路 {context} token 的推理共需约 **{num(total.get('total_gb'))} GB** 显存（权重 "
+                f"{num(total.get('weights_gb'))} GB，加上 {kv_zh}）：即 **{n} 张 {gpu}**（张量并行 {n}），每卡约 "
+                f"{num(per.get('total_gb'))} GB（可用 {num(o['usable_gb_per_gpu'])} GB）。"
+            )
     elif "gpus" not in i and not o.get("gpu") and not o.get("gpu_memory_gb"):
         # no card to count: the job's own memory
         en = (

@@ -226,13 +226,23 @@ def test_kib_and_mb_per_token_are_the_same_bytes() -> None:
 
 
 def test_llama_2_70b_on_one_h100_does_not_fit_and_says_what_would() -> None:
-    out = run(model="llama-2-70b", gpu="H100", context_tokens=4096)
+    out = run(model="llama-2-70b", gpu="H100", gpus=1, context_tokens=4096)
     assert out.fits is False
     assert out.max_batch_per_replica == 0
     # TP 1: 137.96 + 1.34 KV + 2 = 141.3 GB; FP8 weights: 68.98 + 1.34 + 2 = 72.32 GB, still > 72 GB usable;
     # TP 2: 137.96 / 2 + 0.67 + 2 = 71.65 GB fits
     assert "raise tensor_parallel to 2 (2 GPUs per replica)" in out.suggestions
     assert "not even one sequence fits" in out.verdict
+
+
+def test_without_a_count_the_plan_is_shown_at_the_size_it_needs() -> None:
+    """The same case sized: TP 2 is the smallest group that holds it (71.65 GB of 72 usable per GPU), and
+    every per-GPU figure is that group's, never one GPU's 141 GB."""
+    out = run(model="llama-2-70b", gpu="H100", context_tokens=4096)
+    assert (out.tensor_parallel, out.gpus, out.gpus_needed, out.fits) == (2, 2, 2, True)
+    assert out.per_gpu.total_gb == pytest.approx(71.65, abs=0.05)
+    assert out.max_concurrent_sequences == 1
+    assert run(model="llama-2-70b", context_tokens=4096).tensor_parallel == 1  # no GPU: nothing to size on
 
 
 def test_llama_2_70b_on_four_h100_fits_with_a_batch_figure() -> None:
