@@ -18,8 +18,9 @@ from enum import StrEnum
 from pydantic import BaseModel, Field
 
 from assistant.calculators import CALCULATORS
-from assistant.calculators.common import words
+from assistant.calculators.common import GPUS_PER_NODE, words
 from assistant.models import ToolCall
+from assistant.numbers import to_number
 from assistant.slots import SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
@@ -142,6 +143,11 @@ _FOLLOW_UP = words(
 )
 # "double the GPUs", "GPU 翻倍", "half the time"
 _DOUBLE = words(r"\bdouble\b", r"\btwice (?:as many|the)\b", r"翻倍|翻一倍|加一倍|两倍的?(?:卡|gpu)")
+_MORE = re.compile(
+    r"\b(\d[\d,]*) (?:more|extra|additional) (?:h\d+s? |a\d+s? |b\d+s? )?(?:gpus?|cards?|nodes?|servers?)\b"
+    r"|(?:再|多)?(?:加|增加|添)\s*(\d+|[一二两三四五六七八九十]+)\s*(?:张|块|台|个)\s*(?:卡|gpu|GPU|节点|服务器|机器)?",
+    re.IGNORECASE,
+)
 _HALVE = words(r"\bhal(?:f|ve)\b", r"减半|一半")
 _SCALED_WHAT = [
     (
@@ -377,7 +383,12 @@ def _asks_something_else(asked: str | None, context: Context) -> bool:
 
 
 def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
-    """'double the GPUs', '卡翻倍', 'half the time': the earlier value scaled, when the message gives none."""
+    """'double the GPUs', '卡翻倍', 'half the time': the earlier value scaled, when the message gives none;
+    '64 more GPUs', '再加两台': the earlier count plus the new ones."""
+    if (more := _MORE.search(text)) and earlier.gpu_count:
+        added = int(to_number(more.group(1) or more.group(2)))
+        per = GPUS_PER_NODE if re.search(r"node|server|台|节点|机器", more.group(0), re.IGNORECASE) else 1
+        return slots.model_copy(update={"gpu_count": earlier.gpu_count + added * per})
     factor = 2.0 if _DOUBLE.search(text) else 0.5 if _HALVE.search(text) else None
     if factor is None:
         return slots

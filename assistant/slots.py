@@ -38,7 +38,10 @@ class Slots(BaseModel):
     )
     gpu_count: int | None = None
     gpus_per_node: int | None = None
-    precision: str | None = Field(default=None, description="bf16, fp16, fp8, fp32 or tf32.")
+    precision: str | None = Field(
+        default=None,
+        description="bf16, fp16, fp8, fp32, tf32; int8, int4 or fp4 for quantised serving weights.",
+    )
     optimizer: str | None = None
     zero_stage: int | None = None
     tensor_parallel: int | None = None
@@ -87,6 +90,12 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    growth_share_per_year: float | None = Field(default=None, description="Yearly growth, 0.3 = +30%.")
+    residual_share: float | None = Field(default=None, description="Resale value at the end, share of capex.")
+    scaling_efficiency: float | None = Field(
+        default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
+    )
+    peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
     token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
     raw_data_tb: float | None = None
     growth_tb_per_day: float | None = None
@@ -154,7 +163,11 @@ _PLAIN_COUNT = flags(
 )
 
 # --- training setup -------------------------------------------------------------------------------
-_PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32)\b|(混合精度|mixed[- ]precision)")
+_PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|mixed[- ]precision)")
+_QUANTISED = [
+    (flags(r"\b4[- ]?bit\b|4\s*比特|4\s*位量化|\bawq\b|\bgptq\b"), "int4"),
+    (flags(r"\b8[- ]?bit\b|8\s*比特|8\s*位量化"), "int8"),
+]
 _OPTIMIZERS = [
     (flags(r"8[- ]?bit\s*adam|adam\s*8[- ]?bit|adam-8bit"), "adam-8bit"),
     (flags(r"\badamw\b"), "adamw"),
@@ -205,11 +218,12 @@ _BARE_POWER_PRICE = flags(
 )
 _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
 _UTIL = flags(
-    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
 )
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*years?|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
+    rf"|{NUMBER}-years?\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
@@ -233,6 +247,9 @@ _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
 _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 _PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}|{DECIMAL}\s*(?:的\s*)?pue\b")
+_MACHINES_AFTER = flags(
+    r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
+)
 _SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
 _MAINTENANCE = flags(
     rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)[^。.;；\n%]{{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
@@ -254,7 +271,7 @@ _SAMPLES = flags(
 )
 _SAMPLE_TOKENS = flags(
     rf"(?:每条|平均每条|每个样本|每个对话|平均|avg|average|each|per (?:sample|example|conversation|row|record))\s*"
-    rf"(?:平均)?\s*(?:长度|length)?\s*(?:约|about|~|of|is|为|是)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)"
+    rf"(?:平均)?\s*(?:长度|length)?\s*(?:约|about|~|of|is|为|是)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)(?![a-z])(?!\s*(?:/|per)\s*s)"
     rf"|{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)\s*(?:each|per (?:sample|example|conversation|row|record)|apiece|on average|avg)"
 )
 _STEP_TIME = flags(
@@ -271,8 +288,29 @@ _NODE_TPS = flags(
 _DEMAND_TPS = flags(
     rf"(?:demand|peak|total|traffic|need|needs|require|requires|需求|峰值|总共|总|需要)[^.;。；\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
     rf"|{AMOUNT}\s*(k|万)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:in total|total|at (?:the )?peak|peak|overall|aggregate)"
+    # "平均每秒3万token", "峰值每秒5万个token": a demand written per second first
+    rf"|(?:平均|峰值|高峰|总共|总|需求|业务)\s*(?:是|为|要|需要|大概|约)?\s*每秒(?:钟)?\s*(?:要|需要|约|有|大概)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
+    rf"|(?:average|avg|mean)\s*(?:of|is|demand|load)?\s*(?:~|about|around)?\s*{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
 )
 _BARE_TPS = flags(rf"{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b")
+_SCALING = flags(
+    rf"{DECIMAL}\s*%\s*(?:scaling|parallel|linear)\s*efficiency|(?:scaling|parallel) efficiency\s*(?:of|=|is|at|:)?\s*{DECIMAL}\s*%"
+    rf"|(?:扩展效率|线性度|加速效率|并行效率)\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%"
+)
+_GROWTH_SHARE = flags(
+    rf"{DECIMAL}\s*%\s*(?:annual|yearly|a year|per year|year[- ]over[- ]year|yoy)?\s*growth(?:\s*(?:a|per)\s*year)?"
+    rf"|grow(?:s|ing|th)?\s*(?:of|by|at)?\s*{DECIMAL}\s*%\s*(?:a|per|each)\s*year"
+    rf"|(?:每年|年)\s*(?:增长|增加|增速|涨)\s*(?:约|大概)?\s*{DECIMAL}\s*%|年增长率?\s*(?:为|是|按)?\s*{DECIMAL}\s*%"
+)
+_RESIDUAL = flags(
+    rf"{DECIMAL}\s*%\s*(?:residual|resale|salvage)(?:\s*value)?|(?:residual|resale|salvage)\s*value\s*(?:of|=|is|at|:)?\s*(?:~|about)?\s*{DECIMAL}\s*%"
+    rf"|(?:残值|残值率|回收价值|二手价)\s*(?:为|是|按|有|约)?\s*{DECIMAL}\s*%"
+)
+_PEAK = flags(
+    rf"{DECIMAL}\s*(?:x|×|倍)\s*(?:the\s*)?(?:peak|峰值)|peak(?:[- ]to[- ]average)?\s*(?:factor|multiplier|ratio)\s*(?:of|=|is|:)?\s*{DECIMAL}"
+    rf"|峰值(?:系数|倍数|是平均的?)\s*(?:为|是|按)?\s*{DECIMAL}"
+    rf"|peaks?\s*(?:at|of|are|is|reach(?:es)?)?\s*(?:about|~)?\s*{DECIMAL}\s*(?:x|×|times)"
+)
 _HEADROOM = flags(
     rf"{DECIMAL}\s*%\s*(?:of\s*)?(?:headroom|buffer|margin|余量|冗余)|(?:headroom|buffer|margin|余量|冗余)\s*(?:of|留|为|按|是)?\s*{DECIMAL}\s*%"
 )
@@ -343,7 +381,7 @@ _COMPUTE_WORDS = flags(r"t?flops|算力|compute (?:power|performance)|\bperforma
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
 _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
-            (flags(r"per watt|efficien|能效|功耗比"), "tflops_per_watt"),
+            (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
             (flags(r"\bfp8\b"), "fp8_tflops"),
             (flags(r"nvlink|interconnect|互联|scale[- ]up"), "scale_up_bandwidth_gb_s"),
             (flags(r"capacity|more memory|bigger memory|显存(?:大小|容量|更大|最大)|容量"), "memory_gb"),
@@ -443,6 +481,10 @@ class SlotExtractor:
         count = _COUNT_BEFORE.search(before)
         if count and "台" in count.group(0):
             return  # "4台H100" counts machines: the servers rule reads it, at 8 GPUs each
+        if count and not re.search(r"[x×*张块卡]", count.group(0)) and _MACHINES_AFTER.match(text, gpu.end):
+            # "16 H100 servers", "4 A100 nodes": machines of 8 GPUs each, not 16 GPUs
+            slots.servers = int(to_number(count.group(1)))
+            return
         if count and not re.search(r"[.\d]\s*$", before[: count.start()]) and not _a_year(count.group(0)):
             slots.gpu_count = int(to_number(count.group(1)))
             return
@@ -479,6 +521,8 @@ class SlotExtractor:
     def _setup(self, text: str, slots: Slots) -> None:
         if match := _PRECISION.search(text):
             slots.precision = (match.group(1) or "bf16").lower()
+        elif quantised := next((name for pattern, name in _QUANTISED if pattern.search(text)), None):
+            slots.precision = quantised  # "4-bit weights", "AWQ": weights stored in 4 bits
         slots.optimizer = next((name for pattern, name in _OPTIMIZERS if pattern.search(text)), None)
         if match := _ZERO.search(text):
             slots.zero_stage = 3 if match.group(3) else int(_group(match, 1, 2) or 0)
@@ -559,8 +603,8 @@ class SlotExtractor:
                 1000 if _group(match, 2, 4, 6, 8) else 1
             )
         if match := take(_DEMAND_TPS):
-            unit = (_group(match, 2, 4) or "").lower()
-            slots.demand_tokens_per_second = to_number(_group(match, 1, 3) or "0") * {
+            unit = (_group(match, 2, 4, 6, 8) or "").lower()
+            slots.demand_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * {
                 "k": 1000,
                 "万": 10_000,
             }.get(unit, 1)
@@ -581,6 +625,14 @@ class SlotExtractor:
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
         if match := take(_HEADROOM):
             slots.headroom = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_SCALING):
+            slots.scaling_efficiency = float(_group(match, 1, 2, 3) or 0) / 100
+        if match := take(_GROWTH_SHARE):
+            slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
+        if match := take(_RESIDUAL):
+            slots.residual_share = float(_group(match, 1, 2, 3) or 0) / 100
+        if match := take(_PEAK):
+            slots.peak_factor = float(_group(match, 1, 2, 3, 4) or 0)
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(match.group(1), match.group(2))
         if match := take(_GROWTH):
@@ -631,7 +683,7 @@ class SlotExtractor:
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):
-            slots.years = to_number(_group(match, 1, 2) or "0")
+            slots.years = to_number(_group(match, 1, 2, 3, 4) or "0")
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12
 

@@ -703,6 +703,12 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     lease_includes_maintenance: bool = Field(
         default=False, description="The lease covers support and spares, so maintenance is not added."
     )
+    residual_share: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Resale value of the bought hardware at the end of the period, as a share of capex.",
+    )
     cloud_price_per_gpu_hour: float | None = Field(
         default=None,
         gt=0,
@@ -971,8 +977,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     used_hours = hw.gpus * HOURS_PER_YEAR * u
     cloud_year = used_hours * cloud_price
     lease_year = lease_month * MONTHS_PER_YEAR + lease_opex
+    residual = inp.residual_share * capex  # sold at the end of the period
     totals = {
-        "buy": capex + years * buy_opex,
+        "buy": capex + years * buy_opex - residual,
         "lease": years * lease_year,
         "cloud": years * cloud_year,
     }
@@ -982,7 +989,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     for year in range(1, math.ceil(years) + 1):
         part = min(1.0, years - (year - 1))  # the last year of an 18-month period is half a year
         flows = {
-            "buy": buy_opex * part + (capex if year == 1 else 0.0),
+            "buy": buy_opex * part
+            + (capex if year == 1 else 0.0)
+            - (residual if year == math.ceil(years) else 0.0),
             "lease": lease_year * part,
             "cloud": cloud_year * part,
         }
@@ -1009,7 +1018,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     )
     # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
     margin = hw.gpus * HOURS_PER_YEAR * cloud_price - power.yearly_usd(1.0)
-    raw_break_even_u = (capex + years * fixed) / (years * margin) if margin > 0 else math.inf
+    raw_break_even_u = (capex - residual + years * fixed) / (years * margin) if margin > 0 else math.inf
     break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 else None
 
     cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
@@ -1033,7 +1042,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     if hw.gpus != hw.installed_gpus:
         notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
     notes.assumptions += [
-        "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
+        f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost, inflation or "
+        "discounting; prices stay flat over the period"
+        if residual
+        else "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
         "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud"
         if inp.cloud_per_month is None
         else "cloud cost is the monthly bill given, for the whole period",
@@ -1043,10 +1055,11 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         notes.warnings.append("staff cost is 0: owned clusters need operators; give staff_per_year")
     return TcoOutput(
         formula=(
-            "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation); "
+            "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation) "
+            "- resale value; "
             "lease = years x (12 x monthly payment + opex [- maintenance]); cloud = years x GPUs x 8760 h x "
             "utilisation x price; electricity = wall kW x 8760 h x utilisation x price/kWh; "
-            "break-even utilisation = (capex + years x fixed opex) / (years x (GPUs x 8760 x cloud price - "
+            "break-even utilisation = (capex - resale + years x fixed opex) / (years x (GPUs x 8760 x cloud price - "
             "electricity at 100%))"
         ),
         assumptions=notes.assumptions,

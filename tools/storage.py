@@ -42,6 +42,11 @@ OPENAI_TOKENS = Reference(
 )
 
 
+# full checkpoints kept on the hot tier when none is said: the newest to resume from, and two before it
+# in case the newest is corrupt or the loss diverged
+DEFAULT_RETAINED = 3
+
+
 class StorageInput(ToolInput, ArchitectureFields):
     """Inputs of the storage calculator: the data, the model (preset or size) and the checkpoint policy."""
 
@@ -75,8 +80,11 @@ class StorageInput(ToolInput, ArchitectureFields):
         description="Bytes per parameter of a resumable checkpoint: 14 = BF16 weights 2 + FP32 master 4 + "
         "Adam moments 8 (mixed-precision Adam).",
     )
-    checkpoints_retained: int = Field(
-        default=3, ge=1, le=100_000, description="Full checkpoints kept on the hot tier at any time."
+    checkpoints_retained: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description=f"Full checkpoints kept on the hot tier at any time; default {DEFAULT_RETAINED}.",
     )
     checkpoint_interval_hours: float = Field(
         default=3.0, gt=0, le=100_000, description="Hours between checkpoints."
@@ -97,6 +105,13 @@ class StorageInput(ToolInput, ArchitectureFields):
     headroom_share: float = Field(
         default=0.25, ge=0, le=1, description="Free space added on top of everything else (0.25 = +25%)."
     )
+    growth_per_year: float = Field(
+        default=0.0,
+        ge=0,
+        le=10,
+        description="Yearly growth of the data and checkpoints kept (0.3 = +30% a year).",
+    )
+    growth_years: float = Field(default=1.0, gt=0, le=10, description="Years of growth to plan for.")
     checkpoint_write_seconds: float = Field(
         default=120.0,
         gt=0,
@@ -162,6 +177,9 @@ class StorageOutput(ToolOutput):
     headroom_gb: float
     total_tb: float = Field(description="Total capacity with headroom, TB (10^12 bytes).")
     total_tib: float = Field(description="Total capacity with headroom, TiB (2^40 bytes).")
+    total_after_growth_tb: float = Field(
+        description="total_tb x (1 + growth_per_year) ^ growth_years: what to buy for the growth planned, TB."
+    )
     checkpoint_write_gb_s: float = Field(
         description="Aggregate write rate to save one full checkpoint in time."
     )
@@ -327,7 +345,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
     weights_only = params * WEIGHT_BYTES[inp.weights_precision]
     full = params * inp.full_checkpoint_bytes_per_param
     written: int | None = None
-    retained = inp.checkpoints_retained
+    retained = inp.checkpoints_retained or DEFAULT_RETAINED
     history = 0
     if inp.run_days is not None:
         written = max(1, math.ceil(inp.run_days * 24 / inp.checkpoint_interval_hours - 1e-9))
@@ -413,6 +431,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
             "tokenised = tokens x id bytes (2 if vocab <= 65,536 else 4); raw = tokens x raw bytes per token; "
             "checkpoints = retained x params x full bytes/param (+ history x params x weight bytes); "
             "total = (data + checkpoints) x (1 + scratch share) x (1 + headroom); "
+            "after growth = total x (1 + growth per year) ^ years; "
             "write rate = params x full bytes/param / target seconds, / nodes per server"
         ),
         assumptions=assumptions,
@@ -437,6 +456,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         headroom_gb=headroom / GB,
         total_tb=total / TB,
         total_tib=total / TIB,
+        total_after_growth_tb=total * (1 + inp.growth_per_year) ** inp.growth_years / TB,
         checkpoint_write_gb_s=need,
         checkpoint_write_gb_s_per_node=need_per_node,
         tiers=checks,

@@ -156,6 +156,20 @@ def compute_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assu
         payload["mfu_high"] = max(0.50, slots.mfu)
     else:
         assumptions.append(assumed("MFU 40% (range 35-50%)", "MFU 40%（区间 35%-50%）"))
+    if efficiency := slots.scaling_efficiency:
+        # "add 64 GPUs at 90% scaling efficiency": each GPU then does 90% of the work it did
+        base = payload.get("mfu", 0.40)
+        payload.update(
+            mfu=round(base * efficiency, 6),
+            mfu_low=round(payload.get("mfu_low", 0.35) * efficiency, 6),
+            mfu_high=round(payload.get("mfu_high", 0.50) * efficiency, 6),
+        )
+        assumptions.append(
+            assumed(
+                f"{efficiency:.0%} scaling efficiency: MFU {base:.0%} x {efficiency:.0%} = {base * efficiency:.0%}",
+                f"扩展效率 {efficiency:.0%}：MFU {base:.0%} × {efficiency:.0%} = {base * efficiency:.0%}",
+            )
+        )
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
 

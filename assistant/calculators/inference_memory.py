@@ -70,7 +70,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("context: the model's pre-training length", "上下文：模型预训练长度"))
     if slots.concurrent or slots.micro_batch:
         payload["batch"] = slots.concurrent or slots.micro_batch
-    if slots.precision in {"fp8", "fp16", "bf16"}:
+    if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
         payload["weight_precision"] = slots.precision
     if not slots.model:
         # a size without a name: today's open models cache far fewer KV heads than attention heads

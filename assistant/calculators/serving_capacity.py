@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, num, pct, words
+from assistant.calculators.common import (
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    assumed,
+    num,
+    pct,
+    words,
+)
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -14,7 +25,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     rate = slots.node_tokens_per_second or slots.tokens_per_second_per_gpu
     if not (slots.demand_tokens_per_second and rate):
         return None
-    payload: dict[str, Any] = {"demand_tokens_per_second": slots.demand_tokens_per_second}
+    assumptions: list[Assumed] = []
+    demand = slots.demand_tokens_per_second
+    if slots.peak_factor:
+        # "average 20k tok/s, peaks 1.5x that": the peak is what the servers must carry
+        demand = demand * slots.peak_factor
+        assumptions.append(
+            assumed(
+                f"peak = {num(slots.demand_tokens_per_second)} tokens/s x {num(slots.peak_factor)} = {num(demand)} tokens/s",
+                f"峰值 = {num(slots.demand_tokens_per_second)} token/s × {num(slots.peak_factor)} = {num(demand)} token/s",
+            )
+        )
+    payload: dict[str, Any] = {"demand_tokens_per_second": demand}
     if slots.node_tokens_per_second:
         payload["tokens_per_second_per_server"] = slots.node_tokens_per_second
     else:
@@ -23,7 +45,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpus_per_server"] = slots.gpus_per_node
     if slots.headroom is not None:
         payload["headroom"] = slots.headroom
-    assumptions: list[Assumed] = []
     return Plan(tool="serving_capacity", payload=payload, assumed=assumptions)
 
 

@@ -15,6 +15,7 @@ from assistant.calculators.common import (
     model_into,
     nodes,
     num,
+    pct,
     words,
 )
 from assistant.models import ToolCall
@@ -46,6 +47,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["bytes_per_token_id"] = slots.token_bytes
     if slots.write_seconds:
         payload["checkpoint_write_seconds"] = slots.write_seconds
+    if slots.headroom is not None:
+        payload["headroom_share"] = slots.headroom
+    if slots.growth_share_per_year:
+        payload["growth_per_year"] = slots.growth_share_per_year
+        if slots.years:
+            payload["growth_years"] = slots.years
     if slots.raw_data_tb:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
@@ -75,11 +82,23 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
             f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{o['recommended_tier']}。"
         )
+    if call.input.get("growth_per_year"):
+        # "plan for 30% annual growth": what to buy for the years of growth planned, first
+        grow, years = pct(call.input["growth_per_year"]), num(call.input.get("growth_years", 1))
+        en = (
+            f"With {grow} growth a year for {years} year{'s' if years != '1' else ''}, plan about "
+            f"**{num(o['total_after_growth_tb'])} TB**; today's need is {num(o['total_tb'])} TB. " + en
+        )
+        zh = (
+            f"按每年增长 {grow}、规划 {years} 年，约需 **{num(o['total_after_growth_tb'])} TB**；当前需求 {num(o['total_tb'])} TB。"
+            + zh
+        )
     rows = [Row(en="Tokenized dataset", zh="分词后数据", value=f"{num(o['tokenized_gb'])} GB"),
             Row(en="Weights-only checkpoint", zh="仅权重检查点", value=f"{num(o['weights_only_checkpoint_gb'])} GB"),
             Row(en="Full checkpoint", zh="完整检查点", value=f"{num(o['full_checkpoint_gb'])} GB"),
             Row(en="Checkpoints retained", zh="保留检查点", value=f"{o['checkpoints_retained']} ({num(o['checkpoints_gb'])} GB)"),
             Row(en="Total with headroom", zh="含余量合计", value=f"{num(o['total_tb'])} TB"),
+            Row(en="After growth", zh="计入增长后", value=f"{num(o['total_after_growth_tb'])} TB"),
             Row(en="Checkpoint write bandwidth", zh="检查点写入带宽", value=f"{num(o['checkpoint_write_gb_s'])} GB/s")]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 

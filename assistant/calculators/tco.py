@@ -40,6 +40,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["years"] = int(slots.years)
     elif slots.years:
         payload["months"] = round(slots.years * 12)  # "over 18 months"
+    if slots.residual_share is not None:
+        payload["residual_share"] = slots.residual_share
     if slots.utilization:
         payload["utilization"] = slots.utilization
     else:

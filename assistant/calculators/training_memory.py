@@ -74,7 +74,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["zero_stage"] = slots.zero_stage
     elif gpus > 1:
         assumptions.append(assumed("no ZeRO/FSDP sharding (stage 0)", "不使用 ZeRO/FSDP 分片（stage 0）"))
-    if slots.precision:
+    if slots.precision in PRECISION:
         payload["precision"] = PRECISION[slots.precision]
     else:
         assumptions.append(

@@ -313,6 +313,11 @@ RULES: list[Rule] = [
         "不计残值、融资成本、通胀和折现；期内价格不变",
     ),
     rule(
+        rf"resale value (?P<share>{NUMBER})% of capex at the end \(given\); no financing cost, inflation or "
+        "discounting; prices stay flat over the period",
+        "期末残值按购置成本的 {share}% 计（用户给定）；不计融资成本、通胀和折现；期内价格不变",
+    ),
+    rule(
         r"cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
         "上云成本 = 实际使用的 GPU 小时 × 单价：不另计人力、存储和出网流量",
     ),

@@ -638,3 +638,48 @@ def test_a_racks_power_budget_is_answered_with_what_fits(
     answer = assistant.ask(message)
     assert [call.name for call in answer.tool_calls] == ["rack_fit"], answer.answer[:200]
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_a_follow_up_changes_only_what_it_names(assistant: Assistant) -> None:
+    """Follow-ups that change one input (relative counts, scaling efficiency, quantised weights,
+    utilisation, resale value, a peak factor, growth) are recomputed, never the previous answer repeated."""
+    base, more = talk(
+        assistant,
+        "pretraining a 13B model on 1T tokens with 128 H100s, how many days?",
+        "and with 64 more GPUs at 90% scaling efficiency?",
+    )
+    assert more.tool_calls[0].input["gpus"] == 192
+    assert more.tool_calls[0].input["mfu"] == pytest.approx(0.36)
+    assert more.tool_calls[0].output["days"]["expected"] < base.tool_calls[0].output["days"]["expected"]
+    served, int4 = talk(assistant, "how much memory to serve Llama 3 70B on H100s?", "换成INT4量化呢？")
+    assert int4.tool_calls[0].input["weight_precision"] == "int4"
+    assert (
+        int4.tool_calls[0].output["total"]["weights_gb"]
+        < served.tool_calls[0].output["total"]["weights_gb"] / 3
+    )
+    bought, busy, sold = talk(
+        assistant,
+        "5-year TCO for 4 H100 servers against cloud at $2.2 per GPU-hour",
+        "what if utilization is only 50%?",
+        "and 25% residual value?",
+    )
+    assert bought.tool_calls[0].input["gpus"] == 32
+    assert bought.tool_calls[0].input["years"] == 5
+    assert busy.tool_calls[0].input["utilization"] == 0.5
+    assert sold.tool_calls[0].input["residual_share"] == 0.25
+    assert (
+        sold.tool_calls[0].output["totals"]["buy"]["usd"] < busy.tool_calls[0].output["totals"]["buy"]["usd"]
+    )
+    nodes, peak = talk(
+        assistant,
+        "average demand 20k tokens/s, one server does 5k tokens/s, how many servers?",
+        "峰值系数按1.5算呢",
+    )
+    assert (nodes.tool_calls[0].output["servers"], peak.tool_calls[0].output["servers"]) == (4, 6)
+    disk, grown = talk(
+        assistant, "storage for training a 7B model on 1T tokens?", "plan for 40% yearly growth"
+    )
+    assert grown.tool_calls[0].output["total_after_growth_tb"] == pytest.approx(
+        disk.tool_calls[0].output["total_tb"] * 1.4
+    )
+    assert first_sentence(grown).startswith("With 40% growth a year")

@@ -136,6 +136,16 @@ def test_tco_arithmetic() -> None:
     assert out.per_used_gpu_hour.cloud.usd == pytest.approx(5, rel=REL)
 
 
+def test_tco_resale_value_comes_back_at_the_end() -> None:
+    """The hand case with 20% of the $120,000 capex recovered when the hardware is sold after 2 years."""
+    out = tco(TcoInput(**TCO_HAND, residual_share=0.2), CATALOG)
+    assert out.totals.buy.usd == pytest.approx(144_528 - 24_000, rel=REL)
+    assert [y.buy.usd for y in out.cash_flow] == pytest.approx([132_264, 12_264 - 24_000], rel=REL)
+    assert out.break_even_utilization == round((137_520 - 24_000) / 686_784, 4)
+    assert out.break_even_month == 9  # the resale comes at the end; paying back is unchanged
+    assert any(a.startswith("resale value 20% of capex") for a in out.assumptions)
+
+
 def test_tco_break_even_month_is_the_first_month_buying_is_not_dearer() -> None:
     assert tco(TcoInput(**TCO_HAND), CATALOG).break_even_month == 9
     capex, opex_m, cloud_m = 120_000, 12_264 / 12, 175_200 / 12

@@ -266,3 +266,14 @@ def test_checkpoints_are_linear_in_parameters(params: float) -> None:
     one, two = run(params_b=params, dataset_tokens_b=1), run(params_b=2 * params, dataset_tokens_b=1)
     assert two.full_checkpoint_gb == pytest.approx(2 * one.full_checkpoint_gb, rel=1e-5)
     assert two.checkpoint_write_gb_s == pytest.approx(2 * one.checkpoint_write_gb_s, rel=1e-5)
+
+
+def test_growth_is_planned_on_top_of_the_total() -> None:
+    """30% a year for 2 years: 1.3^2 = 1.69 times the capacity planned today."""
+    base = storage(StorageInput(params_b=7, dataset_tokens_b=1000), CATALOG)
+    grown = storage(
+        StorageInput(params_b=7, dataset_tokens_b=1000, growth_per_year=0.3, growth_years=2), CATALOG
+    )
+    assert grown.total_tb == pytest.approx(base.total_tb)
+    assert grown.total_after_growth_tb == pytest.approx(base.total_tb * 1.69)
+    assert base.total_after_growth_tb == pytest.approx(base.total_tb)
