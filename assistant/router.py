@@ -205,6 +205,7 @@ _ASKED = [
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
                    # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
+    ("switches", words(r"how many (?:\w+ )?switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),

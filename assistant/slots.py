@@ -90,6 +90,8 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    ports_per_gpu: int | None = Field(default=None, description="Compute-fabric ports per GPU.")
+    switch_ports: int | None = Field(default=None, description="Ports per network switch.")
     growth_share_per_year: float | None = Field(default=None, description="Yearly growth, 0.3 = +30%.")
     residual_share: float | None = Field(default=None, description="Resale value at the end, share of capex.")
     scaling_efficiency: float | None = Field(
@@ -297,6 +299,10 @@ _SCALING = flags(
     rf"{DECIMAL}\s*%\s*(?:scaling|parallel|linear)\s*efficiency|(?:scaling|parallel) efficiency\s*(?:of|=|is|at|:)?\s*{DECIMAL}\s*%"
     rf"|(?:扩展效率|线性度|加速效率|并行效率)\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%"
 )
+_PORTS_PER_GPU = flags(
+    r"(\d)\s*(?:x|×|\*)\s*\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?\s*)?(?:per|each|a|/)\s*gpu|每(?:张)?卡\s*(\d|两|二)\s*(?:个|张|口)?\s*\d{3}\s*g"
+)
+_SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port\s*switch|(\d{2,3})\s*口\s*(?:的)?\s*交换机")
 _GROWTH_SHARE = flags(
     rf"{DECIMAL}\s*%\s*(?:annual|yearly|a year|per year|year[- ]over[- ]year|yoy)?\s*growth(?:\s*(?:a|per)\s*year)?"
     rf"|grow(?:s|ing|th)?\s*(?:of|by|at)?\s*{DECIMAL}\s*%\s*(?:a|per|each)\s*year"
@@ -627,6 +633,10 @@ class SlotExtractor:
             slots.headroom = float(_group(match, 1, 2) or 0) / 100
         if match := take(_SCALING):
             slots.scaling_efficiency = float(_group(match, 1, 2, 3) or 0) / 100
+        if match := take(_PORTS_PER_GPU):
+            slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
+        if match := take(_SWITCH_PORTS):
+            slots.switch_ports = int(_group(match, 1, 2) or "64")
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):

@@ -21,6 +21,7 @@ from tools.compute import gpus_for_deadline, throughput_calibration, training_co
 from tools.cost import cloud_cost, power_cost, tco
 from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
+from tools.fabric import fabric
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
 from tools.gpu_spec import gpu_spec
@@ -95,6 +96,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     data_volume,
     host_ram,
     network,
+    fabric,
     power_cost,
     rack_fit,
     cloud_cost,

@@ -209,6 +209,26 @@ RULES: list[Rule] = [
             + "）；这是额定最大值，训练时实测功耗通常更低"
         ),
     ),
+    # fabric
+    rule(
+        rf"(?P<k>\d+)-port switches at the endpoint speed; each leaf gives (?P<down>\d+) ports to GPUs and (?P<up>\d+) up"
+        rf"(?: \((?:(?P<nb>non-blocking)|(?P<r>{NUMBER}):1 oversubscribed)\))?",
+        lambda g: (
+            f"{g['k']} 口交换机（按端点速率）；每台 leaf {g['down']} 个口接 GPU、{g['up']} 个口上联"
+            + ("（无阻塞）" if g["nb"] else f"（{g['r']}:1 收敛）" if g["r"] else "")
+        ),
+    ),
+    rule(
+        rf"(?P<ports>{NUMBER}) fabric ports(?: = (?P<n>\d+) servers x (?P<g>\d+) GPUs x (?P<p>\d+) per GPU)?",
+        lambda g: (
+            f"{g['ports']} 个网络端口"
+            + (f" = {g['n']} 台服务器 × {g['g']} 张卡 × 每卡 {g['p']} 个" if g["n"] else "")
+        ),
+    ),
+    rule(
+        r"compute fabric only: storage, in-band management and out-of-band networks need their own switches",
+        "只计算计算网络：存储网、带内管理网和带外管理网另需交换机",
+    ),
     # rack fit
     rule(
         rf"(?P<server>.+): (?P<kw>{NUMBER}) kW maximum system power \(catalog, as of (?P<date>[\d-]+)\)",

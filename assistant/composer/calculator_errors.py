@@ -83,6 +83,10 @@ RULES: list[Rule] = [
     ),
     rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
     rule(
+        r"nodes: give the number of servers \(or of fabric ports\)",
+        "nodes：请给出服务器台数（或网络端口数）",
+    ),
+    rule(
         r"server_power_kw: give the kW of one server, a catalog server or a GPU",
         "server_power_kw：请给出单台服务器的功率（kW）、目录中的服务器或 GPU 型号",
     ),

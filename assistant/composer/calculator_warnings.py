@@ -67,6 +67,10 @@ RULES: list[Rule] = [
         "{n} 台服务器在峰值时负载达 {p}%：余量很小",
     ),
     rule(
+        rf"(?P<ports>{NUMBER}) ports exceed a 3-tier fat tree of (?P<k>\d+)-port switches \((?P<max>{NUMBER})\)",
+        "{ports} 个端口超出了 {k} 口交换机 3 层胖树的上限（{max}）",
+    ),
+    rule(
         rf"one server \((?P<kw>{NUMBER}) kW\) draws more than the rack's (?P<rack>{NUMBER}) kW: the rack needs more "
         "power and cooling, or a lower power cap on the GPUs",
         "单台服务器（{kw} kW）已超过机柜的 {rack} kW：机柜需要更大的供电和散热能力，或给 GPU 设更低的功耗上限",

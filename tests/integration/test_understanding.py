@@ -683,3 +683,24 @@ def test_a_follow_up_changes_only_what_it_names(assistant: Assistant) -> None:
         disk.tool_calls[0].output["total_tb"] * 1.4
     )
     assert first_sentence(grown).startswith("With 40% growth a year")
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "how many switches for 127 DGX H100 nodes, one 400G port per GPU?",
+            r"^About \*\*48 switches\*\* \(32 leaf \+ 16 spine\)",
+        ),
+        (
+            "32台8卡服务器，每卡2个400G口，要多少台交换机",
+            r"^约需 \*\*24 台交换机\*\*（16 台 leaf \+ 8 台 spine）",
+        ),
+    ],
+)
+def test_how_many_switches_is_a_fat_tree_count(assistant: Assistant, message: str, lead: str) -> None:
+    """The DGX H100 SuperPOD's 127 nodes on 64-port switches: 32 leaf and 16 spine (NVIDIA's reference
+    architecture); never a question back about the model's size."""
+    answer = assistant.ask(message)
+    assert [call.name for call in answer.tool_calls] == ["fabric"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]

@@ -334,6 +334,11 @@ TARGETED: list[Payload] = [
     ("power_cost", {"gpu": "rtx-4090", "gpus": 4, "server_overhead_share": 0.5, "pue": 1.3,
                     "electricity_price_per_kwh": 0.8, "currency": "CNY", "usd_to_cny": 7.1}),
     ("power_cost", {"gpu": "h100-sxm", "gpus": 16, "electricity_price_per_kwh": 0.12, "utilization": 0.6}),
+    # fabric: two tiers non-blocking, three tiers, oversubscribed, ports given, too large for three tiers
+    ("fabric", {"nodes": 127}),
+    ("fabric", {"nodes": 1024, "ports_per_gpu": 1}),
+    ("fabric", {"nodes": 16, "oversubscription": 3}),
+    ("fabric", {"endpoints": 70000, "switch_ports": 64}),
     # rack fit: a catalog server, a generic server of a GPU, a given kW with a fleet, one that fits none
     ("rack_fit", {"rack_kw": 40, "server": "dgx-h100"}),
     ("rack_fit", {"rack_kw": 20, "gpu": "a100-80gb-sxm", "gpus_per_server": 8}),

@@ -45,6 +45,7 @@ RAISING: list[Payload] = [
     ("training_compute", {"params_b": 7, "gpu": "zzzz-qqqq"}),
     ("power_cost", {"server": "dgx-h1000"}),
     ("rack_fit", {"rack_kw": 40}),
+    ("fabric", {}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "v100-sxm2-32gb", "precision": "bf16"}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "a100-80gb-sxm", "precision": "fp8"}),
     # cost

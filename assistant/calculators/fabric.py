@@ -1,0 +1,88 @@
+"""Switches for a fat-tree compute fabric: leaves, spines and cores for N servers' GPU ports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    GPUS_PER_NODE,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    assumed,
+    num,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    per_node = slots.gpus_per_node or GPUS_PER_NODE
+    servers = slots.servers or (-(-slots.gpu_count // per_node) if slots.gpu_count else None)
+    if not servers:
+        return None
+    payload: dict[str, Any] = {"nodes": servers, "gpus_per_node": per_node}
+    assumptions: list[Assumed] = []
+    if slots.ports_per_gpu:
+        payload["ports_per_gpu"] = slots.ports_per_gpu
+    else:
+        assumptions.append(assumed("one 400 Gb/s fabric port per GPU", "每张卡一个 400 Gb/s 计算网端口"))
+    if slots.switch_ports:
+        payload["switch_ports"] = slots.switch_ports
+    else:
+        assumptions.append(
+            assumed(
+                "64-port switches (NDR Quantum-2 QM9700: 64 x 400 Gb/s)",
+                "64 口交换机（NDR Quantum-2 QM9700：64 × 400 Gb/s）",
+            )
+        )
+    return Plan(tool="fabric", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    o, i = call.output, call.input
+    ports = num(o["endpoints"])
+    if o["tiers"] == 1:
+        en = f"**1 switch**: {ports} ports fit on one {i['switch_ports']}-port switch."
+        zh = f"**1 台交换机**：{ports} 个端口一台 {i['switch_ports']} 口交换机就够。"
+    else:
+        parts_en = f"{o['leaf_switches']} leaf + {o['spine_switches']} spine" + (
+            f" + {o['core_switches']} core" if o["core_switches"] else ""
+        )
+        parts_zh = f"{o['leaf_switches']} 台 leaf + {o['spine_switches']} 台 spine" + (
+            f" + {o['core_switches']} 台 core" if o["core_switches"] else ""
+        )
+        en = (
+            f"About **{o['switches']} switches** ({parts_en}) for {ports} GPU ports in a non-blocking "
+            f"{o['tiers']}-tier fat tree of {i['switch_ports']}-port switches, with {num(o['endpoint_cables'])} "
+            f"server cables and {num(o['switch_to_switch_cables'])} between switches."
+        )
+        zh = (
+            f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个 GPU 端口，{i['switch_ports']} 口交换机组成无阻塞 "
+            f"{o['tiers']} 层胖树；服务器到交换机 {num(o['endpoint_cables'])} 根线缆，交换机之间 {num(o['switch_to_switch_cables'])} 根。"
+        )
+    rows = [Row(en="Fabric ports", zh="网络端口", value=ports),
+            Row(en="Leaf switches", zh="Leaf 交换机", value=str(o["leaf_switches"])),
+            Row(en="Spine switches", zh="Spine 交换机", value=str(o["spine_switches"])),
+            Row(en="Core switches", zh="Core 交换机", value=str(o["core_switches"])),
+            Row(en="Cables (server / switch-to-switch)", zh="线缆（服务器 / 交换机间）",
+                value=f"{num(o['endpoint_cables'])} / {num(o['switch_to_switch_cables'])}")]  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="fabric",
+    triggers=words(r"\bswitch(?:es)?\b", r"交换机", r"\bleaf\b", r"\bspines?\b", r"fat[- ]tree", r"胖树"),
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"switches"}),
+    exemplars_en=("How many switches for 16 nodes of 8 H100 at 400G per GPU?",),
+    exemplars_zh=("128台8卡服务器，每卡一个400G口，要多少台交换机？",),
+    follow_ups_en=("What if each GPU gets two 400G ports?",),
+    follow_ups_zh=("如果每张卡两个400G口呢？",),
+)

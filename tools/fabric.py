@@ -1,0 +1,124 @@
+"""Switches and cables for a non-blocking fat-tree fabric: how many for N GPUs' network ports.
+
+A leaf switch of radix k gives k/2 ports to endpoints and k/2 up (non-blocking; an oversubscription
+ratio r gives k·r/(r+1) down). Two tiers (leaf, spine) reach k·k/2 endpoints; beyond that a third tier of
+core switches joins pods of leaves and spines, as in the k-ary fat tree of Al-Fares et al. (SIGCOMM 2008:
+k³/4 hosts with 5k²/4 switches). NVIDIA's DGX H100 SuperPOD (127 nodes, 1,016 GPUs, 64-port NDR
+Quantum-2 switches) uses 32 leaf and 16 spine switches: the same arithmetic. Rail-optimised wiring changes
+which leaf a NIC plugs into, not how many switches there are.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from knowledge.catalog import Catalog
+from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput
+
+FAT_TREE = Reference(
+    title="Al-Fares, Loukissas, Vahdat: A Scalable, Commodity Data Center Network Architecture (SIGCOMM 2008)",
+    url="https://doi.org/10.1145/1402958.1402967",
+)
+SUPERPOD = Reference(
+    title="NVIDIA DGX SuperPOD (H100) reference architecture: Network Fabrics (32 leaf + 16 spine for 127 nodes)",
+    url="https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html",
+)
+
+
+class FabricInput(ToolInput):
+    nodes: int | None = Field(default=None, ge=1, le=100_000, description="Servers on the compute fabric.")
+    gpus_per_node: int = Field(default=8, ge=1, le=72, description="GPUs per server.")
+    ports_per_gpu: int = Field(default=1, ge=1, le=8, description="Compute-fabric ports (NICs) per GPU.")
+    endpoints: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="Fabric ports to connect; else nodes x GPUs x ports per GPU.",
+    )
+    switch_ports: int = Field(
+        default=64,
+        ge=8,
+        le=512,
+        description="Ports per switch at the endpoint speed: 64 for NDR Quantum-2 (QM9700) at 400 Gb/s.",
+    )
+    oversubscription: float = Field(
+        default=1.0, ge=1, le=8, description="Leaf down:up bandwidth ratio; 1 is non-blocking."
+    )
+
+
+class FabricOutput(ToolOutput):
+    endpoints: int
+    tiers: int
+    leaf_switches: int
+    spine_switches: int
+    core_switches: int
+    switches: int
+    endpoint_cables: int
+    switch_to_switch_cables: int
+    max_endpoints_two_tier: int = Field(description="Endpoints two tiers of this radix reach.")
+
+
+def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
+    """Leaf, spine and core switch counts and cables for a fat-tree compute fabric of N GPUs' NIC ports
+    (default 64-port switches, non-blocking), two tiers up to k·k/2 endpoints, three beyond."""
+    if inp.endpoints:
+        endpoints = inp.endpoints
+    elif inp.nodes:
+        endpoints = inp.nodes * inp.gpus_per_node * inp.ports_per_gpu
+    else:
+        raise CalculatorInputError("nodes", "give the number of servers (or of fabric ports)")
+    k = inp.switch_ports
+    r = inp.oversubscription
+    down = max(1, math.floor(k * r / (r + 1)))
+    up = k - down
+    leaves = math.ceil(endpoints / down)
+    assumptions = [
+        f"{k}-port switches at the endpoint speed; each leaf gives {down} ports to GPUs and {up} up"
+        + (" (non-blocking)" if r == 1 else f" ({r:g}:1 oversubscribed)"),
+        f"{endpoints:,} fabric ports"
+        + (
+            ""
+            if inp.endpoints
+            else f" = {inp.nodes} servers x {inp.gpus_per_node} GPUs x {inp.ports_per_gpu} per GPU"
+        ),
+        "compute fabric only: storage, in-band management and out-of-band networks need their own switches",
+    ]
+    warnings: list[str] = []
+    two_tier_max = k * down
+    if leaves == 1:
+        tiers, spines, cores = 1, 0, 0
+        uplinks = 0
+    elif endpoints <= two_tier_max:
+        tiers = 2
+        spines = math.ceil(leaves * up / k)
+        cores = 0
+        uplinks = leaves * up
+    else:
+        tiers = 3
+        spines = leaves  # in each pod, as many spines as leaves, each with k/2 down to its leaves
+        cores = math.ceil(spines * up / k)
+        uplinks = leaves * up + spines * up
+        if endpoints > k * k * k // 4:
+            warnings.append(
+                f"{endpoints:,} ports exceed a 3-tier fat tree of {k}-port switches ({k**3 // 4:,})"
+            )
+    return FabricOutput(
+        formula=(
+            "leaves = ceil(ports / down ports per leaf); two tiers up to k x down ports: spines = ceil(leaves x up / k); "
+            "three tiers: spines = leaves, cores = ceil(spines x up / k)"
+        ),
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[FAT_TREE, SUPERPOD],
+        endpoints=endpoints,
+        tiers=tiers,
+        leaf_switches=leaves,
+        spine_switches=spines,
+        core_switches=cores,
+        switches=leaves + spines + cores,
+        endpoint_cables=endpoints,
+        switch_to_switch_cables=uplinks,
+        max_endpoints_two_tier=two_tier_max,
+    )
