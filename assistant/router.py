@@ -224,7 +224,15 @@ _SERVING_TOOLS = {"serving_cost", "serving_capacity"}
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
 # what can be worked out for a card the catalog does not hold (memory totals, data, measured rates)
-_CARDLESS_TOOLS = {*_MEMORY_TOOLS, "storage", "data_volume", "serving_cost", "serving_capacity", "run_time"}
+_CARDLESS_TOOLS = {
+    *_MEMORY_TOOLS,
+    "storage",
+    "data_volume",
+    "serving_cost",
+    "serving_capacity",
+    "run_time",
+    "budget_fit",
+}
 _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 # "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
 _LADDER = ("rtx-4090", "l40s", "a100-80gb-sxm", "h200", "b200")
@@ -503,6 +511,12 @@ def _refine(
     if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:
         # a measured throughput answers the time: never a guessed MFU
         chosen[chosen.index("training_compute")] = "throughput_calibration"
+    if given.budget and not (slots.params_b or slots.model) and asked in {"servers", "gpus", None}:
+        # "预算500万能买几台H800": what the money buys, not a training plan that needs a model
+        chosen = [
+            "budget_fit",
+            *(t for t in chosen if t not in {"cluster_plan", "gpus_for_deadline", "budget_fit"}),
+        ]
     if given.rack_kw and "rack_fit" not in chosen:
         chosen.insert(0, "rack_fit")  # a rack's power budget is given to see what fits in it
     if (

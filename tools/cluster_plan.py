@@ -101,12 +101,16 @@ def _option(
     gpus = min_gpus
     if inp.deadline_days:
         gpus = max(gpus, int(-(-flops // (peak * inp.mfu * inp.deadline_days * SECONDS_PER_DAY))))
+    prices = [p for p in catalog.prices_for(acc.id) if p.unit == "accelerator"]
+    if inp.budget_usd and not inp.deadline_days and prices:
+        # a budget and no deadline: the most whole servers the budget buys, for the shortest run
+        per_server = prices[0].usd * (1 + inp.platform_share) * node
+        gpus = max(gpus, int(inp.budget_usd // per_server) * node)
     gpus = int(-(-gpus // node) * node)
     seconds = flops / (peak * inp.mfu * gpus)
     hours = gpus * seconds / 3600
     clouds = catalog.cloud_prices_for(acc.id)
     cloud_price = clouds[0].usd_per_accelerator_hour if clouds else None
-    prices = [p for p in catalog.prices_for(acc.id) if p.unit == "accelerator"]
     buy = gpus * prices[0].usd * (1 + inp.platform_share) if prices else None
     best_cost = (
         min(c for c in (cloud_price and hours * cloud_price, buy) if c) if (clouds or prices) else None
@@ -173,9 +177,11 @@ def cluster_plan(inp: ClusterPlanInput, catalog: Catalog) -> ClusterPlanOutput:
         result = _option(inp, job, workload.architecture, acc, catalog, workload.training_flops)
         (skipped.append if isinstance(result, str) else options.append)(result)  # type: ignore[arg-type]
 
+    by_time = inp.rank_by != "cost" or (inp.budget_usd is not None and not inp.deadline_days)
+
     def key(o: PlanOption) -> tuple[bool, bool, float, float]:
-        primary = _cost(o) if inp.rank_by == "cost" else o.days
-        secondary = o.days if inp.rank_by == "cost" else _cost(o)
+        primary = o.days if by_time else _cost(o)
+        secondary = _cost(o) if by_time else o.days
         return (o.meets_deadline is False, o.within_budget is False, primary, secondary)
 
     options.sort(key=key)
@@ -213,7 +219,8 @@ def _explain(inp: ClusterPlanInput, options: list[PlanOption]) -> str:
         return f"no option meets the {inp.deadline_days:g}-day deadline; {first.gpu} comes closest at {first.days:g} days"
     if first.within_budget is False:
         return f"no option fits the ${inp.budget_usd:,.0f} budget; the cheapest is {first.gpu} at ${_cost(first):,.0f}"
-    what = "cheapest" if inp.rank_by == "cost" else "fastest"
+    by_time = inp.rank_by != "cost" or (inp.budget_usd is not None and not inp.deadline_days)
+    what = "fastest" if by_time else "cheapest"
     servers = "1 server" if first.nodes == 1 else f"{first.nodes} servers"
     text = f"{first.gpus} x {first.gpu} ({servers}) is the {what} option"
     constraints = []
@@ -226,7 +233,7 @@ def _explain(inp: ClusterPlanInput, options: list[PlanOption]) -> str:
     text += f": {first.days:g} days, ${_cost(first):,.0f}"
     if len(options) > 1:
         second = options[1]
-        if inp.rank_by == "cost" and _cost(second) < float("inf"):
+        if not by_time and _cost(second) < float("inf"):
             text += f", {1 - _cost(first) / _cost(second):.0%} less than the next, {second.gpu} (${_cost(second):,.0f})"
         else:
             text += f", against {second.days:g} days on {second.gpu}"

@@ -18,7 +18,7 @@ from knowledge.catalog import Catalog
 from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
-from tools.cost import cloud_cost, power_cost, tco
+from tools.cost import budget_fit, cloud_cost, power_cost, tco
 from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
 from tools.fabric import fabric
@@ -101,6 +101,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     rack_fit,
     cloud_cost,
     tco,
+    budget_fit,
     inference_memory,
     serving_cost,
     serving_capacity,

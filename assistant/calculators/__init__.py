@@ -10,6 +10,7 @@ calculator is its pure function in ``tools/``, its module here and tests; a calc
 from __future__ import annotations
 
 from assistant.calculators import (
+    budget_fit,
     cloud_cost,
     cluster_plan,
     data_volume,
@@ -51,6 +52,7 @@ CALCULATORS: dict[str, Calculator] = {
         rack_fit,
         power_cost,
         tco,
+        budget_fit,
         cloud_cost,
         inference_memory,
         serving_cost,

@@ -107,6 +107,10 @@ CALCULATOR = Calculator(
     triggers=words(
         r"which (?:gpu|accelerator|card|hardware)",
         r"what (?:gpu|hardware|cluster) should",
+        r"(?:what|which) (?:kind of |size of )?(?:cluster|setup|configuration|config)\b",
+        r"(?:what|which) (?:gpus?|hardware|cards?) (?:do|would|will) (?:we|i) need",
+        r"配(?:什么|多大的?)(?:集群|配置)",
+        r"(?:要|需要)什么(?:样的)?(?:集群|配置)",
         r"recommend.*(?:gpu|cluster|server)",
         r"best (?:gpu|option|choice)",
         r"cluster plan",

@@ -209,6 +209,15 @@ RULES: list[Rule] = [
             + "）；这是额定最大值，训练时实测功耗通常更低"
         ),
     ),
+    # budget
+    rule(
+        rf"network and storage (?P<share>{NUMBER})% of server capex for a cluster \(a planning share, not a quote\); "
+        "a single server needs none",
+        "集群网络和存储按服务器购置成本的 {share}% 计（规划比例，不是报价）；单台服务器不需要",
+    ),
+    rule(
+        rf"(?P<price>{NUMBER}) (?P<cur>USD|CNY) per server \(given\)", "每台服务器 {price} {cur}（用户给定）"
+    ),
     # fabric
     rule(
         rf"(?P<k>\d+)-port switches at the endpoint speed; each leaf gives (?P<down>\d+) ports to GPUs and (?P<up>\d+) up"

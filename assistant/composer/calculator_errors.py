@@ -83,6 +83,14 @@ RULES: list[Rule] = [
     ),
     rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
     rule(
+        r"capex_per_server: the catalog has no purchase price for (?P<gpu>.+); give the price of one server",
+        "capex_per_server：目录中没有 {gpu} 的采购价格；请告诉我一台服务器的价格（例如“每台 220 万元”），我来算能买几台",
+    ),
+    rule(
+        r"gpu: name a catalog GPU or server, or give capex_per_server",
+        "gpu：请给出目录中的 GPU 或服务器型号，或每台服务器的价格（capex_per_server）",
+    ),
+    rule(
         r"nodes: give the number of servers \(or of fabric ports\)",
         "nodes：请给出服务器台数（或网络端口数）",
     ),

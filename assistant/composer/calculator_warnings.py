@@ -67,6 +67,10 @@ RULES: list[Rule] = [
         "{n} 台服务器在峰值时负载达 {p}%：余量很小",
     ),
     rule(
+        rf"the budget is below one server \((?P<price>{NUMBER}) USD\): consider fewer GPUs per server, a cheaper card or renting",
+        "预算不够买一台服务器（约 {price} 美元）：可考虑每台少配几张卡、换更便宜的卡，或租用",
+    ),
+    rule(
         rf"(?P<ports>{NUMBER}) ports exceed a 3-tier fat tree of (?P<k>\d+)-port switches \((?P<max>{NUMBER})\)",
         "{ports} 个端口超出了 {k} 口交换机 3 层胖树的上限（{max}）",
     ),

@@ -704,3 +704,30 @@ def test_how_many_switches_is_a_fat_tree_count(assistant: Assistant, message: st
     answer = assistant.ask(message)
     assert [call.name for call in answer.tool_calls] == ["fabric"], answer.answer[:200]
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "What does $2M buy in H100 servers?",
+            r"^\$2,000,000 \(¥[\d,]+\) buys \*\*\d+ servers\*\* \(\d+ x NVIDIA H100",
+        ),
+        (
+            "预算500万元，H800服务器每台220万，能买几台",
+            r"^¥5,000,000 \(\$[\d,]+\) 能买 \*\*2 台服务器\*\*（16 张 NVIDIA H800",
+        ),
+    ],
+)
+def test_what_a_budget_buys_is_counted_in_whole_servers(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    answer = assistant.ask(message)
+    assert [call.name for call in answer.tool_calls] == ["budget_fit"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_a_budget_for_a_card_without_a_price_asks_for_the_server_price(assistant: Assistant) -> None:
+    answer = assistant.ask("预算1亿人民币能买多少台H20服务器")
+    assert "一台服务器的价格" in answer.answer.split("\n\n")[0], answer.answer[:300]
+    assert "模型" not in answer.answer.split("\n\n")[0]  # never a question about the model's size

@@ -334,6 +334,13 @@ TARGETED: list[Payload] = [
     ("power_cost", {"gpu": "rtx-4090", "gpus": 4, "server_overhead_share": 0.5, "pue": 1.3,
                     "electricity_price_per_kwh": 0.8, "currency": "CNY", "usd_to_cny": 7.1}),
     ("power_cost", {"gpu": "h100-sxm", "gpus": 16, "electricity_price_per_kwh": 0.12, "utilization": 0.6}),
+    # budget: catalog GPU price, catalog server price, a price per server in yuan, a card without a price,
+    # a budget below one server
+    ("budget_fit", {"budget": 2e6, "gpu": "h100-sxm"}),
+    ("budget_fit", {"budget": 5e6, "server": "dgx-h100"}),
+    ("budget_fit", {"budget": 5e6, "currency": "CNY", "capex_per_server": 2.2e6, "gpus_per_server": 8}),
+    ("budget_fit", {"budget": 5e6, "currency": "CNY", "gpu": "h800", "capex_per_server": 2.2e6}),
+    ("budget_fit", {"budget": 1e5, "server": "dgx-h100", "usd_to_cny": 7.1}),
     # fabric: two tiers non-blocking, three tiers, oversubscribed, ports given, too large for three tiers
     ("fabric", {"nodes": 127}),
     ("fabric", {"nodes": 1024, "ports_per_gpu": 1}),

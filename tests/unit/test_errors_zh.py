@@ -46,6 +46,8 @@ RAISING: list[Payload] = [
     ("power_cost", {"server": "dgx-h1000"}),
     ("rack_fit", {"rack_kw": 40}),
     ("fabric", {}),
+    ("budget_fit", {"budget": 1e6, "gpu": "h800"}),
+    ("budget_fit", {"budget": 1e6}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "v100-sxm2-32gb", "precision": "bf16"}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "a100-80gb-sxm", "precision": "fp8"}),
     # cost

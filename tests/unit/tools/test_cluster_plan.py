@@ -59,3 +59,17 @@ def test_unknown_candidates_are_named() -> None:
     with pytest.raises(CalculatorInputError, match="did you mean") as info:
         plan(params_b=7, candidates=["H100", "Z9000"])
     assert info.value.field == "candidates"
+
+
+def test_a_budget_without_a_deadline_buys_the_shortest_run_it_can() -> None:
+    """$3M and no deadline: each GPU is sized to the most whole servers the budget buys (catalog price x
+    (1 + 30% platform, network and storage share)), and the fastest comes first, never the cheapest run
+    of several years."""
+    out = plan(params_b=70, tokens_b=2000, budget_usd=3_000_000, candidates=["H100", "A100"])
+    h100 = next(o for o in out.options if o.gpu_id == "h100-sxm")
+    price = CATALOG.prices_for("h100-sxm")[0].usd * 1.30 * 8
+    assert h100.gpus == int(3_000_000 // price) * 8
+    assert h100.buy_usd is not None
+    assert h100.buy_usd <= 3_000_000
+    assert [o.days for o in out.options] == sorted(o.days for o in out.options)
+    assert "fastest" in out.recommendation

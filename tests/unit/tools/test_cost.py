@@ -22,9 +22,11 @@ from pydantic import BaseModel, ValidationError
 from knowledge.catalog import Catalog, default_catalog
 from tools.common import CalculatorInputError, ToolInput
 from tools.cost import (
+    BudgetFitInput,
     CloudCostInput,
     PowerCostInput,
     TcoInput,
+    budget_fit,
     cloud_cost,
     power_cost,
     tco,
@@ -490,3 +492,33 @@ def test_tco_against_the_cloud_bill_the_team_pays_now() -> None:
 def test_tco_takes_one_cloud_figure() -> None:
     with pytest.raises(ValidationError, match="cloud_per_month or cloud_price_per_gpu_hour"):
         TcoInput(**{**TCO_HAND, "cloud_per_month": 1e4})
+
+
+def test_budget_fit_counts_whole_servers_with_and_without_the_fabric() -> None:
+    """$2M on H100 servers at the catalog's GPU price: 8 x price x 1.25 platform = one server; the 15%
+    network-and-storage share is planned on top for a cluster."""
+    out = budget_fit(BudgetFitInput(budget=2_000_000, gpu="H100"), CATALOG)
+    server = 8 * CATALOG.prices_for("h100-sxm")[0].usd * 1.25
+    assert out.server_price.usd == pytest.approx(server)
+    assert out.servers == int(2_000_000 // server)
+    assert out.servers_with_fabric == int(2_000_000 // (server * 1.15))
+    assert out.left.usd == pytest.approx(2_000_000 - out.servers * server)
+    assert out.gpus == 8 * out.servers
+
+
+def test_budget_fit_in_yuan_with_the_users_price_per_server() -> None:
+    """5,000,000 yuan at 2,200,000 yuan a server: 2 servers, 600,000 left; with 15% for the fabric only 1."""
+    out = budget_fit(
+        BudgetFitInput(budget=5e6, currency="CNY", gpu="h800", capex_per_server=2.2e6, usd_to_cny=7.0),
+        CATALOG,
+    )
+    assert (out.servers, out.servers_with_fabric, out.gpus) == (2, 1, 16)
+    assert out.left.cny == pytest.approx(600_000)
+
+
+def test_budget_fit_below_one_server_buys_none_and_says_so() -> None:
+    out = budget_fit(BudgetFitInput(budget=100_000, server="dgx-h100"), CATALOG)
+    assert (out.servers, out.gpus) == (0, 0)
+    assert out.warnings
+    with pytest.raises(CalculatorInputError, match="capex_per_server"):
+        budget_fit(BudgetFitInput(budget=1e6, gpu="H800"), CATALOG)

@@ -1,0 +1,94 @@
+"""What a hardware budget buys: whole servers, with or without the cluster's network and storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import (
+    GPUS_PER_NODE,
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    gpu_into,
+    money,
+    words,
+)
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    if not slots.budget:
+        return None
+    assumptions: list[Assumed] = []
+    payload: dict[str, Any] = {"budget": slots.budget, "currency": slots.budget_currency or "USD"}
+    if slots.server_price:
+        if (slots.server_price_currency or "USD") != payload["currency"]:
+            return None  # a budget in one currency and a price in another: not compared here
+        payload["capex_per_server"] = slots.server_price
+    if slots.server:
+        payload["server"] = slots.server
+    elif not (slots.unknown_gpu and slots.server_price):
+        gpu_into(slots, payload, assumptions)
+        if "gpu" not in payload:
+            return None  # a card the catalog does not hold and no price for its servers
+    payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
+    return Plan(tool="budget_fit", payload=payload, assumed=assumptions)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    o, i = call.output, call.input
+    first = view.currency or i.get("currency", "USD")
+    gpu, per = o["gpu"], i.get("gpus_per_server", GPUS_PER_NODE)
+    price, all_in = money(o["server_price"], first), money(o["per_server_all_in"], first)
+    budget = money(
+        {"usd": o["spent"]["usd"] + o["left"]["usd"], "cny": o["spent"]["cny"] + o["left"]["cny"]}, first
+    )
+    if o["servers"] == 0:
+        en = f"**None**: {budget} is less than one {per}-GPU {gpu} server at about {price}."
+        zh = f"**一台也买不起**：{budget} 不够一台 {per} 卡 {gpu} 服务器（约 {price}）。"
+    else:
+        en = (
+            f"{budget} buys **{o['servers']} servers** ({o['gpus']} x {gpu}) at about {price} each, "
+            f"{money(o['left'], first)} left."
+        )
+        zh = f"{budget} 能买 **{o['servers']} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}，剩余 {money(o['left'], first)}。"
+        if o["servers_with_fabric"] != o["servers"]:
+            en += (
+                f" Keeping the cluster's network and storage in the budget (about {all_in} per server all in), "
+                f"plan on {o['servers_with_fabric']}."
+            )
+            zh += f"若预算还要覆盖集群网络和存储（每台连同分摊约 {all_in}），按 {o['servers_with_fabric']} 台规划。"
+    rows = [Row(en="Price per server", zh="每台服务器价格", value=price),
+            Row(en="Per server with network and storage", zh="每台含网络与存储分摊", value=all_in),
+            Row(en="Servers (GPUs)", zh="服务器（GPU）", value=f"{o['servers']} ({o['gpus']})"),
+            Row(en="Servers, keeping network and storage", zh="含网络与存储时的台数", value=str(o["servers_with_fabric"])),
+            Row(en="Left over", zh="剩余", value=money(o["left"], first))]  # fmt: skip
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="budget_fit",
+    triggers=words(
+        r"\bafford\b",
+        r"what (?:does|would|will|can) .{0,40}\bbuy\b",
+        r"how many (?:\w+ )?(?:servers|nodes|gpus|cards|boxes) (?:does|would|will|can|could) .{0,40}\bbuy\b",
+        r"\bbuys?\b.{0,30}\bhow many\b",
+        r"买(?:几|多少)台",
+        r"能买(?:几|多少)",
+        r"可以买(?:几|多少)",
+        r"买得起",
+        r"够买",
+    ),
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"servers", "cost"}),
+    exemplars_en=("What does $2M buy in H100 servers?", "How many DGX H100 can we afford with $5M?"),
+    exemplars_zh=("预算500万元，能买几台H100服务器？",),
+    follow_ups_en=("What would those servers cost to run per year?",),
+    follow_ups_zh=("这些服务器一年的电费和运维要多少？",),
+)
