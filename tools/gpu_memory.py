@@ -120,6 +120,7 @@ class MemoryBreakdown(BaseModel):
 class FitSuggestion(BaseModel):
     change: str = Field(description="The smallest change found that makes the job fit.")
     total_gb: float
+    gpus: int = Field(description="GPUs in the job after the change.")
 
 
 class TrainingMemoryOutput(ToolOutput):
@@ -290,7 +291,7 @@ def _smallest_fix(inp: TrainingMemoryInput, arch: Architecture, capacity: float)
     for text, changed in candidates:
         total = _breakdown(changed, arch)[0].total_gb
         if total <= capacity:
-            return FitSuggestion(change=text, total_gb=round(total, 2))
+            return FitSuggestion(change=text, total_gb=round(total, 2), gpus=changed.gpus)
     base = inp.model_dump()
     for i, (text_a, a) in enumerate(candidates):
         changed_a = {k for k, v in a.model_dump().items() if base[k] != v}
@@ -300,7 +301,9 @@ def _smallest_fix(inp: TrainingMemoryInput, arch: Architecture, capacity: float)
                 continue
             total = _breakdown(a.model_copy(update=changed_b), arch)[0].total_gb
             if total <= capacity:
-                return FitSuggestion(change=f"{text_a}, and {text_b}", total_gb=round(total, 2))
+                return FitSuggestion(
+                    change=f"{text_a}, and {text_b}", total_gb=round(total, 2), gpus=max(a.gpus, b.gpus)
+                )
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.calculators.common import (
@@ -106,9 +107,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("micro-batch 1 per GPU", "每卡微批 1"))
     if slots.finetune:
         payload["finetune"] = slots.finetune
-    assumptions.append(
-        assumed("selective activation recomputation, FlashAttention", "选择性激活重计算，FlashAttention")
-    )
+    if slots.finetune in {"lora", "qlora"}:
+        # adapters are trained with gradient checkpointing on: the QLoRA paper's and PEFT's recipes do
+        payload["recompute"] = "full"
+        assumptions.append(
+            assumed(
+                "gradient checkpointing (full activation recomputation), as LoRA/QLoRA recipes use; FlashAttention",
+                "开启梯度检查点（完整激活重计算，LoRA/QLoRA 的常规做法）；FlashAttention",
+            )
+        )
+    else:
+        assumptions.append(
+            assumed("selective activation recomputation, FlashAttention", "选择性激活重计算，FlashAttention")
+        )
     ask = None
     if not slots.gpu_count:
         ask = assumed(
@@ -138,6 +149,23 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
     fix = o.get("suggestion")
+    if view.asked == "gpus" and o["fits"]:
+        # "how many GPUs to LoRA 8B?": the count leads
+        en = f"**{i['gpus']} x {where}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
+        zh = f"**{i['gpus']} 张 {where}**：{model} 每卡约需 {total} GB（共 {capacity} GB；{parts_zh}）。"
+        return _summary(call, en, zh)
+    if view.asked == "gpus" and fix:
+        # "how many GPUs to fine-tune 70B?": the count leads, then the setting that makes it fit
+        change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
+        en = (
+            f"**{fix['gpus']} x {where}**, if you {change}: {model} then needs about {num(fix['total_gb'])} GB per GPU "
+            f"of {capacity} GB (as assumed, {total} GB: {parts_en})."
+        )
+        zh = (
+            f"**{fix['gpus']} 张 {where}**，需要{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB（共 {capacity} GB；"
+            f"按假设的设置每卡 {total} GB：{parts_zh}）。"
+        )
+        return _summary(call, en, zh)
     if o["fits"] is None or view.asked == "memory":
         # "how much memory?" is answered with the amount; whether it fits the card follows
         en = f"Training {model} needs about **{total} GB per GPU** ({parts_en})."

@@ -731,3 +731,26 @@ def test_a_budget_for_a_card_without_a_price_asks_for_the_server_price(assistant
     answer = assistant.ask("预算1亿人民币能买多少台H20服务器")
     assert "一台服务器的价格" in answer.answer.split("\n\n")[0], answer.answer[:300]
     assert "模型" not in answer.answer.split("\n\n")[0]  # never a question about the model's size
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "How many H100s do I need to full fine-tune a 70B model?",
+            r"^\*\*32 x NVIDIA H100 SXM5 80GB\*\*, if you .*ZeRO stage 3",
+        ),
+        ("全参微调70B需要几张H100", r"^\*\*32 张 NVIDIA H100 SXM5 80GB\*\*，需要"),
+        (
+            "how many A100 80GB for QLoRA on a 70B model?",
+            r"^\*\*1 x NVIDIA A100 SXM4 80GB\*\*: 70B needs about",
+        ),
+    ],
+)
+def test_how_many_gpus_for_a_fine_tune_leads_with_the_count(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """The count is the answer; LoRA/QLoRA are sized with gradient checkpointing on, as their recipes run."""
+    answer = assistant.ask(message)
+    assert answer.tool_calls[0].name == "training_memory"
+    assert re.search(lead, answer.answer), answer.answer[:300]
