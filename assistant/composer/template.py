@@ -55,6 +55,14 @@ HELP = (
     "- 用512张H100训练一个70B模型、2T token要多少天？\n- 8卡A100 80GB、ZeRO-2全参微调13B显存够吗？\n"
     "- 预算300万元、一个月内训完34B模型，选什么卡？\n- 8卡训练服务器要配多大的内存和存储？",
 )
+THANKS = (
+    "You're welcome. If anything changes (model size, GPU count, budget, deadline), tell me and I will rework the numbers.",
+    "不客气。如果条件有变化（模型规模、卡数、预算、工期），告诉我，我重新算。",
+)
+_THANKS = re.compile(
+    r"^\W*(?:thanks|thank you|thx|ty|cheers|great,? thanks|谢谢|多谢|感谢|好的谢谢|ok(?:ay)?,? thanks)\b",
+    re.IGNORECASE,
+)
 # a question back when a calculation lacks an input it cannot do without, with the defaults it would take
 CLARIFY = {
     "training": (
@@ -284,6 +292,8 @@ class TemplateComposer:
         if route.intent == Intent.CLARIFY:
             asked = CLARIFY[route.missing or "training"][lang == "zh"]
             return Draft(answer=asked, notes=[f"clarify: {route.missing}"])
+        if route.intent == Intent.GREETING and _THANKS.match(route.query) and len(route.query) < 40:
+            return Draft(answer=THANKS[lang == "zh"])
         if route.intent == Intent.GREETING:
             return Draft(
                 answer=HELP[lang == "zh"], follow_ups=CALCULATORS["training_compute"].follow_ups(lang)[:1]

@@ -754,3 +754,9 @@ def test_how_many_gpus_for_a_fine_tune_leads_with_the_count(
     answer = assistant.ask(message)
     assert answer.tool_calls[0].name == "training_memory"
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_thanks_gets_a_short_reply_not_the_help_text(assistant: Assistant) -> None:
+    en, zh = assistant.ask("thanks, that's helpful!"), assistant.ask("好的谢谢")
+    assert en.answer.startswith("You're welcome")
+    assert zh.answer.startswith("不客气")
