@@ -419,7 +419,8 @@ class _Snapshot:
         doc = self.sections.get(str(self.metas[row].get("doc_id", "")))
         if len(similarity) and doc and doc[self.section_of[row]][0] == row:
             similarity = similarity.copy()
-            similarity[0] += OPENING_BONUS
+            # an article's introduction says what the article covers; any other section's opening, what it settles
+            similarity[0] += OPENING_BONUS if self.section_of[row] else -OPENING_BONUS
         return similarity, float(self.headings[row] @ query_vector)
 
 

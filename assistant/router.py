@@ -105,6 +105,8 @@ Route = Understanding  # the name the composers and tests knew it by
 _GREETING = words(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks|thank you)\b",
     r"^\s*(?:你好|您好|嗨|谢谢|哈喽)",
+    r"^\W*(?:好的|好|ok(?:ay)?|great|cool|nice|perfect|got it)[\s,，!！.。]*(?:thanks|thank you|thx|谢谢|多谢|感谢)",
+    r"^\W*(?:多谢|感谢|thx)\b",
     r"what can you (?:do|help)",
     r"\bhelp\b",
     r"你能做什么",

@@ -60,7 +60,7 @@ THANKS = (
     "不客气。如果条件有变化（模型规模、卡数、预算、工期），告诉我，我重新算。",
 )
 _THANKS = re.compile(
-    r"^\W*(?:thanks|thank you|thx|ty|cheers|great,? thanks|谢谢|多谢|感谢|好的谢谢|ok(?:ay)?,? thanks)\b",
+    r"^\W*(?:(?:好的|好|ok(?:ay)?|great|cool|nice|perfect|got it)[\s,，!！.。]*)?(?:thanks|thank you|thx|cheers|谢谢|多谢|感谢)",
     re.IGNORECASE,
 )
 # a question back when a calculation lacks an input it cannot do without, with the defaults it would take
