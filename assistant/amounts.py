@@ -48,6 +48,8 @@ _AFTER = [
         "hourly",
         flags(
             r"^\s*(?:/|per|an?|每)\s*(?:gpu|card|卡)?[\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z])|^\s*/\s*卡\s*/\s*小时|^\s*(?:/|每)\s*卡\s*时|^\s*(?:/|per)\s*gpu[\s-]*h"
+            # "15块钱一卡时", "2.5元每卡每小时"
+            r"|^\s*(?:钱)?\s*(?:一|每|/)\s*(?:个)?\s*(?:卡时|gpu\s*时|卡\s*每?\s*小时|gpu\s*小时)"
         ),
     ),
     ("electricity", flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)")),
@@ -90,6 +92,9 @@ _CURRENCY: dict[str, Currency] = {
 MAX_MENTIONS = 16  # a question states a few prices; past this many, the rest is not read
 
 
+_CJK = flags(r"[\u4e00-\u9fff]")
+
+
 def money_mentions(text: str) -> list[Money]:
     """The amounts of money in ``text`` (the first ``MAX_MENTIONS``), in order, each with its currency
     and kind."""
@@ -109,8 +114,8 @@ def money_mentions(text: str) -> list[Money]:
         nearby = before + text[match.end() : match.end() + 8]
         if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
-        if currency is None and kind != "budget":
-            currency = "CNY"  # "每台220万", "每卡每小时15" in a Chinese message: yuan
+        if currency is None and (kind != "budget" or (mult and _CJK.search(mult))):
+            currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
         # the span takes in the unit ("per GPU-hour", "/kWh"), so nothing else reads it as a question
         found.append(Money(scaled(number, mult), currency, kind, match.start(), match.end() + unit_length))
     for match in _CENTS.finditer(text):

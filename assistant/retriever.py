@@ -212,7 +212,8 @@ class HybridRetriever:
                 ranks[row][name] = rank
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
         if query_vector is not None and ix.vectors is not None:
-            ordered = self._best_sections(ix, ordered, fused, query_vector, tokens)
+            # a document and its twin in the other language may both rank: twice k documents cover the answer
+            ordered = self._best_sections(ix, ordered, fused, query_vector, tokens, docs=2 * k + 2)
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
         for found in ordered:
@@ -233,10 +234,12 @@ class HybridRetriever:
         fused: dict[int, float],
         query_vector: np.ndarray,
         tokens: list[str],
+        docs: int,
     ) -> list[int]:
         """``ordered`` with each document's first row moved behind the row of the same document whose best
         sentence is closest to the question, among its well-ranked rows: a document's introduction may
-        rank first on words while a later section holds the sentence that answers."""
+        rank first on words while a later section holds the sentence that answers. Only the first ``docs``
+        documents can be answered from, so only theirs are weighed."""
         rows_of: dict[str, list[int]] = defaultdict(list)
         for row in ordered:
             rows_of[str(ix.metas[row].get("doc_id", ""))].append(row)
@@ -251,7 +254,7 @@ class HybridRetriever:
             )
 
         chosen: dict[str, int] = {}
-        for doc_id, rows in rows_of.items():
+        for doc_id, rows in list(rows_of.items())[:docs]:
             top = fused[rows[0]]
             contenders = [r for r in rows[:4] if fused[r] >= 0.6 * top]
             chosen[doc_id] = max(contenders, key=closest)
@@ -261,7 +264,7 @@ class HybridRetriever:
         for row in ordered:
             doc_id = str(ix.metas[row].get("doc_id", ""))
             if row == rows_of[doc_id][0]:
-                out.append(chosen[doc_id])
+                out.append(chosen.get(doc_id, row))
             elif row not in lead:
                 out.append(row)
         return out
@@ -435,6 +438,7 @@ _SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?;])\s+|\n+")
 class Sentence(NamedTuple):
     text: str
     tokens: list[str]
+    aside: bool = False  # about the text itself or bookkeeping ("本文回答…", "Also called …", a link)
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -444,7 +448,7 @@ def split_sentences(text: str) -> list[Sentence]:
     """
     head, _, body = text.partition("\n\n")
     parts = (s.strip() for s in _SENTENCE_END.split(body or head))
-    return [Sentence(p, tokenize(p)) for p in parts if p]
+    return [Sentence(p, tokenize(p), bool(_ABOUT_THE_TEXT.match(p))) for p in parts if p]
 
 
 class Picked(NamedTuple):
@@ -507,14 +511,11 @@ def pick(
     if similarity is not None and len(similarity) == len(sentences):
         most = max(lexical) or 1.0
         scores = [
-            float(similarity[i]) + 0.1 * lexical[i] / most - (1.0 if _ABOUT_THE_TEXT.match(s.text) else 0.0)
+            float(similarity[i]) + 0.1 * lexical[i] / most - (1.0 if s.aside else 0.0)
             for i, s in enumerate(sentences)
         ]
     else:
-        scores = [
-            lex * (0.33 if _ABOUT_THE_TEXT.match(s.text) else 1.0)
-            for lex, s in zip(lexical, sentences, strict=True)
-        ]
+        scores = [lex * (0.33 if s.aside else 1.0) for lex, s in zip(lexical, sentences, strict=True)]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
     snippet = ""
     for sentence in (s.text for s in sentences[best:]):

@@ -172,6 +172,17 @@ _CALC_SLOTS = {
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
 }  # fmt: skip
 _TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练", r"\bsft\b")
+# words that point back at what the conversation was about
+_ANAPHORA = words(
+    r"\bits\b",
+    r"\btheir\b",
+    r"\bthose (?:cards|gpus|servers)\b",
+    r"\bthat (?:card|gpu|one|server)\b",
+    r"它们?的?",
+    r"这(?:张|块|款|个)?卡",
+    r"那(?:张|块|款|个)?卡",
+    r"这两(?:张|块|款)",
+)
 _EXPLAIN = words(
     r"\bwhy\b", r"\bexplain\b", r"\bwhat is\b", r"\bwhat are\b", r"\bwhat'?s (?:a|an|the)\b", r"how does",
     r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
@@ -262,7 +273,12 @@ class Router:
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
         explain_words = bool(_EXPLAIN.search(text))
-        explains = explain_words and not stated.keys() & _CALC_SLOTS  # a question of its own
+        # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")
+        explains = (
+            explain_words
+            and not stated.keys() & _CALC_SLOTS
+            and not (context.tools and _ANAPHORA.search(text))
+        )
         follow_up = _continues(text, context, stated, triggered, explains)
         slots = own.merged_over(context.slots) if context.slots.stated() else own
         if follow_up:
@@ -458,7 +474,16 @@ def _refine(
         ]
         return ["gpu_spec"]
     names_card = "gpu" in stated or (follow_up and "spec_fields" in stated)  # not "NVLink有什么作用" later on
-    if slots.spec_fields and slots.gpu and names_card and not stated.keys() - _SPEC_SLOTS and task is None:
+    # a follow-up asking a count or a time ("换成H20算力的话要多少张卡") reworks the calculation instead
+    counts = follow_up and asked in {"gpus", "days", "gpu_hours", "cost", "memory", "fit"}
+    if (
+        slots.spec_fields
+        and slots.gpu
+        and names_card
+        and not stated.keys() - _SPEC_SLOTS
+        and task is None
+        and not counts
+    ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     known = _from_known_figures(given, asked, bool(slots.params_b or slots.model))
     if known:
@@ -513,13 +538,17 @@ def _refine(
     if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:
         # a measured throughput answers the time: never a guessed MFU
         chosen[chosen.index("training_compute")] = "throughput_calibration"
-    if given.budget and not (slots.params_b or slots.model) and asked in {"servers", "gpus", None}:
+    if (
+        "budget" in stated
+        and not (slots.params_b or slots.model)
+        and ("budget_fit" in chosen or asked in {"servers", "gpus"})
+    ):
         # "预算500万能买几台H800": what the money buys, not a training plan that needs a model
         chosen = [
             "budget_fit",
             *(t for t in chosen if t not in {"cluster_plan", "gpus_for_deadline", "budget_fit"}),
         ]
-    if given.rack_kw and "rack_fit" not in chosen:
+    if "rack_kw" in stated and "rack_fit" not in chosen:
         chosen.insert(0, "rack_fit")  # a rack's power budget is given to see what fits in it
     if (
         "rack_fit" in chosen

@@ -90,6 +90,9 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    kv_precision: str | None = Field(
+        default=None, description="Precision of a serving KV cache: fp8, int8, ..."
+    )
     ports_per_gpu: int | None = Field(default=None, description="Compute-fabric ports per GPU.")
     switch_ports: int | None = Field(default=None, description="Ports per network switch.")
     growth_share_per_year: float | None = Field(default=None, description="Yearly growth, 0.3 = +30%.")
@@ -166,6 +169,10 @@ _PLAIN_COUNT = flags(
 
 # --- training setup -------------------------------------------------------------------------------
 _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|mixed[- ]precision)")
+_KV_PRECISION = flags(
+    r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
+    r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
+)
 _QUANTISED = [
     (flags(r"\b4[- ]?bit\b|4\s*比特|4\s*位量化|\bawq\b|\bgptq\b"), "int4"),
     (flags(r"\b8[- ]?bit\b|8\s*比特|8\s*位量化"), "int8"),
@@ -203,6 +210,8 @@ _GLOBAL_BATCH = flags(
 _MFU = flags(
     rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
+    # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
+    rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
 )
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
@@ -525,6 +534,10 @@ class SlotExtractor:
                 slots.params_b = None  # the size rule read the token count
 
     def _setup(self, text: str, slots: Slots) -> None:
+        if kv := _KV_PRECISION.search(text):
+            # "KV cache in FP8": the cache's precision, not the weights'
+            slots.kv_precision = (_group(kv, 1, 2) or "fp8").lower()
+            text = text[: kv.start()] + " " * (kv.end() - kv.start()) + text[kv.end() :]
         if match := _PRECISION.search(text):
             slots.precision = (match.group(1) or "bf16").lower()
         elif quantised := next((name for pattern, name in _QUANTISED if pattern.search(text)), None):
@@ -546,7 +559,8 @@ class SlotExtractor:
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if match := _MFU.search(text):
-            slots.mfu = float(_group(match, 1, 2) or 0) / 100
+            share = _group(match, 1, 2, 3, 4) or "0"
+            slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
         if match := _TPS.search(text):
             number = _group(match, 1, 3) or "0"

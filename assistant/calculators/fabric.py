@@ -77,7 +77,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="fabric",
-    triggers=words(r"\bswitch(?:es)?\b", r"交换机", r"\bleaf\b", r"\bspines?\b", r"fat[- ]tree", r"胖树"),
+    # the noun, never the verb: "how many switches", "network switch", not "switch to LoRA"
+    triggers=words(
+        r"\bswitches\b",
+        r"(?:network|ib|infiniband|ethernet|leaf|spine|core|\d+[- ]port) switch\b",
+        r"交换机",
+        r"\bleaf\b",
+        r"\bspines?\b",
+        r"fat[- ]tree",
+        r"胖树",
+    ),
     build=_build,
     summarize=_summarize,
     answers=frozenset({"switches"}),

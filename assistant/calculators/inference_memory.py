@@ -68,8 +68,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["context_tokens"] = slots.seq_len
     else:
         assumptions.append(assumed("context: the model's pre-training length", "上下文：模型预训练长度"))
-    if slots.concurrent or slots.micro_batch:
-        payload["batch"] = slots.concurrent or slots.micro_batch
+    if batch := slots.concurrent or slots.micro_batch or slots.global_batch:
+        payload["batch"] = batch  # "batch size 32" when serving: sequences in flight at once
+    if slots.kv_precision in {"fp8", "int8", "fp16", "bf16"}:
+        payload["kv_cache_precision"] = slots.kv_precision
     if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
         payload["weight_precision"] = slots.precision
     if not slots.model:

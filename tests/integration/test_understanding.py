@@ -760,3 +760,21 @@ def test_thanks_gets_a_short_reply_not_the_help_text(assistant: Assistant) -> No
     en, zh = assistant.ask("thanks, that's helpful!"), assistant.ask("好的谢谢")
     assert en.answer.startswith("You're welcome")
     assert zh.answer.startswith("不客气")
+
+
+def test_figures_written_other_ways_are_read(assistant: Assistant) -> None:
+    """MFU as a fraction or a bare figure, a KV cache precision apart from the weights', a serving batch,
+    a yuan price per GPU-hour written colloquially, and a follow-up that points back at the cards."""
+    run = assistant.ask("7B model, 1T tokens on 64 H100s, assume 0.45 MFU: how many days?")
+    assert run.tool_calls[0].input["mfu"] == 0.45
+    zh = assistant.ask("13B模型1T token，128张A100，MFU按35算，要多久")
+    assert zh.tool_calls[0].input["mfu"] == 0.35
+    served = assistant.ask("serve Llama 3 70B on H100s with the KV cache in FP8, batch size 32, 8k context")
+    (call,) = served.tool_calls
+    assert (call.input["kv_cache_precision"], call.input["batch"]) == ("fp8", 32)
+    assert call.input.get("weight_precision", "bf16") == "bf16"
+    priced = assistant.ask("5万卡时，15块钱一卡时，总共多少钱")
+    assert priced.tool_calls[0].input["price_per_gpu_hour"] == 15
+    compared, back = talk(assistant, "H100 vs H200 for training?", "what is its memory bandwidth?")
+    assert back.tool_calls[0].name == "gpu_spec"
+    assert "4,800 GB/s" in back.answer.split("\n\n")[0]

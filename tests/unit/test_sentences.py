@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.retriever import Sentence, pick
+from assistant.retriever import pick, split_sentences
 from assistant.sentences import SentenceVectors, unit
 from knowledge.text import tokenize
 
@@ -52,7 +52,7 @@ def test_a_torn_file_is_recomputed_not_fatal(tmp_path: Path) -> None:
 
 
 def test_the_closest_sentence_leads_and_a_sentence_about_the_text_does_not() -> None:
-    sentences = [Sentence(t, tokenize(t)) for t in (
+    sentences = [split_sentences(t)[0] for t in (
         "This article answers three questions about storage.",
         "Checkpoints of a 70B model take about 1 TB.",
         "A NAS is enough for one node; many nodes need a parallel file system.",
