@@ -171,7 +171,7 @@ _CALC_SLOTS = {
     "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
 }  # fmt: skip
-_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"训练", r"微调", r"预训练", r"\bsft\b")
+_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b")
 # words that point back at what the conversation was about
 _ANAPHORA = words(
     r"\bits\b",

@@ -451,11 +451,19 @@ class SlotExtractor:
             # a card the catalog does not have ("910B跑70B"): named, so nothing stands in for it, and
             # its digits are no model size
             slots.unknown_gpu = unknown.group(0).strip()
+            if count := _UNKNOWN_COUNT.search(masked[max(0, unknown.start() - 12) : unknown.start()]):
+                slots.gpu_count = int(count.group(1))
             masked = (
                 masked[: unknown.start()] + " " * (unknown.end() - unknown.start()) + masked[unknown.end() :]
             )
         if memory := _CARD_MEMORY.search(masked):
-            slots.card_memory_gb = float(_group(memory, 1, 2) or 0)  # "每卡64G显存", "64GB cards"
+            slots.card_memory_gb = float(_group(memory, 1, 2, 3, 4) or 0)  # "每卡64G显存", "64GB cards"
+            if slots.gpu_count is None and (
+                count := _MEMORY_CARD_COUNT.search(masked[max(0, memory.start() - 10) : memory.start()])
+            ):
+                slots.gpu_count = (
+                    int(count.group(1)) if count.group(1) else 1
+                )  # "用8张64G显存的卡", "a 48GB card"
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
@@ -754,6 +762,14 @@ _UNKNOWN_CARD = flags(
 _CARD_MEMORY = flags(
     r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|hbm|memory|卡|cards?|gpus?)"
     r"|(?:显存|vram|hbm|memory per (?:card|gpu))\s*(?:是|为|有|of|is)?\s*(\d{2,3})\s*(?:g|gb|gib)\b"
+    # "Ascend 910B with 64GB each", "64 GB per card"
+    r"|(?:with|has|have|having)\s*(\d{2,3})\s*(?:g|gb|gib)\s*(?:each|apiece|per (?:card|gpu|device))"
+    r"|(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:each|apiece|per (?:card|gpu|device))"
+)
+# a count of the cards the catalog does not hold: "8 Ascend 910B", "8张910B", "用8张64G显存的卡"
+_UNKNOWN_COUNT = flags(r"(?<![\d.])(\d{1,5})\s*(?:x|×|\*|张|块|颗|片)?\s*$")
+_MEMORY_CARD_COUNT = flags(
+    r"(?:(?<![\d.])(\d{1,5})\s*(?:张|块|x|×)|\b(an?|one|single)|(一张|单张|一块|单卡))\s*(?:每卡)?\s*$"
 )
 
 

@@ -81,7 +81,7 @@ def model_into(slots: Slots, payload: dict[str, Any]) -> bool:
 def gpu_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], field: str = "gpu") -> None:
     if slots.gpu:
         payload[field] = slots.gpu
-    elif slots.unknown_gpu:
+    elif slots.unknown_gpu or (slots.card_memory_gb and field == "gpu"):
         # a card the catalog does not hold is never replaced by a default: its memory if stated, else none
         if slots.card_memory_gb and field == "gpu":
             payload["gpu_memory_gb"] = slots.card_memory_gb

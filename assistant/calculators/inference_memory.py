@@ -89,7 +89,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     per, total = o["per_gpu"], o["total"]
-    gpu = o.get("gpu") or "GPU"
+    gpu = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB GPU" if o.get("gpu_memory_gb") else "GPU")
     batch, context = o["batch"], num(o["context_tokens"])
     kv_en = f"KV cache {num(o['kv_kib_per_token'])} KiB per token, {num(o['kv_gb_per_sequence'])} GB per {context}-token sequence"
     kv_zh = f"KV 缓存每 token {num(o['kv_kib_per_token'])} KiB，每条 {context} token 的序列 {num(o['kv_gb_per_sequence'])} GB"

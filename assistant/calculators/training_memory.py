@@ -138,7 +138,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     b = o["per_gpu"]
     model = model_name(i, o)
     total = num(b["total_gb"])
-    where = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB" if o.get("gpu_memory_gb") else None)
+    where = o.get("gpu") or (f"a {num(o['gpu_memory_gb'])} GB card" if o.get("gpu_memory_gb") else None)
     parts_en = (
         f"weights {num(b['weights_gb'])}, gradients {num(b['gradients_gb'])}, optimizer states "
         f"{num(b['optimizer_states_gb'])}, activations {num(b['activations_gb'])} GB"
@@ -193,6 +193,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"按假设的设置则每卡 {total} GB：{parts_zh}）。"
         )
         return _summary(call, en, zh)
+    elif o["data_parallel"] > 1 and not i.get("zero_stage"):
+        # the search tried ZeRO-1 to 3 over these GPUs first: none of them makes it fit
+        en = (
+            f"No: even sharded with ZeRO-3 over the {i['gpus']} GPUs, {model} does not fit {where} "
+            f"(unsharded it needs about **{total} GB per GPU**: {parts_en})."
+        )
+        zh = f"放不下：即使用 ZeRO-3 在 {i['gpus']} 张卡上全分片，{model} 也超出 {where}（不分片时每卡约需 **{total} GB**：{parts_zh}）。"
     else:
         en = f"No: {model} needs about **{total} GB per GPU**, more than the {capacity} GB of {where} ({parts_en})."
         zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where} 的 {capacity} GB（{parts_zh}）。"

@@ -778,3 +778,16 @@ def test_figures_written_other_ways_are_read(assistant: Assistant) -> None:
     compared, back = talk(assistant, "H100 vs H200 for training?", "what is its memory bandwidth?")
     assert back.tool_calls[0].name == "gpu_spec"
     assert "4,800 GB/s" in back.answer.split("\n\n")[0]
+
+
+def test_a_cards_memory_the_user_gives_is_used_without_a_catalog_entry(assistant: Assistant) -> None:
+    """A memory size per card, in words or with an uncatalogued card, sizes the job on those cards."""
+    one = assistant.ask("is a 48GB card enough to serve a 34B model?")
+    assert (one.tool_calls[0].input["gpu_memory_gb"], one.tool_calls[0].input["gpus"]) == (48, 1)
+    assert one.answer.startswith("No: it does not fit.")
+    ascend = assistant.ask("we have 8 Ascend 910B with 64GB each, can they hold a 70B full fine-tune?")
+    call = ascend.tool_calls[0]
+    assert (call.input["gpus"], call.input["gpu_memory_gb"]) == (8, 64)
+    assert "even sharded with ZeRO-3 over the 8 GPUs" in ascend.answer
+    zh = assistant.ask("用8张64G显存的卡部署70B够吗")
+    assert (zh.tool_calls[0].input["gpus"], zh.tool_calls[0].input["gpu_memory_gb"]) == (8, 64)
