@@ -283,6 +283,10 @@ class Router:
         slots = own.merged_over(context.slots) if context.slots.stated() else own
         if follow_up:
             slots = _scaled(text, slots, context.slots)
+            if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:
+                # "what about one node instead?", "换成4台呢": the machines' GPUs replace the earlier count
+                per = slots.gpus_per_node or GPUS_PER_NODE
+                slots = slots.model_copy(update={"gpu_count": (slots.servers or 1) * per})
             task = task or context.task
             asked = asked or context.asked
         if follow_up and not triggered and not _asks_something_else(asked, context):

@@ -90,6 +90,9 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
+    requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
+    tokens_per_request: float | None = Field(default=None, description="Output tokens per request.")
     kv_precision: str | None = Field(
         default=None, description="Precision of a serving KV cache: fp8, int8, ..."
     )
@@ -169,6 +172,17 @@ _PLAIN_COUNT = flags(
 
 # --- training setup -------------------------------------------------------------------------------
 _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|mixed[- ]precision)")
+_DISCOUNT = flags(
+    rf"{DECIMAL}\s*%\s*(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
+)
+_QPS = flags(
+    rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
+)
+_PER_REQUEST = flags(
+    rf"{DECIMAL}\s*(?:output\s*)?tokens?\s*(?:each|per (?:request|response|query|answer)|a (?:request|response))"
+    rf"|(?:each|every|per) (?:request|response|query|answer)\s*(?:generates|produces|outputs|returns|is|averages|has)?\s*(?:about|~)?\s*{DECIMAL}\s*(?:output\s*)?tokens?"
+    rf"|每(?:个|次)?(?:请求|回答|回复)\s*(?:平均)?\s*(?:输出|生成|返回)?\s*(?:约)?\s*{DECIMAL}\s*(?:个)?\s*token"
+)
 _KV_PRECISION = flags(
     r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
     r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
@@ -260,6 +274,9 @@ _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 _PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}|{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
     r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
+)
+_ONE_SERVER = flags(
+    r"\b(?:one|a single|single)\s*(?:node|server|machine|box)\b|单机|单台服务器|一台服务器|单节点|一个节点"
 )
 _SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
 _MAINTENANCE = flags(
@@ -651,6 +668,19 @@ class SlotExtractor:
         if match := take(_WRITE_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
+        if match := take(_DISCOUNT):
+            if match.group(3):  # "打7折", "八折": pay 70%, 80%
+                tenths = to_number(match.group(3))
+                slots.discount_share = round(1 - tenths / 10, 4) if tenths < 10 else None
+            else:
+                slots.discount_share = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_QPS):
+            slots.requests_per_second = float(_group(match, 1, 2) or 0)
+        if match := take(_PER_REQUEST):
+            slots.tokens_per_request = float(_group(match, 1, 2, 3) or 0)
+        if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
+            # "50 QPS, 400 tokens each": the output tokens per second to serve
+            slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
         if match := take(_HEADROOM):
             slots.headroom = float(_group(match, 1, 2) or 0) / 100
         if match := take(_SCALING):
@@ -704,6 +734,8 @@ class SlotExtractor:
         slots.spec_fields = fields[:5]
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))
+        elif slots.servers is None and _ONE_SERVER.search(text):
+            slots.servers = 1  # "one node instead", "单机", "一台服务器"
         return strip(text, spans)
 
     def _money_and_time(self, text: str, slots: Slots) -> None:

@@ -73,8 +73,10 @@ class RunTimeInput(ToolInput):
             )
         if self.training_flops is not None and self.gpu is None:
             raise ValueError("training_flops needs the gpu whose peak runs them")
-        if self.step_time_s is not None and (self.tokens_per_step is None or self.gpus is None):
-            raise ValueError("step_time_s needs tokens_per_step (global batch x sequence length) and gpus")
+        if self.step_time_s is not None and (self.tokens_per_step is None or self.tokens_b is None):
+            raise ValueError(
+                "step_time_s needs tokens_per_step (global batch x sequence length) and tokens_b"
+            )
         if self.tokens_per_second_per_gpu is not None and self.tokens_b is None:
             raise ValueError("a throughput needs tokens_b, the tokens to train on")
         if self.tokens_per_second_per_gpu is not None and self.gpus is None and self.deadline_days is None:
@@ -83,7 +85,9 @@ class RunTimeInput(ToolInput):
 
 
 class RunTimeOutput(ToolOutput):
-    gpu_hours: float = Field(description="GPU-hours of the run.")
+    gpu_hours: float | None = Field(
+        description="GPU-hours of the run; None from a step time without a GPU count."
+    )
     gpus: int | None = Field(description="GPUs: given, or needed for the deadline (whole servers).")
     exact_gpus: float | None = Field(description="GPUs needed for the deadline before rounding up.")
     hours: float | None = Field(description="Wall-clock hours on `gpus` GPUs.")
@@ -111,6 +115,25 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         assumptions.append(f"{acc.name}: {peak:g} dense {inp.precision.upper()} TFLOP/s per GPU (catalog)")
         assumptions.append(
             f"MFU {inp.mfu:.0%} " + ("(given)" if "mfu" in inp.model_fields_set else "(assumed)")
+        )
+    elif inp.step_time_s is not None and inp.gpus is None:
+        # the whole job's pace is known without its GPU count: wall-clock time, not GPU-hours
+        job = (inp.tokens_per_step or 0) / inp.step_time_s
+        wall = (inp.tokens_b or 0) * 1e9 / job / 3600
+        assumptions.append(
+            f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s = {job:,.0f} tokens/s for the whole job"
+        )
+        return RunTimeOutput(
+            formula="hours = tokens / (tokens per step / step time) / 3600",
+            assumptions=assumptions,
+            warnings=["no GPU count given: GPU-hours need it"],
+            sources=[GPU_HOUR],
+            gpu_hours=None,
+            gpus=None,
+            exact_gpus=None,
+            hours=round_sig(wall),
+            days=round_sig(wall / 24),
+            tokens_per_second_per_gpu=None,
         )
     else:
         if inp.step_time_s is not None:

@@ -11,6 +11,7 @@ from assistant.calculators.common import (
     Row,
     Summary,
     View,
+    assumed,
     gpu_into,
     money,
     money_into,
@@ -38,6 +39,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     money_into(slots, payload, catalog)
     if "cloud_price_per_gpu_hour" in payload:
         payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
+        if slots.discount_share:
+            # "with a 30% discount", "打7折": the price actually paid
+            listed = payload["price_per_gpu_hour"]
+            payload["price_per_gpu_hour"] = round(listed * (1 - slots.discount_share), 6)
+            assumptions.append(
+                assumed(
+                    f"{num(listed)} per GPU-hour less {slots.discount_share:.0%} = {num(payload['price_per_gpu_hour'])}",
+                    f"每卡时 {num(listed)} 减 {slots.discount_share:.0%} 折扣 = {num(payload['price_per_gpu_hour'])}",
+                )
+            )
     payload.pop("electricity_price_per_kwh", None)
     return Plan(tool="cloud_cost", payload=payload, assumed=assumptions)
 

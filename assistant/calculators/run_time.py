@@ -23,7 +23,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             assumptions.append(assumed("MFU 40%", "MFU 40%"))
         if not slots.gpu:
             assumptions.append(assumed("GPU: H100 SXM", "GPU：H100 SXM"))
-    elif slots.step_time_s and slots.global_batch and slots.seq_len and slots.gpu_count and slots.tokens_b:
+    elif slots.step_time_s and slots.global_batch and slots.seq_len and slots.tokens_b:
         payload.update(step_time_s=slots.step_time_s, tokens_per_step=slots.global_batch * slots.seq_len)
         payload["tokens_b"] = slots.tokens_b
     elif slots.tokens_per_second_per_gpu and slots.tokens_b and (slots.gpu_count or slots.deadline_days):
@@ -45,6 +45,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     hours = num(o["gpu_hours"])
+    if o["gpu_hours"] is None:
+        # a step time and a batch, no GPU count: the run's wall-clock time
+        en = (
+            f"About **{num(o['days'])} days** ({num(o['hours'])} hours) for {num(i['tokens_b'])}B tokens at "
+            f"{num(i['tokens_per_step'])} tokens per {num(i['step_time_s'])} s step."
+        )
+        zh = (
+            f"按每步 {num(i['tokens_per_step'])} token、{num(i['step_time_s'])} 秒一步，训完 {num(i['tokens_b'])}B token "
+            f"约需 **{num(o['days'])} 天**（{num(o['hours'])} 小时）。"
+        )
+        rows = [Row(en="Wall-clock days", zh="天数", value=num(o["days"]))]
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     if i.get("deadline_days") and o.get("gpus"):
         en = (
             f"Doing {hours} GPU-hours within {num(i['deadline_days'])} days takes **{num(o['gpus'])} GPUs** "

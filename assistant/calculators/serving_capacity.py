@@ -27,6 +27,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     assumptions: list[Assumed] = []
     demand = slots.demand_tokens_per_second
+    if slots.requests_per_second and slots.tokens_per_request:
+        assumptions.append(
+            assumed(
+                f"demand = {num(slots.requests_per_second)} requests/s x {num(slots.tokens_per_request)} output tokens "
+                f"= {num(demand)} tokens/s",
+                f"需求 = 每秒 {num(slots.requests_per_second)} 个请求 × 每个 {num(slots.tokens_per_request)} 个输出 token "
+                f"= {num(demand)} token/s",
+            )
+        )
     if slots.peak_factor:
         # "average 20k tok/s, peaks 1.5x that": the peak is what the servers must carry
         demand = demand * slots.peak_factor

@@ -209,6 +209,10 @@ RULES: list[Rule] = [
             + "）；这是额定最大值，训练时实测功耗通常更低"
         ),
     ),
+    rule(
+        rf"(?P<tokens>{NUMBER}) tokens per step / (?P<s>{NUMBER}) s = (?P<tps>{NUMBER}) tokens/s for the whole job",
+        "每步 {tokens} token / {s} 秒 = 整个任务每秒 {tps} token",
+    ),
     # budget
     rule(
         rf"network and storage (?P<share>{NUMBER})% of server capex for a cluster \(a planning share, not a quote\); "

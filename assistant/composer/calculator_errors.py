@@ -229,8 +229,8 @@ RULES: list[Rule] = [
     ),
     rule(r"input: training_flops needs the gpu whose peak runs them", "training_flops 需要指定运行它的 GPU"),
     rule(
-        r"input: step_time_s needs tokens_per_step \(global batch x sequence length\) and gpus",
-        "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）和 gpus",
+        r"input: step_time_s needs tokens_per_step \(global batch x sequence length\) and tokens_b",
+        "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）和 tokens_b",
     ),
     rule(
         r"input: a throughput needs tokens_b, the tokens to train on",

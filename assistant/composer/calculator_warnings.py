@@ -66,6 +66,7 @@ RULES: list[Rule] = [
         rf"(?P<n>\d+) servers run at (?P<p>{NUMBER})% of capacity at the peak: little slack",
         "{n} 台服务器在峰值时负载达 {p}%：余量很小",
     ),
+    rule(r"no GPU count given: GPU-hours need it", "没有给出卡数：算 GPU 小时需要卡数"),
     rule(
         rf"the budget is below one server \((?P<price>{NUMBER}) USD\): consider fewer GPUs per server, a cheaper card or renting",
         "预算不够买一台服务器（约 {price} 美元）：可考虑每台少配几张卡、换更便宜的卡，或租用",

@@ -791,3 +791,24 @@ def test_a_cards_memory_the_user_gives_is_used_without_a_catalog_entry(assistant
     assert "even sharded with ZeRO-3 over the 8 GPUs" in ascend.answer
     zh = assistant.ask("用8张64G显存的卡部署70B够吗")
     assert (zh.tool_calls[0].input["gpus"], zh.tool_calls[0].input["gpu_memory_gb"]) == (8, 64)
+
+
+def test_quantities_that_need_no_model_are_computed(assistant: Assistant) -> None:
+    """Wall-clock time from a step time and a batch (no GPU count needed), serving demand from QPS x
+    tokens per request, a discount on a quoted price, 'one node instead' as a follow-up."""
+    step = assistant.ask(
+        "step time is 9.8 s with a global batch of 1024 x 4096 tokens; how long for 1T tokens?"
+    )
+    assert step.tool_calls[0].name == "run_time"
+    assert first_sentence(step).startswith("About **27 days**")  # 1e12 / (4,194,304 / 9.8) s = 27.0 days
+    qps = assistant.ask("峰值每秒200个请求，每个请求输出500 token，单台8卡H20每秒6000 token，要几台")
+    assert qps.tool_calls[0].input["demand_tokens_per_second"] == 100_000
+    assert qps.tool_calls[0].output["servers"] == 17  # ceil(100,000 / 6,000)
+    billed, cheaper = talk(
+        assistant, "64 H100 on cloud at $2.5/hr for 30 days, what's the cost?", "打7折呢？"
+    )
+    assert cheaper.tool_calls[0].input["price_per_gpu_hour"] == pytest.approx(1.75)
+    two, one = talk(
+        assistant, "how long to train 7B on 1T tokens with 2 nodes of 8 H100?", "what about one node instead?"
+    )
+    assert (two.tool_calls[0].input["gpus"], one.tool_calls[0].input["gpus"]) == (16, 8)
