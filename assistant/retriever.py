@@ -82,6 +82,8 @@ class SearchFilters(BaseModel):
 
 # how much a section heading that matches the question adds to its best sentence's score
 HEADING_WEIGHT = 0.3
+# a passage's excerpt: the best sentence and what follows it, enough for a knowledge answer's lead
+SNIPPET_CHARS = 420
 # what a section's opening sentence adds: it states what the section settles
 OPENING_BONUS = 0.1
 DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
@@ -337,7 +339,9 @@ class HybridRetriever:
             doc_type=str(meta.get("doc_type", "")),
             as_of=str(meta.get("as_of", "")),
             text=ix.texts[row],
-            snippet=(picked := pick(ix.sentences[row], tokens, idf=ix.idf, similarity=similarity)).text,
+            snippet=(
+                picked := pick(ix.sentences[row], tokens, SNIPPET_CHARS, idf=ix.idf, similarity=similarity)
+            ).text,
             snippet_score=round(picked.score + HEADING_WEIGHT * heading, 4),
             score=round(score, 6),
             ranks=ranks,
@@ -480,6 +484,12 @@ def spell_out(query: str) -> str:
     return _ABBREVIATION.sub(lambda m: f"{m.group(1)} ({_ABBREVIATIONS[m.group(1).lower()]})", query)
 
 
+# sentences that lean on the one before them
+_DANGLING = re.compile(
+    r"^(?:that|this|these|those|it|they|so|thus|therefore|hence|then|such|which|both|also|however|but)\b"
+    r"|^(?:因此|所以|这|那|它|其|此外|但|然而|同样|也)",
+    re.IGNORECASE,
+)
 # sentences that describe the document rather than answer anything: "本文回答三个问题", "This page covers",
 # and a catalog entry's bookkeeping lines (its other names, its sources, a link)
 _ABOUT_THE_TEXT = re.compile(
@@ -517,6 +527,8 @@ def pick(
     else:
         scores = [lex * (0.33 if s.aside else 1.0) for lex, s in zip(lexical, sentences, strict=True)]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
+    if best and _DANGLING.match(sentences[best].text):
+        best -= 1  # "That is 8 × 400 Gb/s ...", "因此 ...": the sentence it points back to comes first
     snippet = ""
     for sentence in (s.text for s in sentences[best:]):
         # a catalog line or list item has no closing punctuation, so mark where it ends

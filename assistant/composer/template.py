@@ -39,6 +39,8 @@ _L = {
     ),
 }
 
+# background bullets stay short; the lead keeps the passage's whole excerpt
+BULLET_CHARS = 280
 SCOPE = (
     "I help teams choose and size servers for training large language models: GPUs and other accelerators, GPU "
     "memory and host RAM, storage, networking, power and cooling, budget and total cost of ownership, and scaling. "
@@ -254,6 +256,14 @@ def _not_in_catalog(slots: Slots, computed: bool, lang: Language) -> str:
     return f"The **{card}** is not in my hardware catalog yet, so I will not stand another card's figures in for it. {then}"
 
 
+def _clip(text: str, limit: int = BULLET_CHARS) -> str:
+    """A background bullet: the excerpt cut after its last whole sentence within ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(end, 0, limit) for end in (". ", "。", "；", "! ", "? "))
+    return text[: cut + 1].rstrip() if cut > limit // 3 else text[: limit - 1].rstrip() + "…"
+
+
 def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking and for the other language (the reader's own words lead)."""
@@ -342,7 +352,7 @@ class TemplateComposer:
             )
         )
         background = [
-            f"- {_LIST_MARKER.sub('', p.snippet)} {cite(p)}"
+            f"- {_clip(_LIST_MARKER.sub('', p.snippet))} {cite(p)}"
             for p in rest[: min(3, self._max_passages - len(cited))]
         ]
         if background:
