@@ -13,7 +13,7 @@ from typing import Literal
 
 from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
 
-Kind = Literal["hourly", "electricity", "server", "monthly", "budget"]
+Kind = Literal["hourly", "electricity", "server", "monthly", "lease", "budget"]
 Currency = Literal["USD", "CNY"]
 
 
@@ -75,6 +75,8 @@ _BEFORE = [
         "server",
         flags(
             r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:is|are|costs?|=|价格|单价|要|约|大概|at)?|\bper (?:node|server))\s*$"
+            # "买要230万", "采购价 230 万", "buy it for $280k"
+            r"|(?:买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy (?:it|one|them) for)\s*$"
         ),
     ),
     ("monthly", flags(r"(?:每个?月|monthly|per month|a month)[^。.,，;；]{0,12}$")),
@@ -93,6 +95,8 @@ MAX_MENTIONS = 16  # a question states a few prices; past this many, the rest is
 
 
 _CJK = flags(r"[\u4e00-\u9fff]")
+_LEASE = flags(r"\blease|\bleasing|\brent(?:al|ing)?\b|租")
+_MONTH = flags(r"\bmonth|\bmo\b|月")
 
 
 def money_mentions(text: str) -> list[Money]:
@@ -116,6 +120,11 @@ def money_mentions(text: str) -> list[Money]:
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
         if currency is None and (kind != "budget" or (mult and _CJK.search(mult))):
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
+        monthly = kind == "monthly" or _MONTH.search(text[match.end() : match.end() + 28])
+        if monthly and _LEASE.search(text[max(0, match.start() - 30) : match.start()]):
+            kind = (
+                "lease"  # "lease at $18k per server per month", "租一台每月12万": a lease payment, not a bill
+            )
         # the span takes in the unit ("per GPU-hour", "/kWh"), so nothing else reads it as a question
         found.append(Money(scaled(number, mult), currency, kind, match.start(), match.end() + unit_length))
     for match in _CENTS.finditer(text):

@@ -437,6 +437,12 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
     rate = given.node_tokens_per_second or given.tokens_per_second_per_gpu
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
+    if (
+        (given.server_price or given.lease_per_month)
+        and (given.cloud_price_per_gpu_hour or given.monthly_bill or given.lease_per_month)
+        and asked != "servers"
+    ):
+        return "tco"  # a price to buy against a price to rent: which is cheaper over the period
     if given.cloud_price_per_gpu_hour and rate and not given.tokens_b:
         return "serving_cost"  # what a million tokens cost at a measured rate
     if given.token_bytes and given.tokens_per_second_per_gpu:
@@ -561,6 +567,8 @@ def _refine(
         and not slots.electricity_price_per_kwh
     ):
         chosen.remove("power_cost")  # "10.2 kW servers in a 40 kW rack": how many fit, not a power bill
+    if "tco" in chosen and "power_cost" in chosen and asked not in {"power"}:
+        chosen.remove("power_cost")  # the TCO carries the electricity bill among its running costs
     if "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
     if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu or slots.gpu_hours):

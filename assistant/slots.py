@@ -90,6 +90,9 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    lease_per_month: float | None = Field(default=None, description="A lease payment per month (per server).")
+    lease_currency: str | None = None
+    lease_per_server: bool = Field(default=False, description="The lease payment is per server.")
     discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
     tokens_per_request: float | None = Field(default=None, description="Output tokens per request.")
@@ -175,6 +178,7 @@ _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|m
 _DISCOUNT = flags(
     rf"{DECIMAL}\s*%\s*(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
 )
+_PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
 )
@@ -602,6 +606,10 @@ class SlotExtractor:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:
                     slots.server_price, slots.server_price_currency = money.amount, money.currency
+                case "lease" if slots.lease_per_month is None:
+                    slots.lease_per_month, slots.lease_currency = money.amount, money.currency
+                    around = text[max(0, money.start - 20) : money.end + 24]
+                    slots.lease_per_server = bool(_PER_SERVER.search(around))
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
                 case "budget" if slots.budget is None:

@@ -54,6 +54,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         for amount, c in (
             (slots.monthly_bill, slots.monthly_bill_currency),
             (slots.server_price, slots.server_price_currency),
+            (slots.lease_per_month, slots.lease_currency),
         )
         if amount
     }
@@ -68,6 +69,20 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["cloud_per_month"] = (
             slots.monthly_bill if same else to_usd(slots.monthly_bill, slots.monthly_bill_currency, catalog)
         )
+    if slots.lease_per_month:
+        # "lease at $18k per server per month", "租一台每月12万": the payment for the whole fleet
+        servers = -(-payload["gpus"] // GPUS_PER_NODE)
+        per = servers if slots.lease_per_server else 1
+        lease = slots.lease_per_month * per
+        same = payload["currency"] == (slots.lease_currency or "USD")
+        payload["lease_per_month"] = lease if same else to_usd(lease, slots.lease_currency, catalog)
+        if per > 1:
+            assumptions.append(
+                assumed(
+                    f"lease {num(slots.lease_per_month)} per server per month x {servers} servers",
+                    f"租金每台每月 {num(slots.lease_per_month)} × {servers} 台",
+                )
+            )
     if slots.server_price:
         # the server's price is in its own currency; the other amounts follow it when they agree
         if payload["currency"] == (slots.server_price_currency or "USD"):
@@ -138,6 +153,11 @@ CALCULATOR = Calculator(
         r"pays? back",
         r"payback",
         r"上云还是",
+        r"(?:哪个|哪种|怎么)(?:更)?(?:划算|便宜|省钱|合算)",
+        r"划算",
+        r"which (?:one |option )?is cheaper",
+        r"cheaper (?:to|over|in the long run)",
+        r"more (?:economical|cost[- ]effective)",
     ),
     build=_build,
     summarize=_summarize,

@@ -812,3 +812,21 @@ def test_quantities_that_need_no_model_are_computed(assistant: Assistant) -> Non
         assistant, "how long to train 7B on 1T tokens with 2 nodes of 8 H100?", "what about one node instead?"
     )
     assert (two.tool_calls[0].input["gpus"], one.tool_calls[0].input["gpus"]) == (16, 8)
+
+
+def test_buy_against_rent_from_the_prices_given(assistant: Assistant) -> None:
+    """A purchase price against a lease or a cloud rate is a TCO, whatever the wording; a lease per server
+    counts every server; the electricity bill is one of its running costs, not a lead of its own."""
+    lease = assistant.ask("buy 2 DGX H100 at $300k each or lease at $18k per server per month, 3 years?")
+    (call,) = lease.tool_calls
+    assert call.name == "tco"
+    assert call.input["lease_per_month"] == 36_000
+    zh = assistant.ask("租一台8卡H100服务器每月12万，买要230万，用3年哪个划算")
+    assert [c.name for c in zh.tool_calls] == ["tco"]
+    assert (zh.tool_calls[0].input["lease_per_month"], zh.tool_calls[0].input["currency"]) == (120_000, "CNY")
+    cloud = assistant.ask(
+        "cloud is $2.2/GPU-hr, or we buy 8 H100 servers at $280k each; 3 years, 70% utilization, which is cheaper?"
+    )
+    assert cloud.tool_calls[0].input["gpus"] == 64
+    powered = assistant.ask("3-year TCO for 4 H100 servers, electricity 0.8元/度")
+    assert [c.name for c in powered.tool_calls] == ["tco"]
