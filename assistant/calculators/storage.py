@@ -59,6 +59,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
 
 
+def _tier_name(o: dict[str, Any]) -> str:
+    """The recommended tier's catalog name ("NVMe Gen4 data-centre SSD"), not its id."""
+    names = {str(t["id"]): str(t["name"]) for t in o.get("tiers", [])}
+    return names.get(str(o["recommended_tier"]), str(o["recommended_tier"]))
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     kept = f"{o['checkpoints_retained']} full checkpoints of {num(o['full_checkpoint_gb'])} GB"
@@ -76,11 +82,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         en = (
             f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
             f"{num(o['tokenized_gb'])} GB tokenized, full checkpoints {num(o['full_checkpoint_gb'])} GB each, "
-            f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {o['recommended_tier']}."
+            f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {_tier_name(o)}."
         )
         zh = (
             f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
-            f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{o['recommended_tier']}。"
+            f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{_tier_name(o)}。"
         )
     if call.input.get("growth_per_year"):
         # "plan for 30% annual growth": what to buy for the years of growth planned, first
