@@ -172,6 +172,29 @@ _CALC_SLOTS = {
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
 }  # fmt: skip
 _TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b")
+# asking what to do about a figure rather than for a figure
+_ADVICE = words(
+    r"how (?:do|can|could|should|would) (?:i|we|you) (?:improve|increase|raise|boost|speed (?:it |this )?up|fix|optimi[sz]e|reduce|get (?:it|this) (?:up|higher))",
+    r"\bimprove (?:it|this|that|mfu|throughput|utili[sz]ation)\b",
+    r"\bwhy is (?:it|this|our|my|the) \w+ (?:so )?(?:low|slow)",
+    r"怎么(?:样才能)?(?:提高|提升|优化|改善|加速|解决|排查)",
+    r"如何(?:提高|提升|优化|改善|加速|解决|排查)",
+    r"有什么(?:办法|建议|优化)",
+    r"为什么(?:这么|那么)?(?:低|慢)",
+)
+# what a calculation was about, for a follow-up that asks how to improve "it"
+_TOPIC_OF = {
+    "throughput_calibration": "MFU model FLOPs utilisation",
+    "training_compute": "MFU training throughput",
+    "run_time": "training throughput MFU",
+    "gpus_for_deadline": "MFU training throughput",
+    "training_memory": "training memory activation recomputation ZeRO",
+    "inference_memory": "serving memory KV cache",
+    "serving_capacity": "serving throughput",
+    "network": "network bandwidth all-reduce",
+    "storage": "storage checkpoint write bandwidth",
+    "power_cost": "power PUE",
+}
 # words that point back at what the conversation was about
 _ANAPHORA = words(
     r"\bits\b",
@@ -321,6 +344,12 @@ class Router:
         ):
             # "can we train 7B on 8 H100s?": whether it fits is a memory check on the cards named
             tools = ["inference_memory" if task == Task.SERVE else "training_memory"]
+        if _ADVICE.search(text) and asked in {None, "mfu"}:
+            # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
+            # "it" is what the last calculation was about
+            tools, explain_words = [], True
+            topic = next((_TOPIC_OF[t] for t in context.tools if t in _TOPIC_OF), "")
+            query = f"{message} {topic}".strip()
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)

@@ -775,7 +775,7 @@ def test_figures_written_other_ways_are_read(assistant: Assistant) -> None:
     assert call.input.get("weight_precision", "bf16") == "bf16"
     priced = assistant.ask("5万卡时，15块钱一卡时，总共多少钱")
     assert priced.tool_calls[0].input["price_per_gpu_hour"] == 15
-    compared, back = talk(assistant, "H100 vs H200 for training?", "what is its memory bandwidth?")
+    _, back = talk(assistant, "H100 vs H200 for training?", "what is its memory bandwidth?")
     assert back.tool_calls[0].name == "gpu_spec"
     assert "4,800 GB/s" in back.answer.split("\n\n")[0]
 
@@ -804,9 +804,7 @@ def test_quantities_that_need_no_model_are_computed(assistant: Assistant) -> Non
     qps = assistant.ask("峰值每秒200个请求，每个请求输出500 token，单台8卡H20每秒6000 token，要几台")
     assert qps.tool_calls[0].input["demand_tokens_per_second"] == 100_000
     assert qps.tool_calls[0].output["servers"] == 17  # ceil(100,000 / 6,000)
-    billed, cheaper = talk(
-        assistant, "64 H100 on cloud at $2.5/hr for 30 days, what's the cost?", "打7折呢？"
-    )
+    _, cheaper = talk(assistant, "64 H100 on cloud at $2.5/hr for 30 days, what's the cost?", "打7折呢？")
     assert cheaper.tool_calls[0].input["price_per_gpu_hour"] == pytest.approx(1.75)
     two, one = talk(
         assistant, "how long to train 7B on 1T tokens with 2 nodes of 8 H100?", "what about one node instead?"
@@ -830,3 +828,17 @@ def test_buy_against_rent_from_the_prices_given(assistant: Assistant) -> None:
     assert cloud.tool_calls[0].input["gpus"] == 64
     powered = assistant.ask("3-year TCO for 4 H100 servers, electricity 0.8元/度")
     assert [c.name for c in powered.tool_calls] == ["tco"]
+
+
+def test_asking_how_to_improve_a_figure_gets_advice_not_the_sum_again(assistant: Assistant) -> None:
+    _, advice = talk(
+        assistant,
+        "step time 9.8 s, global batch 1024 x 4096 tokens, 512 A100s, 30B model: what MFU are we getting?",
+        "how do I improve it?",
+    )
+    assert not advice.tool_calls
+    zh = assistant.ask("用64张H100训练13B，MFU只有25%，怎么提高")
+    assert not zh.tool_calls
+    assert zh.citations
+    priced = assistant.ask("GPU rental is 18元/卡/时, 20k GPU-hours, total?")
+    assert priced.tool_calls[0].input["price_per_gpu_hour"] == 18
