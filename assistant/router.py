@@ -596,6 +596,10 @@ def _refine(
         and not slots.electricity_price_per_kwh
     ):
         chosen.remove("power_cost")  # "10.2 kW servers in a 40 kW rack": how many fit, not a power bill
+    priced = {"cloud_cost", "tco", "serving_cost", "budget_fit", "power_cost", "cluster_plan"}
+    if follow_up and asked == "cost" and not priced & set(chosen) and set(chosen) & _PRETRAIN_TOOLS:
+        # "and the cloud bill?" after a training time: the same run, priced
+        chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS] + ["cloud_cost"]
     if "tco" in chosen and "power_cost" in chosen and asked not in {"power"}:
         chosen.remove("power_cost")  # the TCO carries the electricity bill among its running costs
     if "cloud_cost" in chosen and "tco" in chosen:

@@ -86,6 +86,9 @@ CALCULATOR = Calculator(
     name="cloud_cost",
     triggers=words(
         r"cloud cost",
+        r"cloud (?:bill|price|spend|invoice)",
+        r"(?:the|our|a) bill\b",
+        r"what(?:'s| is| would be| will be) (?:the|it) cost",
         r"cost (?:on|in) (?:the )?cloud",
         r"rent(?:ing)? (?:gpus|h100|a100)",
         r"how much .*cost",

@@ -842,3 +842,11 @@ def test_asking_how_to_improve_a_figure_gets_advice_not_the_sum_again(assistant:
     assert zh.citations
     priced = assistant.ask("GPU rental is 18元/卡/时, 20k GPU-hours, total?")
     assert priced.tool_calls[0].input["price_per_gpu_hour"] == 18
+
+
+def test_a_follow_up_asking_the_bill_prices_the_same_run(assistant: Assistant) -> None:
+    run, bill = talk(assistant, "how long to train 7B on 1T tokens with 64 H100?", "and the cloud bill?")
+    assert [c.name for c in bill.tool_calls] == ["cloud_cost"]
+    assert bill.tool_calls[0].input["gpu_hours"] == pytest.approx(
+        run.tool_calls[0].output["gpu_hours"]["expected"]
+    )
