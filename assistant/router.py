@@ -411,6 +411,8 @@ def _missing(
         asked == "mfu" and (slots.tokens_per_second_per_gpu or slots.step_time_s)
     ):
         return "training"  # "what MFU do large runs reach?" is a question of knowledge, not a calculation
+    if asked == "cost" and _TRAINING.search(text) and not stated.keys() & _CALC_SLOTS and not slots.gpu:
+        return "training"  # "how much does it cost to train an LLM?": which model, how much data?
     return None
 
 

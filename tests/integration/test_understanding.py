@@ -850,3 +850,10 @@ def test_a_follow_up_asking_the_bill_prices_the_same_run(assistant: Assistant) -
     assert bill.tool_calls[0].input["gpu_hours"] == pytest.approx(
         run.tool_calls[0].output["gpu_hours"]["expected"]
     )
+
+
+@pytest.mark.parametrize("message", ["how much does it cost to train an LLM?", "训练大模型要多少钱"])
+def test_the_cost_of_training_without_a_model_asks_which_model(assistant: Assistant, message: str) -> None:
+    answer = assistant.ask(message)
+    assert not answer.tool_calls
+    assert "clarify: training" in answer.notes
