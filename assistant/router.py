@@ -102,11 +102,13 @@ class Understanding(BaseModel):
 
 Route = Understanding  # the name the composers and tests knew it by
 
+# thanks, alone or after an acknowledgement ("great, thanks", "好的谢谢"): answered with a short reply
+_THANKS = r"^\W*(?:(?:好的|好|ok(?:ay)?|great|cool|nice|perfect|got it)[\s,，!！.。]*)?(?:(?:thanks|thank you|thx|cheers)\b|谢谢|多谢|感谢)"
+THANKS_WORDS = words(_THANKS)
 _GREETING = words(
-    r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks|thank you)\b",
-    r"^\s*(?:你好|您好|嗨|谢谢|哈喽)",
-    r"^\W*(?:好的|好|ok(?:ay)?|great|cool|nice|perfect|got it)[\s,，!！.。]*(?:thanks|thank you|thx|谢谢|多谢|感谢)",
-    r"^\W*(?:多谢|感谢|thx)\b",
+    _THANKS,
+    r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b",
+    r"^\s*(?:你好|您好|嗨|哈喽)",
     r"what can you (?:do|help)",
     r"\bhelp\b",
     r"你能做什么",

@@ -174,6 +174,12 @@ def compute_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assu
         payload["seq_len"] = slots.seq_len
 
 
+def amount_in(value: float, currency: str | None, target: str, catalog: Catalog) -> float:
+    """An amount given in ``currency`` (None: USD) for a payload in ``target``: as given when they agree,
+    else in USD (a payload mixes currencies only in USD)."""
+    return value if target == (currency or "USD") else to_usd(value, currency, catalog)
+
+
 def money_into(slots: Slots, payload: dict[str, Any], catalog: Catalog) -> None:
     """One currency for every money input: CNY only when every given amount is in CNY."""
     given = [(slots.electricity_price_per_kwh, slots.electricity_currency),
@@ -182,18 +188,12 @@ def money_into(slots: Slots, payload: dict[str, Any], catalog: Catalog) -> None:
     currency = "CNY" if currencies == {"CNY"} else "USD"
     payload["currency"] = currency
     if slots.electricity_price_per_kwh is not None:
-        value = slots.electricity_price_per_kwh
-        payload["electricity_price_per_kwh"] = (
-            value
-            if currency == (slots.electricity_currency or "USD")
-            else to_usd(value, slots.electricity_currency, catalog)
+        payload["electricity_price_per_kwh"] = amount_in(
+            slots.electricity_price_per_kwh, slots.electricity_currency, currency, catalog
         )
     if slots.cloud_price_per_gpu_hour is not None:
-        value = slots.cloud_price_per_gpu_hour
-        payload["cloud_price_per_gpu_hour"] = (
-            value
-            if currency == (slots.cloud_price_currency or "USD")
-            else to_usd(value, slots.cloud_price_currency, catalog)
+        payload["cloud_price_per_gpu_hour"] = amount_in(
+            slots.cloud_price_per_gpu_hour, slots.cloud_price_currency, currency, catalog
         )
 
 

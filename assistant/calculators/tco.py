@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Row,
     Summary,
     View,
+    amount_in,
     assumed,
     gpu_into,
     gpus_of,
@@ -20,7 +21,6 @@ from assistant.calculators.common import (
     num,
     pct,
     power_into,
-    to_usd,
     words,
 )
 from assistant.models import ToolCall
@@ -65,17 +65,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.monthly_bill:
         # "每月云上花 80 万": the bill the team pays now is what buying must beat
         payload.pop("cloud_price_per_gpu_hour", None)
-        same = payload["currency"] == (slots.monthly_bill_currency or "USD")
-        payload["cloud_per_month"] = (
-            slots.monthly_bill if same else to_usd(slots.monthly_bill, slots.monthly_bill_currency, catalog)
+        payload["cloud_per_month"] = amount_in(
+            slots.monthly_bill, slots.monthly_bill_currency, payload["currency"], catalog
         )
     if slots.lease_per_month:
         # "lease at $18k per server per month", "租一台每月12万": the payment for the whole fleet
         servers = -(-payload["gpus"] // GPUS_PER_NODE)
         per = servers if slots.lease_per_server else 1
         lease = slots.lease_per_month * per
-        same = payload["currency"] == (slots.lease_currency or "USD")
-        payload["lease_per_month"] = lease if same else to_usd(lease, slots.lease_currency, catalog)
+        payload["lease_per_month"] = amount_in(lease, slots.lease_currency, payload["currency"], catalog)
         if per > 1:
             assumptions.append(
                 assumed(
@@ -85,10 +83,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
     if slots.server_price:
         # the server's price is in its own currency; the other amounts follow it when they agree
-        if payload["currency"] == (slots.server_price_currency or "USD"):
-            payload["capex_per_server"] = slots.server_price
-        else:
-            payload["capex_per_server"] = to_usd(slots.server_price, slots.server_price_currency, catalog)
+        payload["capex_per_server"] = amount_in(
+            slots.server_price, slots.server_price_currency, payload["currency"], catalog
+        )
     ask = (
         None
         if slots.utilization

@@ -18,7 +18,7 @@ from assistant.composer.calculator_errors import error_in_language
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.models import Citation
 from assistant.retriever import Passage
-from assistant.router import Intent, Route
+from assistant.router import THANKS_WORDS, Intent, Route
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.text import Language
@@ -60,10 +60,6 @@ HELP = (
 THANKS = (
     "You're welcome. If anything changes (model size, GPU count, budget, deadline), tell me and I will rework the numbers.",
     "不客气。如果条件有变化（模型规模、卡数、预算、工期），告诉我，我重新算。",
-)
-_THANKS = re.compile(
-    r"^\W*(?:(?:好的|好|ok(?:ay)?|great|cool|nice|perfect|got it)[\s,，!！.。]*)?(?:thanks|thank you|thx|cheers|谢谢|多谢|感谢)",
-    re.IGNORECASE,
 )
 # a question back when a calculation lacks an input it cannot do without, with the defaults it would take
 CLARIFY = {
@@ -302,7 +298,7 @@ class TemplateComposer:
         if route.intent == Intent.CLARIFY:
             asked = CLARIFY[route.missing or "training"][lang == "zh"]
             return Draft(answer=asked, notes=[f"clarify: {route.missing}"])
-        if route.intent == Intent.GREETING and _THANKS.match(route.query) and len(route.query) < 40:
+        if route.intent == Intent.GREETING and THANKS_WORDS.match(route.query) and len(route.query) < 40:
             return Draft(answer=THANKS[lang == "zh"])
         if route.intent == Intent.GREETING:
             return Draft(
