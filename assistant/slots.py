@@ -113,6 +113,7 @@ class Slots(BaseModel):
     replicas: int | None = None
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
+    racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
     period: str | None = Field(default=None, description="hour, day, month or year: the figure asked per.")
     target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
@@ -270,8 +271,12 @@ _SERVER_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
 )
 _RACK_KW = flags(
-    rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)|(?:rack|机柜)s?\s*(?:of|is|are|has|with|功率|供电|为|是|限)?\s*(?:about|~|约)?\s*{DECIMAL}\s*kw\b"
+    rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
+    # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
+    rf"|(?:rack|机柜|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
 )
+# racks one has: "6 racks of 20 kW", "4个机柜"
+_RACKS = flags(rf"{NUMBER}\s*(?:个|台)?\s*(?:racks?|cabinets?|机柜)(?!\s*(?:power|功率))")
 _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
 _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
@@ -643,6 +648,8 @@ class SlotExtractor:
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
         if match := take(_RACK_KW):
             slots.rack_kw = float(_group(match, 1, 2) or 0)
+            if racks := _RACKS.search(text):
+                slots.racks = int(to_number(racks.group(1))) or None
         if match := take(_SERVER_KW):
             slots.server_power_kw = float(_group(match, 1, 2, 3, 4) or 0)
         if (match := take(_KW)) is not None:

@@ -2,7 +2,7 @@
 
 Servers per rack = floor(rack kW / server kW): a rack's feeds and its cooling set a ceiling in kW, and a
 server's IT power is its vendor maximum (a DGX H100 is rated about 10.2 kW), a given figure, or its GPUs'
-TDP plus the non-GPU share the power calculator uses. Racks needed = ceil(servers / servers per rack).
+TDP plus the non-GPU share the power calculator uses. Racks needed = ceil(servers / servers per rack); the racks one has hold racks x servers per rack.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 
 from pydantic import Field
 
-from knowledge.catalog import Catalog, Entry
+from knowledge.catalog import Accelerator, Catalog, Entry, Server
 from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator, find_server
 
 
@@ -27,6 +27,7 @@ class RackFitInput(ToolInput):
     gpu: str | None = Field(default=None, description="Catalog GPU of a generic server, e.g. 'H100'.")
     gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs in one generic server.")
     servers: int | None = Field(default=None, ge=1, le=100_000, description="Servers to place, if any.")
+    racks: int | None = Field(default=None, ge=1, le=100_000, description="Racks available, if given.")
 
 
 class RackFitOutput(ToolOutput):
@@ -39,6 +40,8 @@ class RackFitOutput(ToolOutput):
     spare_kw: float = Field(description="rack_kw - rack_load_kw.")
     servers: int | None
     racks_needed: int | None
+    racks: int | None = Field(default=None, description="Racks available, as given.")
+    servers_in_racks: int | None = Field(default=None, description="racks x servers_per_rack.")
 
 
 def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
@@ -57,15 +60,25 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         )
     elif inp.gpu:
         acc = find_accelerator(catalog, inp.gpu)
-        share = catalog.defaults.server_overhead_share
         gpus = inp.gpus_per_server
-        server_kw = gpus * acc.tdp_w / 1000 * (1 + share)
         label = f"{gpus} x {acc.name}"
-        cited += [acc, catalog.defaults]
-        assumptions.append(
-            f"server IT power = {gpus} x {acc.tdp_w:g} W x (1 + {share:.0%} non-GPU share) = {server_kw:.3g} kW "
-            f"(catalog, as of {catalog.defaults.as_of})"
-        )
+        if reference := _reference_server(catalog, acc):
+            # a server around GPUs of the same power and socket draws like the catalog's reference system
+            server_kw = reference.max_power_kw * gpus / reference.accelerator_count
+            cited += [acc, reference]
+            assumptions.append(
+                f"server IT power scaled from {reference.name} ({reference.max_power_kw:g} kW for "
+                f"{reference.accelerator_count} GPUs of the same {acc.tdp_w:g} W): {server_kw:.3g} kW "
+                f"(catalog, as of {reference.as_of})"
+            )
+        else:
+            share = catalog.defaults.server_overhead_share
+            server_kw = gpus * acc.tdp_w / 1000 * (1 + share)
+            cited += [acc, catalog.defaults]
+            assumptions.append(
+                f"server IT power = {gpus} x {acc.tdp_w:g} W x (1 + {share:.0%} non-GPU share) = {server_kw:.3g} kW "
+                f"(catalog, as of {catalog.defaults.as_of})"
+            )
     elif inp.server_power_kw is None:
         raise CalculatorInputError("server_power_kw", "give the kW of one server, a catalog server or a GPU")
     else:
@@ -97,4 +110,17 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         spare_kw=round(inp.rack_kw - per_rack * server_kw, 3),
         servers=inp.servers,
         racks_needed=racks,
+        racks=inp.racks,
+        servers_in_racks=inp.racks * per_rack if inp.racks else None,
     )
+
+
+def _reference_server(catalog: Catalog, acc: Accelerator) -> Server | None:
+    """The catalog server whose GPUs have ``acc``'s TDP and socket (an A800 SXM4 server draws like a DGX
+    A100, an H800 one like a DGX H100), or None."""
+    socket = acc.form_factor.split()[0][:3].lower() if acc.form_factor else ""
+    for server in catalog.servers:
+        gpu = next((a for a in catalog.accelerators if a.id == server.accelerator_id), None)
+        if gpu and gpu.tdp_w == acc.tdp_w and socket and gpu.form_factor.lower().startswith(socket):
+            return server
+    return None

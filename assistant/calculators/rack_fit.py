@@ -43,8 +43,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "servers like a DGX H100 (about 10.2 kW each)", "按 DGX H100 这类服务器计（每台约 10.2 kW）"
             )
         )
-    if slots.servers:
+    if slots.servers and slots.servers > 1:  # "几台8卡服务器" describes the server, it does not count one
         payload["servers"] = slots.servers
+    elif slots.racks:
+        payload["racks"] = slots.racks
     return Plan(tool="rack_fit", payload=payload, assumed=assumptions)
 
 
@@ -68,6 +70,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{rack} kW 的机柜能放 **{held_zh}**{gpus_zh}，每台约 {server_kw} kW"
             f"（合计 {num(o['rack_load_kw'])} kW，余 {num(o['spare_kw'])} kW）。"
         )
+    if o.get("servers_in_racks") and per:
+        in_all = o["servers_in_racks"]
+        held_all_en = f"{in_all} servers" if label == "server" else f"{in_all} x {label}"
+        held_all_zh = f"{in_all} 台服务器" if label == "server" else f"{in_all} 台 {label}"
+        en = f"{o['racks']} racks of {rack} kW hold **{held_all_en}** ({per} per rack). {en}"
+        zh = f"{o['racks']} 个 {rack} kW 机柜能放 **{held_all_zh}**（每柜 {per} 台）。{zh}"
     if o.get("racks_needed"):
         racks_en = f"{o['servers']} servers need **{o['racks_needed']} racks** of {rack} kW."
         racks_zh = f"{o['servers']} 台服务器需要 **{o['racks_needed']} 个** {rack} kW 机柜。"
@@ -82,6 +90,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="Load of a full rack", zh="满柜负载", value=f"{num(o['rack_load_kw'])} kW")]  # fmt: skip
     if o.get("racks_needed"):
         rows.append(Row(en="Racks needed", zh="所需机柜数", value=str(o["racks_needed"])))
+    if o.get("servers_in_racks"):
+        rows.append(
+            Row(
+                en=f"Servers in {o['racks']} racks",
+                zh=f"{o['racks']} 个机柜可放",
+                value=str(o["servers_in_racks"]),
+            )
+        )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 

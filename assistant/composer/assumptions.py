@@ -252,6 +252,11 @@ RULES: list[Rule] = [
         rf"(?P<kw>{NUMBER}) kW \(catalog, as of (?P<date>[\d-]+)\)",
         "单台服务器 IT 功率 = {n} × {w} W ×（1 + GPU 以外部分 {share}%）= {kw} kW（目录数据，截至 {date}）",
     ),
+    rule(
+        rf"server IT power scaled from (?P<server>.+?) \((?P<ref>{NUMBER}) kW for (?P<n>\d+) GPUs of the same "
+        rf"(?P<w>{NUMBER}) W\): (?P<kw>{NUMBER}) kW \(catalog, as of (?P<date>[\d-]+)\)",
+        "单台服务器 IT 功率按 {server} 折算（{n} 张同为 {w} W 的卡共 {ref} kW）：{kw} kW（目录数据，截至 {date}）",
+    ),
     rule(rf"(?P<kw>{NUMBER}) kW per server \(given\)", "每台服务器 {kw} kW（用户给定）"),
     rule(
         r"only servers counted: switches, storage and PDUs in the same rack take their share",

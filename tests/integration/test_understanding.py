@@ -630,6 +630,23 @@ def test_pre_training_is_called_training_and_a_fine_tune_fine_tuning(assistant: 
             "our racks are 25 kW, servers pull 6.5 kW each, how many racks for 20 servers?",
             r"^20 servers need \*\*7 racks\*\*",
         ),
+        # the rack's limit a few words from its kW, and the racks one already has
+        (
+            "Our cabinets are limited to 35 kW, how many racks for 24 DGX H100 nodes?",
+            r"^24 servers need \*\*8 racks\*\*",
+        ),
+        ("机柜每个限电30kW，放20台8卡H100服务器要几个机柜", r"^20 台服务器需要 \*\*10 个\*\* 30 kW 机柜"),
+        (
+            "We have 5 racks of 25 kW each. How many DGX H100 fit?",
+            r"^5 racks of 25 kW hold \*\*10 x NVIDIA DGX H100\*\*",
+        ),
+        ("我们有4个机柜，每个20kW，能放多少台DGX H100", r"^4 个 20 kW 机柜能放 \*\*4 台 NVIDIA DGX H100\*\*"),
+        # a server built on a reference system's GPUs draws like it (DGX A100: 6.5 kW)
+        (
+            "单机柜 14kW 能放几台 8卡 A800 服务器",
+            r"^14 kW 的机柜能放 \*\*2 台 8 x NVIDIA A800.*每台约 6\.5 kW",
+        ),
+        ("how many 8x A100 servers fit in a 12 kW rack?", r"^A 12 kW rack holds \*\*1 x 8 x NVIDIA A100"),
     ],
 )
 def test_a_racks_power_budget_is_answered_with_what_fits(

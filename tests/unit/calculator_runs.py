@@ -351,6 +351,7 @@ TARGETED: list[Payload] = [
     # rack fit: a catalog server, a generic server of a GPU, a given kW with a fleet, one that fits none
     ("rack_fit", {"rack_kw": 40, "server": "dgx-h100"}),
     ("rack_fit", {"rack_kw": 20, "gpu": "a100-80gb-sxm", "gpus_per_server": 8}),
+    ("rack_fit", {"rack_kw": 20, "gpu": "l40s", "gpus_per_server": 8, "racks": 4}),
     ("rack_fit", {"rack_kw": 40, "server_power_kw": 10.2, "servers": 32}),
     ("rack_fit", {"rack_kw": 8, "server": "dgx-b200", "servers": 4}),
     # cloud: GPUs x days, on-demand only or not

@@ -40,11 +40,28 @@ def test_racks_for_a_fleet_round_up() -> None:
     assert (out.servers_per_rack, out.racks_needed, out.server_label) == (3, 11, "server")
 
 
+def test_a_server_of_a_reference_systems_gpus_draws_like_it() -> None:
+    """DGX A100 user guide: 6.5 kW maximum for 8 x 400 W A100 SXM4. An 8 x A800 SXM4 server (same 400 W
+    part, NVLink capped) draws the same, so a 12 kW rack holds one, not the two that GPU TDP plus the
+    Hopper-derived non-GPU share (5.8 kW) would suggest; four A100s draw half of it."""
+    out = rack_fit(RackFitInput(rack_kw=12, gpu="A800", gpus_per_server=8), CATALOG)
+    assert (out.server_kw, out.servers_per_rack) == (6.5, 1)
+    assert any("DGX A100" in a for a in out.assumptions)
+    half = rack_fit(RackFitInput(rack_kw=12, gpu="A100", gpus_per_server=4), CATALOG)
+    assert half.server_kw == pytest.approx(3.25)
+
+
 def test_a_generic_server_is_its_gpus_plus_the_catalogs_non_gpu_share() -> None:
+    """No reference server holds the 350 W L40S: GPU TDP plus the catalog's non-GPU share."""
     share = CATALOG.defaults.server_overhead_share
-    out = rack_fit(RackFitInput(rack_kw=20, gpu="A100", gpus_per_server=8), CATALOG)
-    assert out.server_kw == pytest.approx(8 * 0.4 * (1 + share), abs=1e-3)
+    out = rack_fit(RackFitInput(rack_kw=20, gpu="L40S", gpus_per_server=8), CATALOG)
+    assert out.server_kw == pytest.approx(8 * 0.35 * (1 + share), abs=1e-3)
     assert out.servers_per_rack == int(20 // out.server_kw)
+
+
+def test_the_racks_one_has_hold_racks_times_servers_per_rack() -> None:
+    out = rack_fit(RackFitInput(rack_kw=20, server="DGX H100", racks=6), CATALOG)
+    assert (out.servers_per_rack, out.servers_in_racks) == (1, 6)
 
 
 def test_a_server_over_the_budget_fits_none_and_says_why() -> None:
