@@ -74,7 +74,11 @@ _BEFORE = [
     (
         "server",
         flags(
-            r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:is|are|costs?|=|价格|单价|要|约|大概|at)?|\bper (?:node|server))\s*$"
+            r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:(?:is|are)\s*)?"
+            r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at)?"
+            r"|\bper (?:node|server))\s*(?:about|around|roughly|~|约)?\s*$"
+            # "一台8卡H800大概200万": what the server is, then its price
+            r"|(?:每台|一台|单台)[^。，,；;\d]{0,3}\d?[^。，,；;]{0,10}?(?:要|约|大概|差不多|价格|售价|报价|单价)\s*$"
             # "买要230万", "采购价 230 万", "buy it for $280k"
             r"|(?:买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy (?:it|one|them) for)\s*$"
         ),
@@ -113,7 +117,7 @@ def money_mentions(text: str) -> list[Money]:
         else:
             number, mult, unit = match.group("c"), match.group("mc"), None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None
-        before = text[max(0, match.start() - 16) : match.start()]
+        before = text[max(0, match.start() - 24) : match.start()]
         kind, unit_length = _kind(before, text[match.end() : match.end() + 16])
         nearby = before + text[match.end() : match.end() + 8]
         if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):

@@ -76,7 +76,7 @@ CALCULATOR = Calculator(
     triggers=words(
         r"\bafford\b",
         r"what (?:does|would|will|can) .{0,40}\bbuy\b",
-        r"how many (?:\w+ )?(?:servers|nodes|gpus|cards|boxes) (?:does|would|will|can|could) .{0,40}\bbuy\b",
+        r"how many [\w\s.-]{0,30}?(?:servers|nodes|gpus|cards|boxes|machines) (?:does|would|will|can|could|should) .{0,40}\bbuy\b",
         r"\bbuys?\b.{0,30}\bhow many\b",
         r"买(?:几|多少)台",
         r"能买(?:几|多少)",

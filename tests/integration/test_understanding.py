@@ -734,6 +734,19 @@ def test_how_many_switches_is_a_fat_tree_count(assistant: Assistant, message: st
             "预算500万元，H800服务器每台220万，能买几台",
             r"^¥5,000,000 \(\$[\d,]+\) 能买 \*\*2 台服务器\*\*（16 张 NVIDIA H800",
         ),
+        # the server's price given however it is said, and the server described before it
+        (
+            "We have $1.5M. How many 8x H200 servers could we buy at roughly $310k each?",
+            r"^\$1,500,000 \(¥[\d,]+\) buys \*\*4 servers\*\* \(32 x NVIDIA H200.*\$310,000",
+        ),
+        (
+            "budget is $900k, an 8-GPU H100 box is quoted at $250k, how many boxes can we buy",
+            r"^\$900,000 \(¥[\d,]+\) buys \*\*3 servers\*\*.*\$250,000",
+        ),
+        (
+            "预算600万，一台8卡A800差不多130万，能买几台",
+            r"^¥6,000,000 \(\$[\d,]+\) 能买 \*\*4 台服务器\*\*（32 张 NVIDIA A800.*¥1,300,000",
+        ),
     ],
 )
 def test_what_a_budget_buys_is_counted_in_whole_servers(
