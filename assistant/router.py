@@ -223,6 +223,9 @@ _TASKS = [
                           r"增量预训练")),
 ]  # fmt: skip
 _ASKED = [
+    ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
+                          r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
+                          r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
     ("payback", words(r"回本", r"pay (?:for )?itself", r"pays? back", r"payback", r"break[- ]?even", r"多久能?赚回")),
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
@@ -306,6 +309,13 @@ class Router:
         )
         follow_up = _continues(text, context, stated, triggered, explains)
         slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if (
+            follow_up
+            and "gpu_count" in stated
+            and not asked
+            and {"training_compute", "gpus_for_deadline"} & set(context.tools)
+        ):
+            asked = "days"  # "那用256张呢", "what about with 128 of them?" after a training time: the time on that many
         if follow_up:
             slots = _scaled(text, slots, context.slots)
             if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:
@@ -563,10 +573,12 @@ def _refine(
         chosen.remove("gpus_for_deadline")
         if (slots.budget or not chosen) and task in {None, Task.PRETRAIN}:
             chosen.append("cluster_plan")
+    # "how many A100s to finish in 7 days instead?" after a time on 32: the count the user had is the question
+    recount = follow_up and asked == "gpus" and "gpu_count" not in stated
     if (
         given.deadline_days
         and (given.params_b or given.model)
-        and not slots.gpu_count
+        and (not slots.gpu_count or recount)
         and "cluster_plan" not in chosen
         and task in {None, Task.PRETRAIN}
     ):
@@ -574,6 +586,9 @@ def _refine(
             chosen.insert(0, "gpus_for_deadline")
         if "training_compute" in chosen:
             chosen.remove("training_compute")  # the deadline answer already gives the days at that count
+    if follow_up and "gpu_count" in stated and "gpus_for_deadline" in chosen:
+        # "那用256张呢" after the count a deadline needs: the time on the cards named, against the deadline
+        chosen[chosen.index("gpus_for_deadline")] = "training_compute"
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")
     if "throughput_calibration" in chosen and not (slots.tokens_per_second_per_gpu or slots.step_time_s):

@@ -172,6 +172,8 @@ _NODES = flags(
 )
 _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
+    # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
+    rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
 )
 
 # --- training setup -------------------------------------------------------------------------------
@@ -517,7 +519,7 @@ class SlotExtractor:
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))
             self._gpu_count(text, gpus[0], slots)
         if slots.gpu_count is None and (match := _PLAIN_COUNT.search(_mask(text, mentions))):
-            slots.gpu_count = int(to_number(_group(match, 1, 2, 3) or "0"))
+            slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
 
     def _gpu_count(self, text: str, gpu: Mention, slots: Slots) -> None:
         before = text[max(0, gpu.start - 24) : gpu.start]

@@ -160,6 +160,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 else "。"
             )
         )
+        if view.asked == "concurrency" and fits and (most := o.get("max_concurrent_sequences")):
+            # "how many concurrent sequences?": the count first, then the memory behind it
+            en = (
+                f"Up to **{num(most)} concurrent sequences** of {context} tokens fit on {o['gpus']} x {gpu}: "
+                f"about {num(per.get('total_gb'))} GB per GPU at one sequence{usable_en}; {kv_en}."
+            )
+            zh = (
+                f"{o['gpus']} 张 {gpu} 最多约 **{num(most)} 路并发**（每路 {context} token）：单路时每卡约 "
+                f"{num(per.get('total_gb'))} GB{usable_zh}；{kv_zh}。"
+            )
         if fits is False and o.get("suggestions"):
             en += f" The smallest change that fits: {o['suggestions'][0]}."
             zh += f"能放下的最小改动：{_change_zh(o['suggestions'][0])}。"

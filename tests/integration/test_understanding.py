@@ -887,3 +887,55 @@ def test_the_cost_of_training_without_a_model_asks_which_model(assistant: Assist
     answer = assistant.ask(message)
     assert not answer.tool_calls
     assert "clarify: training" in answer.notes
+
+
+def test_a_bare_count_in_a_follow_up_is_the_cards_talked_about(assistant: Assistant) -> None:
+    """'what about with 128 of them?', '那用256张呢': a count without a noun changes the GPU count of the
+    calculation before, and after a count for a deadline it asks the time on the cards named."""
+    first, recount, fixed = talk(
+        assistant,
+        "pre-training a 3B model on 600B tokens with 32 A100s at 45% MFU, how long?",
+        "how many A100s to finish in 7 days instead?",
+        "what about with 128 of them?",
+    )
+    assert [c.name for c in recount.tool_calls] == ["gpus_for_deadline"], recount.answer[:200]
+    assert re.match(
+        r"To train 3B on 600B tokens within 7 days you need \*\*\d+ x NVIDIA A100", recount.answer
+    )
+    assert [c.name for c in fixed.tool_calls] == ["training_compute"], fixed.answer[:200]
+    assert fixed.tool_calls[0].input["gpus"] == 128
+    assert fixed.tool_calls[0].output["days"]["expected"] < first.tool_calls[0].output["days"]["expected"] / 3
+    _, deadline, named = talk(
+        assistant,
+        "训练7B模型，1T token，64张H100，MFU 40%，要多久",
+        "要是要求10天训完要几张卡",
+        "那用256张呢",
+    )
+    assert [c.name for c in deadline.tool_calls] == ["gpus_for_deadline"], deadline.answer[:200]
+    assert [c.name for c in named.tool_calls] == ["training_compute"], named.answer[:200]
+    assert named.tool_calls[0].input["gpus"] == 256
+    assert "10 天工期之内" in named.answer, named.answer[:300]
+    _, more = talk(assistant, "8张A100 80G ZeRO-3 能全参微调13B吗", "那用16张呢")
+    assert [c.name for c in more.tool_calls] == ["training_memory"], more.answer[:200]
+    assert more.tool_calls[0].input["gpus"] == 16
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "serving llama 3 70b on 4 H100, 4k context, how many concurrent sequences?",
+            r"^Up to \*\*\d+ concurrent sequences\*\* of 4,096 tokens fit on 4 x NVIDIA H100",
+        ),
+        (
+            "8张H20部署Qwen2.5 72B，上下文8k，最多能支持多少并发",
+            r"^8 张 NVIDIA H20 96GB 最多约 \*\*\d+ 路并发\*\*",
+        ),
+    ],
+)
+def test_how_many_concurrent_sequences_leads_with_the_count(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    answer = assistant.ask(message)
+    assert [c.name for c in answer.tool_calls] == ["inference_memory"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]
