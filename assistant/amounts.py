@@ -65,6 +65,9 @@ _BEFORE = [
         "hourly",
         flags(
             r"(?:每卡每小时|每卡时|每\s*gpu\s*小时|每张卡每小时|每小时|per gpu[- ]hour|hourly rate(?: of| is)?)\s*$"
+            # "卡时单价按12元", "GPU小时价格是15块", "GPU-hour price of $2.1"
+            r"|(?:卡\s*时|gpu\s*(?:小时|时)|gpu[- ]hours?)\s*(?:的)?\s*(?:单价|价格|价钱|费用|租金|费率|prices?|rates?|costs?)"
+            r"\s*(?:为|是|按|约|大概|算|is|of|at|=|:|：)?\s*(?:按|约)?\s*$"
         ),
     ),
     (

@@ -939,3 +939,19 @@ def test_how_many_concurrent_sequences_leads_with_the_count(
     answer = assistant.ask(message)
     assert [c.name for c in answer.tool_calls] == ["inference_memory"], answer.answer[:200]
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_a_gpu_hour_price_named_before_its_amount_prices_the_run(assistant: Assistant) -> None:
+    """'卡时单价按12元', 'the GPU-hour price is $2.1': an hourly price however it is introduced, never a
+    budget and never a missing catalog price."""
+    run, priced = talk(assistant, "训练13B，1T token，64张H800，MFU 40%，要多久", "卡时单价按12元算多少钱")
+    (call,) = priced.tool_calls
+    assert (call.name, call.input["price_per_gpu_hour"], call.input["currency"]) == ("cloud_cost", 12, "CNY")
+    assert call.input["gpu_hours"] == pytest.approx(
+        run.tool_calls[0].output["gpu_hours"]["expected"], rel=1e-3
+    )
+    english = assistant.ask("the GPU-hour price is $2.1 and we need 30k GPU-hours, what's the bill?")
+    assert english.tool_calls[0].input["price_per_gpu_hour"] == 2.1
+    assert english.answer.startswith("30,000 GPU-hours at $2.1 per GPU-hour cost about **$63,000"), (
+        english.answer[:200]
+    )
