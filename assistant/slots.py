@@ -797,14 +797,17 @@ def _deadline(text: str) -> float | None:
     return to_number(number or "0") * _DAYS_PER.get(unit, 1)
 
 
-# accelerators people name that the catalog does not (yet) hold: China-market parts, older or
-# workstation cards; a name here is never silently replaced by a default GPU
+# accelerators people name that the catalog does not (yet) hold: other Ascend bins and generations
+# ("910B3", "Ascend 950"), other China-market parts, older or workstation cards; a name here is never
+# silently replaced by a default GPU. Catalogued names (bare "910B" = the 910B2 entry, "910C", "L20",
+# "Trainium2"/"Trn2") are found by the name index first and blanked before this runs.
 _UNKNOWN_CARD = flags(
-    r"(?:huawei\s*)?(?:ascend|昇腾)\s*\d{3}[a-z]?\d?|(?<![A-Za-z0-9.])910[bc]\d?(?![A-Za-z0-9])|\bmlu\s*-?\d{3}\w*|寒武纪\w{0,6}"
+    r"(?:huawei\s*)?(?:ascend|昇腾)\s*\d{3}[a-z]?\d?[a-z]{0,2}|(?<![A-Za-z0-9.])910(?:a|b[134]|b\dc)(?![A-Za-z0-9])"
+    r"|\bmlu\s*-?\d{3}\w*|寒武纪\w{0,6}"
     r"|(?:kunlun|昆仑)(?:芯|xin)?\s*\w{0,5}|\bp800\b|海光\s*(?:dcu)?\s*\w{0,5}|\b(?:hygon\s*)?dcu\s*[kz]?\d{0,3}\b"
     r"|摩尔线程\s*\w{0,8}|\bmtt\s*s\d{3,4}\b|壁仞\s*\w{0,6}|\bbr1\d0\b|沐曦\s*\w{0,6}|燧原\s*\w{0,6}|天数智芯\s*\w{0,6}"
-    r"|\bl20\b|\bl2\b|\b4090\s*d\b|\brtx\s*a6000\b|\ba6000\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
-    r"|\btrainium\s*\d?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
+    r"|\bl2\b|\b4090\s*d\b|\brtx\s*a6000\b|\ba6000\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
+    r"|\btrainium(?:\s*[13])?\b|\btrn[13]n?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
 )
 
 

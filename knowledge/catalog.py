@@ -47,7 +47,7 @@ class Entry(BaseModel):
     notes: str = Field(default="", description="Caveats a buyer should know (configurable TDP, ...).")
 
 
-Vendor = Literal["NVIDIA", "AMD", "Intel", "Google", "AWS"]
+Vendor = Literal["NVIDIA", "AMD", "Intel", "Google", "AWS", "Huawei"]
 
 
 class Accelerator(Entry):
@@ -71,6 +71,10 @@ class Accelerator(Entry):
     tf32_dense_tflops: Positive | None = Field(description="Dense TF32 tensor TFLOP/s; null if none.")
     fp32_tflops: Positive | None = Field(description="FP32 vector (non-tensor) TFLOP/s.")
     tdp_w: Positive = Field(description="Maximum board/module power, W (highest shipping config).")
+    tdp_estimated: bool = Field(
+        default=False,
+        description="The vendor publishes no TDP: tdp_w is a rough estimate (basis in notes), not a spec.",
+    )
     scale_up_interconnect: str = Field(description="NVLink 4, Infinity Fabric, ICI, RoCE ports, ...")
     scale_up_bandwidth_gb_s: Positive | None = Field(
         description="Total scale-up bandwidth per device, GB/s, both directions added (NVLink 4 = 900)."

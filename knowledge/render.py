@@ -41,6 +41,11 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "tf32_dense_tflops": ("TF32 dense", "TF32 稠密算力", "TFLOPS"),
     "fp32_tflops": ("FP32 (vector)", "FP32 算力", "TFLOPS"),
     "tdp_w": ("Max power (TDP)", "功耗", "W"),
+    "tdp_estimated": (
+        "Max power is an estimate: the vendor publishes no TDP",
+        "功耗为估算值：厂商未公布 TDP",
+        "",
+    ),
     "scale_up_interconnect": ("Scale-up interconnect", "卡间互联", ""),
     "scale_up_bandwidth_gb_s": ("Scale-up bandwidth (both directions)", "互联带宽（双向合计）", "GB/s"),
     "accelerator_id": ("Accelerator", "加速卡", ""),
@@ -150,6 +155,10 @@ def render_entry(group: str, entry: Entry, catalog: Catalog) -> Document:
         if field in _SKIP or value is None or value == "":
             continue
         en, zh, unit = _LABELS.get(field, (field, field, ""))
+        if isinstance(value, bool):  # a flag: its label is the statement, and only a set flag is said
+            if value:
+                lines.append(f"{en} {zh}")
+            continue
         lines.append(f"{en} {zh}: {_format(value, unit)}")
     if entry.notes:
         lines.append(f"Notes 说明: {entry.notes}")

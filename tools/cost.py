@@ -318,9 +318,14 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
     acc, server = hw.acc, hw.server
     tdp_w = fields.gpu_tdp_w or acc.tdp_w
     gpu_kw = hw.installed_gpus * tdp_w / 1000
-    notes.assumptions.append(
-        f"{acc.name} TDP {tdp_w:g} W per GPU ({'given' if fields.gpu_tdp_w else 'catalog'})"
+    basis = (
+        "given"
+        if fields.gpu_tdp_w
+        else "catalog estimate, no vendor figure"
+        if acc.tdp_estimated
+        else "catalog"
     )
+    notes.assumptions.append(f"{acc.name} TDP {tdp_w:g} W per GPU ({basis})")
     notes.cite(acc)
     given_power = _given_power(fields, notes)
     if given_power is not None:

@@ -91,6 +91,8 @@ def _value(acc: Accelerator, field: SpecField) -> SpecValue:
         detail = acc.memory_type
     elif field == "scale_up_bandwidth_gb_s":
         detail = f"{acc.scale_up_interconnect}, both directions added"
+    elif field == "tdp_w" and acc.tdp_estimated:
+        detail = "estimate; the vendor publishes no TDP"
     elif field in _SPARSE and value and acc.vendor in _STRUCTURED_SPARSITY:
         detail = f"dense; {round(value * 2):,} with 2:4 sparsity"
     elif field in _SPARSE and value:

@@ -23,6 +23,7 @@ _LABELS = {
     "form_factor": ("form factor", "形态"),
 }
 _DETAIL_ZH = [
+    ("estimate; the vendor publishes no TDP", "估算值，厂商未公布 TDP"),
     ("dense; ", "稠密；2:4 稀疏为 "),
     (" with 2:4 sparsity", ""),
     ("both directions added", "双向合计"),
@@ -40,7 +41,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 def _shown(value: dict[str, Any], zh: bool) -> str:
     v, unit, detail = value["value"], value["unit"], value["detail"]
     if v is None:
-        return "无（不支持）" if zh else "none (not supported)"
+        if value["field"] == "fp8_dense_tflops":  # the catalog leaves FP8 empty for parts without it
+            return "无（不支持）" if zh else "none (not supported)"
+        if value["field"] == "scale_up_bandwidth_gb_s":
+            # "None (PCIe only, no NVLink)", or a link whose bandwidth the vendor does not publish
+            link = detail.removesuffix(", both directions added")
+            if link.lower().startswith("none"):
+                rest = link[4:].strip(" ()") or "not supported"
+                return f"无（{rest}）" if zh else f"none ({rest})"
+            return f"未公布（{link}）" if zh else f"not published ({link})"
+        # TF32, FP32 or FP16 peaks: the part may lack the mode or the vendor may not publish it
+        return "目录中无此数据（见说明）" if zh else "not in the catalog (see the notes)"
     if isinstance(v, str) or value["field"] == "launch_year":
         text = str(v)
     else:

@@ -12,7 +12,12 @@ import re
 from assistant.composer.rules import NUMBER, PRICE_KIND, Groups, Rule, rendered, rule
 from knowledge.text import Language
 
-_SOURCE = {"given": "用户给定", "catalog": "目录数据", "user value": "用户给定"}
+_SOURCE = {
+    "given": "用户给定",
+    "catalog": "目录数据",
+    "user value": "用户给定",
+    "catalog estimate, no vendor figure": "目录估算值，厂商未公布",
+}
 _CURRENCY = {"USD": "美元", "CNY": "元"}
 _COOLING = {"air": "风冷", "liquid": "液冷"}
 _PRICE_UNIT = {"accelerator": "单卡", "server": "整机"}
@@ -196,7 +201,7 @@ RULES: list[Rule] = [
     ),
     rule(r"(?P<gpus>\d+) GPUs: one (?P<server>.+)", "{gpus} 张 GPU：一台 {server}"),
     rule(
-        rf"(?P<gpu>.+) TDP (?P<w>{NUMBER}) W per GPU \((?P<source>given|catalog)\)",
+        rf"(?P<gpu>.+) TDP (?P<w>{NUMBER}) W per GPU \((?P<source>given|catalog estimate, no vendor figure|catalog)\)",
         lambda g: f"{g['gpu']} 单卡 TDP {g['w']} W（{_SOURCE[g['source']]}）",
     ),
     rule(

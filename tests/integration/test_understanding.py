@@ -529,13 +529,25 @@ def test_a_servers_power_draw_leads_with_its_own_load(assistant: Assistant) -> N
 
 
 def test_an_unknown_card_is_named_and_its_memory_used_once_given(assistant: Assistant) -> None:
-    first, given = talk(assistant, "910B跑70B推理要几张", "910B 每卡 64G 显存")
-    assert "910B" in first_sentence(first)
-    assert all(call.input.get("gpu") is None for call in first.tool_calls)  # no H100 stood in for it
-    assert all(call.input.get("params_b") != 910 for call in first.tool_calls)  # "910B" is no model size
+    # the 910B3 bin is not catalogued (a bare "910B" is the 910B2 entry), so nothing stands in for it
+    first, given = talk(assistant, "910B3跑70B推理要几张", "910B3 每卡 64G 显存")
+    assert "910B3" in first_sentence(first)
+    assert all(call.input.get("gpu") is None for call in first.tool_calls)  # no H100 or 910B2 stood in
+    assert all(call.input.get("params_b") != 910 for call in first.tool_calls)  # "910B3" is no model size
     memory = output(given, "inference_memory")
     assert memory["gpu_memory_gb"] == 64
     assert memory["gpus_needed"] == 4  # ~152 GB over 64 GB cards, tensor parallel a power of two
+
+
+def test_a_catalogued_ascend_is_used_and_its_name_is_no_model_size(assistant: Assistant) -> None:
+    """A bare "910B" is the catalog's 910B2 (64 GB, 376 dense FP16/BF16 TFLOPS), never 910 billion parameters."""
+    (trains,) = talk(assistant, "昇腾910B能训练70B吗")
+    call = trains.tool_calls[0]
+    assert (call.input["gpu"], call.input["params_b"]) == ("ascend-910b2", 70)
+    assert "Ascend 910B2" in first_sentence(trains)
+    (serves,) = talk(assistant, "910B跑70B推理要几张")
+    assert output(serves, "inference_memory")["gpus_needed"] == 4  # ~149 GB over 64 GB cards, TP 4
+    assert all(call.input.get("params_b") != 910 for call in serves.tool_calls)
 
 
 def test_an_unknown_card_stops_calculations_that_need_its_speed(assistant: Assistant) -> None:
@@ -815,7 +827,7 @@ def test_a_cards_memory_the_user_gives_is_used_without_a_catalog_entry(assistant
     one = assistant.ask("is a 48GB card enough to serve a 34B model?")
     assert (one.tool_calls[0].input["gpu_memory_gb"], one.tool_calls[0].input["gpus"]) == (48, 1)
     assert one.answer.startswith("No: it does not fit.")
-    ascend = assistant.ask("we have 8 Ascend 910B with 64GB each, can they hold a 70B full fine-tune?")
+    ascend = assistant.ask("we have 8 Ascend 910B3 with 64GB each, can they hold a 70B full fine-tune?")
     call = ascend.tool_calls[0]
     assert (call.input["gpus"], call.input["gpu_memory_gb"]) == (8, 64)
     assert "even sharded with ZeRO-3 over the 8 GPUs" in ascend.answer

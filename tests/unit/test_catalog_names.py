@@ -24,6 +24,12 @@ NAMES = NameIndex(default_catalog())
         ("A1000 is not an A10", ["a10"]),
         ("fine-tune Llama-2-70B on a DGX H100", ["llama-2-70b", "dgx-h100"]),
         ("nothing named here", []),
+        ("昇腾910B能训练70B吗", ["ascend-910b2"]),
+        ("8张910B跑70B", ["ascend-910b2"]),
+        ("910B3跑70B", []),  # another 910B bin: not the catalog's 910B2
+        ("华为昇腾910C和H20哪个好", ["ascend-910c", "h20"]),
+        ("H20 还是 L20?", ["h20", "l20"]),
+        ("trn2.48xlarge vs 8xH100", ["trainium2", "h100-sxm"]),
     ],
 )
 def test_catalog_names_in_a_question(query: str, expected: list[str]) -> None:

@@ -36,6 +36,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("用8张NVIDIA GB200训练", {"gpu": "gb200", "gpu_count": 8}),
     ("with 64 Google Cloud TPU v6e chips", {"gpu": "tpu-v6e", "gpu_count": 64}),
     ("用16张英伟达H100", {"gpu": "h100-sxm", "gpu_count": 16}),
+    # a catalogued Ascend, L20 or Trainium2 is the card; its digits are no model size
+    ("昇腾910B能训练70B吗", {"gpu": "ascend-910b2", "params_b": 70, "unknown_gpu": None}),
+    ("8张910B跑70B推理", {"gpu": "ascend-910b2", "gpu_count": 8, "params_b": 70}),
+    ("910B3跑70B推理要几张", {"unknown_gpu": "910B3", "params_b": 70, "gpu": None}),
+    ("is trainium2 worth it vs H100 for a 70B?", {"gpu": "trainium2", "other_gpus": ["h100-sxm"]}),
+    ("H20 or L20 for serving 70B?", {"gpu": "h20", "other_gpus": ["l20"], "unknown_gpu": None}),
     # tokens
     ("on 2T tokens", {"tokens_b": 2000}),
     ("1.5T token", {"tokens_b": 1500}),

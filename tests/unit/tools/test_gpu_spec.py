@@ -44,3 +44,25 @@ def test_an_unknown_card_names_the_closest() -> None:
     with pytest.raises(ToolInputError) as caught:
         run("gpu_spec", {"gpus": ["H2000"]}, CATALOG)
     assert caught.value.problems[0].field == "gpus"
+
+
+def test_an_estimated_tdp_says_so() -> None:
+    """Huawei publishes no 910B TDP: the catalog figure is an estimate and the answer says it."""
+    out = gpu_spec(GpuSpecInput(gpus=["910B"], fields=["tdp_w", "bf16_dense_tflops"]), CATALOG)
+    tdp, bf16 = out.specs[0].values
+    assert tdp.detail.startswith("estimate")
+    assert bf16.value == 376
+    assert bf16.detail == "dense"  # Huawei prints no 2:4-sparse figure
+
+
+def test_an_empty_figure_is_called_unsupported_only_where_the_catalog_means_that() -> None:
+    """Null FP8 means no FP8 tensor cores; a null FP32 or HCCS bandwidth means the vendor publishes none."""
+    from assistant.calculators.gpu_spec import _shown
+
+    fields = ["fp8_dense_tflops", "fp32_tflops", "scale_up_bandwidth_gb_s"]
+    out = gpu_spec(GpuSpecInput(gpus=["910B", "L40S"], fields=fields), CATALOG)  # type: ignore[arg-type]
+    shown = {(s.id, v.field): _shown(v.model_dump(), zh=False) for s in out.specs for v in s.values}
+    assert shown[("ascend-910b2", "fp8_dense_tflops")] == "none (not supported)"
+    assert shown[("ascend-910b2", "fp32_tflops")] == "not in the catalog (see the notes)"
+    assert shown[("ascend-910b2", "scale_up_bandwidth_gb_s")].startswith("not published (HCCS")
+    assert shown[("l40s", "scale_up_bandwidth_gb_s")] == "none (PCIe only, no NVLink)"
