@@ -86,6 +86,8 @@ HEADING_WEIGHT = 0.3
 SNIPPET_CHARS = 420
 # what a section's opening sentence adds: it states what the section settles
 OPENING_BONUS = 0.1
+# ... and in a question-and-answer article, where each section opens with its answer ("Choose InfiniBand if…")
+FAQ_OPENING_BONUS = 0.3
 DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
 
 
@@ -426,8 +428,10 @@ class _Snapshot:
         doc = self.sections.get(str(self.metas[row].get("doc_id", "")))
         if len(similarity) and doc and doc[self.section_of[row]][0] == row:
             similarity = similarity.copy()
-            # an article's introduction says what the article covers; any other section's opening, what it settles
-            similarity[0] += OPENING_BONUS if self.section_of[row] else -OPENING_BONUS
+            # an article's introduction says what the article covers; any other section's opening, what it
+            # settles, and in a question-and-answer article the answer itself
+            opening = FAQ_OPENING_BONUS if self.metas[row].get("doc_type") == "faq" else OPENING_BONUS
+            similarity[0] += opening if self.section_of[row] else -OPENING_BONUS
         return similarity, float(self.headings[row] @ query_vector)
 
 
@@ -527,6 +531,8 @@ def pick(
     else:
         scores = [lex * (0.33 if s.aside else 1.0) for lex, s in zip(lexical, sentences, strict=True)]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i)) if any(scores) else 0
+    # what the answering sentence scored, even when the excerpt starts a sentence earlier
+    score = scores[best]
     if best and _DANGLING.match(sentences[best].text):
         best -= 1  # "That is 8 × 400 Gb/s ...", "因此 ...": the sentence it points back to comes first
     snippet = ""
@@ -542,7 +548,7 @@ def pick(
             break
         snippet = joined
     text = snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
-    return Picked(text, scores[best])
+    return Picked(text, score)
 
 
 def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: int = 280) -> str:

@@ -114,7 +114,9 @@ _GREETING = words(
     r"你能做什么",
     r"你能干啥",
     r"你是谁",
-    r"怎么用",
+    # "怎么用你", "这个怎么用": how to use the assistant, not "docker里面怎么用gpu"
+    r"^\s*(?:这个|你|它)?\s*(?:要|该)?怎么用\s*[？?。!！]*\s*$",
+    r"怎么用你|你(?:要|该)?怎么用",
     r"使用说明",
 )
 _DOMAIN = words(
@@ -404,6 +406,13 @@ _BUY = words(
 )  # fmt: skip
 
 
+# what a "enough? / 行不行" can be about besides GPU memory
+_FACILITY = words(
+    r"风冷|液冷|散热|制冷|\bcool(?:ing|ed)?\b|机柜|\bracks?\b|供电|\bpower\b|网络|网卡|\bnetwork|\bnics?\b",
+    r"带宽|\bbandwidth\b|存储|\bstorage\b|交换机|\bswitch(?:es)?\b|\bnvme\b|硬盘|\bdisks?\b|\bhdd\b",
+)
+
+
 def _missing(
     text: str, slots: Slots, stated: dict[str, object], wanted: list[str], asked: str | None
 ) -> str | None:
@@ -416,7 +425,11 @@ def _missing(
         return None
     if _BUY.search(text):
         return "server"
-    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or asked in {"memory", "fit"}
+    # "风冷行不行", "is 400G enough?": whether the cooling or the network suffices, not the GPUs' memory
+    facility = asked == "fit" and bool(_FACILITY.search(text))
+    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or (
+        asked in {"memory", "fit"} and not facility
+    )
     if "gpu_count" in stated and memory_wanted:
         return "memory"  # "8 cards enough?": which model, and for what?
     if asked in {"gpus", "days", "gpu_hours"} or (

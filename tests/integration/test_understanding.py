@@ -967,3 +967,35 @@ def test_a_gpu_hour_price_named_before_its_amount_prices_the_run(assistant: Assi
     assert english.answer.startswith("30,000 GPU-hours at $2.1 per GPU-hour cost about **$63,000"), (
         english.answer[:200]
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # a decision leads with the choice, not with an anecdote or a neighbouring section
+        ("Should our 24-node cluster use InfiniBand or RoCE?", r"^Choose InfiniBand if"),
+        (
+            "is a parallel file system needed or can we just use the local NVMe drives?",
+            r"^Use both: a shared parallel",
+        ),
+        ("Would you pick Slurm or k8s for a training-only cluster?", r"^Choose Slurm when"),
+        ("我们训练集群用 Slurm 还是 k8s 好", r"^集群主要跑训练和研究批处理任务，选 Slurm"),
+        ("8卡B200服务器 风冷行不行，还是得液冷", r"^只要机柜和机房能散掉热量"),
+        ("买DGX还是买超微的HGX机器", r"^除非想要 NVIDIA 原厂支持"),
+        # what something is, and why: the explanation, not the outdated desktop figures it shares words with
+        ("KV缓存到底是什么，为什么占显存", r"^KV cache 保存之前每个 token"),
+        ("docker容器里怎么调用GPU", r"NVIDIA Container Toolkit"),
+    ],
+)
+def test_a_decision_or_explanation_leads_with_the_answer(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    answer = assistant.ask(message)
+    assert not answer.tool_calls, answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]
+    assert answer.citations, "a knowledge answer cites what it quotes"
+
+
+def test_how_to_use_the_assistant_is_still_a_greeting(assistant: Assistant) -> None:
+    assert "clarify" not in assistant.ask("这个怎么用？").notes
+    assert assistant.ask("这个怎么用？").answer.startswith("你好")
