@@ -157,6 +157,7 @@ _ACTIVE = flags(rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
+_PER_UNIT = flags(r"(?:每|per|/|a|every)\s*$")
 _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
 )
@@ -563,7 +564,15 @@ class SlotExtractor:
                 break
 
     def _tokens(self, text: str, slots: Slots) -> None:
-        match = _TOKENS.search(text) or _TOKENS_AFTER.search(text)
+        # "每百万token成本", "cost per 1M tokens": a unit of price, not the tokens to train on
+        match = next(
+            (
+                m
+                for m in _TOKENS.finditer(text)
+                if not _PER_UNIT.search(text[max(0, m.start() - 6) : m.start()])
+            ),
+            None,
+        ) or _TOKENS_AFTER.search(text)
         if match:
             slots.tokens_b = scaled(match.group(1), match.group(2)) / 1e9
             if slots.params_b and match.group(0) in text and slots.params_b == slots.tokens_b:

@@ -79,8 +79,6 @@ class RunTimeInput(ToolInput):
             )
         if self.tokens_per_second_per_gpu is not None and self.tokens_b is None:
             raise ValueError("a throughput needs tokens_b, the tokens to train on")
-        if self.tokens_per_second_per_gpu is not None and self.gpus is None and self.deadline_days is None:
-            raise ValueError("a throughput needs gpus or deadline_days")
         return self
 
 

@@ -26,7 +26,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     elif slots.step_time_s and slots.global_batch and slots.seq_len and slots.tokens_b:
         payload.update(step_time_s=slots.step_time_s, tokens_per_step=slots.global_batch * slots.seq_len)
         payload["tokens_b"] = slots.tokens_b
-    elif slots.tokens_per_second_per_gpu and slots.tokens_b and (slots.gpu_count or slots.deadline_days):
+    elif slots.tokens_per_second_per_gpu and slots.tokens_b:  # GPU-hours need no GPU count
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, tokens_b=slots.tokens_b)
     else:
         return None
@@ -75,6 +75,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     else:
         en = f"The run needs about **{hours} GPU-hours**."
         zh = f"这次训练约需 **{hours} GPU 小时**。"
+        if i.get("tokens_per_second_per_gpu") and i.get("tokens_b"):
+            # "8,500 tokens/s per GPU, 1.5T tokens": the arithmetic in the same sentence
+            rate = num(i["tokens_per_second_per_gpu"])
+            en = f"The run needs about **{hours} GPU-hours**: {num(i['tokens_b'])}B tokens at {rate} tokens/s per GPU."
+            zh = f"这次训练约需 **{hours} GPU 小时**：{num(i['tokens_b'])}B token，每卡每秒 {rate} token。"
         if o.get("days") is not None:
             en += f" On {num(o['gpus'])} GPUs that is {num(o['days'])} days."
             zh += f"在 {num(o['gpus'])} 张卡上约 {num(o['days'])} 天。"

@@ -236,7 +236,6 @@ RULES: list[Rule] = [
         r"input: a throughput needs tokens_b, the tokens to train on",
         "给出吞吐时还需要 tokens_b（训练 token 数）",
     ),
-    rule(r"input: a throughput needs gpus or deadline_days", "给出吞吐时还需要 gpus 或 deadline_days"),
     rule(
         r"input: give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu",
         "tokens_per_second_per_server 和 tokens_per_second_per_gpu 请给且只给其中一个",

@@ -999,3 +999,22 @@ def test_a_decision_or_explanation_leads_with_the_answer(
 def test_how_to_use_the_assistant_is_still_a_greeting(assistant: Assistant) -> None:
     assert "clarify" not in assistant.ask("这个怎么用？").notes
     assert assistant.ask("这个怎么用？").answer.startswith("你好")
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "we measure roughly 7,200 tokens/s per GPU on our 8B run, how many GPU-hours for 2T tokens?",
+            r"^The run needs about \*\*77,160 GPU-hours\*\*: 2,000B tokens at 7,200 tokens/s per GPU",
+        ),
+        ("实测每卡每秒5000 token，训练1T token大概要多少卡时", r"^这次训练约需 \*\*55,560 GPU 小时\*\*"),
+    ],
+)
+def test_a_measured_rate_gives_gpu_hours_without_a_gpu_count(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """GPU-hours = tokens / (tokens/s per GPU) / 3600 need no GPU count (the answer was a passage)."""
+    answer = assistant.ask(message)
+    assert [c.name for c in answer.tool_calls] == ["run_time"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]

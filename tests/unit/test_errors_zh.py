@@ -119,7 +119,6 @@ INVALID: list[Payload] = [
     ("run_time", {"training_flops": 1e22}),
     ("run_time", {"step_time_s": 5, "tokens_per_step": 1000}),
     ("run_time", {"tokens_per_second_per_gpu": 3000, "gpus": 8}),
-    ("run_time", {"tokens_per_second_per_gpu": 3000, "tokens_b": 10}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 1000, "gpus": 8, "days": 3}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpus": 8}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "capex_total": 1e6, "capex_per_gpu": 3e4}),

@@ -38,6 +38,14 @@ def test_a_measured_throughput_gives_the_days_without_a_model() -> None:
     assert out.gpu_hours == pytest.approx(2e12 / 3000 / 3600, rel=1e-3)
 
 
+def test_a_measured_throughput_gives_gpu_hours_without_a_gpu_count() -> None:
+    """DeepSeek-V3 (arXiv:2412.19437): 180K H800 GPU-hours per trillion tokens is 1e12 / 180,000 / 3,600 =
+    1,543 tokens/s per GPU; that rate gives the 180K GPU-hours back with no GPU count, and no days."""
+    out = run_time(RunTimeInput(tokens_b=1000, tokens_per_second_per_gpu=1e12 / 180_000 / 3600), CATALOG)
+    assert out.gpu_hours == pytest.approx(180_000, rel=1e-3)
+    assert (out.gpus, out.days) == (None, None)
+
+
 def test_a_step_time_is_a_throughput() -> None:
     """2,048 sequences of 4,096 tokens every 12 s on 256 GPUs: 8,388,608 / 12 / 256 = 2,731 tokens/s/GPU."""
     out = run_time(RunTimeInput(step_time_s=12, tokens_per_step=2048 * 4096, gpus=256, tokens_b=600), CATALOG)
