@@ -13,7 +13,7 @@ from typing import Literal
 
 from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
 
-Kind = Literal["hourly", "electricity", "server", "monthly", "lease", "budget"]
+Kind = Literal["hourly", "electricity", "server", "gpu", "monthly", "lease", "budget"]
 Currency = Literal["USD", "CNY"]
 
 
@@ -53,6 +53,11 @@ _AFTER = [
         ),
     ),
     ("electricity", flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)")),
+    # "$28k per GPU", "每张卡 20 万" (an hourly price was read first: "per GPU-hour" is not this)
+    (
+        "gpu",
+        flags(r"^\s*(?:/|per|a|each|每)\s*(?:gpu|card|卡|张)(?![\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z]))"),
+    ),
     ("server", flags(r"^\s*(?:/|per|a|each|每)\s*(?:node|server|box|machine|台|节点)|^\s*(?:to buy|each)\b")),
     (
         "monthly",
@@ -84,6 +89,12 @@ _BEFORE = [
             r"|(?:每台|一台|单台)[^。，,；;\d]{0,3}\d?[^。，,；;]{0,10}?(?:要|约|大概|差不多|价格|售价|报价|单价)\s*$"
             # "买要230万", "采购价 230 万", "buy it for $280k"
             r"|(?:买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy (?:it|one|them) for)\s*$"
+        ),
+    ),
+    (
+        "gpu",
+        flags(
+            r"(?:每张卡?|每卡|一张卡?|单卡|per gpu|each gpu|gpus? (?:are|is|cost|at)|卡(?:的)?(?:单价|价格|报价))\s*(?:约|大概|要)?\s*$"
         ),
     ),
     ("monthly", flags(r"(?:每个?月|monthly|per month|a month)[^。.,，;；]{0,12}$")),

@@ -494,7 +494,7 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
     if (
-        (given.server_price or given.lease_per_month)
+        (given.server_price or given.gpu_price or given.lease_per_month)
         and (given.cloud_price_per_gpu_hour or given.monthly_bill or given.lease_per_month)
         and asked != "servers"
     ):

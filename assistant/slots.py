@@ -75,6 +75,12 @@ class Slots(BaseModel):
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
     server_price: float | None = Field(default=None, description="Purchase price of one server.")
     server_price_currency: str | None = None
+    gpu_price: float | None = Field(default=None, description='Purchase price of one GPU ("$28k per GPU").')
+    gpu_price_currency: str | None = None
+    infra_share: float | None = Field(
+        default=None,
+        description='What the rest of the cluster adds to the GPUs\' price ("plus 20% for infrastructure").',
+    )
     monthly_bill: float | None = Field(default=None, description="A monthly (cloud) bill the user pays now.")
     monthly_bill_currency: str | None = None
     maintenance_share: float | None = Field(
@@ -253,6 +259,7 @@ _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年�
 _UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
+    rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use)\b"
 )
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*years?|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
@@ -291,6 +298,12 @@ _ONE_SERVER = flags(
     r"\b(?:one|a single|single)\s*(?:node|server|machine|box)\b|单机|单台服务器|一台服务器|单节点|一个节点"
 )
 _SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
+# what the rest of the cluster adds to the GPUs: "plus 20% for infrastructure", "另加15%配套"
+_INFRA_SHARE = flags(
+    rf"(?:plus|\+|and|加|另加|再加)\s*{DECIMAL}\s*%\s*(?:for|of|on top for|给|用于)?\s*(?:the\s*)?"
+    r"(?:infra\w*|rest of the (?:cluster|system)|network(?:ing)?(?: and storage)?|platform|servers?|配套|基础设施|网络|机房|其余|整机)"
+    rf"|(?:infra\w*|基础设施|配套)\s*(?:overhead|占|按|加)?\s*{DECIMAL}\s*%"
+)
 _MAINTENANCE = flags(
     rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)[^。.;；\n%]{{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
 )
@@ -622,6 +635,8 @@ class SlotExtractor:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:
                     slots.server_price, slots.server_price_currency = money.amount, money.currency
+                case "gpu" if slots.gpu_price is None:
+                    slots.gpu_price, slots.gpu_price_currency = money.amount, money.currency
                 case "lease" if slots.lease_per_month is None:
                     slots.lease_per_month, slots.lease_currency = money.amount, money.currency
                     around = text[max(0, money.start - 20) : money.end + 24]
@@ -741,6 +756,8 @@ class SlotExtractor:
             slots.retention_days = to_number(match.group(1)) * per
         if match := take(_MAINTENANCE):
             slots.maintenance_share = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_INFRA_SHARE):
+            slots.infra_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_EPOCHS):
             slots.epochs = to_number(_group(match, 1, 2) or "0")
         slots.token_bytes = next((size for pattern, size in _TOKEN_BYTES if pattern.search(text)), None)
@@ -769,7 +786,7 @@ class SlotExtractor:
             slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
         slots.deadline_days = _deadline(text)
         if match := _UTIL.search(text):
-            slots.utilization = float(_group(match, 1, 2, 3, 4) or 0) / 100
+            slots.utilization = float(_group(match, 1, 2, 3, 4, 5) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):

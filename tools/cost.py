@@ -867,7 +867,8 @@ def _capex(
             CostItem(
                 name="platform",
                 amount=fx.money(platform),
-                basis=f"{inp.platform_share:.0%} of GPU capex for CPUs, RAM, NICs, chassis (assumption)",
+                basis=f"{inp.platform_share:.0%} of GPU capex for CPUs, RAM, NICs, chassis "
+                + ("(given)" if "platform_share" in inp.model_fields_set else "(assumption)"),
             ),
         ]
     network = inp.network_storage_share * hardware
@@ -875,7 +876,8 @@ def _capex(
         CostItem(
             name="network and storage",
             amount=fx.money(network),
-            basis=f"{inp.network_storage_share:.0%} of server capex (assumption)",
+            basis=f"{inp.network_storage_share:.0%} of server capex "
+            + ("(given)" if "network_storage_share" in inp.model_fields_set else "(assumption)"),
         )
     )
     shares = [f"network and storage {inp.network_storage_share:.0%} of server capex"]

@@ -54,6 +54,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         for amount, c in (
             (slots.monthly_bill, slots.monthly_bill_currency),
             (slots.server_price, slots.server_price_currency),
+            (slots.gpu_price, slots.gpu_price_currency),
             (slots.lease_per_month, slots.lease_currency),
         )
         if amount
@@ -81,6 +82,14 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                     f"租金每台每月 {num(slots.lease_per_month)} × {servers} 台",
                 )
             )
+    if slots.gpu_price and not slots.server_price:
+        # "$28k per GPU": the GPUs at that price, plus what the rest of the cluster adds
+        payload["capex_per_gpu"] = amount_in(
+            slots.gpu_price, slots.gpu_price_currency, payload["currency"], catalog
+        )
+        if slots.infra_share is not None:
+            # "plus 20% for infrastructure": everything besides the GPUs, so no separate network share
+            payload.update(platform_share=slots.infra_share, network_storage_share=0.0)
     if slots.server_price:
         # the server's price is in its own currency; the other amounts follow it when they agree
         payload["capex_per_server"] = amount_in(

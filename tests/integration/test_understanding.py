@@ -1018,3 +1018,28 @@ def test_a_measured_rate_gives_gpu_hours_without_a_gpu_count(
     answer = assistant.ask(message)
     assert [c.name for c in answer.tool_calls] == ["run_time"], answer.answer[:200]
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_a_price_per_gpu_and_an_infrastructure_share_are_what_buying_costs(assistant: Assistant) -> None:
+    """'$28k per GPU plus 20% for infrastructure' against a GPU-hour price: the TCO buys at that price
+    (64 x $28k x 1.2 = $2.15M of hardware), at the utilisation given ('70% busy')."""
+    en = assistant.ask(
+        "buy 64 H100 at $28k per GPU plus 20% for infrastructure, or rent at $2.40/GPU-hour, 3 years, 70% busy?"
+    )
+    (call,) = en.tool_calls
+    assert call.name == "tco"
+    assert (call.input["capex_per_gpu"], call.input["platform_share"], call.input["utilization"]) == (
+        28000,
+        0.2,
+        0.7,
+    )
+    assert call.input["network_storage_share"] == 0
+    assert call.output["totals"]["cloud"]["usd"] == pytest.approx(64 * 2.4 * 8760 * 3 * 0.7, rel=1e-3)
+    assert en.answer.startswith("Over 3 years at 70% utilisation"), en.answer[:200]
+    zh = assistant.ask(
+        "32张H100，每张卡20万，另加15%配套，或者租云每卡时15元，用3年，利用率60%，买还是租划算"
+    )
+    (call,) = zh.tool_calls
+    assert (call.name, call.input["capex_per_gpu"], call.input["currency"]) == ("tco", 200000, "CNY")
+    assert call.input["platform_share"] == 0.15
+    assert zh.answer.startswith("3 年、利用率 60% 时"), zh.answer[:200]
