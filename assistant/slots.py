@@ -177,6 +177,8 @@ _NODES = flags(
     rf"{NUMBER}\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)\s*(?:of|的|，|,|each\s*with|with)?\s*"
     rf"{NUMBER}\s*(?:[x×*]|卡|张|块|GPUs?)?\s*(?:的)?\s*$"
 )
+# "12x 8-GPU A100 nodes", "16 x 8卡 H100 服务器": servers of so many GPUs each, before the name
+_SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
@@ -236,7 +238,7 @@ _GLOBAL_BATCH = flags(
     rf"|全局\s*batch\s*(?:size)?\s*(?:为|=|是)?\s*{AMOUNT}"
 )
 _MFU = flags(
-    rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
+    rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
     rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
@@ -262,7 +264,7 @@ _UTIL = flags(
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use)\b"
 )
 _YEARS = flags(
-    rf"(?:over|for|across)\s*{NUMBER}\s*years?|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
+    rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
     rf"|{NUMBER}-years?\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
 )
 _TPS = flags(
@@ -537,6 +539,11 @@ class SlotExtractor:
 
     def _gpu_count(self, text: str, gpu: Mention, slots: Slots) -> None:
         before = text[max(0, gpu.start - 24) : gpu.start]
+        if (servers := _SERVERS_OF.search(before)) and _MACHINES_AFTER.match(text, gpu.end):
+            per_node = int(to_number(servers.group(2)))
+            slots.servers, slots.gpus_per_node = int(to_number(servers.group(1))), per_node
+            slots.gpu_count = slots.servers * per_node
+            return
         nodes = _NODES.search(before)
         if nodes:
             per_node = int(to_number(nodes.group(2)))

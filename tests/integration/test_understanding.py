@@ -1043,3 +1043,15 @@ def test_a_price_per_gpu_and_an_infrastructure_share_are_what_buying_costs(assis
     assert (call.name, call.input["capex_per_gpu"], call.input["currency"]) == ("tco", 200000, "CNY")
     assert call.input["platform_share"] == 0.15
     assert zh.answer.startswith("3 年、利用率 60% 时"), zh.answer[:200]
+
+
+def test_servers_written_as_count_times_gpus_and_figures_with_a_tilde(assistant: Assistant) -> None:
+    """'12x 8-GPU A100 nodes' are 12 servers of 8 (96 GPUs, not 8), '5 yrs' is the horizon, 'MFU ~45%'
+    is the MFU (the default 40% stood in for it)."""
+    tco = assistant.ask("TCO for 12x 8-GPU A100 nodes over 5 yrs vs cloud")
+    assert (tco.tool_calls[0].input["gpus"], tco.tool_calls[0].input["years"]) == (96, 5)
+    power = assistant.ask("16 x 8卡 H100 服务器 一年电费多少")
+    assert power.tool_calls[0].input.get("gpus", 0) == 128 or power.tool_calls[0].input.get("servers") == 16
+    deadline = assistant.ask("need 70B on 1T tokens in 30 days, MFU ~45%, how many H100")
+    assert deadline.tool_calls[0].input["mfu"] == 0.45
+    assert "**368 x NVIDIA H100" in first_sentence(deadline), deadline.answer[:200]
