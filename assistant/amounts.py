@@ -138,7 +138,10 @@ def money_mentions(text: str) -> list[Money]:
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
         if currency is None and (kind != "budget" or (mult and _CJK.search(mult))):
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
-        monthly = kind == "monthly" or _MONTH.search(text[match.end() : match.end() + 28])
+        # "rent at $2.5/GPU-hour for a month" is an hourly price for a month's use, not a monthly lease
+        monthly = kind == "monthly" or (
+            kind != "hourly" and _MONTH.search(text[match.end() : match.end() + 28])
+        )
         if monthly and _LEASE.search(text[max(0, match.start() - 30) : match.start()]):
             kind = (
                 "lease"  # "lease at $18k per server per month", "租一台每月12万": a lease payment, not a bill

@@ -155,11 +155,23 @@ _MORE = re.compile(
     re.IGNORECASE,
 )
 _HALVE = words(r"\bhal(?:f|ve)\b", r"减半|一半")
+# "2x the GPUs", "3 times as many", "GPU 扩到 4 倍": the earlier value times N
+_TIMES = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x|×|times)\s+(?:the|as many|as much|more)\b|(\d+|[两三四五六七八九十])\s*倍",
+    re.IGNORECASE,
+)
 _SCALED_WHAT = [
     (
         "gpu_count",
         words(
-            r"\bgpus?\b", r"\bcards?\b", r"\bnodes?\b", r"\bservers?\b", r"卡", r"gpu", r"机器|节点|服务器"
+            r"\bgpus?\b",
+            r"\bcards?\b",
+            r"\bnodes?\b",
+            r"\bservers?\b",
+            r"卡",
+            r"gpu",
+            r"机器|节点|服务器",
+            r"\bas many\b",  # "half as many": the count
         ),
     ),
     ("tokens_b", words(r"\btokens?\b", r"\bdata\b", r"数据|token")),
@@ -325,6 +337,9 @@ class Router:
                 per = slots.gpus_per_node or GPUS_PER_NODE
                 slots = slots.model_copy(update={"gpu_count": (slots.servers or 1) * per})
             task = task or context.task
+            if asked == "gpus" and "deadline_days" in stated and "gpu_count" not in stated:
+                # "要 20 天跑完需要多少卡": the count the run had is now the question
+                slots = slots.model_copy(update={"gpu_count": None, "servers": None})
             asked = asked or context.asked
         if follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
@@ -476,7 +491,16 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
         added = int(to_number(more.group(1) or more.group(2)))
         per = GPUS_PER_NODE if re.search(r"node|server|台|节点|机器", more.group(0), re.IGNORECASE) else 1
         return slots.model_copy(update={"gpu_count": earlier.gpu_count + added * per})
-    factor = 2.0 if _DOUBLE.search(text) else 0.5 if _HALVE.search(text) else None
+    times = _TIMES.search(text)
+    factor = (
+        2.0
+        if _DOUBLE.search(text)
+        else 0.5
+        if _HALVE.search(text)
+        else to_number(times.group(1) or times.group(2))
+        if times
+        else None
+    )
     if factor is None:
         return slots
     for name, pattern in _SCALED_WHAT:
@@ -592,6 +616,7 @@ def _refine(
         given.deadline_days
         and (given.params_b or given.model)
         and (not slots.gpu_count or recount)
+        and known != "run_time"  # a measured rate or GPU-hours count the GPUs without an assumed MFU
         and "cluster_plan" not in chosen
         and task in {None, Task.PRETRAIN}
     ):

@@ -77,6 +77,9 @@ class Slots(BaseModel):
     server_price_currency: str | None = None
     gpu_price: float | None = Field(default=None, description='Purchase price of one GPU ("$28k per GPU").')
     gpu_price_currency: str | None = None
+    network_reserve: float | None = Field(
+        default=None, description='Share of a budget kept for network and storage ("网络存储留20%").'
+    )
     infra_share: float | None = Field(
         default=None,
         description='What the rest of the cluster adds to the GPUs\' price ("plus 20% for infrastructure").',
@@ -250,7 +253,7 @@ _ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjus
 # --- money and time -------------------------------------------------------------------------------
 _DEADLINE = flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?)"
-    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定)"
+    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
 )
@@ -300,6 +303,11 @@ _ONE_SERVER = flags(
     r"\b(?:one|a single|single)\s*(?:node|server|machine|box)\b|单机|单台服务器|一台服务器|单节点|一个节点"
 )
 _SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
+# a budget's share kept for the fabric and storage: "网络存储留20%", "keep 20% for network and storage"
+_NETWORK_RESERVE = flags(
+    rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
+    rf"|(?:留|预留|reserve|keep|set aside)\s*{DECIMAL}\s*%\s*(?:给|用于|for|of (?:it|the budget) for)?\s*(?:the\s*)?(?:网络|network)"
+)
 # what the rest of the cluster adds to the GPUs: "plus 20% for infrastructure", "另加15%配套"
 _INFRA_SHARE = flags(
     rf"(?:plus|\+|and|加|另加|再加)\s*{DECIMAL}\s*%\s*(?:for|of|on top for|给|用于)?\s*(?:the\s*)?"
@@ -763,6 +771,8 @@ class SlotExtractor:
             slots.retention_days = to_number(match.group(1)) * per
         if match := take(_MAINTENANCE):
             slots.maintenance_share = float(_group(match, 1, 2) or 0) / 100
+        if match := take(_NETWORK_RESERVE):
+            slots.network_reserve = float(_group(match, 1, 2) or 0) / 100
         if match := take(_INFRA_SHARE):
             slots.infra_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_EPOCHS):

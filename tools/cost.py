@@ -1141,6 +1141,9 @@ class BudgetFitOutput(ToolOutput):
     spent: Money
     left: Money
     purchase_price: PurchasePrice | None
+    fabric_share_given: bool = Field(
+        default=False, description="Whether the network-and-storage share was given rather than assumed."
+    )
 
 
 def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
@@ -1212,4 +1215,5 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         spent=fx.money(spent),
         left=fx.money(budget - spent),
         purchase_price=price,
+        fabric_share_given="network_storage_share" in inp.model_fields_set,
     )

@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Row,
     Summary,
     View,
+    assumed,
     gpu_into,
     money,
     words,
@@ -37,6 +38,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         if "gpu" not in payload:
             return None  # a card the catalog does not hold and no price for its servers
     payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
+    if slots.network_reserve is not None and slots.network_reserve < 1:
+        # "网络存储留20%": a fifth of the budget for the fabric is a quarter on top of the servers' price
+        payload["network_storage_share"] = round(slots.network_reserve / (1 - slots.network_reserve), 6)
+        assumptions.append(
+            assumed(
+                f"{slots.network_reserve:.0%} of the budget kept for network and storage",
+                f"预算的 {slots.network_reserve:.0%} 留给网络和存储",
+            )
+        )
     return Plan(tool="budget_fit", payload=payload, assumed=assumptions)
 
 
@@ -57,7 +67,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{money(o['left'], first)} left."
         )
         zh = f"{budget} 能买 **{o['servers']} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}，剩余 {money(o['left'], first)}。"
-        if o["servers_with_fabric"] != o["servers"]:
+        if o.get("fabric_share_given") and o["servers_with_fabric"] != o["servers"]:
+            # the user kept a share of the budget for the fabric: that count is the answer
+            en = (
+                f"Keeping the share you set for network and storage, {budget} buys **{o['servers_with_fabric']} "
+                f"servers** ({o['servers_with_fabric'] * per} x {gpu}) at about {price} each ({all_in} all in); "
+                f"{o['servers']} without it."
+            )
+            zh = (
+                f"按你留出的网络和存储比例，{budget} 能买 **{o['servers_with_fabric']} 台服务器**"
+                f"（{o['servers_with_fabric'] * per} 张 {gpu}），每台约 {price}（连同分摊约 {all_in}）；"
+                f"不留则为 {o['servers']} 台。"
+            )
+        elif o["servers_with_fabric"] != o["servers"]:
             en += (
                 f" Keeping the cluster's network and storage in the budget (about {all_in} per server all in), "
                 f"plan on {o['servers_with_fabric']}."
@@ -78,6 +100,7 @@ CALCULATOR = Calculator(
         r"what (?:does|would|will|can) .{0,40}\bbuy\b",
         r"how many [\w\s.-]{0,30}?(?:servers|nodes|gpus|cards|boxes|machines) (?:does|would|will|can|could|should) .{0,40}\bbuy\b",
         r"\bbuys?\b.{0,30}\bhow many\b",
+        r"how many (?:can|could|would|should|do) (?:we|i|you) (?:buy|get|afford)",
         r"买(?:几|多少)台",
         r"能买(?:几|多少)",
         r"可以买(?:几|多少)",

@@ -22,6 +22,8 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 
+_PERIOD_DAYS = {"day": 1, "month": 30, "year": 365}
+
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
@@ -30,6 +32,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpu_hours"] = slots.gpu_hours  # "50k GPU-hours at $2.49": the hours are given
     elif slots.gpu_count and slots.deadline_days:
         payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
+    elif slots.gpu_count and slots.cloud_price_per_gpu_hour and (slots.period in _PERIOD_DAYS or slots.years):
+        # "rent 64 H100 at $2.5/GPU-hour for a month", "租一个月": the GPUs around the clock for that period
+        days = round(slots.years * 365) if slots.years else _PERIOD_DAYS[slots.period or "month"]
+        payload.update(gpus=slots.gpu_count, days=days)
+        assumptions.append(assumed(f"{days} days, around the clock", f"按 {days} 天、全天候使用计"))
     else:
         return None  # chained after training_compute instead, see ToolBox.run_for
     if slots.gpu or not slots.cloud_price_per_gpu_hour:

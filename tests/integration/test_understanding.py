@@ -1055,3 +1055,61 @@ def test_servers_written_as_count_times_gpus_and_figures_with_a_tilde(assistant:
     deadline = assistant.ask("need 70B on 1T tokens in 30 days, MFU ~45%, how many H100")
     assert deadline.tool_calls[0].input["mfu"] == 0.45
     assert "**368 x NVIDIA H100" in first_sentence(deadline), deadline.answer[:200]
+
+
+def test_a_multiple_of_the_count_and_a_deadline_after_a_measured_rate(assistant: Assistant) -> None:
+    """'2x the GPUs', 'half as many', 'GPU 扩到 3 倍' scale the count; '要 20 天跑完需要多少卡' after a
+    measured rate counts the GPUs from that rate (was refused as off-topic)."""
+    _, doubled, halved = talk(
+        assistant,
+        "full fine-tune of an 8B model on 2B tokens with 8 H100s, how long?",
+        "and with 2x the GPUs?",
+        "what about half as many?",
+    )
+    assert doubled.tool_calls[0].input["gpus"] == 16
+    assert halved.tool_calls[0].input["gpus"] == 8
+    (_, tripled) = talk(assistant, "用8张H100全参微调8B，2B token，要多久", "GPU 扩到 3 倍呢")
+    assert tripled.tool_calls[0].input["gpus"] == 24
+    _, recount = talk(
+        assistant, "我们实测每卡每秒3000 token，训练13B，1T token，64张A100要几天", "要 20 天跑完需要多少卡"
+    )
+    (call,) = recount.tool_calls
+    assert (call.name, call.input.get("gpus"), call.input["deadline_days"]) == ("run_time", None, 20)
+    assert "**200 张卡**" in recount.answer, recount.answer[
+        :200
+    ]  # 92,593 GPU-hours / 480 h = 193, whole servers
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus", "days"),
+    [
+        ("rent 64 H100 at $2.5/GPU-hour for a month, cost?", 64, 30),
+        ("租32张A800，每卡时9元，一个月多少钱", 32, 30),
+    ],
+)
+def test_renting_for_a_period_at_an_hourly_price(
+    assistant: Assistant, message: str, gpus: int, days: int
+) -> None:
+    """An hourly price for a month's use is the cloud bill (it was read as a monthly lease, or not at all)."""
+    answer = assistant.ask(message)
+    (call,) = answer.tool_calls
+    assert (call.name, call.input["gpus"], call.input["days"]) == ("cloud_cost", gpus, days)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("预算1800万，一台8卡H800大概200万，网络存储留20%，能买几台", r"能买 \*\*7 台服务器\*\*"),
+        (
+            "we have $3M, servers are $280k each, keep 20% for network and storage, how many can we buy?",
+            r"buys \*\*8 servers\*\*",
+        ),
+    ],
+)
+def test_a_budget_share_kept_for_the_fabric_is_the_users(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """'网络存储留20%': 80% of the budget buys servers (1,440万 / 200万 = 7), not the default 15% share."""
+    answer = assistant.ask(message)
+    assert [c.name for c in answer.tool_calls] == ["budget_fit"], answer.answer[:200]
+    assert re.search(lead, first_sentence(answer)), answer.answer[:300]
