@@ -421,7 +421,7 @@ _OFFLOAD = flags(r"\boffload|卸载")
 _SPEC_FIELDS = [
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信"), "scale_up_bandwidth_gb_s"),
     (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect)).*(?:bandwidth|带宽)"), "memory_bandwidth_gb_s"),
-    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b"), "memory_gb"),
+    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
@@ -433,6 +433,7 @@ _SPEC_FIELDS = [
 ]  # fmt: skip
 _SPEC_ASK = flags(
     r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was)\b|\bspecs?\b|规格|参数"
+    r"|\bcompare\b[^?]{0,40}\b(?:on|by|in)\b|对比[^？?]{0,20}(?:的)?(?:fp8|bf16|fp16|带宽|功耗)"  # "compare B200 and H100 on FP8"
 )
 # a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
 _OVERVIEW = flags(

@@ -1113,3 +1113,19 @@ def test_a_budget_share_kept_for_the_fabric_is_the_users(
     answer = assistant.ask(message)
     assert [c.name for c in answer.tool_calls] == ["budget_fit"], answer.answer[:200]
     assert re.search(lead, first_sentence(answer)), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "fields"),
+    [
+        ("compare B200 and H100 on dense FP8 TFLOPS and memory", {"fp8_dense_tflops", "memory_gb"}),
+        ("对比B200和H100的fp8算力", {"fp8_dense_tflops"}),
+        ("H200的算力和显存是多少", {"bf16_dense_tflops", "memory_gb"}),
+    ],
+)
+def test_a_comparison_shows_the_figures_named(assistant: Assistant, message: str, fields: set[str]) -> None:
+    """'compare … on FP8 and memory' answers with FP8 and memory, not the default BF16 alone."""
+    answer = assistant.ask(message)
+    (call,) = answer.tool_calls
+    assert call.name == "gpu_spec"
+    assert set(call.input["fields"]) == fields, call.input
