@@ -88,6 +88,8 @@ SNIPPET_CHARS = 420
 OPENING_BONUS = 0.1
 # ... and in a question-and-answer article, where each section opens with its answer ("Choose InfiniBand if…")
 FAQ_OPENING_BONUS = 0.3
+# ... when its heading is close to the question (cosine); under another question it is an ordinary opening
+FAQ_HEADING_MATCH = 0.35
 DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
 
 
@@ -425,14 +427,16 @@ class _Snapshot:
         if query_vector is None or self.vectors is None or self.headings is None:
             return None, 0.0
         similarity = self.vectors[row] @ query_vector
+        heading = float(self.headings[row] @ query_vector)
         doc = self.sections.get(str(self.metas[row].get("doc_id", "")))
         if len(similarity) and doc and doc[self.section_of[row]][0] == row:
             similarity = similarity.copy()
             # an article's introduction says what the article covers; any other section's opening, what it
-            # settles, and in a question-and-answer article the answer itself
-            opening = FAQ_OPENING_BONUS if self.metas[row].get("doc_type") == "faq" else OPENING_BONUS
+            # settles, and in a question-and-answer article, under the question asked, the answer itself
+            faq = self.metas[row].get("doc_type") == "faq" and heading >= FAQ_HEADING_MATCH
+            opening = FAQ_OPENING_BONUS if faq else OPENING_BONUS
             similarity[0] += opening if self.section_of[row] else -OPENING_BONUS
-        return similarity, float(self.headings[row] @ query_vector)
+        return similarity, heading
 
 
 def _heading(meta: dict[str, Any]) -> str:

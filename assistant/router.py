@@ -695,7 +695,10 @@ def _refine(
     if not follow_up and not stated.keys() & _CALC_SLOTS and not (slots.params_b or slots.model or slots.gpu):
         # "how much memory does training need?" with no model at all: explain instead of computing
         chosen = [
-            t for t in chosen if t in {"gpu_compare", "host_ram", "power_cost", "storage"} and slots.gpu
+            t
+            for t in chosen
+            if t in {"gpu_compare", "host_ram", "power_cost", "storage"}
+            and (slots.gpu or (slots.server and t == "power_cost"))  # "how much power does a DGX B200 draw?"
         ]
     if slots.unknown_gpu and not slots.gpu:
         # no figures for the card named: only what does not depend on its speed or power

@@ -1129,3 +1129,11 @@ def test_a_comparison_shows_the_figures_named(assistant: Assistant, message: str
     (call,) = answer.tool_calls
     assert call.name == "gpu_spec"
     assert set(call.input["fields"]) == fields, call.input
+
+
+def test_a_servers_power_is_its_catalog_figure(assistant: Assistant) -> None:
+    """'How much power does a DGX B200 draw?' leads with the DGX B200 user guide's 14.3 kW (it quoted the FAQ's
+    answer on network cards, which names the DGX B200 under another question)."""
+    answer = assistant.ask("How much power does a DGX B200 draw?")
+    assert [c.name for c in answer.tool_calls] == ["power_cost"], answer.answer[:200]
+    assert "**14.3 kW**" in first_sentence(answer), answer.answer[:200]
