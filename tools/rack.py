@@ -120,7 +120,7 @@ def _reference_server(catalog: Catalog, acc: Accelerator) -> Server | None:
     A100, an H800 one like a DGX H100), or None."""
     socket = acc.form_factor.split()[0][:3].lower() if acc.form_factor else ""
     for server in catalog.servers:
-        gpu = next((a for a in catalog.accelerators if a.id == server.accelerator_id), None)
-        if gpu and gpu.tdp_w == acc.tdp_w and socket and gpu.form_factor.lower().startswith(socket):
+        gpu = catalog.accelerator(server.accelerator_id)  # the catalog checks that every server's GPU exists
+        if socket and gpu.tdp_w == acc.tdp_w and gpu.form_factor.lower().startswith(socket):
             return server
     return None
