@@ -86,7 +86,8 @@ class Understanding(BaseModel):
         default_factory=list, description="Results of the previous calculation turn, for follow-ups."
     )
     missing: str | None = Field(
-        default=None, description="With intent clarify: what to ask for (training, memory, server)."
+        default=None,
+        description="With intent clarify: what to ask for (training, memory, finetune, server, unclear).",
     )
 
     @property
@@ -134,6 +135,28 @@ _DOMAIN = words(
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
 )
+# signs that a message is noise rather than a question, whatever domain words it contains: keyboard
+# runs ("asdfgh", "qwer"), one letter held down ("hhhhh"), particles stacked without words between them
+# ("吗 的 了"), and things no server is measured in (food, 斤)
+_KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NOISE = words(
+    r"(?:^|\s)(?:[吗的了呢吧啊嘛哦]\s+){2,}[吗的了呢吧啊嘛哦](?:\s|$)",
+    r"\b([a-z])\1{3,}\b",
+    r"\b(?:banana|sandwich|pizza|burger|noodles?|pancake|cupcake|spaghetti|potato(?:es)?|unicorn)s?\b",
+    r"香蕉|三明治|披萨|汉堡|面条|西瓜|土豆|独角兽|[一几每]斤|多少斤",
+)
+
+
+def _noise(text: str) -> bool:
+    """Whether the message reads as noise: a word that is a keyboard run ("asdf") or holds one of five
+    letters ("xasdfg"; four would catch "property"), or a sign in ``_NOISE``."""
+    for token in re.findall(r"[a-z]{4,}", text.lower()):
+        runs = [token] if len(token) == 4 else [token[i : i + 5] for i in range(len(token) - 4)]
+        if any(run in row for run in runs for row in _KEYBOARD_ROWS):
+            return True
+    return bool(_NOISE.search(text))
+
+
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
@@ -393,6 +416,8 @@ class Router:
             intent = Intent.GREETING
         elif not has_domain:
             intent = Intent.OUT_OF_SCOPE
+        elif not tools and not follow_up and _noise(text):
+            intent, missing = Intent.CLARIFY, "unclear"  # "purple gpu banana...": ask, never a passage
         elif tools:
             intent = Intent.BOTH if explain_words else Intent.CALCULATION
         elif not explain_words and (missing := _missing(text, slots, stated, wanted, asked)):

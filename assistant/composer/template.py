@@ -63,6 +63,14 @@ THANKS = (
 )
 # a question back when a calculation lacks an input it cannot do without, with the defaults it would take
 CLARIFY = {
+    "unclear": (
+        "I could not make out the question. I size and compare servers for training and serving large "
+        'language models: GPUs, memory, storage, network, power and cost. For example: "How many H100s to '
+        'train a 13B model on 1T tokens in 30 days?" or "Is one 8x A100 80GB server enough to fine-tune a '
+        '34B model?"',
+        "没看懂这个问题。我能为大模型训练和推理测算、比较服务器：GPU、显存、存储、网络、功耗和成本。比如可以问："
+        "“用 H100 在 30 天内训完 13B 模型、1T token 要几张卡？”或“一台 8 卡 A100 80GB 能全参微调 34B 吗？”",
+    ),
     "training": (
         "To work that out I need the model size (parameters) and the training data (tokens); for a GPU count, "
         "also the deadline. Which model, and how many tokens? Otherwise I would assume a 7B dense model, 20 "

@@ -156,6 +156,33 @@ def test_a_missing_essential_input_is_asked_for_with_the_defaults(
     assert not answer.citations  # a question back, not a knowledge dump
 
 
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("zxcvbn how many gpu pancakes does the cluster eat", "could not make out"),
+        ("the unicorn wants teraflops qwerty", "could not make out"),
+        ("显卡 西瓜 多少 了 吗 呢", "没看懂"),
+        ("机柜 ghjkl 服务器", "没看懂"),
+    ],
+)
+def test_noise_with_domain_words_gets_a_question_back_never_a_passage(
+    assistant: Assistant, message: str, asks: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert asks in first_sentence(answer)
+    assert not answer.citations
+    assert not answer.tool_calls
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["what does the property of NVLink mean for tensor parallelism?", "H100 和 H200 的显存差多少呢"],
+)
+def test_ordinary_words_are_not_taken_for_noise(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert "clarify: unclear" not in answer.notes
+
+
 # --- the task decides the plan -----------------------------------------------------------------------
 
 
