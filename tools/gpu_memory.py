@@ -142,6 +142,11 @@ class TrainingMemoryOutput(ToolOutput):
     headroom_pct: float | None = Field(description="Free share of GPU memory; negative when it does not fit.")
     verdict: str
     suggestion: FitSuggestion | None
+    min_gpus: FitSuggestion | None = Field(
+        default=None,
+        description="When it does not fit: the fewest GPUs of this card that run the same job (same model, "
+        "task and precision) with ZeRO-3, tensor parallelism up to 8 and recomputation as needed.",
+    )
 
 
 def _lora_params(arch: Architecture, rank: int) -> float:
@@ -344,12 +349,23 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         gpu_name = acc.name
         capacity = capacity or acc.memory_gb
     fits = headroom = None
-    suggestion = None
+    suggestion = min_fit = None
     if capacity:
         fits = breakdown.total_gb <= capacity
         headroom = round(100 * (capacity - breakdown.total_gb) / capacity, 1)
         if not fits:
             suggestion = _smallest_fix(inp, arch, capacity)
+            least = min_gpus_to_fit(inp, arch, capacity)
+            if least:
+                gpus, tp, recompute = least
+                probe = inp.model_copy(update={"gpus": gpus, "tensor_parallel": tp, "pipeline_parallel": 1,
+                                               "context_parallel": 1, "zero_stage": 3, "recompute": recompute})  # fmt: skip
+                change = f"use {gpus} GPUs with ZeRO stage 3" + (f", tensor parallel {tp}" if tp > 1 else "")
+                if recompute != inp.recompute:
+                    change += f", {recompute} activation recomputation"
+                min_fit = FitSuggestion(
+                    change=change, total_gb=round(_breakdown(probe, arch)[0].total_gb, 2), gpus=gpus
+                )
     where = gpu_name or (f"{capacity:g} GB" if capacity else None)
     if fits is None:
         verdict = f"needs {breakdown.total_gb:.1f} GB per GPU"
@@ -410,6 +426,7 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         headroom_pct=headroom,
         verdict=verdict,
         suggestion=suggestion,
+        min_gpus=min_fit,
     )
 
 

@@ -43,6 +43,9 @@ _FIX_ZH = [
         "把优化器状态卸载到主机内存（ZeRO-Offload，速度变慢）",
     ),
     ("GPUs with ZeRO stage 3", "张卡并使用 ZeRO stage 3"),
+    (", tensor parallel ", "、张量并行 "),
+    (", full activation recomputation", "、完整激活重计算"),
+    (", selective activation recomputation", "、选择性激活重计算"),
     (
         "fine-tune with LoRA instead of full training (a different job: adapters only)",
         "改用 LoRA 微调（只训练适配器，任务性质不同）",
@@ -148,7 +151,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"激活 {num(b['activations_gb'])} GB"
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
-    fix = o.get("suggestion")
+    fix = _count_fix(o.get("suggestion"), o.get("min_gpus"))
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads
         en = f"**{i['gpus']} x {where}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
@@ -243,6 +246,16 @@ def _summary(call: ToolCall, en: str, zh: str) -> Summary:
 _SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism")
 
 
+def _count_fix(fix: dict[str, Any] | None, least: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The change to lead with: more cards only as few as the same job needs, and the job asked about kept
+    ("全参微调要多少卡" is never answered with a QLoRA count, nor with 32 cards when 12 do)."""
+    if least is None:
+        return fix
+    if fix is None or "a different job" in fix["change"] or least["gpus"] < fix["gpus"]:
+        return least
+    return fix
+
+
 def _same_job(fix: dict[str, Any] | None) -> bool:
     """Whether the change that makes it fit is a setting on the same cards, not more cards or another job."""
     if not fix:
@@ -262,6 +275,12 @@ def _brief(o: dict[str, Any]) -> Brief | None:
         return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
                      zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
                      rank=1 + fix["total_gb"] / capacity, fits=True)  # fmt: skip
+    least = o.get("min_gpus")
+    if least:
+        # "H200 or H100 for fine-tuning 70B?": how many of each card the same job needs
+        n = least["gpus"]
+        return Brief(card=o["gpu"], en=f"{n} cards with ZeRO-3", zh=f"ZeRO-3 下需 {n} 张",
+                     rank=2 + n, fits=False, count=n)  # fmt: skip
     return Brief(card=o["gpu"], en=f"does not fit, {num(total)} GB per GPU needed",
                  zh=f"放不下，每卡需 {num(total)} GB", rank=100 + total / capacity, fits=False)  # fmt: skip
 

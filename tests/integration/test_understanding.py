@@ -202,6 +202,41 @@ def test_fine_tuning_is_sized_by_memory_never_by_a_pre_training_plan(
     assert answer.tool_calls[0].input["finetune"] in {"lora", "qlora"}
 
 
+@pytest.mark.parametrize(
+    "message",
+    ["how many A100 80GB cards to fully fine-tune a 34B model?", "Qwen2.5 72B 全参微调需要几张H100"],
+)
+def test_a_count_for_full_fine_tuning_keeps_the_full_fine_tuning(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"]
+    least = output(answer, "training_memory")["min_gpus"]
+    assert isinstance(least, dict)
+    assert f"**{least['gpus']}" in first_sentence(answer)  # the count for the job asked, first
+    assert "LoRA" not in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "best"),
+    [
+        ("B200 or H100 for full fine-tuning of a 70B model?", "B200"),
+        ("微调 70B 用 H20 还是 A100 80GB", "H20"),
+    ],
+)
+def test_cards_compared_for_fine_tuning_give_each_cards_count(
+    assistant: Assistant, message: str, best: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    counts = [
+        call.output["min_gpus"]["gpus"]  # type: ignore[index]
+        for call in answer.tool_calls
+        if call.name == "training_memory"
+    ]
+    assert len(counts) == 2
+    lead = first_sentence(answer)
+    assert best in lead.split("(")[0].split("（")[0]  # the card needing fewer is named best
+    assert all(str(n) in lead for n in counts)
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
