@@ -135,6 +135,12 @@ _DOMAIN = words(
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
 )
+# a card set against another: "compared with", "跟A100比", "can it replace the H100?"
+_VERSUS = words(
+    r"\bcompare[sd]?\b|\bvs\.?(?:\s|$)|\bversus\b|\bagainst\b|stacks? up|\bthan\b|\breplace\b|relative to",
+    r"(?:跟|和|与|同)\s*\S{1,20}?\s*(?:比|相比)|比\s*\S{1,12}?(?:快|慢|强|弱|好|差|贵|便宜|高|低)|相比|对比|比较",
+    r"替代|代替|平替|取代|区别|差距|差多少",
+)
 # signs that a message is noise rather than a question, whatever domain words it contains: keyboard
 # runs ("asdfgh", "qwer"), one letter held down ("hhhhh"), particles stacked without words between them
 # ("吗 的 了"), and things no server is measured in (food, 斤)
@@ -353,6 +359,16 @@ class Router:
             and {"training_compute", "gpus_for_deadline"} & set(context.tools)
         ):
             asked = "days"  # "那用256张呢", "what about with 128 of them?" after a training time: the time on that many
+        if (
+            own.gpu
+            and not own.other_gpus
+            and context.slots.gpu not in {None, own.gpu}
+            and _VERSUS.search(text)
+        ):
+            # "跟A100比训练慢多少", "how does it stack up against the MI300X?" after a card: the two cards
+            slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
+            if "gpu_compare" not in triggered and not slots.spec_fields:
+                triggered.append("gpu_compare")
         if follow_up:
             slots = _scaled(text, slots, context.slots)
             if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:

@@ -444,7 +444,10 @@ _WHY = flags(
     r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b|\bneed\b"
     r"|为什么|好处|风险|优缺点|值不值|值得|要不要|需不需要|有什么用|作用|影响"
 )
-_COMPUTE_WORDS = flags(r"t?flops|算力|compute (?:power|performance)|\bperformance\b|how fast|多快|性能")
+_COMPUTE_WORDS = flags(
+    r"t?flops|算力|compute (?:power|performance)|\bperformance\b|how fast|多快|性能"
+    r"|(?:快|慢)(?:多少|几倍|多少倍)|(?:faster|slower)\b"  # "训练慢多少", "how much faster"
+)
 
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
 _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
@@ -453,7 +456,9 @@ _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwid
             (flags(r"\bfp8\b"), "fp8_tflops"),
             (flags(r"nvlink|interconnect|互联|scale[- ]up"), "scale_up_bandwidth_gb_s"),
             (flags(r"capacity|more memory|bigger memory|显存(?:大小|容量|更大|最大)|容量"), "memory_gb"),
-            (flags(r"cheap(?:er|est) to rent|rent(?:al)? price|hourly|租(?:金|用|赁)?(?:价格|便宜)"), "cloud_usd_per_hour")]  # fmt: skip
+            (flags(r"cheap(?:er|est) to rent|rent(?:al)? price|hourly|租(?:金|用|赁)?(?:价格|便宜)"), "cloud_usd_per_hour"),
+            # "vs the H100 for pre-training speed?": said, so an earlier turn's criterion is not inherited
+            (flags(r"pre-?train|training speed|\btflops\b|算力|训练(?:速度|快|慢)|(?:faster|slower)\b|(?:快|慢)(?:多少|几倍)"), "bf16_tflops")]  # fmt: skip
 _MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}

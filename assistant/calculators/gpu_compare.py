@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from assistant.calculators.common import (
     Calculator,
     Plan,
@@ -60,14 +62,41 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"BF16 稠密算力 {vs('bf16_dense_tflops')} TFLOPS，显存 {vs('memory_gb')} GB、带宽 {vs('memory_bandwidth_gb_s')} GB/s，"
             f"功耗 {vs('tdp_w')} W，卡间互联 {vs('scale_up_bandwidth_gb_s')} GB/s"
         )
-        en = f"{names}: {figures}. {en}"
-        zh = f"{names}：{figures_zh}。{zh}"
+    lead = _lead(o)
+    if lead:
+        en, zh = lead  # who leads and by how much says what "ranks first" would
+    if 2 <= len(rows_in) <= 3:
+        en = f"{en} {names}: {figures}." if lead else f"{names}: {figures}. {en}"
+        zh = f"{zh}{names}：{figures_zh}。" if lead else f"{names}：{figures_zh}。{zh}"
     rows = [Row(en=r["name"], zh=r["name"],
                 value=f"{num(r.get('memory_gb'))} GB {r.get('memory_type', '')}, {num(r.get('memory_bandwidth_gb_s'))} GB/s, "
                       f"{num(r.get('bf16_dense_tflops'))} BF16 TFLOPS, {num(r.get('tdp_w'))} W"
                       + (f", ${num(r['usd_per_bf16_tflop'])}/TFLOP" if r.get("usd_per_bf16_tflop") else ""))
             for r in rows_in]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+def _lead(o: dict[str, Any]) -> tuple[str, str] | None:
+    """The answer to "which is faster, and by how much?": the first card over the last on the criterion, or
+    a tie called a tie."""
+    ranking = sorted(o.get("ranking") or [], key=lambda r: r["rank"])
+    if len(ranking) < 2 or not all(r["value"] for r in ranking):
+        return None
+    top, bottom = ranking[0], ranking[-1]
+    label = o["ranking_criterion"].split(",")[0]
+    label_zh = _CRITERION_ZH.get(o.get("rank_by", ""), label).split("，")[0]
+    if top["rank"] == bottom["rank"]:
+        names = " and ".join(r["name"] for r in ranking)
+        return (
+            f"On {label}, {names} tie ({num(top['value'])}).",
+            f"按{label_zh}，{'、'.join(r['name'] for r in ranking)} 打平（{num(top['value'])}）。",
+        )
+    high, low = max(top["value"], bottom["value"]), min(top["value"], bottom["value"])
+    times = num(high / low)
+    return (
+        f"On {label}, **{top['name']}** leads {bottom['name']} by {times}x ({num(top['value'])} vs {num(bottom['value'])}).",
+        f"按{label_zh}，**{top['name']}** 胜过 {bottom['name']}：{num(top['value'])} 对 {num(bottom['value'])}，相差 {times} 倍。",
+    )
 
 
 CALCULATOR = Calculator(
@@ -82,6 +111,11 @@ CALCULATOR = Calculator(
         r"比较",
         r"区别",
         r"哪个(?:更|好)",
+        r"\breplace\b",
+        r"stacks? up",
+        r"替代|代替|平替|取代",
+        r"\b(?:faster|slower|better|cheaper)\b[^?.]{0,30}\bthan\b",
+        r"比\s*\S{1,12}?(?:快|慢|强|弱)",
     ),
     build=_build,
     summarize=_summarize,

@@ -106,6 +106,12 @@ def _ratio(specs: list[dict[str, Any]]) -> tuple[str, str] | None:
     times = num(high["value"] / low["value"])
     en_label, zh_label = _LABELS[high["field"]]
     unit = high["unit"]
+    if high["value"] == low["value"]:
+        names = [spec["name"] for spec, _ in pairs]
+        return (
+            f"{' and '.join(names)} tie on {en_label}: {num(high['value'])} {unit} each.",
+            f"{'、'.join(names)} 的{zh_label}打平：都是 {num(high['value'])} {unit}。",
+        )
     return (
         f"**{top['name']}** has {times}x the {en_label} of {bottom['name']} "
         f"({num(high['value'])} vs {num(low['value'])} {unit}).",

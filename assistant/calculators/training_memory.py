@@ -151,7 +151,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"激活 {num(b['activations_gb'])} GB"
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
-    fix = _count_fix(o.get("suggestion"), o.get("min_gpus"))
+    fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus")
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads
         en = f"**{i['gpus']} x {where}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
@@ -246,10 +246,13 @@ def _summary(call: ToolCall, en: str, zh: str) -> Summary:
 _SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism")
 
 
-def _count_fix(fix: dict[str, Any] | None, least: dict[str, Any] | None) -> dict[str, Any] | None:
+def _count_fix(
+    fix: dict[str, Any] | None, least: dict[str, Any] | None, gpus: int, count_asked: bool
+) -> dict[str, Any] | None:
     """The change to lead with: more cards only as few as the same job needs, and the job asked about kept
-    ("全参微调要多少卡" is never answered with a QLoRA count, nor with 32 cards when 12 do)."""
-    if least is None:
+    ("全参微调要多少卡" is never answered with a QLoRA count, nor with 32 cards when 12 do). Cards the user
+    gave stay theirs unless they are too few, or the count is what was asked."""
+    if least is None or (least["gpus"] <= gpus and not count_asked):
         return fix
     if fix is None or "a different job" in fix["change"] or least["gpus"] < fix["gpus"]:
         return least

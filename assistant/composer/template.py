@@ -268,6 +268,50 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
     return text[: cut + 1].rstrip() if cut > limit // 3 else text[: limit - 1].rstrip() + "…"
 
 
+# a question-and-answer section whose answer sentence matches this closely answers a question about cards
+# better than their figures do ("can the 910B replace the A100?" is a judgement, the figures its support)
+FAQ_VERDICT = 0.75
+
+
+def _looked_up_only(run: ToolRun) -> bool:
+    """Cards set side by side and nothing computed: a question about them that figures alone may not answer."""
+    return [call.name for call in run.calls] == ["gpu_compare"]
+
+
+def _verdict_passage(passages: list[Passage], lang: Language, run: ToolRun) -> Passage | None:
+    """A question-and-answer section among the top passages, in the reader's language, that answers the
+    question itself: its best sentence matches at least ``FAQ_VERDICT``, it names every card looked up, and
+    its heading names some of them and no other card (the H100-and-H200 answer does not answer "H100 or
+    A100?")."""
+    cards = [str(g) for call in run.calls for g in call.input.get("gpus", [])]
+    return next(
+        (
+            p
+            for p in passages[:3]
+            if p.doc_type == "faq"
+            and p.lang in {lang, "multi"}
+            and p.snippet_score >= FAQ_VERDICT
+            and all(_names(card, f"{p.section} {p.snippet}") for card in cards)
+            and (named := _MODEL_NUMBER.findall(p.section))
+            and all(any(_names(card, n) for card in cards) for n in named)
+        ),
+        None,
+    )
+
+
+# a card's model number in a heading: "H100", "MI300X", "910B", "L40S"
+_MODEL_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z]{1,3}\d{2,4}[A-Za-z]{0,2}\d?|\d{3,4}[A-Za-z]{1,2}\d?)(?![A-Za-z0-9])"
+)
+
+
+def _names(card: str, text: str) -> bool:
+    """Whether ``text`` names the catalog card ``card`` by its model number ("910B" for ascend-910b2)."""
+    number = next((part for part in card.split("-") if re.search(r"\d", part)), card)
+    stem = number if len(number) <= 4 else number[:4]
+    return re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?!\d)", text, re.IGNORECASE) is not None
+
+
 def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking and for the other language (the reader's own words lead)."""
@@ -326,6 +370,10 @@ class TemplateComposer:
         summaries = [summarize(call, view) for call in ordered]
         if route.slots.unknown_gpu and (not route.slots.gpu or "unknown_gpu" in route.stated):
             parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
+        verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run) else None
+        if verdict is not None:
+            # "昇腾910B能替代A100吗": the answer to the question asked, then the cards' figures
+            parts.append(f"{verdict.snippet} {cite(verdict)}")
         if summaries:
             sentences = [*_cards_lead(summaries, lang, route.asked), *(s.headline(lang) for s in summaries)]
             sentences += _verdicts(route, run, lang)
