@@ -65,6 +65,10 @@ class Context(BaseModel):
     task: Task | None = None
     asked: str | None = None
     calls: list[ToolCall] = Field(default_factory=list, description="The last calculation turn's results.")
+    question: str = Field(default="", description="The previous message, as the user wrote it.")
+    led: str | None = Field(
+        default=None, description="The passage the previous answer led with: doc_id#section."
+    )
 
 
 class Understanding(BaseModel):
@@ -88,6 +92,9 @@ class Understanding(BaseModel):
     missing: str | None = Field(
         default=None,
         description="With intent clarify: what to ask for (training, memory, finetune, server, unclear).",
+    )
+    seen: list[str] = Field(
+        default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
     )
 
     @property
@@ -216,7 +223,7 @@ _CALC_SLOTS = {
     "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
 }  # fmt: skip
-_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b")
+_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b", r"\bft\b")
 # asking what to do about a figure rather than for a figure
 _ADVICE = words(
     r"how (?:do|can|could|should|would) (?:i|we|you) (?:improve|increase|raise|boost|speed (?:it |this )?up|fix|optimi[sz]e|reduce|get (?:it|this) (?:up|higher))",
@@ -333,6 +340,7 @@ class Router:
         context = earlier or Context()
         query = message
         missing: str | None = None
+        seen: list[str] = []
         text = readable(message)
         language = detect_language(text)
         own, rest = self._read(text)  # rest: the text without the quantities read as given
@@ -440,6 +448,10 @@ class Router:
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
         else:
             intent = Intent.KNOWLEDGE
+            if _asks_on(text, context, stated, explains):
+                # "what about a GB200 NVL72 rack?", "那多租户呢" after a question: that question, about this
+                query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
+                seen = [context.led] if context.led else []  # said already: the follow-up wants more
         return Understanding(
             language=language,
             intent=intent,
@@ -453,6 +465,7 @@ class Router:
             wanted=wanted,
             previous=context.calls if follow_up else [],
             missing=missing if intent == Intent.CLARIFY else None,
+            seen=seen,
         )
 
 
@@ -515,6 +528,26 @@ def _continues(
     if _FOLLOW_UP.search(text):
         return True
     return len(text) < 60 and (changes or not triggered)
+
+
+# what a previous question is about once the things it named are taken out: "can we air cool 4 HGX H100
+# servers in one rack?" -> "can we air cool servers in one rack?", for "what about a GB200 NVL72 rack?"
+_TOPIC_ONLY = re.compile(
+    r"[\w.-]*\d[\w.-]*|\b(?:HGX|DGX|NVIDIA|AMD|Intel|Huawei)\b", re.IGNORECASE | re.ASCII
+)
+
+
+def _asks_on(text: str, context: Context, stated: dict[str, object], explains: bool) -> bool:
+    """Whether a short message carries the previous question over to something new ("and for B200?",
+    "那多租户呢"), rather than asking a question of its own."""
+    return (
+        bool(context.question)
+        and context.led is not None
+        and not explains
+        and not stated.keys() & _CALC_SLOTS
+        and len(text) < 60
+        and bool(_FOLLOW_UP.search(text))
+    )
 
 
 def _asks_something_else(asked: str | None, context: Context) -> bool:

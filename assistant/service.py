@@ -100,6 +100,7 @@ class Assistant:
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING, Intent.CLARIFY}:
             started = time.perf_counter()
             passages = self._retriever.search(route.query, k=self._top_k, prefer_language=route.language)
+            passages = [p for p in passages if f"{p.doc_id}#{p.section}" not in route.seen]
             timings["retrieval"] = time.perf_counter() - started
         draft: Draft | None = None
         for item in self._composer.stream(route, passages, run):
@@ -140,6 +141,7 @@ def _context(conversation: Conversation) -> Context:
     # earlier turn worked out ("what would that cost?" after "and with 256 GPUs?")
     calls = [call for turn in conversation.turns[-4:] for call in turn.answer.tool_calls]
     state = conversation.state
+    last = conversation.turns[-1] if conversation.turns else None
     return Context(
         slots=conversation.slots,
         tools=conversation.tools,
@@ -147,6 +149,10 @@ def _context(conversation: Conversation) -> Context:
         task=Task(state["task"]) if state.get("task") in set(Task) else None,
         asked=state.get("asked"),
         calls=calls,
+        question=last.message if last else "",
+        led=f"{lead.doc_id}#{lead.section}"
+        if last and not last.answer.tool_calls and (lead := next(iter(last.answer.citations), None))
+        else None,
     )
 
 

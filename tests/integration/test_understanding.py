@@ -273,6 +273,40 @@ def test_a_judgement_between_cards_leads_with_the_answer_then_the_figures(assist
     assert "376" in answer.answer  # then the catalog's figures
 
 
+@pytest.mark.parametrize(
+    ("first", "follow_up", "expected"),
+    [
+        (
+            "Is air cooling OK for a rack of four 8-GPU H100 servers?",
+            "and for a GB200 NVL72 rack?",
+            r"120 kW|liquid",
+        ),
+        ("四台8卡H100放一个风冷机柜可以吗", "那GB200 NVL72整柜呢", r"120 kW|液冷"),
+    ],
+)
+def test_a_short_follow_up_asks_the_previous_question_about_something_new(
+    assistant: Assistant, first: str, follow_up: str, expected: str
+) -> None:
+    before, after = talk(assistant, first, follow_up)
+    assert after.answer.split("\n\n")[0] != before.answer.split("\n\n")[0]  # never the same lead again
+    assert re.search(expected, after.answer.split("\n\n")[0])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we've got 2 nodes of 8x H100, full FT of a 70B model, can we or do we need more nodes?",
+        "手上有3台8卡A800，全参FT一个34B模型，够不够",
+    ],
+)
+def test_the_cards_a_team_has_are_checked_for_the_job(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"]
+    call = answer.tool_calls[0]
+    assert call.input["gpus"] in {16, 24}  # the nodes x GPUs the team has
+    assert call.input["finetune"] == "full"
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
