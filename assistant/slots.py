@@ -90,6 +90,9 @@ class Slots(BaseModel):
         default=None, description="Ops/maintenance per year, share of capex."
     )
     checkpoints: int | None = Field(default=None, description="Checkpoints kept.")
+    weights_only_checkpoints: int | None = Field(
+        default=None, description="Weights-only checkpoints kept besides the full ones."
+    )
     checkpoint_tb: float | None = Field(default=None, description="Size of one checkpoint, TB.")
     write_seconds: float | None = Field(default=None, description="Time allowed to write a checkpoint, s.")
     epochs: float | None = None
@@ -320,6 +323,14 @@ _MAINTENANCE = flags(
 _CHECKPOINTS = flags(
     rf"(?:keep|keeps|keeping|retain|retaining|store|storing|保留|存)\s*(?:the\s*)?(?:last\s*|最近\s*)?{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
     rf"|{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
+    # "only keep 5 full ones", "保留5个完整的"
+    rf"|{INTEGER}\s*full\s*(?:ones|copies|saves)\b|{INTEGER}\s*(?:个|份)\s*完整"
+)
+# weights-only checkpoints kept besides the full ones: "plus 50 weights-only ones", "weights-only every 1000
+# steps for 50 saves", "另外存30个只含权重的"
+_WEIGHTS_ONLY = flags(
+    rf"{INTEGER}\s*(?:个|份)?\s*(?:weights?[- ]only|(?:只|仅)(?:存|含|保留|有)?权重)"
+    rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?(?:for\s*|共\s*)?{INTEGER}\s*(?:saves|copies|snapshots|times|checkpoints?|个|份|次)"
 )
 _CHECKPOINT_SIZE = flags(
     rf"(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
@@ -725,8 +736,10 @@ class SlotExtractor:
             slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
         if match := take(_CHECKPOINT_SIZE):
             slots.checkpoint_tb = _terabytes(match.group(1), match.group(2))
+        if match := take(_WEIGHTS_ONLY):
+            slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
-            slots.checkpoints = int(_group(match, 1, 2) or 0)
+            slots.checkpoints = int(_group(match, 1, 2, 3, 4) or 0)
         if match := take(_WRITE_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value

@@ -92,6 +92,13 @@ class StorageInput(ToolInput, ArchitectureFields):
     run_days: float | None = Field(
         default=None, gt=0, le=3650, description="Length of the training run, days (gives the written count)."
     )
+    weights_only_retained: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Weights-only checkpoints kept besides the full ones (e.g. one every 1,000 steps for "
+        "evaluation); overrides the history that keep_weights_only_history counts.",
+    )
     keep_weights_only_history: bool = Field(
         default=False,
         description="Also keep a weights-only copy of every checkpoint that rotates out (needs run_days).",
@@ -360,10 +367,13 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
             warnings.append(
                 "the checkpoint interval is longer than the run: only the final checkpoint is written"
             )
-    elif inp.keep_weights_only_history:
+    elif inp.keep_weights_only_history and inp.weights_only_retained is None:
         raise CalculatorInputError("run_days", "give the run length to count the weights-only history")
     else:
         assumptions.append(f"{retained} full checkpoints retained (give run_days for the written count)")
+    if inp.weights_only_retained is not None:
+        history = inp.weights_only_retained
+        assumptions.append(f"{history} weights-only checkpoints kept besides the full ones (given)")
     checkpoints = retained * full + history * weights_only
     assumptions.append(
         f"full checkpoint {inp.full_checkpoint_bytes_per_param:g} bytes per parameter; weights-only "

@@ -15,6 +15,7 @@ from assistant.calculators.common import (
     assumed,
     gpu_into,
     model_into,
+    model_name,
     num,
     words,
 )
@@ -31,11 +32,32 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload["gpus_per_node"] = min(slots.gpu_count or GPUS_PER_NODE, slots.gpus_per_node or GPUS_PER_NODE)
     if not slots.gpu_count:
         assumptions.append(assumed("8 GPUs per server", "每台服务器 8 张卡"))
+    if slots.offload and ("model" in payload or "params_b" in payload):
+        # "and if we offload the optimizer to CPU, how much host RAM?": the offloaded states, shared by the
+        # servers the job runs on
+        payload["offload_optimizer"] = True
+        payload["nodes"] = max(1, (slots.gpu_count or 0) // payload["gpus_per_node"])
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
+    offload = o["per_node"]["offload_gb"]
+    if offload:
+        model, servers = call.input.get("model") or model_name(call.input, o), call.input.get("nodes", 1)
+        over = f" over {servers} servers" if servers > 1 else ""
+        over_zh = f"（分摊到 {servers} 台服务器）" if servers > 1 else ""
+        en = (
+            f"Offloading {model}'s optimizer states takes about **{num(offload)} GB of host RAM per server**{over}; "
+            f"with the {num(o['ratio'])}x GPU-memory baseline and loaders, fit **{num(o['recommended_ram_gib'])} GB** "
+            f"({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']}."
+        )
+        zh = (
+            f"把 {model} 的优化器状态卸载到内存，每台服务器约需 **{num(offload)} GB**{over_zh}；加上按显存 "
+            f"{num(o['ratio'])} 倍的基线和数据加载，建议配 **{num(o['recommended_ram_gib'])} GB**（{o['dimm_layout']}），"
+            f"对应 {o['gpus_per_node']} 张 {o['gpu']}。"
+        )
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
     en = (
         f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
         f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
@@ -44,10 +66,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"每台服务器建议配 **{num(o['recommended_ram_gib'])} GB 内存**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}、"
         f"共 {num(o['total_gpu_memory_gb'])} GB 显存：主机内存按显存的 {num(o['ratio'])} 倍配置，而不是桌面电脑的 8-16 GB。"
     )
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
+
+
+def _rows(o: dict[str, Any]) -> list[Row]:
     rows = [Row(en="GPU memory per server", zh="每台显存合计", value=f"{num(o['total_gpu_memory_gb'])} GB"),
-            Row(en="RAM / GPU memory", zh="内存/显存比", value=f"{num(o['ratio'])}x"),
-            Row(en="Recommended RAM", zh="建议内存", value=f"{num(o['recommended_ram_gib'])} GB ({o['dimm_layout']})")]  # fmt: skip
-    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+            Row(en="RAM / GPU memory", zh="内存/显存比", value=f"{num(o['ratio'])}x")]  # fmt: skip
+    if o["per_node"]["offload_gb"]:
+        rows.append(
+            Row(en="Offloaded states", zh="卸载的状态", value=f"{num(o['per_node']['offload_gb'])} GB")
+        )
+    rows.append(
+        Row(
+            en="Recommended RAM",
+            zh="建议内存",
+            value=f"{num(o['recommended_ram_gib'])} GB ({o['dimm_layout']})",
+        )
+    )
+    return rows
 
 
 CALCULATOR = Calculator(

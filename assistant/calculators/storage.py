@@ -43,6 +43,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["run_days"] = slots.deadline_days
     if slots.checkpoints:
         payload["checkpoints_retained"] = slots.checkpoints
+    if slots.weights_only_checkpoints is not None:
+        payload["weights_only_retained"] = slots.weights_only_checkpoints
     if slots.token_bytes:
         payload["bytes_per_token_id"] = slots.token_bytes
     if slots.write_seconds:
@@ -69,7 +71,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     kept = f"{o['checkpoints_retained']} full checkpoints of {num(o['full_checkpoint_gb'])} GB"
     kept_zh = f"保留 {o['checkpoints_retained']} 个完整检查点（每个 {num(o['full_checkpoint_gb'])} GB）"
-    if "checkpoints_retained" in call.input:  # the user said how many they keep: lead with that figure
+    if (light := call.input.get("weights_only_retained")) is not None:
+        kept += f" and {light} weights-only ones of {num(o['weights_only_checkpoint_gb'])} GB"
+        kept_zh += f"和 {light} 个仅权重检查点（每个 {num(o['weights_only_checkpoint_gb'])} GB）"
+    if call.input.keys() & {"checkpoints_retained", "weights_only_retained"}:
+        # the user said how many they keep: lead with that figure
         en = (
             f"Keeping {kept} takes **{num(o['checkpoints_gb'] / 1000)} TB**; with the {num(o['tokenized_gb'])} GB "
             f"dataset, scratch and headroom plan about {num(o['total_tb'])} TB ({num(o['total_tib'])} TiB)."

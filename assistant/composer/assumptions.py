@@ -658,6 +658,10 @@ RULES: list[Rule] = [
         ),
     ),
     rule(
+        r"(?P<kept>\d+) weights-only checkpoints kept besides the full ones \(given\)",
+        "另外保留 {kept} 个只含权重的检查点（按所给）",
+    ),
+    rule(
         r"(?P<kept>\d+) full checkpoints retained \(give run_days for the written count\)",
         "保留 {kept} 个完整检查点（给出 run_days 可算出写入的总数）",
     ),

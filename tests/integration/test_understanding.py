@@ -307,6 +307,49 @@ def test_the_cards_a_team_has_are_checked_for_the_job(assistant: Assistant, mess
     assert call.input["finetune"] == "full"
 
 
+@pytest.mark.parametrize(
+    ("messages", "offloaded_gb"),
+    [
+        # DeepSpeed's estimate_zero3_model_states_mem_needs_all_cpu: 16 bytes per parameter offloaded with the
+        # optimizer, x1.5 buffer; 13B is 13 x 16 x 1.5 = 312 GB on one server
+        (
+            (
+                "13B full fine-tune on 8 H100s with ZeRO-3, memory per GPU?",
+                "with the optimizer offloaded to CPU, how much RAM per box?",
+            ),
+            312,
+        ),
+        # 34B over 2 servers: 34 x 16 x 1.5 / 2 = 408 GB each
+        (("34B全参微调，2台8卡A100 80G，ZeRO-3 加 CPU offload，每台内存配多少",), 408),
+    ],
+)
+def test_host_ram_with_offload_leads_with_the_offloaded_states(
+    assistant: Assistant, messages: tuple[str, ...], offloaded_gb: int
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["host_ram"]
+    assert f"**{offloaded_gb} GB" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("messages", "terabytes"),
+    [
+        # 13B x 14 bytes = 182 GB per full checkpoint, 26 GB weights-only (ZeRO §3.1): 4 x 182 + 30 x 26
+        (
+            ("13B model, how much storage?", "say we keep 4 full ones and 30 weights-only snapshots"),
+            "1.51 TB",
+        ),
+        (("70B训练，保留2个完整检查点，再存20个只存权重的，要多少存储",), "4.76 TB"),  # 2 x 980 + 20 x 140
+    ],
+)
+def test_weights_only_checkpoints_are_counted_besides_the_full_ones(
+    assistant: Assistant, messages: tuple[str, ...], terabytes: str
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["storage"]
+    assert terabytes in first_sentence(answer)
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 

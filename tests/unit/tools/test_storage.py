@@ -87,6 +87,17 @@ def test_llama2_70b_bf16_weights_are_140_gb() -> None:
     assert out.bytes_per_token_id == 2
 
 
+def test_weights_only_checkpoints_kept_besides_the_full_ones() -> None:
+    """ZeRO §3.1: a resumable mixed-precision Adam checkpoint is 2 + 4 + 8 = 14 bytes per parameter, the BF16
+    weights alone 2: for a 70B model five full (980 GB each) plus fifty weights-only (140 GB each)."""
+    out = storage(
+        StorageInput(params_b=70, dataset_tokens_b=1400, checkpoints_retained=5, weights_only_retained=50),
+        default_catalog(),
+    )
+    assert out.checkpoints_gb == pytest.approx(5 * 980 + 50 * 140)
+    assert any("50 weights-only checkpoints" in a for a in out.assumptions)
+
+
 def test_nanogpt_openwebtext_train_bin() -> None:
     # karpathy/nanoGPT data/openwebtext/prepare.py: GPT-2 ids as uint16 "(can do since enc.max_token_value ==
     # 50256 is < 2**16)"; "train.bin is ~17GB", "train has ~9B tokens (9,035,582,198)". 18.07e9 bytes is
