@@ -285,6 +285,8 @@ _ASKED = [
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
     ("gpus", words(r"how many (?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
+                   r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
+                   r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块)", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
@@ -359,6 +361,8 @@ class Router:
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)
+        if context.intent == Intent.CLARIFY and stated and not asked:
+            asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
         if (
             follow_up
@@ -434,6 +438,10 @@ class Router:
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
             ]  # asked back below, if a number was asked
+        if not slots.rack_kw:
+            tools = [
+                t for t in tools if t != "rack_fit"
+            ]  # a rack's power budget is its one input: asked below
         wanted = list(dict.fromkeys(triggered))
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
@@ -490,6 +498,8 @@ def _missing(
     size of a fine-tuning data set."""
     if slots.finetune and asked in {"days", "gpu_hours", "cost"} and not (slots.tokens_b or slots.gpu_hours):
         return "finetune"  # how long a fine-tune takes depends on its data, which is never Chinchilla-sized
+    if "rack_fit" in wanted and not slots.rack_kw and asked in {"racks", None}:
+        return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None
     if _BUY.search(text):

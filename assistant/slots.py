@@ -71,6 +71,7 @@ class Slots(BaseModel):
     )
     server: str | None = Field(default=None, description="Catalog reference server id, e.g. 'dgx-h100'.")
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
+    gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
     server_price: float | None = Field(default=None, description="Purchase price of one server.")
@@ -276,6 +277,7 @@ _YEARS = flags(
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
     rf"|每卡每秒\s*{AMOUNT}\s*(?:个)?\s*token"
+    rf"|(?:单卡|每卡|每张卡|一张卡)[^。；;，,\n]{{0,12}}?{AMOUNT}\s*(?:个)?\s*(?:token|tok)s?\s*(?:/\s*s|每秒)"  # "单卡H20 900 token/s"
 )
 
 # --- quantities people already know ----------------------------------------------------------------
@@ -283,6 +285,12 @@ _GPU_HOURS = flags(
     rf"{AMOUNT}\s*(k|mn|m|million|万|亿)?\s*(?:个)?\s*(?:gpu[\s-]*(?:hours?|hrs?|h)\b|卡时|卡小时|gpu\s*小时|gpu\s*时)"
 )
 _FLOPS = flags(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:e\+?|[x×*]\s*10\^?)\s*(\d{1,3})\s*(?:flops?|flop|次浮点)")
+# one GPU's share of the power, all in: "0.7 kW per GPU", "700 W/GPU", "每卡功耗按0.7kW算"
+_GPU_KW = flags(
+    rf"{DECIMAL}\s*(kw|w)\s*(?:per|each|/|a|an)\s*(?:gpu|card|accelerator)\b"
+    rf"|每(?:张|块)?卡\s*(?:功耗|功率|耗电)?\s*(?:按|约|是|为|算)?\s*{DECIMAL}\s*(kw|w)(?![a-z])"
+    rf"|(?:per[- ]gpu|each gpu)\s*(?:power|draw)?\s*(?:of|is|at|~|about|=)?\s*{DECIMAL}\s*(kw|w)\b"
+)
 _SERVER_KW = flags(
     rf"(?:每台|每个节点|单台|each|per (?:node|server|box)|(?:server|box|node|machine)s?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
     rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
@@ -290,6 +298,7 @@ _SERVER_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|每(?:个)?机柜\s*{DECIMAL}\s*kw"  # "20 kW per rack"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
 )
@@ -360,7 +369,7 @@ _NODE_TPS = flags(
     rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"
 )
 _DEMAND_TPS = flags(
-    rf"(?:demand|peak|total|traffic|need|needs|require|requires|需求|峰值|总共|总|需要)[^.;。；\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"(?:demand|peak|total|traffic|need|needs|require|requires|需求|峰值|总共|总|需要|平均|均值)[^.;。；，\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
     rf"|{AMOUNT}\s*(k|万)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:in total|total|at (?:the )?peak|peak|overall|aggregate)"
     # "平均每秒3万token", "峰值每秒5万个token": a demand written per second first
     rf"|(?:平均|峰值|高峰|总共|总|需求|业务)\s*(?:是|为|要|需要|大概|约)?\s*每秒(?:钟)?\s*(?:要|需要|约|有|大概)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
@@ -388,6 +397,7 @@ _PEAK = flags(
     rf"{DECIMAL}\s*(?:x|×|倍)\s*(?:the\s*)?(?:peak|峰值)|peak(?:[- ]to[- ]average)?\s*(?:factor|multiplier|ratio)\s*(?:of|=|is|:)?\s*{DECIMAL}"
     rf"|峰值(?:系数|倍数|是平均的?)\s*(?:为|是|按)?\s*{DECIMAL}"
     rf"|peaks?\s*(?:at|of|are|is|reach(?:es)?)?\s*(?:about|~)?\s*{DECIMAL}\s*(?:x|×|times)"
+    rf"|峰值\s*(?:是|为|约|按)?\s*(?:平均(?:值)?的?)?\s*{DECIMAL}\s*倍"  # "峰值3倍"
 )
 _HEADROOM = flags(
     rf"{DECIMAL}\s*%\s*(?:of\s*)?(?:headroom|buffer|margin|余量|冗余)|(?:headroom|buffer|margin|余量|冗余)\s*(?:of|留|为|按|是)?\s*{DECIMAL}\s*%"
@@ -653,7 +663,7 @@ class SlotExtractor:
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
         if match := _TPS.search(text):
-            number = _group(match, 1, 3) or "0"
+            number = _group(match, 1, 3, 4) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
 
     def _money(self, text: str, slots: Slots) -> str:
@@ -705,9 +715,12 @@ class SlotExtractor:
         if match := take(_FLOPS):
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
         if match := take(_RACK_KW):
-            slots.rack_kw = float(_group(match, 1, 2) or 0)
+            slots.rack_kw = float(_group(match, 1, 2, 3, 4) or 0)
             if racks := _RACKS.search(text):
                 slots.racks = int(to_number(racks.group(1))) or None
+        if match := take(_GPU_KW):
+            value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
+            slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if match := take(_SERVER_KW):
             slots.server_power_kw = float(_group(match, 1, 2, 3, 4) or 0)
         if (match := take(_KW)) is not None:
@@ -769,7 +782,7 @@ class SlotExtractor:
         if match := take(_RESIDUAL):
             slots.residual_share = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_PEAK):
-            slots.peak_factor = float(_group(match, 1, 2, 3, 4) or 0)
+            slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(match.group(1), match.group(2))
         if match := take(_GROWTH):

@@ -115,6 +115,10 @@ class ServingCapacityOutput(ToolOutput):
     servers: int = Field(description="Whole servers.")
     gpus: int
     exact_servers: float
+    gpus_needed: int | None = Field(
+        default=None,
+        description="With a per-GPU rate: ceil(needed / tokens/s per GPU), before whole servers.",
+    )
 
 
 def serving_capacity(inp: ServingCapacityInput, catalog: Catalog) -> ServingCapacityOutput:
@@ -152,4 +156,7 @@ def serving_capacity(inp: ServingCapacityInput, catalog: Catalog) -> ServingCapa
         servers=servers,
         gpus=servers * inp.gpus_per_server,
         exact_servers=round_sig(exact),
+        gpus_needed=math.ceil(needed / inp.tokens_per_second_per_gpu - 1e-9)
+        if inp.tokens_per_second_per_gpu
+        else None,
     )

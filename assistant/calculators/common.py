@@ -120,6 +120,17 @@ def power_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]
             )
     if slots.power_kw:
         payload["wall_power_kw" if slots.power_at_wall else "it_power_kw"] = slots.power_kw
+    elif slots.gpu_power_kw:
+        # "0.7 kW per GPU all-in": the fleet's IT load is that share times the GPUs
+        gpus = payload.get("gpus") or slots.gpu_count or GPUS_PER_NODE
+        payload["it_power_kw"] = round(gpus * slots.gpu_power_kw, 6)
+        payload.pop("server", None)
+        assumptions.append(
+            assumed(
+                f"IT load {gpus:,} GPUs x {slots.gpu_power_kw:g} kW each, all in (the per-GPU figure given)",
+                f"IT 负载按 {gpus:,} 张卡 × 每卡 {slots.gpu_power_kw:g} kW（所给的每卡全口径功耗）",
+            )
+        )
     if slots.pue:
         payload["pue"] = slots.pue
 

@@ -36,12 +36,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpus"] = gpus
     elif not slots.server:
         payload["gpus"] = GPUS_PER_NODE
-        if not (slots.power_kw or slots.server_power_kw):
+        if not (slots.power_kw or slots.server_power_kw or slots.gpu_power_kw):
             assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
     power_into(slots, payload, assumptions)
     if slots.utilization:
         payload["utilization"] = slots.utilization
-    elif slots.power_kw:
+    elif slots.power_kw or slots.gpu_power_kw:
         payload["utilization"] = 1.0  # a stated draw is the draw: all year, unless a utilisation is given
         assumptions.append(assumed("the stated power is drawn all year round", "按所述功率全年持续运行计算"))
     money_into(slots, payload, catalog)

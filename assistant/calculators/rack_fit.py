@@ -27,7 +27,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {"rack_kw": slots.rack_kw}
     assumptions: list[Assumed] = []
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
-    if server_kw := slots.server_power_kw or slots.power_kw:
+    per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
+    if server_kw := slots.server_power_kw or slots.power_kw or per_gpu:
         payload["server_power_kw"] = server_kw
     if slots.server:
         payload["server"] = slots.server

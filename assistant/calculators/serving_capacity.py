@@ -63,13 +63,26 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     with_headroom_en = f" with {pct(headroom)} headroom" if headroom else ""
     with_headroom_zh = f"，留 {pct(headroom)} 余量" if headroom else ""
     en = (
-        f"**{num(o['servers'])} servers** ({num(o['gpus'])} GPUs) serve a peak of {num(i['demand_tokens_per_second'])} "
+        f"**{num(o['servers'])} server{'s' if o['servers'] != 1 else ''}** ({num(o['gpus'])} GPUs) serve a peak of {num(i['demand_tokens_per_second'])} "
         f"tokens/s{with_headroom_en}: {num(o['needed_tokens_per_second'])} tokens/s needed, {num(o['exact_servers'])} servers exactly."
     )
     zh = (
         f"峰值 {num(i['demand_tokens_per_second'])} token/s{with_headroom_zh}需要 **{num(o['servers'])} 台服务器**"
         f"（{num(o['gpus'])} 张卡）：需承载 {num(o['needed_tokens_per_second'])} token/s，精确值 {num(o['exact_servers'])} 台。"
     )
+    if view.asked == "gpus" and o.get("gpus_needed"):
+        # "how many GPUs?": the GPUs the peak needs, then the whole servers they come in
+        n, servers = o["gpus_needed"], num(o["servers"])
+        en = (
+            f"**{n} GPUs** serve a peak of {num(i['demand_tokens_per_second'])} tokens/s{with_headroom_en}: "
+            f"{num(o['needed_tokens_per_second'])} tokens/s at {num(i['tokens_per_second_per_gpu'])} per GPU; in whole "
+            f"servers, {servers} ({num(o['gpus'])} GPUs)."
+        )
+        zh = (
+            f"峰值 {num(i['demand_tokens_per_second'])} token/s{with_headroom_zh}需要 **{n} 张卡**：需承载 "
+            f"{num(o['needed_tokens_per_second'])} token/s，每卡 {num(i['tokens_per_second_per_gpu'])}；按整台服务器为 "
+            f"{servers} 台（{num(o['gpus'])} 张卡）。"
+        )
     rows = [Row(en="Servers", zh="服务器台数", value=num(o["servers"])), Row(en="GPUs", zh="GPU 数量", value=num(o["gpus"])),
             Row(en="Tokens/s needed", zh="需承载 token/s", value=num(o["needed_tokens_per_second"]))]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)

@@ -151,21 +151,23 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"激活 {num(b['activations_gb'])} GB"
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
+    cards = o.get("gpu") or f"{capacity} GB cards"  # counted: "24 x 80 GB cards"
+    cards_zh = o.get("gpu") or f"{capacity} GB 的卡"
     fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus")
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads
-        en = f"**{i['gpus']} x {where}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
-        zh = f"**{i['gpus']} 张 {where}**：{model} 每卡约需 {total} GB（共 {capacity} GB；{parts_zh}）。"
+        en = f"**{i['gpus']} x {cards}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
+        zh = f"**{i['gpus']} 张 {cards_zh}**：{model} 每卡约需 {total} GB（共 {capacity} GB；{parts_zh}）。"
         return _summary(call, en, zh)
     if view.asked == "gpus" and fix:
         # "how many GPUs to fine-tune 70B?": the count leads, then the setting that makes it fit
         change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
         en = (
-            f"**{fix['gpus']} x {where}**, if you {change}: {model} then needs about {num(fix['total_gb'])} GB per GPU "
+            f"**{fix['gpus']} x {cards}**, if you {change}: {model} then needs about {num(fix['total_gb'])} GB per GPU "
             f"of {capacity} GB (as assumed, {total} GB: {parts_en})."
         )
         zh = (
-            f"**{fix['gpus']} 张 {where}**，需要{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB（共 {capacity} GB；"
+            f"**{fix['gpus']} 张 {cards_zh}**，需要{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB（共 {capacity} GB；"
             f"按假设的设置每卡 {total} GB：{parts_zh}）。"
         )
         return _summary(call, en, zh)

@@ -85,6 +85,13 @@ CLARIFY = {
         "请问是多大的模型（参数量），以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？显存取决于这两点。"
         "如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
     ),
+    "rack": (
+        "How much power may one rack draw (kW)? That decides how many servers share a rack. Air-cooled racks "
+        "are often fed 10-20 kW, which holds one DGX H100 (10.2 kW at most); 40 kW holds three. Tell me the "
+        "rack's kW and I will count the racks.",
+        "每个机柜能供多少电（kW）？这决定一个机柜放几台服务器。风冷机柜常见供电 10–20 kW，只能放一台 DGX H100"
+        "（最大 10.2 kW）；40 kW 能放三台。告诉我机柜的 kW，我来算要几个机柜。",
+    ),
     "finetune": (
         "How much data will you fine-tune on: the number of examples, their average length in tokens, and the "
         "epochs? Time is proportional to examples x tokens x epochs; for example 100k examples of 1,000 tokens "

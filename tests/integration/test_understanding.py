@@ -350,6 +350,67 @@ def test_weights_only_checkpoints_are_counted_besides_the_full_ones(
     assert terabytes in first_sentence(answer)
 
 
+@pytest.mark.parametrize(
+    ("message", "wall_kw"),
+    [
+        ("32 GPUs drawing roughly 0.8 kW per GPU all-in, PUE 1.25, 10 cents a kWh: annual electricity?", 32),
+        ("256张卡，每卡功耗按1kW算，PUE 1.2，电价0.5元/度，一年电费多少", 307.2),
+    ],
+)
+def test_a_per_gpu_power_is_multiplied_by_the_gpus(
+    assistant: Assistant, message: str, wall_kw: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"]
+    assert output(answer, "power_cost")["wall_power_kw"] == pytest.approx(wall_kw)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_back", "racks"),
+    [
+        (
+            "How many racks would 12 DGX B200 need?",
+            "the colo offers 30 kW per rack",
+            6,
+        ),  # 14.3 kW each: 2 a rack
+        ("20台DGX H100要几个机柜", "每个机柜35kW", 7),  # 10.2 kW each: 3 a rack
+    ],
+)
+def test_racks_without_a_rack_power_ask_for_it_then_count(
+    assistant: Assistant, question: str, answer_back: str, racks: int
+) -> None:
+    asked, counted = talk(assistant, question, answer_back)
+    assert "clarify: rack" in asked.notes
+    assert "kW" in asked.answer
+    assert tools(counted) == ["rack_fit"]
+    assert f"**{racks} " in first_sentence(counted)
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        # 1,200 x 2 peak x 1.25 = 3,000 tokens/s over 400 per GPU
+        ("average 1,200 tok/s, peaks at 2x, want 25% headroom, each L40S does 400 tok/s. how many GPUs?", 8),
+        ("平均 3000 token/s，峰值3倍，留20%余量，单卡H20 900 token/s，要几张卡", 12),  # 10,800 / 900
+    ],
+)
+def test_serving_gpus_asked_lead_with_gpus(assistant: Assistant, message: str, gpus: int) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_capacity"]
+    assert f"**{gpus} " in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["what's the fewest 80GB cards that can full fine-tune a 34B model?", "全参微调34B，最少要几张80G的卡"],
+)
+def test_the_fewest_cards_asked_lead_with_the_count(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    least = output(answer, "training_memory")["min_gpus"]
+    assert isinstance(least, dict)
+    assert first_sentence(answer).startswith(f"**{least['gpus']}")
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
