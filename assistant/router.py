@@ -276,6 +276,10 @@ _ASKED = [
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
+    ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)")),
+    ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
+                         r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",
+                         r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小")),
     ("payback", words(r"回本", r"pay (?:for )?itself", r"pays? back", r"payback", r"break[- ]?even", r"多久能?赚回")),
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
@@ -424,6 +428,8 @@ class Router:
         ):
             # "can we train 7B on 8 H100s?": whether it fits is a memory check on the cards named
             tools = ["inference_memory" if task == Task.SERVE else "training_memory"]
+        if not tools and asked in {"checkpoint", "weights_checkpoint"} and (slots.params_b or slots.model):
+            tools = ["storage"]  # "what size is a 13B checkpoint?": computed for that model
         if _ADVICE.search(text) and asked in {None, "mfu"}:
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
@@ -601,6 +607,8 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
     rate = given.node_tokens_per_second or given.tokens_per_second_per_gpu
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
+    if given.write_gb_s and has_model:
+        return "storage"  # how long a checkpoint takes at the bandwidth the storage has
     if (
         (given.server_price or given.gpu_price or given.lease_per_month)
         and (given.cloud_price_per_gpu_hour or given.monthly_bill or given.lease_per_month)

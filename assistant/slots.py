@@ -72,6 +72,7 @@ class Slots(BaseModel):
     server: str | None = Field(default=None, description="Catalog reference server id, e.g. 'dgx-h100'.")
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
+    write_gb_s: float | None = Field(default=None, description="Write bandwidth of the storage, GB/s.")
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
     server_price: float | None = Field(default=None, description="Purchase price of one server.")
@@ -346,6 +347,11 @@ _CHECKPOINT_SIZE = flags(
 )
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
+)
+# what the storage writes: "our storage does 5 GB/s writes", "存储写入带宽 20GB/s"
+_WRITE_GB_S = flags(
+    rf"(?:writes?|写入|写|storage|存储|file ?system|文件系统|lustre|nfs|weka|vast)[^.;。；，?？\n]{{0,24}}?{DECIMAL}\s*(gb|tb)\s*/\s*s"
+    rf"|{DECIMAL}\s*(gb|tb)\s*/\s*s\s*(?:of\s*)?(?:sequential\s*)?(?:writes?|写入|写)"
 )
 _EPOCHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}")
 _SAMPLES = flags(
@@ -753,6 +759,9 @@ class SlotExtractor:
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4) or 0)
+        if match := take(_WRITE_GB_S):
+            unit = (_group(match, 2, 4) or "gb").lower()
+            slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)
         if match := take(_WRITE_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value

@@ -128,6 +128,12 @@ class StorageInput(ToolInput, ArchitectureFields):
     nodes: int = Field(
         default=1, ge=1, le=100_000, description="Servers in the job; each writes its shard of a checkpoint."
     )
+    write_bandwidth_gb_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=100_000,
+        description="Aggregate write bandwidth the storage delivers, GB/s: gives the time one checkpoint takes.",
+    )
     server: str | None = Field(
         default=None,
         description="Catalog server whose local data NVMe is checked (default: DGX H100), e.g. 'DGX B200'.",
@@ -191,6 +197,12 @@ class StorageOutput(ToolOutput):
         description="Aggregate write rate to save one full checkpoint in time."
     )
     checkpoint_write_gb_s_per_node: float
+    write_seconds_at_bandwidth: float | None = Field(
+        default=None, description="Seconds to write one full checkpoint at write_bandwidth_gb_s."
+    )
+    weights_only_write_seconds_at_bandwidth: float | None = Field(
+        default=None, description="Seconds to write one weights-only checkpoint at write_bandwidth_gb_s."
+    )
     tiers: list[TierCheck]
     recommended_tier: str = Field(description="Catalog id of the hot tier for data and checkpoints.")
     cold_tier: str | None = Field(description="Catalog id of the tier for durable cold copies.")
@@ -469,6 +481,10 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         total_after_growth_tb=total * (1 + inp.growth_per_year) ** inp.growth_years / TB,
         checkpoint_write_gb_s=need,
         checkpoint_write_gb_s_per_node=need_per_node,
+        write_seconds_at_bandwidth=full / GB / inp.write_bandwidth_gb_s if inp.write_bandwidth_gb_s else None,
+        weights_only_write_seconds_at_bandwidth=(
+            weights_only / GB / inp.write_bandwidth_gb_s if inp.write_bandwidth_gb_s else None
+        ),
         tiers=checks,
         recommended_tier=pick.id,
         cold_tier=cold.id if cold else None,

@@ -301,7 +301,7 @@ def model_name(inp: dict[str, Any], out: dict[str, Any]) -> str:
     if isinstance(arch, dict) and arch.get("name") and not arch.get("derived"):
         return str(arch["name"])
     size = inp.get("params_b") or arch.get("params_b") if isinstance(arch, dict) else inp.get("params_b")
-    return f"{num(size)}B" if size else "the model"
+    return f"{num(size)}B" if size else str(inp.get("model") or "the model")
 
 
 def generic_summary(call: ToolCall, view: View | None = None) -> Summary:

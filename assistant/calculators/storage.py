@@ -13,6 +13,7 @@ from assistant.calculators.common import (
     View,
     assumed,
     model_into,
+    model_name,
     nodes,
     num,
     pct,
@@ -47,6 +48,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["weights_only_retained"] = slots.weights_only_checkpoints
     if slots.token_bytes:
         payload["bytes_per_token_id"] = slots.token_bytes
+    if slots.write_gb_s:
+        payload["write_bandwidth_gb_s"] = slots.write_gb_s
     if slots.write_seconds:
         payload["checkpoint_write_seconds"] = slots.write_seconds
     if slots.headroom is not None:
@@ -59,6 +62,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
                 ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
+
+
+def _duration(seconds: float, zh: bool = False) -> str:
+    """120 s, 3.3 min, 1.5 h: the unit a person would say."""
+    if seconds < 90:
+        return f"{num(seconds)} 秒" if zh else f"{num(seconds)} s"
+    if seconds < 5400:
+        return f"{num(seconds / 60)} 分钟" if zh else f"{num(seconds / 60)} min"
+    return f"{num(seconds / 3600)} 小时" if zh else f"{num(seconds / 3600)} h"
 
 
 def _tier_name(o: dict[str, Any]) -> str:
@@ -93,6 +105,46 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = (
             f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
             f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{_tier_name(o)}。"
+        )
+    if view.asked == "weights_checkpoint" and not o.get("write_seconds_at_bandwidth"):
+        model, bytes_ = model_name(call.input, o), call.input.get("weights_precision", "bf16").upper()
+        en = (
+            f"A weights-only checkpoint of {model} ({bytes_}) is **{num(o['weights_only_checkpoint_gb'])} GB** "
+            f"({num(o['weights_only_checkpoint_gib'])} GiB); a resumable one with the optimizer states is "
+            f"{num(o['full_checkpoint_gb'])} GB. {en}"
+        )
+        zh = (
+            f"{model} 只存权重的检查点（{bytes_}）约 **{num(o['weights_only_checkpoint_gb'])} GB**"
+            f"（{num(o['weights_only_checkpoint_gib'])} GiB）；含优化器状态、可续训的完整检查点为 {num(o['full_checkpoint_gb'])} GB。{zh}"
+        )
+    elif view.asked == "checkpoint" and not o.get("write_seconds_at_bandwidth"):
+        # "how big is a 70B checkpoint?": the checkpoint, resumable and weights-only, before the storage plan
+        model, per_param = (
+            model_name(call.input, o),
+            num(call.input.get("full_checkpoint_bytes_per_param", 14)),
+        )
+        en = (
+            f"A resumable checkpoint of {model} (weights, FP32 master copy and Adam moments, {per_param} bytes per "
+            f"parameter) is **{num(o['full_checkpoint_gb'])} GB** ({num(o['full_checkpoint_gib'])} GiB); the weights "
+            f"alone are {num(o['weights_only_checkpoint_gb'])} GB. {en}"
+        )
+        zh = (
+            f"{model} 可续训的完整检查点（权重、FP32 主权重和 Adam 动量，每参数 {per_param} 字节）约 "
+            f"**{num(o['full_checkpoint_gb'])} GB**（{num(o['full_checkpoint_gib'])} GiB）；只存权重为 "
+            f"{num(o['weights_only_checkpoint_gb'])} GB。{zh}"
+        )
+    if o.get("write_seconds_at_bandwidth"):
+        # "our storage writes 5 GB/s: how long to save a checkpoint?": the time at the bandwidth they have
+        seconds, light = o["write_seconds_at_bandwidth"], o["weights_only_write_seconds_at_bandwidth"]
+        rate, model = num(call.input["write_bandwidth_gb_s"]), model_name(call.input, o)
+        en = (
+            f"At {rate} GB/s, one full checkpoint of {model} ({num(o['full_checkpoint_gb'])} GB) takes about "
+            f"**{_duration(seconds)}** to write; a weights-only one ({num(o['weights_only_checkpoint_gb'])} GB) "
+            f"{_duration(light)}. {en}"
+        )
+        zh = (
+            f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB）约需 **{_duration(seconds, True)}**；"
+            f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {_duration(light, True)}。{zh}"
         )
     if call.input.get("growth_per_year"):
         # "plan for 30% annual growth": what to buy for the years of growth planned, first
@@ -132,5 +184,5 @@ CALCULATOR = Calculator(
     build=_build,
     summarize=_summarize,
     needs_model=True,
-    answers=frozenset({"storage"}),
+    answers=frozenset({"checkpoint", "weights_checkpoint", "storage"}),
 )

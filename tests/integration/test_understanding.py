@@ -411,6 +411,38 @@ def test_the_fewest_cards_asked_lead_with_the_count(assistant: Assistant, messag
     assert first_sentence(answer).startswith(f"**{least['gpus']}")
 
 
+@pytest.mark.parametrize(
+    ("messages", "lead"),
+    [
+        (
+            ("our Lustre writes at 4 GB/s; how long does a 34B full checkpoint take to save?",),
+            "1.98 min",
+        ),  # 476 GB
+        (("13B模型", "存储写入带宽只有1GB/s，存一次完整检查点要多久"), "3.03 分钟"),  # 182 GB
+    ],
+)
+def test_a_checkpoints_write_time_comes_from_the_bandwidth_given(
+    assistant: Assistant, messages: tuple[str, ...], lead: str
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["storage"]
+    assert lead in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("what size is a 13B checkpoint?", "**182 GB**"),  # 14 bytes per parameter (ZeRO §3.1)
+        ("34B的checkpoint大概多大", "**476 GB**"),
+        ("size of a weights-only checkpoint for a 34B model?", "**68 GB**"),  # BF16, 2 bytes
+        ("70B只存权重的检查点多大", "**140 GB**"),
+    ],
+)
+def test_a_checkpoints_size_leads_when_asked(assistant: Assistant, message: str, lead: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert lead in first_sentence(answer)
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 

@@ -328,7 +328,8 @@ TARGETED: list[Payload] = [
     ("storage", {"model": "llama-3-70b", "dataset_raw_gb": 4000, "checkpoint_interval_hours": 6, "run_days": 10,
                  "local_nvme_tb_per_node": 15.36, "server": "dgx-b200"}),
     ("storage", {"params_b": 1, "dataset_tokens_b": 20, "run_days": 0.1, "checkpoint_interval_hours": 4}),
-    ("storage", {"params_b": 70, "dataset_tokens_b": 1400, "checkpoints_retained": 5, "weights_only_retained": 50}),
+    ("storage", {"params_b": 70, "dataset_tokens_b": 1400, "checkpoints_retained": 5, "weights_only_retained": 50,
+                 "write_bandwidth_gb_s": 5}),
     # power: a server, its power given, overhead given, PUE given, liquid cooling, tariffs in CNY and USD
     ("power_cost", {"server": "dgx-h100"}),
     ("power_cost", {"server": "dgx-b200", "gpus": 12, "server_power_kw": 14, "cooling": "liquid"}),
