@@ -276,6 +276,9 @@ _ASKED = [
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
+    ("split", words(r"how (?:should|do|would|to|can|could) (?:we |i )?(?:split|allocate|divide|spend|break down|budget)\b",
+                    r"\b(?:split|allocate|allocation|breakdown|break down|divide)\b[^?.]{0,40}(?:budget|money|between|across|among)",
+                    r"(?:钱|预算|资金)[^。；;]{0,12}(?:怎么|如何|该怎么)(?:分配|分|花|划分|切分)", r"(?:预算|资金)分配")),
     ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)")),
     ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",
@@ -428,6 +431,8 @@ class Router:
         ):
             # "can we train 7B on 8 H100s?": whether it fits is a memory check on the cards named
             tools = ["inference_memory" if task == Task.SERVE else "training_memory"]
+        if asked == "split" and slots.budget and "budget_fit" not in tools:
+            tools = ["budget_fit", *tools]  # "预算2000万，钱怎么分配": what the budget buys, and the rest
         if not tools and asked in {"checkpoint", "weights_checkpoint"} and (slots.params_b or slots.model):
             tools = ["storage"]  # "what size is a 13B checkpoint?": computed for that model
         if _ADVICE.search(text) and asked in {None, "mfu"}:

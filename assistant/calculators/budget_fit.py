@@ -85,6 +85,27 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"plan on {o['servers_with_fabric']}."
             )
             zh += f"若预算还要覆盖集群网络和存储（每台连同分摊约 {all_in}），按 {o['servers_with_fabric']} 台规划。"
+    if view.asked == "split" and o["servers_with_fabric"]:
+        # "how should we split $3M?": the budget in its parts, servers first
+        n = o["servers_with_fabric"]
+        servers_cost = {k: n * o["server_price"][k] for k in ("usd", "cny")}
+        fabric = {k: n * (o["per_server_all_in"][k] - o["server_price"][k]) for k in ("usd", "cny")}
+        rest = {k: o["spent"][k] + o["left"][k] - servers_cost[k] - fabric[k] for k in ("usd", "cny")}
+        whole = o["spent"]["usd"] + o["left"]["usd"]
+
+        def share(part: dict[str, float]) -> str:
+            return f"{100 * part['usd'] / whole:.0f}%"
+
+        en = (
+            f"Of {budget}: about **{money(servers_cost, first)} ({share(servers_cost)}) for {n} GPU servers** "
+            f"({n * per} x {gpu} at about {price} each), {money(fabric, first)} ({share(fabric)}) for the cluster "
+            f"network and storage, and {money(rest, first)} ({share(rest)}) left for racks, power and spares."
+        )
+        zh = (
+            f"{budget} 的分配：约 **{money(servers_cost, first)}（{share(servers_cost)}）买 {n} 台 GPU 服务器**"
+            f"（{n * per} 张 {gpu}，每台约 {price}），{money(fabric, first)}（{share(fabric)}）用于集群网络和存储，"
+            f"剩余 {money(rest, first)}（{share(rest)}）留给机柜、电力和备件。"
+        )
     rows = [Row(en="Price per server", zh="每台服务器价格", value=price),
             Row(en="Per server with network and storage", zh="每台含网络与存储分摊", value=all_in),
             Row(en="Servers (GPUs)", zh="服务器（GPU）", value=f"{o['servers']} ({o['gpus']})"),
@@ -109,7 +130,7 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"servers", "cost"}),
+    answers=frozenset({"servers", "cost", "split"}),
     exemplars_en=("What does $2M buy in H100 servers?", "How many DGX H100 can we afford with $5M?"),
     exemplars_zh=("预算500万元，能买几台H100服务器？",),
     follow_ups_en=("What would those servers cost to run per year?",),

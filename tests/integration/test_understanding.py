@@ -443,6 +443,23 @@ def test_a_checkpoints_size_leads_when_asked(assistant: Assistant, message: str,
     assert lead in first_sentence(answer)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we've got $4M for a training cluster, how do we divide it between servers, network and storage?",
+        "1500万预算建训练集群，资金怎么分配",
+    ],
+)
+def test_a_budget_split_leads_with_the_parts(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["budget_fit"]
+    lead = first_sentence(answer)
+    assert len(re.findall(r"\d+%", lead)) == 3  # servers, network and storage, the rest
+    shares = [int(x) for x in re.findall(r"(\d+)%", lead)]
+    assert 98 <= sum(shares) <= 102
+    assert ("¥" in lead.split("(")[0]) == ("万" in message)  # a yuan budget is split in yuan first
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
