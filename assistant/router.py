@@ -276,6 +276,8 @@ _ASKED = [
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
+    ("price_check", words(r"\b(?:reasonable|fair|overpriced|rip[- ]?off|good deal|too (?:much|expensive|high))\b", r"\bis that (?:a )?(?:good|ok|normal)",
+                          r"贵不贵|贵了|合理吗|合不合理|划算吗|正常吗|报价.{0,8}(?:高|贵|低)|价格.{0,6}(?:合理|正常)")),
     ("split", words(r"how (?:should|do|would|to|can|could) (?:we |i )?(?:split|allocate|divide|spend|break down|budget)\b",
                     r"\b(?:split|allocate|allocation|breakdown|break down|divide)\b[^?.]{0,40}(?:budget|money|between|across|among)",
                     r"(?:钱|预算|资金)[^。；;]{0,12}(?:怎么|如何|该怎么)(?:分配|分|花|划分|切分)", r"(?:预算|资金)分配")),
@@ -431,6 +433,20 @@ class Router:
         ):
             # "can we train 7B on 8 H100s?": whether it fits is a memory check on the cards named
             tools = ["inference_memory" if task == Task.SERVE else "training_memory"]
+        if asked == "price_check" and slots.budget and not slots.server_price and "budget" in stated:
+            # "is $285k reasonable for an 8x H200 server?": the amount is a quote for the server, not a budget
+            slots = slots.model_copy(
+                update={
+                    "server_price": slots.budget,
+                    "server_price_currency": slots.budget_currency,
+                    "budget": None,
+                    "budget_currency": None,
+                }
+            )
+        if asked == "price_check" and slots.server_price and not slots.budget and (slots.gpu or slots.server):
+            tools = [
+                "budget_fit"
+            ]  # "is $285k reasonable for an 8x H200 server?": the quote against the catalog's
         if asked == "split" and slots.budget and "budget_fit" not in tools:
             tools = ["budget_fit", *tools]  # "预算2000万，钱怎么分配": what the budget buys, and the rest
         if not tools and asked in {"checkpoint", "weights_checkpoint"} and (slots.params_b or slots.model):

@@ -23,6 +23,15 @@ from knowledge.catalog import Catalog
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    if not slots.budget and slots.server_price and (slots.gpu or slots.server):
+        # a quoted server price with nothing to spend: the quote against the catalog's price for that server
+        payload = {"budget": slots.server_price, "currency": slots.server_price_currency or "USD",
+                   "gpus_per_server": slots.gpus_per_node or GPUS_PER_NODE}  # fmt: skip
+        if slots.server:
+            payload["server"] = slots.server
+        else:
+            payload["gpu"] = slots.gpu
+        return Plan(tool="budget_fit", payload=payload)
     if not slots.budget:
         return None
     assumptions: list[Assumed] = []
@@ -85,7 +94,28 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"plan on {o['servers_with_fabric']}."
             )
             zh += f"若预算还要覆盖集群网络和存储（每台连同分摊约 {all_in}），按 {o['servers_with_fabric']} 台规划。"
-    if view.asked == "split" and o["servers_with_fabric"]:
+    if view.asked == "price_check" and "capex_per_server" not in i:
+        # the quote (given as the budget) against the catalog's price of one such server
+        quoted, catalog_usd = o["spent"]["usd"] + o["left"]["usd"], o["server_price"]["usd"]
+        gap = 100 * (quoted - catalog_usd) / catalog_usd
+        where = f"{abs(gap):.0f}% {'above' if gap > 0 else 'below'}"
+        where_zh = f"{'高' if gap > 0 else '低'} {abs(gap):.0f}%"
+        source = o.get("purchase_price") or {}
+        dated = f" ({source.get('kind', 'estimate')}, {source.get('as_of')})" if source else ""
+        if abs(gap) <= 10:
+            verdict, verdict_zh = "in line with", "与目录价相当"
+        else:
+            verdict, verdict_zh = where, f"比目录价{where_zh}"
+        en = (
+            f"{budget} for one {per}-GPU {gpu} server is {verdict} the catalog's figure of about {price}{dated}"
+            + (f" ({where})" if abs(gap) <= 10 else "")
+            + "; quotes vary with CPUs, memory, NICs, support and volume."
+        )
+        zh = (
+            f"一台 {per} 卡 {gpu} 服务器报价 {budget}，{verdict_zh}（目录价约 {price}{dated.replace(', ', '，')}）；"
+            "实际报价随 CPU、内存、网卡、维保和采购量浮动。"
+        )
+    elif view.asked == "split" and o["servers_with_fabric"]:
         # "how should we split $3M?": the budget in its parts, servers first
         n = o["servers_with_fabric"]
         servers_cost = {k: n * o["server_price"][k] for k in ("usd", "cny")}
@@ -130,7 +160,7 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"servers", "cost", "split"}),
+    answers=frozenset({"servers", "cost", "split", "price_check"}),
     exemplars_en=("What does $2M buy in H100 servers?", "How many DGX H100 can we afford with $5M?"),
     exemplars_zh=("预算500万元，能买几台H100服务器？",),
     follow_ups_en=("What would those servers cost to run per year?",),

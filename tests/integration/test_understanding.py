@@ -460,6 +460,22 @@ def test_a_budget_split_leads_with_the_parts(assistant: Assistant, message: str)
     assert ("¥" in lead.split("(")[0]) == ("万" in message)  # a yuan budget is split in yuan first
 
 
+@pytest.mark.parametrize(
+    ("message", "verdict"),
+    [
+        ("got a quote of $390k for an 8x H100 box, is that too much?", "30% above"),  # catalog ~$300,000
+        ("8卡H200服务器报价150万，合理吗", "低"),
+    ],
+)
+def test_a_quoted_price_is_held_against_the_catalogs(
+    assistant: Assistant, message: str, verdict: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["budget_fit"]
+    assert verdict in first_sentence(answer)
+    assert "catalog" in first_sentence(answer) or "目录价" in first_sentence(answer)
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
