@@ -25,13 +25,10 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.budget and slots.server_price and (slots.gpu or slots.server):
         # a quoted server price with nothing to spend: the quote against the catalog's price for that server
-        payload = {"budget": slots.server_price, "currency": slots.server_price_currency or "USD",
-                   "gpus_per_server": slots.gpus_per_node or GPUS_PER_NODE}  # fmt: skip
-        if slots.server:
-            payload["server"] = slots.server
-        else:
-            payload["gpu"] = slots.gpu
-        return Plan(tool="budget_fit", payload=payload)
+        quote: dict[str, Any] = {"budget": slots.server_price, "currency": slots.server_price_currency or "USD",
+                                 "gpus_per_server": slots.gpus_per_node or GPUS_PER_NODE}  # fmt: skip
+        quote.update({"server": slots.server} if slots.server else {"gpu": slots.gpu})
+        return Plan(tool="budget_fit", payload=quote)
     if not slots.budget:
         return None
     assumptions: list[Assumed] = []
