@@ -91,7 +91,7 @@ class Understanding(BaseModel):
     )
     missing: str | None = Field(
         default=None,
-        description="With intent clarify: what to ask for (training, memory, finetune, server, unclear).",
+        description="With intent clarify: what to ask for (training, memory, finetune, server, rack, unclear), or decline.",
     )
     seen: list[str] = Field(
         default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
@@ -147,6 +147,14 @@ _VERSUS = words(
     r"\bcompare[sd]?\b|\bvs\.?(?:\s|$)|\bversus\b|\bagainst\b|stacks? up|\bthan\b|\breplace\b|relative to",
     r"(?:跟|和|与|同)\s*\S{1,20}?\s*(?:比|相比)|比\s*\S{1,12}?(?:快|慢|强|弱|好|差|贵|便宜|高|低)|相比|对比|比较",
     r"替代|代替|平替|取代|区别|差距|差多少",
+)
+# asking how to get around export controls or sanctions: declined, with what can be bought lawfully
+_EVASION = words(
+    r"\b(?:bypass|circumvent|evade|get around|work around|dodge|sneak|smuggl\w*|tricks? to)\b[^.?!]{0,40}"
+    r"(?:export|sanction|ban|controls?|restrict|embargo|china|customs)",
+    r"\b(?:export|sanction|ban|embargo)\w*[^.?!]{0,30}\b(?:bypass|circumvent|evade|get around|tricks?|loophole)",
+    r"(?:绕过|规避|绕开|躲过|避开|走私|偷运|钻空子)[^。？！]{0,20}(?:管制|禁令|制裁|禁运|出口|限制|海关)",
+    r"(?:管制|禁令|制裁|禁运)[^。？！]{0,20}(?:绕过|规避|绕开|走私|漏洞|办法弄到|怎么弄到)",
 )
 # signs that a message is noise rather than a question, whatever domain words it contains: keyboard
 # runs ("asdfgh", "qwer"), one letter held down ("hhhhh"), particles stacked without words between them
@@ -475,6 +483,9 @@ class Router:
             intent = Intent.GREETING
         elif not has_domain:
             intent = Intent.OUT_OF_SCOPE
+        elif _EVASION.search(text):
+            intent, missing = Intent.CLARIFY, "decline"  # never a passage that reads as help
+            tools = []
         elif not tools and not follow_up and _noise(text):
             intent, missing = Intent.CLARIFY, "unclear"  # "purple gpu banana...": ask, never a passage
         elif tools:
@@ -525,7 +536,7 @@ def _missing(
     size of a fine-tuning data set."""
     if slots.finetune and asked in {"days", "gpu_hours", "cost"} and not (slots.tokens_b or slots.gpu_hours):
         return "finetune"  # how long a fine-tune takes depends on its data, which is never Chinchilla-sized
-    if "rack_fit" in wanted and not slots.rack_kw and asked in {"racks", None}:
+    if "rack_fit" in wanted and not slots.rack_kw and asked in {"racks", "gpus", "power", None}:
         return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None

@@ -117,6 +117,12 @@ class MemoryBreakdown(BaseModel):
     total_gib: float
 
 
+# a GPU count to plan with leaves this share of memory free: allocator fragmentation, NCCL buffers beyond the
+# fixed overhead, and a longer sequence or bigger micro-batch later (PyTorch's caching allocator rarely
+# packs a GPU to the last gigabyte)
+PLANNING_HEADROOM = 0.10
+
+
 class FitSuggestion(BaseModel):
     change: str = Field(description="The smallest change found that makes the job fit.")
     total_gb: float
@@ -355,7 +361,7 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         headroom = round(100 * (capacity - breakdown.total_gb) / capacity, 1)
         if not fits:
             suggestion = _smallest_fix(inp, arch, capacity)
-            least = min_gpus_to_fit(inp, arch, capacity)
+            least = min_gpus_to_fit(inp, arch, capacity * (1 - PLANNING_HEADROOM))
             if least:
                 gpus, tp, recompute = least
                 probe = inp.model_copy(update={"gpus": gpus, "tensor_parallel": tp, "pipeline_parallel": 1,
@@ -363,6 +369,7 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
                 change = f"use {gpus} GPUs with ZeRO stage 3" + (f", tensor parallel {tp}" if tp > 1 else "")
                 if recompute != inp.recompute:
                     change += f", {recompute} activation recomputation"
+                change += f", keeping {PLANNING_HEADROOM:.0%} of memory free"
                 min_fit = FitSuggestion(
                     change=change, total_gb=round(_breakdown(probe, arch)[0].total_gb, 2), gpus=gpus
                 )

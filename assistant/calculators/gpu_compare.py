@@ -76,6 +76,29 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 
+_FIGURES = [("memory_gb", "memory", "显存", "GB"), ("memory_bandwidth_gb_s", "memory bandwidth", "显存带宽", "GB/s"),
+            ("scale_up_bandwidth_gb_s", "GPU-to-GPU link", "卡间互联", "GB/s"), ("fp8_dense_tflops", "FP8", "FP8 算力", "TFLOPS"),
+            ("tdp_w", "power", "功耗", "W")]  # fmt: skip
+
+
+def _apart(rows: list[dict[str, Any]]) -> tuple[str, str]:
+    """What tells tied cards apart ("A800 和 A100 有啥区别": the GPU-to-GPU link), as a clause."""
+    if len(rows) != 2:
+        return "", ""
+    differ = [(en, zh, unit, a, b) for key, en, zh, unit in _FIGURES
+              if (a := rows[0].get(key)) != (b := rows[1].get(key))]  # fmt: skip
+    if not differ:
+        return "; the catalog's figures are the same", "；目录中的各项指标相同"
+    en = ", ".join(
+        f"{name} {num(a) if a else 'none'} vs {num(b) if b else 'none'} {unit}"
+        for name, _, unit, a, b in differ
+    )
+    zh = "，".join(
+        f"{name} {num(a) if a else '无'} 对 {num(b) if b else '无'} {unit}" for _, name, unit, a, b in differ
+    )
+    return f"; they differ in {en}", f"；区别在于{zh}"
+
+
 def _lead(o: dict[str, Any]) -> tuple[str, str] | None:
     """The answer to "which is faster, and by how much?": the first card over the last on the criterion, or
     a tie called a tie."""
@@ -87,9 +110,10 @@ def _lead(o: dict[str, Any]) -> tuple[str, str] | None:
     label_zh = _CRITERION_ZH.get(o.get("rank_by", ""), label).split("，")[0]
     if top["rank"] == bottom["rank"]:
         names = " and ".join(r["name"] for r in ranking)
+        apart_en, apart_zh = _apart(o.get("rows") or [])
         return (
-            f"On {label}, {names} tie ({num(top['value'])}).",
-            f"按{label_zh}，{'、'.join(r['name'] for r in ranking)} 打平（{num(top['value'])}）。",
+            f"On {label}, {names} tie ({num(top['value'])}){apart_en}.",
+            f"按{label_zh}，{'、'.join(r['name'] for r in ranking)} 打平（{num(top['value'])}）{apart_zh}。",
         )
     high, low = max(top["value"], bottom["value"]), min(top["value"], bottom["value"])
     times = num(high / low)
@@ -114,6 +138,7 @@ CALCULATOR = Calculator(
         r"\breplace\b",
         r"stacks? up",
         r"替代|代替|平替|取代",
+        r"差在哪|差别|有(?:什么|啥)不同|不同之处|\bwhat'?s different\b|\bhow do(?:es)? .{1,30} differ\b",
         r"\b(?:faster|slower|better|cheaper)\b[^?.]{0,30}\bthan\b",
         r"比\s*\S{1,12}?(?:快|慢|强|弱)",
     ),

@@ -44,6 +44,7 @@ _FIX_ZH = [
     ),
     ("GPUs with ZeRO stage 3", "张卡并使用 ZeRO stage 3"),
     (", tensor parallel ", "、张量并行 "),
+    (", keeping 10% of memory free", "，留 10% 显存余量"),
     (", full activation recomputation", "、完整激活重计算"),
     (", selective activation recomputation", "、选择性激活重计算"),
     (

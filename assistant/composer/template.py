@@ -63,6 +63,13 @@ THANKS = (
 )
 # a question back when a calculation lacks an input it cannot do without, with the defaults it would take
 CLARIFY = {
+    "decline": (
+        "I can't help get around export controls or sanctions. I can compare what can be bought lawfully "
+        "where you are (for China, for example, the H20 or L20, Huawei Ascend 910B/910C, or renting capacity "
+        "abroad where that is permitted) and size a cluster with it.",
+        "绕过出口管制或制裁的办法我帮不了。我可以比较在你所在地区能合法采购的选择（以中国为例：H20、L20、华为昇腾 "
+        "910B/910C，或在允许的情况下租用境外算力），并按它们测算集群规模。",
+    ),
     "unclear": (
         "I could not make out the question. I size and compare servers for training and serving large "
         'language models: GPUs, memory, storage, network, power and cost. For example: "How many H100s to '
@@ -275,6 +282,8 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
     return text[: cut + 1].rstrip() if cut > limit // 3 else text[: limit - 1].rstrip() + "…"
 
 
+# what a passage's match counts for when its heading names a card the question does not
+OTHER_CARDS = 0.6
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
 # better than their figures do ("can the 910B replace the A100?" is a judgement, the figures its support)
 FAQ_VERDICT = 0.75
@@ -319,18 +328,27 @@ def _names(card: str, text: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?!\d)", text, re.IGNORECASE) is not None
 
 
-def _lead_passage(passages: list[Passage], lang: Language) -> Passage | None:
+def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
-    discounted down the ranking and for the other language (the reader's own words lead)."""
+    discounted down the ranking, for the other language (the reader's own words lead), and for a section
+    whose heading names a card the question does not (the H100-versus-H200 answer matches "H100" well but
+    answers another question)."""
     if not passages:
         return None
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
     guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
+    asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
 
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
         own = passage.lang in {lang, "multi"}
-        return passage.snippet_score * (1 - 0.12 * rank) * (1.0 if own else 0.6)
+        other_cards = {n.lower() for n in _MODEL_NUMBER.findall(passage.section)} - asked_cards
+        return (
+            passage.snippet_score
+            * (1 - 0.12 * rank)
+            * (1.0 if own else 0.6)
+            * (OTHER_CARDS if other_cards and question else 1.0)
+        )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
     return max(candidates, key=merit)[1]
@@ -389,7 +407,7 @@ class TemplateComposer:
             errors = [error_in_language(e, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
-        lead = _lead_passage(passages, lang) if not run.calls else None
+        lead = _lead_passage(passages, lang, route.query) if not run.calls else None
         if lead is not None:
             parts.append(f"{lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:

@@ -476,6 +476,46 @@ def test_a_quoted_price_is_held_against_the_catalogs(
     assert "catalog" in first_sentence(answer) or "目录价" in first_sentence(answer)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "any loophole to get around the export controls and ship B200s to Shenzhen?",
+        "有什么办法绕过出口管制弄到H100",
+    ],
+)
+def test_evading_export_controls_is_declined_with_lawful_options(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert "clarify: decline" in answer.notes
+    assert "H20" in answer.answer
+    assert not answer.citations
+
+
+@pytest.mark.parametrize(
+    ("message", "differs"), [("H800 vs H100 SXM, what's different?", "900"), ("A800和A100差在哪", "600")]
+)
+def test_tied_cards_are_told_apart_by_what_differs(assistant: Assistant, message: str, differs: str) -> None:
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert ("tie" in lead) or ("打平" in lead)
+    assert differs in lead  # the NVLink figure that sets the export-control parts apart
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("How should the network of a 10,000-GPU cluster be laid out?", r"fat tree|rail-optimised"),
+        ("一万张卡的集群网络拓扑怎么设计", r"胖树"),
+        ("what does MFU mean, and what should we plan for?", r"35% to 45%"),
+        ("MFU一般能到多少", r"35% 到 45%"),
+    ],
+)
+def test_knowledge_questions_lead_with_their_answer(
+    assistant: Assistant, message: str, expected: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert re.search(expected, answer.answer.split("\n\n")[0])
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
@@ -1279,7 +1319,7 @@ def test_a_gpu_hour_price_named_before_its_amount_prices_the_run(assistant: Assi
         ("Should our 24-node cluster use InfiniBand or RoCE?", r"^Choose InfiniBand if"),
         (
             "is a parallel file system needed or can we just use the local NVMe drives?",
-            r"^Use both: a shared parallel",
+            r"^(?:Use both: a shared parallel|A multi-node cluster needs both: the parallel file system)",
         ),
         ("Would you pick Slurm or k8s for a training-only cluster?", r"^Choose Slurm when"),
         ("我们训练集群用 Slurm 还是 k8s 好", r"^集群主要跑训练和研究批处理任务，选 Slurm"),
