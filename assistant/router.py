@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from assistant.calculators import CALCULATORS
 from assistant.calculators.common import GPUS_PER_NODE, words
 from assistant.models import ToolCall
-from assistant.numbers import to_number
+from assistant.numbers import NUMBER, to_number
 from assistant.slots import SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 
@@ -141,6 +141,11 @@ _DOMAIN = words(
     r"算力|加速卡|芯片|机房|互联|并行|精度|驱动|扩展|升级|选型|配置|上下文|序列|并发|检查点|卡时|交换机|网卡|机柜",
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
+)
+# a follow-up that is only a number: "and 1024?", "那2048呢", "what about 64"
+_LONE_NUMBER = re.compile(
+    rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成)?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:呢|吧)?\W*$",
+    re.IGNORECASE,
 )
 # a card set against another: "compared with", "跟A100比", "can it replace the H100?"
 _VERSUS = words(
@@ -398,6 +403,27 @@ class Router:
             slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
             if "gpu_compare" not in triggered and not slots.spec_fields:
                 triggered.append("gpu_compare")
+        if (
+            "card_memory_gb" in stated
+            and "gpu" not in stated
+            and slots.gpu
+            and context.slots.gpu == slots.gpu
+        ):
+            # "换成40G的卡呢" after an A100 80GB answer: the same card's 40 GB version, when the catalog has one
+            family = slots.gpu.split("-")[0]
+            variant, _ = self._read(f"{family} {slots.card_memory_gb:g}GB")
+            if variant.gpu and variant.gpu != slots.gpu:
+                slots = slots.model_copy(update={"gpu": variant.gpu, "card_memory_gb": None})
+                stated = {**stated, "gpu": variant.gpu}
+        if follow_up and not stated and (lone := _LONE_NUMBER.match(text)):
+            # "and 1024?", "那2048呢": the count the conversation has been sizing, now this many
+            n = int(to_number(lone.group(1)))
+            if context.slots.gpu_count or not context.slots.servers:
+                slots = slots.model_copy(update={"gpu_count": n, "servers": None})
+                stated = {"gpu_count": n}
+            else:
+                slots = slots.model_copy(update={"servers": n, "gpu_count": None})
+                stated = {"servers": n}
         if follow_up:
             slots = _scaled(text, slots, context.slots)
             if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:
@@ -647,6 +673,14 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         and asked != "servers"
     ):
         return "tco"  # a price to buy against a price to rent: which is cheaper over the period
+    if (
+        given.electricity_price_per_kwh
+        and not (
+            given.cloud_price_per_gpu_hour or given.server_price or given.gpu_price or given.lease_per_month
+        )
+        and asked in {None, "cost", "power"}
+    ):
+        return "power_cost"  # "yearly power for 16 H100s at $0.10/kWh?": the bill at their tariff
     if given.cloud_price_per_gpu_hour and rate and not given.tokens_b:
         return "serving_cost"  # what a million tokens cost at a measured rate
     if given.token_bytes and given.tokens_per_second_per_gpu:

@@ -72,6 +72,7 @@ class Slots(BaseModel):
     server: str | None = Field(default=None, description="Catalog reference server id, e.g. 'dgx-h100'.")
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
+    switch_gbps: int | None = Field(default=None, description="Port speed of the fabric's switches, Gb/s.")
     write_gb_s: float | None = Field(default=None, description="Write bandwidth of the storage, GB/s.")
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
@@ -270,10 +271,17 @@ _UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use)\b"
+    # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
+    rf"|\butil\b\s*(?:is|of|at|=|:)?\s*(?:only|just|about|~)?\s*{DECIMAL}\s*%"
+    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:按|为|是|of|at|is)?\s*{DECIMAL}\s*%"
+    rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
 )
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
     rf"|{NUMBER}-years?\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
+    # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
+    rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
+    rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
@@ -390,6 +398,8 @@ _PORTS_PER_GPU = flags(
     r"(\d)\s*(?:x|×|\*)\s*\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?\s*)?(?:per|each|a|/)\s*gpu|每(?:张)?卡\s*(\d|两|二)\s*(?:个|张|口)?\s*\d{3}\s*g"
 )
 _SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port\s*switch|(\d{2,3})\s*口\s*(?:的)?\s*交换机")
+# the switches' port speed: "800G switches", "用800G的交换机"
+_SWITCH_GBPS = flags(r"(400|800|1600)\s*g(?:b/?s|bps)?\s*(?:的)?\s*(?:switch|交换机|ports?\s*switch)")
 _GROWTH_SHARE = flags(
     rf"{DECIMAL}\s*%\s*(?:annual|yearly|a year|per year|year[- ]over[- ]year|yoy)?\s*growth(?:\s*(?:a|per)\s*year)?"
     rf"|grow(?:s|ing|th)?\s*(?:of|by|at)?\s*{DECIMAL}\s*%\s*(?:a|per|each)\s*year"
@@ -542,7 +552,7 @@ class SlotExtractor:
                 masked[: unknown.start()] + " " * (unknown.end() - unknown.start()) + masked[unknown.end() :]
             )
         if memory := _CARD_MEMORY.search(masked):
-            slots.card_memory_gb = float(_group(memory, 1, 2, 3, 4) or 0)  # "每卡64G显存", "64GB cards"
+            slots.card_memory_gb = float(_group(memory, 1, 2, 3, 4, 5) or 0)  # "每卡64G显存", "64GB cards"
             if slots.gpu_count is None and (
                 count := _MEMORY_CARD_COUNT.search(masked[max(0, memory.start() - 10) : memory.start()])
             ):
@@ -784,6 +794,8 @@ class SlotExtractor:
             slots.scaling_efficiency = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_PORTS_PER_GPU):
             slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
+        if match := take(_SWITCH_GBPS):
+            slots.switch_gbps = int(match.group(1))
         if match := take(_SWITCH_PORTS):
             slots.switch_ports = int(_group(match, 1, 2) or "64")
         if match := take(_GROWTH_SHARE):
@@ -844,11 +856,11 @@ class SlotExtractor:
             slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
         slots.deadline_days = _deadline(text)
         if match := _UTIL.search(text):
-            slots.utilization = float(_group(match, 1, 2, 3, 4, 5) or 0) / 100
+            slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):
-            slots.years = to_number(_group(match, 1, 2, 3, 4) or "0")
+            slots.years = to_number(_group(match, 1, 2, 3, 4, 5, 6, 7) or "0")
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12
 
@@ -901,6 +913,7 @@ _CARD_MEMORY = flags(
     # "Ascend 910B with 64GB each", "64 GB per card"
     r"|(?:with|has|have|having)\s*(\d{2,3})\s*(?:g|gb|gib)\s*(?:each|apiece|per (?:card|gpu|device))"
     r"|(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:each|apiece|per (?:card|gpu|device))"
+    r"|(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:version|variant|one|版本|版)\b"  # "the 40GB version"
 )
 # a count of the cards the catalog does not hold: "8 Ascend 910B", "8张910B", "用8张64G显存的卡"
 _UNKNOWN_COUNT = flags(r"(?<![\d.])(\d{1,5})\s*(?:x|×|\*|张|块|颗|片)?\s*$")

@@ -422,9 +422,15 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
 class PowerCostInput(ToolInput, PowerFields, MoneyFields):
     """Inputs of the power-cost calculator: GPUs or a reference server, cooling, utilisation, tariff."""
 
+    years: float | None = Field(
+        default=None, gt=0, le=30, description="Years to total the bill over (the yearly cost times years)."
+    )
+
 
 class PowerCostOutput(ToolOutput, PowerDraw):
     """Power at the wall, energy per year and its cost in USD and CNY."""
+
+    cost_over_years: Money | None = Field(default=None, description="The yearly cost x years, when given.")
 
 
 def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
@@ -442,6 +448,12 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
     power = _power(inp, hw, catalog, fx, notes)
     draw = power.summary(fx)
     it = "servers x server max kW" if hw.server else "GPUs x TDP_W / 1000 x (1 + server overhead share)"
+    yearly = draw.yearly_energy_cost
+    over = (
+        Money(usd=round(yearly.usd * inp.years, 2), cny=round(yearly.cny * inp.years, 2))
+        if inp.years
+        else None
+    )
     return PowerCostOutput(
         formula=(
             f"IT kW = {it}; wall kW = IT kW x PUE; MWh/year = wall kW x {HOURS_PER_YEAR:g} h x utilisation / 1000; "
@@ -450,6 +462,7 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         assumptions=notes.assumptions,
         warnings=notes.warnings,
         sources=notes.sources,
+        cost_over_years=over,
         **dict(draw),
     )
 

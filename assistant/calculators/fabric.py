@@ -32,7 +32,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["ports_per_gpu"] = slots.ports_per_gpu
     else:
         assumptions.append(assumed("one 400 Gb/s fabric port per GPU", "每张卡一个 400 Gb/s 计算网端口"))
-    if slots.switch_ports:
+    if slots.switch_gbps == 800 and not slots.ports_per_gpu:
+        # "用800G的交换机呢": each 800G port splits into two 400G links for 400G NICs, doubling the radix
+        ports = slots.switch_ports or 64
+        payload["switch_ports"] = ports * 2
+        assumptions.append(
+            assumed(
+                f"{ports}-port 800 Gb/s switches, each port split into two 400 Gb/s links ({ports * 2} ports)",
+                f"{ports} 口 800 Gb/s 交换机，每个口拆成两条 400 Gb/s 链路（共 {ports * 2} 个口）",
+            )
+        )
+    elif slots.switch_ports:
         payload["switch_ports"] = slots.switch_ports
     else:
         assumptions.append(

@@ -46,6 +46,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("the stated power is drawn all year round", "按所述功率全年持续运行计算"))
     money_into(slots, payload, catalog)
     payload.pop("cloud_price_per_gpu_hour", None)
+    if slots.years and slots.years > 1:
+        payload["years"] = slots.years  # "那3年呢": the bill over the years
     return Plan(tool="power_cost", payload=payload, assumed=assumptions,
                 ask=None if slots.electricity_price_per_kwh else assumed("What do you pay per kWh?", "你们的电价是多少（元/度）？"))  # fmt: skip
 
@@ -73,6 +75,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = (
             f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）；"
             f"算上制冷，{draw_zh}，年电费约 {money(cost, view.first('zh'))}。"
+        )
+    elif o.get("cost_over_years"):
+        years, total = num(i["years"]), o["cost_over_years"]
+        en = (
+            f"About **{money(total, view.first('en'))} over {years} years** in electricity ({money(cost, view.first('en'))} "
+            f"a year): {what_en} at {draw_en}, {pct(o['utilization'])} of the time."
+        )
+        zh = (
+            f"{years} 年电费约 **{money(total, view.first('zh'))}**（每年 {money(cost, view.first('zh'))}）："
+            f"{what_zh}，{draw_zh}，运行时间占 {pct(o['utilization'])}。"
         )
     elif view.period == "month":
         month = o["monthly_energy_cost"]

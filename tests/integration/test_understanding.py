@@ -516,6 +516,81 @@ def test_knowledge_questions_lead_with_their_answer(
     assert re.search(expected, answer.answer.split("\n\n")[0])
 
 
+@pytest.mark.parametrize(
+    ("messages", "name", "field", "value"),
+    [
+        (("switches for 64 H100 GPUs?", "and 4096?"), "fabric", "endpoints", 4096),
+        (("256张卡要几台交换机", "那2048呢"), "fabric", "endpoints", 2048),
+        (
+            ("yearly power for 16 H100s at $0.10/kWh?", "what if util is only 50%"),
+            "power_cost",
+            "utilization",
+            0.5,
+        ),
+        (("一台DGX B200一年电费多少，电价0.7元", "按平均65%负载算呢"), "power_cost", "utilization", 0.65),
+    ],
+)
+def test_short_follow_ups_change_the_one_input_they_name(
+    assistant: Assistant, messages: tuple[str, ...], name: str, field: str, value: float
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    call = next(c for c in answer.tool_calls if c.name == name)
+    assert {**call.input, **call.output}[field] == value
+
+
+@pytest.mark.parametrize(
+    ("messages", "lead"),
+    [
+        # 1 DGX H100: 10.2 kW x PUE 1.58 x 8,760 h x 80% at $0.10 = $11,294 a year (the catalog's defaults)
+        (("electricity per year for one DGX H100 at $0.10/kWh?", "and over 4 years?"), "over 4 years"),
+        (("一台DGX H100一年电费多少，电价0.8元", "那3年呢"), "3 年电费"),
+    ],
+)
+def test_a_yearly_bill_over_more_years_leads_with_the_total(
+    assistant: Assistant, messages: tuple[str, ...], lead: str
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    call = output(answer, "power_cost")
+    assert call["cost_over_years"] is not None
+    assert lead in first_sentence(answer)
+
+
+def test_tco_years_and_utilisation_change_together(assistant: Assistant) -> None:
+    *_, answer = talk(
+        assistant,
+        "buy 2 DGX H100 at $280k each vs cloud at $2.2/gpu-hr over 3 years at 60% utilization?",
+        "and over 5 years at 90%?",
+    )
+    assert (answer.tool_calls[0].input["years"], answer.tool_calls[0].input["utilization"]) == (5, 0.9)
+
+
+@pytest.mark.parametrize(
+    ("messages", "card"),
+    [
+        (("can 8 A100 80GB fully fine-tune a 13B model?", "what about the 40GB version?"), "A100 SXM4 40GB"),
+        (("8张A100 80G全参微调13B显存够吗", "换成40G的卡呢"), "A100 SXM4 40GB"),
+    ],
+)
+def test_a_cards_other_memory_size_is_that_card(
+    assistant: Assistant, messages: tuple[str, ...], card: str
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert card in output(answer, "training_memory")["gpu"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("switches for 1024 H100s?", "what if we use 800G switches?"),
+        ("1024张H800要几台交换机", "如果用800G的交换机呢"),
+    ],
+)
+def test_800g_switches_split_into_two_400g_ports(assistant: Assistant, messages: tuple[str, ...]) -> None:
+    before, after = talk(assistant, *messages)
+    assert output(after, "fabric")["switches"] < output(before, "fabric")["switches"]  # type: ignore[operator]
+    assert after.tool_calls[0].input["switch_ports"] == 128
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
