@@ -73,6 +73,8 @@ class Slots(BaseModel):
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
     switch_gbps: int | None = Field(default=None, description="Port speed of the fabric's switches, Gb/s.")
+    facility: bool = Field(default=False, description="rack_kw is a whole room's or site's IT power.")
+    power_is_rating: bool = Field(default=False, description="server_power_kw is a maximum, not the draw.")
     write_gb_s: float | None = Field(default=None, description="Write bandwidth of the storage, GB/s.")
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
@@ -203,10 +205,26 @@ _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
 )
+# requests a minute: "1200 requests per minute", "2000 req/min", "每分钟3000个请求"
+_QPM = flags(
+    rf"{DECIMAL}\s*(?:rpm|req(?:uest)?s?\s*(?:/|per|a)\s*min(?:ute)?)\b|每分钟\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
+)
+_RATING = flags(r"\bmax(?:imum)?\b|\brated\b|\bnameplate\b|\bpeak\b|最大|峰值|最高|满载|额定")
+# a fleet of the servers just described: "we run 12 of them", "we have 24 of those"
+_FLEET = flags(
+    rf"\b(?:we|i)\s*(?:run|have|own|operate|got|'ve got|ve got)\s+{NUMBER}\s+of (?:them|those|these)\b"
+)
+# a whole room's power budget: "机房一共 300kW IT 功率", "datacenter has 1.2 MW for IT"
+_FACILITY_KW = flags(
+    rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)[^。.;；?？\n]{{0,24}}?{DECIMAL}\s*(kw|mw)\b"
+)
 _PER_REQUEST = flags(
     rf"{DECIMAL}\s*(?:output\s*)?tokens?\s*(?:each|per (?:request|response|query|answer)|a (?:request|response))"
     rf"|(?:each|every|per) (?:request|response|query|answer)\s*(?:generates|produces|outputs|returns|is|averages|has)?\s*(?:about|~)?\s*{DECIMAL}\s*(?:output\s*)?tokens?"
     rf"|每(?:个|次)?(?:请求|回答|回复)\s*(?:平均)?\s*(?:输出|生成|返回)?\s*(?:约)?\s*{DECIMAL}\s*(?:个)?\s*token"
+    # "3000 requests per minute at ~500 output tokens", "每分钟6000个请求，每个输出300 token"
+    rf"|\b(?:at|of|with)\s*(?:~|about|around)\s*{DECIMAL}\s*(?:output\s*)?tokens?\b"
+    rf"|(?:，|,|;|；)\s*每个\s*(?:请求)?\s*(?:平均)?\s*(?:输出|生成|返回)\s*(?:约)?\s*{DECIMAL}\s*(?:个)?\s*token"
 )
 _KV_PRECISION = flags(
     r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
@@ -301,9 +319,11 @@ _GPU_KW = flags(
     rf"|(?:per[- ]gpu|each gpu)\s*(?:power|draw)?\s*(?:of|is|at|~|about|=)?\s*{DECIMAL}\s*(kw|w)\b"
 )
 _SERVER_KW = flags(
-    rf"(?:每台|每个节点|单台|each|per (?:node|server|box)|(?:server|box|node|machine)s?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
+    rf"(?:每台|每个节点|单台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
     rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
+    # "boxes draw about 9 kW each", "每台实测功耗6kW"
+    rf"|(?:boxes|servers|nodes|machines)[^.;,，。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
@@ -343,6 +363,8 @@ _CHECKPOINTS = flags(
     rf"|{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
     # "only keep 5 full ones", "保留5个完整的"
     rf"|{INTEGER}\s*full\s*(?:ones|copies|saves)\b|{INTEGER}\s*(?:个|份)\s*完整"
+    # "检查点保留最近8个", "checkpoints: keep the last 10"
+    rf"|(?:checkpoints?|ckpts?|检查点)[^。.;；\n\d]{{0,6}}(?:保留|留|keep|retain)\s*(?:the\s*)?(?:最近|last\s*)?{INTEGER}"
 )
 # weights-only checkpoints kept besides the full ones: "plus 50 weights-only ones", "weights-only every 1000
 # steps for 50 saves", "另外存30个只含权重的"
@@ -377,9 +399,9 @@ _STEP_TIME = flags(
 )
 _BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
 _NODE_TPS = flags(
-    rf"\b(?:each|per|every|one|a|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"\b(?:each|per|every|one|an?|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
     rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
-    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,8}}?每秒(?:钟)?\s*(?:能|可以|大概|约)?\s*(?:出|输出|生成|跑|处理)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
+    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,8}}?每秒(?:钟)?\s*(?:能|可以|大概|约)?\s*(?:出|输出|生成|跑|处理)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
     rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"
 )
 _DEMAND_TPS = flags(
@@ -730,6 +752,11 @@ class SlotExtractor:
             slots.gpu_hours = scaled(match.group(1), match.group(2))
         if match := take(_FLOPS):
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
+        if match := take(_FACILITY_KW):
+            value, unit = float(match.group(1)), match.group(2).lower()
+            # the room's power: what it can carry (servers that fit) or what it draws (its bill)
+            slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
+            slots.power_kw = slots.rack_kw
         if match := take(_RACK_KW):
             slots.rack_kw = float(_group(match, 1, 2, 3, 4) or 0)
             if racks := _RACKS.search(text):
@@ -738,7 +765,11 @@ class SlotExtractor:
             value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if match := take(_SERVER_KW):
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5) or 0)
+            # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
+            slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
+            if fleet := _FLEET.search(text):
+                slots.servers = int(to_number(fleet.group(1)))
         if (match := take(_KW)) is not None:
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
@@ -746,8 +777,9 @@ class SlotExtractor:
         if match := take(_PUE):
             slots.pue = float(_group(match, 1, 2) or 0)
         if match := take(_NODE_TPS):
+            unit = _group(match, 2, 4, 6, 8)
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
-                1000 if _group(match, 2, 4, 6, 8) else 1
+                10_000 if unit == "万" else 1000 if unit else 1
             )
         if match := take(_DEMAND_TPS):
             unit = (_group(match, 2, 4, 6, 8) or "").lower()
@@ -768,7 +800,7 @@ class SlotExtractor:
         if match := take(_WEIGHTS_ONLY):
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
-            slots.checkpoints = int(_group(match, 1, 2, 3, 4) or 0)
+            slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_WRITE_GB_S):
             unit = (_group(match, 2, 4) or "gb").lower()
             slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)
@@ -783,8 +815,10 @@ class SlotExtractor:
                 slots.discount_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_QPS):
             slots.requests_per_second = float(_group(match, 1, 2) or 0)
+        elif match := take(_QPM):
+            slots.requests_per_second = float(_group(match, 1, 2) or 0) / 60
         if match := take(_PER_REQUEST):
-            slots.tokens_per_request = float(_group(match, 1, 2, 3) or 0)
+            slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request

@@ -8,6 +8,7 @@ TDP plus the non-GPU share the power calculator uses. Racks needed = ceil(server
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from pydantic import Field
 
@@ -16,7 +17,15 @@ from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput,
 
 
 class RackFitInput(ToolInput):
-    rack_kw: float = Field(gt=0, le=1_000, description="Power one rack may draw (its feeds and cooling), kW.")
+    rack_kw: float = Field(
+        gt=0,
+        le=1_000_000,
+        description="Power one rack may draw (its feeds and cooling), kW; with scope 'facility', a whole room's.",
+    )
+    scope: Literal["rack", "facility"] = Field(
+        default="rack",
+        description="Whether rack_kw is one rack's budget or a whole room's or site's IT power.",
+    )
     server_power_kw: float | None = Field(
         default=None,
         gt=0,

@@ -41,7 +41,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     power_into(slots, payload, assumptions)
     if slots.utilization:
         payload["utilization"] = slots.utilization
-    elif slots.power_kw or slots.gpu_power_kw:
+    elif slots.power_kw or slots.gpu_power_kw or (slots.server_power_kw and not slots.power_is_rating):
         payload["utilization"] = 1.0  # a stated draw is the draw: all year, unless a utilisation is given
         assumptions.append(assumed("the stated power is drawn all year round", "按所述功率全年持续运行计算"))
     money_into(slots, payload, catalog)

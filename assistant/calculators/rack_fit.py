@@ -25,10 +25,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.rack_kw:
         return None
     payload: dict[str, Any] = {"rack_kw": slots.rack_kw}
+    if slots.facility:
+        payload["scope"] = "facility"  # "机房一共 300kW": the room's budget, not a rack's
     assumptions: list[Assumed] = []
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
     per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
-    if server_kw := slots.server_power_kw or slots.power_kw or per_gpu:
+    stated_kw = None if slots.facility else slots.power_kw  # a room's kW is its budget, not a server's
+    if server_kw := slots.server_power_kw or stated_kw or per_gpu:
         payload["server_power_kw"] = server_kw
     if slots.server:
         payload["server"] = slots.server
@@ -59,7 +62,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     rack, server_kw = num(o["rack_kw"]), num(o["server_kw"])
     gpus_en = f", {o['gpus_per_rack']} GPUs" if o.get("gpus_per_rack") else ""
     gpus_zh = f"，共 {o['gpus_per_rack']} 张卡" if o.get("gpus_per_rack") else ""
-    if per == 0:
+    if call.input.get("scope") == "facility" and per:
+        # a room's IT power: how many servers it carries
+        en = (
+            f"**{held_en}**{gpus_en} fit in {rack} kW of IT power at {server_kw} kW each "
+            f"({num(o['rack_load_kw'])} kW in all, {num(o['spare_kw'])} kW to spare); racks then follow from each rack's feed."
+        )
+        zh = (
+            f"{rack} kW 的 IT 功率能带 **{held_zh}**{gpus_zh}，每台约 {server_kw} kW"
+            f"（合计 {num(o['rack_load_kw'])} kW，余 {num(o['spare_kw'])} kW）；机柜数再按单柜供电来定。"
+        )
+    elif per == 0:
         en = f"**None**: one {label} draws {server_kw} kW, more than the rack's {rack} kW."
         zh = f"**一台也放不下**：一台 {label} 约 {server_kw} kW，超过机柜的 {rack} kW。"
     else:

@@ -63,7 +63,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     with_headroom_en = f" with {pct(headroom)} headroom" if headroom else ""
     with_headroom_zh = f"，留 {pct(headroom)} 余量" if headroom else ""
     en = (
-        f"**{num(o['servers'])} server{'s' if o['servers'] != 1 else ''}** ({num(o['gpus'])} GPUs) serve a peak of {num(i['demand_tokens_per_second'])} "
+        f"**{num(o['servers'])} server{'s' if o['servers'] != 1 else ''}** ({num(o['gpus'])} GPUs) serve{'' if o['servers'] != 1 else 's'} a peak of {num(i['demand_tokens_per_second'])} "
         f"tokens/s{with_headroom_en}: {num(o['needed_tokens_per_second'])} tokens/s needed, {num(o['exact_servers'])} servers exactly."
     )
     zh = (

@@ -591,6 +591,60 @@ def test_800g_switches_split_into_two_400g_ports(assistant: Assistant, messages:
     assert after.tool_calls[0].input["switch_ports"] == 128
 
 
+@pytest.mark.parametrize(
+    ("message", "wall_kw"),
+    [
+        (
+            "our H100 boxes draw about 9 kW each and we have 20 of them, PUE 1.2, 12 cents/kWh: power per year?",
+            216,
+        ),
+        ("8台服务器，每台实测功耗6kW，PUE 1.4，电价0.65元，一年电费多少", 67.2),
+    ],
+)
+def test_a_fleet_of_servers_at_their_stated_draw(assistant: Assistant, message: str, wall_kw: float) -> None:
+    (answer,) = talk(assistant, message)
+    call = output(answer, "power_cost")
+    assert call["wall_power_kw"] == pytest.approx(wall_kw)
+    assert call["utilization"] == 1.0  # a measured draw is the draw, all year
+
+
+@pytest.mark.parametrize(
+    ("message", "servers"),
+    [
+        (
+            "our data center has 2 MW for IT and each B200 server is 14.3 kW, how many servers can we host?",
+            139,
+        ),
+        ("机房总共400kW IT功率，8卡H200服务器每台按11kW算，最多放几台", 36),
+    ],
+)
+def test_a_rooms_power_carries_so_many_servers(assistant: Assistant, message: str, servers: int) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["rack_fit"]
+    assert output(answer, "rack_fit")["servers_per_rack"] == servers
+    assert "clarify" not in " ".join(answer.notes)
+
+
+@pytest.mark.parametrize(
+    ("message", "rps"),
+    [
+        ("3000 requests per minute at ~500 output tokens, an H100 node does 20k tok/s, how many nodes?", 50),
+        ("每分钟6000个请求，每个输出300 token，单台8卡机每秒2万token，要几台", 100),
+    ],
+)
+def test_requests_per_minute_are_a_rate(assistant: Assistant, message: str, rps: float) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_capacity"]
+    assert answer.tool_calls[0].input["demand_tokens_per_second"] == pytest.approx(
+        rps * (500 if "500" in message else 300)
+    )
+
+
+def test_checkpoints_kept_named_before_their_count(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "34B训练，checkpoint保留最近6个，要多少存储")
+    assert answer.tool_calls[0].input["checkpoints_retained"] == 6
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
