@@ -307,6 +307,7 @@ _ASKED = [
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
     ("gpus", words(r"how many (?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
+                   r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",
                    r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
@@ -766,6 +767,14 @@ def _refine(
             chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]
             if slots.params_b or slots.model:
                 chosen.insert(0, replacement)
+    if (
+        not chosen
+        and asked == "gpus"
+        and (slots.params_b or slots.model)
+        and slots.tokens_b
+        and task in {None, Task.PRETRAIN}
+    ):
+        chosen.append("gpus_for_deadline")  # "how many Gaudi 3 to pre-train 13B on 1T tokens?": sized below
     if "gpus_for_deadline" in chosen and not slots.deadline_days:
         chosen.remove("gpus_for_deadline")
         if (slots.budget or not chosen) and task in {None, Task.PRETRAIN}:

@@ -405,7 +405,7 @@ _NODE_TPS = flags(
     rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"
 )
 _DEMAND_TPS = flags(
-    rf"(?:demand|peak|total|traffic|need|needs|require|requires|需求|峰值|总共|总|需要|平均|均值)[^.;。；，\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"(?:demand|peak|total|traffic|need|needs|require|requires|serve|handle|sustain|需求|峰值|总共|总|需要|平均|均值|承载|支撑)[^.;。；，\n]{{0,20}}?{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
     rf"|{AMOUNT}\s*(k|万)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:in total|total|at (?:the )?peak|peak|overall|aggregate)"
     # "平均每秒3万token", "峰值每秒5万个token": a demand written per second first
     rf"|(?:平均|峰值|高峰|总共|总|需求|业务)\s*(?:是|为|要|需要|大概|约)?\s*每秒(?:钟)?\s*(?:要|需要|约|有|大概)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"

@@ -56,9 +56,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 assumed(f"budget converted at {rate:g} CNY per USD", f"预算按 1 美元 = {rate:g} 元换算")
             )
     if slots.gpu:
-        payload["candidates"] = [slots.gpu, *slots.other_gpus] if slots.other_gpus else None
-        if not slots.other_gpus:
-            payload.pop("candidates")
+        # the card the user named is the plan ("Ascend 910B 跑 70B 要多少卡"), priced or not
+        payload["candidates"] = [slots.gpu, *slots.other_gpus]
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
     ask = None

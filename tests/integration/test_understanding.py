@@ -645,6 +645,33 @@ def test_checkpoints_kept_named_before_their_count(assistant: Assistant) -> None
     assert answer.tool_calls[0].input["checkpoints_retained"] == 6
 
 
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        ("we benchmarked 1,500 output tok/s per L40S with vLLM; to serve 12k tok/s how many L40S?", 8),
+        ("实测单卡H20输出1200 token/s，要承载6000 token/s，要几张卡", 5),
+    ],
+)
+def test_a_measured_serving_rate_is_never_taken_for_training(
+    assistant: Assistant, message: str, gpus: int
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_capacity"]
+    assert f"**{gpus} " in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "card"),
+    [
+        ("how many Gaudi 3 to pre-train a 13B model on 1T tokens?", "Gaudi 3"),
+        ("昇腾910B训练34B模型，1T token，要多少卡", "Ascend 910B2"),
+    ],
+)
+def test_a_plan_for_a_named_card_uses_that_card(assistant: Assistant, message: str, card: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert card in first_sentence(answer)
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
