@@ -543,7 +543,7 @@ class Router:
 
 
 _BUY = words(
-    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)一台",
+    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)",
     r"怎么配", r"配什么", r"买什么", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
 )  # fmt: skip
 

@@ -144,6 +144,7 @@ def test_a_new_question_does_not_rerun_the_last_calculator(
         ("8张卡够不够", "多大的模型"),
         ("what server should we buy for our AI team", "What will the server run"),
         ("帮我配一台服务器", "主要做什么"),
+        ("老板让我配个GPU服务器", "主要做什么"),
     ],
 )
 def test_a_missing_essential_input_is_asked_for_with_the_defaults(
