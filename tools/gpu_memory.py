@@ -288,6 +288,10 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
         tp *= 2
     if not inp.offload_optimizer and inp.finetune == "full":
         add("offload optimizer states to host RAM (ZeRO-Offload; slower steps)", offload_optimizer=True)
+    seq = inp.seq_len or arch.max_context
+    if seq > 2048:
+        # activations grow with the sequence: fine-tuning data rarely needs the longest context
+        add(f"shorten sequences to {seq // 2:,} tokens", seq_len=seq // 2)
     for factor in (2, 4, 8, 16, 32, 64):
         add(f"use {inp.gpus * factor} GPUs with ZeRO stage 3", gpus=inp.gpus * factor, zero_stage=3)
     if inp.finetune == "full":

@@ -45,6 +45,7 @@ _FIX_ZH = [
     ("GPUs with ZeRO stage 3", "张卡并使用 ZeRO stage 3"),
     (", tensor parallel ", "、张量并行 "),
     (", keeping 10% of memory free", "，留 10% 显存余量"),
+    ("shorten sequences to ", "把序列长度缩短到 "),
     (", full activation recomputation", "、完整激活重计算"),
     (", selective activation recomputation", "、选择性激活重计算"),
     (
@@ -152,6 +153,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"激活 {num(b['activations_gb'])} GB"
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
+    where_zh = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB 的卡" if o.get("gpu_memory_gb") else None)
     cards = o.get("gpu") or f"{capacity} GB cards"  # counted: "24 x 80 GB cards"
     cards_zh = o.get("gpu") or f"{capacity} GB 的卡"
     fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus")
@@ -178,16 +180,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = f"训练 {model} 每卡约需 **{total} GB** 显存（{parts_zh}）。"
         if o["fits"]:
             en += f" That fits {where} ({num(o['headroom_pct'])}% headroom)."
-            zh += f"{where} 放得下（余量 {num(o['headroom_pct'])}%）。"
+            zh += f"{where_zh} 放得下（余量 {num(o['headroom_pct'])}%）。"
         elif o["fits"] is False:
             en += f" That is more than the {capacity} GB of {where}."
-            zh += f"超过 {where} 的 {capacity} GB。"
+            zh += f"超过 {where_zh} 的 {capacity} GB。"
     elif o["fits"]:
         en = (
             f"Yes: {model} fits on {where} at about **{total} GB per GPU** of {capacity} GB, "
             f"{num(o['headroom_pct'])}% headroom ({parts_en})."
         )
-        zh = f"放得下：{model} 在 {where} 上每卡约需 **{total} GB**（共 {capacity} GB，余量 {num(o['headroom_pct'])}%；{parts_zh}）。"
+        zh = f"放得下：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，余量 {num(o['headroom_pct'])}%；{parts_zh}）。"
     elif fix and _same_job(fix):
         # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
         en = (
@@ -195,7 +197,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{capacity} GB of {where} (as assumed, {total} GB: {parts_en})."
         )
         zh = (
-            f"可以，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where} 共 {capacity} GB；"
+            f"可以，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where_zh} 共 {capacity} GB；"
             f"按假设的设置则每卡 {total} GB：{parts_zh}）。"
         )
         return _summary(call, en, zh)
@@ -205,10 +207,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"No: even sharded with ZeRO-3 over the {i['gpus']} GPUs, {model} does not fit {where} "
             f"(unsharded it needs about **{total} GB per GPU**: {parts_en})."
         )
-        zh = f"放不下：即使用 ZeRO-3 在 {i['gpus']} 张卡上全分片，{model} 也超出 {where}（不分片时每卡约需 **{total} GB**：{parts_zh}）。"
+        zh = f"放不下：即使用 ZeRO-3 在 {i['gpus']} 张卡上全分片，{model} 也超出 {where_zh}（不分片时每卡约需 **{total} GB**：{parts_zh}）。"
     else:
         en = f"No: {model} needs about **{total} GB per GPU**, more than the {capacity} GB of {where} ({parts_en})."
-        zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where} 的 {capacity} GB（{parts_zh}）。"
+        zh = f"放不下：{model} 每卡约需 **{total} GB**，超过 {where_zh} 的 {capacity} GB（{parts_zh}）。"
     if o["fits"] is False:
         if fix:
             en += f" The smallest change that fits: {fix['change']} ({num(fix['total_gb'])} GB per GPU)."
@@ -246,7 +248,7 @@ def _summary(call: ToolCall, en: str, zh: str) -> Summary:
 
 
 # changes that keep the job and its cards: a card that fits with them still does it alone
-_SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism")
+_SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism", "shorten sequences")
 
 
 def _count_fix(

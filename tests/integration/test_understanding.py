@@ -673,6 +673,22 @@ def test_a_plan_for_a_named_card_uses_that_card(assistant: Assistant, message: s
     assert card in first_sentence(answer)
 
 
+@pytest.mark.parametrize(
+    "message", ["could we QLoRA a 65B model on one 48GB card?", "单张48G的卡能QLoRA微调65B吗"]
+)
+def test_qlora_of_a_65b_model_fits_one_48gb_card_with_shorter_sequences(
+    assistant: Assistant, message: str
+) -> None:
+    """Dettmers et al., QLoRA (2023): a 65B model fine-tuned on a single 48 GB GPU."""
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert lead.startswith(("Yes", "可以", "放得下"))
+    assert "card" not in lead or not lead.startswith("放得下")  # the card named in the reader's language
+    memory = output(answer, "training_memory")
+    fits_as_is = memory["per_gpu"]["total_gb"] <= 48  # type: ignore[index]
+    assert fits_as_is or memory["suggestion"]["total_gb"] <= 48  # type: ignore[index]
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
