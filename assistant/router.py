@@ -147,6 +147,8 @@ _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成)?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:呢|吧)?\W*$",
     re.IGNORECASE,
 )
+# calculators that only look figures up: noise that names a card still gets a question back
+_LOOKUPS = {"gpu_spec", "gpu_compare"}
 # a card set against another: "compared with", "跟A100比", "can it replace the H100?"
 _VERSUS = words(
     r"\bcompare[sd]?\b|\bvs\.?(?:\s|$)|\bversus\b|\bagainst\b|stacks? up|\bthan\b|\breplace\b|relative to",
@@ -168,7 +170,7 @@ _KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _NOISE = words(
     r"(?:^|\s)(?:[吗的了呢吧啊嘛哦]\s+){2,}[吗的了呢吧啊嘛哦](?:\s|$)",
     r"\b([a-z])\1{3,}\b",
-    r"\b(?:banana|sandwich|pizza|burger|noodles?|pancake|cupcake|spaghetti|potato(?:es)?|unicorn)s?\b",
+    r"banana|sandwich|pizza|burger|noodle|pancake|cupcake|spaghetti|potato|unicorn",  # also in "zettabanana"
     r"香蕉|三明治|披萨|汉堡|面条|西瓜|土豆|独角兽|[一几每]斤|多少斤",
 )
 
@@ -491,7 +493,9 @@ class Router:
             # "it" is what the last calculation was about
             tools, explain_words = [], True
             topic = next((_TOPIC_OF[t] for t in context.tools if t in _TOPIC_OF), "")
-            query = f"{message} {topic}".strip()
+            # what to do about it, in the words advice is written in: "how do we improve it?"
+            how = "怎么提高 改进" if language == "zh" else "how do we improve it"
+            query = f"{message} {topic} {how}".strip()
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)
@@ -513,8 +517,9 @@ class Router:
         elif _EVASION.search(text):
             intent, missing = Intent.CLARIFY, "decline"  # never a passage that reads as help
             tools = []
-        elif not tools and not follow_up and _noise(text):
-            intent, missing = Intent.CLARIFY, "unclear"  # "purple gpu banana...": ask, never a passage
+        elif not follow_up and _noise(text) and set(tools) <= _LOOKUPS:
+            # "purple gpu banana...", "H100多少钱一斤": ask, never a passage or a card's figures
+            intent, missing, tools = Intent.CLARIFY, "unclear", []
         elif tools:
             intent = Intent.BOTH if explain_words else Intent.CALCULATION
         elif not explain_words and (missing := _missing(text, slots, stated, wanted, asked)):
@@ -543,7 +548,7 @@ class Router:
 
 
 _BUY = words(
-    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)",
+    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
     r"怎么配", r"配什么", r"买什么", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
 )  # fmt: skip
 

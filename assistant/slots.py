@@ -286,7 +286,7 @@ _BARE_POWER_PRICE = flags(
 )
 _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
 _UTIL = flags(
-    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
@@ -324,6 +324,7 @@ _SERVER_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
     rf"|(?:boxes|servers|nodes|machines)[^.;,，。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
+    rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
@@ -765,7 +766,7 @@ class SlotExtractor:
             value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if match := take(_SERVER_KW):
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if fleet := _FLEET.search(text):

@@ -331,8 +331,7 @@ def _names(card: str, text: str) -> bool:
 def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking, for the other language (the reader's own words lead), and for a section
-    whose heading names a card the question does not (the H100-versus-H200 answer matches "H100" well but
-    answers another question)."""
+    whose heading is about other cards than the question's (an MI300X answer under an H100 question)."""
     if not passages:
         return None
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
@@ -342,7 +341,10 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
         own = passage.lang in {lang, "multi"}
-        other_cards = {n.lower() for n in _MODEL_NUMBER.findall(passage.section)} - asked_cards
+        named = {n.lower() for n in _MODEL_NUMBER.findall(passage.section)}
+        # a heading that names none of the cards asked about (or a long list of them) is about other
+        # cards; one naming the card asked and one more ("H100 and B200 servers") may still answer it
+        other_cards = named - asked_cards if not (named & asked_cards) or len(named) > 2 else set()
         return (
             passage.snippet_score
             * (1 - 0.12 * rank)

@@ -689,6 +689,18 @@ def test_qlora_of_a_65b_model_fits_one_48gb_card_with_shorter_sequences(
     assert fits_as_is or memory["suggestion"]["total_gb"] <= 48  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("our MFU is only 22%, how can we raise it?", r"profile one step"),
+        ("我们训练MFU只有19%，怎么提高", r"剖析一步"),
+    ],
+)
+def test_advice_on_a_low_mfu_leads_with_what_to_do(assistant: Assistant, message: str, expected: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert re.search(expected, answer.answer.split("\n\n")[0])
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
