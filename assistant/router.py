@@ -142,6 +142,13 @@ _DOMAIN = words(
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
 )
+# demand growing by a factor: "traffic grows 5x", "流量涨到3倍", "需求翻两倍"
+_GROWS = re.compile(
+    r"(?:traffic|demand|load|usage|requests?)\s*(?:grows?|goes up|increases?|rises?|will grow)\s*(?:by\s*)?"
+    r"(\d+(?:\.\d+)?)\s*(?:x|×|times)"
+    r"|(?:流量|需求|负载|请求量?|访问量)\s*(?:增长|增加|涨|翻|变成|涨到|增长到|增加到)?\s*(\d+(?:\.\d+)?|[两三四五六七八九十])\s*倍",
+    re.IGNORECASE,
+)
 # a follow-up that is only a number: "and 1024?", "那2048呢", "what about 64"
 _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成)?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:呢|吧)?\W*$",
@@ -172,6 +179,7 @@ _NOISE = words(
     r"\b([a-z])\1{3,}\b",
     r"banana|sandwich|pizza|burger|noodle|pancake|cupcake|spaghetti|potato|unicorn",  # also in "zettabanana"
     r"香蕉|三明治|披萨|汉堡|面条|西瓜|土豆|独角兽|[一几每]斤|多少斤",
+    r"炒菜|火锅|做饭|烧烤|烤肉|煎蛋|\bcook(?:ing)?\b|\bfry(?:ing)?\b|\bbake\b",  # a GPU as a stove
 )
 
 
@@ -427,6 +435,12 @@ class Router:
             else:
                 slots = slots.model_copy(update={"servers": n, "gpu_count": None})
                 stated = {"servers": n}
+        if follow_up and context.slots.demand_tokens_per_second and (grows := _GROWS.search(text)):
+            # "traffic grows 5x next year", "流量翻3倍": the demand the servers must carry, that many times
+            factor = to_number(grows.group(1) or grows.group(2))
+            demand = context.slots.demand_tokens_per_second * factor
+            slots = slots.model_copy(update={"demand_tokens_per_second": demand})
+            stated = {**stated, "demand_tokens_per_second": demand}
         if follow_up:
             slots = _scaled(text, slots, context.slots)
             if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:
@@ -835,7 +849,9 @@ def _refine(
         chosen.remove("power_cost")  # the TCO carries the electricity bill among its running costs
     if "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
-    if "cloud_cost" in chosen and not (slots.params_b or slots.model or slots.gpu or slots.gpu_hours):
+    if "cloud_cost" in chosen and not (
+        slots.params_b or slots.model or slots.gpu or slots.gpu_hours or follow_up
+    ):
         chosen.remove("cloud_cost")
     if "network" in chosen and not (slots.params_b or slots.model):
         chosen.remove("network")

@@ -79,14 +79,19 @@ class ToolBox:
         return runs
 
     def _cloud_after_compute(self, calls: list[ToolCall], slots: Slots) -> Plan | None:
-        """Cloud cost of the GPU-hours the latest training calculation produced."""
-        compute = next((c for c in reversed(calls) if c.name == "training_compute"), None)
+        """Cloud cost of the GPU-hours the latest training calculation produced: an estimate from a model
+        size, or a run timed from a measured throughput ("at $2.49/GPU-hour, what's the bill?")."""
+        compute = next((c for c in reversed(calls) if c.name in {"training_compute", "run_time"}), None)
         if compute is None:
             return None
-        payload: dict[str, Any] = {
-            "gpu": compute.input["gpu"],
-            "gpu_hours": compute.output["gpu_hours"]["expected"],
-        }
+        hours = compute.output["gpu_hours"]
+        if isinstance(hours, dict):
+            hours = hours["expected"]
+        if not hours:
+            return None  # a step time without a GPU count has no GPU-hours to price
+        payload: dict[str, Any] = {"gpu_hours": hours}
+        if gpu := compute.input.get("gpu") or slots.gpu:
+            payload["gpu"] = gpu
         money_into(slots, payload, self._catalog)
         if "cloud_price_per_gpu_hour" in payload:
             payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")

@@ -701,6 +701,52 @@ def test_advice_on_a_low_mfu_leads_with_what_to_do(assistant: Assistant, message
     assert re.search(expected, answer.answer.split("\n\n")[0])
 
 
+@pytest.mark.parametrize(
+    ("messages", "total"),
+    [
+        # 1T tokens / (2,500 tok/s x 3,600 s) = 111,111 GPU-hours, x $2.00
+        (
+            (
+                "measured 2,500 tok/s per H100 on our 8B model; 1T tokens on 128 GPUs takes how long?",
+                "and at $2/gpu-hour the bill?",
+            ),
+            222_222,
+        ),
+        (
+            ("H100实测每卡每秒2000 token，训5000亿token，64张卡要多久", "按每卡时12元算多少钱"),
+            833_333,
+        ),  # 69,444 GPU-hours x ¥12
+    ],
+)
+def test_a_price_after_a_measured_run_prices_its_gpu_hours(
+    assistant: Assistant, messages: tuple[str, ...], total: float
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    cost = output(answer, "cloud_cost")
+    currency = "cny" if "元" in messages[-1] else "usd"
+    assert cost["total"][currency] == pytest.approx(total, rel=0.01)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("messages", "demand"),
+    [
+        (("peak 10k tok/s, one node does 6k tok/s, how many nodes?", "and if traffic grows 3x?"), 30_000),
+        (("峰值每秒2万token，单台每秒8000 token，要几台", "明年流量翻4倍呢"), 80_000),
+    ],
+)
+def test_demand_growth_multiplies_the_demand(
+    assistant: Assistant, messages: tuple[str, ...], demand: float
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert answer.tool_calls[0].input["demand_tokens_per_second"] == demand
+
+
+@pytest.mark.parametrize("message", ["can an H100 cook my dinner", "4090能不能拿来煮火锅"])
+def test_a_gpu_as_a_stove_gets_a_question_back(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert "clarify: unclear" in answer.notes
+
+
 # --- quantities the user already knows are used as given ----------------------------------------------
 
 
