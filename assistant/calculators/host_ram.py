@@ -44,7 +44,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     offload = o["per_node"]["offload_gb"]
     if offload:
-        model, servers = call.input.get("model") or model_name(call.input, o), call.input.get("nodes", 1)
+        model, servers = model_name(call.input, o), call.input.get("nodes", 1)
         over = f" over {servers} servers" if servers > 1 else ""
         over_zh = f"（分摊到 {servers} 台服务器）" if servers > 1 else ""
         en = (
