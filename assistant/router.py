@@ -266,6 +266,7 @@ _TOPIC_OF = {
     "training_memory": "training memory activation recomputation ZeRO",
     "inference_memory": "serving memory KV cache",
     "serving_capacity": "serving throughput",
+    "serving_estimate": "serving throughput",
     "network": "network bandwidth all-reduce",
     "storage": "storage checkpoint write bandwidth",
     "power_cost": "power PUE",
@@ -316,7 +317,7 @@ _ASKED = [
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
-    ("gpus", words(r"how many (?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
+    ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
                    r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",
                    r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
@@ -338,6 +339,7 @@ _ASKED = [
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
 ]  # fmt: skip
+_ASKED_DAYS = dict(_ASKED)["days"]
 # words that ask for a number: a calculation was wanted even when an input is missing
 _ASKS_NUMBER = words(
     r"how (?:many|much|long|big|fast)", r"\benough\b", r"\bfit\b", r"\bneed\b", r"多少", r"几", r"多久", r"够不够",
@@ -345,7 +347,7 @@ _ASKS_NUMBER = words(
     r"推荐", r"选什么", r"配一台", r"怎么配", r"买什么", r"should (?:we|i) buy",
 )  # fmt: skip
 _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
-_SERVING_TOOLS = {"serving_cost", "serving_capacity"}
+_SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
@@ -476,6 +478,25 @@ class Router:
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
         if (
+            follow_up
+            and "offload" in stated
+            and "training_memory" in context.tools
+            and "host_ram" in tools
+            and not _ASKS_NUMBER.search(text)  # "…offloaded, how much RAM per box?" asks the RAM itself
+        ):
+            # "what if the optimizer goes to CPU RAM?" after a GPU count: the count again, with the host RAM
+            # the offloaded states need said beside it
+            tools = ["training_memory", *(t for t in tools if t not in {"host_ram", "training_memory"})]
+        if (
+            "cloud_cost" in tools
+            and "run_time" not in tools
+            and slots.gpu_hours
+            and (slots.gpu_count or slots.servers)
+            and _ASKED_DAYS.search(rest)
+        ):
+            # "20万卡时每卡时8元多少钱？256卡并行要多少天": the second question is the days on those GPUs
+            tools = [*tools, "run_time"]
+        if (
             not tools
             and asked == "fit"
             and (slots.params_b or slots.model)
@@ -514,6 +535,9 @@ class Router:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)
             tools = [t for t in tools if t in {"gpu_compare", "gpu_spec"}]
+        if "storage" in tools and slots.tokens_b and not (slots.params_b or slots.model):
+            # "8T tokens: how much disk?": the corpus itself
+            tools = list(dict.fromkeys("data_volume" if t == "storage" else t for t in tools))
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
@@ -687,8 +711,12 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         return "rack_fit"  # "机房一共 300kW，每台 10.2kW，能放几台": servers the room's power carries
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
-    if given.write_gb_s and has_model:
-        return "storage"  # how long a checkpoint takes at the bandwidth the storage has
+    if given.requests_per_second and not rate and has_model and asked in {None, "gpus", "servers"}:
+        return "serving_estimate"  # "2000 req/min of an 8B model: how many L40S?" with nothing measured
+    if (given.write_gb_s or given.write_seconds) and has_model:
+        # how long a checkpoint takes at the bandwidth the storage has, or the bandwidth a save within
+        # "under 90 s" needs
+        return "storage"
     if (
         (given.server_price or given.gpu_price or given.lease_per_month)
         and (given.cloud_price_per_gpu_hour or given.monthly_bill or given.lease_per_month)

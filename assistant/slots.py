@@ -98,6 +98,7 @@ class Slots(BaseModel):
     weights_only_checkpoints: int | None = Field(
         default=None, description="Weights-only checkpoints kept besides the full ones."
     )
+    checkpoint_hours: float | None = Field(default=None, description="Hours between checkpoints.")
     checkpoint_tb: float | None = Field(default=None, description="Size of one checkpoint, TB.")
     write_seconds: float | None = Field(default=None, description="Time allowed to write a checkpoint, s.")
     epochs: float | None = None
@@ -113,6 +114,7 @@ class Slots(BaseModel):
     discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
     tokens_per_request: float | None = Field(default=None, description="Output tokens per request.")
+    prompt_tokens: int | None = Field(default=None, description="Input (prompt) tokens per request.")
     kv_precision: str | None = Field(
         default=None, description="Precision of a serving KV cache: fp8, int8, ..."
     )
@@ -225,6 +227,16 @@ _PER_REQUEST = flags(
     # "3000 requests per minute at ~500 output tokens", "每分钟6000个请求，每个输出300 token"
     rf"|\b(?:at|of|with)\s*(?:~|about|around)\s*{DECIMAL}\s*(?:output\s*)?tokens?\b"
     rf"|(?:，|,|;|；)\s*每个\s*(?:请求)?\s*(?:平均)?\s*(?:输出|生成|返回)\s*(?:约)?\s*{DECIMAL}\s*(?:个)?\s*token"
+    # the output side of a request's shape: "400 prompt and 250 completion tokens", "500 in / 300 out",
+    # "输入2k输出500" (never a rate: "1800 generated tokens/s" is a throughput)
+    rf"|{DECIMAL}\s*(?:output|completion|generated|gen|decode|response|out)\s*(?:tokens?|toks?)?(?![\w/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
+    rf"|(?:输出|生成|回复|回答)\s*(?:约|平均|大概)?\s*{DECIMAL}\s*(?:个)?\s*(?:tokens?|toks?)?(?![\w/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
+)
+# the input side of a request's shape: "400 prompt and 250 completion", "500 in / 300 out", "输入2k"
+_PROMPT_TOKENS = flags(
+    rf"{AMOUNT}\s*(k)?\s*(?:prompt|input|in)\s*(?:tokens?|toks?)?\s*(?:/|and|,|\+|&)"
+    rf"|(?:prompts?|input)\s*(?:of|is|~|about|=|:)?\s*(?:~|about)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)"
+    rf"|(?:输入|prompt)\s*(?:约|平均|大概)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)?(?![\w/])"
 )
 _KV_PRECISION = flags(
     r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
@@ -281,6 +293,12 @@ _DEADLINE = flags(
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
 )
+# "70b, 1.4T tokens, 60 days": with a model and its data given, a bare duration is the time the run has
+_BARE_DURATION = flags(rf"(?<![\w.]){NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![\w])")
+# ... unless it is how long something is kept, how often, or a period of use
+_NOT_A_DEADLINE = flags(
+    r"(?:keep|kept|retain\w*|store\w*|every|each|per|last|保留|保存|存|每|留)\s*(?:for\s*)?$"
+)
 _BARE_POWER_PRICE = flags(
     rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|涨到|变成|改成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
 )
@@ -302,7 +320,7 @@ _YEARS = flags(
     rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"
 )
 _TPS = flags(
-    rf"{AMOUNT}\s*(k)?\s*tokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per)\s*gpu"
+    rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
     rf"|每卡每秒\s*{AMOUNT}\s*(?:个)?\s*token"
     rf"|(?:单卡|每卡|每张卡|一张卡)[^。；;，,\n]{{0,12}}?{AMOUNT}\s*(?:个)?\s*(?:token|tok)s?\s*(?:/\s*s|每秒)"  # "单卡H20 900 token/s"
 )
@@ -366,6 +384,8 @@ _CHECKPOINTS = flags(
     rf"|{INTEGER}\s*full\s*(?:ones|copies|saves)\b|{INTEGER}\s*(?:个|份)\s*完整"
     # "检查点保留最近8个", "checkpoints: keep the last 10"
     rf"|(?:checkpoints?|ckpts?|检查点)[^。.;；\n\d]{{0,6}}(?:保留|留|keep|retain)\s*(?:the\s*)?(?:最近|last\s*)?{INTEGER}"
+    # "keep last 4", "保留最近8个" in a message about checkpoints
+    rf"|(?:keep|keeping|retain|retaining|保留|留)\s*(?:only\s*)?(?:the\s*)?(?:最近|last|latest|newest)\s*{INTEGER}\s*(?:个|份)?(?!\s*(?:tb|gb|pb|天|days?|weeks?|months?|小时|hours?))"
 )
 # weights-only checkpoints kept besides the full ones: "plus 50 weights-only ones", "weights-only every 1000
 # steps for 50 saves", "另外存30个只含权重的"
@@ -375,6 +395,11 @@ _WEIGHTS_ONLY = flags(
 )
 _CHECKPOINT_SIZE = flags(
     rf"(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+)
+# how often a checkpoint is saved: "ckpt every 2h", "每2小时存一次", "每隔30分钟保存"
+_CHECKPOINT_EVERY = flags(
+    rf"(?:every|each)\s*{DECIMAL}\s*(h|hrs?|hours?|min|mins|minutes)\b"
+    rf"|每(?:隔)?\s*{DECIMAL}\s*(?:个)?\s*(小时|分钟)\s*(?:存|保存|做|打|写)"
 )
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
@@ -412,7 +437,9 @@ _DEMAND_TPS = flags(
     rf"|(?:平均|峰值|高峰|总共|总|需求|业务)\s*(?:是|为|要|需要|大概|约)?\s*每秒(?:钟)?\s*(?:要|需要|约|有|大概)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
     rf"|(?:average|avg|mean)\s*(?:of|is|demand|load)?\s*(?:~|about|around)?\s*{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
 )
-_BARE_TPS = flags(rf"{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b")
+_BARE_TPS = flags(
+    rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b"
+)
 _SCALING = flags(
     rf"{DECIMAL}\s*%\s*(?:scaling|parallel|linear)\s*efficiency|(?:scaling|parallel) efficiency\s*(?:of|=|is|at|:)?\s*{DECIMAL}\s*%"
     rf"|(?:扩展效率|线性度|加速效率|并行效率)\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%"
@@ -476,7 +503,10 @@ _TARGET_CURRENCY = [
         "USD",
     ),
 ]
-_OFFLOAD = flags(r"\boffload|卸载")
+_OFFLOAD = flags(
+    r"\boffload|卸载|optimizer(?: states?)? (?:goes|go|moved?|moving|lives?|sits?|kept|on|in|to|into) (?:to |on |in |into )?"
+    r"(?:the )?(?:cpu|host|system ram|ram)\b|优化器(?:状态)?\s*(?:放|放到|放在|挪到|移到|搬到|存到|丢到)\s*(?:cpu|内存|主机)"
+)
 # a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
 _SPEC_FIELDS = [
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信"), "scale_up_bandwidth_gb_s"),
@@ -801,10 +831,15 @@ class SlotExtractor:
         if match := take(_WEIGHTS_ONLY):
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
-            slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5) or 0)
+            slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
         if match := take(_WRITE_GB_S):
             unit = (_group(match, 2, 4) or "gb").lower()
             slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)
+        if (match := take(_CHECKPOINT_EVERY)) and re.search(
+            r"checkpoint|ckpt|检查点|存一次|保存", text, re.I
+        ):
+            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "h").lower()
+            slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
         if match := take(_WRITE_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
@@ -819,7 +854,10 @@ class SlotExtractor:
         elif match := take(_QPM):
             slots.requests_per_second = float(_group(match, 1, 2) or 0) / 60
         if match := take(_PER_REQUEST):
-            slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5) or 0)
+            slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+        if match := take(_PROMPT_TOKENS):
+            number, k = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
+            slots.prompt_tokens = int(to_number(number or "0") * (1000 if k else 1)) or None
         if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
@@ -890,6 +928,15 @@ class SlotExtractor:
         if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
             slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
         slots.deadline_days = _deadline(text)
+        if (
+            slots.deadline_days is None
+            and slots.params_b
+            and slots.tokens_b
+            and (match := _BARE_DURATION.search(text))
+            and not _NOT_A_DEADLINE.search(text[max(0, match.start() - 16) : match.start()])
+        ):
+            unit = match.group(2).lower()
+            slots.deadline_days = to_number(match.group(1)) * _DAYS_PER.get(unit, 1)
         if match := _UTIL.search(text):
             slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):

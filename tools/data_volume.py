@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 
 from knowledge.catalog import Catalog
 from tools.common import Reference, ToolInput, ToolOutput, round_sig
-from tools.storage import NANOGPT, TB, TIB, TokenIdBytes
+from tools.storage import NANOGPT, OPENAI_TOKENS, TB, TIB, TokenIdBytes
 
 UINT16_MAX_VOCAB = 65_536
 UNITS = Reference(
@@ -27,6 +27,12 @@ class DataVolumeInput(ToolInput):
     tokens_b: float | None = Field(default=None, gt=0, le=1e7, description="Tokens stored, billions.")
     bytes_per_token_id: TokenIdBytes = Field(
         default=4, description="2 (uint16, vocabulary up to 65,536) or 4 (uint32) bytes per token id."
+    )
+    text_bytes_per_token: float = Field(
+        default=4.0,
+        gt=0,
+        le=64,
+        description="Bytes of raw UTF-8 text per token (about 4 for English: OpenAI's ~4 characters per token).",
     )
     vocab_size: int | None = Field(
         default=None, ge=2, le=10_000_000, description="Vocabulary, to check uint16."
@@ -64,6 +70,7 @@ class DataVolumeInput(ToolInput):
 class DataVolumeOutput(ToolOutput):
     token_ids_tb: float | None = Field(description="tokens x bytes per id, TB.")
     token_ids_tib: float | None
+    raw_text_tb: float | None = Field(default=None, description="tokens x text bytes per token, TB.")
     kept_tb: float | None = Field(description="(data now + growth x days) x copies, TB.")
     kept_pb: float | None
     read_mb_s: float | None = Field(description="Training data read rate, MB/s (10^6 bytes).")
@@ -83,13 +90,18 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     assumptions: list[str] = []
     warnings: list[str] = []
     formulas: list[str] = []
-    ids_tb = ids_tib = kept = read = write = None
+    ids_tb = ids_tib = text_tb = kept = read = write = None
     width = inp.bytes_per_token_id
     if inp.tokens_b:
         size = inp.tokens_b * 1e9 * width
         ids_tb, ids_tib = round_sig(size / TB), round_sig(size / TIB)
-        formulas.append("token ids = tokens x bytes per id")
+        text_tb = round_sig(inp.tokens_b * 1e9 * inp.text_bytes_per_token / TB)
+        formulas.append("token ids = tokens x bytes per id; raw text = tokens x text bytes per token")
         assumptions.append(f"{width} bytes per token id ({'uint16' if width == 2 else 'uint32'})")
+        assumptions.append(
+            f"{inp.text_bytes_per_token:g} bytes of raw text per token (English averages about 4; measure your "
+            "tokenizer on a sample, Chinese text differs)"
+        )
         if width == 2 and inp.vocab_size and inp.vocab_size > UINT16_MAX_VOCAB:
             warnings.append(
                 f"a {inp.vocab_size:,}-token vocabulary does not fit uint16 (at most 65,536 ids): use 4 bytes"
@@ -116,9 +128,10 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         formula="; ".join(formulas),
         assumptions=assumptions,
         warnings=warnings,
-        sources=[NANOGPT, UNITS],
+        sources=[NANOGPT, OPENAI_TOKENS, UNITS] if inp.tokens_b else [NANOGPT, UNITS],
         token_ids_tb=ids_tb,
         token_ids_tib=ids_tib,
+        raw_text_tb=text_tb,
         kept_tb=kept,
         kept_pb=round_sig(kept / 1000) if kept is not None else None,
         read_mb_s=read,

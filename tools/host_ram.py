@@ -138,6 +138,10 @@ class ReferenceServerRatio(BaseModel):
     ram_gb: float = Field(description="Host RAM as the catalog lists it (DIMM labels).")
     gpu_memory_gb: float
     ratio: float
+    gpus: int
+    cpu: str
+    cpu_cores: int
+    cores_per_gpu: float
 
 
 class HostRamBreakdown(BaseModel):
@@ -168,6 +172,9 @@ class HostRamOutput(ToolOutput):
     dimm_layout: str
     reference_servers: list[ReferenceServerRatio]
     current_ram_sufficient: bool | None
+    cpu_cores_min: int = Field(
+        description="Physical cores per server: GPUs x (loader workers + 2: the training process and NCCL/OS)."
+    )
     verdict: str
 
 
@@ -276,6 +283,10 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
                 ram_gb=server.ram_gb,
                 gpu_memory_gb=hbm,
                 ratio=round(server.ram_gb / hbm, 2),
+                gpus=server.accelerator_count,
+                cpu=server.cpu,
+                cpu_cores=server.cpu_cores_total,
+                cores_per_gpu=round(server.cpu_cores_total / server.accelerator_count, 1),
             )
         )
 
@@ -291,6 +302,15 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         + " host RAM per GPU memory"
     )
 
+    cores = n * (inp.loader_workers_per_gpu + 2)
+    eight = [r for r in references if r.gpus == 8]
+    assumptions.append(
+        f"CPU: {n} GPUs x ({inp.loader_workers_per_gpu} loader workers + the training process + NCCL/OS) = "
+        f"{cores} physical cores at least; the catalog's 8-GPU servers ship "
+        f"{min(r.cpu_cores for r in eight)}-{max(r.cpu_cores for r in eight)} cores"
+        if eight
+        else f"CPU: {n} GPUs x ({inp.loader_workers_per_gpu} loader workers + 2) = {cores} physical cores at least"
+    )
     sufficient: bool | None = None
     verdict = (
         f"install {size:,} GB of RAM per server ({layout}; DIMM GB are GiB) for the {total / GB:,.0f} GB "
@@ -320,7 +340,7 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         formula=(
             "RAM = ratio x GPUs x GPU memory + GPUs x workers x prefetch x batch + GPUs x pinned "
             "(+ params x checkpoint bytes / nodes) (+ params x 16|18 bytes / nodes x 1.5 offload), "
-            "rounded up to a DIMM configuration"
+            "rounded up to a DIMM configuration; CPU cores >= GPUs x (loader workers + 2)"
         ),
         assumptions=assumptions,
         warnings=warnings,
@@ -342,5 +362,6 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         dimm_layout=layout,
         reference_servers=references,
         current_ram_sufficient=sufficient,
+        cpu_cores_min=cores,
         verdict=verdict,
     )

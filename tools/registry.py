@@ -31,6 +31,7 @@ from tools.network import network
 from tools.rack import rack_fit
 from tools.run_time import run_time
 from tools.serving import serving_capacity, serving_cost
+from tools.serving_estimate import serving_estimate
 from tools.storage import storage
 
 
@@ -105,6 +106,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     inference_memory,
     serving_cost,
     serving_capacity,
+    serving_estimate,
     gpu_compare,
     gpu_spec,
 )

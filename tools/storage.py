@@ -45,6 +45,8 @@ OPENAI_TOKENS = Reference(
 # full checkpoints kept on the hot tier when none is said: the newest to resume from, and two before it
 # in case the newest is corrupt or the loss diverged
 DEFAULT_RETAINED = 3
+# a synchronous save of a full checkpoint within two minutes, a common target when nothing is given
+DEFAULT_WRITE_SECONDS = 120.0
 
 
 class StorageInput(ToolInput, ArchitectureFields):
@@ -119,11 +121,12 @@ class StorageInput(ToolInput, ArchitectureFields):
         description="Yearly growth of the data and checkpoints kept (0.3 = +30% a year).",
     )
     growth_years: float = Field(default=1.0, gt=0, le=10, description="Years of growth to plan for.")
-    checkpoint_write_seconds: float = Field(
-        default=120.0,
+    checkpoint_write_seconds: float | None = Field(
+        default=None,
         gt=0,
         le=86_400,
-        description="Target time to write one full checkpoint, seconds (a synchronous save stalls training).",
+        description="Target time to write one full checkpoint, seconds (a synchronous save stalls training); "
+        f"default {DEFAULT_WRITE_SECONDS:g}.",
     )
     nodes: int = Field(
         default=1, ge=1, le=100_000, description="Servers in the job; each writes its shard of a checkpoint."
@@ -402,16 +405,17 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         f"+{inp.headroom_share:.0%} on top"
     )
 
-    need = full / GB / inp.checkpoint_write_seconds
+    write_seconds = inp.checkpoint_write_seconds or DEFAULT_WRITE_SECONDS
+    need = full / GB / write_seconds
     need_per_node = need / inp.nodes
     assumptions.append(
-        f"one full checkpoint ({full / GB:,.0f} GB) in {inp.checkpoint_write_seconds:g} s"
+        f"one full checkpoint ({full / GB:,.0f} GB) in {write_seconds:g} s"
         + (f", sharded so that each of {inp.nodes} servers writes 1/{inp.nodes}" if inp.nodes > 1 else "")
     )
-    stall = inp.checkpoint_write_seconds / (inp.checkpoint_interval_hours * 3600)
+    stall = write_seconds / (inp.checkpoint_interval_hours * 3600)
     if stall > 0.05:
         warnings.append(
-            f"synchronous saves of {inp.checkpoint_write_seconds:g} s every {inp.checkpoint_interval_hours:g} h "
+            f"synchronous saves of {write_seconds:g} s every {inp.checkpoint_interval_hours:g} h "
             f"stall training {stall:.0%} of the time: save asynchronously or less often"
         )
 

@@ -15,7 +15,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if slots.token_bytes:
         payload["bytes_per_token_id"] = slots.token_bytes
-    if slots.tokens_b and slots.token_bytes:
+    if slots.tokens_b and (slots.token_bytes or not (slots.params_b or slots.model)):
+        # "8T tokens: how much disk?": the corpus itself, when no model makes it a training plan
         payload["tokens_b"] = slots.tokens_b
         if slots.model:
             payload["vocab_size"] = catalog.model(slots.model).vocab_size
@@ -70,15 +71,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         rows.append(Row(en="Data read rate", zh="数据读取速率", value=f"{num(o['read_mb_s'])} MB/s"))
     if o.get("token_ids_tb") is not None:
         width = "uint16" if i.get("bytes_per_token_id") == 2 else "uint32"
+        text = o.get("raw_text_tb")
+        per = num(i.get("text_bytes_per_token", 4))
+        tokens = f"{num(i['tokens_b'] / 1000)}T" if i["tokens_b"] >= 1000 else f"{num(i['tokens_b'])}B"
         en.append(
-            f"{num(i['tokens_b'])}B tokens stored as {width} take **{num(o['token_ids_tb'])} TB** "
-            f"({num(o['token_ids_tib'])} TiB), before raw text and copies."
+            f"{tokens} tokens stored as {width} take **{num(o['token_ids_tb'])} TB** "
+            f"({num(o['token_ids_tib'])} TiB) tokenized"
+            + (f"; the raw text is about **{num(text)} TB** at {per} bytes per token" if text else "")
+            + ", before copies and the unfiltered source data."
         )
         zh.append(
-            f"{num(i['tokens_b'])}B token 用 {width} 存储约 **{num(o['token_ids_tb'])} TB**"
-            f"（{num(o['token_ids_tib'])} TiB），不含原始文本和副本。"
+            f"{tokens} token 用 {width} 存储，分词后约 **{num(o['token_ids_tb'])} TB**"
+            f"（{num(o['token_ids_tib'])} TiB）"
+            + (f"；原始文本按每 token {per} 字节约 **{num(text)} TB**" if text else "")
+            + "，不含副本和未清洗的原始数据。"
         )
         rows.append(Row(en="Token ids", zh="分词后数据", value=f"{num(o['token_ids_tb'])} TB"))
+        if text:
+            rows.append(Row(en="Raw text", zh="原始文本", value=f"{num(text)} TB"))
     if o.get("kept_tb") is not None:
         en.append(
             f"Keeping it takes **{num(o['kept_tb'])} TB** ({num(o['kept_pb'])} PB) of raw capacity "

@@ -40,8 +40,27 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)
 
 
+def _cores(o: dict[str, Any]) -> tuple[str, str]:
+    """The CPU cores the server needs, beside the reference servers' counts."""
+    eight = [r for r in o.get("reference_servers", []) if r["gpus"] == 8]
+    low, high = (min(r["cpu_cores"] for r in eight), max(r["cpu_cores"] for r in eight)) if eight else (0, 0)
+    shipped_en = f"; the catalog's 8-GPU servers ship {low}-{high}" if eight else ""
+    shipped_zh = f"；目录中的 8 卡服务器配 {low}-{high} 核" if eight else ""
+    workers = o.get("cpu_cores_min", 0) // max(1, o["gpus_per_node"]) - 2
+    en = (
+        f" CPU: at least **{o['cpu_cores_min']} physical cores** ({o['gpus_per_node']} GPUs x {workers} data-loader "
+        f"workers plus the training process and NCCL/OS){shipped_en}."
+    )
+    zh = (
+        f"CPU：至少 **{o['cpu_cores_min']} 个物理核**（{o['gpus_per_node']} 张卡 × {workers} 个数据加载进程，"
+        f"加上训练进程和 NCCL/系统）{shipped_zh}。"
+    )
+    return en, zh
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
+    cores_en, cores_zh = _cores(o) if "cpu_cores_min" in o else ("", "")
     offload = o["per_node"]["offload_gb"]
     if offload:
         model, servers = model_name(call.input, o), call.input.get("nodes", 1)
@@ -61,10 +80,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     en = (
         f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
         f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
+        + cores_en
     )
     zh = (
         f"每台服务器建议配 **{num(o['recommended_ram_gib'])} GB 内存**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}、"
         f"共 {num(o['total_gpu_memory_gb'])} GB 显存：主机内存按显存的 {num(o['ratio'])} 倍配置，而不是桌面电脑的 8-16 GB。"
+        + cores_zh
     )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
 
@@ -83,6 +104,8 @@ def _rows(o: dict[str, Any]) -> list[Row]:
             value=f"{num(o['recommended_ram_gib'])} GB ({o['dimm_layout']})",
         )
     )
+    if "cpu_cores_min" in o:
+        rows.append(Row(en="CPU cores at least", zh="CPU 核数下限", value=str(o["cpu_cores_min"])))
     return rows
 
 
@@ -96,6 +119,11 @@ CALCULATOR = Calculator(
         r"(?<!显)内存",
         r"主机内存",
         r"系统内存",
+        r"cpu cores?",
+        r"how many (?:cpu )?cores",
+        r"(?:多少|几)\s*(?:个)?核",
+        r"核数",
+        r"cpu\s*(?:要|选|配)",
     ),
     build=_build,
     summarize=_summarize,

@@ -52,6 +52,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["write_bandwidth_gb_s"] = slots.write_gb_s
     if slots.write_seconds:
         payload["checkpoint_write_seconds"] = slots.write_seconds
+    if slots.checkpoint_hours:
+        payload["checkpoint_interval_hours"] = slots.checkpoint_hours
     if slots.headroom is not None:
         payload["headroom_share"] = slots.headroom
     if slots.growth_share_per_year:
@@ -146,6 +148,20 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB）约需 **{_duration(seconds, True)}**；"
             f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {_duration(light, True)}。{zh}"
         )
+    if "checkpoint_write_seconds" in call.input and not o.get("write_seconds_at_bandwidth"):
+        # "what write bandwidth so a save takes under 90 s?": the bandwidth for the pause they allow
+        seconds, model = call.input["checkpoint_write_seconds"], model_name(call.input, o)
+        light = o["weights_only_checkpoint_gb"] / seconds
+        en = (
+            f"Writing one full checkpoint of {model} ({num(o['full_checkpoint_gb'])} GB) within {num(seconds)} s "
+            f"needs **{num(o['checkpoint_write_gb_s'])} GB/s** of aggregate write bandwidth; a weights-only one "
+            f"({num(o['weights_only_checkpoint_gb'])} GB) needs {num(light)} GB/s. {en}"
+        )
+        zh = (
+            f"要在 {num(seconds)} 秒内写完一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB），需要 "
+            f"**{num(o['checkpoint_write_gb_s'])} GB/s** 的总写入带宽；仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）"
+            f"需要 {num(light)} GB/s。{zh}"
+        )
     if call.input.get("growth_per_year"):
         # "plan for 30% annual growth": what to buy for the years of growth planned, first
         grow, years = pct(call.input["growth_per_year"]), num(call.input.get("growth_years", 1))
@@ -180,6 +196,8 @@ CALCULATOR = Calculator(
         r"磁盘",
         r"检查点.*(?:多大|大小)",
         r"数据集.*(?:多大|空间)",
+        r"(?:占|要|需要)(?:用)?\s*多(?:少|大)\s*(?:的)?\s*(?:磁盘|硬盘)?空间",
+        r"how much (?:disk )?space",
     ),
     build=_build,
     summarize=_summarize,

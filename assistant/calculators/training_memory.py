@@ -86,6 +86,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(
             assumed("BF16 mixed precision with FP32 master weights", "BF16 混合精度，FP32 主权重")
         )
+    if slots.offload:
+        payload["offload_optimizer"] = True  # "ZeRO-3 offload", "offload the optimizer to CPU"
     if slots.optimizer:
         payload["optimizer"] = slots.optimizer
     else:
@@ -223,6 +225,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 def _summary(call: ToolCall, en: str, zh: str) -> Summary:
     i, o = call.input, call.output
+    if i.get("offload_optimizer") and (host := o.get("host_ram_for_offload_gb_per_gpu")):
+        # "offload the optimizer to CPU": where the states went, and the host RAM they need
+        everything = host * i["gpus"]  # the states of the whole model, wherever the GPUs sit
+        en += (
+            f" The offloaded optimizer states need about {num(everything)} GB of host RAM in all, split over "
+            "the servers that hold the GPUs, and steps slow down to the PCIe copies."
+        )
+        zh += f"卸载到 CPU 的优化器状态共需约 {num(everything)} GB 主机内存（分摊到各台服务器），训练步会受 PCIe 拷贝拖慢。"
     b = o["per_gpu"]
     model = model_name(i, o)
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="GPUs", zh="GPU 数量", value=str(i["gpus"])),

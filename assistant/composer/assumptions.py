@@ -125,6 +125,49 @@ RULES: list[Rule] = [
         ),
     ),
     rule(rf"headroom (?P<h>{NUMBER})% over the peak", "在峰值之上留 {h}% 余量"),
+    rule(
+        r"CPU: (?P<n>\d+) GPUs x \((?P<w>\d+) loader workers \+ (?:the training process \+ NCCL/OS|2)\) = "
+        r"(?P<c>\d+) physical cores at least(?:; the catalog's 8-GPU servers ship (?P<lo>\d+)-(?P<hi>\d+) cores)?",
+        lambda g: (
+            f"CPU：{g['n']} 张卡 ×（{g['w']} 个数据加载进程 + 训练进程 + NCCL/系统）= 至少 {g['c']} 个物理核"
+            + (f"；目录中的 8 卡服务器配 {g['lo']}-{g['hi']} 核" if g["lo"] else "")
+        ),
+    ),
+    rule(
+        rf"(?P<b>{NUMBER}) bytes of raw text per token \(English averages about 4; measure your tokenizer on a "
+        r"sample, Chinese text differs\)",
+        "每个 token 约 {b} 字节原始文本（英文平均约 4 字节；中文不同，请用自己的分词器在样本上实测）",
+    ),
+    # serving_estimate
+    rule(
+        rf"(?P<gpu>.+?): (?P<bw>{NUMBER}) GB/s at (?P<be>{NUMBER})% efficiency for decoding, (?P<tf>{NUMBER}) dense "
+        rf"(?P<p>FP8|BF16) TFLOPS at (?P<ce>{NUMBER})% for prefill",
+        "{gpu}：解码按显存带宽 {bw} GB/s 的 {be}% 计，预填充按 {p} 稠密算力 {tf} TFLOPS 的 {ce}% 计",
+    ),
+    rule(
+        rf"(?P<i>{NUMBER}) prompt \+ (?P<o>{NUMBER}) output tokens per request; each user streams at least "
+        rf"(?P<u>{NUMBER}) tokens/s",
+        "每个请求输入 {i} + 输出 {o} token；每个用户至少 {u} token/s",
+    ),
+    rule(
+        r"batch (?P<b>\d+) per replica, limited by (?P<why>memory|latency|scheduler|given)(?: \(vLLM max_num_seqs (?P<m>\d+)\))?",
+        lambda g: (
+            f"每个副本并发 {g['b']} 路，受"
+            + {"memory": "显存", "latency": "每用户速度", "scheduler": "调度上限", "given": "给定值"}[
+                g["why"]
+            ]
+            + "限制"
+            + (f"（vLLM max_num_seqs {g['m']}）" if g["m"] else "")
+        ),
+    ),
+    rule(
+        rf"(?P<h>{NUMBER})% headroom over the peak; (?P<n>\d+) GPUs per server",
+        "在峰值之上留 {h}% 余量；每台服务器 {n} 张卡",
+    ),
+    rule(
+        r"a roofline estimate: measure tokens/s per GPU under your load \(vLLM benchmark_serving\) to replace it",
+        "这是屋顶线估算：请在自己的负载下实测每卡 token/s（vLLM benchmark_serving）来替代它",
+    ),
     rule(r"rounded up to whole servers of (?P<n>\d+) GPUs", "按每台 {n} 卡的整机向上取整"),
     rule(r"catalog figures as of (?P<d>[\d, -]+)", "目录数据，截至 {d}"),
     rule(

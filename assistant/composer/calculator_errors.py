@@ -55,6 +55,15 @@ RULES: list[Rule] = [
         rf"{_FIELD}: (?P<gpu>.+) has no dense (?P<precision>[A-Z0-9]+) figure in the catalog",
         "{field}：目录中没有 {gpu} 的稠密 {precision} 算力数据",
     ),
+    # serving_estimate
+    rule(
+        r"gpu: a catalog GPU is needed: its bandwidth and FLOPs set the rate",
+        "gpu：需要目录中的 GPU：速率由它的显存带宽和算力决定",
+    ),
+    rule(
+        r"gpu: even 64 x (?P<gpu>.+) cannot hold the model and one sequence",
+        "gpu：即使 64 张 {gpu} 也放不下模型和一路序列",
+    ),
     # architecture
     rule(
         rf"model: unknown model {_NAME}{_HINT}",

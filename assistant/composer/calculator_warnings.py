@@ -67,6 +67,20 @@ RULES: list[Rule] = [
         "{n} 台服务器在峰值时负载达 {p}%：余量很小",
     ),
     rule(r"no GPU count given: GPU-hours need it", "没有给出卡数：算 GPU 小时需要卡数"),
+    # serving_estimate
+    rule(
+        rf"even one sequence streams at (?P<r>{NUMBER}) tokens/s on (?P<tp>\d+) x (?P<gpu>.+?), below the "
+        rf"(?P<u>{NUMBER}) asked: a faster card or more tensor parallelism is needed",
+        "在 {tp} 张 {gpu} 上单路序列也只有 {r} token/s，低于要求的 {u}：需要更快的卡或更高的张量并行",
+    ),
+    rule(
+        r"tensor parallel (?P<tp>\d+): communication between the GPUs is not modelled, so the rate is optimistic",
+        "张量并行 {tp}：未计入卡间通信，估算的速率偏乐观",
+    ),
+    rule(
+        r"mixture of experts: every expert's weights are counted as read each step",
+        "混合专家模型：按每一步读取全部专家权重计算",
+    ),
     rule(
         rf"the budget is below one server \((?P<price>{NUMBER}) USD\): consider fewer GPUs per server, a cheaper card or renting",
         "预算不够买一台服务器（约 {price} 美元）：可考虑每台少配几张卡、换更便宜的卡，或租用",

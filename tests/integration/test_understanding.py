@@ -9,6 +9,7 @@ import re
 import pytest
 from langchain_core.embeddings import Embeddings
 
+from assistant.calculators.common import num
 from assistant.models import Answer
 from assistant.service import Assistant
 from assistant.settings import ConversationSettings, Settings
@@ -1711,3 +1712,162 @@ def test_a_servers_power_is_its_catalog_figure(assistant: Assistant) -> None:
     answer = assistant.ask("How much power does a DGX B200 draw?")
     assert [c.name for c in answer.tool_calls] == ["power_cost"], answer.answer[:200]
     assert "**14.3 kW**" in first_sentence(answer), answer.answer[:200]
+
+
+# --- serving a request rate, with and without a measured throughput -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "measured", "rps", "per_request"),
+    [
+        (
+            "we have to serve qwen2.5 7b at 1200 requests a minute, roughly 600 prompt and 200 completion tokens "
+            "each. how many l40s?",
+            "benchmark says 1500 generated tokens/s per card",
+            20,
+            200,
+        ),
+        (
+            "llama 3 8b 推理，每分钟1800个请求，输入1k 输出400，要几张H100",
+            "我们压测单卡输出 3000 token/s",
+            30,
+            400,
+        ),
+    ],
+)
+def test_a_request_rate_is_served_by_an_estimate_then_by_the_measured_rate(
+    assistant: Assistant, first: str, measured: str, rps: float, per_request: float
+) -> None:
+    """A request rate with no measured throughput gets a GPU count from the roofline estimate, never a
+    one-sequence memory fit; the measured rate that follows replaces the estimate for the same demand."""
+    estimate, counted = talk(assistant, first, measured)
+    assert tools(estimate) == ["serving_estimate"], estimate.answer[:200]
+    call = estimate.tool_calls[0]
+    assert call.input["requests_per_second"] == pytest.approx(rps)
+    assert call.input["output_tokens"] == per_request
+    assert f"**{call.output['gpus']} " in first_sentence(estimate), estimate.answer[:300]
+    assert tools(counted) == ["serving_capacity"], counted.answer[:200]
+    assert counted.tool_calls[0].input["demand_tokens_per_second"] == pytest.approx(rps * per_request)
+
+
+# --- a bare duration with a model and its data is the deadline ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "reply", "deadline"),
+    [
+        ("how many GPUs do we need?", "20b model, pretraining on 600B tokens, 45 days", 45),
+        ("要多少张卡？", "13B 预训练 1T token 2个月", 60),
+    ],
+)
+def test_a_duration_given_with_the_model_and_data_is_the_deadline(
+    assistant: Assistant, first: str, reply: str, deadline: int
+) -> None:
+    _, answer = talk(assistant, first, reply)
+    assert tools(answer) == ["gpus_for_deadline"], answer.answer[:200]
+    assert answer.tool_calls[0].input["deadline_days"] == deadline
+
+
+# --- checkpoints: the retention and the write time given ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "seconds", "lead"),
+    [
+        ("13b run, ckpt every 4h, keep the last 6, what write speed for a save under 45 s?", 6, 45, r"GB/s"),
+        ("30B 训练，每3小时存一次 checkpoint，保留最近5个，要在60秒内写完，存储写带宽要多少", 5, 60, r"GB/s"),
+    ],
+)
+def test_checkpoint_retention_and_write_time_are_the_ones_given(
+    assistant: Assistant, message: str, kept: int, seconds: int, lead: str
+) -> None:
+    """'keep the last 6' is the retention, 'under 45 s' the save time: the answer leads with the bandwidth."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["checkpoints_retained"] == kept
+    assert call.input["checkpoint_write_seconds"] == seconds
+    need = call.output["checkpoint_write_gb_s"]
+    assert call.output["full_checkpoint_gb"] / seconds == pytest.approx(need, rel=1e-3)
+    assert re.search(lead, first_sentence(answer)), answer.answer[:200]
+
+
+# --- a corpus in tokens: its size on disk ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "tokens_b"),
+    [
+        ("our crawl is 3T tokens after filtering. disk space for the text and for the tokenized ids?", 3000),
+        ("6T token 的中文语料，原始文本和分词后分别占多大空间", 6000),
+    ],
+)
+def test_a_corpus_in_tokens_is_sized_as_text_and_ids(
+    assistant: Assistant, message: str, tokens_b: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"], answer.answer[:200]
+    out = answer.tool_calls[0].output
+    assert out["token_ids_tb"] == pytest.approx(tokens_b * 4 / 1000)
+    assert out["raw_text_tb"] == pytest.approx(tokens_b * 4 / 1000)
+    assert f"**{num(out['raw_text_tb'])} TB**" in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+# --- offload in a follow-up; the count asked leads -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        (
+            "full-parameter finetune of a 30b model, how many 80gb gpus using zero-3?",
+            "what if the optimizer goes to cpu ram?",
+        ),
+        ("30B 全参微调 用 ZeRO-3 需要几张 80G 卡", "那把优化器 offload 到内存呢"),
+    ],
+)
+def test_offloading_the_optimizer_in_a_follow_up_needs_fewer_gpus_and_says_the_host_ram(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    counted, offloaded = talk(assistant, first, follow_up)
+    assert tools(counted) == ["training_memory"]
+    before = counted.tool_calls[0].output["min_gpus"]
+    assert re.match(rf"\*\*{before['gpus']} (?:x|张)", counted.answer), counted.answer[:200]
+    assert tools(offloaded) == ["training_memory"]
+    assert offloaded.tool_calls[0].input["offload_optimizer"] is True
+    after = offloaded.tool_calls[0].output["min_gpus"]
+    assert after["gpus"] < before["gpus"]
+    assert re.search(r"host RAM|主机内存", offloaded.answer.split("\n\n")[0]), offloaded.answer[:400]
+
+
+# --- two questions in one message ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "days"),
+    [
+        (
+            "we estimate 150k A100 GPU-hours at $1.9/hr: what's the total, and how many days on 96 gpus?",
+            150_000 / 96 / 24,
+        ),
+        ("大概 30万 卡时 H800，每卡时 10 元，总费用多少？用 512 卡要跑几天", 300_000 / 512 / 24),
+    ],
+)
+def test_a_price_and_a_duration_asked_together_are_both_answered(
+    assistant: Assistant, message: str, days: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert set(tools(answer)) == {"cloud_cost", "run_time"}, answer.answer[:200]
+    assert output(answer, "run_time")["days"] == pytest.approx(days, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["ram + cpu core count for a node with 8 h100s?", "8卡H200训练机配多少内存、CPU要几核"],
+)
+def test_host_ram_and_cpu_cores_are_both_answered(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["host_ram"], answer.answer[:200]
+    cores = answer.tool_calls[0].output["cpu_cores_min"]
+    assert cores == 8 * (4 + 2)
+    assert f"{cores}" in answer.answer.split("\n\n")[0]

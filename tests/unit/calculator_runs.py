@@ -287,6 +287,10 @@ TARGETED: list[Payload] = [
     ("serving_capacity", {"demand_tokens_per_second": 50000, "tokens_per_second_per_server": 6000, "headroom": 0.2}),
     ("serving_capacity", {"demand_tokens_per_second": 30000, "tokens_per_second_per_gpu": 900}),
     ("serving_capacity", {"demand_tokens_per_second": 35000, "tokens_per_second_per_server": 6000}),
+    ("serving_estimate", {"model": "llama-3-8b", "gpu": "l40s", "requests_per_second": 33.3, "prompt_tokens": 500, "output_tokens": 300}),
+    ("serving_estimate", {"model": "llama-3-70b", "gpu": "h100-sxm", "requests_per_second": 50, "weight_precision": "fp8"}),
+    ("serving_estimate", {"model": "mixtral-8x7b", "gpu": "h100-sxm", "requests_per_second": 5, "batch_size": 8}),
+    ("serving_estimate", {"model": "llama-3-70b", "gpu": "l40s", "requests_per_second": 1, "tokens_per_second_per_user": 200}),
     # run time from known figures: GPU-hours with GPUs or a deadline, FLOPs, a throughput, a step time
     ("run_time", {"gpu_hours": 1.2e6, "gpus": 512}),
     ("run_time", {"gpu_hours": 3e5, "deadline_days": 20}),

@@ -80,6 +80,9 @@ RAISING: list[Payload] = [
     ("network", {"params_b": 7, "gpu": "h100-sxm", "target_comm_share": 0.1}),
     ("network", {"params_b": 7, "gpus_per_node": 8}),
     ("network", {"params_b": 7, "gpu": "h100-sxm", "nodes": 2}),
+    # serving_estimate
+    ("serving_estimate", {"model": "llama-3-8b", "requests_per_second": 10}),
+    ("serving_estimate", {"model": "deepseek-v3", "gpu": "rtx-4090", "requests_per_second": 10}),
     # storage
     ("storage", {"model": "llama-3-8b", "dataset_tokens_b": 100, "bytes_per_token_id": 2}),
     ("storage", {"params_b": 7}),
@@ -93,9 +96,24 @@ def _without_host_links(catalog: Catalog) -> Catalog:
     )
 
 
+def _without_16_bit_figures(catalog: Catalog) -> Catalog:
+    return catalog.model_copy(
+        update={
+            "accelerators": [
+                a.model_copy(update={"bf16_dense_tflops": None, "fp16_dense_tflops": None})
+                for a in catalog.accelerators
+            ]
+        }
+    )
+
+
 # raises that only a catalog lacking a kind of entry reaches
 ON_OTHER_CATALOGS: list[tuple[Callable[[Catalog], Catalog], Payload]] = [
     (_without_host_links, ("network", {"params_b": 7, "gpu": "rtx-4090", "gpus_per_node": 4})),
+    (
+        _without_16_bit_figures,
+        ("serving_estimate", {"model": "llama-3-8b", "gpu": "h100-sxm", "requests_per_second": 1}),
+    ),
 ]
 
 # the input models' bounds, choices and own checks (pydantic messages)

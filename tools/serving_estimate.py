@@ -1,0 +1,184 @@
+"""GPUs to serve a request rate when nobody has measured the throughput yet: a roofline estimate.
+
+Decoding one step of a batch reads every weight and the batch's KV cache from memory once, so at the
+batch sizes serving uses it is bound by memory bandwidth; prefill is a dense matrix multiply bound by
+tensor FLOPs. The estimate sizes one model replica (the smallest tensor-parallel group that holds the
+weights and one sequence, as the serving-memory calculator does), picks the largest batch that both fits
+its memory and still streams tokens at the per-user speed asked for, and counts the replicas the rate
+needs. It is a planning figure: a measured tokens/s per GPU (vLLM's benchmark_serving) replaces it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from knowledge.catalog import Catalog
+from tools.common import GB, CalculatorInputError, Reference, ToolOutput, find_accelerator, round_sig
+from tools.inference_memory import BYTES_PER_VALUE, InferenceMemoryInput, inference_memory
+
+ROOFLINE = Reference(
+    title="Williams, Waterman, Patterson: Roofline, an insightful visual performance model (CACM 2009)",
+    url="https://doi.org/10.1145/1498765.1498785",
+)
+DATABRICKS_MBU = Reference(
+    title="Databricks: LLM Inference Performance Engineering, Best Practices (2023): model bandwidth "
+    "utilisation of about 60% on A100/H100",
+    url="https://www.databricks.com/blog/llm-inference-performance-engineering-best-practices",
+)
+TRTLLM_PERF = Reference(
+    title="TensorRT-LLM 0.5.0 docs, performance.md: output tokens/s at fixed batch on H100 (FP8)",
+    url="https://github.com/NVIDIA/TensorRT-LLM/blob/release/0.5.0/docs/source/performance.md",
+)
+
+# vLLM's default ceiling on sequences scheduled together (max_num_seqs)
+MAX_BATCH = 256
+
+
+class ServingEstimateInput(InferenceMemoryInput):
+    """A request rate and the shape of a request, for a model on a catalog GPU."""
+
+    requests_per_second: float = Field(gt=0, le=1e6, description="Requests per second to serve (peak).")
+    prompt_tokens: int = Field(default=1000, ge=1, le=1_000_000, description="Input tokens per request.")
+    output_tokens: int = Field(default=300, ge=1, le=1_000_000, description="Output tokens per request.")
+    tokens_per_second_per_user: float = Field(
+        default=20.0,
+        gt=0,
+        le=10_000,
+        description="Streaming speed each user must see (20 tokens/s = 50 ms per output token).",
+    )
+    bandwidth_efficiency: float = Field(
+        default=0.6, gt=0, le=1, description="Share of the memory bandwidth decoding achieves."
+    )
+    compute_efficiency: float = Field(
+        default=0.5, gt=0, le=1, description="Share of the dense tensor FLOPs prefill achieves."
+    )
+    batch_size: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_BATCH * 16,
+        description="Sequences decoded together per replica; default the largest that fits memory and the "
+        "per-user speed (at most 256).",
+    )
+    headroom: float = Field(default=0.2, ge=0, le=5, description="Spare capacity over the peak (0.2 = 20%).")
+    gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs per server.")
+
+
+class ServingEstimateOutput(ToolOutput):
+    gpu: str
+    tensor_parallel: int = Field(description="GPUs per model replica.")
+    batch: int = Field(description="Sequences decoded together per replica.")
+    batch_limit: str = Field(description="What sets the batch: 'memory', 'latency', 'scheduler' or 'given'.")
+    step_ms: float = Field(description="Time of one decode step of the batch, ms.")
+    prefill_ms_per_request: float
+    output_tokens_per_second_per_gpu: float
+    requests_per_second_per_replica: float
+    demand_output_tokens_per_second: float
+    replicas: int
+    gpus: int
+    servers: int
+
+
+def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOutput:
+    """Estimate the GPUs that serve a request rate, from memory bandwidth and FLOPs (no measurement).
+
+    One replica is the smallest tensor-parallel group holding the weights and one sequence of
+    prompt + output tokens. A decode step of batch B takes max((weights + B x KV of the average context)
+    / (TP x bandwidth x efficiency), 2 x active params x B / (TP x dense TFLOPS x efficiency)); B is the
+    largest batch that fits memory, keeps one step under 1 / tokens-per-second-per-user, and is at most
+    256. Prefill costs 2 x active params x prompt tokens of FLOPs per request. A replica then serves
+    1 / (prefill time + output tokens x step / B) requests per second; replicas = ceil(rate x (1 +
+    headroom) / that). Tensor-parallel communication is not modelled, so groups above one GPU are
+    optimistic. Weights of a mixture of experts are all read each step (large batches touch every expert).
+    """
+    if not inp.gpu:
+        raise CalculatorInputError("gpu", "a catalog GPU is needed: its bandwidth and FLOPs set the rate")
+    acc = find_accelerator(catalog, inp.gpu)
+    context = inp.prompt_tokens + inp.output_tokens
+    memory = inference_memory(
+        inp.model_copy(update={"context_tokens": context, "batch": 1}, deep=True), catalog
+    )
+    if not memory.fits and memory.gpus_needed is None:
+        raise CalculatorInputError("gpu", f"even 64 x {acc.name} cannot hold the model and one sequence")
+    tp = memory.tensor_parallel
+    arch = memory.architecture
+    weight_bytes = arch.params_b * 1e9 * memory.weight_bytes_per_param
+    kv_per_token = memory.kv_bytes_per_token_per_gpu * tp  # the group's KV of one token, copies included
+    average_context = inp.prompt_tokens + inp.output_tokens / 2
+    bandwidth = tp * acc.memory_bandwidth_gb_s * GB * inp.bandwidth_efficiency
+    eight_bit = BYTES_PER_VALUE[inp.weight_precision] <= 1 and acc.fp8_dense_tflops
+    tflops = (acc.fp8_dense_tflops if eight_bit else acc.bf16_dense_tflops or acc.fp16_dense_tflops) or 0
+    if not tflops:
+        raise CalculatorInputError("gpu", f"{acc.name} has no dense BF16 figure in the catalog")
+    flops = tp * tflops * 1e12 * inp.compute_efficiency
+    active = arch.active_params_b * 1e9
+
+    def step(batch: int) -> float:
+        return max(
+            (weight_bytes + batch * average_context * kv_per_token) / bandwidth, 2 * active * batch / flops
+        )
+
+    memory_batch = max(1, memory.max_batch_per_replica or 1)
+    deadline = 1 / inp.tokens_per_second_per_user
+    batch, limit = min(memory_batch, MAX_BATCH), "memory" if memory_batch <= MAX_BATCH else "scheduler"
+    if inp.batch_size:
+        batch, limit = inp.batch_size, "given"
+    elif step(1) <= deadline and step(batch) > deadline:
+        low, high = 1, batch  # step() grows with the batch: the largest batch still within the deadline
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if step(middle) <= deadline else (low, middle - 1)
+        batch, limit = low, "latency"
+    step_s = step(batch)
+    prefill_s = 2 * active * inp.prompt_tokens / flops
+    per_replica = 1 / (prefill_s + inp.output_tokens * step_s / batch)
+    needed = inp.requests_per_second * (1 + inp.headroom)
+    replicas = math.ceil(needed / per_replica - 1e-9)
+    gpus = replicas * tp
+    per_gpu = per_replica * inp.output_tokens / tp
+    warnings = []
+    if step(1) > deadline:
+        warnings.append(
+            f"even one sequence streams at {1 / step(1):.3g} tokens/s on {tp} x {acc.name}, below the "
+            f"{inp.tokens_per_second_per_user:g} asked: a faster card or more tensor parallelism is needed"
+        )
+    if tp > 1:
+        warnings.append(
+            f"tensor parallel {tp}: communication between the GPUs is not modelled, so the rate is optimistic"
+        )
+    if arch.active_params_b < arch.params_b:
+        warnings.append("mixture of experts: every expert's weights are counted as read each step")
+    return ServingEstimateOutput(
+        formula=(
+            "step = max((weights + batch x avg context x KV/token) / (TP x bandwidth x eff), 2 x active params "
+            "x batch / (TP x TFLOPS x eff)); prefill = 2 x active params x prompt / (TP x TFLOPS x eff); "
+            "requests/s per replica = 1 / (prefill + output tokens x step / batch); replicas = ceil(rate x "
+            "(1 + headroom) / requests/s per replica)"
+        ),
+        assumptions=[
+            f"{acc.name}: {acc.memory_bandwidth_gb_s:g} GB/s at {inp.bandwidth_efficiency:.0%} efficiency for "
+            f"decoding, {tflops:g} dense {'FP8' if eight_bit else 'BF16'} TFLOPS at "
+            f"{inp.compute_efficiency:.0%} for prefill",
+            f"{inp.prompt_tokens:,} prompt + {inp.output_tokens:,} output tokens per request; each user streams "
+            f"at least {inp.tokens_per_second_per_user:g} tokens/s",
+            f"batch {batch} per replica, limited by {limit}"
+            + (f" (vLLM max_num_seqs {MAX_BATCH})" if limit == "scheduler" else ""),
+            f"{inp.headroom:.0%} headroom over the peak; {inp.gpus_per_server} GPUs per server",
+            "a roofline estimate: measure tokens/s per GPU under your load (vLLM benchmark_serving) to replace it",
+        ],
+        warnings=warnings,
+        sources=[ROOFLINE, DATABRICKS_MBU, TRTLLM_PERF],
+        gpu=acc.name,
+        tensor_parallel=tp,
+        batch=batch,
+        batch_limit=limit,
+        step_ms=round_sig(step_s * 1000),
+        prefill_ms_per_request=round_sig(prefill_s * 1000),
+        output_tokens_per_second_per_gpu=round_sig(per_gpu),
+        requests_per_second_per_replica=round_sig(per_replica),
+        demand_output_tokens_per_second=round_sig(inp.requests_per_second * inp.output_tokens),
+        replicas=replicas,
+        gpus=gpus,
+        servers=math.ceil(gpus / inp.gpus_per_server),
+    )
