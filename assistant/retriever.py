@@ -90,7 +90,12 @@ OPENING_BONUS = 0.1
 FAQ_OPENING_BONUS = 0.3
 # ... when its heading is close to the question (cosine); under another question it is an ordinary opening
 FAQ_HEADING_MATCH = 0.35
-DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0}
+DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0, "question": 2.0}
+# a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
+# with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
+# kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
+QUESTION_MATCH = 0.6
+QUESTION_MARGIN = 0.1
 
 
 class Retriever(Protocol):
@@ -209,6 +214,7 @@ class HybridRetriever:
             "other_language": [r for r in dense if ix.metas[r].get("lang") not in {language, "multi"}],
             "keyword": self._keyword(ix, tokens, filters),
             "catalog": self._named(ix, query, filters),
+            "question": self._asked_as_headed(ix, query_vector, filters),
         }
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
@@ -312,6 +318,38 @@ class HybridRetriever:
             if filters.accepts(ix.metas[int(row)]):
                 rows.append(int(row))
         return rows
+
+    @staticmethod
+    def _asked_as_headed(ix: _Snapshot, query_vector: np.ndarray | None, filters: SearchFilters) -> list[int]:
+        """The opening row of the question-and-answer section headed by the question itself, if one stands
+        out; its twin in the other language is the same question and does not count against it."""
+        if query_vector is None or ix.headings is None or not ix.ids:
+            return []
+        cosines = ix.headings @ query_vector
+        best: dict[str, tuple[float, int]] = {}  # section (without its language) -> (cosine, a row of it)
+        for row in np.argsort(-cosines)[:64]:
+            meta = ix.metas[int(row)]
+            if meta.get("doc_type") == "catalog":
+                continue
+            doc_id = str(meta.get("doc_id", ""))
+            key = f"{doc_id.split('/', 1)[-1]}#{ix.section_of[int(row)]}"
+            if key not in best:
+                best[key] = (float(cosines[row]), int(row))
+        ranked = sorted(best.values(), reverse=True)
+        if not ranked:
+            return []
+        cosine, row = ranked[0]
+        runner_up = ranked[1][0] if len(ranked) > 1 else 0.0
+        meta = ix.metas[row]
+        if (
+            meta.get("doc_type") != "faq"
+            or cosine < QUESTION_MATCH
+            or cosine - runner_up < QUESTION_MARGIN
+            or not filters.accepts(meta)
+        ):
+            return []
+        doc = ix.sections.get(str(meta.get("doc_id", "")))
+        return [doc[ix.section_of[row]][0]] if doc else [row]
 
     def _named(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         rows: list[int] = []

@@ -550,6 +550,11 @@ class Router:
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
             intent = Intent.GREETING
+        elif not has_domain and _adds_a_fact(text, context):
+            # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
+            intent = Intent.KNOWLEDGE
+            query = f"{message} {context.question}"
+            seen = [context.led] if context.led else []  # said already: what changes for them comes next
         elif not has_domain:
             intent = Intent.OUT_OF_SCOPE
         elif _EVASION.search(text):
@@ -653,6 +658,33 @@ def _continues(
 _TOPIC_ONLY = re.compile(
     r"[\w.-]*\d[\w.-]*|\b(?:HGX|DGX|NVIDIA|AMD|Intel|Huawei)\b", re.IGNORECASE | re.ASCII
 )
+
+
+# a fact about the asker: "we only have 2 ops people", "our team is 3", "我们就三个人，没有运维"
+_OUR_FACT = words(
+    r"^\W*(?:we|we're|we are|we've|we have|we got|our|us|i|i'm|i have|my|there (?:are|is)|there's)\b",
+    r"^\W*(?:我们|咱们|我这边|我们这边|公司|团队|我)",
+)
+
+
+# ... about their team, means or limits, not their tastes ("i love pizza")
+_CIRCUMSTANCE = words(
+    r"\b(?:team|people|ppl|persons?|engineers?|ops|sre|sres|admins?|devops|staff|headcount|budget|only|just|"
+    r"no|none|don'?t|can'?t|cannot|never|small|tiny|startup|lab|university|\d+)\b",
+    r"人|运维|团队|预算|只有|就|没有|没人|不会|小团队|创业|实验室|高校|\d",
+)
+
+
+def _adds_a_fact(text: str, context: Context) -> bool:
+    """Whether a short message with no domain words tells something about the asker for the question
+    just answered from knowledge, rather than asking something off-topic."""
+    return (
+        bool(context.question)
+        and context.led is not None
+        and len(text) < 80
+        and bool(_OUR_FACT.search(text))
+        and bool(_CIRCUMSTANCE.search(text))
+    )
 
 
 def _asks_on(text: str, context: Context, stated: dict[str, object], explains: bool) -> bool:

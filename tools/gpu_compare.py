@@ -28,6 +28,7 @@ RankBy = Literal[
     "tflops_per_watt",
     "gb_s_per_tflop",
     "cloud_usd_per_hour",
+    "cloud_usd_per_tflop_hour",
 ]
 # what each criterion reads from a row, how it reads, and which way is better
 _CRITERIA: dict[str, tuple[str, str, bool]] = {
@@ -45,6 +46,11 @@ _CRITERIA: dict[str, tuple[str, str, bool]] = {
     "tflops_per_watt": ("bf16_tflops_per_watt", "dense BF16 TFLOP/s per watt of TDP", True),
     "gb_s_per_tflop": ("gb_s_per_bf16_tflop", "GB/s of memory bandwidth per dense BF16 TFLOP/s", True),
     "cloud_usd_per_hour": ("cloud_usd_per_gpu_hour", "cheapest catalog cloud $ per GPU-hour", False),
+    "cloud_usd_per_tflop_hour": (
+        "cloud_usd_per_bf16_tflop_hour",
+        "cheapest catalog cloud $ per GPU-hour per dense BF16 TFLOP/s",
+        False,
+    ),
 }
 
 GpuName = Annotated[str, Field(min_length=1, max_length=100)]
@@ -63,7 +69,7 @@ class GpuCompareInput(ToolInput):
         description=(
             "Ranking criterion: bf16_tflops, fp8_tflops, memory_gb, memory_bandwidth_gb_s, "
             "scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt, gb_s_per_tflop, "
-            "cloud_usd_per_hour."
+            "cloud_usd_per_hour, cloud_usd_per_tflop_hour."
         ),
     )
     prices_usd: dict[GpuName, PositiveFloat] = Field(
@@ -121,6 +127,10 @@ class GpuRow(BaseModel):
     )
     cheapest_cloud: CloudRate | None
     cloud_usd_per_gpu_hour: float | None
+    cloud_usd_per_bf16_tflop_hour: float | None = Field(
+        default=None,
+        description="Cheapest cloud $ per GPU-hour / dense BF16 TFLOP/s: rental price-performance.",
+    )
     notes: list[str] = Field(default_factory=list, description="What is missing or needs care for this row.")
 
 
@@ -248,6 +258,9 @@ def _row(
             else None
         ),
         cloud_usd_per_gpu_hour=cloud.usd_per_accelerator_hour if cloud else None,
+        cloud_usd_per_bf16_tflop_hour=_ratio(
+            cloud.usd_per_accelerator_hour if cloud else None, acc.bf16_dense_tflops
+        ),
         notes=notes,
     )
 
@@ -313,7 +326,8 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     per watt, GB/s per TFLOP/s (higher means less memory-bound, better for decoding), and the cheapest catalog
     cloud price per GPU-hour with its provider and date. Rank by bf16_tflops, fp8_tflops, memory_gb,
     memory_bandwidth_gb_s, scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt,
-    gb_s_per_tflop or cloud_usd_per_hour. Unknown names get the closest catalog names.
+    gb_s_per_tflop, cloud_usd_per_hour or cloud_usd_per_tflop_hour (rental price-performance, used for
+    usd_per_tflop when a card compared is only rented, like a TPU). Unknown names get the closest catalog names.
     """
     accelerators = _resolve(catalog, inp)
     user_prices = _user_prices(catalog, inp, {a.id for a in accelerators})
@@ -327,12 +341,22 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
             if entry is not None:
                 ref = _reference(entry.sources[0])
                 sources.setdefault(ref.url, ref)
-    ranking, unranked = _rank(rows, inp.rank_by)
-    _, criterion, higher_is_better = _CRITERIA[inp.rank_by]
+    rank_by = inp.rank_by
+    if (
+        rank_by == "usd_per_tflop"
+        and any(r.usd_per_bf16_tflop is None for r in rows)
+        and all(r.cloud_usd_per_bf16_tflop_hour is not None for r in rows)
+    ):
+        # "TPU v5p or H100, which is better per dollar?": a TPU is only rented, so price-performance is
+        # the rental price per TFLOP, which every card compared has
+        rank_by = "cloud_usd_per_tflop_hour"
+    ranking, unranked = _rank(rows, rank_by)
+    _, criterion, higher_is_better = _CRITERIA[rank_by]
     return GpuCompareOutput(
         formula=(
             "$ per TFLOP = purchase USD / dense BF16 TFLOP/s; $ per GB = purchase USD / memory GB; "
-            "TFLOP/W = dense BF16 TFLOP/s / TDP W; GB/s per TFLOP = memory GB/s / dense BF16 TFLOP/s"
+            "TFLOP/W = dense BF16 TFLOP/s / TDP W; GB/s per TFLOP = memory GB/s / dense BF16 TFLOP/s; cloud $ per "
+            "TFLOP-hour = cheapest cloud $ per GPU-hour / dense BF16 TFLOP/s"
         ),
         assumptions=[
             "TFLOP/s are dense (no 2:4 sparsity) peak tensor rates from the catalog",
@@ -349,7 +373,7 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         warnings=_warnings(rows, inp, unranked),
         sources=list(sources.values()),
         rows=rows,
-        rank_by=inp.rank_by,
+        rank_by=rank_by,
         ranking_criterion=f"{criterion}, {'higher' if higher_is_better else 'lower'} is better",
         ranking=ranking,
         unranked=unranked,

@@ -28,6 +28,7 @@ _CRITERION_ZH = {
     "tflops_per_watt": "每瓦 BF16 算力，越高越好",
     "gb_s_per_tflop": "每 TFLOP/s 对应的显存带宽，越高越好",
     "cloud_usd_per_hour": "目录中最便宜的云上每卡时价格，越低越好",
+    "cloud_usd_per_tflop_hour": "目录中最便宜的云上每卡时价格除以 BF16 稠密算力，越低越好",
 }
 
 
@@ -141,6 +142,10 @@ CALCULATOR = Calculator(
         r"差在哪|差别|有(?:什么|啥)不同|不同之处|\bwhat'?s different\b|\bhow do(?:es)? .{1,30} differ\b",
         r"\b(?:faster|slower|better|cheaper)\b[^?.]{0,30}\bthan\b",
         r"比\s*\S{1,12}?(?:快|慢|强|弱)",
+        # "…or…, which gives more per dollar?", "性价比哪个高", "谁更划算"
+        r"\bwhich\b[^?.]{0,30}\b(?:better|more|less|faster|cheaper|wins|best|gives|offers)\b",
+        r"哪个(?:高|低|强|划算|便宜|快|值|合适)",
+        r"谁(?:更|的)?(?:好|强|高|快|划算|便宜)",
     ),
     build=_build,
     summarize=_summarize,

@@ -321,6 +321,20 @@ _MODEL_NUMBER = re.compile(
 )
 
 
+# accelerators named by family rather than a model number: "Trainium2", "TPU v5p", "Gaudi 3", "昇腾"
+_FAMILY = re.compile(
+    r"trainium\s*\d?|\btrn\d\b|\btpu\s*v?\d[a-z]?\b|\bgaudi\s*\d?|ascend|昇腾", re.IGNORECASE
+)
+
+
+_FAMILY_ROOT = {"trn": "trainium", "昇腾": "ascend"}
+
+
+def _root(family: str) -> str:
+    match = re.match(r"[a-z]+|昇腾", family.lower())
+    return match.group() if match else ""
+
+
 def _names(card: str, text: str) -> bool:
     """Whether ``text`` names the catalog card ``card`` by its model number ("910B" for ascend-910b2)."""
     number = next((part for part in card.split("-") if re.search(r"\d", part)), card)
@@ -337,6 +351,8 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
     guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
     asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
+    # by family, not generation: a passage on "Trn2" or "TPU v5e" still speaks of the family asked about
+    asked_families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
 
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
@@ -345,6 +361,13 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
         # a heading that names none of the cards asked about (or a long list of them) is about other
         # cards; one naming the card asked and one more ("H100 and B200 servers") may still answer it
         other_cards = named - asked_cards if not (named & asked_cards) or len(named) > 2 else set()
+        said = f"{passage.section} {passage.snippet}".lower()
+        if asked_families and not any(
+            f in said or (f == "trainium" and "trn" in said) for f in asked_families
+        ):
+            # "is Trainium2 an alternative to H100?" is not answered by a passage that never names
+            # Trainium (the section on mixing A100 and H100, budget tiers of NVIDIA servers)
+            other_cards = other_cards or {"family"}
         return (
             passage.snippet_score
             * (1 - 0.12 * rank)

@@ -1871,3 +1871,64 @@ def test_host_ram_and_cpu_cores_are_both_answered(assistant: Assistant, message:
     cores = answer.tool_calls[0].output["cpu_cores_min"]
     assert cores == 8 * (4 + 2)
     assert f"{cores}" in answer.answer.split("\n\n")[0]
+
+
+# --- knowledge: the section headed by the question, a fact about the asker, the accelerator asked ------
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("slurm or k8s for a 24-node training cluster?", r"^Choose Slurm"),
+        ("训练集群该上 slurm 还是 k8s", r"^集群主要跑训练"),
+        ("how well does training scale going from 64 to 512 gpus?", r"90-95%"),
+        ("64卡扩到512卡，扩展效率大概多少", r"90%–95%"),
+        ("volcano or kueue for gang scheduling pytorch jobs on k8s?", r"^Choose Kueue"),
+    ],
+)
+def test_a_question_asked_as_a_section_heading_is_answered_from_that_section(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert re.search(lead, first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("slurm or k8s for a 24-node training cluster?", "we're only 2 engineers, no ops team"),
+        ("训练集群该上 slurm 还是 k8s", "我们就两个人，没有专职运维"),
+    ],
+)
+def test_a_fact_about_the_asker_continues_the_question(
+    assistant: Assistant, question: str, fact: str
+) -> None:
+    """'we're only 2 engineers' after a question is about that question, never 'outside what I cover'."""
+    _, answer = talk(assistant, question, fact)
+    assert "out_of_scope" not in answer.notes
+    assert answer.citations
+
+
+def test_a_remark_that_is_no_fact_about_the_asker_stays_out_of_scope(assistant: Assistant) -> None:
+    _, answer = talk(assistant, "slurm or k8s for a 24-node training cluster?", "i love pizza")
+    assert "out_of_scope" in answer.notes
+
+
+def test_a_question_about_one_accelerator_is_not_answered_under_another_pair(assistant: Assistant) -> None:
+    """'Trainium2 instead of H100?' is not answered by the section on mixing A100 and H100."""
+    (answer,) = talk(assistant, "trainium2 instead of h100 instances for llama fine-tuning, good idea?")
+    assert "Trainium" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["tpu v5p or h100 for training, which gives more per dollar?", "TPU v5p 和 H100 训练性价比哪个高"],
+)
+def test_price_performance_against_a_tpu_is_rental_price_per_tflop(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"]
+    assert output(answer, "gpu_compare")["rank_by"] == "cloud_usd_per_tflop_hour"
+    assert re.search(r"H100", first_sentence(answer)), answer.answer[:200]

@@ -246,3 +246,23 @@ def test_output_echoes_sources_and_caveats() -> None:
     doc = gpu_compare.__doc__ or ""
     assert "\n" not in doc.strip().split("\n\n", 1)[0]
     assert out.model_dump(mode="json")["rows"][0]["purchase_price"]["as_of"] == "2026-07-01"
+
+
+def test_price_performance_of_a_rented_only_accelerator_is_its_rental_price_per_tflop() -> None:
+    """A TPU has no purchase price (Google rents it only), so 'per dollar' ranks by the cheapest catalog
+    cloud price per GPU-hour over dense BF16 TFLOP/s, which both rows have."""
+    out = gpu_compare(GpuCompareInput(gpus=["tpu-v5p", "h100-sxm"], rank_by="usd_per_tflop"), CATALOG)
+    assert out.rank_by == "cloud_usd_per_tflop_hour"
+    for row in out.rows:
+        assert row.cloud_usd_per_gpu_hour is not None
+        assert row.bf16_dense_tflops is not None
+        assert row.cloud_usd_per_bf16_tflop_hour == pytest.approx(
+            row.cloud_usd_per_gpu_hour / row.bf16_dense_tflops
+        )
+    values = [r.value for r in out.ranking]
+    assert values == sorted(values)  # lower is better
+
+
+def test_price_performance_of_cards_with_purchase_prices_stays_the_purchase_price() -> None:
+    out = gpu_compare(GpuCompareInput(gpus=["h100-sxm", "a100-80gb-sxm"], rank_by="usd_per_tflop"), CATALOG)
+    assert out.rank_by == "usd_per_tflop"
