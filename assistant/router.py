@@ -287,6 +287,18 @@ _EXPLAIN = words(
     r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
     r"\bwhen (?:is|are|do|does|should|would)\b", r"什么时候", r"何时", r"什么情况下",
 )  # fmt: skip
+# whether a technology is needed is a judgement from knowledge, even with the job's figures given: "do I need
+# NVLink for TP 8 inference of a 70B?", "70B训练需不需要上IB"
+_TECH = (
+    r"nvlink|nvswitch|infiniband|\bib\b|roce|rdma|gpudirect|liquid cooling|direct[- ]to[- ]chip|"
+    r"a parallel file ?system|parallel file ?systems?|lustre|weka|sxm|800g|400g|液冷|并行文件系统"
+)
+_NEEDS_TECH = words(
+    rf"\b(?:do|does|would|will|should) (?:i|we|you|it|they) (?:really |even |actually |still )?(?:need|require|want) "
+    rf"(?:an? |the )?(?:{_TECH})",
+    rf"\bis (?:an? )?(?:{_TECH})\b[^?]{{0,20}}\b(?:necessary|required|needed|worth it|a must)",
+    rf"(?:需不需要|需要|要不要|必须|有必要)\s*(?:用|上|配|装)?\s*(?:{_TECH})",
+)
 _TASKS = [
     (Task.QLORA, words(r"\bqlora\b", r"\b4[- ]?bit\b.*(?:lora|fine|微调)", r"4\s*比特")),
     (Task.LORA, words(r"\blora\b", r"\badapters?\b", r"\bpeft\b")),
@@ -388,11 +400,11 @@ class Router:
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
-        explain_words = bool(_EXPLAIN.search(text))
+        explain_words = bool(_EXPLAIN.search(text)) or bool(_NEEDS_TECH.search(text))
         # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")
         explains = (
             explain_words
-            and not stated.keys() & _CALC_SLOTS
+            and (not stated.keys() & _CALC_SLOTS or bool(_NEEDS_TECH.search(text)))
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)

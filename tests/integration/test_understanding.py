@@ -1932,3 +1932,19 @@ def test_price_performance_against_a_tpu_is_rental_price_per_tflop(
     assert tools(answer) == ["gpu_compare"]
     assert output(answer, "gpu_compare")["rank_by"] == "cloud_usd_per_tflop_hour"
     assert re.search(r"H100", first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("do I need nvlink for tensor parallel 8 serving of a 70b model, or will pcie h100s do?", "NVLink"),
+        ("70B 训练 64 卡，需不需要上 IB 网络，RoCE 行不行", "InfiniBand"),
+    ],
+)
+def test_whether_a_technology_is_needed_is_answered_from_knowledge(
+    assistant: Assistant, message: str, word: str
+) -> None:
+    """'do I need NVLink for TP 8 inference of a 70B?' asks a judgement about NVLink, not a memory fit."""
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls, answer.answer[:200]
+    assert word in first_sentence(answer), answer.answer[:200]
