@@ -851,6 +851,14 @@ def _refine(
         chosen[chosen.index("training_memory")] = "inference_memory"  # "显存" in a serving conversation
     elif task in {Task.LORA, Task.QLORA, Task.FINETUNE} and "inference_memory" in chosen:
         chosen[chosen.index("inference_memory")] = "training_memory"
+    if (
+        follow_up
+        and chosen == ["gpu_compare"]
+        and stated.keys() & {"params_b", "model"}
+        and task in _MEMORY_TASKS
+    ):
+        # "L40S和A100推理哪个好" then "跑7B的话呢": the cards compared on that model's memory, card by card
+        chosen.insert(0, "inference_memory" if task == Task.SERVE else "training_memory")
     if task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan
         replacement = "inference_memory" if task == Task.SERVE else "training_memory"

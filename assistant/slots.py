@@ -261,6 +261,8 @@ _SEQ = flags(
     r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
     r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|改成|改为|换成|设为|设成|变成|加到|提高到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
+    # "4096 seq len", "8192 context length", "4k ctx"
+    rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -719,7 +721,7 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
-            number, k = _group(match, 1, 3), _group(match, 2, 4)
+            number, k = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2) or 1)

@@ -81,6 +81,11 @@ class TrainingMemoryInput(ToolInput, ArchitectureFields):
         default=16, ge=1, le=4096, description="LoRA rank r (adapters on every linear layer)."
     )
     offload_optimizer: bool = Field(default=False, description="ZeRO-Offload: optimizer states in host RAM.")
+    keep: list[Literal["seq_len", "micro_batch", "gpus", "finetune"]] = Field(
+        default_factory=list,
+        description="Settings the suggested fixes must not change (a sequence length the data needs, the GPUs "
+        "you have, the kind of fine-tune).",
+    )
     gpu: str | None = Field(
         default=None, description="Catalog GPU to check the fit on, e.g. 'H100', 'A100 40GB'."
     )
@@ -263,7 +268,8 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
     out: list[tuple[str, TrainingMemoryInput]] = []
 
     def add(text: str, **changes: object) -> None:
-        out.append((text, inp.model_copy(update=changes)))
+        if not changes.keys() & set(inp.keep):  # never undo what the user fixed
+            out.append((text, inp.model_copy(update=changes)))
 
     dp = inp.gpus // (inp.tensor_parallel * inp.pipeline_parallel * inp.context_parallel)
     if inp.recompute == "none":

@@ -94,6 +94,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("AdamW optimizer", "AdamW 优化器"))
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
+        payload["keep"] = ["seq_len"]  # the length their data needs: a fix never shortens it
     elif slots.finetune:
         # fine-tuning samples are cut far shorter than a model's context window (Axolotl's and
         # LLaMA-Factory's example configs use 2,048-4,096)

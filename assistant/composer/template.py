@@ -213,14 +213,20 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if lang == "zh":
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
         if len(best) > 1:
-            return [f"按卡对比（{listed}），{'、'.join(best)} 在显存上打平，其他差别见下方对比表。"]
+            return [f"按卡对比（{listed}），{'、'.join(best)} 在显存上打平。"]
         return [f"按卡对比，**{best[0]}** 显存上最合适（{listed}）。"]
     listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
     if len(best) > 1:
-        return [
-            f"Card by card ({listed}), {' and '.join(best)} tie on memory; the table below compares the rest."
-        ]
+        return [f"Card by card ({listed}), {' and '.join(best)} tie on memory."]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
+def _memory_tie(summaries: list[Summary]) -> bool:
+    """Whether two or more cards compared on memory come out equal."""
+    briefs = [s.brief for s in summaries if s.brief]
+    return (
+        len({b.card for b in briefs}) > 1 and sum(b.rank == min(x.rank for x in briefs) for b in briefs) > 1
+    )
 
 
 def _smallest_card(briefs: list[Brief], lang: Language) -> str:
@@ -425,7 +431,13 @@ class TemplateComposer:
             # "昇腾910B能替代A100吗": the answer to the question asked, then the cards' figures
             parts.append(f"{verdict.snippet} {cite(verdict)}")
         if summaries:
-            sentences = [*_cards_lead(summaries, lang, route.asked), *(s.headline(lang) for s in summaries)]
+            heads = [s.headline(lang) for s in summaries]
+            names = [call.name for call in ordered]
+            if "gpu_compare" in names and _memory_tie(summaries) and route.asked != "which_gpu":
+                # every card holds the model alike: the criterion the comparison ranks by decides, so it comes
+                # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
+                heads.insert(0, heads.pop(names.index("gpu_compare")))
+            sentences = [*_cards_lead(summaries, lang, route.asked), *heads]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:

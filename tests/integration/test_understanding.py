@@ -1948,3 +1948,34 @@ def test_whether_a_technology_is_needed_is_answered_from_knowledge(
     (answer,) = talk(assistant, message)
     assert not answer.tool_calls, answer.answer[:200]
     assert word in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "qlora a 70b on one l40s at 4096 seq len, batch 1 — does it fit?",
+        "70B QLoRA 单卡 L40S，序列长度 4096，能跑吗",
+    ],
+)
+def test_a_sequence_length_given_is_kept_by_the_fix(assistant: Assistant, message: str) -> None:
+    """The answer is about the 4,096 tokens asked: it never says yes by cutting them to 2,048."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"]
+    call = answer.tool_calls[0]
+    assert call.input["seq_len"] == 4096
+    assert "2,048" not in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [("l40s vs a100 80gb for serving?", "for a 7b model?"), ("L40S 和 A100 推理哪个好", "跑 7B 模型的话呢")],
+)
+def test_a_model_named_after_a_card_comparison_compares_the_cards_on_that_job(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """'跑7B的话呢' after comparing cards for serving: each card's memory for 7B, then what decides when
+    both hold it (bandwidth for decoding), not the same table again."""
+    _, answer = talk(assistant, first, follow_up)
+    assert tools(answer) == ["inference_memory", "inference_memory", "gpu_compare"], answer.answer[:200]
+    opening = answer.answer.split("\n\n")[0]
+    assert re.search(r"memory bandwidth|显存带宽", opening), opening[:300]

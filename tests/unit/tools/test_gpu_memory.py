@@ -184,3 +184,21 @@ def test_a_higher_zero_stage_never_uses_more_memory(params: float, stage: int) -
 @given(params=st.floats(min_value=0.1, max_value=500))
 def test_model_states_are_linear_in_parameters(params: float) -> None:
     assert states_gb(run(params_b=2 * params)) == pytest.approx(2 * states_gb(run(params_b=params)), rel=1e-9)
+
+
+def test_a_kept_setting_is_never_the_suggested_fix() -> None:
+    """QLoRA of a 70B model at 4,096 tokens on a 48 GB card: shortening the sequences would fit, but a
+    sequence length the user's data needs is kept, so the fix is another one."""
+    free = training_memory(
+        TrainingMemoryInput(model="llama-3-70b", finetune="qlora", seq_len=4096, gpu="l40s"), CATALOG
+    )
+    kept = training_memory(
+        TrainingMemoryInput(
+            model="llama-3-70b", finetune="qlora", seq_len=4096, gpu="l40s", keep=["seq_len"]
+        ),
+        CATALOG,
+    )
+    assert free.suggestion is not None
+    assert "shorten sequences" in free.suggestion.change
+    assert kept.suggestion is not None
+    assert "shorten" not in kept.suggestion.change
