@@ -332,6 +332,7 @@ _ASKED = [
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
                    r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",
                    r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
+                   r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块)", r"要几台", r"买几台",
@@ -852,12 +853,13 @@ def _refine(
     elif task in {Task.LORA, Task.QLORA, Task.FINETUNE} and "inference_memory" in chosen:
         chosen[chosen.index("inference_memory")] = "training_memory"
     if (
-        follow_up
-        and chosen == ["gpu_compare"]
-        and stated.keys() & {"params_b", "model"}
+        chosen == ["gpu_compare"]
         and task in _MEMORY_TASKS
+        and (slots.params_b or slots.model)
+        and ((follow_up and stated.keys() & {"params_b", "model"}) or asked in {"gpus", "fit", "memory"})
     ):
-        # "L40S和A100推理哪个好" then "跑7B的话呢": the cards compared on that model's memory, card by card
+        # "L40S和A100推理哪个好" then "跑7B的话呢", "MI300X vs H100 for a 70B fine-tune, which needs fewer
+        # cards?": the cards compared on that model's memory, card by card
         chosen.insert(0, "inference_memory" if task == Task.SERVE else "training_memory")
     if task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan

@@ -320,6 +320,8 @@ _YEARS = flags(
     # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
     rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
     rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"
+    # "for a year", "over one year", "跑一年", "用一年": one year
+    rf"|(?:for|over|across)\s*(a|one|an entire|a full|the whole)\s*year\b|(?:跑|用|租|算|按)\s*(一)\s*年"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -944,7 +946,7 @@ class SlotExtractor:
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):
-            slots.years = to_number(_group(match, 1, 2, 3, 4, 5, 6, 7) or "0")
+            slots.years = 1.0 if _group(match, 8, 9) else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7) or "0")
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12
 

@@ -108,7 +108,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     t = o["totals"]
     names = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
     en = (
-        f"Over {num(o['years'])} years at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
+        f"Over {num(o['years'])} year{'' if o['years'] == 1 else 's'} at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
         f"buy {money(t['buy'], view.first('en'))}, lease {money(t['lease'], view.first('en'))}, cloud {money(t['cloud'], view.first('en'))}."
     )
     zh = (

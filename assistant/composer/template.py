@@ -327,6 +327,10 @@ _MODEL_NUMBER = re.compile(
 )
 
 
+# a heading that sets cards against each other
+_COMPARISON = re.compile(
+    r"\bvs\.?\b|versus|difference|\bor\b|compared|区别|还是|对比|相比|差别", re.IGNORECASE
+)
 # accelerators named by family rather than a model number: "Trainium2", "TPU v5p", "Gaudi 3", "昇腾"
 _FAMILY = re.compile(
     r"trainium\s*\d?|\btrn\d\b|\btpu\s*v?\d[a-z]?\b|\bgaudi\s*\d?|ascend|昇腾", re.IGNORECASE
@@ -367,6 +371,10 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
         # a heading that names none of the cards asked about (or a long list of them) is about other
         # cards; one naming the card asked and one more ("H100 and B200 servers") may still answer it
         other_cards = named - asked_cards if not (named & asked_cards) or len(named) > 2 else set()
+        if named - asked_cards and _COMPARISON.search(passage.section):
+            # "What is the difference between the H100 and the H200?" answers a question about both cards,
+            # not one about the H100 alone
+            other_cards = named - asked_cards
         said = f"{passage.section} {passage.snippet}".lower()
         if asked_families and not any(
             f in said or (f == "trainium" and "trn" in said) for f in asked_families

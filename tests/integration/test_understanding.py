@@ -1979,3 +1979,45 @@ def test_a_model_named_after_a_card_comparison_compares_the_cards_on_that_job(
     assert tools(answer) == ["inference_memory", "inference_memory", "gpu_compare"], answer.answer[:200]
     opening = answer.answer.split("\n\n")[0]
     assert re.search(r"memory bandwidth|显存带宽", opening), opening[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "MI300X or H100 for a full fine-tune of 70B — which one needs fewer cards?",
+        "70B全参微调，MI300X和H100哪个用的卡少",
+    ],
+)
+def test_which_card_needs_fewer_is_answered_with_each_cards_count(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory", "training_memory", "gpu_compare"], answer.answer[:200]
+    assert "MI300X" in first_sentence(answer)
+    assert re.search(r"\d+ (?:cards|张)", first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "renting 32 H100s at $2.3/h around the clock for a year, or buying them: which is cheaper?",
+        "32张H100 租云每卡时 16 元，用一年，和买比哪个便宜",
+    ],
+)
+def test_a_one_year_horizon_is_the_period_compared(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert answer.tool_calls[0].input["years"] == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("what mfu should we expect training a 70b dense model on 256 h100s?", r"35% to 45%"),
+        ("256张H100训70B，MFU能到多少", r"35% 到 45%"),
+    ],
+)
+def test_a_question_about_one_card_is_not_answered_by_a_comparison_of_two(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """'what MFU on H100s?' is not answered by 'What is the difference between the H100 and the H200?'."""
+    (answer,) = talk(assistant, message)
+    assert re.search(lead, first_sentence(answer)), answer.answer[:200]
