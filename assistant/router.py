@@ -364,6 +364,7 @@ _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
+_PRICE_FIELDS = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
 # what can be worked out for a card the catalog does not hold (memory totals, data, measured rates)
 _CARDLESS_TOOLS = {
     *_MEMORY_TOOLS,
@@ -828,6 +829,14 @@ def _refine(
         and not counts
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
+    if (
+        set(slots.spec_fields) & _PRICE_FIELDS
+        and (slots.gpu or slots.server)
+        and not stated.keys() - _SPEC_SLOTS - {"gpu_count", "servers", "server"}
+        and task is None
+        and not follow_up
+    ):
+        return ["gpu_spec"]  # "H100多少钱一张", "how much is a DGX H100?": the catalog's dated price
     known = _from_known_figures(given, asked, bool(slots.params_b or slots.model))
     if known:
         # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question

@@ -513,6 +513,11 @@ _OFFLOAD = flags(
 )
 # a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
 _SPEC_FIELDS = [
+    # prices: by the hour in the cloud, of a whole 8-GPU server, or of one card (one of the three, below)
+    (flags(r"per (?:gpu[- ])?hour|hourly|\brent(?:al|ing)?\b|to rent|租|每小时|每卡时|卡时价|云上(?:价格|多少钱)"), "cloud_usd_per_gpu_hour"),
+    (flags(r"(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b|\d\s*(?:x|卡)\s*\w*\s*(?:server|服务器|机器))[^?？。]{0,30}(?:price|\bcost|多少钱|价格|售价|报价)"
+           r"|(?:price|cost|多少钱|价格|how much (?:is|does|would|are))[^?？。]{0,30}(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b)"), "server_price_usd"),
+    (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信"), "scale_up_bandwidth_gb_s"),
     (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect)).*(?:bandwidth|带宽)"), "memory_bandwidth_gb_s"),
     (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"), "memory_gb"),
@@ -532,6 +537,10 @@ _SPEC_ASK = flags(
 # a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
 _OVERVIEW = flags(
     r"\btell me about\b|\bspecs?\b|spec sheet|specifications|\boverview\b|介绍(?:一下)?|规格|参数|配置如何|什么水平"
+)
+_NOT_A_PRICE = flags(
+    r"\bpower\b|electric|energy|电费|电力|耗电|\btrain(?:ing)?\b|训练|\bserv(?:e|ing)\b|推理|\btokens?\b|\bbill\b|\blease|租赁|"
+    r"\bmonthly\b|\byearly\b|per (?:month|year)|每月|每年|\btco\b|总成本|\bcooling\b|制冷|\bstorage\b|存储|network|网络|交换机|switch"
 )
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
@@ -921,6 +930,16 @@ class SlotExtractor:
         if not fields and _OVERVIEW.search(text):
             # "tell me about Gaudi 3", "介绍一下H20": its spec sheet's headline figures
             fields = list(_OVERVIEW_FIELDS)
+        if slots.budget or _NOT_A_PRICE.search(text):
+            # "power cost of 16 H100s", "cost to train 7B", "$500k budget": not the price of the hardware
+            fields = [
+                f for f in fields if f not in {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
+            ]
+        if "cloud_usd_per_gpu_hour" in fields or "server_price_usd" in fields:
+            # one price is asked: by the hour, or of the server, not also the card's
+            fields = [f for f in fields if f != "price_usd"]
+            if "cloud_usd_per_gpu_hour" in fields:
+                fields = [f for f in fields if f != "server_price_usd"]
         slots.spec_fields = fields[:5]
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))

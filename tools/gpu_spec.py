@@ -27,6 +27,9 @@ SpecField = Literal[
     "scale_up_bandwidth_gb_s",
     "launch_year",
     "form_factor",
+    "price_usd",
+    "server_price_usd",
+    "cloud_usd_per_gpu_hour",
 ]
 _UNITS: dict[str, str] = {
     "memory_gb": "GB",
@@ -40,7 +43,15 @@ _UNITS: dict[str, str] = {
     "scale_up_bandwidth_gb_s": "GB/s",
     "launch_year": "",
     "form_factor": "",
+    "price_usd": "USD",
+    "server_price_usd": "USD",
+    "cloud_usd_per_gpu_hour": "USD/GPU-hour",
 }
+_PRICES: set[SpecField] = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
+# CPUs, RAM, NICs, chassis and power supplies of an 8-GPU server, as a share of its GPUs' price (the same
+# platform share the cost calculators use when a server has no price of its own)
+PLATFORM_SHARE = 0.25
+GPUS_PER_SERVER = 8
 _DEFAULT_FIELDS: tuple[SpecField, ...] = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "tdp_w")
 _SPARSE = {"bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "tf32_dense_tflops"}
 GpuName = Annotated[str, Field(min_length=1, max_length=100)]
@@ -84,6 +95,49 @@ class GpuSpecOutput(ToolOutput):
 _STRUCTURED_SPARSITY = {"NVIDIA", "AMD"}
 
 
+def _price(acc: Accelerator, field: SpecField, catalog: Catalog) -> tuple[SpecValue, list[Reference]]:
+    """A price figure: the newest catalog purchase price of one card, an 8-GPU server's (the catalog's, or
+    8 cards plus the platform share), or the cheapest catalog cloud price per GPU-hour."""
+    refs: list[Reference] = []
+    value: float | None = None
+    detail = "no price in the catalog"
+    if field == "cloud_usd_per_gpu_hour":
+        rates = catalog.cloud_prices_for(acc.id)
+        if rates:
+            cheapest = rates[0]
+            value = cheapest.usd_per_accelerator_hour
+            detail = (
+                f"{cheapest.provider} {cheapest.instance_type}, {cheapest.pricing}, as of {cheapest.as_of}"
+            )
+            refs = [Reference(title=x.title, url=str(x.url)) for x in cheapest.sources[:1]]
+    card = next((pt for pt in catalog.prices_for(acc.id) if pt.unit == "accelerator"), None)
+    if field == "cloud_usd_per_gpu_hour":
+        pass
+    elif field == "price_usd" and card:
+        value, detail = card.usd, f"{card.kind} price for one card, as of {card.as_of}"
+        refs = [Reference(title=x.title, url=str(x.url)) for x in card.sources[:1]]
+    elif field == "server_price_usd":
+        servers = [sv for sv in catalog.servers if sv.accelerator_id == acc.id]
+        quoted = next((pt for sv in servers for pt in catalog.prices_for(sv.id) if pt.unit == "server"), None)
+        if quoted:
+            name = next(sv.name for sv in servers if sv.id == quoted.item_id)
+            value, detail = quoted.usd, f"{quoted.kind} price of a {name}, as of {quoted.as_of}"
+            refs = [Reference(title=x.title, url=str(x.url)) for x in quoted.sources[:1]]
+        elif card:
+            value = round(card.usd * GPUS_PER_SERVER * (1 + PLATFORM_SHARE), -3)
+            detail = (
+                f"estimate: {GPUS_PER_SERVER} x ${card.usd:,.0f} ({card.kind}, {card.as_of}) + "
+                f"{PLATFORM_SHARE:.0%} for CPUs, RAM, NICs and chassis"
+            )
+            refs = [Reference(title=x.title, url=str(x.url)) for x in card.sources[:1]]
+    if value is not None:
+        rate = catalog.defaults.usd_to_cny
+        detail += f"; about CNY {value * rate:,.{2 if value < 100 else 0}f} at {rate:g} CNY per USD ({catalog.defaults.as_of})"
+    elif acc.kind == "tpu" or (field != "cloud_usd_per_gpu_hour" and "trainium" in acc.id):
+        detail = "not sold: rented in its vendor's cloud only"
+    return SpecValue(field=field, value=value, unit=_UNITS[field], detail=detail), refs
+
+
 def _value(acc: Accelerator, field: SpecField) -> SpecValue:
     value = getattr(acc, field)
     detail = ""
@@ -114,12 +168,17 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
             GpuSpec(
                 id=acc.id,
                 name=acc.name,
-                values=[_value(acc, field) for field in dict.fromkeys(inp.fields)],
+                values=[
+                    _price(acc, field, catalog)[0] if field in _PRICES else _value(acc, field)
+                    for field in dict.fromkeys(inp.fields)
+                ],
                 as_of=acc.as_of,
                 notes=acc.notes,
             )
         )
         sources += [Reference(title=s.title, url=str(s.url)) for s in acc.sources]
+        for field in _PRICES & set(inp.fields):
+            sources += [ref for ref in _price(acc, field, catalog)[1] if ref not in sources]
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
     if _SPARSE & set(inp.fields):

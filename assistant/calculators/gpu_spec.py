@@ -21,8 +21,32 @@ _LABELS = {
     "scale_up_bandwidth_gb_s": ("scale-up (NVLink-class) bandwidth", "卡间互联带宽"),
     "launch_year": ("launch year", "发布年份"),
     "form_factor": ("form factor", "形态"),
+    "price_usd": ("price per card", "单卡价格"),
+    "server_price_usd": ("price of an 8-GPU server", "8 卡服务器价格"),
+    "cloud_usd_per_gpu_hour": ("cheapest cloud price", "最便宜的云上价格"),
 }
+_PRICE_FIELDS = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
 _DETAIL_ZH = [
+    ("not sold: rented in its vendor's cloud only", "不单独出售，只能在厂商的云上租用"),
+    ("no price in the catalog", "目录中没有价格"),
+    ("estimate price for one card", "单卡估算价"),
+    ("street price for one card", "单卡市场价"),
+    ("list price for one card", "单卡标价"),
+    ("msrp price for one card", "单卡建议零售价"),
+    (" for CPUs, RAM, NICs and chassis", "（CPU、内存、网卡和机箱）"),
+    ("estimate: ", "估算："),
+    ("estimate price of a ", "估算价："),
+    ("street price of a ", "市场价："),
+    ("list price of a ", "标价："),
+    ("on-demand", "按需"),
+    ("community", "社区云"),
+    ("reserved-1y", "1 年预留"),
+    ("reserved-3y", "3 年预留"),
+    ("spot", "竞价"),
+    (", as of ", "，截至 "),
+    ("; about CNY ", "；约合人民币 "),
+    (" CNY per USD ", " 元/美元 "),
+    (" at ", "，汇率 "),
     ("estimate; the vendor publishes no TDP", "估算值，厂商未公布 TDP"),
     ("dense; ", "稠密；2:4 稀疏为 "),
     (" with 2:4 sparsity", ""),
@@ -32,9 +56,14 @@ _DETAIL_ZH = [
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
-    if not (slots.gpu and slots.spec_fields):
+    gpu, fields = slots.gpu, slots.spec_fields
+    if not gpu and slots.server and fields:
+        # "how much is a DGX H100?": the server's price, looked up under the accelerator it carries
+        gpu = catalog.server(slots.server).accelerator_id
+        fields = ["server_price_usd" if f == "price_usd" else f for f in fields]
+    if not (gpu and fields):
         return None
-    payload: dict[str, Any] = {"gpus": [slots.gpu, *slots.other_gpus][:8], "fields": slots.spec_fields}
+    payload: dict[str, Any] = {"gpus": [gpu, *slots.other_gpus][:8], "fields": fields}
     return Plan(tool="gpu_spec", payload=payload)
 
 
@@ -54,6 +83,10 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         return "目录中无此数据（见说明）" if zh else "not in the catalog (see the notes)"
     if isinstance(v, str) or value["field"] == "launch_year":
         text = str(v)
+    elif value["field"] in _PRICE_FIELDS:
+        text = f"**${num(v)}**" + ("/GPU-hour" if value["field"] == "cloud_usd_per_gpu_hour" else "")
+        if zh and value["field"] == "cloud_usd_per_gpu_hour":
+            text = f"**${num(v)}**/卡时"
     else:
         text = f"**{num(v)} {unit}**"
         if value["field"] in {"memory_bandwidth_gb_s", "scale_up_bandwidth_gb_s"} and v >= 1000:

@@ -2021,3 +2021,23 @@ def test_a_question_about_one_card_is_not_answered_by_a_comparison_of_two(
     """'what MFU on H100s?' is not answered by 'What is the difference between the H100 and the H200?'."""
     (answer,) = talk(assistant, message)
     assert re.search(lead, first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "field"),
+    [
+        ("how much is a B200?", "price_usd"),
+        ("H100 多少钱一张", "price_usd"),
+        ("how much does an 8x H100 server cost?", "server_price_usd"),
+        ("DGX H100 多少钱", "server_price_usd"),
+        ("what does an H100 rent for per hour?", "cloud_usd_per_gpu_hour"),
+    ],
+)
+def test_a_price_question_answers_with_the_catalogs_dated_price(
+    assistant: Assistant, message: str, field: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    (value,) = answer.tool_calls[0].output["specs"][0]["values"]
+    assert value["field"] == field
+    assert f"${num(value['value'])}" in first_sentence(answer), answer.answer[:200]

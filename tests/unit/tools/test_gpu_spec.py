@@ -66,3 +66,32 @@ def test_an_empty_figure_is_called_unsupported_only_where_the_catalog_means_that
     assert shown[("ascend-910b2", "fp32_tflops")] == "not in the catalog (see the notes)"
     assert shown[("ascend-910b2", "scale_up_bandwidth_gb_s")].startswith("not published (HCCS")
     assert shown[("l40s", "scale_up_bandwidth_gb_s")] == "none (PCIe only, no NVLink)"
+
+
+def test_prices_are_the_catalogs_dated_figures() -> None:
+    """A card's newest catalog purchase price, an 8-GPU server's (the catalog's server price, or 8 cards plus
+    the 25% platform share), and the cheapest cloud price per GPU-hour, each with its date and in CNY."""
+    catalog = default_catalog()
+    out = gpu_spec(
+        GpuSpecInput(
+            gpus=["b200", "h100-sxm"], fields=["price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"]
+        ),
+        catalog,
+    )
+    b200, h100 = ({v.field: v for v in spec.values} for spec in out.specs)
+    card = next(p for p in catalog.prices_for("b200") if p.unit == "accelerator")
+    assert b200["price_usd"].value == card.usd
+    assert str(card.as_of) in b200["price_usd"].detail
+    assert b200["server_price_usd"].value == pytest.approx(round(card.usd * 8 * 1.25, -3))
+    dgx = next(p for p in catalog.prices_for("dgx-h100") if p.unit == "server")
+    assert h100["server_price_usd"].value == dgx.usd
+    cheapest = catalog.cloud_prices_for("h100-sxm")[0]
+    assert h100["cloud_usd_per_gpu_hour"].value == cheapest.usd_per_accelerator_hour
+    assert "CNY" in h100["price_usd"].detail
+
+
+def test_a_tpu_has_no_purchase_price() -> None:
+    out = gpu_spec(GpuSpecInput(gpus=["tpu-v5p"], fields=["price_usd"]), default_catalog())
+    (value,) = out.specs[0].values
+    assert value.value is None
+    assert "not sold" in value.detail
