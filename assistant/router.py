@@ -347,7 +347,7 @@ _ASKED = [
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
     ("switches", words(r"how many (?:\w+ )?switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
-    ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少",
+    ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
@@ -606,7 +606,7 @@ class Router:
 
 _BUY = words(
     r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
-    r"怎么配", r"配什么", r"买什么", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
+    r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
 )  # fmt: skip
 
 

@@ -423,6 +423,11 @@ _SAMPLE_TOKENS = flags(
     rf"(?:平均)?\s*(?:长度|length)?\s*(?:约|about|~|of|is|为|是)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)(?![a-z])(?!\s*(?:/|per)\s*s)"
     rf"|{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)\s*(?:each|per (?:sample|example|conversation|row|record)|apiece|on average|avg)"
 )
+# "50k samples of 2k tokens": the count and each one's length together
+_SAMPLES_OF = flags(
+    rf"{NUMBER}\s*(k|m|million|万|千)?\s*(?:samples?|examples?|conversations?|rows|records?|pairs|dialogues?)\s*"
+    rf"(?:of|at|with|,)\s*(?:~|about|avg\.?|average)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)(?![a-z])"
+)
 _STEP_TIME = flags(
     rf"step[\s_-]*time\s*(?:of|=|:|is|为|是)?\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
@@ -786,6 +791,9 @@ class SlotExtractor:
                 rest = strip(rest, [match.span()])
             return match
 
+        if (match := take(_SAMPLES_OF)) and (count := scaled(match.group(1), match.group(2))) >= 100:
+            slots.samples = count
+            slots.sample_tokens = to_number(match.group(3)) * (1000 if match.group(4) else 1)
         if match := take(_SAMPLE_TOKENS):
             slots.sample_tokens = to_number(_group(match, 1, 3) or "0") * (1000 if _group(match, 2, 4) else 1)
         if (match := take(_SAMPLES)) and (count := scaled(match.group(1), match.group(2))) >= 100:

@@ -298,6 +298,9 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
     if seq > 2048:
         # activations grow with the sequence: fine-tuning data rarely needs the longest context
         add(f"shorten sequences to {seq // 2:,} tokens", seq_len=seq // 2)
+    if inp.finetune == "lora":
+        # the same adapters on a 4-bit base: a quarter of the frozen weights' memory (Dettmers et al. 2023)
+        add("use QLoRA (the same adapters on a 4-bit base model)", finetune="qlora")
     for factor in (2, 4, 8, 16, 32, 64):
         add(f"use {inp.gpus * factor} GPUs with ZeRO stage 3", gpus=inp.gpus * factor, zero_stage=3)
     if inp.finetune == "full":

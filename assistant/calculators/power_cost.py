@@ -66,7 +66,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         what_en, what_zh = f"{o['installed_gpus']} x {o['gpu']}", f"{o['installed_gpus']} 张 {o['gpu']}"
     draw_en = f"{num(o['wall_power_kw'])} kW at the wall (PUE {num(o['pue'])})"
     draw_zh = f"市电侧 {num(o['wall_power_kw'])} kW（PUE {num(o['pue'])}）"
-    if view.asked == "power":
+    # no tariff given and no money asked ("1000张H100需要多大的电力和多少台交换机"): the draw is the answer
+    draw_asked = (
+        view.asked not in {"cost", "payback"} and "electricity_price_per_kwh" not in i and not i.get("years")
+    )
+    if view.asked == "power" or (draw_asked and view.asked is not None and view.period is None):
         # the equipment's own draw first (what a rack and its PDUs must carry), then the facility's
         en = (
             f"{what_en} draw about **{num(o['it_power_kw'])} kW** (IT load, {num(o['gpu_power_kw'])} kW of it the GPUs); "
@@ -125,6 +129,8 @@ CALCULATOR = Calculator(
         r"energy (?:cost|use)",
         r"\bkw\b.*(?:need|draw)",
         r"电费",
+        r"(?:多大|多少)的?\s*(?:电力|功率|供电|电容量)",
+        r"how much power\b",
         r"功耗",
         r"耗电",
         r"用电",

@@ -56,6 +56,7 @@ _FIX_ZH = [
         "fine-tune with QLoRA (4-bit base; a different job: adapters only)",
         "改用 QLoRA 微调（4 bit 底座，只训练适配器）",
     ),
+    ("use QLoRA (the same adapters on a 4-bit base model)", "改用 QLoRA（同样的适配器，底座模型用 4 bit）"),
     (", and ", "，并且"),
     ("use ", "使用 "),
 ]

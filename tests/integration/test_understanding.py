@@ -2041,3 +2041,52 @@ def test_a_price_question_answers_with_the_catalogs_dated_price(
     (value,) = answer.tool_calls[0].output["specs"][0]["values"]
     assert value["field"] == field
     assert f"${num(value['value'])}" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "tokens_b"),
+    [
+        (
+            "how long to fine-tune llama 3 8b on 40k examples of 1.5k tokens, 2 epochs, on 8 a100s?",
+            40_000 * 1500 * 2 / 1e9,
+        ),
+        ("Qwen2.5 7B 全参微调，20万条样本，每条1k token，3 轮，8张H100要多久", 200_000 * 1000 * 3 / 1e9),
+    ],
+)
+def test_examples_of_a_length_make_the_fine_tuning_tokens(
+    assistant: Assistant, message: str, tokens_b: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute"], answer.answer[:200]
+    assert answer.tool_calls[0].input["tokens_b"] == pytest.approx(tokens_b)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["for 512 H100s, how much power and how many switches?", "1000 张 H100 集群需要多大的电力和多少台交换机"],
+)
+def test_power_and_switches_asked_together_are_both_answered(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert set(tools(answer)) == {"fabric", "power_cost"}, answer.answer[:200]
+    kw = num(output(answer, "power_cost")["it_power_kw"])
+    assert f"**{kw} kW**" in answer.answer.split("\n\n")[0], answer.answer[:400]
+
+
+@pytest.mark.parametrize("message", ["RoCE 要配什么交换机，400G 的话", "InfiniBand 集群怎么配交换机"])
+def test_what_switch_to_pair_is_a_networking_question(assistant: Assistant, message: str) -> None:
+    """'配什么交换机' asks about the network, not 'which server should we buy?'."""
+    (answer,) = talk(assistant, message)
+    assert not any(note.startswith("clarify") for note in answer.notes), answer.notes
+    assert answer.citations
+
+
+@pytest.mark.parametrize(
+    "message", ["13b lora on a single 4090 at 2k seq — will it fit?", "13B LoRA 单张 4090 序列 2k 能跑吗"]
+)
+def test_lora_that_does_not_fit_one_card_is_offered_qlora(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"]
+    assert answer.tool_calls[0].output["suggestion"]["change"].startswith("use QLoRA")
+    assert "QLoRA" in answer.answer.split("\n\n")[0]
+    if answer.language == "zh":
+        assert "adapters" not in answer.answer.split("\n\n")[0]  # the fix is said in Chinese
