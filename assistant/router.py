@@ -552,6 +552,19 @@ class Router:
         if "storage" in tools and slots.tokens_b and not (slots.params_b or slots.model):
             # "8T tokens: how much disk?": the corpus itself
             tools = list(dict.fromkeys("data_volume" if t == "storage" else t for t in tools))
+        if (
+            slots.budget
+            and not (
+                slots.gpu or slots.server or slots.unknown_gpu or slots.tokens_b
+            )  # tokens: a run to plan
+            and _BUY.search(text)
+            and set(tools) <= {"cluster_plan", "budget_fit", "training_compute", "cloud_cost", *_MEMORY_TOOLS}
+        ):
+            # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card
+            ladder = _LADDER_ZH if language == "zh" else _LADDER
+            slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
+            tools = ["budget_fit"]
+            asked = "budget_cards"
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
@@ -606,7 +619,7 @@ class Router:
 
 _BUY = words(
     r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
-    r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,6}(?:配置|服务器|机器)",
+    r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,16}(?:配置|服务器|机器)",
 )  # fmt: skip
 
 

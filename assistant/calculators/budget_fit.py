@@ -7,6 +7,7 @@ from typing import Any
 from assistant.calculators.common import (
     GPUS_PER_NODE,
     Assumed,
+    Brief,
     Calculator,
     Plan,
     Row,
@@ -69,7 +70,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = f"**一台也买不起**：{budget} 不够一台 {per} 卡 {gpu} 服务器（约 {price}）。"
     else:
         en = (
-            f"{budget} buys **{o['servers']} servers** ({o['gpus']} x {gpu}) at about {price} each, "
+            f"{budget} buys **{o['servers']} server{'s' if o['servers'] != 1 else ''}** ({o['gpus']} x {gpu}) at about {price} each, "
             f"{money(o['left'], first)} left."
         )
         zh = f"{budget} 能买 **{o['servers']} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}，剩余 {money(o['left'], first)}。"
@@ -138,7 +139,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="Servers (GPUs)", zh="服务器（GPU）", value=f"{o['servers']} ({o['gpus']})"),
             Row(en="Servers, keeping network and storage", zh="含网络与存储时的台数", value=str(o["servers_with_fabric"])),
             Row(en="Left over", zh="剩余", value=money(o["left"], first))]  # fmt: skip
-    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+    # for a lead over several cards ("预算100万买什么服务器"): what the budget buys of this one; the dearest
+    # server it affords at least one of carries the most capable card
+    bought = o["servers"] >= 1
+    brief = Brief(
+        card=gpu,
+        en=f"{o['servers']} server{'s' if o['servers'] != 1 else ''} ({o['gpus']} GPUs) at {price}"
+        if bought
+        else f"none (one server is about {price})",
+        zh=f"{o['servers']} 台（{o['gpus']} 张卡），每台约 {price}"
+        if bought
+        else f"一台也买不起（每台约 {price}）",
+        rank=-o["server_price"]["usd"] if bought else float("inf"),
+        fits=bought,
+        count=o["gpus"] if bought else None,
+    )
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows, brief=brief)
 
 
 CALCULATOR = Calculator(

@@ -209,6 +209,8 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
         return []
     if asked == "which_gpu":
         return [_smallest_card(briefs, lang)]
+    if asked == "budget_cards":
+        return [_budget_cards(briefs, lang)]
     best = [b.card for b in briefs if b.rank == min(b.rank for b in briefs)]
     if lang == "zh":
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
@@ -219,6 +221,24 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if len(best) > 1:
         return [f"Card by card ({listed}), {' and '.join(best)} tie on memory."]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
+def _budget_cards(briefs: list[Brief], lang: Language) -> str:
+    """What a hardware budget buys of each card, the most capable one it affords first."""
+    affordable = [b for b in briefs if b.fits]
+    if lang == "zh":
+        listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
+        if not affordable:
+            return (
+                f"这笔预算买不起一台 8 卡服务器（{listed}）；可以考虑每台少配几张卡、工作站，或租用云 GPU。"
+            )
+        best = min(affordable, key=lambda b: b.rank)
+        return f"这笔预算能买到的最强配置是 **{best.card}** 服务器：{best.zh}（{listed}）。"
+    listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
+    if not affordable:
+        return f"The budget buys no 8-GPU server ({listed}); consider fewer GPUs per server, a workstation or renting."
+    best = min(affordable, key=lambda b: b.rank)
+    return f"The most capable server the budget buys is **{best.card}**: {best.en} ({listed})."
 
 
 def _memory_tie(summaries: list[Summary]) -> bool:
