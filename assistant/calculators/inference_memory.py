@@ -96,15 +96,33 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if "gpus" not in i and o.get("gpus_needed"):
         n = o["gpus_needed"]
         most = o.get("max_concurrent_sequences")
+        servers_en = (
+            ", one 8-GPU server" if n == 8 else f", {n // 8} 8-GPU servers" if n > 8 and n % 8 == 0 else ""
+        )
+        servers_zh = (
+            "，即一台 8 卡服务器"
+            if n == 8
+            else f"，即 {n // 8} 台 8 卡服务器"
+            if n > 8 and n % 8 == 0
+            else ""
+        )
+        # one sequence or two fit: it runs, but serves no traffic
+        crowded = most is not None and most < 4 and batch <= most
+        small = i.get("weight_precision", "bf16") in {"fp8", "int8", "int4", "fp4"}
+        lighter_en = "an FP8 KV cache" if small else "FP8 weights and KV cache"
+        lighter_zh = "FP8 KV 缓存" if small else "FP8 权重和 KV 缓存"
         en = (
             f"Serving {batch} concurrent sequence{'s' if batch != 1 else ''} of {context} tokens takes **{n} x {gpu}** "
-            f"(tensor parallel {n}): about {num(per.get('total_gb'))} GB per GPU of the {num(o['usable_gb_per_gpu'])} GB usable, "
+            f"(tensor parallel {n}{servers_en}): about {num(per.get('total_gb'))} GB per GPU of the {num(o['usable_gb_per_gpu'])} GB usable, "
             f"weights plus {kv_en}" + (f"; room for up to {num(most)} such sequences." if most else ".")
-        )
+            + (" That leaves almost no room for concurrent requests: for real traffic plan twice the GPUs, or "
+               f"{lighter_en}." if crowded else "")
+        )  # fmt: skip
         zh = (
-            f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}）：每卡约 "
+            f"{batch} 路并发、每路 {context} token 的推理需要 **{n} 张 {gpu}**（张量并行 {n}{servers_zh}）：每卡约 "
             f"{num(per.get('total_gb'))} GB（可用 {num(o['usable_gb_per_gpu'])} GB），包括权重和 {kv_zh}"
             + (f"；最多可容纳约 {num(most)} 路这样的序列。" if most else "。")
+            + (f"几乎没有并发余量：实际上线请按两倍卡数规划，或用 {lighter_zh}。" if crowded else "")
         )
         if view.asked == "memory":
             # "推理需要多少显存": the amount first, then the cards it takes

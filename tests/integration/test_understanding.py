@@ -2109,3 +2109,15 @@ def test_a_hardware_budget_is_shown_as_what_it_buys_of_each_card(
     assert len(answer.tool_calls) >= 3
     lead = first_sentence(answer)
     assert re.search(rf"\*\*[^*]*{best}[^*]*\*\*", lead), lead
+
+
+@pytest.mark.parametrize(
+    "message", ["H20 96G 跑 DeepSeek-V3 FP8 推理要几台", "how many h20 servers to serve deepseek-v3 in fp8?"]
+)
+def test_a_model_that_barely_fits_says_so_and_counts_servers(assistant: Assistant, message: str) -> None:
+    """DeepSeek-V3 in FP8 (~671 GB) on 8 x H20 96GB holds about one sequence: one server, but no traffic."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["inference_memory"]
+    opening = answer.answer.split("\n\n")[0]
+    assert re.search(r"one 8-GPU server|一台 8 卡服务器", opening), opening
+    assert re.search(r"twice the GPUs|两倍卡数", opening), opening
