@@ -308,6 +308,17 @@ _TASKS = [
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
 ]  # fmt: skip
+# a yes/no question beside a figure asked: "…, can we air-cool it?", "风冷能上吗"
+_WHETHER = words(
+    r"能上吗|行吗|行不行|可以吗|能不能|能用吗|够吗|够不够|有必要吗|要不要|需不需要",
+    r"\b(?:can|could|should) (?:we|i|it|you)\b", r"\bis (?:it|that) (?:ok|okay|enough|fine|possible|worth)\b",
+    r"\bdo (?:we|i) need\b",
+)  # fmt: skip
+# a task that is not sizing hardware, whatever words it uses: "write me a poem about GPUs"
+_OFF_TASK = words(
+    r"\b(?:write|compose|tell) (?:me )?(?:a |an )?(?:poem|haiku|story|joke|song|limerick|essay|lyrics|rap)\b",
+    r"\b(?:poem|haiku|limerick|joke|song) (?:about|on)\b", r"写(?:一)?(?:首|篇|个)?[^。？?，,]{0,12}?(?:诗|故事|笑话|歌|作文)", r"讲个笑话", r"作(?:一)?首诗",
+)  # fmt: skip
 _ASKED = [
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
@@ -573,10 +584,15 @@ class Router:
             tools = [
                 t for t in tools if t != "rack_fit"
             ]  # a rack's power budget is its one input: asked below
+        if tools == ["gpu_spec"] and _WHETHER.search(text):
+            # "B200 TDP多少，风冷能上吗": the figure, then the judgement the passage gives
+            explain_words = True
         wanted = list(dict.fromkeys(triggered))
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
             intent = Intent.GREETING
+        elif _OFF_TASK.search(text):
+            intent, tools = Intent.OUT_OF_SCOPE, []  # a poem about GPUs is still not a sizing question
         elif not has_domain and _adds_a_fact(text, context):
             # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
             intent = Intent.KNOWLEDGE
@@ -665,7 +681,23 @@ def _task(text: str, slots: Slots) -> Task | None:
         return Task.QLORA
     if slots.finetune == "lora":
         return Task.LORA
-    return next((task for task, pattern in _TASKS if pattern.search(text)), None)
+    task = next((task for task, pattern in _TASKS if pattern.search(text)), None)
+    if (
+        task is None
+        and _RUNS_A_MODEL.search(text)
+        and not _TRAINING.search(text)
+        and not _PRETRAIN_WORDS.search(text)
+    ):
+        return Task.SERVE  # "how much VRAM to run Llama 70B at home?": running a model is serving it
+    return task
+
+
+# running a model, not training one: "run llama 70b locally", "本地跑 Qwen 72B"
+_RUNS_A_MODEL = words(
+    r"\brun(?:ning|s)?\b(?! (?:a |the |our )?(?:job|cluster|training|pretrain))", r"\bself[- ]host", r"\blocally\b",
+    r"\bat home\b", r"本地跑", r"跑起来", r"跑一下", r"能跑",
+)  # fmt: skip
+_PRETRAIN_WORDS = words(r"pre[\s-]?train", r"预训练", r"tokens?\b.*\b(?:days?|hours?)")
 
 
 def _continues(
@@ -883,7 +915,19 @@ def _refine(
         # "L40S和A100推理哪个好" then "跑7B的话呢", "MI300X vs H100 for a 70B fine-tune, which needs fewer
         # cards?": the cards compared on that model's memory, card by card
         chosen.insert(0, "inference_memory" if task == Task.SERVE else "training_memory")
-    if task in _MEMORY_TASKS and asked != "days":
+    if (
+        task in {Task.LORA, Task.QLORA, Task.FINETUNE}
+        and slots.tokens_b
+        and asked in {"cost", "gpu_hours"}
+        and (slots.params_b or slots.model)
+    ):
+        # "cost to fine-tune 70B with LoRA on 1B tokens in the cloud": the compute of that data, then its price
+        chosen = [t for t in chosen if t not in _MEMORY_TOOLS]
+        if "training_compute" not in chosen:
+            chosen.insert(0, "training_compute")
+        if asked == "cost" and "cloud_cost" not in chosen:
+            chosen.append("cloud_cost")
+    elif task in _MEMORY_TASKS and asked != "days":
         # fine-tuning and serving are sized by memory, never by a pre-training plan
         replacement = "inference_memory" if task == Task.SERVE else "training_memory"
         if any(t in _PRETRAIN_TOOLS for t in chosen) or not chosen:

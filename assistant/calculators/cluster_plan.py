@@ -31,7 +31,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if not model_into(slots, payload):
         return None
-    tokens_into(slots, payload, assumptions)
+    tokens_into(slots, payload, assumptions, catalog)
     if slots.mfu:
         payload.update(mfu=slots.mfu, mfu_low=min(0.35, slots.mfu), mfu_high=max(0.5, slots.mfu))
     else:

@@ -146,9 +146,28 @@ def to_usd(amount: float, currency: str | None, catalog: Catalog) -> float:
 ASK_TOKENS = Assumed(en="How many training tokens?", zh="训练数据有多少 token？")
 
 
-def tokens_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+def tokens_into(
+    slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog | None = None
+) -> None:
+    published = (
+        catalog.model(slots.model).training_tokens_t
+        if catalog and slots.model and not slots.finetune
+        else None
+    )
     if slots.tokens_b:
         payload["tokens_b"] = slots.tokens_b
+    elif published:
+        # "how long to train GPT-3 175B on 1,024 A100s?": on the data it was trained on
+        assert slots.model is not None
+        assert catalog is not None
+        payload["tokens_b"] = published * 1000
+        name = catalog.model(slots.model).name
+        assumptions.append(
+            assumed(
+                f"tokens: the {published:g}T {name} was trained on (published)",
+                f"训练 token 数：{name} 公开的训练数据量 {published:g}T",
+            )
+        )
     else:
         assumptions.append(
             assumed(
@@ -158,8 +177,10 @@ def tokens_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed
         )
 
 
-def compute_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
-    tokens_into(slots, payload, assumptions)
+def compute_fields(
+    slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog | None = None
+) -> None:
+    tokens_into(slots, payload, assumptions, catalog)
     gpu_into(slots, payload, assumptions)
     if slots.mfu:
         payload["mfu"] = slots.mfu

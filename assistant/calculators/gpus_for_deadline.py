@@ -30,7 +30,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if not model_into(slots, payload) or not slots.deadline_days:
         return None
-    compute_fields(slots, payload, assumptions)
+    compute_fields(slots, payload, assumptions, catalog)
     payload["deadline_days"] = slots.deadline_days
     ask = None if slots.tokens_b else ASK_TOKENS
     return Plan(tool="gpus_for_deadline", payload=payload, assumed=assumptions, ask=ask)

@@ -29,7 +29,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     steps = slots.step_time_s and slots.global_batch and slots.seq_len
     if not model_into(slots, payload) or not (slots.tokens_per_second_per_gpu or steps):
         return None
-    compute_fields(slots, payload, assumptions)
+    compute_fields(slots, payload, assumptions, catalog)
     for key in ("mfu", "mfu_low", "mfu_high"):
         payload.pop(key, None)
     assumptions[:] = [a for a in assumptions if not a.en.startswith("MFU")]

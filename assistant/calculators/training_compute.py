@@ -33,7 +33,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     if slots.finetune and not slots.tokens_b:
         return None  # a fine-tuning data set is not Chinchilla-sized: asked back instead
-    compute_fields(slots, payload, assumptions)
+    compute_fields(slots, payload, assumptions, catalog)
     if slots.finetune:
         payload["finetune"] = slots.finetune
     if slots.epochs and slots.tokens_b:

@@ -2121,3 +2121,75 @@ def test_a_model_that_barely_fits_says_so_and_counts_servers(assistant: Assistan
     opening = answer.answer.split("\n\n")[0]
     assert re.search(r"one 8-GPU server|一台 8 卡服务器", opening), opening
     assert re.search(r"twice the GPUs|两倍卡数", opening), opening
+
+
+@pytest.mark.parametrize("message", ["can you write me a poem about gpus", "给我写一首关于显卡的诗"])
+def test_a_task_that_is_not_sizing_is_out_of_scope_whatever_its_words(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert "out_of_scope" in answer.notes
+    assert not answer.tool_calls
+
+
+@pytest.mark.parametrize(
+    "message", ["how much vram do i need to run llama 3 70b at home?", "本地跑 Qwen2.5 72B 要多少显存"]
+)
+def test_running_a_model_is_serving_it(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["inference_memory"], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "days"),
+    [
+        # Narayanan et al. 2021 (Megatron-LM, arXiv 2104.04473, eq. 4) estimate 34 days for GPT-3 175B on its
+        # 300B tokens with 1,024 A100s at 140 TFLOPS each (45% of 312), counting 8 x params x tokens with
+        # activation recomputation; at 6 x params x tokens the same run is 34 x 6/8 = 25.4 days
+        (
+            "how long would it take to train gpt-3 175b on 1024 a100s at 45% mfu?",
+            6 * 175e9 * 300e9 / (1024 * 312e12 * 0.45) / 86400,
+        ),
+        (
+            "用 1024 张 A100 训练 GPT-3 175B 要多少天，MFU 45%",
+            6 * 175e9 * 300e9 / (1024 * 312e12 * 0.45) / 86400,
+        ),
+    ],
+)
+def test_a_published_model_is_trained_on_its_published_data(
+    assistant: Assistant, message: str, days: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute"]
+    assert answer.tool_calls[0].input["tokens_b"] == 300
+    assert output(answer, "training_compute")["days"]["expected"] == pytest.approx(days, rel=0.02)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what would it cost to fine-tune llama 3 70b with lora on 2B tokens in the cloud?",
+        "Llama 3 70B 用 LoRA 在 2B token 上微调，租云要花多少钱",
+    ],
+)
+def test_the_cost_of_a_fine_tune_on_given_data_is_its_compute_priced(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute", "cloud_cost"], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "passage"),
+    [
+        ("what's the tdp of a b200, can we air cool it?", r"[Aa]ir cooling"),
+        ("B200 TDP 多少，风冷能上吗", r"风冷"),
+    ],
+)
+def test_a_figure_asked_with_a_yes_no_question_gets_both(
+    assistant: Assistant, message: str, passage: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"]
+    assert "1,000 W" in first_sentence(answer)
+    assert re.search(passage, answer.answer.split("\n\n")[1]), answer.answer[:400]
