@@ -151,7 +151,7 @@ _GROWS = re.compile(
 )
 # a follow-up that is only a number: "and 1024?", "那2048呢", "what about 64"
 _LONE_NUMBER = re.compile(
-    rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成)?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:呢|吧)?\W*$",
+    rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成|(?:and |but )?(?:what )?if (?:we|i) (?:can )?(?:only )?(?:get|have|had|use)|(?:we|i) (?:can )?only (?:get|have)|only|just|要是只有|如果只有|只有|只能(?:拿到|买到|用))?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:gpus?|cards?|张|块)?\s*(?:呢|吧)?\W*$",
     re.IGNORECASE,
 )
 # calculators that only look figures up: noise that names a card still gets a question back
@@ -481,6 +481,10 @@ class Router:
             asked = asked or context.asked
         if follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
+            if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
+                # "what if we only get 64?" after a GPU count for a deadline: how long those GPUs take
+                triggered = ["training_compute" if t == "gpus_for_deadline" else t for t in triggered]
+                asked = "days"
         if task in {Task.LORA, Task.QLORA, Task.FINETUNE} and not slots.finetune:
             slots.finetune = {Task.LORA: "lora", Task.QLORA: "qlora"}.get(task, "full")
         if (

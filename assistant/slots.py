@@ -458,7 +458,9 @@ _PORTS_PER_GPU = flags(
 )
 _SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port\s*switch|(\d{2,3})\s*口\s*(?:的)?\s*交换机")
 # the switches' port speed: "800G switches", "用800G的交换机"
-_SWITCH_GBPS = flags(r"(400|800|1600)\s*g(?:b/?s|bps)?\s*(?:的)?\s*(?:switch|交换机|ports?\s*switch)")
+_SWITCH_GBPS = flags(
+    r"(400|800|1600)\s*g(?:b/?s|bps)?\s*(?:的)?\s*(?=switch|交换机|ports?\s*switch)"
+)  # the word stays: it asks for switches
 _GROWTH_SHARE = flags(
     rf"{DECIMAL}\s*%\s*(?:annual|yearly|a year|per year|year[- ]over[- ]year|yoy)?\s*growth(?:\s*(?:a|per)\s*year)?"
     rf"|grow(?:s|ing|th)?\s*(?:of|by|at)?\s*{DECIMAL}\s*%\s*(?:a|per|each)\s*year"

@@ -2193,3 +2193,27 @@ def test_a_figure_asked_with_a_yes_no_question_gets_both(
     assert tools(answer) == ["gpu_spec"]
     assert "1,000 W" in first_sentence(answer)
     assert re.search(passage, answer.answer.split("\n\n")[1]), answer.answer[:400]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "gpus"),
+    [
+        ("how many h100s to pretrain 13b on 2T tokens in 30 days?", "what if we can only get 64?", 64),
+        ("30天内预训练13B，2T token，要多少张H100", "如果只有96张呢", 96),
+    ],
+)
+def test_fewer_gpus_than_the_deadline_needs_gives_the_time_on_them(
+    assistant: Assistant, first: str, follow_up: str, gpus: int
+) -> None:
+    _, answer = talk(assistant, first, follow_up)
+    assert tools(answer) == ["training_compute"], answer.answer[:200]
+    assert answer.tool_calls[0].input["gpus"] == gpus
+    assert re.search(r"30-day deadline|30 天", answer.answer.split("\n\n")[0]), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message", ["4 台 8 卡 H100 要多少台 400G 交换机", "how many 400G switches for 16 H100 servers?"]
+)
+def test_switches_of_a_speed_are_counted(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["fabric"], answer.answer[:200]
