@@ -94,7 +94,7 @@ DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog
 # a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
-QUESTION_MATCH = 0.6
+QUESTION_MATCH = 0.55
 QUESTION_MARGIN = 0.1
 
 
@@ -225,7 +225,9 @@ class HybridRetriever:
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
         if query_vector is not None and ix.vectors is not None:
             # a document and its twin in the other language may both rank: twice k documents cover the answer
-            ordered = self._best_sections(ix, ordered, fused, query_vector, tokens, docs=2 * k + 2)
+            ordered = self._best_sections(
+                ix, ordered, fused, query_vector, tokens, docs=2 * k + 2, headed=set(rankings["question"])
+            )
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
         for found in ordered:
@@ -247,6 +249,7 @@ class HybridRetriever:
         query_vector: np.ndarray,
         tokens: list[str],
         docs: int,
+        headed: set[int] | None = None,
     ) -> list[int]:
         """``ordered`` with each document's first row moved behind the row of the same document whose best
         sentence is closest to the question, among its well-ranked rows: a document's introduction may
@@ -269,7 +272,9 @@ class HybridRetriever:
         for doc_id, rows in list(rows_of.items())[:docs]:
             top = fused[rows[0]]
             contenders = [r for r in rows[:4] if fused[r] >= 0.6 * top]
-            chosen[doc_id] = max(contenders, key=closest)
+            # the section headed by the question itself speaks for its document
+            asked = [r for r in rows if r in (headed or set())]
+            chosen[doc_id] = asked[0] if asked else max(contenders, key=closest)
         lead = set(chosen.values())
         # each document keeps its place (its best fused rank), now held by its chosen row
         out: list[int] = []

@@ -252,11 +252,16 @@ _ADVICE = words(
     r"how (?:do|can|could|should|would) (?:i|we|you) (?:improve|increase|raise|boost|speed (?:it |this )?up|fix|optimi[sz]e|reduce|get (?:it|this) (?:up|higher))",
     r"\bimprove (?:it|this|that|mfu|throughput|utili[sz]ation)\b",
     r"\bwhy is (?:it|this|our|my|the) \w+ (?:so )?(?:low|slow)",
+    r"\b(?:troubleshoot|debug|diagnose|investigate)\b",
+    r"(?:排查|定位|诊断)(?:一下)?(?:问题|原因)?",
     r"怎么(?:样才能)?(?:提高|提升|优化|改善|加速|解决|排查)",
     r"如何(?:提高|提升|优化|改善|加速|解决|排查)",
     r"有什么(?:办法|建议|优化)",
     r"为什么(?:这么|那么)?(?:低|慢)",
 )
+_MFU_WORDS = words(r"\bmfu\b", r"\butili[sz]ation\b", r"利用率")
+# "how do we raise it": the advice's own words; "how do we troubleshoot it" needs the topic said
+_RAISE = words(r"提高|提升|\bimprove\b|\braise\b|\bincrease\b|\bboost\b")
 # what a calculation was about, for a follow-up that asks how to improve "it"
 _TOPIC_OF = {
     "throughput_calibration": "MFU model FLOPs utilisation",
@@ -479,6 +484,18 @@ class Router:
                 # "要 20 天跑完需要多少卡": the count the run had is now the question
                 slots = slots.model_copy(update={"gpu_count": None, "servers": None})
             asked = asked or context.asked
+        if (
+            follow_up
+            and "deadline_days" in stated
+            and "years" not in stated
+            and set(context.tools) & {"tco", "power_cost", "budget_fit"}
+        ):
+            # "如果只用18个月呢" after a buy-or-rent comparison: the period compared, not a training deadline
+            years = round((slots.deadline_days or 0) / 365, 4)
+            if slots.deadline_days and slots.deadline_days % 30 == 0:
+                years = round(slots.deadline_days / 30 / 12, 4)
+            slots = slots.model_copy(update={"years": years, "deadline_days": None})
+            stated = {k: v for k, v in stated.items() if k != "deadline_days"} | {"years": years}
         if follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
             if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
@@ -557,6 +574,8 @@ class Router:
             # "it" is what the last calculation was about
             tools, explain_words = [], True
             topic = next((_TOPIC_OF[t] for t in context.tools if t in _TOPIC_OF), "")
+            if not topic and _MFU_WORDS.search(text) and not _RAISE.search(text):
+                topic = "MFU 偏低" if language == "zh" else "MFU is low"  # "our run sits at 24% MFU…"
             # what to do about it, in the words advice is written in: "how do we improve it?"
             how = "怎么提高 改进" if language == "zh" else "how do we improve it"
             query = f"{message} {topic} {how}".strip()

@@ -308,6 +308,8 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
     return text[: cut + 1].rstrip() if cut > limit // 3 else text[: limit - 1].rstrip() + "…"
 
 
+# a section headed by the question itself (the retriever's "question" ranking) answers it ahead of others
+QUESTION_HEADED = 1.3
 # what a passage's match counts for when its heading names a card the question does not
 OTHER_CARDS = 0.6
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
@@ -404,6 +406,7 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
             other_cards = other_cards or {"family"}
         return (
             passage.snippet_score
+            * (QUESTION_HEADED if "question" in passage.ranks else 1.0)
             * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)

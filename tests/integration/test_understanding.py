@@ -2217,3 +2217,37 @@ def test_fewer_gpus_than_the_deadline_needs_gives_the_time_on_them(
 def test_switches_of_a_speed_are_counted(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["fabric"], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("我们 32 卡 H800 集群，训练 MFU 只有 22%，怎么排查", r"剖析|profiler"),
+    ],
+)
+def test_troubleshooting_a_low_mfu_leads_with_what_to_do(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert re.search(lead, first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "years"),
+    [
+        ("租 vs 买 8 卡 H100，用 3 年，租金每月 18 万", "如果只用 18 个月呢", 1.5),
+        (
+            "buy vs rent 16 h100s for 3 years at $2.2/h in the cloud",
+            "what if we only need them for 24 months?",
+            2,
+        ),
+    ],
+)
+def test_a_shorter_period_after_a_buy_or_rent_comparison_is_the_horizon(
+    assistant: Assistant, first: str, follow_up: str, years: float
+) -> None:
+    _, answer = talk(assistant, first, follow_up)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    given = answer.tool_calls[0].input
+    assert given.get("months", given["years"] * 12) == pytest.approx(years * 12)
