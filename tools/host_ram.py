@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 from pydantic import BaseModel, Field
 
@@ -175,6 +176,11 @@ class HostRamOutput(ToolOutput):
     cpu_cores_min: int = Field(
         description="Physical cores per server: GPUs x (loader workers + 2: the training process and NCCL/OS)."
     )
+    cpu_cores_planned: int = Field(
+        default=0,
+        description="Cores to plan per server: the catalog's 8-GPU servers' median cores per GPU x GPUs, at least "
+        "cpu_cores_min.",
+    )
     verdict: str
 
 
@@ -311,6 +317,14 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         if eight
         else f"CPU: {n} GPUs x ({inp.loader_workers_per_gpu} loader workers + 2) = {cores} physical cores at least"
     )
+    # what the reference servers ship per GPU (DGX H100 and B200: 14, DGX A100: 16): the headroom that
+    # heavy preprocessing, tokenisation on the fly and image decoding use, so plan on it, not the floor
+    per_gpu = statistics.median(r.cores_per_gpu for r in eight) if eight else 0.0
+    planned = max(cores, math.ceil(per_gpu * n))
+    if per_gpu:
+        assumptions.append(
+            f"plan {planned} cores: {per_gpu:g} per GPU, the median of the catalog's 8-GPU servers"
+        )
     sufficient: bool | None = None
     verdict = (
         f"install {size:,} GB of RAM per server ({layout}; DIMM GB are GiB) for the {total / GB:,.0f} GB "
@@ -363,5 +377,6 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         reference_servers=references,
         current_ram_sufficient=sufficient,
         cpu_cores_min=cores,
+        cpu_cores_planned=planned,
         verdict=verdict,
     )

@@ -44,16 +44,18 @@ def _cores(o: dict[str, Any]) -> tuple[str, str]:
     """The CPU cores the server needs, beside the reference servers' counts."""
     eight = [r for r in o.get("reference_servers", []) if r["gpus"] == 8]
     low, high = (min(r["cpu_cores"] for r in eight), max(r["cpu_cores"] for r in eight)) if eight else (0, 0)
-    shipped_en = f"; the catalog's 8-GPU servers ship {low}-{high}" if eight else ""
-    shipped_zh = f"；目录中的 8 卡服务器配 {low}-{high} 核" if eight else ""
+    shipped_en = f", as the catalog's 8-GPU servers ship {low}-{high}" if eight else ""
+    shipped_zh = f"，目录中的 8 卡服务器配 {low}-{high} 核" if eight else ""
     workers = o.get("cpu_cores_min", 0) // max(1, o["gpus_per_node"]) - 2
+    planned = o.get("cpu_cores_planned") or o["cpu_cores_min"]
+    per = planned / max(1, o["gpus_per_node"])
     en = (
-        f" CPU: at least **{o['cpu_cores_min']} physical cores** ({o['gpus_per_node']} GPUs x {workers} data-loader "
-        f"workers plus the training process and NCCL/OS){shipped_en}."
+        f" CPU: plan about **{planned} physical cores** ({num(per)} per GPU{shipped_en}); the data loaders alone "
+        f"({workers} workers per GPU, plus the training process and NCCL/OS) need at least {o['cpu_cores_min']}."
     )
     zh = (
-        f"CPU：至少 **{o['cpu_cores_min']} 个物理核**（{o['gpus_per_node']} 张卡 × {workers} 个数据加载进程，"
-        f"加上训练进程和 NCCL/系统）{shipped_zh}。"
+        f"CPU：按约 **{planned} 个物理核** 规划（每卡 {num(per)} 核{shipped_zh}）；仅数据加载（每卡 {workers} 个进程，"
+        f"加上训练进程和 NCCL/系统）至少需要 {o['cpu_cores_min']} 核。"
     )
     return en, zh
 
@@ -105,7 +107,13 @@ def _rows(o: dict[str, Any]) -> list[Row]:
         )
     )
     if "cpu_cores_min" in o:
-        rows.append(Row(en="CPU cores at least", zh="CPU 核数下限", value=str(o["cpu_cores_min"])))
+        rows.append(
+            Row(
+                en="CPU cores to plan",
+                zh="CPU 规划核数",
+                value=str(o.get("cpu_cores_planned") or o["cpu_cores_min"]),
+            )
+        )
     return rows
 
 

@@ -70,6 +70,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("context: the model's pre-training length", "上下文：模型预训练长度"))
     if batch := slots.concurrent or slots.micro_batch or slots.global_batch:
         payload["batch"] = batch  # "batch size 32" when serving: sequences in flight at once
+    serving_fields(slots, payload, assumptions)
+    return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
+
+
+def serving_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+    """The precisions a served model runs at, and the KV heads of a model known only by its size."""
     if slots.kv_precision in {"fp8", "int8", "fp16", "bf16"}:
         payload["kv_cache_precision"] = slots.kv_precision
     if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
@@ -83,7 +89,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 f"分组查询注意力（GQA），{DERIVED_KV_HEADS} 个 KV 头（Llama 3、Mistral 系列和 Qwen 2.5 72B 均如此）",
             )
         )
-    return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

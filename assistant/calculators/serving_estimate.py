@@ -18,7 +18,7 @@ from assistant.calculators.common import (
     pct,
     words,
 )
-from assistant.calculators.inference_memory import DERIVED_KV_HEADS
+from assistant.calculators.inference_memory import serving_fields
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -44,20 +44,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("1,000 prompt tokens per request", "每个请求输入 1,000 token"))
     if slots.headroom is not None:
         payload["headroom"] = slots.headroom
-    if slots.kv_precision in {"fp8", "int8", "fp16", "bf16"}:
-        payload["kv_cache_precision"] = slots.kv_precision
-    if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
-        payload["weight_precision"] = slots.precision
     if slots.gpus_per_node:
         payload["gpus_per_server"] = slots.gpus_per_node
-    if not slots.model:
-        payload["kv_heads"] = DERIVED_KV_HEADS
-        assumptions.append(
-            assumed(
-                f"grouped-query attention with {DERIVED_KV_HEADS} KV heads, as Llama 3, Mistral and Qwen 2.5 use",
-                f"分组查询注意力（GQA），{DERIVED_KV_HEADS} 个 KV 头（Llama 3、Mistral、Qwen 2.5 均如此）",
-            )
-        )
+    serving_fields(slots, payload, assumptions)
     return Plan(tool="serving_estimate", payload=payload, assumed=assumptions)
 
 

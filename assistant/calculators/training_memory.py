@@ -271,9 +271,11 @@ def _count_fix(
     gave stay theirs unless they are too few, or the count is what was asked."""
     if least is None or (least["gpus"] <= gpus and not count_asked):
         return fix
-    if fix is None or "a different job" in fix["change"] or least["gpus"] < fix["gpus"]:
+    # "how many A100s for LoRA?": the count for the job asked, not a switch to QLoRA on fewer cards
+    if fix is None:
         return least
-    return fix
+    other_job = "a different job" in fix["change"] or (count_asked and "QLoRA" in fix["change"])
+    return least if other_job or least["gpus"] < fix["gpus"] else fix
 
 
 def _same_job(fix: dict[str, Any] | None) -> bool:

@@ -134,6 +134,10 @@ RULES: list[Rule] = [
         ),
     ),
     rule(
+        rf"plan (?P<c>\d+) cores: (?P<p>{NUMBER}) per GPU, the median of the catalog's 8-GPU servers",
+        "按 {c} 核规划：每卡 {p} 核，取目录中 8 卡服务器的中位数",
+    ),
+    rule(
         rf"(?P<b>{NUMBER}) bytes of raw text per token \(English averages about 4; measure your tokenizer on a "
         r"sample, Chinese text differs\)",
         "每个 token 约 {b} 字节原始文本（英文平均约 4 字节；中文不同，请用自己的分词器在样本上实测）",

@@ -1868,9 +1868,12 @@ def test_a_price_and_a_duration_asked_together_are_both_answered(
 def test_host_ram_and_cpu_cores_are_both_answered(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["host_ram"], answer.answer[:200]
-    cores = answer.tool_calls[0].output["cpu_cores_min"]
-    assert cores == 8 * (4 + 2)
-    assert f"{cores}" in answer.answer.split("\n\n")[0]
+    out = answer.tool_calls[0].output
+    assert out["cpu_cores_min"] == 8 * (4 + 2)  # the loaders' floor
+    assert (
+        out["cpu_cores_planned"] == 112
+    )  # 14 per GPU, the median of DGX H100/H200/B200, HGX H100, DGX A100, MI300X
+    assert "112" in answer.answer.split("\n\n")[0]
 
 
 # --- knowledge: the section headed by the question, a fact about the asker, the accelerator asked ------
@@ -2251,3 +2254,14 @@ def test_a_shorter_period_after_a_buy_or_rent_comparison_is_the_horizon(
     assert tools(answer) == ["tco"], answer.answer[:200]
     given = answer.tool_calls[0].input
     assert given.get("months", given["years"] * 12) == pytest.approx(years * 12)
+
+
+@pytest.mark.parametrize(
+    "message", ["how many a100 80gb for lora on llama 3 70b?", "LoRA 微调 70B 要几张 A100 80G"]
+)
+def test_a_count_for_lora_is_for_lora_not_qlora(assistant: Assistant, message: str) -> None:
+    """'How many A100s for LoRA?' is answered for LoRA (16-bit base weights sharded), never as QLoRA on fewer."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"]
+    assert "QLoRA" not in first_sentence(answer), answer.answer[:200]
+    assert re.match(r"\*\*[2-9] (?:x|张)", answer.answer), answer.answer[:200]
