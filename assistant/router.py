@@ -23,6 +23,7 @@ from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
 from assistant.slots import SlotExtractor, Slots
 from knowledge.text import Language, detect_language
+from tools.gpu_spec import PRICE_FIELDS
 
 # slot filling and routing read at most this much of a message: its start and its end, where questions
 # state their numbers and ask; the whole message is still searched in the knowledge base
@@ -380,7 +381,6 @@ _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
-_PRICE_FIELDS = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
 # what can be worked out for a card the catalog does not hold (memory totals, data, measured rates)
 _CARDLESS_TOOLS = {
     *_MEMORY_TOOLS,
@@ -898,7 +898,7 @@ def _refine(
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     if (
-        set(slots.spec_fields) & _PRICE_FIELDS
+        set(slots.spec_fields) & PRICE_FIELDS
         and (slots.gpu or slots.server)
         and not stated.keys() - _SPEC_SLOTS - {"gpu_count", "servers", "server"}
         and task is None

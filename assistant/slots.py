@@ -23,6 +23,7 @@ from assistant.numbers import (
     to_number,
 )
 from knowledge.names import Mention, NameIndex
+from tools.gpu_spec import PRICE_FIELDS
 
 
 class Slots(BaseModel):
@@ -942,9 +943,7 @@ class SlotExtractor:
             fields = list(_OVERVIEW_FIELDS)
         if slots.budget or _NOT_A_PRICE.search(text):
             # "power cost of 16 H100s", "cost to train 7B", "$500k budget": not the price of the hardware
-            fields = [
-                f for f in fields if f not in {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
-            ]
+            fields = [f for f in fields if f not in PRICE_FIELDS]
         if "cloud_usd_per_gpu_hour" in fields or "server_price_usd" in fields:
             # one price is asked: by the hour, or of the server, not also the card's
             fields = [f for f in fields if f != "price_usd"]

@@ -47,7 +47,8 @@ _UNITS: dict[str, str] = {
     "server_price_usd": "USD",
     "cloud_usd_per_gpu_hour": "USD/GPU-hour",
 }
-_PRICES: set[SpecField] = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
+# the price figures: looked up among the catalog's prices, not on the accelerator entry
+PRICE_FIELDS: frozenset[SpecField] = frozenset({"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"})
 # CPUs, RAM, NICs, chassis and power supplies of an 8-GPU server, as a share of its GPUs' price (the same
 # platform share the cost calculators use when a server has no price of its own)
 PLATFORM_SHARE = 0.25
@@ -169,7 +170,7 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
                 id=acc.id,
                 name=acc.name,
                 values=[
-                    _price(acc, field, catalog)[0] if field in _PRICES else _value(acc, field)
+                    _price(acc, field, catalog)[0] if field in PRICE_FIELDS else _value(acc, field)
                     for field in dict.fromkeys(inp.fields)
                 ],
                 as_of=acc.as_of,
@@ -177,7 +178,7 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
             )
         )
         sources += [Reference(title=s.title, url=str(s.url)) for s in acc.sources]
-        for field in _PRICES & set(inp.fields):
+        for field in PRICE_FIELDS & set(inp.fields):
             sources += [ref for ref in _price(acc, field, catalog)[1] if ref not in sources]
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]

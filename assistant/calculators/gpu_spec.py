@@ -8,6 +8,7 @@ from assistant.calculators.common import Calculator, Plan, Row, Summary, View, n
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.gpu_spec import PRICE_FIELDS
 
 _LABELS = {
     "memory_gb": ("memory", "显存"),
@@ -25,7 +26,6 @@ _LABELS = {
     "server_price_usd": ("price of an 8-GPU server", "8 卡服务器价格"),
     "cloud_usd_per_gpu_hour": ("cheapest cloud price", "最便宜的云上价格"),
 }
-_PRICE_FIELDS = {"price_usd", "server_price_usd", "cloud_usd_per_gpu_hour"}
 _DETAIL_ZH = [
     ("not sold: rented in its vendor's cloud only", "不单独出售，只能在厂商的云上租用"),
     ("no price in the catalog", "目录中没有价格"),
@@ -83,7 +83,7 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         return "目录中无此数据（见说明）" if zh else "not in the catalog (see the notes)"
     if isinstance(v, str) or value["field"] == "launch_year":
         text = str(v)
-    elif value["field"] in _PRICE_FIELDS:
+    elif value["field"] in PRICE_FIELDS:
         text = f"**${num(v)}**" + ("/GPU-hour" if value["field"] == "cloud_usd_per_gpu_hour" else "")
         if zh and value["field"] == "cloud_usd_per_gpu_hour":
             text = f"**${num(v)}**/卡时"
