@@ -418,11 +418,12 @@ class Router:
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
-        explain_words = bool(_EXPLAIN.search(text)) or bool(_NEEDS_TECH.search(text))
+        needs_tech = bool(_NEEDS_TECH.search(text))  # "do I need NVLink for…": a judgement, figures or not
+        explain_words = bool(_EXPLAIN.search(text)) or needs_tech
         # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")
         explains = (
             explain_words
-            and (not stated.keys() & _CALC_SLOTS or bool(_NEEDS_TECH.search(text)))
+            and (not stated.keys() & _CALC_SLOTS or needs_tech)
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)

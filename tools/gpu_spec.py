@@ -165,21 +165,16 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
     sources: list[Reference] = []
     for name in dict.fromkeys(inp.gpus):
         acc = find_accelerator(catalog, name, field="gpus")
-        specs.append(
-            GpuSpec(
-                id=acc.id,
-                name=acc.name,
-                values=[
-                    _price(acc, field, catalog)[0] if field in PRICE_FIELDS else _value(acc, field)
-                    for field in dict.fromkeys(inp.fields)
-                ],
-                as_of=acc.as_of,
-                notes=acc.notes,
-            )
-        )
         sources += [Reference(title=s.title, url=str(s.url)) for s in acc.sources]
-        for field in PRICE_FIELDS & set(inp.fields):
-            sources += [ref for ref in _price(acc, field, catalog)[1] if ref not in sources]
+        values: list[SpecValue] = []
+        for field in dict.fromkeys(inp.fields):
+            if field in PRICE_FIELDS:
+                value, refs = _price(acc, field, catalog)  # a price brings its own source
+                sources += [ref for ref in refs if ref not in sources]
+            else:
+                value = _value(acc, field)
+            values.append(value)
+        specs.append(GpuSpec(id=acc.id, name=acc.name, values=values, as_of=acc.as_of, notes=acc.notes))
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
     if _SPARSE & set(inp.fields):

@@ -40,13 +40,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)
 
 
-def _cores(o: dict[str, Any]) -> tuple[str, str]:
+def _cores(i: dict[str, Any], o: dict[str, Any]) -> tuple[str, str]:
     """The CPU cores the server needs, beside the reference servers' counts."""
     eight = [r for r in o.get("reference_servers", []) if r["gpus"] == 8]
     low, high = (min(r["cpu_cores"] for r in eight), max(r["cpu_cores"] for r in eight)) if eight else (0, 0)
     shipped_en = f", as the catalog's 8-GPU servers ship {low}-{high}" if eight else ""
     shipped_zh = f"，目录中的 8 卡服务器配 {low}-{high} 核" if eight else ""
-    workers = o.get("cpu_cores_min", 0) // max(1, o["gpus_per_node"]) - 2
+    workers = i.get("loader_workers_per_gpu", 4)  # the tool's default, as it ran
     planned = o.get("cpu_cores_planned") or o["cpu_cores_min"]
     per = planned / max(1, o["gpus_per_node"])
     en = (
@@ -62,7 +62,7 @@ def _cores(o: dict[str, Any]) -> tuple[str, str]:
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
-    cores_en, cores_zh = _cores(o) if "cpu_cores_min" in o else ("", "")
+    cores_en, cores_zh = _cores(call.input, o) if "cpu_cores_min" in o else ("", "")
     offload = o["per_node"]["offload_gb"]
     if offload:
         model, servers = model_name(call.input, o), call.input.get("nodes", 1)
