@@ -34,8 +34,8 @@ _MULT = r"千万|百万|万亿|万|亿|千|k|mn|m|million|bn|b|billion"
 _MONEY = flags(
     # "$300k", "US$ 2M", "¥2,000,000", "RMB 500万"
     rf"(?P<pre>us\$|\$|usd(?![a-z])|¥|￥|rmb(?![a-z])|cny(?![a-z]))\s*{_number('a')}\s*(?P<ma>{_MULT})?(?![A-Za-z])"
-    # "50万美元", "300万元", "15块", "1.5 million dollars", "800k USD", "8元"
-    rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT})?\s*(?P<suf>美元|美金|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan)(?![A-Za-z])"
+    # "50万美元", "300万元", "15块", "1.5 million dollars", "800k USD", "8元", "0.09 $/kWh"
+    rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT})?\s*(?P<suf>美元|美金|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan|\$(?!\s*\d))(?![A-Za-z])"
     # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
     rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿)"
     r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"

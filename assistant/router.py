@@ -427,6 +427,11 @@ class Router:
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)
+        if follow_up and len(stated) >= 3 and not _FOLLOW_UP.search(text):
+            # "cloud at $2.5/hr per GPU for 64 H100 for a month, cost?" after a power bill: a whole question of
+            # its own (its quantities start a different calculation), not the power bill again
+            alone = _refine(triggered, own, own, stated, task, asked, False)
+            follow_up = not (alone and not set(alone) & set(context.tools))
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own

@@ -213,9 +213,21 @@ _QPM = flags(
     rf"{DECIMAL}\s*(?:rpm|req(?:uest)?s?\s*(?:/|per|a)\s*min(?:ute)?)\b|每分钟\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
 )
 _RATING = flags(r"\bmax(?:imum)?\b|\brated\b|\bnameplate\b|\bpeak\b|最大|峰值|最高|满载|额定")
+# a figure for everything described, not per server: "150 kW total", "合计200kW", "all together 90 kW"
+_TOTAL_AFTER = flags(
+    r"^\s*(?:in\s+)?(?:total|altogether|combined|overall|all together|together|all in)\b|^\s*(?:总|合计|一共)"
+)
+_TOTAL_BEFORE = flags(r"(?:\btotal|\boverall|\bcombined|\baltogether|总|合计|一共|加起来)[^.;。；\d]{0,12}$")
+_EACH = flags(r"\beach\b|\bapiece\b|\bper\b|每|单台|/")
+# what racks draw (a bill), not what they may carry (a fit): "4 racks drawing 40kW each", "机柜实际用电"
+_RACK_DRAW = flags(
+    r"\bdraw(?:s|ing)?\b|\bpull(?:s|ing)?\b|\bconsum(?:e|es|ing)\b|\busing\b|\bburn(?:s|ing)?\b|耗电|用电|实际功耗|实测"
+)
+# no 8-GPU server draws this much (DGX B300 is about 14.5 kW): more is the fleet's total
+_MAX_SERVER_KW = 20.0
 # a fleet of the servers just described: "we run 12 of them", "we have 24 of those"
 _FLEET = flags(
-    rf"\b(?:we|i)\s*(?:run|have|own|operate|got|'ve got|ve got)\s+{NUMBER}\s+of (?:them|those|these)\b"
+    rf"(?:\b(?:we|i)\s*(?:run|have|own|operate|got|'ve got|ve got)\s+|[,，]\s*){NUMBER}\s+of (?:them|those|these)\b"
 )
 # a whole room's power budget: "机房一共 300kW IT 功率", "datacenter has 1.2 MW for IT"
 _FACILITY_KW = flags(
@@ -588,6 +600,15 @@ _DAYS_PER = {
 }
 
 
+def _fleet_total(text: str, match: re.Match[str]) -> bool:
+    """ "16 servers pull about 150 kW total": the servers' figure is their sum, not each one's."""
+    after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
+    if _TOTAL_AFTER.search(after) or _TOTAL_BEFORE.search(before):
+        return True
+    value = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+    return value > _MAX_SERVER_KW and not _EACH.search(match.group(0) + after[:8])
+
+
 def _first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return pattern.search(text)
 
@@ -813,13 +834,21 @@ class SlotExtractor:
             slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
             slots.power_kw = slots.rack_kw
         if match := take(_RACK_KW):
-            slots.rack_kw = float(_group(match, 1, 2, 3, 4) or 0)
-            if racks := _RACKS.search(text):
-                slots.racks = int(to_number(racks.group(1))) or None
+            rack_kw = float(_group(match, 1, 2, 3, 4) or 0)
+            racks = _RACKS.search(text)
+            count = int(to_number(racks.group(1))) if racks else 0
+            if _RACK_DRAW.search(match.group(0)):  # what they burn: the bill's load, racks x kW each
+                tail = text[match.end() : match.end() + 8]
+                each = _EACH.search(match.group(0) + tail) and not _TOTAL_AFTER.search(tail)
+                slots.power_kw = rack_kw * (count if each and count else 1)
+            else:
+                slots.rack_kw, slots.racks = rack_kw, count or None
         if match := take(_GPU_KW):
             value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
-        if match := take(_SERVER_KW):
+        if (match := take(_SERVER_KW)) and _fleet_total(text, match):
+            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+        elif match:
             slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))

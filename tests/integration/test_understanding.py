@@ -368,6 +368,50 @@ def test_a_per_gpu_power_is_multiplied_by_the_gpus(
 
 
 @pytest.mark.parametrize(
+    ("message", "it_kw"),
+    [
+        ("Our 20 A100 boxes pull about 130 kW in total; yearly electricity at $0.11/kWh?", 130),
+        ("our 10 servers draw 65 kW, bill per year at 0.15 $/kWh?", 65),  # no server draws 65 kW
+        ("5 racks each drawing 24 kW, electricity 0.7 元/度, 一年电费多少", 120),
+        ("我们有24台服务器，合计功耗180kW，电价0.6元/度，年电费多少", 180),
+    ],
+)
+def test_a_fleets_total_power_is_not_read_as_each_servers(
+    assistant: Assistant, message: str, it_kw: float
+) -> None:
+    """A total the user measured ('130 kW in total', racks drawing 24 kW each) is the load billed, never one
+    server's figure multiplied by the server count, nor a rack's limit to fit servers into."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert output(answer, "power_cost")["it_power_kw"] == pytest.approx(it_kw)
+
+
+@pytest.mark.parametrize(
+    ("messages", "price"),
+    [
+        (("12 servers at 6.5 kW each, annual electricity at 0.09 $/kWh?",), 0.09),
+        (
+            (
+                "我们16台服务器每台10kW，电价0.6元/度，年电费多少",
+                "rent 64 H100 in the cloud at 2.2$/hr per GPU for a month, cost?",
+            ),
+            2.2,
+        ),
+    ],
+)
+def test_a_price_with_the_dollar_sign_after_it_is_read_and_a_new_question_starts_afresh(
+    assistant: Assistant, messages: tuple[str, ...], price: float
+) -> None:
+    """'0.09 $/kWh' is a price; a whole question of its own after a power bill (its GPUs, price and period)
+    runs its own calculation, not the power bill again."""
+    *_, answer = talk(assistant, *messages)
+    (call,) = answer.tool_calls
+    assert price in {call.input.get("electricity_price_per_kwh"), call.input.get("price_per_gpu_hour")}, (
+        call.input
+    )
+
+
+@pytest.mark.parametrize(
     ("question", "answer_back", "racks"),
     [
         (
