@@ -326,6 +326,9 @@ _OFF_TASK = words(
     r"\b(?:poem|haiku|limerick|joke|song) (?:about|on)\b", r"写(?:一)?(?:首|篇|个)?[^。？?，,]{0,12}?(?:诗|故事|笑话|歌|作文)", r"讲个笑话", r"作(?:一)?首诗",
 )  # fmt: skip
 _ASKED = [
+    # "KV cache for one 32k request?", "KV cache 要多少": the cache itself, before the cards that hold it
+    ("kv_cache", words(r"kv[- ]?cache\b[^?.]{0,40}(?:how (?:much|big|large)|size|\?|take|need|for (?:one|a|each|per))",
+                       r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),

@@ -276,6 +276,10 @@ _SEQ = flags(
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
+    # one request's length: "KV cache for one 32k request", "a 128k-token prompt", "32k的请求", "长度32k"
+    rf"|\b(?:a|one|single|each|per|every)\s+{DECIMAL}\s*(k)?\s*-?\s*(?:tokens?\s*)?(?:request|prompt|sequence|input|conversation|document)\b"
+    rf"|{DECIMAL}\s*(k)\s*-?\s*tokens?\s*(?:requests?|prompts?|sequences?|inputs?)\b"
+    rf"|{DECIMAL}\s*(k)\s*(?:tokens?)?\s*(?:的)?\s*(?:请求|输入|长度|长文本|序列|长上下文)|(?:长度|输入长度)\s*(?:为|是)?\s*{DECIMAL}\s*(k)?"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -761,7 +765,7 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
-            number, k = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
+            number, k = _group(match, 1, 3, 5, 7, 9, 11, 13), _group(match, 2, 4, 6, 8, 10, 12, 14)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2) or 1)

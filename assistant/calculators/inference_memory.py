@@ -196,6 +196,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if fits is False and o.get("suggestions"):
             en += f" The smallest change that fits: {o['suggestions'][0]}."
             zh += f"能放下的最小改动：{_change_zh(o['suggestions'][0])}。"
+    if view.asked == "kv_cache":
+        # "KV cache for one 32k request?": the cache of the sequences asked about, then what serving them takes
+        kv_total, seqs = o["kv_gb_per_sequence"] * batch, f"{batch} sequence{'s' if batch != 1 else ''}"
+        en = (
+            f"The KV cache of {seqs} of {context} tokens is **{num(kv_total)} GB** ({num(o['kv_kib_per_token'])} KiB "
+            f"per token at {num(o['kv_bytes_per_value'])} byte{'' if o['kv_bytes_per_value'] == 1 else 's'} per value). "
+            + en
+        )
+        zh = (
+            f"{batch} 条 {context} token 序列的 KV 缓存约 **{num(kv_total)} GB**（每 token {num(o['kv_kib_per_token'])} KiB，"
+            f"每个值 {num(o['kv_bytes_per_value'])} 字节）。" + zh
+        )
     rows = [Row(en="KV cache per token", zh="每 token KV 缓存", value=f"{num(o['kv_kib_per_token'])} KiB"),
             Row(en="KV cache per sequence", zh="每条序列 KV 缓存", value=f"{num(o['kv_gb_per_sequence'])} GB"),
             Row(en="Total memory", zh="总显存", value=f"{num(total.get('total_gb'))} GB"),
@@ -240,5 +252,5 @@ CALCULATOR = Calculator(
     build=_build,
     summarize=_summarize,
     needs_model=True,
-    answers=frozenset({"memory", "gpus", "fit"}),
+    answers=frozenset({"memory", "gpus", "fit", "kv_cache"}),
 )

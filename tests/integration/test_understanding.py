@@ -2309,3 +2309,55 @@ def test_a_count_for_lora_is_for_lora_not_qlora(assistant: Assistant, message: s
     assert tools(answer) == ["training_memory"]
     assert "QLoRA" not in first_sentence(answer), answer.answer[:200]
     assert re.match(r"\*\*[2-9] (?:x|张)", answer.answer), answer.answer[:200]
+
+
+# --- the KV cache asked, for the request length given; named models at their published shapes -----------
+
+
+@pytest.mark.parametrize(
+    ("messages", "tokens", "gigabytes"),
+    [
+        (
+            ("KV cache for one 32k request on Llama 3.1 70B in bf16?",),
+            32768,
+            "10.7 GB",
+        ),  # 80 x 8 x 128 x 2 x 2 B
+        (("Llama 3 70B 上线，单条 16k 的请求 KV cache 占多少显存",), 16384, "5.37 GB"),
+        (
+            ("部署Llama 3.1 8B要几张L40S", "那KV cache占多少"),
+            8192,
+            "1.07 GB",
+        ),  # 32 x 8 x 128 x 2 x 2 B x 8,192
+    ],
+)
+def test_the_kv_cache_asked_leads_for_the_request_length_given(
+    assistant: Assistant, messages: tuple[str, ...], tokens: int, gigabytes: str
+) -> None:
+    """'KV cache for one 32k request' is answered with that cache first (2 x layers x KV heads x head size x
+    bytes x tokens, Pope et al. 2022), at the 32k given, not the model's default context."""
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["inference_memory"], answer.answer[:200]
+    assert answer.tool_calls[0].output["context_tokens"] == tokens
+    assert f"**{gigabytes}**" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "model", "layers"),
+    [
+        ("How much GPU memory to fully fine-tune Qwen2.5-32B on 8 H100s?", "qwen2.5-32b", 64),
+        ("Qwen2-72B 推理部署要几张 H20", "qwen2-72b", 80),
+        ("Mixtral 8x22B LoRA 微调需要多少显存", "mixtral-8x22b", 56),
+        ("how long to fine-tune Yi-34B on 5B tokens with 16 A100s?", "yi-34b", 60),
+    ],
+)
+def test_a_named_model_is_sized_at_its_published_shape(
+    assistant: Assistant, message: str, model: str, layers: int
+) -> None:
+    """A named open model is the catalog's preset (its config's layers, widths, vocabulary), not a shape
+    guessed from the size in its name."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.input.get("model") == model, call.input
+    arch = call.output.get("architecture") or call.output["workload"]["architecture"]  # type: ignore[index]
+    assert arch["layers"] == layers  # type: ignore[index]
+    assert not arch["derived"]  # type: ignore[index]

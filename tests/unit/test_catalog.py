@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from knowledge.catalog import CatalogError, UnknownItemError, default_catalog, load_catalog
+from knowledge.catalog import (
+    CatalogError,
+    ModelArchitecture,
+    UnknownItemError,
+    default_catalog,
+    load_catalog,
+)
 from knowledge.render import render_entry
 from tests.helpers import KNOWLEDGE
 
@@ -228,3 +234,50 @@ def test_broken_yaml_names_the_file(tmp_path: Path) -> None:
     (directory / "servers.yaml").write_text("- id: [broken\n", encoding="utf-8")
     with pytest.raises(CatalogError, match=r"servers\.yaml"):
         load_catalog(directory)
+
+
+# MLA attention, dense first layers and a shared expert (DeepSeek-V3), or a paper's rounded headline size
+# (Chinchilla: "70B" for a shape that adds up to about 65B): their shapes are not plain GQA/SwiGLU sums
+_SHAPES_NOT_SUMMED = {"deepseek-v3", "chinchilla-70b"}
+
+
+def _params_from_shape(m: ModelArchitecture, *, tied: bool) -> float:
+    """Billions of parameters a decoder of this shape holds: attention (Q, O at heads x head size; K, V at
+    KV heads x head size), the MLP (three matrices for gated units, two otherwise, per expert), the
+    embedding once (tied) or twice (untied output layer). Norms and biases are below 0.1%."""
+    head = m.head_dim or m.hidden_size // m.attention_heads
+    h = m.hidden_size
+    attention = 2 * h * m.attention_heads * head + 2 * h * m.kv_heads * head
+    matrices = 3 if m.activation in {"swiglu", "geglu"} else 2
+    mlp = matrices * h * m.ffn_hidden_size * (m.experts or 1)
+    embedding = m.vocab_size * h * (1 if tied else 2)
+    return (m.layers * (attention + mlp) + embedding) / 1e9
+
+
+@pytest.mark.parametrize(
+    "model", [m for m in default_catalog().models if m.id not in _SHAPES_NOT_SUMMED], ids=lambda m: m.id
+)
+def test_a_models_parameter_count_is_what_its_shape_adds_up_to(model: ModelArchitecture) -> None:
+    """A preset's layers, widths and vocabulary are what the calculators size activations, KV cache and
+    FLOPs from: a typo in any of them (71 layers for 80) shows here as a parameter count that no longer
+    matches the published one."""
+    counts = [_params_from_shape(model, tied=tied) for tied in (True, False)]
+    assert min(abs(c - model.params_b) for c in counts) / model.params_b < 0.01, counts
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Qwen2.5-32B", "qwen2.5-32b"),
+        ("qwen2.5 14b", "qwen2.5-14b"),
+        ("Qwen2-72B", "qwen2-72b"),
+        ("Qwen3-32B", "qwen3-32b"),
+        ("Mixtral 8x22B", "mixtral-8x22b"),
+        ("Yi-34B", "yi-34b"),
+        ("GLM-4-9B", "glm-4-9b"),
+        ("Baichuan2-13B", "baichuan2-13b"),
+        ("DeepSeek-R1-Distill-Qwen-32B", "qwen2.5-32b"),
+    ],
+)
+def test_model_names(name: str, expected: str) -> None:
+    assert default_catalog().model(name).id == expected
