@@ -13,7 +13,7 @@ from typing import Literal
 
 from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
 
-Kind = Literal["hourly", "electricity", "server", "gpu", "monthly", "lease", "budget"]
+Kind = Literal["hourly", "electricity", "server", "gpu", "monthly", "lease", "staff", "colo", "budget"]
 Currency = Literal["USD", "CNY"]
 
 
@@ -42,6 +42,24 @@ _MONEY = flags(
 )
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
+# what the words right before an amount say it pays for, whatever period follows: people ("one admin at
+# $150k/yr", "运维2个人每人每年30万") and rented space ("colo $3k per month per server", "托管每月每台8000元")
+_PAYS_FOR = [
+    (
+        "staff",
+        flags(
+            r"(?:\badmins?|\badministrators?|\bengineers?|\bsres?|\bops\b|\boperators?|\bstaff|\bheadcount|\bsalar(?:y|ies)"
+            r"|\bfte|运维|工程师|人员|人力|工资|年薪|薪资)[^。.,，;；$¥]{0,16}$"
+        ),
+    ),
+    (
+        "colo",
+        flags(
+            r"(?:\bcolo\b|\bcolocation|\bco-location|\bhosting|\brack (?:rent|space|fee)s?|托管|机柜(?:租金|租用|费)"
+            r"|机房(?:租金|费用)|\bidc\b)[^。.,，;；$¥]{0,16}$"
+        ),
+    ),
+]
 # what the words right after an amount say it is the price of
 _AFTER = [
     (
@@ -115,6 +133,11 @@ MAX_MENTIONS = 16  # a question states a few prices; past this many, the rest is
 _CJK = flags(r"[\u4e00-\u9fff]")
 _LEASE = flags(r"\blease|\bleasing|\brent(?:al|ing)?\b|租")
 _MONTH = flags(r"\bmonth|\bmo\b|月")
+_PER_YEAR = flags(
+    r"^\s*(?:/|per|an?|every|each|每)\s*(?:yr|year|annum|年)\b|^\s*(?:/|每)\s*年|^\s*(?:一年|每年)"
+)
+_COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
+_CLAUSE_END = flags(r"[,;，；()（）]|\$|¥|￥")
 
 
 def money_mentions(text: str) -> list[Money]:
@@ -132,16 +155,16 @@ def money_mentions(text: str) -> list[Money]:
             number, mult, unit = match.group("c"), match.group("mc"), None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None
         before = text[max(0, match.start() - 24) : match.start()]
-        kind, unit_length = _kind(before, text[match.end() : match.end() + 16])
+        kind, unit_length = _kind(before, text[match.end() : match.end() + 40])
         nearby = before + text[match.end() : match.end() + 8]
         if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
         if currency is None and (kind != "budget" or (mult and _CJK.search(mult))):
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
         # "rent at $2.5/GPU-hour for a month" is an hourly price for a month's use, not a monthly lease
-        monthly = kind == "monthly" or (
-            kind != "hourly" and _MONTH.search(text[match.end() : match.end() + 28])
-        )
+        # the words after this amount up to the next clause: "$290k each), colo $3k per month" is no monthly price
+        after = _CLAUSE_END.split(text[match.end() : match.end() + 28], maxsplit=1)[0]
+        monthly = kind == "monthly" or (kind not in {"hourly", "staff", "colo"} and _MONTH.search(after))
         if monthly and _LEASE.search(text[max(0, match.start() - 30) : match.start()]):
             kind = (
                 "lease"  # "lease at $18k per server per month", "租一台每月12万": a lease payment, not a bill
@@ -155,6 +178,10 @@ def money_mentions(text: str) -> list[Money]:
 
 def _kind(before: str, after: str) -> tuple[Kind, int]:
     """What the amount is the price of, and the length of the unit written after it."""
+    for kind, pattern in _PAYS_FOR:
+        if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
+            period = _AFTER[-1][1].search(after) or _PER_YEAR.search(after)
+            return kind, period.end() if period else 0  # type: ignore[return-value]
     for kind, pattern in _AFTER:
         if match := pattern.search(after):
             return kind, match.end()  # type: ignore[return-value]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -109,6 +110,15 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    staff_per_year: float | None = Field(default=None, description="Operations staff per year, all people.")
+    staff_currency: str | None = None
+    colo_per_month: float | None = Field(
+        default=None, description="Colocation rent per month, per colo_basis."
+    )
+    colo_currency: str | None = None
+    colo_basis: Literal["server", "rack", "kw"] | None = Field(
+        default=None, description="What colo_per_month is paid for; None: the whole deployment."
+    )
     lease_per_month: float | None = Field(default=None, description="A lease payment per month (per server).")
     lease_currency: str | None = None
     lease_per_server: bool = Field(default=False, description="The lease payment is per server.")
@@ -213,6 +223,19 @@ _QPM = flags(
     rf"{DECIMAL}\s*(?:rpm|req(?:uest)?s?\s*(?:/|per|a)\s*min(?:ute)?)\b|每分钟\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
 )
 _RATING = flags(r"\bmax(?:imum)?\b|\brated\b|\bnameplate\b|\bpeak\b|最大|峰值|最高|满载|额定")
+# people paid: "2个人", "two SREs", "3 engineers"
+_PEOPLE = flags(
+    rf"(?:{NUMBER}|\b(one|two|three|four|five|six)\b)\s*(?:个)?\s*(?:full[- ]time\s*)?"
+    r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
+)
+_WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月")
+_YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
+_COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
+    ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)")),
+    ("rack", flags(r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜)|for (?:a|one|each) rack")),
+    ("server", flags(r"(?:per|/|a|each|每)\s*(?:server|node|box|machine|台|节点)")),
+]
 # a figure for everything described, not per server: "150 kW total", "合计200kW", "all together 90 kW"
 _TOTAL_AFTER = flags(
     r"^\s*(?:in\s+)?(?:total|altogether|combined|overall|all together|together|all in)\b|^\s*(?:总|合计|一共)"
@@ -604,6 +627,11 @@ _DAYS_PER = {
 }
 
 
+def _clause(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` up to the end of its clause: "8000元，运维…每年" stops at the comma."""
+    return re.split(r"[,;，；。()（）]", text[start:end], maxsplit=1)[0]
+
+
 def _fleet_total(text: str, match: re.Match[str]) -> bool:
     """ "16 servers pull about 150 kW total": the servers' figure is their sum, not each one's."""
     after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
@@ -800,6 +828,27 @@ class SlotExtractor:
                     slots.lease_per_server = bool(_PER_SERVER.search(around))
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
+                case "staff" if slots.staff_per_year is None:
+                    # "2个人每人每年30万", "two SREs at $180k each": everyone's pay
+                    people = _PEOPLE.search(text[max(0, money.start - 24) : money.start])
+                    count = (
+                        int(to_number(people.group(1)))
+                        if people and people.group(1)
+                        else _WORD_COUNT[people.group(2).lower()]
+                        if people
+                        else 1
+                    )
+                    monthly = _MONTHLY_PAY.search(_clause(text, money.start, money.end + 12))
+                    slots.staff_per_year = money.amount * max(count, 1) * (12 if monthly else 1)
+                    slots.staff_currency = money.currency
+                case "colo" if slots.colo_per_month is None:
+                    around = text[max(0, money.start - 10) : money.end + 24]
+                    basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)
+                    yearly = _YEARLY_PAY.search(_clause(text, money.start, money.end + 12))
+                    slots.colo_per_month = money.amount / (12 if yearly else 1)
+                    slots.colo_currency, slots.colo_basis = money.currency, basis
+                    if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):
+                        slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
         return strip(text, [(m.start, m.end) for m in mentions])

@@ -709,6 +709,13 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     colocation_per_kw_month: float = Field(
         default=0, ge=0, le=1e5, description="Colocation rent per kW of IT load per month in `currency`."
     )
+    colocation_per_month: float = Field(
+        default=0,
+        ge=0,
+        le=1e9,
+        description="Colocation rent per month for the whole deployment in `currency` (racks or servers x rate), "
+        "on top of any per-kW rent.",
+    )
     lease_per_month: float | None = Field(
         default=None, gt=0, le=1e10, description="Your lease payment per month in `currency`."
     )
@@ -907,7 +914,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     Buy = capex (catalog purchase price of the GPU or server with its date and kind, or yours; per-GPU
     prices get a platform share for CPUs/RAM/NICs/chassis, and a network/storage share is added) plus
     yearly opex: electricity (GPU TDP or server power x PUE x hours x utilisation x price), maintenance
-    (share of capex per year), software licences per GPU, staff and colocation per kW. Lease = monthly
+    (share of capex per year), software licences per GPU, staff and colocation (per kW and/or per month). Lease = monthly
     payment (yours, or a share of capex per month) plus the same opex, less maintenance if the lease
     includes it. Cloud = GPU-hours used (GPUs x 8,760 h x utilisation) x price per GPU-hour (cheapest
     current catalog on-demand, or yours). Returns the three totals and yearly cash flows in USD and CNY,
@@ -937,7 +944,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     maintenance = maintenance_share * capex
     licences = fx.to_usd(inp.licences_per_gpu_per_year) * hw.installed_gpus
     staff = fx.to_usd(inp.staff_per_year)
-    colocation = fx.to_usd(inp.colocation_per_kw_month) * power.it_kw * MONTHS_PER_YEAR
+    colocation = (
+        fx.to_usd(inp.colocation_per_kw_month) * power.it_kw + fx.to_usd(inp.colocation_per_month)
+    ) * MONTHS_PER_YEAR
     fixed_opex = {
         "maintenance": (maintenance, maintenance_basis),
         "licences": (
@@ -947,7 +956,12 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         "staff": (staff, f"{inp.staff_per_year:g} {inp.currency} per year"),
         "colocation": (
             colocation,
-            f"{power.it_kw:.2f} kW IT load x {inp.colocation_per_kw_month:g} {inp.currency} per kW-month x 12",
+            f"{power.it_kw:.2f} kW IT load x {inp.colocation_per_kw_month:g} {inp.currency} per kW-month x 12"
+            + (
+                f" + {inp.colocation_per_month:g} {inp.currency} per month x 12"
+                if inp.colocation_per_month
+                else ""
+            ),
         ),
     }
     buy_opex_items = [

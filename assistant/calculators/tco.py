@@ -82,6 +82,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                     f"租金每台每月 {num(slots.lease_per_month)} × {servers} 台",
                 )
             )
+    if slots.staff_per_year:
+        # "one admin at $150k/yr", "运维2个人每人每年30万": the people who run what is owned or leased
+        payload["staff_per_year"] = amount_in(
+            slots.staff_per_year, slots.staff_currency, payload["currency"], catalog
+        )
+    if slots.colo_per_month:
+        _colocation_into(slots, payload, assumptions, catalog)
     if slots.gpu_price and not slots.server_price:
         # "$28k per GPU": the GPUs at that price, plus what the rest of the cluster adds
         payload["capex_per_gpu"] = amount_in(
@@ -101,6 +108,29 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         else assumed("How busy will the GPUs be (utilisation)?", "这些卡的预计利用率是多少？")
     )
     return Plan(tool="tco", payload=payload, assumed=assumptions, ask=ask)
+
+
+def _colocation_into(
+    slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog
+) -> None:
+    """Colocation rent as stated: per kW of IT load, per server or per rack (times the count), or in all."""
+    rent = amount_in(slots.colo_per_month or 0, slots.colo_currency, payload["currency"], catalog)
+    if slots.colo_basis == "kw":
+        payload["colocation_per_kw_month"] = rent
+        return
+    servers = -(-payload["gpus"] // GPUS_PER_NODE)
+    count = {"server": servers, "rack": slots.racks or 1}.get(slots.colo_basis or "", 1)
+    payload["colocation_per_month"] = rent * count
+    if count > 1:
+        what_en, what_zh = ("servers", "台") if slots.colo_basis == "server" else ("racks", "个机柜")
+        assumptions.append(
+            assumed(
+                f"colocation {num(slots.colo_per_month)} per {what_en[:-1]} per month x {count} {what_en}",
+                f"托管费每月 {num(slots.colo_per_month)} × {count} {what_zh}",
+            )
+        )
+    elif slots.colo_basis == "rack" and not slots.racks:
+        assumptions.append(assumed("colocation: one rack", "托管：按一个机柜计"))
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

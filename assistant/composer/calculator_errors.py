@@ -298,3 +298,66 @@ def error_in_language(text: str, language: Language) -> str:
     field = text.split(": ", 1)[0] if ": " in text else "input"
     named = "" if field == "input" else f" {field} "
     return f"输入{named}的值无法用于计算，请检查后重试"
+
+
+# the calculators' input fields in words, for errors shown in a chat (the API keeps the field names)
+FIELD_WORDS: dict[str, tuple[str, str]] = {
+    "gpu": ("the GPU", "GPU 型号"),
+    "gpus": ("the GPU count", "GPU 数量"),
+    "gpus_per_node": ("GPUs per server", "每台服务器的 GPU 数"),
+    "nodes": ("the server count", "服务器台数"),
+    "model": ("the model", "模型"),
+    "params_b": ("the model size", "模型参数量"),
+    "active_params_b": ("the active parameters", "激活参数量"),
+    "tokens_b": ("the training tokens", "训练 token 数"),
+    "seq_len": ("the sequence length", "序列长度"),
+    "context_tokens": ("the context length", "上下文长度"),
+    "micro_batch": ("the micro-batch", "微批大小"),
+    "tensor_parallel": ("tensor parallelism", "张量并行度"),
+    "pipeline_parallel": ("pipeline parallelism", "流水线并行度"),
+    "zero_stage": ("the ZeRO stage", "ZeRO 阶段"),
+    "mfu": ("the MFU", "MFU"),
+    "run_days": ("the run's days", "训练天数"),
+    "deadline_days": ("the deadline", "期限"),
+    "cloud_price_per_gpu_hour": ("a cloud price per GPU-hour", "每卡时的云上价格"),
+    "cloud_per_month": ("a monthly cloud bill", "每月云账单"),
+    "electricity_price_per_kwh": ("the electricity price", "电价"),
+    "server_power_kw": ("the server's power", "每台服务器功率"),
+    "rack_kw": ("the rack's power", "机柜功率"),
+    "capex_per_server": ("the price per server", "每台服务器价格"),
+    "prices_usd": ("the prices", "价格"),
+    "budget": ("the budget", "预算"),
+    "years": ("the period", "年限"),
+    "months": ("the period", "月数"),
+    "utilization": ("the utilisation", "利用率"),
+    "lease_per_month": ("the monthly lease", "每月租金"),
+    "staff_per_year": ("staff cost per year", "每年人员成本"),
+    "weight_precision": ("the weights' precision", "权重精度"),
+    "kv_cache_precision": ("the KV cache precision", "KV 缓存精度"),
+    "precision": ("the precision", "精度"),
+}
+_FIELD_PREFIX = re.compile(r"^(?P<field>[a-z][\w.]*)\s*[:：]\s*")
+_FIELD_TOKEN = re.compile(r"\b([a-z]+(?:_[a-z0-9]+)+)\b")
+_FIELD_TOKEN_ZH = re.compile(r"\s?\b([a-z]+(?:_[a-z0-9]+)+)\b\s?")
+
+
+def for_reader(text: str, language: Language) -> str:
+    """``text``, one calculator input error, as a chat shows it: in ``language``, without the field name
+    before it, and with the field names inside it in words ('give a cloud price per GPU-hour')."""
+    shown = error_in_language(text, language)
+    index = 0 if language == "en" else 1
+    field = _FIELD_PREFIX.match(shown)
+    if field and field.group("field").split(".")[0] in {*FIELD_WORDS, "input"}:
+        name = field.group("field").split(".")[0]
+        rest = shown[field.end() :]
+        # "gpus: Input should be <= 64" needs the field it is about; "gpu: unknown accelerator 'X'" does not
+        labelled = name != "input" and not _SELF_CONTAINED.match(rest)
+        shown = f"{FIELD_WORDS[name][index]}{': ' if index == 0 else '：'}{rest}" if labelled else rest
+    tokens = _FIELD_TOKEN if index == 0 else _FIELD_TOKEN_ZH  # no spaces around words in Chinese
+    return tokens.sub(
+        lambda m: FIELD_WORDS.get(m.group(1), (m.group(1).replace("_", " "),) * 2)[index], shown
+    )
+
+
+# a message that names what it is about: "the catalog has no …", "unknown accelerator 'X'", "目录中没有…"
+_SELF_CONTAINED = re.compile(r"^(?:the catalog|unknown|no |give |目录中|请给出|没有)", re.IGNORECASE)

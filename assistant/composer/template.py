@@ -14,7 +14,7 @@ from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import Brief, Row, Summary, View, num
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
-from assistant.composer.calculator_errors import error_in_language
+from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.models import Citation
 from assistant.retriever import Passage
@@ -472,7 +472,7 @@ class TemplateComposer:
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:
-            errors = [error_in_language(e, lang) for e in run.errors]
+            errors = [for_reader(e, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
         # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗"): the guidance answers the rest

@@ -2361,3 +2361,56 @@ def test_a_named_model_is_sized_at_its_published_shape(
     arch = call.output.get("architecture") or call.output["workload"]["architecture"]  # type: ignore[index]
     assert arch["layers"] == layers  # type: ignore[index]
     assert not arch["derived"]  # type: ignore[index]
+
+
+# --- the costs a user states for owning: price per server, staff, colocation ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "given"),
+    [
+        (
+            "buy or rent? 32 H100 (4 servers at $290k each), colo $3k per month per server, one admin at "
+            "$150k/yr, vs cloud $2.2/GPU-hr, 3 years",
+            {"capex_per_server": 290_000, "colocation_per_month": 12_000, "staff_per_year": 150_000,
+             "cloud_price_per_gpu_hour": 2.2},
+        ),
+        (
+            "3-year TCO: 64 H100 at $300k per server, two SREs at $180k each, colo $4,000 a month per rack, 4 racks, "
+            "cloud $2.5/hr",
+            {"capex_per_server": 300_000, "staff_per_year": 360_000, "colocation_per_month": 16_000},
+        ),
+        (
+            "5年TCO：10台8卡H800，每台230万，托管每月每台8000元，运维2个人每人每年30万，电价0.7，云上每卡时12元",
+            {"capex_per_server": 2_300_000, "colocation_per_month": 80_000, "staff_per_year": 600_000,
+             "cloud_price_per_gpu_hour": 12, "electricity_price_per_kwh": 0.7},
+        ),
+    ],
+)  # fmt: skip
+def test_the_owning_costs_given_are_the_ones_compared(
+    assistant: Assistant, message: str, given: dict[str, float]
+) -> None:
+    """Each figure the user states (price per server, people at a salary, colocation per server or rack) goes
+    into the comparison times its count; none is replaced by a default, read as a lease or as a cloud bill."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    payload = answer.tool_calls[0].input
+    assert {k: payload.get(k) for k in given} == pytest.approx(given)
+    assert "lease_per_month" not in payload
+    assert "cloud_per_month" not in payload
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("3-year TCO for 10 servers of 8x A800 at $200k each", "a cloud price per GPU-hour"),
+        ("10台8卡A800，每台150万，5年TCO多少", "每卡时的云上价格"),
+    ],
+)
+def test_a_calculator_error_names_what_is_missing_in_words(
+    assistant: Assistant, message: str, words: str
+) -> None:
+    """An input the calculator lacks is asked for in the reader's words, never by its field name."""
+    (answer,) = talk(assistant, message)
+    assert words in answer.answer
+    assert "cloud_price_per_gpu_hour" not in answer.answer

@@ -287,11 +287,12 @@ def test_a_chinese_answer_shows_the_calculator_error_in_chinese() -> None:
     assert route.language == "zh"
     assert done.errors == ["tensor_parallel: 6 does not divide the 64 attention heads of Llama 3 70B"]
     draft = TemplateComposer().compose(route, [], done)
-    assert "无法计算：tensor_parallel：6 不能整除 Llama 3 70B 的 64 个注意力头" in draft.answer
+    # the field in words, never its name ('tensor_parallel') in a chat
+    assert "无法计算：张量并行度：6 不能整除 Llama 3 70B 的 64 个注意力头" in draft.answer
     assert "does not divide" not in draft.answer
     english = TemplateComposer().compose(route.model_copy(update={"language": "en"}), [], done)
     assert (
-        "I could not compute this: tensor_parallel: 6 does not divide the 64 attention heads"
+        "I could not compute this: tensor parallelism: 6 does not divide the 64 attention heads"
         in english.answer
     )
 
@@ -300,5 +301,5 @@ def test_several_errors_in_one_chinese_answer_are_each_in_chinese() -> None:
     done = ToolRun(errors=["params_b: Input should be greater than 0", "a problem with no field"])
     route = Route(language="zh", intent=Intent.CALCULATION, slots=Slots(), stated={}, query="q")
     answer = TemplateComposer().compose(route, [], done).answer
-    assert "无法计算：params_b 必须大于 0；输入的值无法用于计算，请检查后重试" in answer
+    assert "无法计算：模型参数量必须大于 0；输入的值无法用于计算，请检查后重试" in answer
     assert done.errors == ["params_b: Input should be greater than 0", "a problem with no field"]

@@ -138,6 +138,18 @@ def test_tco_arithmetic() -> None:
     assert out.per_used_gpu_hour.cloud.usd == pytest.approx(5, rel=REL)
 
 
+def test_tco_colocation_per_month_is_added_to_the_per_kw_rent() -> None:
+    """The hand case with $500 a month of rack rent on top of its per-kW colocation: 12 x 500 more opex a year
+    for buying and leasing alike, nothing for the cloud."""
+    base = tco(TcoInput(**TCO_HAND), CATALOG)
+    out = tco(TcoInput(**TCO_HAND, colocation_per_month=500), CATALOG)
+    opex = {i.name: i.amount.usd for i in out.buy_opex_items}
+    assert opex["colocation"] == pytest.approx(960 + 6_000, rel=REL)
+    assert out.totals.buy.usd == pytest.approx(base.totals.buy.usd + 2 * 6_000, rel=REL)
+    assert out.totals.lease.usd == pytest.approx(base.totals.lease.usd + 2 * 6_000, rel=REL)
+    assert out.totals.cloud.usd == pytest.approx(base.totals.cloud.usd, rel=REL)
+
+
 def test_tco_resale_value_comes_back_at_the_end() -> None:
     """The hand case with 20% of the $120,000 capex recovered when the hardware is sold after 2 years."""
     out = tco(TcoInput(**TCO_HAND, residual_share=0.2), CATALOG)
