@@ -294,7 +294,9 @@ _ZERO = flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(
 _TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _SEQ = flags(
-    r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:\s*length|\s*window)?|上下文(?:长度)?|序列长度)"
+    # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
+    r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
+    r"|上下文(?:长度)?|序列(?:长度)?)"
     r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|改成|改为|换成|设为|设成|变成|加到|提高到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
@@ -314,6 +316,8 @@ _CONCURRENT = flags(
     rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
     rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
 )
+# a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
+_BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
 _GLOBAL_BATCH = flags(
     rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是)?\s*{AMOUNT}"
     rf"|全局\s*batch\s*(?:size)?\s*(?:为|=|是)?\s*{AMOUNT}"
@@ -439,11 +443,15 @@ _WEIGHTS_ONLY = flags(
 )
 _CHECKPOINT_SIZE = flags(
     rf"(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+    # "a 1.8 TB checkpoint", "900GB的检查点"
+    rf"|{DECIMAL}\s*(tb|gb|pb)\s*(?:的)?\s*(?:full\s*|resumable\s*|完整)?(?:checkpoints?|ckpts?|检查点)"
 )
 # how often a checkpoint is saved: "ckpt every 2h", "每2小时存一次", "每隔30分钟保存"
 _CHECKPOINT_EVERY = flags(
     rf"(?:every|each)\s*{DECIMAL}\s*(h|hrs?|hours?|min|mins|minutes)\b"
     rf"|每(?:隔)?\s*{DECIMAL}\s*(?:个)?\s*(小时|分钟)\s*(?:存|保存|做|打|写)"
+    # "every hour", "hourly", "每小时存一次": one hour
+    r"|\b(?:every|each|once an?|once per)\s*(hour)\b|\b(hour)ly\b|每(?:个)?(小时)\s*(?:存|保存|做|打|写)"
 )
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
@@ -532,7 +540,7 @@ _REPLICAS = flags(
     rf"{NUMBER}\s*(?:个)?\s*副本|{INTEGER}\s*(?:x\s*)?replicas?\b|replication factor (?:of )?{INTEGER}|{INTEGER}[- ]way replicat"
 )
 _RETENTION = flags(
-    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(年|个月|月|天|days?|months?|years?)"
+    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|days?|months?|years?|hours?|h)(?![A-Za-z])"
 )
 _RETENTION_HALF_YEAR = flags(
     r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)"
@@ -797,6 +805,12 @@ class SlotExtractor:
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2) or 1)
+        elif (
+            (match := _BARE_BATCH.search(text))
+            and not _GLOBAL_BATCH.search(text)
+            and (n := int(match.group(1))) <= 32
+        ):
+            slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
             slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
@@ -933,7 +947,7 @@ class SlotExtractor:
         if match := take(_BATCH_TOKENS):
             slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
         if match := take(_CHECKPOINT_SIZE):
-            slots.checkpoint_tb = _terabytes(match.group(1), match.group(2))
+            slots.checkpoint_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_WEIGHTS_ONLY):
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
@@ -944,7 +958,7 @@ class SlotExtractor:
         if (match := take(_CHECKPOINT_EVERY)) and re.search(
             r"checkpoint|ckpt|检查点|存一次|保存", text, re.I
         ):
-            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "h").lower()
+            value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
         if match := take(_WRITE_TIME):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
@@ -998,6 +1012,8 @@ class SlotExtractor:
                 if unit in {"年", "year", "years"}
                 else 30
                 if unit in {"个月", "月", "month", "months"}
+                else 1 / 24
+                if unit in {"小时", "hour", "hours", "h"}
                 else 1
             )
             slots.retention_days = to_number(match.group(1)) * per

@@ -1,11 +1,14 @@
 """Storage arithmetic on figures a team already has: bytes of token ids, data that grows and is copied,
-the read rate of a training job's data, and the write rate to save a checkpoint in time.
+the read rate of a training job's data, the write rate to save a checkpoint in time, and the space the
+checkpoints kept take.
 
 Each result is a product or a quotient of the given figures; the calculator states the formula and
 converts units (TB = 10^12 bytes, TiB = 2^40) so nobody has to.
 """
 
 from __future__ import annotations
+
+import math
 
 from pydantic import Field, model_validator
 
@@ -51,6 +54,15 @@ class DataVolumeInput(ToolInput):
     write_seconds: float | None = Field(
         default=None, gt=0, le=1e6, description="Time allowed to write it, s."
     )
+    checkpoints_kept: int | None = Field(
+        default=None, ge=1, le=100_000, description="Checkpoints kept at once (with checkpoint_tb)."
+    )
+    checkpoint_interval_hours: float | None = Field(
+        default=None, gt=0, le=10_000, description="Hours between checkpoints (with checkpoint_window_hours)."
+    )
+    checkpoint_window_hours: float | None = Field(
+        default=None, gt=0, le=1e6, description="How far back checkpoints are kept, hours ('the last 48 h')."
+    )
 
     @model_validator(mode="after")
     def _something(self) -> DataVolumeInput:
@@ -60,8 +72,14 @@ class DataVolumeInput(ToolInput):
             raise ValueError("give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb")
         if self.tokens_per_second_per_gpu and not self.gpus:
             raise ValueError("tokens_per_second_per_gpu needs gpus, the GPUs reading data")
-        if self.checkpoint_tb and not self.write_seconds:
-            raise ValueError("checkpoint_tb needs write_seconds, the time allowed to write it")
+        kept = self.checkpoints_kept or (self.checkpoint_interval_hours and self.checkpoint_window_hours)
+        if self.checkpoint_tb and not (self.write_seconds or kept):
+            raise ValueError(
+                "checkpoint_tb needs write_seconds (the time allowed to write it) or the checkpoints kept "
+                "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours)"
+            )
+        if (self.checkpoints_kept or self.checkpoint_window_hours) and not self.checkpoint_tb:
+            raise ValueError("checkpoints kept need checkpoint_tb, the size of one")
         if self.growth_tb_per_day and not self.retention_days:
             raise ValueError("growth_tb_per_day needs retention_days, how long data is kept")
         return self
@@ -78,6 +96,10 @@ class DataVolumeOutput(ToolOutput):
         description="Aggregate write rate to save a checkpoint in time."
     )
     checkpoint_write_gbit_s: float | None
+    checkpoints_kept: int | None = Field(default=None, description="Checkpoints held at once.")
+    checkpoints_tb: float | None = Field(
+        default=None, description="checkpoint size x checkpoints kept (+1 while the next is written), TB."
+    )
 
 
 def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
@@ -86,6 +108,7 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
 
     Token ids: TB = tokens x 2 or 4 bytes / 10^12. Kept data: (raw TB + TB per day x days) x copies. Read
     rate: tokens/s per GPU x GPUs x bytes per id. Checkpoint write rate: checkpoint size / allowed seconds (GB/s and Gb/s).
+    Checkpoints kept: size x (count kept, or window / interval, + 1 being written).
     """
     assumptions: list[str] = []
     warnings: list[str] = []
@@ -124,6 +147,25 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     if inp.checkpoint_tb and inp.write_seconds:
         write = round_sig(inp.checkpoint_tb * 1000 / inp.write_seconds)
         formulas.append("write rate = checkpoint size / allowed seconds")
+    kept_count = store = None
+    if inp.checkpoint_tb and (
+        inp.checkpoints_kept or (inp.checkpoint_interval_hours and inp.checkpoint_window_hours)
+    ):
+        if inp.checkpoints_kept:
+            kept_count = inp.checkpoints_kept
+        else:
+            window, interval = inp.checkpoint_window_hours or 0.0, inp.checkpoint_interval_hours or 1.0
+            kept_count = math.ceil(window / interval - 1e-9)
+            assumptions.append(
+                f"a checkpoint every {inp.checkpoint_interval_hours:g} h kept for {inp.checkpoint_window_hours:g} h: "
+                f"{kept_count} at once"
+            )
+        # the newest is written before the oldest is deleted, so one more is on disk for a while
+        store = round_sig(inp.checkpoint_tb * (kept_count + 1))
+        formulas.append("checkpoint store = checkpoint size x (checkpoints kept + 1 being written)")
+        assumptions.append(
+            "one more checkpoint is on disk while the next is written, before the oldest is deleted"
+        )
     return DataVolumeOutput(
         formula="; ".join(formulas),
         assumptions=assumptions,
@@ -137,4 +179,6 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         read_mb_s=read,
         checkpoint_write_gb_s=write,
         checkpoint_write_gbit_s=round_sig(write * 8) if write is not None else None,
+        checkpoints_kept=kept_count,
+        checkpoints_tb=store,
     )

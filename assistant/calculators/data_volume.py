@@ -32,6 +32,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
     if slots.checkpoint_tb and slots.write_seconds:
         payload.update(checkpoint_tb=slots.checkpoint_tb, write_seconds=slots.write_seconds)
+    if slots.checkpoint_tb and (slots.checkpoints or (slots.checkpoint_hours and slots.retention_days)):
+        # "a 1.8 TB checkpoint every 30 min, kept for 48 h", "每个900GB，保留最近8个": the space they take
+        payload["checkpoint_tb"] = slots.checkpoint_tb
+        if slots.checkpoints:
+            payload["checkpoints_kept"] = slots.checkpoints
+        else:
+            payload.update(
+                checkpoint_interval_hours=slots.checkpoint_hours,
+                checkpoint_window_hours=round((slots.retention_days or 0) * 24, 6),
+            )
     if not payload.keys() - {"bytes_per_token_id"}:
         return None
     return Plan(tool="data_volume", payload=payload, assumed=assumptions)
@@ -58,6 +68,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 value=f"{num(o['checkpoint_write_gb_s'])} GB/s",
             )
         )
+    if o.get("checkpoints_tb") is not None:
+        kept = o["checkpoints_kept"]
+        en.insert(
+            0,
+            f"Keeping {kept} checkpoints of {num(i['checkpoint_tb'])} TB takes **{num(o['checkpoints_tb'])} TB** "
+            f"(one more is on disk while the next is written).",
+        )
+        zh.insert(
+            0,
+            f"保留 {kept} 个 {num(i['checkpoint_tb'])} TB 的检查点需要约 **{num(o['checkpoints_tb'])} TB**"
+            "（写下一个时旧的还没删，多算一个）。",
+        )
+        rows.insert(
+            0, Row(en="Checkpoints kept", zh="保留检查点", value=f"{kept} x {num(i['checkpoint_tb'])} TB")
+        )
+        rows.insert(1, Row(en="Checkpoint storage", zh="检查点存储", value=f"{num(o['checkpoints_tb'])} TB"))
     if o.get("read_mb_s") is not None:
         en.append(
             f"The training data is read at only about **{num(o['read_mb_s'])} MB/s** ({num(i['gpus'])} GPUs x "

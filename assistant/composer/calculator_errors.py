@@ -254,8 +254,14 @@ RULES: list[Rule] = [
         "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
     ),
     rule(
-        r"input: checkpoint_tb needs write_seconds, the time allowed to write it",
-        "checkpoint_tb 需要配合 write_seconds（允许的写入时间）",
+        r"input: checkpoint_tb needs write_seconds \(the time allowed to write it\) or the checkpoints kept "
+        r"\(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours\)",
+        "checkpoint_tb 需要配合 write_seconds（允许的写入时间）或保留的检查点数（checkpoints_kept，"
+        "或 checkpoint_interval_hours 加 checkpoint_window_hours）",
+    ),
+    rule(
+        r"input: checkpoints kept need checkpoint_tb, the size of one",
+        "保留的检查点需要配合 checkpoint_tb（单个检查点大小）",
     ),
     rule(
         r"input: growth_tb_per_day needs retention_days, how long data is kept",

@@ -2414,3 +2414,39 @@ def test_a_calculator_error_names_what_is_missing_in_words(
     (answer,) = talk(assistant, message)
     assert words in answer.answer
     assert "cloud_price_per_gpu_hour" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("messages", "terabytes"),
+    [
+        (("Our checkpoints are 1.2 TB; we write one every 20 minutes and keep the past 24 hours. Disk needed?",), "87.6 TB"),
+        (("每2小时存一次checkpoint，每个1.5TB，保留最近5天，要多大存储",), "91.5 TB"),
+        (("每小时存一次checkpoint，每个1.5TB，保留最近2天，要多大存储", "如果改成每30分钟存一次呢"), "146 TB"),
+        (("a 700 GB checkpoint, we keep the last 12 of them: how much space?",), "9.1 TB"),
+    ],
+)  # fmt: skip
+def test_the_checkpoints_kept_are_sized_from_their_given_size(
+    assistant: Assistant, messages: tuple[str, ...], terabytes: str
+) -> None:
+    """A checkpoint size the user measured, kept for a window at an interval or as the last N: their count
+    times that size (plus the one being written), never a checkpoint derived from a model nor a passage."""
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["data_volume"], answer.answer[:200]
+    assert f"**{terabytes}**" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "seq_len", "micro_batch"),
+    [
+        ("QLoRA Mistral 7B on a single 3090, seq 2048, batch 4: does it fit?", 2048, 4),
+        ("LoRA 微调 Qwen2.5-7B，一张4090，cutoff_len 1024，bs=8，显存够吗", 1024, 8),
+    ],
+)
+def test_a_bare_sequence_length_and_batch_are_read(
+    assistant: Assistant, message: str, seq_len: int, micro_batch: int
+) -> None:
+    """'seq 2048, batch 4' (and LLaMA-Factory's cutoff_len, bs=8) are the memory plan's length and micro-batch."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    payload = answer.tool_calls[0].input
+    assert (payload["seq_len"], payload["micro_batch"]) == (seq_len, micro_batch)

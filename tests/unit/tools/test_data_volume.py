@@ -53,3 +53,15 @@ def test_bloom_checkpoint_written_in_a_minute() -> None:
 def test_incomplete_inputs_are_refused(payload: dict[str, object]) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 - pydantic's ValidationError names the field
         DataVolumeInput.model_validate(payload)
+
+
+def test_checkpoints_kept_for_a_window_at_an_interval() -> None:
+    """A 1.8 TB checkpoint every 30 minutes, kept for 48 hours: 96 on disk plus the one being written."""
+    out = data_volume(
+        DataVolumeInput(checkpoint_tb=1.8, checkpoint_interval_hours=0.5, checkpoint_window_hours=48), CATALOG
+    )
+    assert out.checkpoints_kept == 96
+    assert out.checkpoints_tb == pytest.approx(1.8 * 97)
+    counted = data_volume(DataVolumeInput(checkpoint_tb=2, checkpoints_kept=10), CATALOG)
+    assert counted.checkpoints_tb == pytest.approx(22)
+    assert counted.checkpoint_write_gb_s is None  # no write deadline given, no write rate
