@@ -355,7 +355,7 @@ _ASKED = [
                    r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
-                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块)", r"要几台", r"买几台",
+                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
                    r"多久", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
@@ -365,7 +365,7 @@ _ASKED = [
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
                    # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
-    ("switches", words(r"how many (?:\w+ )?switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
+    ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),

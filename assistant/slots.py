@@ -130,6 +130,7 @@ class Slots(BaseModel):
         default=None, description="Precision of a serving KV cache: fp8, int8, ..."
     )
     ports_per_gpu: int | None = Field(default=None, description="Compute-fabric ports per GPU.")
+    ports_per_node: int | None = Field(default=None, description="Compute-fabric ports per server.")
     switch_ports: int | None = Field(default=None, description="Ports per network switch.")
     growth_share_per_year: float | None = Field(default=None, description="Yearly growth, 0.3 = +30%.")
     residual_share: float | None = Field(default=None, description="Resale value at the end, share of capex.")
@@ -504,7 +505,13 @@ _SCALING = flags(
 _PORTS_PER_GPU = flags(
     r"(\d)\s*(?:x|×|\*)\s*\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?\s*)?(?:per|each|a|/)\s*gpu|每(?:张)?卡\s*(\d|两|二)\s*(?:个|张|口)?\s*\d{3}\s*g"
 )
-_SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port\s*switch|(\d{2,3})\s*口\s*(?:的)?\s*交换机")
+# fabric ports per server: "4x400G per node", "每节点4个400G端口", "4 NICs per server", "每台4张网卡"
+_PORTS_PER_NODE = flags(
+    r"(\d)\s*(?:x|×|\*)?\s*(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*)?(?:ports?|nics?|hcas?)?\s*(?:per|each|a|/)\s*(?:node|server|box)"
+    r"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d|两|二|四|六|八)\s*(?:个|张|块|口)?\s*(?:\d{3}\s*g\w*)?\s*(?:的)?\s*(?:端口|网卡|口|nics?|ports?)"
+)
+# the radix, read without the word "switch" so the question still asks about switches
+_SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port(?=\s*switch)|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)")
 # the switches' port speed: "800G switches", "用800G的交换机"
 _SWITCH_GBPS = flags(
     r"(400|800|1600)\s*g(?:b/?s|bps)?\s*(?:的)?\s*(?=switch|交换机|ports?\s*switch)"
@@ -987,6 +994,8 @@ class SlotExtractor:
             slots.scaling_efficiency = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_PORTS_PER_GPU):
             slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
+        elif match := take(_PORTS_PER_NODE):
+            slots.ports_per_node = int(to_number(_group(match, 1, 2) or "1")) or None
         if match := take(_SWITCH_GBPS):
             slots.switch_gbps = int(match.group(1))
         if match := take(_SWITCH_PORTS):

@@ -28,11 +28,20 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     payload: dict[str, Any] = {"nodes": servers, "gpus_per_node": per_node}
     assumptions: list[Assumed] = []
-    if slots.ports_per_gpu:
+    if slots.ports_per_node and not slots.ports_per_gpu:
+        # "每节点4个400G端口": the servers' ports, however many GPUs share them
+        payload["endpoints"] = servers * slots.ports_per_node
+        assumptions.append(
+            assumed(
+                f"{slots.ports_per_node} fabric ports per server x {servers} servers",
+                f"每台 {slots.ports_per_node} 个计算网端口 × {servers} 台",
+            )
+        )
+    elif slots.ports_per_gpu:
         payload["ports_per_gpu"] = slots.ports_per_gpu
     else:
         assumptions.append(assumed("one 400 Gb/s fabric port per GPU", "每张卡一个 400 Gb/s 计算网端口"))
-    if slots.switch_gbps == 800 and not slots.ports_per_gpu:
+    if slots.switch_gbps == 800 and not (slots.ports_per_gpu or slots.ports_per_node):
         # "用800G的交换机呢": each 800G port splits into two 400G links for 400G NICs, doubling the radix
         ports = slots.switch_ports or 64
         payload["switch_ports"] = ports * 2
@@ -68,12 +77,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f" + {o['core_switches']} 台 core" if o["core_switches"] else ""
         )
         en = (
-            f"About **{o['switches']} switches** ({parts_en}) for {ports} GPU ports in a non-blocking "
+            f"About **{o['switches']} switches** ({parts_en}) for {ports} {'fabric' if 'endpoints' in i else 'GPU'} ports in a non-blocking "
             f"{o['tiers']}-tier fat tree of {i['switch_ports']}-port switches, with {num(o['endpoint_cables'])} "
             f"server cables and {num(o['switch_to_switch_cables'])} between switches."
         )
         zh = (
-            f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个 GPU 端口，{i['switch_ports']} 口交换机组成无阻塞 "
+            f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个{'' if 'endpoints' in i else ' GPU '}端口，{i['switch_ports']} 口交换机组成无阻塞 "
             f"{o['tiers']} 层胖树；服务器到交换机 {num(o['endpoint_cables'])} 根线缆，交换机之间 {num(o['switch_to_switch_cables'])} 根。"
         )
     rows = [Row(en="Fabric ports", zh="网络端口", value=ports),

@@ -2450,3 +2450,27 @@ def test_a_bare_sequence_length_and_batch_are_read(
     assert tools(answer) == ["training_memory"], answer.answer[:200]
     payload = answer.tool_calls[0].input
     assert (payload["seq_len"], payload["micro_batch"]) == (seq_len, micro_batch)
+
+
+@pytest.mark.parametrize(
+    ("messages", "ports"),
+    [
+        (("32 servers with 4x400G per node, how many 64-port switches?",), 128),
+        (("64台8卡服务器要多少台交换机", "如果每节点4个400G端口呢"), 256),
+    ],
+)
+def test_fabric_ports_given_per_server_are_what_the_switches_connect(
+    assistant: Assistant, messages: tuple[str, ...], ports: int
+) -> None:
+    """'4x400G per node' is four ports per server, not one per GPU; the switch radix given
+    ('64-port switches') leaves the question about switches."""
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["fabric"], answer.answer[:200]
+    assert answer.tool_calls[0].output["endpoints"] == ports
+
+
+@pytest.mark.parametrize("message", ["8卡H100服务器，每台配几张网卡？", "一台8卡训练服务器一般配几块NVMe盘"])
+def test_a_count_of_parts_is_not_a_gpu_count_to_ask_back_about(assistant: Assistant, message: str) -> None:
+    """'几张网卡' counts NICs: answered from the knowledge base, not a question back about the model."""
+    (answer,) = talk(assistant, message)
+    assert answer.citations, answer.answer[:200]  # a question back cites nothing
