@@ -671,6 +671,12 @@ _BUY = words(
 )  # fmt: skip
 
 
+# software being set up: "slurm里gpu怎么配gres", "how do I configure NCCL" is configuration, not a purchase
+_CONFIGURES = words(
+    r"\bslurm\b|\bgres\b|kubernetes|\bk8s\b|docker|\bnccl\b|\bcuda\b|torchrun|deepspeed|megatron|\bpfc\b|\becn\b",
+    r"\broce\b|\bdriver|\bconfig(?:ure|uration)?\b|驱动|环境变量|参数|调度|容器",
+)
+
 # what a "enough? / 行不行" can be about besides GPU memory
 _FACILITY = words(
     r"风冷|液冷|散热|制冷|\bcool(?:ing|ed)?\b|机柜|\bracks?\b|供电|\bpower\b|网络|网卡|\bnetwork|\bnics?\b",
@@ -690,7 +696,7 @@ def _missing(
         return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None
-    if _BUY.search(text):
+    if _BUY.search(text) and not _CONFIGURES.search(text):
         return "server"
     # "风冷行不行", "is 400G enough?": whether the cooling or the network suffices, not the GPUs' memory
     facility = asked == "fit" and bool(_FACILITY.search(text))

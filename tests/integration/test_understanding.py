@@ -2474,3 +2474,27 @@ def test_a_count_of_parts_is_not_a_gpu_count_to_ask_back_about(assistant: Assist
     """'几张网卡' counts NICs: answered from the knowledge base, not a question back about the model."""
     (answer,) = talk(assistant, message)
     assert answer.citations, answer.answer[:200]  # a question back cites nothing
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("How do I get Slurm to schedule 8 GPUs per node and launch a 4-node torchrun job?", "GresTypes=gpu"),
+        ("slurm 里 GPU 的 gres 怎么配？多节点 torchrun 怎么启动", "GresTypes=gpu"),
+        (
+            "We're going RoCE instead of IB. What switch and NIC settings matter, PFC? ECN?",
+            "priority flow control",
+        ),
+        ("RoCE 组网要调哪些参数", "PFC"),
+        ("Can we run Megatron-LM unchanged on Ascend 910B?", "No"),
+        ("昇腾910B能直接跑Megatron吗", "不能"),
+    ],
+)
+def test_a_configuration_question_is_answered_not_asked_back(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """Setting up Slurm, RoCE or a framework on Ascend is configuration ('怎么配' included), answered from the
+    FAQ section on it, never a question back about what server to buy."""
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert lead in answer.answer.split("\n\n")[0], answer.answer[:300]
