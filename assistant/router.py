@@ -715,6 +715,8 @@ def _missing(
 
 
 def _task(text: str, slots: Slots) -> Task | None:
+    if slots.lora_adapters:
+        return Task.SERVE  # "serve 20 LoRA adapters": the adapters are served, not trained
     if slots.finetune == "qlora":
         return Task.QLORA
     if slots.finetune == "lora":

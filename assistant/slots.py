@@ -142,6 +142,7 @@ class Slots(BaseModel):
     raw_data_tb: float | None = None
     growth_tb_per_day: float | None = None
     replicas: int | None = None
+    lora_adapters: int | None = Field(default=None, description="LoRA adapters served beside one base model.")
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
@@ -331,6 +332,16 @@ _MFU = flags(
 )
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+# adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
+_ADAPTERS = flags(
+    rf"{NUMBER}\s*(?:个|different\s*|customer\s*)?(?:q?lora)\s*(?:adapters?|适配器|模型|权重)?"
+    rf"|{NUMBER}\s*(?:个)?\s*(?:adapters?|适配器)"
+)
+# serving them, not training them
+_SERVES_ADAPTERS = flags(
+    r"\bserv(?:e|es|ing)\b|\binference\b|\bhost(?:ing)?\b|推理|部署|上线|挂|加载|multi[- ]lora"
+)
+_TRAINS = flags(r"fine[\s-]*tun|\btrain(?:ing)?\b|微调|训练")
 _ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjust one|\bonly one|\b1)\s*(?:张|块)?\s*$")
 
 # --- money and time -------------------------------------------------------------------------------
@@ -826,6 +837,14 @@ class SlotExtractor:
             share = _group(match, 1, 2, 3, 4) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
+        if (
+            (adapters := _ADAPTERS.search(text))
+            and _SERVES_ADAPTERS.search(text)
+            and not _TRAINS.search(text)
+        ):
+            # "can one L40S serve 20 LoRA adapters on Qwen2.5-14B?": a served model with adapters, not a fine-tune
+            slots.lora_adapters = int(to_number(adapters.group(1) or adapters.group(2))) or None
+            slots.finetune = None if slots.lora_adapters else slots.finetune
         if match := _TPS.search(text):
             number = _group(match, 1, 3, 4) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)

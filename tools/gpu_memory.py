@@ -160,7 +160,7 @@ class TrainingMemoryOutput(ToolOutput):
     )
 
 
-def _lora_params(arch: Architecture, rank: int) -> float:
+def lora_params(arch: Architecture, rank: int) -> float:
     """Adapter parameters for rank ``rank`` on every linear layer of every block (LoRA, Hu et al. 2021)."""
     h, f = arch.hidden_size, arch.ffn_hidden_size
     q = arch.attention_heads * arch.head_dim
@@ -217,7 +217,7 @@ def _breakdown(
         if inp.bytes_per_param:  # the user's convention replaces ours, split as in ZeRO (w=2, g=2, rest K)
             w, g, k = 2.0, 2.0, inp.bytes_per_param - 4.0
     else:
-        trainable = _lora_params(arch, inp.lora_rank) / (tp * pp)
+        trainable = lora_params(arch, inp.lora_rank) / (tp * pp)
         frozen_w = params * (QLORA_BYTES_PER_PARAM if inp.finetune == "qlora" else w)
     states = w + g + k
 
@@ -309,8 +309,17 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
     return out
 
 
+# a fix should leave the card this share free: fragmentation and communication buffers take the last few %
+FIX_MARGIN = 0.05
+
+
 def _smallest_fix(inp: TrainingMemoryInput, arch: Architecture, capacity: float) -> FitSuggestion | None:
-    """The first single change that fits, else the first pair of changes to different settings."""
+    """The first single change that fits with 5% of the card to spare, else the first pair of changes to
+    different settings; a change that fits only without that margin when nothing else does."""
+    return _first_fit(inp, arch, capacity * (1 - FIX_MARGIN)) or _first_fit(inp, arch, capacity)
+
+
+def _first_fit(inp: TrainingMemoryInput, arch: Architecture, capacity: float) -> FitSuggestion | None:
     candidates = _candidates(inp, arch)
     for text, changed in candidates:
         total = _breakdown(changed, arch)[0].total_gb

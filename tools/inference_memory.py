@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from knowledge.catalog import Catalog
 from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
 from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
+from tools.gpu_memory import lora_params
 
 WeightPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
 KvPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8"]
@@ -36,6 +37,10 @@ VLLM_ENGINE_ARGS = Reference(
 VLLM_QKV = Reference(
     title="vLLM QKVParallelLinear: KV heads are split when tp <= kv_heads and replicated tp/kv_heads times above",
     url="https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/layers/linear.py",
+)
+S_LORA = Reference(
+    title="Sheng et al., S-LoRA: Serving Thousands of Concurrent LoRA Adapters (arXiv:2311.03285)",
+    url="https://arxiv.org/abs/2311.03285",
 )
 AWQ = Reference(
     title="Lin et al., AWQ: Activation-aware Weight Quantization (2023): 4-bit weights, group size 128",
@@ -147,6 +152,13 @@ class InferenceMemoryInput(ToolInput, ArchitectureFields):
         le=1000,
         description="CUDA context, cuBLAS/NCCL workspaces and CUDA graphs, GB per GPU.",
     )
+    lora_adapters: int = Field(
+        default=0,
+        ge=0,
+        le=10_000,
+        description="LoRA adapters kept resident beside the base model (multi-LoRA).",
+    )
+    lora_rank: int = Field(default=16, ge=1, le=1024, description="Rank of each LoRA adapter.")
 
 
 class InferenceMemoryBreakdown(BaseModel):
@@ -165,6 +177,9 @@ class InferenceMemoryOutput(ToolOutput):
 
     architecture: Architecture
     weight_bytes_per_param: float = Field(description="Bytes per weight, including quantisation overhead.")
+    lora_adapters_gb: float = Field(
+        default=0.0, description="Resident LoRA adapters, GB in all (part of weights)."
+    )
     kv_bytes_per_value: float
     kv_bytes_per_token: float = Field(
         description="KV cache of one token for the whole model, bytes (before any head replication)."
@@ -287,10 +302,15 @@ def _sizes(
         kv_bytes_per_token_per_gpu=per_token_gpu,
         kv_heads_per_gpu=kv_heads_gpu,
         replication=replication,
-        weights_per_gpu=arch.params_b * 1e9 * w_bytes / tp,
+        weights_per_gpu=(arch.params_b * 1e9 * w_bytes + _adapter_bytes(inp, arch)) / tp,
         kv_per_gpu=per_token_gpu * tokens * batch,
         fixed_per_gpu=(inp.activation_workspace_gb + inp.runtime_overhead_gb) * GB,
     )
+
+
+def _adapter_bytes(inp: InferenceMemoryInput, arch: Architecture) -> float:
+    """Resident LoRA adapters in 16-bit: rank x (in + out) per linear layer of every block, each adapter."""
+    return inp.lora_adapters * lora_params(arch, inp.lora_rank) * 2
 
 
 def _breakdown(inp: InferenceMemoryInput, sizes: _Sizes, gpus: int = 1) -> InferenceMemoryBreakdown:
@@ -508,6 +528,12 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
             "figure is used, so real headroom is a few % larger (HBM is about that many GiB)"
         )
     sources = [VLLM_PAPER, POPE, GQA, VLLM_QKV]
+    if inp.lora_adapters:
+        assumptions.append(
+            f"{inp.lora_adapters} LoRA adapters of rank {inp.lora_rank} on every linear layer, resident in 16 bits "
+            f"beside the base weights: {_adapter_bytes(inp, arch) / GB:.3g} GB in all"
+        )
+        sources.append(S_LORA)
     if capacity:
         sources.append(VLLM_ENGINE_ARGS)
     if inp.weight_precision == "int4":
@@ -528,6 +554,7 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         sources=sources,
         architecture=arch,
         weight_bytes_per_param=sizes.weight_bytes_per_param,
+        lora_adapters_gb=_adapter_bytes(inp, arch) / GB,
         kv_bytes_per_value=sizes.kv_bytes_per_value,
         kv_bytes_per_token=sizes.kv_bytes_per_token,
         kv_kib_per_token=sizes.kv_bytes_per_token / KIB,

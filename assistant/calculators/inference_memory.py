@@ -71,6 +71,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if batch := slots.concurrent or slots.micro_batch or slots.global_batch:
         payload["batch"] = batch  # "batch size 32" when serving: sequences in flight at once
     serving_fields(slots, payload, assumptions)
+    if slots.lora_adapters:
+        payload["lora_adapters"] = slots.lora_adapters  # multi-LoRA serving: the adapters stay resident
     return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
@@ -196,6 +198,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if fits is False and o.get("suggestions"):
             en += f" The smallest change that fits: {o['suggestions'][0]}."
             zh += f"能放下的最小改动：{_change_zh(o['suggestions'][0])}。"
+    if adapters := i.get("lora_adapters"):
+        en += f" The {adapters} LoRA adapters (rank {i.get('lora_rank', 16)}) are {num(o['lora_adapters_gb'])} GB of it."
+        zh += f"其中 {adapters} 个 LoRA 适配器（秩 {i.get('lora_rank', 16)}）共 {num(o['lora_adapters_gb'])} GB。"
     if view.asked == "kv_cache":
         # "KV cache for one 32k request?": the cache of the sequences asked about, then what serving them takes
         kv_total, seqs = o["kv_gb_per_sequence"] * batch, f"{batch} sequence{'s' if batch != 1 else ''}"

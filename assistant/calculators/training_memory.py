@@ -189,20 +189,25 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             en += f" That is more than the {capacity} GB of {where}."
             zh += f"超过 {where_zh} 的 {capacity} GB。"
     elif o["fits"]:
+        tight = _tight(b["total_gb"], o["gpu_memory_gb"])
         en = (
-            f"Yes: {model} fits on {where} at about **{total} GB per GPU** of {capacity} GB, "
-            f"{num(o['headroom_pct'])}% headroom ({parts_en})."
-        )
-        zh = f"放得下：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，余量 {num(o['headroom_pct'])}%；{parts_zh}）。"
-    elif fix and _same_job(fix):
-        # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
-        en = (
-            f"Yes, if you {fix['change']}: {model} then needs about **{num(fix['total_gb'])} GB per GPU** of the "
-            f"{capacity} GB of {where} (as assumed, {total} GB: {parts_en})."
+            f"{'Only just' if tight else 'Yes'}: {model} fits on {where} at about **{total} GB per GPU** of {capacity} GB, "
+            f"{num(o['headroom_pct'])}% headroom ({parts_en})." + (_TIGHT_EN if tight else "")
         )
         zh = (
-            f"可以，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where_zh} 共 {capacity} GB；"
-            f"按假设的设置则每卡 {total} GB：{parts_zh}）。"
+            f"{'勉强放得下' if tight else '放得下'}：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，"
+            f"余量 {num(o['headroom_pct'])}%；{parts_zh}）。" + (_TIGHT_ZH if tight else "")
+        )
+    elif fix and _same_job(fix):
+        # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
+        tight = _tight(fix["total_gb"], o["gpu_memory_gb"])
+        en = (
+            f"{'Only just' if tight else 'Yes'}, if you {fix['change']}: {model} then needs about **{num(fix['total_gb'])} GB per GPU** of the "
+            f"{capacity} GB of {where} (as assumed, {total} GB: {parts_en})." + (_TIGHT_EN if tight else "")
+        )
+        zh = (
+            f"{'勉强可以' if tight else '可以'}，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where_zh} 共 {capacity} GB；"
+            f"按假设的设置则每卡 {total} GB：{parts_zh}）。" + (_TIGHT_ZH if tight else "")
         )
         return _summary(call, en, zh)
     elif o["data_parallel"] > 1 and not i.get("zero_stage"):
@@ -223,6 +228,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             en += " No one or two changes make it fit: add GPUs and shard further."
             zh += "一两处改动都放不下：需要更多 GPU 并进一步切分。"
     return _summary(call, en, zh)
+
+
+# a plan that fills more than this share of the card: allocator fragmentation, NCCL buffers and the longest
+# batch often take the rest (PyTorch's CUDA caching allocator notes: reserved memory exceeds allocated)
+_TIGHT_SHARE = 0.95
+_TIGHT_EN = (
+    " That leaves under 5% of the card free, which fragmentation, communication buffers and the longest batch "
+    "often take: plan more GPUs or CPU offload for margin."
+)
+_TIGHT_ZH = (
+    "这样每卡剩余不到 5%，内存碎片、通信缓冲和最长的批次往往就把它占满：请多留卡或用 CPU 卸载留出余量。"
+)
+
+
+def _tight(used_gb: float, card_gb: float | None) -> bool:
+    return bool(card_gb) and used_gb > _TIGHT_SHARE * (card_gb or 0)
 
 
 def _summary(call: ToolCall, en: str, zh: str) -> Summary:

@@ -508,6 +508,11 @@ RULES: list[Rule] = [
         "每个线性层加秩为 {rank} 的 LoRA：可训练参数 {trainable}B",
     ),
     rule(
+        rf"(?P<count>\d+) LoRA adapters of rank (?P<rank>\d+) on every linear layer, resident in 16 bits beside the "
+        rf"base weights: (?P<gb>{NUMBER}) GB in all",
+        "{count} 个秩为 {rank} 的 LoRA 适配器（每个线性层都加），以 16 位常驻在底座权重旁：共 {gb} GB",
+    ),
+    rule(
         rf"model states set to (?P<bytes>{NUMBER}) bytes per parameter by the user",
         "模型状态按用户设定的每参数 {bytes} 字节计",
     ),

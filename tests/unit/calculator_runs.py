@@ -315,6 +315,7 @@ TARGETED: list[Payload] = [
     ("inference_memory", {"model": "llama-3-70b", "weight_precision": "int4", "gpu": "l40s", "gpus": 2, "batch": 8}),
     ("inference_memory", {"model": "deepseek-v3", "weight_precision": "fp8", "gpu": "h200", "gpus": 8, "context_tokens": 32768}),
     ("inference_memory", {"model": "llama-3-8b", "tensor_parallel": 16, "gpus": 16}),
+    ("inference_memory", {"model": "qwen2.5-14b", "gpu": "l40s", "gpus": 1, "lora_adapters": 20}),
     ("inference_memory", {"params_b": 70, "kv_cache_precision": "fp8", "gpu_memory_gb": 24, "batch": 64}),
     # network: every source of intra- and inter-node bandwidth, two levels, ZeRO-3, step time, target share
     ("network", {"params_b": 7, "gpus_per_node": 8, "intra_node_link": "pcie-gen4-x16"}),

@@ -187,14 +187,15 @@ def test_model_states_are_linear_in_parameters(params: float) -> None:
 
 
 def test_a_kept_setting_is_never_the_suggested_fix() -> None:
-    """QLoRA of a 70B model at 4,096 tokens on a 48 GB card: shortening the sequences would fit, but a
+    """QLoRA of a 70B model at 16,384 tokens on an 80 GB card: shortening the sequences would fit, but a
     sequence length the user's data needs is kept, so the fix is another one."""
     free = training_memory(
-        TrainingMemoryInput(model="llama-3-70b", finetune="qlora", seq_len=4096, gpu="l40s"), CATALOG
+        TrainingMemoryInput(model="llama-3-70b", finetune="qlora", seq_len=16384, gpu="a100-80gb-sxm"),
+        CATALOG,
     )
     kept = training_memory(
         TrainingMemoryInput(
-            model="llama-3-70b", finetune="qlora", seq_len=4096, gpu="l40s", keep=["seq_len"]
+            model="llama-3-70b", finetune="qlora", seq_len=16384, gpu="a100-80gb-sxm", keep=["seq_len"]
         ),
         CATALOG,
     )
@@ -202,3 +203,11 @@ def test_a_kept_setting_is_never_the_suggested_fix() -> None:
     assert "shorten sequences" in free.suggestion.change
     assert kept.suggestion is not None
     assert "shorten" not in kept.suggestion.change
+
+
+def test_the_suggested_fix_leaves_a_margin_when_one_exists() -> None:
+    """30B on 16 H200s: ZeRO-2 would fill 98% of each card; the fix offered is the first one that leaves
+    5% free (the allocator and NCCL take the last few %)."""
+    out = training_memory(TrainingMemoryInput(params_b=30, gpus=16, gpu="h200"), CATALOG)
+    assert out.suggestion is not None
+    assert out.suggestion.total_gb <= 0.95 * 141

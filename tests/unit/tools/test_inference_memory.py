@@ -428,3 +428,15 @@ def test_the_gpus_needed_hold_weights_and_the_kv_cache_of_every_sequence() -> No
     )
     assert out.kv_kib_per_token == pytest.approx(320)
     assert out.gpus_needed == 4
+
+
+def test_resident_lora_adapters_add_rank_times_layer_widths() -> None:
+    """S-LoRA (Sheng et al. 2023) keeps adapters beside one base model: each rank-16 adapter on every linear
+    layer of Llama 2 7B holds 16 x 32 x (4 x (4096 + 4096) + 3 x (4096 + 11008)) = 39,976,960 parameters
+    (Hu et al.'s LoRA: r x (d_in + d_out) per matrix), 80 MB in 16 bits; ten of them add 0.8 GB."""
+    catalog = default_catalog()
+    base = inference_memory(InferenceMemoryInput(model="llama-2-7b"), catalog)
+    served = inference_memory(InferenceMemoryInput(model="llama-2-7b", lora_adapters=10), catalog)
+    adapter_params = 16 * 32 * (4 * 2 * 4096 + 3 * (4096 + 11008))
+    assert served.lora_adapters_gb == pytest.approx(10 * adapter_params * 2 / 1e9)
+    assert served.per_gpu.weights_gb - base.per_gpu.weights_gb == pytest.approx(served.lora_adapters_gb)
