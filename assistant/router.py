@@ -532,6 +532,10 @@ class Router:
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if "compute_optimal" in tools:
+            tools = [
+                "compute_optimal"
+            ]  # "how big a model can 500k GPU-hours train?": the size, not the hours again
         if (
             follow_up
             and "offload" in stated

@@ -44,6 +44,16 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "tco": {"gpu": "H100", "gpus": 64, "years": 3, "utilization": 0.7},
     "inference_memory": {"model": "llama-2-70b", "gpu": "H100", "tensor_parallel": 4, "context_tokens": 4096},
     "gpu_compare": {"gpus": ["H100", "H200", "MI300X", "B200"]},
+    "run_time": {"gpu_hours": 200_000, "gpus": 1024},
+    "compute_optimal": {"budget": 500_000, "price_per_gpu_hour": 2},
+    "data_volume": {"tokens_b": 8000, "checkpoint_tb": 1.8, "checkpoints_kept": 10},
+    "fabric": {"nodes": 32},
+    "rack_fit": {"rack_kw": 40, "server": "dgx-h100"},
+    "budget_fit": {"budget": 3_000_000, "gpu": "H100"},
+    "serving_cost": {"tokens_per_second_per_gpu": 2500, "price_per_gpu_hour": 2.5},
+    "serving_capacity": {"demand_tokens_per_second": 50_000, "tokens_per_second_per_server": 6000},
+    "serving_estimate": {"model": "llama-3-70b", "gpu": "H100", "requests_per_second": 10},
+    "gpu_spec": {"gpus": ["H100", "B200"], "fields": ["memory_gb", "bf16_dense_tflops"]},
 }
 
 

@@ -1244,3 +1244,14 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         purchase_price=price,
         fabric_share_given="network_storage_share" in inp.model_fields_set,
     )
+
+
+def cheapest_on_demand(catalog: Catalog, acc: Accelerator) -> tuple[float, str, list[Reference]] | None:
+    """The cheapest current on-demand catalog price of ``acc`` in USD per GPU-hour, described, with its
+    sources; None when the catalog has none."""
+    notes = _Notes()
+    row = _cheapest(_cloud_rows(catalog, acc, _Fx(catalog.defaults.usd_to_cny, "USD"), on_demand_only=True))
+    if row is None:
+        return None
+    notes.cite(*(c for c in catalog.cloud_prices if c.id == row.id))
+    return row.usd_per_gpu_hour, _describe_price(row), notes.sources

@@ -18,6 +18,7 @@ from knowledge.catalog import Catalog
 from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
+from tools.compute_optimal import compute_optimal
 from tools.cost import budget_fit, cloud_cost, power_cost, tco
 from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
@@ -92,6 +93,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     gpus_for_deadline,
     throughput_calibration,
     run_time,
+    compute_optimal,
     cluster_plan,
     storage,
     data_volume,

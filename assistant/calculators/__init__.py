@@ -13,6 +13,7 @@ from assistant.calculators import (
     budget_fit,
     cloud_cost,
     cluster_plan,
+    compute_optimal,
     data_volume,
     deepspeed_estimate,
     fabric,
@@ -43,6 +44,7 @@ CALCULATORS: dict[str, Calculator] = {
     for module in (
         gpus_for_deadline,
         training_compute,
+        compute_optimal,
         training_memory,
         cluster_plan,
         storage,

@@ -447,6 +447,25 @@ RULES: list[Rule] = [
         r"purchase price: yours where given, else the newest catalog price for one GPU \(any kind\)",
         "购买价格：给了价格就用你的，否则用目录中最新的单卡价格（不限价格类型）",
     ),
+    # compute_optimal
+    rule(
+        r"cheapest current catalog on-demand price: (?P<provider>.+?) on-demand \$(?P<price>[\d.]+)/GPU-hour "
+        r"\((?P<region>[^,]+), as of (?P<date>[\d-]+)\)",
+        "目录中当前最便宜的按需价格：{provider}，每 GPU 小时 ${price}（{region}，截至 {date}）",
+    ),
+    rule(
+        rf"(?P<gpu>.+): (?P<peak>{NUMBER}) dense (?P<precision>[A-Z0-9]+) TFLOP/s at (?P<mfu>{NUMBER})% MFU",
+        "{gpu}：稠密 {precision} 算力 {peak} TFLOP/s，MFU {mfu}%",
+    ),
+    rule(
+        rf"(?P<k>{NUMBER}) tokens per parameter \(Chinchilla\); more tokens per parameter give a smaller model that "
+        rf"is cheaper to serve \(Llama 3 8B saw about (?P<llama>{NUMBER})\)",
+        "每参数 {k} 个 token（Chinchilla）；每参数 token 更多，模型更小、推理更省（Llama 3 8B 约为 {llama}）",
+    ),
+    rule(
+        rf"(?P<price>{NUMBER}) (?P<currency>USD|CNY) per GPU-hour \(given\)",
+        "每 GPU 小时 {price} {currency}（用户给定）",
+    ),
     rule(
         r"cloud: the cheapest catalog price per GPU-hour among on-demand prices",
         "云价格：目录按需价格中最便宜的每 GPU 小时价格",

@@ -249,6 +249,15 @@ RULES: list[Rule] = [
         r"input: give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu",
         "tokens_per_second_per_server 和 tokens_per_second_per_gpu 请给且只给其中一个",
     ),
+    # compute_optimal
+    rule(
+        r"price_per_gpu_hour: the catalog has no on-demand cloud price for (?P<gpu>.+); give price_per_gpu_hour",
+        "price_per_gpu_hour：目录中没有 {gpu} 的按需云上价格；请给出 price_per_gpu_hour",
+    ),
+    rule(
+        r"input: give exactly one of budget, gpu_hours, gpus with days, or training_flops",
+        "budget、gpu_hours、gpus 加 days、training_flops 请给且只给其中一项",
+    ),
     rule(
         r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb",
         "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
@@ -326,6 +335,7 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
     "run_days": ("the run's days", "训练天数"),
     "deadline_days": ("the deadline", "期限"),
     "cloud_price_per_gpu_hour": ("a cloud price per GPU-hour", "每卡时的云上价格"),
+    "price_per_gpu_hour": ("a price per GPU-hour", "每卡时的价格"),
     "cloud_per_month": ("a monthly cloud bill", "每月云账单"),
     "electricity_price_per_kwh": ("the electricity price", "电价"),
     "server_power_kw": ("the server's power", "每台服务器功率"),

@@ -2517,3 +2517,24 @@ def test_serving_lora_adapters_is_serving_not_fine_tuning(
     assert tools(answer) == ["inference_memory"], answer.answer[:200]
     assert answer.tool_calls[0].input["lora_adapters"] == adapters
     assert "LoRA" in first_sentence(answer) or "LoRA" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "params_b"),
+    [
+        ("Largest model we could pretrain with $400k of H100 cloud time at $2.5 an hour?", 43.5),
+        (
+            "我们有128张A100用60天，计算最优能训多大的模型",
+            26.3,
+        ),  # sqrt(184,320 h x 3,600 x 312e12 x 0.4 / 120)
+    ],
+)
+def test_the_largest_model_a_budget_trains_is_solved_for(
+    assistant: Assistant, message: str, params_b: float
+) -> None:
+    """'What's the biggest model our budget trains?' solves Chinchilla for the size (N = sqrt(C / 120)),
+    never prices a catalog model or answers with a passage."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["compute_optimal"], answer.answer[:200]
+    assert output(answer, "compute_optimal")["params_b"] == pytest.approx(params_b, rel=0.01)
+    assert "**" in first_sentence(answer)

@@ -298,6 +298,11 @@ TARGETED: list[Payload] = [
     ("run_time", {"training_flops": 2.4e24, "gpu": "h200", "mfu": 0.38, "gpus": 1024}),
     ("run_time", {"tokens_b": 1000, "tokens_per_second_per_gpu": 2900, "gpus": 256}),
     ("run_time", {"step_time_s": 9.8, "tokens_per_step": 4194304, "gpus": 512, "tokens_b": 600}),
+    # compute-optimal size: a budget at the catalog's price and at a given one, GPUs x days, FLOPs
+    ("compute_optimal", {"budget": 250000}),
+    ("compute_optimal", {"budget": 1000000, "currency": "CNY", "price_per_gpu_hour": 15, "gpu": "h800"}),
+    ("compute_optimal", {"gpus": 256, "days": 30, "gpu": "a100-80gb-sxm"}),
+    ("compute_optimal", {"training_flops": 5.76e23}),
     ("cluster_plan", {"params_b": 70, "tokens_b": 2000, "deadline_days": 30, "budget_usd": 3e6, "rank_by": "time"}),
     # training memory: LoRA, QLoRA, bytes per parameter given
     ("training_memory", {"model": "llama-3-70b", "finetune": "qlora", "gpu": "h100-sxm", "seq_len": 4096}),

@@ -136,6 +136,8 @@ INVALID: list[Payload] = [
     ("data_volume", {"raw_tb": 10, "growth_tb_per_day": 1}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000}),
     ("run_time", {"training_flops": 1e22}),
+    ("compute_optimal", {"budget": 1e6, "gpu": "h800"}),  # no cloud price for the H800 in the catalog
+    ("compute_optimal", {"budget": 1e6, "gpu_hours": 1000}),
     ("run_time", {"step_time_s": 5, "tokens_per_step": 1000}),
     ("run_time", {"tokens_per_second_per_gpu": 3000, "gpus": 8}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 1000, "gpus": 8, "days": 3}),
