@@ -205,6 +205,8 @@ _NODES = flags(
 )
 # "12x 8-GPU A100 nodes", "16 x 8卡 H100 服务器": servers of so many GPUs each, before the name
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
+# "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
+_COUNT_OF_SERVERS = flags(rf"{NUMBER}\s+{NUMBER}\s*(?:[x×*]|-?\s*gpus?)\s*$")
 _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
@@ -360,6 +362,8 @@ _NOT_A_DEADLINE = flags(
 _BARE_POWER_PRICE = flags(
     rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|涨到|变成|改成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
 )
+# a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
+_PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
 _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
 _UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
@@ -401,7 +405,7 @@ _SERVER_KW = flags(
     rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
-    rf"|(?:boxes|servers|nodes|machines)[^.;,，。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
+    rf"|(?:boxes|servers|nodes|machines)[^.;。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
     rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
 )
 _RACK_KW = flags(
@@ -743,7 +747,8 @@ class SlotExtractor:
 
     def _gpu_count(self, text: str, gpu: Mention, slots: Slots) -> None:
         before = text[max(0, gpu.start - 24) : gpu.start]
-        if (servers := _SERVERS_OF.search(before)) and _MACHINES_AFTER.match(text, gpu.end):
+        servers = _SERVERS_OF.search(before) or _COUNT_OF_SERVERS.search(before)
+        if servers and _MACHINES_AFTER.match(text, gpu.end):
             per_node = int(to_number(servers.group(2)))
             slots.servers, slots.gpus_per_node = int(to_number(servers.group(1))), per_node
             slots.gpu_count = slots.servers * per_node
@@ -1085,6 +1090,10 @@ class SlotExtractor:
     def _money_and_time(self, text: str, slots: Slots) -> None:
         if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
             slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
+        elif slots.electricity_price_per_kwh is None and (match := _PER_KWH.search(text)):
+            chinese = re.search(r"[\u4e00-\u9fff]", text)
+            slots.electricity_price_per_kwh = float(match.group(1))
+            slots.electricity_currency = "CNY" if chinese else "USD"
         slots.deadline_days = _deadline(text)
         if (
             slots.deadline_days is None

@@ -2538,3 +2538,23 @@ def test_the_largest_model_a_budget_trains_is_solved_for(
     assert tools(answer) == ["compute_optimal"], answer.answer[:200]
     assert output(answer, "compute_optimal")["params_b"] == pytest.approx(params_b, rel=0.01)
     assert "**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "field", "value"),
+    [
+        ("12 nodes, 9kW each, yearly electricity at $0.10/kWh?", "it_power_kw", 108),
+        ("we run 40 8xH100 boxes at about 70% utilization, power bill per month at 0.09/kWh?", "gpus", 320),
+        ("we run 40 8xH100 boxes at about 70% utilization, power bill per month at 0.09/kWh?", "electricity_price_per_kwh", 0.09),
+        ("20台8卡A800，每台功耗约6.5kW，电价0.65/kWh，年电费", "it_power_kw", 130),
+    ],
+)  # fmt: skip
+def test_the_fleet_and_the_tariff_given_are_the_ones_billed(
+    assistant: Assistant, message: str, field: str, value: float
+) -> None:
+    """'12 nodes, 9 kW each' is 108 kW; '40 8xH100 boxes' is 320 GPUs; a bare '0.09/kWh' is the tariff."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    got = call.output["it_power_kw"] if field == "it_power_kw" else call.input[field]
+    assert got == pytest.approx(value, rel=0.02), call.input
