@@ -148,6 +148,9 @@ class Slots(BaseModel):
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
     period: str | None = Field(default=None, description="hour, day, month or year: the figure asked per.")
     target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
+    usd_to_cny: float | None = Field(
+        default=None, description="The exchange rate the user gives, CNY per USD."
+    )
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
     rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
@@ -570,6 +573,13 @@ _RETENTION_HALF_YEAR = flags(
 _PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|月度|月(?:电费|费用|账单)"), "month"),
             (flags(r"per year|\byearly\b|\bannual|a year|/\s*yr\b|/\s*year|每年|一年|年(?:电费|费用)|全年"), "year"),
             (flags(r"per day|\bdaily\b|每天"), "day")]  # fmt: skip
+# the exchange rate a user gives: "use 7.2", "汇率7.1", "1 USD = 7.25 CNY", "at 7.2 RMB/USD", "按7.2换算"
+_FX_RATE = flags(
+    r"(?:汇率|exchange rate|\bfx(?: rate)?|\brate|\buse|\bat|按)\s*(?:of|=|:|为|是|按|取)?\s*([5-8](?:\.\d+)?)(?![\d.]|\s*(?:%|kw|/\s*kwh|元/度|/\s*(?:hr|hour|h)\b))"
+    r"|\b1\s*(?:usd|\$|us\$|美元|dollar)\s*=\s*([5-8](?:\.\d+)?)"
+    r"|([5-8](?:\.\d+)?)\s*(?:rmb|cny|yuan|元|人民币)\s*(?:/|per|每)\s*(?:usd|\$|美元|dollar)"
+)
+_FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元")
 _TARGET_CURRENCY = [
     (
         flags(
@@ -1061,6 +1071,8 @@ class SlotExtractor:
         slots.token_bytes = next((size for pattern, size in _TOKEN_BYTES if pattern.search(text)), None)
         slots.period = next((name for pattern, name in _PERIODS if pattern.search(text)), None)
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
+        if _FX_CONTEXT.search(text) and (rate := _FX_RATE.search(text)):
+            slots.usd_to_cny = float(rate.group(1) or rate.group(2) or rate.group(3))
         if _OFFLOAD.search(text):
             slots.offload = True
         slots.rank_by = next((name for pattern, name in _RANK_BY if pattern.search(text)), None)

@@ -204,6 +204,19 @@ def compute_fields(
         )
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
+    if slots.precision in {"fp8", "fp16", "tf32"}:
+        payload["precision"] = slots.precision
+    if slots.precision == "fp8" and not slots.mfu:
+        # FP8 seldom doubles BF16's speed: MFU against the twice-as-high FP8 peak is planned lower
+        payload.update(mfu=0.3, mfu_low=0.25, mfu_high=0.4)
+        assumptions[:] = [a for a in assumptions if not a.en.startswith("MFU 40%")]
+        assumptions.append(
+            assumed(
+                "FP8: MFU 30% of the FP8 peak (range 25-40%), about 1.5x the BF16 speed at 40%; an assumption, "
+                "measure your run",
+                "FP8：按 FP8 峰值的 MFU 30% 估算（区间 25%-40%），约为 BF16（MFU 40%）速度的 1.5 倍；这是假设，请以实测为准",
+            )
+        )
 
 
 def amount_in(value: float, currency: str | None, target: str, catalog: Catalog) -> float:
@@ -219,6 +232,8 @@ def money_into(slots: Slots, payload: dict[str, Any], catalog: Catalog) -> None:
     currencies = {c for v, c in given if v is not None}
     currency = "CNY" if currencies == {"CNY"} else "USD"
     payload["currency"] = currency
+    if slots.usd_to_cny:
+        payload["usd_to_cny"] = slots.usd_to_cny  # "in RMB, use 7.2": the user's rate, not the catalog's
     if slots.electricity_price_per_kwh is not None:
         payload["electricity_price_per_kwh"] = amount_in(
             slots.electricity_price_per_kwh, slots.electricity_currency, currency, catalog

@@ -68,6 +68,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     model, tokens, gpu = model_name(i, o), num(w["tokens_b"]), w["gpu"]
     hours = o["gpu_hours"]
     mfu = pct(o["mfu"])
+    precision = i.get("precision", "bf16")
+    of_en = "" if precision == "bf16" else f" of the {precision.upper()} peak"
+    of_zh = "" if precision == "bf16" else f"（按 {precision.upper()} 峰值）"
     days = o.get("days")
     kind = i.get("finetune")  # absent: pre-training
     doing_en = f"Fine-tuning {model} ({_KIND[kind]})" if kind else f"Training {model}"
@@ -77,28 +80,28 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         wall = {k: days[k] * 24 for k in ("low", "expected", "high")}
         en = (
             f"{doing_en} on {tokens}B tokens takes about **{num(wall['expected'])} hours** on {i['gpus']} x {gpu} "
-            f"at {mfu} MFU (range {span(wall['low'], wall['high'])} hours), {num(hours['expected'])} GPU-hours in all."
+            f"at {mfu} MFU{of_en} (range {span(wall['low'], wall['high'])} hours), {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
-            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} {doing_zh}（{tokens}B token）约需 **{num(wall['expected'])} 小时**"
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu}{of_zh} {doing_zh}（{tokens}B token）约需 **{num(wall['expected'])} 小时**"
             f"（区间 {span(wall['low'], wall['high'])} 小时），共 {num(hours['expected'])} GPU 小时。"
         )
     elif days:
         en = (
             f"{doing_en} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
-            f"at {mfu} MFU (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
+            f"at {mfu} MFU{of_en} (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
-            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu} {doing_zh}（{tokens}B token）约需 **{num(days['expected'])} 天**"
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu}{of_zh} {doing_zh}（{tokens}B token）约需 **{num(days['expected'])} 天**"
             f"（区间 {span(days['low'], days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
         )
     else:
         en = (
-            f"{doing_en} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU "
+            f"{doing_en} on {tokens}B tokens needs about **{num(hours['expected'])} GPU-hours** of {gpu} at {mfu} MFU{of_en} "
             f"(range {span(hours['low'], hours['high'])})."
         )
         zh = (
-            f"以 MFU {mfu} 在 {gpu} 上{doing_zh}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
+            f"以 MFU {mfu}{of_zh} 在 {gpu} 上{doing_zh}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
             f"（区间 {span(hours['low'], hours['high'])}）。"
         )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{tokens}B"),

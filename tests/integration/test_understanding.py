@@ -2558,3 +2558,29 @@ def test_the_fleet_and_the_tariff_given_are_the_ones_billed(
     call = answer.tool_calls[0]
     got = call.output["it_power_kw"] if field == "it_power_kw" else call.input[field]
     assert got == pytest.approx(value, rel=0.02), call.input
+
+
+def test_fp8_after_a_training_time_recomputes_at_the_fp8_peak(assistant: Assistant) -> None:
+    """'and with FP8?' after a training time: the same run at the FP8 peak, at a lower planned MFU (an
+    assumption said in the answer), so it is faster but not twice as fast."""
+    one, two = talk(assistant, "how long to pretrain 13B on 2T tokens with 256 H100?", "and with FP8?")
+    assert two.tool_calls[0].input["precision"] == "fp8"
+    before = output(one, "training_compute")["days"]["expected"]  # type: ignore[index]
+    after = output(two, "training_compute")["days"]["expected"]  # type: ignore[index]
+    assert before / 2 < after < before
+    assert "FP8 peak" in first_sentence(two)
+
+
+@pytest.mark.parametrize(
+    ("messages", "rate"),
+    [
+        (("3-year TCO for 64 H100 vs cloud at $2.5/hr", "in RMB please, use 7.2"), 7.2),
+        (("一台DGX H100一年电费多少，电价0.12美元", "按汇率7.1换成人民币"), 7.1),
+    ],
+)
+def test_the_exchange_rate_given_is_the_one_used(
+    assistant: Assistant, messages: tuple[str, ...], rate: float
+) -> None:
+    """'use 7.2' converts at the user's rate, not the catalog's dated one."""
+    *_, answer = talk(assistant, *messages)
+    assert answer.tool_calls[0].input["usd_to_cny"] == rate
