@@ -263,8 +263,11 @@ def _breakdown(
     return breakdown, states, host / GB, trainable_total / 1e9, dp
 
 
-def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str, TrainingMemoryInput]]:
-    """Single changes, least disruptive first."""
+def _candidates(
+    inp: TrainingMemoryInput, arch: Architecture, *, linked: bool = True
+) -> list[tuple[str, TrainingMemoryInput]]:
+    """Single changes, least disruptive first; tensor parallelism over PCIe only (``linked`` False: no
+    NVLink-class links) comes last, after sharding, offload and more GPUs."""
     out: list[tuple[str, TrainingMemoryInput]] = []
 
     def add(text: str, **changes: object) -> None:
@@ -285,13 +288,23 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
     if inp.micro_batch > 1:
         add(f"halve the micro-batch to {inp.micro_batch // 2} (keep the global batch with gradient accumulation)",
             micro_batch=inp.micro_batch // 2)  # fmt: skip
-    tp = inp.tensor_parallel * 2
-    while tp <= 8 and arch.attention_heads % tp == 0 and inp.gpus % (tp * inp.pipeline_parallel) == 0:
-        add(
-            f"raise tensor parallelism to {tp} (within one server: tensor parallelism needs NVLink-class links)",
-            tensor_parallel=tp,
-        )
-        tp *= 2
+
+    def tensor_parallel() -> None:
+        tp = inp.tensor_parallel * 2
+        while tp <= 8 and arch.attention_heads % tp == 0 and inp.gpus % (tp * inp.pipeline_parallel) == 0:
+            add(
+                f"raise tensor parallelism to {tp} "
+                + (
+                    "(within one server: tensor parallelism needs NVLink-class links)"
+                    if linked
+                    else "(these cards have no NVLink: over PCIe every layer waits on the link, so steps slow down)"
+                ),
+                tensor_parallel=tp,
+            )
+            tp *= 2
+
+    if linked:
+        tensor_parallel()
     if not inp.offload_optimizer and inp.finetune == "full":
         add("offload optimizer states to host RAM (ZeRO-Offload; slower steps)", offload_optimizer=True)
     seq = inp.seq_len or arch.max_context
@@ -303,6 +316,8 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
         add("use QLoRA (the same adapters on a 4-bit base model)", finetune="qlora")
     for factor in (2, 4, 8, 16, 32, 64):
         add(f"use {inp.gpus * factor} GPUs with ZeRO stage 3", gpus=inp.gpus * factor, zero_stage=3)
+    if not linked:
+        tensor_parallel()
     if inp.finetune == "full":
         add("fine-tune with LoRA instead of full training (a different job: adapters only)", finetune="lora")
         add("fine-tune with QLoRA (4-bit base; a different job: adapters only)", finetune="qlora")
@@ -313,18 +328,53 @@ def _candidates(inp: TrainingMemoryInput, arch: Architecture) -> list[tuple[str,
 FIX_MARGIN = 0.05
 
 
-def _smallest_fix(inp: TrainingMemoryInput, arch: Architecture, capacity: float) -> FitSuggestion | None:
+def _smallest_fix(
+    inp: TrainingMemoryInput, arch: Architecture, capacity: float, *, linked: bool = True
+) -> FitSuggestion | None:
     """The first single change that fits with 5% of the card to spare, else the first pair of changes to
     different settings; a change that fits only without that margin when nothing else does."""
-    return _first_fit(inp, arch, capacity * (1 - FIX_MARGIN)) or _first_fit(inp, arch, capacity)
+    return _first_fit(inp, arch, capacity * (1 - FIX_MARGIN), linked) or _first_fit(
+        inp, arch, capacity, linked
+    )
 
 
-def _first_fit(inp: TrainingMemoryInput, arch: Architecture, capacity: float) -> FitSuggestion | None:
-    candidates = _candidates(inp, arch)
+def _first_fit(
+    inp: TrainingMemoryInput, arch: Architecture, capacity: float, linked: bool
+) -> FitSuggestion | None:
+    """Settings on the same GPUs and job first (one change, then two), then changes that add GPUs or change
+    the job: 'ZeRO-3 and full recomputation' beats 'buy twice the GPUs'."""
+    candidates = _candidates(inp, arch, linked=linked)
+    same = [
+        (t, c)
+        for t, c in candidates
+        if c.gpus == inp.gpus
+        and c.finetune == inp.finetune
+        and (linked or c.tensor_parallel == inp.tensor_parallel)  # over PCIe, TP is a last resort
+    ]
+    return (
+        _one_change(same, arch, capacity)
+        or _two_changes(inp, same, arch, capacity)
+        or _one_change(candidates, arch, capacity)
+        or _two_changes(inp, candidates, arch, capacity)
+    )
+
+
+def _one_change(
+    candidates: list[tuple[str, TrainingMemoryInput]], arch: Architecture, capacity: float
+) -> FitSuggestion | None:
     for text, changed in candidates:
         total = _breakdown(changed, arch)[0].total_gb
         if total <= capacity:
             return FitSuggestion(change=text, total_gb=round(total, 2), gpus=changed.gpus)
+    return None
+
+
+def _two_changes(
+    inp: TrainingMemoryInput,
+    candidates: list[tuple[str, TrainingMemoryInput]],
+    arch: Architecture,
+    capacity: float,
+) -> FitSuggestion | None:
     base = inp.model_dump()
     for i, (text_a, a) in enumerate(candidates):
         changed_a = {k for k, v in a.model_dump().items() if base[k] != v}
@@ -372,17 +422,19 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
 
     capacity: float | None = inp.gpu_memory_gb
     gpu_name: str | None = None
+    linked = True  # a card of unknown make: tensor parallelism is offered as on NVLink servers
     if inp.gpu:
         acc = find_accelerator(catalog, inp.gpu)
         gpu_name = acc.name
         capacity = capacity or acc.memory_gb
+        linked = acc.scale_up_bandwidth_gb_s is not None
     fits = headroom = None
     suggestion = min_fit = None
     if capacity:
         fits = breakdown.total_gb <= capacity
         headroom = round(100 * (capacity - breakdown.total_gb) / capacity, 1)
         if not fits:
-            suggestion = _smallest_fix(inp, arch, capacity)
+            suggestion = _smallest_fix(inp, arch, capacity, linked=linked)
             least = min_gpus_to_fit(inp, arch, capacity * (1 - PLANNING_HEADROOM))
             if least:
                 gpus, tp, recompute = least

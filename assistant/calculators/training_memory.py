@@ -39,6 +39,10 @@ _FIX_ZH = [
         "（限一台服务器内：张量并行需要 NVLink 级的互连）",
     ),
     (
+        "(these cards have no NVLink: over PCIe every layer waits on the link, so steps slow down)",
+        "（这些卡没有 NVLink：走 PCIe 时每一层都要等互连，训练会变慢）",
+    ),
+    (
         "offload optimizer states to host RAM (ZeRO-Offload; slower steps)",
         "把优化器状态卸载到主机内存（ZeRO-Offload，速度变慢）",
     ),

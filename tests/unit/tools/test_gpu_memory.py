@@ -211,3 +211,15 @@ def test_the_suggested_fix_leaves_a_margin_when_one_exists() -> None:
     out = training_memory(TrainingMemoryInput(params_b=30, gpus=16, gpu="h200"), CATALOG)
     assert out.suggestion is not None
     assert out.suggestion.total_gb <= 0.95 * 141
+
+
+def test_settings_on_the_same_cards_come_before_more_cards_and_pcie_tensor_parallelism() -> None:
+    """A 7B full fine-tune on four 48 GB RTX 6000 Ada (PCIe, no NVLink): ZeRO with full recomputation on the
+    same four cards fits, so that is the fix, not doubling the GPUs nor tensor parallelism over PCIe."""
+    out = training_memory(
+        TrainingMemoryInput(params_b=7, gpus=4, gpu="rtx-6000-ada", finetune="full"), CATALOG
+    )
+    assert out.suggestion is not None
+    assert out.suggestion.gpus == 4
+    assert "tensor parallelism" not in out.suggestion.change
+    assert "ZeRO" in out.suggestion.change
