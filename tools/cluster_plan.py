@@ -59,6 +59,8 @@ class PlanOption(BaseModel):
     cloud_price_per_gpu_hour: float | None
     cloud_price_source: str | None
     buy_usd: float | None = Field(description="GPUs x newest catalog purchase price x (1 + platform share).")
+    cost_usd: float | None = Field(default=None, description="The cheaper of cloud and buying, USD.")
+    cost_cny: float | None = Field(default=None, description="cost_usd in CNY at the catalog's dated rate.")
     buy_price_source: str | None
     meets_deadline: bool | None
     within_budget: bool | None
@@ -66,6 +68,8 @@ class PlanOption(BaseModel):
 
 
 class ClusterPlanOutput(ToolOutput):
+    usd_to_cny: float = Field(description="CNY per USD used for the CNY figures (catalog defaults, dated).")
+    budget_cny: float | None = Field(default=None, description="The budget in CNY at that rate.")
     tokens_b: float
     training_flops: float
     options: list[PlanOption] = Field(description="Best first.")
@@ -119,6 +123,7 @@ def _option(
     if clouds:
         median = statistics.median(c.usd_per_accelerator_hour for c in clouds)
         note = f"cloud prices for this GPU range ${cloud_price:.2f}-${clouds[-1].usd_per_accelerator_hour:.2f}/h (median ${median:.2f})"
+    cheapest = min((c for c in (hours * cloud_price if cloud_price else None, buy) if c), default=None)
     return PlanOption(
         gpu=acc.name,
         gpu_id=acc.id,
@@ -135,6 +140,8 @@ def _option(
         if clouds
         else None,
         buy_usd=round_sig(buy) if buy else None,
+        cost_usd=round_sig(cheapest) if cheapest else None,
+        cost_cny=round_sig(cheapest * catalog.defaults.usd_to_cny) if cheapest else None,
         buy_price_source=f"{prices[0].kind} price, {prices[0].as_of} ({prices[0].sources[0].title})"
         if prices
         else None,
@@ -197,7 +204,10 @@ def cluster_plan(inp: ClusterPlanInput, catalog: Catalog) -> ClusterPlanOutput:
         f"{inp.training_precision}, micro-batch {inp.micro_batch}",
         f"purchase cost = GPUs x newest catalog price x (1 + {inp.platform_share:.0%} for servers, network, storage)",
     ]
+    rate = catalog.defaults.usd_to_cny
     return ClusterPlanOutput(
+        usd_to_cny=rate,
+        budget_cny=round_sig(inp.budget_usd * rate) if inp.budget_usd else None,
         formula="GPUs = max(min GPUs to fit with ZeRO-3, 6·N·D / (peak x MFU x deadline)), rounded to servers; "
         "cost = min(GPU-hours x cloud $/h, GPUs x price x (1 + platform share))",
         assumptions=assumptions,

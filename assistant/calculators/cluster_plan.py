@@ -83,21 +83,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         else None
     )
     en = o["recommendation"][0].upper() + o["recommendation"][1:] + "."
+    # a Chinese reader sees yuan first, dollars beside, at the catalog's dated rate
+    cost_zh = f"¥{num(first['cost_cny'])}（${num(cost)}）" if first.get("cost_cny") else f"${num(cost)}"
     zh = (
         f"推荐 **{num(first['gpus'])} 张 {first['gpu']}**（{num(first['nodes'])} 台服务器）：约 {num(first['days'])} 天"
-        + (f"，约 ${num(cost)}" if cost else "")
+        + (f"，约 {cost_zh}" if cost else "")
         + "。"
     )
+    budget_zh = f"¥{num(o['budget_cny'])}（${num(i.get('budget_usd'))}）" if o.get("budget_cny") else ""
     if first.get("meets_deadline") is False:
         zh = f"没有方案能在 {num(i.get('deadline_days'))} 天内完成；最接近的是 {first['gpu']}，约 {num(first['days'])} 天。"
     elif first.get("within_budget") is False:
-        zh = f"没有方案在预算 ${num(i.get('budget_usd'))} 以内；最便宜的是 {first['gpu']}，约 ${num(cost)}。"
+        zh = f"没有方案在预算 {budget_zh} 以内；最便宜的是 {first['gpu']}，约 {cost_zh}。"
     results = [Row(en=f"{n}. {opt['gpu']}", zh=f"{n}. {opt['gpu']}",
                    value=f"{num(opt['gpus'])} GPUs, {num(opt['days'])} d, cloud {usd(opt.get('cloud_usd'))}, buy {usd(opt.get('buy_usd'))}")
                for n, opt in enumerate(options[:5], 1)]  # fmt: skip
     inputs = [Row(en="Training tokens", zh="训练 token", value=f"{num(o['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i.get('deadline_days'))} d" if i.get("deadline_days") else "-"),
-              Row(en="Budget", zh="预算", value=f"${num(i.get('budget_usd'))}" if i.get("budget_usd") else "-")]  # fmt: skip
+              Row(en="Budget", zh="预算", value=f"${num(i.get('budget_usd'))} (¥{num(o.get('budget_cny'))})" if i.get("budget_usd") else "-")]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results)
 
 
@@ -115,6 +118,7 @@ CALCULATOR = Calculator(
         r"cluster plan",
         r"what should (?:i|we) buy",
         r"选(?:什么|哪种|哪个|哪款)(?:卡|gpu|显卡|服务器)?",
+        r"(?:用|买|上)(?:什么|哪种|哪款|啥|哪个)\s*(?:卡|gpu|显卡|加速卡)",
         r"怎么选",
         r"推荐.*(?:卡|gpu|配置|服务器)",
         r"方案",

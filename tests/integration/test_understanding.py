@@ -2584,3 +2584,22 @@ def test_the_exchange_rate_given_is_the_one_used(
     """'use 7.2' converts at the user's rate, not the catalog's dated one."""
     *_, answer = talk(assistant, *messages)
     assert answer.tool_calls[0].input["usd_to_cny"] == rate
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我们要训一个34B模型，数据1.5T token，预算800万，30天内训完，用什么卡几张",
+        "预训练7B模型1T token，预算300万，用什么卡",
+    ],
+)
+def test_which_cards_for_a_run_with_a_yuan_budget_is_a_plan_in_yuan(
+    assistant: Assistant, message: str
+) -> None:
+    """'用什么卡几张' with a model, tokens and a yuan budget ranks the cards for that run (cluster plan) and
+    shows the cost in yuan first, dollars beside."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cluster_plan"], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert "¥" in lead
+    assert lead.index("¥") < lead.index("$")
