@@ -1154,6 +1154,10 @@ class BudgetFitInput(ToolInput, MoneyFields):
     network_storage_share: float = Field(
         default=0.15, ge=0, le=2, description="Cluster network and storage as a share of server capex."
     )
+    quote: bool = Field(
+        default=False,
+        description="The budget is a quote for one server, to compare with the catalog's price.",
+    )
 
 
 class BudgetFitOutput(ToolOutput):
@@ -1195,6 +1199,12 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         hw = _hardware(one, catalog, notes)
         priced = inp.capex_per_server or inp.capex_per_gpu
         if not (priced or catalog.prices_for(hw.acc.id) or (hw.server and catalog.prices_for(hw.server.id))):
+            if inp.quote:  # "is 1.5M a fair price for an 8x 910B server?": nothing sourced to compare with
+                raise CalculatorInputError(
+                    "budget",
+                    f"the catalog has no sourced purchase price for {hw.acc.name} to compare a quote of "
+                    f"{inp.budget:,.0f} {inp.currency} with",
+                )
             raise CalculatorInputError(
                 "capex_per_server",
                 f"the catalog has no purchase price for {hw.acc.name}; give the price of one server",

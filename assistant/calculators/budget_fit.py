@@ -27,7 +27,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.budget and slots.server_price and (slots.gpu or slots.server):
         # a quoted server price with nothing to spend: the quote against the catalog's price for that server
         quote: dict[str, Any] = {"budget": slots.server_price, "currency": slots.server_price_currency or "USD",
-                                 "gpus_per_server": slots.gpus_per_node or GPUS_PER_NODE}  # fmt: skip
+                                 "gpus_per_server": slots.gpus_per_node or GPUS_PER_NODE, "quote": True}  # fmt: skip
         quote.update({"server": slots.server} if slots.server else {"gpu": slots.gpu})
         return Plan(tool="budget_fit", payload=quote)
     if not slots.budget:

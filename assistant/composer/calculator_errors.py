@@ -92,6 +92,11 @@ RULES: list[Rule] = [
     ),
     rule(r"gpus: give the number of (?P<gpu>.+) GPUs", "gpus：请给出 {gpu} 的数量"),
     rule(
+        rf"budget: the catalog has no sourced purchase price for (?P<gpu>.+) to compare a quote of "
+        rf"(?P<amount>{NUMBER}) (?P<currency>USD|CNY) with",
+        "budget：目录中没有 {gpu} 有出处的采购价格，无法判断 {amount} {currency} 的报价是否合理",
+    ),
+    rule(
         r"capex_per_server: the catalog has no purchase price for (?P<gpu>.+); give the price of one server",
         "capex_per_server：目录中没有 {gpu} 的采购价格；请告诉我一台服务器的价格（例如“每台 220 万元”），我来算能买几台",
     ),

@@ -2603,3 +2603,21 @@ def test_which_cards_for_a_run_with_a_yuan_budget_is_a_plan_in_yuan(
     lead = first_sentence(answer)
     assert "¥" in lead
     assert lead.index("¥") < lead.index("$")
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("昇腾910B 8卡服务器报价150万，划算吗", "无法判断"),
+        ("is a $180k quote fair for an 8x Ascend 910B server?", "to compare a quote"),
+    ],
+)
+def test_a_quote_with_nothing_sourced_to_compare_says_so(
+    assistant: Assistant, message: str, words: str
+) -> None:
+    """A quote for a card the catalog has no sourced price for is not judged, and the answer never asks for
+    the price the user just gave."""
+    (answer,) = talk(assistant, message)
+    assert words in answer.answer
+    assert "请告诉我一台服务器的价格" not in answer.answer
+    assert "give the price of one server" not in answer.answer

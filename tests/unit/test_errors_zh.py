@@ -137,6 +137,7 @@ INVALID: list[Payload] = [
     ("data_volume", {"tokens_per_second_per_gpu": 3000}),
     ("run_time", {"training_flops": 1e22}),
     ("compute_optimal", {"budget": 1e6, "gpu": "h800"}),  # no cloud price for the H800 in the catalog
+    ("budget_fit", {"budget": 1.5e6, "currency": "CNY", "gpu": "ascend-910b2", "quote": True}),
     ("compute_optimal", {"budget": 1e6, "gpu_hours": 1000}),
     ("run_time", {"step_time_s": 5, "tokens_per_step": 1000}),
     ("run_time", {"tokens_per_second_per_gpu": 3000, "gpus": 8}),
