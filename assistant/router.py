@@ -329,6 +329,9 @@ _ASKED = [
     # "KV cache for one 32k request?", "KV cache 要多少": the cache itself, before the cards that hold it
     ("kv_cache", words(r"kv[- ]?cache\b[^?.]{0,40}(?:how (?:much|big|large)|size|\?|take|need|for (?:one|a|each|per))",
                        r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)")),
+    # "CPU呢，几核", "how many CPU cores per node?": the cores, before the RAM beside them
+    ("cpu_cores", words(r"how many (?:cpu )?cores", r"\bcpu cores?\b[^?.]{0,20}(?:need|enough|how many|\?)", r"几核",
+                        r"多少(?:个)?(?:物理)?核", r"cpu\s*(?:呢|要多少|配多少|几个|多少)", r"^\W*(?:and |what about )?(?:the )?cpus?\s*\??\s*$")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
@@ -620,9 +623,28 @@ class Router:
             tools = [
                 t for t in tools if t != "rack_fit"
             ]  # a rack's power budget is its one input: asked below
+        if (
+            not tools
+            and _COOLING.search(text)
+            and (slots.server or slots.gpu)
+            and ((slots.servers or 0) > 1 or (slots.gpu_count or 0) > GPUS_PER_NODE)  # a rack of machines
+            and not follow_up
+        ):
+            # "can we air cool 4 DGX B200 in one rack?": their power, then the guidance on cooling it
+            tools, explain_words, asked = ["power_cost"], True, "power"
         if tools == ["gpu_spec"] and _WHETHER.search(text):
             # "B200 TDP多少，风冷能上吗": the figure, then the judgement the passage gives
             explain_words = True
+        if (
+            follow_up
+            and set(context.tools) == {"power_cost"}
+            and _COOLING.search(context.question or "")
+            and len(text) < 40
+            and not stated.keys() - {"gpu", "server", "other_gpus", "gpu_count"}
+        ):
+            # "那GB200 NVL72整柜呢" after "can 4 servers share an air-cooled rack?": that question about it
+            tools, follow_up = [], False
+            query = f"{message} {_TOPIC_ONLY.sub(' ', context.question or '')}"
         wanted = list(dict.fromkeys(triggered))
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
@@ -674,6 +696,9 @@ _BUY = words(
     r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,16}(?:配置|服务器|机器)",
 )  # fmt: skip
 
+
+# cooling a number of machines: "air cool 4 DGX B200", "4台B200服务器风冷行吗"
+_COOLING = words(r"\bair[- ]?cool", r"\bliquid[- ]?cool", r"\bcooling\b", r"风冷", r"液冷", r"散热")
 
 # software being set up: "slurm里gpu怎么配gres", "how do I configure NCCL" is configuration, not a purchase
 _CONFIGURES = words(

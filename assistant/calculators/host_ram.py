@@ -79,6 +79,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"对应 {o['gpus_per_node']} 张 {o['gpu']}。"
         )
         return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
+    if view.asked == "cpu_cores" and cores_en:
+        # "CPU呢，几核": the cores first, the RAM beside
+        en = cores_en.strip() + f" RAM: {num(o['recommended_ram_gib'])} GB per server ({o['dimm_layout']})."
+        zh = cores_zh + f"内存：每台 {num(o['recommended_ram_gib'])} GB（{o['dimm_layout']}）。"
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
     en = (
         f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
         f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
@@ -135,5 +140,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"ram"}),
+    answers=frozenset({"cpu_cores", "ram"}),
 )

@@ -475,8 +475,9 @@ class TemplateComposer:
             errors = [for_reader(e, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
-        # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗"): the guidance answers the rest
-        judged = route.intent == Intent.BOTH and {c.name for c in run.calls} <= {"gpu_spec"}
+        # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗", "can we air cool 4 DGX B200?"):
+        # the guidance answers the rest
+        judged = route.intent == Intent.BOTH and {c.name for c in run.calls} <= {"gpu_spec", "power_cost"}
         lead = _lead_passage(passages, lang, route.query) if not run.calls or judged else None
         if lead is not None:
             parts.append(f"{lead.snippet} {cite(lead)}")

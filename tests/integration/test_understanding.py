@@ -2621,3 +2621,30 @@ def test_a_quote_with_nothing_sourced_to_compare_says_so(
     assert words in answer.answer
     assert "请告诉我一台服务器的价格" not in answer.answer
     assert "give the price of one server" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("message", "kilowatts"),
+    [("can we air cool 4 DGX B200 in one rack?", "57.2 kW"), ("4台8卡H200放一个机柜，风冷行吗", "40.8 kW")],
+)
+def test_cooling_a_number_of_servers_leads_with_their_power(
+    assistant: Assistant, message: str, kilowatts: str
+) -> None:
+    """Whether N servers can be air-cooled starts from what they draw (computed), then the guidance."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert f"**{kilowatts}**" in first_sentence(answer)
+    assert answer.citations
+
+
+@pytest.mark.parametrize(
+    ("messages", "cores"),
+    [
+        (("8x H100 server host RAM要多少", "CPU呢，几核"), "112"),
+        (("how many CPU cores for an 8x H200 training node?",), "112"),
+    ],
+)
+def test_cpu_cores_asked_lead(assistant: Assistant, messages: tuple[str, ...], cores: str) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["host_ram"]
+    assert f"**{cores}" in first_sentence(answer)
