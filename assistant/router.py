@@ -332,6 +332,10 @@ _ASKED = [
     # "CPU呢，几核", "how many CPU cores per node?": the cores, before the RAM beside them
     ("cpu_cores", words(r"how many (?:cpu )?cores", r"\bcpu cores?\b[^?.]{0,20}(?:need|enough|how many|\?)", r"几核",
                         r"多少(?:个)?(?:物理)?核", r"cpu\s*(?:呢|要多少|配多少|几个|多少)", r"^\W*(?:and |what about )?(?:the )?cpus?\s*\??\s*$")),
+    # "how many tokens/s can one H100 generate?", "每秒能生成多少token": the serving rate itself
+    ("throughput", words(r"how many (?:output )?tokens? (?:per second|/s|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
+                         r"(?:what|how much) (?:decode |output |generation )?throughput", r"每秒(?:能|可以)?(?:生成|输出|吐)?多少\s*(?:个)?\s*token",
+                         r"吞吐(?:量)?(?:是|有|能到)?多少", r"多少\s*(?:tokens?/s|token每秒|tok/s)")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
@@ -746,6 +750,8 @@ def _missing(
 def _task(text: str, slots: Slots) -> Task | None:
     if slots.lora_adapters:
         return Task.SERVE  # "serve 20 LoRA adapters": the adapters are served, not trained
+    if _GENERATES.search(text) and not _TRAINING.search(text):
+        return Task.SERVE  # "tokens/s can one H100 generate": decoding is serving
     if slots.finetune == "qlora":
         return Task.QLORA
     if slots.finetune == "lora":
@@ -760,6 +766,8 @@ def _task(text: str, slots: Slots) -> Task | None:
         return Task.SERVE  # "how much VRAM to run Llama 70B at home?": running a model is serving it
     return task
 
+
+_GENERATES = words(r"\bgenerat(?:e|es|ing|ion)\b", r"\bdecod(?:e|ing)\b", r"生成", r"吐字", r"推理速度")
 
 # running a model, not training one: "run llama 70b locally", "本地跑 Qwen 72B"
 _RUNS_A_MODEL = words(
@@ -873,6 +881,8 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         return "serving_capacity"  # servers for a peak, from a measured rate
     if given.requests_per_second and not rate and has_model and asked in {None, "gpus", "servers"}:
         return "serving_estimate"  # "2000 req/min of an 8B model: how many L40S?" with nothing measured
+    if asked == "throughput" and has_model and not rate:
+        return "serving_estimate"  # "how many tokens/s can one H100 generate for 70B?": one replica's rate
     if (given.write_gb_s or given.write_seconds) and has_model:
         # how long a checkpoint takes at the bandwidth the storage has, or the bandwidth a save within
         # "under 90 s" needs

@@ -39,7 +39,12 @@ MAX_BATCH = 256
 class ServingEstimateInput(InferenceMemoryInput):
     """A request rate and the shape of a request, for a model on a catalog GPU."""
 
-    requests_per_second: float = Field(gt=0, le=1e6, description="Requests per second to serve (peak).")
+    requests_per_second: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="Requests per second to serve (peak); none: the rate one replica sustains.",
+    )
     prompt_tokens: int = Field(default=1000, ge=1, le=1_000_000, description="Input tokens per request.")
     output_tokens: int = Field(default=300, ge=1, le=1_000_000, description="Output tokens per request.")
     tokens_per_second_per_user: float = Field(
@@ -67,6 +72,7 @@ class ServingEstimateInput(InferenceMemoryInput):
 
 class ServingEstimateOutput(ToolOutput):
     gpu: str
+    model: str = Field(default="", description="The model's name.")
     tensor_parallel: int = Field(description="GPUs per model replica.")
     batch: int = Field(description="Sequences decoded together per replica.")
     batch_limit: str = Field(description="What sets the batch: 'memory', 'latency', 'scheduler' or 'given'.")
@@ -74,7 +80,10 @@ class ServingEstimateOutput(ToolOutput):
     prefill_ms_per_request: float
     output_tokens_per_second_per_gpu: float
     requests_per_second_per_replica: float
-    demand_output_tokens_per_second: float
+    demand_output_tokens_per_second: float | None
+    output_tokens_per_second: float = Field(
+        default=0.0, description="Output tokens/s of all the replicas together (the GPUs counted)."
+    )
     replicas: int
     gpus: int
     servers: int
@@ -97,7 +106,7 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
     acc = find_accelerator(catalog, inp.gpu)
     context = inp.prompt_tokens + inp.output_tokens
     memory = inference_memory(
-        inp.model_copy(update={"context_tokens": context, "batch": 1}, deep=True), catalog
+        inp.model_copy(update={"context_tokens": context, "batch": 1, "gpus": None}, deep=True), catalog
     )
     if not memory.fits and memory.gpus_needed is None:
         raise CalculatorInputError("gpu", f"even 64 x {acc.name} cannot hold the model and one sequence")
@@ -133,8 +142,11 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
     step_s = step(batch)
     prefill_s = 2 * active * inp.prompt_tokens / flops
     per_replica = 1 / (prefill_s + inp.output_tokens * step_s / batch)
-    needed = inp.requests_per_second * (1 + inp.headroom)
-    replicas = math.ceil(needed / per_replica - 1e-9)
+    if inp.requests_per_second is None:
+        # "how many tokens/s can one H100 generate?": one replica's rate, or as many replicas as GPUs given
+        replicas = max(1, (inp.gpus or tp) // tp)
+    else:
+        replicas = math.ceil(inp.requests_per_second * (1 + inp.headroom) / per_replica - 1e-9)
     gpus = replicas * tp
     per_gpu = per_replica * inp.output_tokens / tp
     warnings = []
@@ -164,12 +176,15 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
             f"at least {inp.tokens_per_second_per_user:g} tokens/s",
             f"batch {batch} per replica, limited by {limit}"
             + (f" (vLLM max_num_seqs {MAX_BATCH})" if limit == "scheduler" else ""),
-            f"{inp.headroom:.0%} headroom over the peak; {inp.gpus_per_server} GPUs per server",
+            f"{inp.headroom:.0%} headroom over the peak; {inp.gpus_per_server} GPUs per server"
+            if inp.requests_per_second is not None
+            else "no request rate given: the rate one replica sustains",
             "a roofline estimate: measure tokens/s per GPU under your load (vLLM benchmark_serving) to replace it",
         ],
         warnings=warnings,
         sources=[ROOFLINE, DATABRICKS_MBU, TRTLLM_PERF],
         gpu=acc.name,
+        model=arch.name,
         tensor_parallel=tp,
         batch=batch,
         batch_limit=limit,
@@ -177,7 +192,10 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
         prefill_ms_per_request=round_sig(prefill_s * 1000),
         output_tokens_per_second_per_gpu=round_sig(per_gpu),
         requests_per_second_per_replica=round_sig(per_replica),
-        demand_output_tokens_per_second=round_sig(inp.requests_per_second * inp.output_tokens),
+        demand_output_tokens_per_second=round_sig(inp.requests_per_second * inp.output_tokens)
+        if inp.requests_per_second is not None
+        else None,
+        output_tokens_per_second=round_sig(per_replica * inp.output_tokens * replicas),
         replicas=replicas,
         gpus=gpus,
         servers=math.ceil(gpus / inp.gpus_per_server),

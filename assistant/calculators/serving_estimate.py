@@ -14,6 +14,7 @@ from assistant.calculators.common import (
     assumed,
     gpu_into,
     model_into,
+    model_name,
     num,
     pct,
     words,
@@ -25,9 +26,10 @@ from knowledge.catalog import Catalog
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
-    if not slots.requests_per_second:
-        return None
-    payload: dict[str, Any] = {"requests_per_second": slots.requests_per_second}
+    # no request rate: chosen only when the rate itself was asked ("how many tokens/s can one H100 do?")
+    payload: dict[str, Any] = {}
+    if slots.requests_per_second:
+        payload["requests_per_second"] = slots.requests_per_second
     assumptions: list[Assumed] = []
     if not model_into(slots, payload):
         return None
@@ -46,12 +48,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["headroom"] = slots.headroom
     if slots.gpus_per_node:
         payload["gpus_per_server"] = slots.gpus_per_node
+    if slots.gpu_count and not slots.requests_per_second:
+        payload["gpus"] = slots.gpu_count  # "on 8x H20": as many replicas as those GPUs hold
     serving_fields(slots, payload, assumptions)
     return Plan(tool="serving_estimate", payload=payload, assumed=assumptions)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
+    if "requests_per_second" not in i:
+        return _one_replica(call)
     gpus, gpu, servers = o["gpus"], o["gpu"], o["servers"]
     rate, per_gpu = num(i["requests_per_second"]), num(o["output_tokens_per_second_per_gpu"])
     demand = num(o["demand_output_tokens_per_second"])
@@ -82,11 +88,41 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 
+def _one_replica(call: ToolCall) -> Summary:
+    """What one replica generates: the rate asked when no request rate was given."""
+    i, o = call.input, call.output
+    tp, per_gpu, gpus = o["tensor_parallel"], o["output_tokens_per_second_per_gpu"], o["gpus"]
+    total = num(o["output_tokens_per_second"])
+    user = num(1000 / o["step_ms"]) if o["step_ms"] else "-"
+    cards = f"{gpus} x {o['gpu']}" if gpus > 1 else f"one {o['gpu']}"
+    if o["replicas"] > 1:
+        cards += f" ({o['replicas']} replicas of tensor parallel {tp})"
+    model = o.get("model") or model_name(i, o)
+    en = (
+        f"About **{total} output tokens/s** from {model} on {cards} (roofline estimate: {num(per_gpu)} per GPU at "
+        f"batch {o['batch']}, limited by {o['batch_limit']}), each stream at about {user} tokens/s; prefill "
+        f"{num(o['prefill_ms_per_request'])} ms per {num(i.get('prompt_tokens', 1000))}-token prompt. "
+        "A measured vLLM benchmark replaces it."
+    )
+    zh = (
+        f"{model} 在 {gpus} 张 {o['gpu']} 上约能输出 **{total} token/s**（屋顶线估算：每卡 {num(per_gpu)} token/s，"
+        f"并发 {o['batch']} 路），每路约 {user} token/s；{num(i.get('prompt_tokens', 1000))} token 的输入预填充约 "
+        f"{num(o['prefill_ms_per_request'])} ms。有实测（vLLM benchmark）时以实测为准。"
+    )
+    rows = [
+        Row(en="Output tokens/s (estimated)", zh="输出 token/s（估算）", value=total),
+        Row(en="Output tokens/s per GPU", zh="每卡输出 token/s", value=num(per_gpu)),
+        Row(en="Batch per replica", zh="每副本并发", value=num(o["batch"])),
+        Row(en="Decode step", zh="解码单步", value=f"{num(o['step_ms'])} ms"),
+    ]
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
 CALCULATOR = Calculator(
     name="serving_estimate",
     triggers=words(r"a^"),  # chosen by the figures given: a request rate, a model and no measured rate
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"gpus", "servers"}),
+    answers=frozenset({"gpus", "servers", "throughput"}),
     needs_model=True,
 )

@@ -2648,3 +2648,21 @@ def test_cpu_cores_asked_lead(assistant: Assistant, messages: tuple[str, ...], c
     *_, answer = talk(assistant, *messages)
     assert tools(answer) == ["host_ram"]
     assert f"**{cores}" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        ("Llama 3.1 8B在一张L40S上每秒能生成多少token", 1),
+        ("what throughput does Qwen2.5-72B get on 8x H20?", 8),
+    ],
+)
+def test_the_generation_rate_asked_is_a_serving_estimate(
+    assistant: Assistant, message: str, gpus: int
+) -> None:
+    """'How many tokens/s can it generate?' is the serving roofline for those GPUs, never a training plan."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_estimate"], answer.answer[:200]
+    out = output(answer, "serving_estimate")
+    assert out["gpus"] == gpus
+    assert f"**{num(out['output_tokens_per_second'])}" in first_sentence(answer)

@@ -97,3 +97,11 @@ def test_a_model_larger_than_one_card_takes_a_tensor_parallel_group() -> None:
     assert out.tensor_parallel == 4
     assert out.gpus % 4 == 0
     assert any("not modelled" in w for w in out.warnings)
+
+
+def test_without_a_request_rate_the_gpus_given_are_filled_with_replicas() -> None:
+    """No request rate: the rate of as many replicas as the GPUs given hold (8 H20 = 4 x TP 2 for 72B)."""
+    out = serving_estimate(ServingEstimateInput(model="qwen2.5-72b", gpu="h20", gpus=8), CATALOG)
+    assert (out.tensor_parallel, out.replicas, out.gpus) == (2, 4, 8)
+    assert out.output_tokens_per_second == pytest.approx(out.output_tokens_per_second_per_gpu * 8, rel=0.01)
+    assert out.demand_output_tokens_per_second is None
