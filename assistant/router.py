@@ -259,6 +259,11 @@ _ADVICE = words(
     r"如何(?:提高|提升|优化|改善|加速|解决|排查)",
     r"有什么(?:办法|建议|优化)",
     r"为什么(?:这么|那么)?(?:低|慢)",
+    # the English verb in a Chinese sentence: "MFU 只有 28%, 怎么 improve?", "如何 optimize"
+    r"(?:怎么|如何|怎样)\s*(?:improve|optimi[sz]e|boost|speed up|fix|tune|debug)",
+    r"\bwhat(?:'s| is) (?:wrong|the problem|going on)\b",
+    r"(?:哪里|什么)(?:有)?问题",
+    r"(?:是)?什么原因",
 )
 _MFU_WORDS = words(r"\bmfu\b", r"\butili[sz]ation\b", r"利用率")
 # "how do we raise it": the advice's own words; "how do we troubleshoot it" needs the topic said
@@ -598,7 +603,9 @@ class Router:
                 topic = "MFU 偏低" if language == "zh" else "MFU is low"  # "our run sits at 24% MFU…"
             # what to do about it, in the words advice is written in: "how do we improve it?"
             how = "怎么提高 改进" if language == "zh" else "how do we improve it"
-            query = f"{message} {topic} {how}".strip()
+            # the cards and counts are the setting, not the subject: "our 128-GPU H100 run" must not pull
+            # the passages that merely name an H100
+            query = f"{_TOPIC_ONLY.sub(' ', message)} {topic} {how}".strip()
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)

@@ -2666,3 +2666,21 @@ def test_the_generation_rate_asked_is_a_serving_estimate(
     out = output(answer, "serving_estimate")
     assert out["gpus"] == gpus
     assert f"**{num(out['output_tokens_per_second'])}" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("our 96-GPU H100 job only reaches 26% MFU, how do we troubleshoot it?", "profile"),
+        ("MFU is 22% on 256 A100s, what's wrong?", "profile"),
+        ("我们 64 卡 H800 集群 MFU 只有 25%，怎么 optimize？", "剖析"),
+    ],
+)
+def test_low_mfu_advice_is_not_pulled_off_topic_by_the_card_named(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """A low MFU on named cards asks how to raise it: the advice leads, not a passage that merely names
+    the card (the NIC FAQ led before)."""
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert lead in answer.answer.split("\n\n")[0], answer.answer[:200]
