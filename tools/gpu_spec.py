@@ -70,6 +70,9 @@ class GpuSpecInput(ToolInput):
         max_length=len(_UNITS),
         description="Figures to look up: " + ", ".join(_UNITS) + ".",
     )
+    count: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="Cards to price: totals for this many (price fields)."
+    )
 
 
 class SpecValue(BaseModel):
@@ -87,8 +90,19 @@ class GpuSpec(BaseModel):
     notes: str
 
 
+class PriceTotal(BaseModel):
+    """What ``count`` cards cost at a catalog price: as bare cards, or in 8-GPU servers."""
+
+    id: str
+    field: SpecField
+    count: int
+    units: int = Field(description="Cards, or whole 8-GPU servers for a server price.")
+    total_usd: float
+
+
 class GpuSpecOutput(ToolOutput):
     specs: list[GpuSpec]
+    totals: list[PriceTotal] = Field(default_factory=list, description="Prices times the count asked.")
 
 
 # vendors whose tensor cores run 2:4 structured sparsity and print its doubled figure (NVIDIA since Ampere,
@@ -175,14 +189,26 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
                 value = _value(acc, field)
             values.append(value)
         specs.append(GpuSpec(id=acc.id, name=acc.name, values=values, as_of=acc.as_of, notes=acc.notes))
+    totals = [
+        PriceTotal(id=spec.id, field=v.field, count=inp.count, units=units, total_usd=float(v.value) * units)
+        for spec in specs
+        for v in spec.values
+        if inp.count and v.field in {"price_usd", "server_price_usd"} and isinstance(v.value, int | float)
+        for units in [inp.count if v.field == "price_usd" else -(-inp.count // 8)]
+    ]
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
+    if totals:
+        assumptions.append(
+            f"totals for {inp.count} cards: card price x cards, server price x whole 8-GPU servers"
+        )
     if _SPARSE & set(inp.fields):
         assumptions.append("tensor TFLOPS are dense, without 2:4 sparsity")
     return GpuSpecOutput(
-        formula="catalog lookup: no arithmetic beyond the sparse figure (2 x dense)",
+        formula="catalog lookup; sparse = 2 x dense; totals = price x cards, or x ceil(cards / 8) servers",
         assumptions=assumptions,
         warnings=[],
         sources=list(dict.fromkeys(sources)),
         specs=specs,
+        totals=totals,
     )

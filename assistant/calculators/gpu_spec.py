@@ -64,6 +64,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not (gpu and fields):
         return None
     payload: dict[str, Any] = {"gpus": [gpu, *slots.other_gpus][:8], "fields": fields}
+    count = slots.gpu_count or (slots.servers * (slots.gpus_per_node or 8) if slots.servers else None)
+    one_server = fields == ["server_price_usd"] and count is not None and count <= 8  # "an 8x H100 server"
+    if count and count > 1 and set(fields) & {"price_usd", "server_price_usd"} and not one_server:
+        # "how much to buy 32 H100s?": the cards, and the 8-GPU servers that hold them
+        payload.update(count=count, fields=list(dict.fromkeys([*fields, "price_usd", "server_price_usd"])))
     return Plan(tool="gpu_spec", payload=payload)
 
 
@@ -97,8 +102,26 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
     return f"{text}（{detail}）" if detail and zh else f"{text} ({detail})" if detail else text
 
 
+def _totals(call: ToolCall) -> tuple[str, str]:
+    """'32 x H100: $960,000 as cards; 4 servers: $1,080,000', first, when a count was priced."""
+    en: list[str] = []
+    zh: list[str] = []
+    names = {spec["id"]: spec["name"] for spec in call.output["specs"]}
+    for t in call.output.get("totals", []):
+        if t["field"] == "price_usd":
+            en.append(f"{t['count']} x {names[t['id']]} cost about **${num(t['total_usd'])}** as cards")
+            zh.append(f"{t['count']} 张 {names[t['id']]} 单买卡约 **${num(t['total_usd'])}**")
+        else:
+            en.append(f"in {t['units']} 8-GPU servers about **${num(t['total_usd'])}**")
+            zh.append(f"装成 {t['units']} 台 8 卡服务器约 **${num(t['total_usd'])}**")
+    if not en:
+        return "", ""
+    return "; ".join(en) + " (network and storage extra). ", "；".join(zh) + "（不含网络和存储）。"
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     specs = call.output["specs"]
+    total_en, total_zh = _totals(call)
     en_parts, zh_parts, rows = [], [], []
     for spec in specs:
         en_parts.append(
@@ -121,6 +144,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     lead = _ratio(specs)
     if lead:
         en, zh = f"{lead[0]} {en}", f"{lead[1]}{zh}"
+    en, zh = total_en + en, total_zh + zh  # the total asked for, then the unit prices behind it
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows if len(specs) > 1 else [])
 
 

@@ -447,6 +447,11 @@ RULES: list[Rule] = [
         r"purchase price: yours where given, else the newest catalog price for one GPU \(any kind\)",
         "购买价格：给了价格就用你的，否则用目录中最新的单卡价格（不限价格类型）",
     ),
+    # gpu_spec
+    rule(
+        r"totals for (?P<count>\d+) cards: card price x cards, server price x whole 8-GPU servers",
+        "按 {count} 张卡合计：卡价 × 卡数，服务器价 × 整台 8 卡服务器数",
+    ),
     # compute_optimal
     rule(
         r"cheapest current catalog on-demand price: (?P<provider>.+?) on-demand \$(?P<price>[\d.]+)/GPU-hour "

@@ -2684,3 +2684,12 @@ def test_low_mfu_advice_is_not_pulled_off_topic_by_the_card_named(
     (answer,) = talk(assistant, message)
     assert not answer.tool_calls
     assert lead in answer.answer.split("\n\n")[0], answer.answer[:200]
+
+
+def test_the_cost_of_buying_a_number_of_cards_is_a_total(assistant: Assistant) -> None:
+    """'how much to buy 32 H100s?' leads with the total for 32, not the price of one."""
+    (answer,) = talk(assistant, "how much would it cost to buy 32 H100s?")
+    assert tools(answer) == ["gpu_spec"]
+    total = answer.tool_calls[0].output["totals"][0]
+    assert total["count"] == 32
+    assert f"**${num(total['total_usd'])}**" in first_sentence(answer)

@@ -299,6 +299,7 @@ TARGETED: list[Payload] = [
     ("run_time", {"tokens_b": 1000, "tokens_per_second_per_gpu": 2900, "gpus": 256}),
     ("run_time", {"step_time_s": 9.8, "tokens_per_step": 4194304, "gpus": 512, "tokens_b": 600}),
     # compute-optimal size: a budget at the catalog's price and at a given one, GPUs x days, FLOPs
+    ("gpu_spec", {"gpus": ["h100-sxm"], "fields": ["price_usd", "server_price_usd"], "count": 32}),
     ("compute_optimal", {"budget": 250000}),
     ("compute_optimal", {"budget": 1000000, "currency": "CNY", "price_per_gpu_hour": 15, "gpu": "h800"}),
     ("compute_optimal", {"gpus": 256, "days": 30, "gpu": "a100-80gb-sxm"}),

@@ -95,3 +95,14 @@ def test_a_tpu_has_no_purchase_price() -> None:
     (value,) = out.specs[0].values
     assert value.value is None
     assert "not sold" in value.detail
+
+
+def test_a_count_prices_the_cards_and_the_servers_that_hold_them() -> None:
+    """32 H100s at the catalog's card price, and as four 8-GPU servers at its server price."""
+    out = gpu_spec(
+        GpuSpecInput(gpus=["h100-sxm"], fields=["price_usd", "server_price_usd"], count=32), CATALOG
+    )
+    prices = {v.field: v.value for v in out.specs[0].values}
+    totals = {t.field: (t.units, t.total_usd) for t in out.totals}
+    assert totals["price_usd"] == (32, 32 * prices["price_usd"])
+    assert totals["server_price_usd"] == (4, 4 * prices["server_price_usd"])
