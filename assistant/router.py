@@ -1086,7 +1086,13 @@ def _refine(
     if "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
     if "cloud_cost" in chosen and not (
-        slots.params_b or slots.model or slots.gpu or slots.gpu_hours or follow_up
+        slots.params_b
+        or slots.model
+        or slots.gpu
+        or slots.gpu_hours
+        or follow_up
+        # "8卡实例每小时180元，用64卡跑30天": a given price for given GPUs and days needs no card
+        or (slots.cloud_price_per_gpu_hour and slots.gpu_count and slots.deadline_days)
     ):
         chosen.remove("cloud_cost")
     if "network" in chosen and not (slots.params_b or slots.model):

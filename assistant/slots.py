@@ -143,6 +143,9 @@ class Slots(BaseModel):
     growth_tb_per_day: float | None = None
     replicas: int | None = None
     lora_adapters: int | None = Field(default=None, description="LoRA adapters served beside one base model.")
+    cloud_price_per_instance: bool = Field(
+        default=False, description="cloud_price_per_gpu_hour is the price of a whole instance-hour."
+    )
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
@@ -207,6 +210,13 @@ _NODES = flags(
     rf"{NUMBER}\s*(?:[x×*]|卡|张|块|GPUs?)?\s*(?:的)?\s*$"
 )
 # "12x 8-GPU A100 nodes", "16 x 8卡 H100 服务器": servers of so many GPUs each, before the name
+# a cloud instance's shape: "8卡实例", "8-GPU instance", "an 8x H100 instance"
+_INSTANCE_SHAPE = flags(
+    rf"{NUMBER}\s*(?:卡|x|×|-?\s*gpus?)\s*(?:[A-Za-z]+\d+\w*\s*)?(?:的)?\s*(?:实例|云主机|instances?)"
+)
+# an hourly price for a whole instance: "$98/hr per instance", "8卡实例每小时180元", "每台每小时"
+_PER_INSTANCE = flags(r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node")
+_PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
 _COUNT_OF_SERVERS = flags(rf"{NUMBER}\s+{NUMBER}\s*(?:[x×*]|-?\s*gpus?)\s*$")
@@ -752,7 +762,15 @@ class SlotExtractor:
             slots.gpu = gpus[0].id
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))
             self._gpu_count(text, gpus[0], slots)
-        if slots.gpu_count is None and (match := _PLAIN_COUNT.search(_mask(text, mentions))):
+        plain = _mask(text, mentions)
+        if shape := _INSTANCE_SHAPE.search(text):
+            # "8卡实例每小时180元，用64卡": the instance's GPUs, not the count rented
+            per = int(to_number(shape.group(1)))
+            slots.gpus_per_node = per
+            plain = plain[: shape.start()] + " " * (shape.end() - shape.start()) + plain[shape.end() :]
+            if slots.gpu_count == per and _PLAIN_COUNT.search(plain):
+                slots.gpu_count = None  # "8卡H100实例 … 用64卡": the count is the other number
+        if slots.gpu_count is None and (match := _PLAIN_COUNT.search(plain)):
             slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
 
     def _gpu_count(self, text: str, gpu: Mention, slots: Slots) -> None:
@@ -799,6 +817,11 @@ class SlotExtractor:
                 tail = text[match.end() : match.end() + 12].lower()
                 if re.match(r"\s*(?:tokens?|toks?|个?token|词元)", tail):
                     continue
+                if match.group(2).lower() in {"t", "tb"} and re.match(
+                    r"\s*(?:b\b|of\s+)?(?:ram|memory|dram|ddr|内存|显存|of (?:host )?(?:ram|memory)|nvme|ssd|disk|storage|存储)",
+                    tail,
+                ):
+                    continue  # "is 1T of RAM enough?": a terabyte of memory, not a trillion parameters
                 slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
                 break
 
@@ -871,6 +894,10 @@ class SlotExtractor:
             match money.kind:
                 case "hourly" if slots.cloud_price_per_gpu_hour is None:
                     slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = money.amount, money.currency
+                    around = text[max(0, money.start - 16) : money.end + 20]
+                    slots.cloud_price_per_instance = bool(
+                        _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
+                    )
                 case "electricity" if slots.electricity_price_per_kwh is None:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:

@@ -549,6 +549,15 @@ class CloudCostInput(ToolInput, MoneyFields):
         le=10_000,
         description="Your price per GPU-hour in `currency` (overrides the catalog).",
     )
+    price_per_instance_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=100_000,
+        description="Your price per instance-hour in `currency` (a whole multi-GPU instance, e.g. 8 GPUs).",
+    )
+    gpus_per_instance: int = Field(
+        default=8, ge=1, le=72, description="GPUs in one instance (with its price)."
+    )
     on_demand_only: bool = Field(
         default=True,
         description="Count only on-demand prices in the cheapest and median (community, spot and reserved are still listed).",
@@ -560,6 +569,8 @@ class CloudCostInput(ToolInput, MoneyFields):
             raise ValueError("give gpu_hours, or gpus and days, not both")
         if self.gpu_hours is None and (self.gpus is None or self.days is None):
             raise ValueError("give gpu_hours, or both gpus and days")
+        if self.price_per_gpu_hour is not None and self.price_per_instance_hour is not None:
+            raise ValueError("give price_per_gpu_hour or price_per_instance_hour, not both")
         return self
 
 
@@ -572,6 +583,10 @@ class CloudCostOutput(ToolOutput):
     cheapest: CloudPriceRow | None
     median_usd_per_gpu_hour: float | None = Field(description="Median of the counted catalog prices.")
     price_used_usd_per_gpu_hour: float
+    price_per_gpu_hour_given: float | None = Field(
+        default=None,
+        description="Your price per GPU-hour in `currency` (an instance price divided by its GPUs).",
+    )
     price_basis: str
     total: Money = Field(description="GPU-hours x the price used.")
     total_at_cheapest: Money | None
@@ -605,7 +620,14 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
     median = statistics.median(r.usd_per_gpu_hour for r in counted) if counted else None
     by_id = {c.id: c for c in catalog.cloud_prices_for(acc.id)}
     notes.cite(*(by_id[r.id] for r in rows if r.counted or r.superseded))
-    if inp.price_per_gpu_hour is not None:
+    if inp.price_per_instance_hour is not None:
+        # "¥180 per 8-GPU instance-hour": the GPU-hour costs an eighth of it
+        price = fx.to_usd(inp.price_per_instance_hour) / inp.gpus_per_instance
+        basis = (
+            f"given: {inp.price_per_instance_hour:g} {inp.currency} per {inp.gpus_per_instance}-GPU instance-hour "
+            f"= {inp.price_per_instance_hour / inp.gpus_per_instance:.4g} {inp.currency}/GPU-hour"
+        )
+    elif inp.price_per_gpu_hour is not None:
         price = fx.to_usd(inp.price_per_gpu_hour)
         basis = f"given: {inp.price_per_gpu_hour:g} {inp.currency}/GPU-hour"
     elif cheapest is not None:
@@ -643,6 +665,11 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         cheapest=cheapest,
         median_usd_per_gpu_hour=None if median is None else round(median, 4),
         price_used_usd_per_gpu_hour=round(price, 6),
+        price_per_gpu_hour_given=(
+            inp.price_per_instance_hour / inp.gpus_per_instance
+            if inp.price_per_instance_hour is not None
+            else inp.price_per_gpu_hour
+        ),
         price_basis=basis,
         total=fx.money(gpu_hours * price),
         total_at_cheapest=fx.money(gpu_hours * cheapest.usd_per_gpu_hour) if cheapest else None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.calculators.common import (
+    GPUS_PER_NODE,
     Assumed,
     Calculator,
     Plan,
@@ -44,6 +45,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     else:
         payload["gpu"] = "h100-sxm"  # a given price does not depend on the card; the catalog needs one
     money_into(slots, payload, catalog)
+    if "cloud_price_per_gpu_hour" in payload and slots.cloud_price_per_instance:
+        # "$98/hr per instance": the instance's price, divided by its GPUs in the calculator
+        payload["price_per_instance_hour"] = payload.pop("cloud_price_per_gpu_hour")
+        payload["gpus_per_instance"] = slots.gpus_per_node or GPUS_PER_NODE
     if "cloud_price_per_gpu_hour" in payload:
         payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
         if slots.discount_share:
@@ -62,7 +67,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 
 def _price(inp: dict[str, Any], out: dict[str, Any]) -> str:
     """The price per GPU-hour as the user gave it ("¥11"), else the catalog's in dollars."""
-    given = inp.get("price_per_gpu_hour")
+    given = out.get("price_per_gpu_hour_given")
     if given is not None:
         return f"¥{num(given)}" if inp.get("currency") == "CNY" else f"${num(given)}"
     return f"${num(out['price_used_usd_per_gpu_hour'])}"
@@ -70,14 +75,26 @@ def _price(inp: dict[str, Any], out: dict[str, Any]) -> str:
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
-    given = "price_per_gpu_hour" in i
+    given = "price_per_gpu_hour" in i or "price_per_instance_hour" in i
     price = _price(i, o)
     en = (
         f"{num(o['gpu_hours'])} GPU-hours at {price} per GPU-hour cost about **{money(o['total'], view.first('en'))}**"
-        + ("." if given else f" ({o['gpu']}, {o['price_basis']}).")
+        + (
+            f" ({o['price_basis']})."
+            if "price_per_instance_hour" in i
+            else "."
+            if given
+            else f" ({o['gpu']}, {o['price_basis']})."
+        )
     )
-    zh = f"{num(o['gpu_hours'])} 卡时按每卡时 {price} 计，约 **{money(o['total'], view.first('zh'))}**" + (
-        "。" if given else f"（{o['gpu']}，目录价格）。"
+    per_instance = (
+        f"（每台 {i['gpus_per_instance']} 卡实例每小时 {num(i['price_per_instance_hour'])}）"
+        if "price_per_instance_hour" in i
+        else ""
+    )
+    zh = (
+        f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**"
+        + ("。" if given else f"（{o['gpu']}，目录价格）。")
     )
     rows = [Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])),
             Row(en="Price per GPU-hour", zh="每卡时单价", value=price),

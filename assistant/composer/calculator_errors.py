@@ -291,6 +291,10 @@ RULES: list[Rule] = [
     ),
     rule(r"input: give gpu_hours, or both gpus and days", "请给出 gpu_hours，或者同时给出 gpus 和 days"),
     rule(
+        r"input: give price_per_gpu_hour or price_per_instance_hour, not both",
+        "price_per_gpu_hour 和 price_per_instance_hour 只给其中一个",
+    ),
+    rule(
         r"input: give capex_total or capex_per_gpu, not both",
         "capex_total 和 capex_per_gpu 只给其中一个",
     ),

@@ -2693,3 +2693,29 @@ def test_the_cost_of_buying_a_number_of_cards_is_a_total(assistant: Assistant) -
     total = answer.tool_calls[0].output["totals"][0]
     assert total["count"] == 32
     assert f"**${num(total['total_usd'])}**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize("message", ["is 1T of RAM enough for an 8x H100 box?", "8卡H100服务器配1T内存够吗"])
+def test_a_terabyte_of_memory_is_not_a_trillion_parameters(assistant: Assistant, message: str) -> None:
+    """'1T of RAM' sizes host memory; it never becomes a 1,000B-parameter model."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["host_ram"], answer.answer[:200]
+    assert "params_b" not in answer.tool_calls[0].input
+
+
+@pytest.mark.parametrize(
+    ("message", "total_cny"),
+    [
+        ("8卡实例每小时180元，用64卡跑30天多少钱", 1_036_800),  # 64 x 720 h x 180 / 8
+        ("8卡H100实例每小时180元，用64卡跑30天多少钱", 1_036_800),
+    ],
+)
+def test_a_price_per_instance_hour_is_divided_by_its_gpus(
+    assistant: Assistant, message: str, total_cny: float
+) -> None:
+    """'¥180 per 8-GPU instance-hour' is ¥22.5 per GPU-hour; the 64 GPUs rented are the count, not the 8."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cloud_cost"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert (call.input["gpus"], call.input["gpus_per_instance"]) == (64, 8)
+    assert call.output["total"]["cny"] == pytest.approx(total_cny, rel=0.001)

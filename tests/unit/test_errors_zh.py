@@ -139,6 +139,7 @@ INVALID: list[Payload] = [
     ("compute_optimal", {"budget": 1e6, "gpu": "h800"}),  # no cloud price for the H800 in the catalog
     ("budget_fit", {"budget": 1.5e6, "currency": "CNY", "gpu": "ascend-910b2", "quote": True}),
     ("compute_optimal", {"budget": 1e6, "gpu_hours": 1000}),
+    ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 10, "price_per_gpu_hour": 2, "price_per_instance_hour": 16}),
     ("run_time", {"step_time_s": 5, "tokens_per_step": 1000}),
     ("run_time", {"tokens_per_second_per_gpu": 3000, "gpus": 8}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 1000, "gpus": 8, "days": 3}),

@@ -534,3 +534,10 @@ def test_budget_fit_below_one_server_buys_none_and_says_so() -> None:
     assert out.warnings
     with pytest.raises(CalculatorInputError, match="capex_per_server"):
         budget_fit(BudgetFitInput(budget=1e6, gpu="H800"), CATALOG)
+
+
+def test_cloud_cost_divides_an_instance_price_by_its_gpus() -> None:
+    """$98 per 8-GPU instance-hour is $12.25 per GPU-hour: 100 GPU-hours cost $1,225."""
+    out = cloud_cost(CloudCostInput(gpu="h100-sxm", gpu_hours=100, price_per_instance_hour=98), CATALOG)
+    assert out.price_per_gpu_hour_given == pytest.approx(12.25)
+    assert out.total.usd == pytest.approx(1225)
