@@ -143,6 +143,9 @@ class Slots(BaseModel):
     growth_tb_per_day: float | None = None
     replicas: int | None = None
     lora_adapters: int | None = Field(default=None, description="LoRA adapters served beside one base model.")
+    cloud_committed: bool = Field(
+        default=False, description="The cloud price is reserved: every hour is paid."
+    )
     cloud_price_per_instance: bool = Field(
         default=False, description="cloud_price_per_gpu_hour is the price of a whole instance-hour."
     )
@@ -216,6 +219,10 @@ _INSTANCE_SHAPE = flags(
 )
 # an hourly price for a whole instance: "$98/hr per instance", "8卡实例每小时180元", "每台每小时"
 _PER_INSTANCE = flags(r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node")
+# a reserved or committed cloud price: paid for every hour of the term, used or not
+_COMMITTED = flags(
+    r"\breserved\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
+)
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
@@ -895,6 +902,9 @@ class SlotExtractor:
                 case "hourly" if slots.cloud_price_per_gpu_hour is None:
                     slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = money.amount, money.currency
                     around = text[max(0, money.start - 16) : money.end + 20]
+                    slots.cloud_committed = bool(
+                        _COMMITTED.search(text[max(0, money.start - 40) : money.end + 40])
+                    )
                     slots.cloud_price_per_instance = bool(
                         _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
                     )

@@ -774,6 +774,10 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         le=1e11,
         description="Your cloud bill per month in `currency` for the same work; replaces GPU-hours x price.",
     )
+    cloud_committed: bool = Field(
+        default=False,
+        description="The cloud price is reserved or committed: every hour of the period is paid, used or not.",
+    )
 
     @model_validator(mode="after")
     def _check_overrides(self) -> TcoInput:
@@ -1036,7 +1040,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         notes.cite(*(c for c in catalog.cloud_prices if c.id == cheapest.id))
 
     used_hours = hw.gpus * HOURS_PER_YEAR * u
-    cloud_year = used_hours * cloud_price
+    # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
+    billed_hours = hw.gpus * HOURS_PER_YEAR if inp.cloud_committed else used_hours
+    cloud_year = billed_hours * cloud_price
     lease_year = lease_month * MONTHS_PER_YEAR + lease_opex
     residual = inp.residual_share * capex  # sold at the end of the period
     totals = {
@@ -1080,7 +1086,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
     margin = hw.gpus * HOURS_PER_YEAR * cloud_price - power.yearly_usd(1.0)
     raw_break_even_u = (capex - residual + years * fixed) / (years * margin) if margin > 0 else math.inf
-    break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 else None
+    break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
 
     cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
     used_total = used_hours * years
@@ -1091,7 +1097,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
             notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
     else:
         when = f"buying overtakes cloud in month {break_even_month}"
-    if break_even_u is None:
+    if inp.cloud_committed:
+        even = "a reserved cloud price is paid whatever the utilisation, so no break-even utilisation applies"
+    elif break_even_u is None:
         even = "buying never breaks even with cloud, even at 100% utilisation"
     else:
         even = f"buying breaks even with cloud at {break_even_u:.0%} utilisation"
@@ -1107,9 +1115,12 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         "discounting; prices stay flat over the period"
         if residual
         else "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
-        "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud"
-        if inp.cloud_per_month is None
-        else "cloud cost is the monthly bill given, for the whole period",
+        "cloud cost is the monthly bill given, for the whole period"
+        if inp.cloud_per_month is not None
+        else "cloud cost is every GPU-hour of the period x the reserved price (paid whether used or not): no "
+        "staff, storage or egress added for cloud"
+        if inp.cloud_committed
+        else "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
         "buy and lease pay for idle hours; cloud bills only the hours used",
     ]
     if staff == 0:

@@ -82,6 +82,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                     f"租金每台每月 {num(slots.lease_per_month)} × {servers} 台",
                 )
             )
+    if slots.cloud_committed and "cloud_price_per_gpu_hour" in payload:
+        payload["cloud_committed"] = True  # "3-year reserved at $1.9/hr": paid for every hour, used or not
     if slots.staff_per_year:
         # "one admin at $150k/yr", "运维2个人每人每年30万": the people who run what is owned or leased
         payload["staff_per_year"] = amount_in(

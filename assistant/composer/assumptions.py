@@ -408,6 +408,11 @@ RULES: list[Rule] = [
         "期末残值按购置成本的 {share}% 计（用户给定）；不计融资成本、通胀和折现；期内价格不变",
     ),
     rule(
+        r"cloud cost is every GPU-hour of the period x the reserved price \(paid whether used or not\): no "
+        r"staff, storage or egress added for cloud",
+        "云上费用按整个周期的每个 GPU 小时 × 预留价格计（用不用都要付）；云上不另加人员、存储和流量费用",
+    ),
+    rule(
         r"cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
         "上云成本 = 实际使用的 GPU 小时 × 单价：不另计人力、存储和出网流量",
     ),

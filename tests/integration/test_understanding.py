@@ -2719,3 +2719,16 @@ def test_a_price_per_instance_hour_is_divided_by_its_gpus(
     call = answer.tool_calls[0]
     assert (call.input["gpus"], call.input["gpus_per_instance"]) == (64, 8)
     assert call.output["total"]["cny"] == pytest.approx(total_cny, rel=0.001)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3-year TCO: 64 H100 bought vs a 3-year reserved cloud price of $1.90/GPU-hr, we'd use them 60% of the time",
+        "64张H100，3年，买还是租云，云上包年价每卡时13元，利用率60%",
+    ],
+)
+def test_a_reserved_cloud_price_is_not_scaled_by_utilisation(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert answer.tool_calls[0].input["cloud_committed"] is True

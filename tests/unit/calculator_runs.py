@@ -300,6 +300,7 @@ TARGETED: list[Payload] = [
     ("run_time", {"step_time_s": 9.8, "tokens_per_step": 4194304, "gpus": 512, "tokens_b": 600}),
     # compute-optimal size: a budget at the catalog's price and at a given one, GPUs x days, FLOPs
     ("gpu_spec", {"gpus": ["h100-sxm"], "fields": ["price_usd", "server_price_usd"], "count": 32}),
+    ("tco", {"gpu": "h100-sxm", "gpus": 64, "cloud_price_per_gpu_hour": 1.9, "cloud_committed": True, "utilization": 0.6}),
     ("compute_optimal", {"budget": 250000}),
     ("compute_optimal", {"budget": 1000000, "currency": "CNY", "price_per_gpu_hour": 15, "gpu": "h800"}),
     ("compute_optimal", {"gpus": 256, "days": 30, "gpu": "a100-80gb-sxm"}),

@@ -541,3 +541,14 @@ def test_cloud_cost_divides_an_instance_price_by_its_gpus() -> None:
     out = cloud_cost(CloudCostInput(gpu="h100-sxm", gpu_hours=100, price_per_instance_hour=98), CATALOG)
     assert out.price_per_gpu_hour_given == pytest.approx(12.25)
     assert out.total.usd == pytest.approx(1225)
+
+
+def test_a_reserved_cloud_price_is_paid_for_every_hour() -> None:
+    """The hand case's cloud at a reserved price: the same total at 40% and at 100% utilisation (every hour
+    of the term is billed), while on-demand scales with the hours used."""
+    low = tco(TcoInput(**{**TCO_HAND, "utilization": 0.4, "cloud_committed": True}), CATALOG)
+    full = tco(TcoInput(**{**TCO_HAND, "utilization": 1.0, "cloud_committed": True}), CATALOG)
+    on_demand = tco(TcoInput(**{**TCO_HAND, "utilization": 0.4}), CATALOG)
+    assert low.totals.cloud.usd == pytest.approx(full.totals.cloud.usd)
+    assert on_demand.totals.cloud.usd == pytest.approx(0.4 * full.totals.cloud.usd)
+    assert low.break_even_utilization is None
