@@ -634,6 +634,15 @@ class Router:
             tools = [
                 t for t in tools if t != "rack_fit"
             ]  # a rack's power budget is its one input: asked below
+        if slots.achieved_tflops and slots.gpu and not tools and not follow_up:
+            # "we get 210 TFLOPS per GPU on H100, is that good?": its share of the peak, then what MFU to expect
+            tools, explain_words = ["gpu_spec"], True
+            # the question is the MFU it means, asked in the words the guidance is written in
+            query = (
+                "MFU 是什么，按多少规划"
+                if language == "zh"
+                else "What is MFU, and what MFU should we plan for?"
+            )
         if (
             not tools
             and _COOLING.search(text)

@@ -146,6 +146,7 @@ class Slots(BaseModel):
     cloud_committed: bool = Field(
         default=False, description="The cloud price is reserved: every hour is paid."
     )
+    achieved_tflops: float | None = Field(default=None, description="TFLOP/s per GPU a run measures.")
     cloud_price_per_instance: bool = Field(
         default=False, description="cloud_price_per_gpu_hour is the price of a whole instance-hour."
     )
@@ -219,6 +220,12 @@ _INSTANCE_SHAPE = flags(
 )
 # an hourly price for a whole instance: "$98/hr per instance", "8卡实例每小时180元", "每台每小时"
 _PER_INSTANCE = flags(r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node")
+# what a run measures per GPU: "we get 210 TFLOPS per GPU", "每卡跑到350 TFLOPS"
+_ACHIEVED_TFLOPS = flags(
+    rf"(?:get|getting|got|see|seeing|measure[ds]?|reach(?:es|ing)?|hit(?:ting)?|achiev\w*|at|跑到|跑出|实测|达到|只有)\s*"
+    rf"(?:about|around|~|约)?\s*{DECIMAL}\s*tflop?s?"
+    rf"|{DECIMAL}\s*tflop?s?\s*(?:per|/|each|a)\s*(?:gpu|card)\b|每卡\s*(?:跑到|能跑|实测|达到)?\s*{DECIMAL}\s*tflop?s?"
+)
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
     r"\breserved\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
@@ -1003,6 +1010,8 @@ class SlotExtractor:
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
                 slots.power_at_wall = True
+        if match := take(_ACHIEVED_TFLOPS):
+            slots.achieved_tflops = float(_group(match, 1, 2, 3) or 0)
         if match := take(_PUE):
             slots.pue = float(_group(match, 1, 2) or 0)
         if match := take(_NODE_TPS):

@@ -73,6 +73,12 @@ class GpuSpecInput(ToolInput):
     count: int | None = Field(
         default=None, ge=1, le=1_000_000, description="Cards to price: totals for this many (price fields)."
     )
+    achieved_tflops: float | None = Field(
+        default=None,
+        gt=0,
+        le=100_000,
+        description="TFLOP/s per GPU a training run measures: its share of the dense BF16 peak (MFU).",
+    )
 
 
 class SpecValue(BaseModel):
@@ -103,6 +109,9 @@ class PriceTotal(BaseModel):
 class GpuSpecOutput(ToolOutput):
     specs: list[GpuSpec]
     totals: list[PriceTotal] = Field(default_factory=list, description="Prices times the count asked.")
+    achieved_share: float | None = Field(
+        default=None, description="achieved_tflops / the first GPU's dense BF16 peak: the run's MFU."
+    )
 
 
 # vendors whose tensor cores run 2:4 structured sparsity and print its doubled figure (NVIDIA since Ampere,
@@ -196,6 +205,11 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
         if inp.count and v.field in {"price_usd", "server_price_usd"} and isinstance(v.value, int | float)
         for units in [inp.count if v.field == "price_usd" else -(-inp.count // 8)]
     ]
+    share = None
+    if inp.achieved_tflops:
+        first = find_accelerator(catalog, inp.gpus[0], field="gpus")
+        if first.bf16_dense_tflops:
+            share = round(inp.achieved_tflops / first.bf16_dense_tflops, 4)  # MFU against the dense peak
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
     if totals:
@@ -211,4 +225,5 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
         sources=list(dict.fromkeys(sources)),
         specs=specs,
         totals=totals,
+        achieved_share=share,
     )

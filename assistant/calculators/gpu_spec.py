@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.calculators.common import Calculator, Plan, Row, Summary, View, num, words
+from assistant.calculators.common import Calculator, Plan, Row, Summary, View, num, pct, words
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -56,7 +56,7 @@ _DETAIL_ZH = [
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
-    gpu, fields = slots.gpu, slots.spec_fields
+    gpu, fields = slots.gpu, slots.spec_fields or (["bf16_dense_tflops"] if slots.achieved_tflops else [])
     if not gpu and slots.server and fields:
         # "how much is a DGX H100?": the server's price, looked up under the accelerator it carries
         gpu = catalog.server(slots.server).accelerator_id
@@ -64,6 +64,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not (gpu and fields):
         return None
     payload: dict[str, Any] = {"gpus": [gpu, *slots.other_gpus][:8], "fields": fields}
+    if slots.achieved_tflops:
+        # "210 TFLOPS per GPU, is that good?": the share of the peak it reaches, beside the peak
+        payload.update(achieved_tflops=slots.achieved_tflops, fields=["bf16_dense_tflops"])
     count = slots.gpu_count or (slots.servers * (slots.gpus_per_node or 8) if slots.servers else None)
     one_server = fields == ["server_price_usd"] and count is not None and count <= 8  # "an 8x H100 server"
     if count and count > 1 and set(fields) & {"price_usd", "server_price_usd"} and not one_server:
@@ -145,6 +148,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if lead:
         en, zh = f"{lead[0]} {en}", f"{lead[1]}{zh}"
     en, zh = total_en + en, total_zh + zh  # the total asked for, then the unit prices behind it
+    if (share := call.output.get("achieved_share")) is not None:
+        achieved, name = num(call.input["achieved_tflops"]), specs[0]["name"]
+        en = f"{achieved} TFLOP/s per {name} is **{pct(share)} MFU** of its dense BF16 peak. " + en
+        zh = f"每卡 {achieved} TFLOP/s 相当于 {name} 稠密 BF16 峰值的 **{pct(share)}**（MFU）。" + zh
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows if len(specs) > 1 else [])
 
 

@@ -2732,3 +2732,15 @@ def test_a_reserved_cloud_price_is_not_scaled_by_utilisation(assistant: Assistan
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["tco"], answer.answer[:200]
     assert answer.tool_calls[0].input["cloud_committed"] is True
+
+
+@pytest.mark.parametrize(
+    ("message", "share"),
+    [("we get 210 TFLOPS per GPU on H100, is that good?", "21%"), ("H800上每卡跑到350 TFLOPS算高吗", "35%")],
+)
+def test_a_measured_tflops_is_judged_as_mfu(assistant: Assistant, message: str, share: str) -> None:
+    """'210 TFLOPS per GPU, good?' is its share of the dense peak (the MFU), then what MFU to plan for."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    assert f"**{share}" in first_sentence(answer)
+    assert "MFU" in answer.answer.split("\n\n")[1]

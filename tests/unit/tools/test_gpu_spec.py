@@ -106,3 +106,11 @@ def test_a_count_prices_the_cards_and_the_servers_that_hold_them() -> None:
     totals = {t.field: (t.units, t.total_usd) for t in out.totals}
     assert totals["price_usd"] == (32, 32 * prices["price_usd"])
     assert totals["server_price_usd"] == (4, 4 * prices["server_price_usd"])
+
+
+def test_a_measured_tflops_is_a_share_of_the_dense_peak() -> None:
+    """210 TFLOP/s on an H100 SXM (989 dense BF16, NVIDIA's data sheet) is 21% MFU."""
+    out = gpu_spec(
+        GpuSpecInput(gpus=["h100-sxm"], fields=["bf16_dense_tflops"], achieved_tflops=210), CATALOG
+    )
+    assert out.achieved_share == pytest.approx(210 / 989.4, abs=1e-3)
