@@ -450,6 +450,9 @@ class Router:
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if own.gpu and not own.server and slots.server and own.gpu != context.slots.gpu:
+            # "what about B200 in 40 kW racks?" after DGX H100s: the new card replaces the server named
+            slots = slots.model_copy(update={"server": None})
         if (
             follow_up
             and "gpu_count" in stated

@@ -2744,3 +2744,21 @@ def test_a_measured_tflops_is_judged_as_mfu(assistant: Assistant, message: str, 
     assert tools(answer) == ["gpu_spec"], answer.answer[:200]
     assert f"**{share}" in first_sentence(answer)
     assert "MFU" in answer.answer.split("\n\n")[1]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("how many racks for 32 DGX H100 at 30 kW per rack?", "what about B200 in 40 kW racks?"),
+        ("32台DGX H100，每个机柜30kW，要几个机柜", "换成B200，40kW机柜呢"),
+    ],
+)
+def test_a_new_card_in_a_follow_up_replaces_the_server_named_before(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """After DGX H100s, 'what about B200?' sizes B200 servers (14.3 kW), not the DGX H100 again."""
+    *_, answer = talk(assistant, *messages)
+    call = answer.tool_calls[0]
+    assert call.input.get("gpu") == "b200"
+    assert "server" not in call.input
+    assert "14.3 kW" in first_sentence(answer) or "14.3 kW" in answer.answer.split("\n\n")[0]
