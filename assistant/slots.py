@@ -195,7 +195,11 @@ _PARAMS_ZH_BARE = re.compile(r"(千亿|万亿|百亿)(?:级|参数|规模)")
 _PARAMS_ZH_AFTER = re.compile(
     rf"(?<!激活)参数(?:量|规模)?\s*(?:为|是|约|共)?\s*{NUMBER}\s*(万亿|千亿|亿|b|B|t|T)"
 )
-_ACTIVE = flags(rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)")
+# "10B active", "激活100亿", and the naming "100B-A10B" (Qwen's 235B-A22B)
+_ACTIVE = flags(
+    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)"
+    rf"|(?<=b)\s*-\s*a{DECIMAL}(b)\b"
+)
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
@@ -819,7 +823,7 @@ class SlotExtractor:
 
     def _model_size(self, text: str, slots: Slots) -> None:
         if match := _ACTIVE.search(text):
-            number, unit = _group(match, 1, 3), _group(match, 2, 4)
+            number, unit = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
             slots.active_params_b = scaled(number or "0", unit) / 1e9
             text = text[: match.start()] + text[match.end() :]
         if match := _PARAMS_ZH.search(text) or _PARAMS_ZH_AFTER.search(text):

@@ -2762,3 +2762,20 @@ def test_a_new_card_in_a_follow_up_replaces_the_server_named_before(
     assert call.input.get("gpu") == "b200"
     assert "server" not in call.input
     assert "14.3 kW" in first_sentence(answer) or "14.3 kW" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a 100B-A10B MoE, 2T tokens on 256 H100, how long?",
+        "MoE模型总参数1000亿、激活100亿，2T token，256张H100要多久",
+    ],
+)
+def test_an_moe_given_by_total_and_active_parameters_trains_on_the_active(
+    assistant: Assistant, message: str
+) -> None:
+    """'100B-A10B' or 'total 100B, active 10B': FLOPs follow the 10B active, memory the 100B total."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute"], answer.answer[:200]
+    arch = output(answer, "training_compute")["workload"]["architecture"]  # type: ignore[index]
+    assert (arch["params_b"], arch["active_params_b"]) == (100, 10)  # type: ignore[index]
