@@ -60,6 +60,7 @@ _PAYS_FOR = [
         ),
     ),
 ]
+_PER_MONTH = flags(r"^\s*(?:/|per|an?|every|each|每)\s*(?:month|mo)\b|^\s*monthly\b|^\s*(?:/|每)\s*(?:个)?月")
 # what the words right after an amount say it is the price of
 _AFTER = [
     (
@@ -79,7 +80,7 @@ _AFTER = [
     ("server", flags(r"^\s*(?:/|per|a|each|每)\s*(?:node|server|box|machine|台|节点)|^\s*(?:to buy|each)\b")),
     (
         "monthly",
-        flags(r"^\s*(?:/|per|an?|every|each|每)\s*(?:month|mo)\b|^\s*monthly\b|^\s*(?:/|每)\s*(?:个)?月"),
+        _PER_MONTH,
     ),
 ]
 # ... and the words right before it
@@ -137,7 +138,7 @@ _PER_YEAR = flags(
     r"^\s*(?:/|per|an?|every|each|每)\s*(?:yr|year|annum|年)\b|^\s*(?:/|每)\s*年|^\s*(?:一年|每年)"
 )
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
-_CLAUSE_END = flags(r"[,;，；()（）]|\$|¥|￥")
+_CLAUSE_END = flags(r"[,;，；。()（）]")
 
 
 def money_mentions(text: str) -> list[Money]:
@@ -163,7 +164,7 @@ def money_mentions(text: str) -> list[Money]:
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
         # "rent at $2.5/GPU-hour for a month" is an hourly price for a month's use, not a monthly lease
         # the words after this amount up to the next clause: "$290k each), colo $3k per month" is no monthly price
-        after = _CLAUSE_END.split(text[match.end() : match.end() + 28], maxsplit=1)[0]
+        after = clause(text, match.end(), match.end() + 28)
         monthly = kind == "monthly" or (kind not in {"hourly", "staff", "colo"} and _MONTH.search(after))
         if monthly and _LEASE.search(text[max(0, match.start() - 30) : match.start()]):
             kind = (
@@ -176,11 +177,17 @@ def money_mentions(text: str) -> list[Money]:
     return sorted(found, key=lambda m: m.start)
 
 
+def clause(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` up to the end of its clause: "8000元，运维…每年" stops at the comma, "$290k each),
+    colo $3k per month" at the parenthesis."""
+    return _CLAUSE_END.split(text[start:end], maxsplit=1)[0]
+
+
 def _kind(before: str, after: str) -> tuple[Kind, int]:
     """What the amount is the price of, and the length of the unit written after it."""
     for kind, pattern in _PAYS_FOR:
         if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
-            period = _AFTER[-1][1].search(after) or _PER_YEAR.search(after)
+            period = _PER_MONTH.search(after) or _PER_YEAR.search(after)
             return kind, period.end() if period else 0  # type: ignore[return-value]
     for kind, pattern in _AFTER:
         if match := pattern.search(after):

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.amounts import money_mentions, strip
+from assistant.amounts import clause, money_mentions, strip
 from assistant.numbers import (
     AMOUNT,
     DECIMAL,
@@ -264,7 +264,7 @@ _PEOPLE = flags(
     r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
 )
 _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月")
+_MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
 _COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
     ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)")),
@@ -695,9 +695,10 @@ _DAYS_PER = {
 }
 
 
-def _clause(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` up to the end of its clause: "8000元，运维…每年" stops at the comma."""
-    return re.split(r"[,;，；。()（）]", text[start:end], maxsplit=1)[0]
+def _around(text: str, start: int, end: int) -> str:
+    """The words of an amount's own clause on both sides: "托管每年每台9.6万", "$12k per month each"."""
+    before = re.split(r"[,;，；。()（）]", text[max(0, start - 12) : start])[-1]
+    return before + clause(text, start, end + 12)
 
 
 def _fleet_total(text: str, match: re.Match[str]) -> bool:
@@ -941,13 +942,13 @@ class SlotExtractor:
                         if people
                         else 1
                     )
-                    monthly = _MONTHLY_PAY.search(_clause(text, money.start, money.end + 12))
+                    monthly = _MONTHLY_PAY.search(_around(text, money.start, money.end))
                     slots.staff_per_year = money.amount * max(count, 1) * (12 if monthly else 1)
                     slots.staff_currency = money.currency
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
                     basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)
-                    yearly = _YEARLY_PAY.search(_clause(text, money.start, money.end + 12))
+                    yearly = _YEARLY_PAY.search(_around(text, money.start, money.end))
                     slots.colo_per_month = money.amount / (12 if yearly else 1)
                     slots.colo_currency, slots.colo_basis = money.currency, basis
                     if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):

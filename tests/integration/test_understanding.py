@@ -2382,6 +2382,14 @@ def test_a_named_model_is_sized_at_its_published_shape(
             {"capex_per_server": 300_000, "staff_per_year": 360_000, "colocation_per_month": 16_000},
         ),
         (
+            "two SREs at $12k per month each, 64 H100 at $300k per server, cloud $2.5/hr, 3-year TCO",
+            {"capex_per_server": 300_000, "staff_per_year": 288_000},
+        ),
+        (
+            "托管每年每台9.6万，运维1个人月薪3万，10台8卡H800每台230万，云上每卡时12元，5年TCO",
+            {"capex_per_server": 2_300_000, "staff_per_year": 360_000, "colocation_per_month": 80_000},
+        ),
+        (
             "5年TCO：10台8卡H800，每台230万，托管每月每台8000元，运维2个人每人每年30万，电价0.7，云上每卡时12元",
             {"capex_per_server": 2_300_000, "colocation_per_month": 80_000, "staff_per_year": 600_000,
              "cloud_price_per_gpu_hour": 12, "electricity_price_per_kwh": 0.7},
