@@ -548,9 +548,8 @@ class Router:
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
         if "compute_optimal" in tools:
-            tools = [
-                "compute_optimal"
-            ]  # "how big a model can 500k GPU-hours train?": the size, not the hours again
+            # "how big a model can 500k GPU-hours train?": the size, not the hours again
+            tools = ["compute_optimal"]
         if (
             follow_up
             and "offload" in stated

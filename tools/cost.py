@@ -1029,15 +1029,15 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         cloud_price = fx.to_usd(inp.cloud_price_per_gpu_hour)
         cloud_basis = f"given: {inp.cloud_price_per_gpu_hour:g} {inp.currency}/GPU-hour"
     else:
-        cheapest = _cheapest(_cloud_rows(catalog, hw.acc, fx, on_demand_only=True))
+        cheapest = cheapest_on_demand(catalog, hw.acc)
         if cheapest is None:
             raise CalculatorInputError(
                 "cloud_price_per_gpu_hour",
                 f"the catalog has no on-demand cloud price for {hw.acc.name}; give cloud_price_per_gpu_hour",
             )
-        cloud_price = cheapest.usd_per_gpu_hour
-        cloud_basis = f"cheapest current catalog on-demand price: {_describe_price(cheapest)}"
-        notes.cite(*(c for c in catalog.cloud_prices if c.id == cheapest.id))
+        cloud_price, described, cited = cheapest
+        cloud_basis = f"cheapest current catalog on-demand price: {described}"
+        notes.cite(*cited)
 
     used_hours = hw.gpus * HOURS_PER_YEAR * u
     # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
