@@ -196,9 +196,13 @@ _PARAMS_ZH_AFTER = re.compile(
     rf"(?<!激活)参数(?:量|规模)?\s*(?:为|是|约|共)?\s*{NUMBER}\s*(万亿|千亿|亿|b|B|t|T)"
 )
 # "10B active", "激活100亿", and the naming "100B-A10B" (Qwen's 235B-A22B)
+# "100B total, 10B active", "active params 10B", "激活100亿"; "总参数100B 激活10B": the 激活 there
+# introduces the next number, it does not qualify the one before
 _ACTIVE = flags(
-    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活)|激活(?:参数)?\s*{DECIMAL}\s*(b|亿)"
+    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约)?\s*[\d.]))"
+    rf"|激活(?:参数)?(?:量)?\s*(?:为|是|约)?\s*{DECIMAL}\s*(b|亿)"
     rf"|(?<=b)\s*-\s*a{DECIMAL}(b)\b"
+    rf"|\bactive\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*{DECIMAL}\s*(b|billion)\b"
 )
 
 # --- tokens ---------------------------------------------------------------------------------------
@@ -242,6 +246,11 @@ _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
     rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
+)
+
+# a count of GPUs the work runs on, named after the card: "on 512 GPUs", "用64卡", "扩到256张卡"
+_RUN_COUNT = flags(
+    rf"(?:\bon|\bwith|\busing|\bacross|\bto|用|在|扩到|扩展到|换成)\s*{AMOUNT}\s*-?\s*(?:GPUs?\b|cards\b|张卡|张|卡(?![A-Za-z0-9时]))"
 )
 
 # --- training setup -------------------------------------------------------------------------------
@@ -791,6 +800,10 @@ class SlotExtractor:
                 slots.gpu_count = None  # "8卡H100实例 … 用64卡": the count is the other number
         if slots.gpu_count is None and (match := _PLAIN_COUNT.search(plain)):
             slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
+        elif gpus and (run := _RUN_COUNT.search(plain, gpus[0].end)):
+            # "our 8xH100 node does 7,500 tok/s per GPU … how long on 512 GPUs?", "实测8卡A100 … 用64卡要多久":
+            # the card's count describes what was measured or owned; the run is on the count named after it
+            slots.gpu_count = int(to_number(run.group(1)))
 
     def _gpu_count(self, text: str, gpu: Mention, slots: Slots) -> None:
         before = text[max(0, gpu.start - 24) : gpu.start]
@@ -824,7 +837,7 @@ class SlotExtractor:
 
     def _model_size(self, text: str, slots: Slots) -> None:
         if match := _ACTIVE.search(text):
-            number, unit = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
+            number, unit = _group(match, 1, 3, 5, 7), _group(match, 2, 4, 6, 8)
             slots.active_params_b = scaled(number or "0", unit) / 1e9
             text = text[: match.start()] + text[match.end() :]
         if match := _PARAMS_ZH.search(text) or _PARAMS_ZH_AFTER.search(text):

@@ -337,6 +337,8 @@ def model_name(inp: dict[str, Any], out: dict[str, Any]) -> str:
     if isinstance(arch, dict) and arch.get("name") and not arch.get("derived"):
         return str(arch["name"])
     size = inp.get("params_b") or arch.get("params_b") if isinstance(arch, dict) else inp.get("params_b")
+    if size and (active := inp.get("active_params_b")) and active < size:
+        return f"{num(size)}B-A{num(active)}B MoE"  # Qwen's naming, the same in both languages
     return f"{num(size)}B" if size else str(inp.get("model") or "the model")
 
 

@@ -2777,6 +2777,8 @@ def test_a_new_card_in_a_follow_up_replaces_the_server_named_before(
     [
         "a 100B-A10B MoE, 2T tokens on 256 H100, how long?",
         "MoE模型总参数1000亿、激活100亿，2T token，256张H100要多久",
+        "MoE with total params 100B, active params 10B: 2T tokens on 256 H100, how long",
+        "训练一个MoE 总参数100B 激活10B 2T token 用H100 256卡 大概多久",
     ],
 )
 def test_an_moe_given_by_total_and_active_parameters_trains_on_the_active(
@@ -2787,3 +2789,24 @@ def test_an_moe_given_by_total_and_active_parameters_trains_on_the_active(
     assert tools(answer) == ["training_compute"], answer.answer[:200]
     arch = output(answer, "training_compute")["workload"]["architecture"]  # type: ignore[index]
     assert (arch["params_b"], arch["active_params_b"]) == (100, 10)  # type: ignore[index]
+    assert "100B-A10B MoE" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        (
+            "we measured 3,100 tokens/s per GPU on one 8x H100 box with a 13B model; 1T tokens on 256 GPUs takes how long?",
+            256,
+        ),
+        ("单机8卡H800实测每卡2000 tokens/s，34B模型，500B token，扩到128卡要训多久", 128),
+    ],
+)
+def test_the_run_is_on_the_count_named_after_the_measurement(
+    assistant: Assistant, message: str, gpus: int
+) -> None:
+    """A measurement on one 8-GPU node, then 'on 256 GPUs': the run's time is for the 256."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.input["gpus"] == gpus, answer.answer[:200]
+    assert str(gpus) in first_sentence(answer)

@@ -27,6 +27,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("a 405B dense model", {"params_b": 405}),
     ("671B total, 37B active MoE", {"params_b": 671, "active_params_b": 37}),
     ("激活参数370亿，总参数6710亿", {"params_b": 671}),
+    # 激活 before a number introduces that number; it does not qualify the one before it
+    ("总参数100B 激活10B", {"params_b": 100, "active_params_b": 10}),
+    ("total 100B, active params 12B", {"params_b": 100, "active_params_b": 12}),
     ("fine-tune Llama 2 70B", {"model": "llama-2-70b"}),
     ("训练 Llama-3-8B 要多久", {"model": "llama-3-8b"}),
     ("DeepSeek-V3 的训练用了多少卡时", {"model": "deepseek-v3"}),
