@@ -652,8 +652,13 @@ class Router:
             and ((slots.servers or 0) > 1 or (slots.gpu_count or 0) > GPUS_PER_NODE)  # a rack of machines
             and not follow_up
         ):
-            # "can we air cool 4 DGX B200 in one rack?": their power, then the guidance on cooling it
-            tools, explain_words, asked = ["power_cost"], True, "power"
+            # "can we air cool 4 DGX B200 in one rack?": their power, then the guidance on cooling it;
+            # with each rack's limit given ("每柜最多15kW"), how many go in a rack and how many racks
+            explain_words = True
+            if slots.rack_kw and not slots.facility:
+                tools = ["rack_fit"]
+            else:
+                tools, asked = ["power_cost"], "power"
         if tools == ["gpu_spec"] and _WHETHER.search(text):
             # "B200 TDP多少，风冷能上吗": the figure, then the judgement the passage gives
             explain_words = True

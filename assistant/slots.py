@@ -298,7 +298,9 @@ _FLEET = flags(
 )
 # a whole room's power budget: "机房一共 300kW IT 功率", "datacenter has 1.2 MW for IT"
 _FACILITY_KW = flags(
-    rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)[^。.;；?？\n]{{0,24}}?{DECIMAL}\s*(kw|mw)\b"
+    rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)"
+    # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
+    rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
 )
 _PER_REQUEST = flags(
     rf"{DECIMAL}\s*(?:output\s*)?tokens?\s*(?:each|per (?:request|response|query|answer)|a (?:request|response))"
@@ -366,8 +368,14 @@ _GLOBAL_BATCH = flags(
     rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是)?\s*{AMOUNT}"
     rf"|全局\s*batch\s*(?:size)?\s*(?:为|=|是)?\s*{AMOUNT}"
 )
+_MFU_GAP = (
+    r"(?:\s*(?:on|in|for|with|at|is|was|are|of|about|around|roughly|typically|usually|measured|only|just"
+    r"|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为)\s*){0,5}"
+)
 _MFU = flags(
-    rf"mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
+    # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
+    rf"mfu{_MFU_GAP}{DECIMAL}\s*%|mfu{_MFU_GAP}(0\.\d+)(?![\d.%])"
+    rf"|mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
     rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
@@ -450,7 +458,7 @@ _SERVER_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
-    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|每(?:个)?机柜\s*{DECIMAL}\s*kw"  # "20 kW per rack"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|每(?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
 )
@@ -490,6 +498,10 @@ _CHECKPOINTS = flags(
     rf"|(?:checkpoints?|ckpts?|检查点)[^。.;；\n\d]{{0,6}}(?:保留|留|keep|retain)\s*(?:the\s*)?(?:最近|last\s*)?{INTEGER}"
     # "keep last 4", "保留最近8个" in a message about checkpoints
     rf"|(?:keep|keeping|retain|retaining|保留|留)\s*(?:only\s*)?(?:the\s*)?(?:最近|last|latest|newest)\s*{INTEGER}\s*(?:个|份)?(?!\s*(?:tb|gb|pb|天|days?|weeks?|months?|小时|hours?))"
+)
+# copies kept, in a message about checkpoints: "要存20个", "keep 20 of them", "存20份"
+_KEPT_COPIES = flags(
+    rf"(?:存|保留|留|keep|retain|store)\s*(?:下)?\s*{INTEGER}\s*(?:个|份|copies\b|of them\b|versions\b)"
 )
 # weights-only checkpoints kept besides the full ones: "plus 50 weights-only ones", "weights-only every 1000
 # steps for 50 saves", "另外存30个只含权重的"
@@ -904,7 +916,7 @@ class SlotExtractor:
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if match := _MFU.search(text):
-            share = _group(match, 1, 2, 3, 4) or "0"
+            share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
         if (
@@ -1057,6 +1069,8 @@ class SlotExtractor:
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
         if match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+        elif (match := _KEPT_COPIES.search(text)) and re.search(r"checkpoint|ckpt|检查点", text, re.I):
+            slots.checkpoints = int(match.group(1))  # "405B checkpoint多大 要存20个"
         if match := take(_WRITE_GB_S):
             unit = (_group(match, 2, 4) or "gb").lower()
             slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)

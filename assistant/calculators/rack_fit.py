@@ -91,8 +91,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         en = f"{o['racks']} racks of {rack} kW hold **{held_all_en}** ({per} per rack). {en}"
         zh = f"{o['racks']} 个 {rack} kW 机柜能放 **{held_all_zh}**（每柜 {per} 台）。{zh}"
     if o.get("racks_needed"):
-        racks_en = f"{o['servers']} servers need **{o['racks_needed']} racks** of {rack} kW."
-        racks_zh = f"{o['servers']} 台服务器需要 **{o['racks_needed']} 个** {rack} kW 机柜。"
+        heat = num(o["servers"] * o["server_kw"])  # the room's cooling carries all of it
+        racks_en = (
+            f"{o['servers']} servers need **{o['racks_needed']} racks** of {rack} kW, "
+            f"{heat} kW of IT load (and heat) in all."
+        )
+        racks_zh = f"{o['servers']} 台服务器需要 **{o['racks_needed']} 个** {rack} kW 机柜，IT 负载（即发热）合计 {heat} kW。"
         en, zh = (
             (f"{racks_en} {en}", f"{racks_zh}{zh}")
             if view.asked == "racks"

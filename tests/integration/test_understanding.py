@@ -2810,3 +2810,34 @@ def test_the_run_is_on_the_count_named_after_the_measurement(
     call = answer.tool_calls[0]
     assert call.input["gpus"] == gpus, answer.answer[:200]
     assert str(gpus) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how many H100 to train 7B on 2T tokens in 2 weeks? measured MFU on H100 is ~45%",
+        "7B模型 2T token 两周训完要多少张H100 我们实测MFU大概45%",
+    ],
+)
+def test_a_measured_mfu_a_few_words_from_its_name_is_used(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpus_for_deadline"], answer.answer[:200]
+    assert answer.tool_calls[0].input["mfu"] == 0.45
+    assert "45%" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "6 servers with 8x H100 each, every rack is limited to 25 kW, can we stay on air cooling?",
+        "6台8卡H100 机房风冷 每柜最多25kW 要不要上液冷",
+    ],
+)
+def test_a_limit_per_rack_is_the_racks_budget_not_the_rooms_load(assistant: Assistant, message: str) -> None:
+    """'每柜最多25kW' with six servers: two per rack, three racks, 61 kW of heat in all; never a 25 kW room."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["rack_fit"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert (call.input["rack_kw"], call.input["scope"], call.input["servers"]) == (25, "rack", 6)
+    assert call.output["racks_needed"] == 3
+    assert "61.2 kW" in answer.answer.split("\n\n")[0]

@@ -112,6 +112,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    ("70B的checkpoint多大，要存15个", {"params_b": 70, "checkpoints": 15}),
+    ("how big is a 70B checkpoint? we keep 15 of them", {"params_b": 70, "checkpoints": 15}),
+    # a few words between MFU and the share, but never a question about it
+    ("our measured MFU on H100 is ~42%", {"mfu": 0.42}),
+    ("我们MFU大概38%", {"mfu": 0.38}),
+    ("mfu ~ 0.41", {"mfu": 0.41}),
+    ("what MFU would we get at 30% fewer GPUs", {"mfu": None}),
     ("at 38% MFU", {"mfu": 0.38}),
     ("按MFU 50%估算", {"mfu": 0.50}),
     # fine-tuning
