@@ -228,8 +228,8 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     2x, rule of thumb 1-2x; the catalog's DGX H100 and DGX A100 ship 2 TB for 640 GB of HBM, 3.2x, and their
     ratios are reported). On top: data-loader buffers (GPUs x workers x prefetch x batch size), pinned buffers
     for NCCL and host-device copies, optionally a pinned copy of this server's share of the checkpoint for
-    asynchronous saves, and, when asked, ZeRO-Offload (parameters x 16 bytes, 18 with parameter offload,
-    / nodes x 1.5 buffer, as DeepSpeed estimates). The total rounds up to a practical DIMM configuration
+    asynchronous saves. ZeRO-Offload (parameters x 16 bytes, 18 with parameter offload, / nodes x 1.5
+    buffer, as DeepSpeed estimates) takes the baseline's place when it is larger, rather than adding to it. The total rounds up to a practical DIMM configuration
     (256 GB to 8 TB). Give current_ram_gb to check an existing or quoted server; desktop advice of 8-16 GB
     does not apply to training servers.
     """
@@ -268,7 +268,16 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
                 f"{inp.offload_buffer_factor:g} buffer (DeepSpeed zero_init estimate)"
             )
 
-    total = baseline + loaders + pinned + staging + offload
+    # The ratio's headroom (page cache, framework, processes) and DeepSpeed's 1.5x-buffered offload estimate
+    # cover the same spare memory: the larger of the two sizes the server, not their sum (which asked 24+
+    # bytes per parameter on top of 2x the GPU memory).
+    total = max(baseline, offload) + loaders + pinned + staging
+    if offload > baseline:
+        assumptions.append(
+            "the offloaded states exceed the baseline ratio, so they size the RAM in its place (not added to it)"
+        )
+    elif offload:
+        assumptions.append("the offloaded states fit within the baseline ratio's headroom (not added to it)")
     required_gib = total / GIB
     size, layout, beyond = _dimms(required_gib)
     if beyond:

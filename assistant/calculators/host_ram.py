@@ -68,15 +68,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         model, servers = model_name(call.input, o), call.input.get("nodes", 1)
         over = f" over {servers} servers" if servers > 1 else ""
         over_zh = f"（分摊到 {servers} 台服务器）" if servers > 1 else ""
+        ratio = num(o["ratio"])
+        if offload > o["per_node"]["baseline_gb"]:
+            with_en = f"it outgrows the {ratio}x GPU-memory baseline, so with loaders and pinned buffers"
+            with_zh = f"它超过按显存 {ratio} 倍的基线，取代基线，再加上数据加载和锁页缓冲"
+        else:
+            with_en = f"it fits within the {ratio}x GPU-memory baseline, so with loaders and pinned buffers"
+            with_zh = f"它在按显存 {ratio} 倍的基线之内，加上数据加载和锁页缓冲"
         en = (
             f"Offloading {model}'s optimizer states takes about **{num(offload)} GB of host RAM per server**{over}; "
-            f"with the {num(o['ratio'])}x GPU-memory baseline and loaders, fit **{num(o['recommended_ram_gib'])} GB** "
-            f"({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']}."
+            f"{with_en}, fit **{num(o['recommended_ram_gib'])} GB** ({o['dimm_layout']}) for "
+            f"{o['gpus_per_node']} x {o['gpu']}."
         )
         zh = (
-            f"把 {model} 的优化器状态卸载到内存，每台服务器约需 **{num(offload)} GB**{over_zh}；加上按显存 "
-            f"{num(o['ratio'])} 倍的基线和数据加载，建议配 **{num(o['recommended_ram_gib'])} GB**（{o['dimm_layout']}），"
-            f"对应 {o['gpus_per_node']} 张 {o['gpu']}。"
+            f"把 {model} 的优化器状态卸载到内存，每台服务器约需 **{num(offload)} GB**{over_zh}；{with_zh}，"
+            f"建议配 **{num(o['recommended_ram_gib'])} GB**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}。"
         )
         return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
     if view.asked == "cpu_cores" and cores_en:

@@ -577,6 +577,14 @@ RULES: list[Rule] = [
         "（按 DeepSpeed zero_init 估算）",
     ),
     rule(
+        r"the offloaded states exceed the baseline ratio, so they size the RAM in its place \(not added to it\)",
+        "卸载的状态超过按比例的基线，由它取代基线来定内存大小（不与基线相加）",
+    ),
+    rule(
+        r"the offloaded states fit within the baseline ratio's headroom \(not added to it\)",
+        "卸载的状态在按比例基线的余量之内（不与基线相加）",
+    ),
+    rule(
         rf"rounded up to (?P<size>{NUMBER}) GB of DIMMs \((?P<layout>.+)\); DIMM 'GB' are binary, so the "
         rf"(?P<gb>{NUMBER}) GB \(10\^9\) needed is (?P<gib>{NUMBER}) GiB",
         lambda g: (

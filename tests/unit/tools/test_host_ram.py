@@ -204,3 +204,19 @@ def test_a_higher_ratio_never_lowers_ram(memory: float, gpus: int, ratio: float)
 def test_the_dimm_total_always_covers_the_need(memory: float, params: float, nodes: int) -> None:
     out = run(gpu_memory_gb=memory, params_b=params, offload_optimizer=True, nodes=nodes)
     assert out.recommended_ram_gib >= out.per_node.total_gib
+
+
+def test_offload_takes_the_baselines_place_when_larger_not_added_to_it() -> None:
+    # 8 x H100 (640 GB HBM), 70B with optimizer offload: DeepSpeed's estimate 70e9 x 16 x 1.5 = 1,680 GB beats the
+    # 2x baseline of 1,280 GB, so it sizes the server; 1,680 + loaders and pinned buffers needs 2 TB of DIMMs
+    # (the sum, 2,960 GB, asked for 3 TB: 24 bytes per parameter on top of the ratio)
+    out = run(gpu="H100", params_b=70, offload_optimizer=True)
+    node = out.per_node
+    assert node.offload_gb == pytest.approx(1680)
+    assert node.total_gb == pytest.approx(1680 + node.loader_buffers_gb + node.pinned_gb, rel=1e-9)
+    assert out.recommended_ram_gib == 2048
+    # a small model's offload fits in the baseline's headroom: the ratio alone sizes it
+    small = run(gpu="H100", params_b=7, offload_optimizer=True)
+    assert small.per_node.total_gb == pytest.approx(
+        small.per_node.baseline_gb + small.per_node.loader_buffers_gb + small.per_node.pinned_gb, rel=1e-9
+    )
