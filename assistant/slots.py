@@ -40,6 +40,10 @@ class Slots(BaseModel):
     )
     gpu_count: int | None = None
     gpus_per_node: int | None = None
+    finetune_options: list[str] = Field(
+        default_factory=list,
+        description="Fine-tuning methods weighed against each other ('full finetune or LoRA?'), in the order named.",
+    )
     precision: str | None = Field(
         default=None,
         description="bf16, fp16, fp8, fp32, tf32; int8, int4 or fp4 for quantised serving weights.",
@@ -181,6 +185,8 @@ class Slots(BaseModel):
                 carried[key] = None
         if "gpu" in stated:
             carried["other_gpus"] = []
+        if "finetune" in stated:
+            carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
         return Slots.model_validate({**carried, **stated})
 
 
@@ -241,6 +247,12 @@ _COMMITTED = flags(
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
+_EACH_MACHINE = flags(r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b")
+# the GPUs in each machine, said after the card: "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each"
+_PER_NODE_AFTER = flags(
+    r"(?:[^.;。；?？\d]|\d+\s*gb){0,30}?(?:\b|(?<=\d))(\d+)\s*(?:gpus?|cards?)?\s*(?:per|each|a|/|in each|in a)\s*(?:node|server|box|machine)"
+    r"|(?:[^.;。；?？\d]|\d+\s*gb){0,12}?(?:nodes?|servers?|boxes|machines)\s*(?:with|of)\s*(\d+)\s*(?:gpus?|cards?)"
+)
 _COUNT_OF_SERVERS = flags(rf"{NUMBER}\s+{NUMBER}\s*(?:[x×*]|-?\s*gpus?)\s*$")
 _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
@@ -382,6 +394,8 @@ _MFU = flags(
 )
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+# methods weighed against each other, not one replacing the other ("QLoRA instead of full")
+_EITHER = flags(r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which")
 # adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
 _ADAPTERS = flags(
     rf"{NUMBER}\s*(?:个|different\s*|customer\s*)?(?:q?lora)\s*(?:adapters?|适配器|模型|权重)?"
@@ -455,6 +469,8 @@ _SERVER_KW = flags(
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
     rf"|(?:boxes|servers|nodes|machines)[^.;。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
     rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
+    # "16 servers of 8x H100 at 10kW each": racks and GPUs each were read before this
+    rf"|(?:servers?|nodes?|boxes|machines)\b[^.;。；]{{0,40}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b"
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
@@ -574,7 +590,8 @@ _PORTS_PER_GPU = flags(
 )
 # fabric ports per server: "4x400G per node", "每节点4个400G端口", "4 NICs per server", "每台4张网卡"
 _PORTS_PER_NODE = flags(
-    r"(\d)\s*(?:x|×|\*)?\s*(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*)?(?:ports?|nics?|hcas?)?\s*(?:per|each|a|/)\s*(?:node|server|box)"
+    # a speed or a port word is needed: "8 per node" alone counts GPUs
+    r"(\d)\s*(?:x|×|\*)?\s*(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?|nics?|hcas?)?|(?:ports?|nics?|hcas?))\s*(?:per|each|a|/)\s*(?:node|server|box)"
     r"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d|两|二|四|六|八)\s*(?:个|张|块|口)?\s*(?:\d{3}\s*g\w*)?\s*(?:的)?\s*(?:端口|网卡|口|nics?|ports?)"
 )
 # the radix, read without the word "switch" so the question still asks about switches
@@ -727,7 +744,7 @@ def _fleet_total(text: str, match: re.Match[str]) -> bool:
     after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
     if _TOTAL_AFTER.search(after) or _TOTAL_BEFORE.search(before):
         return True
-    value = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+    value = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
     return value > _MAX_SERVER_KW and not _EACH.search(match.group(0) + after[:8])
 
 
@@ -781,6 +798,19 @@ class SlotExtractor:
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
             rule(_blanks(known), slots)
+        if (
+            slots.servers
+            and slots.servers > 1
+            and slots.gpu_count
+            and slots.gpu_count <= 16
+            and (
+                slots.gpu_count == slots.gpus_per_node
+                or (not slots.gpus_per_node and _EACH_MACHINE.search(text))
+            )
+        ):
+            # "2 nodes of H100, 8 per node", "2台服务器 每台8张H100": the count is each machine's
+            slots.gpus_per_node = slots.gpu_count
+            slots.gpu_count = slots.servers * slots.gpu_count
         given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
         rest = strip(text, [(i, i + 1) for i in given])
         return slots, rest
@@ -830,6 +860,10 @@ class SlotExtractor:
             per_node = int(to_number(nodes.group(2)))
             slots.gpus_per_node = per_node
             slots.gpu_count = int(to_number(nodes.group(1))) * per_node
+            return
+        if each := _PER_NODE_AFTER.match(text, gpu.end):
+            # "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each": one such machine
+            slots.gpus_per_node = slots.gpu_count = int(_group(each, 1, 2) or 8)
             return
         count = _COUNT_BEFORE.search(before)
         if count and "台" in count.group(0):
@@ -919,6 +953,11 @@ class SlotExtractor:
             share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
         slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
+        named = sorted((m.start(), name) for pattern, name in _FINETUNE if (m := pattern.search(text)))
+        if len(named) > 1 and _EITHER.search(text):
+            # "full finetune or do i need lora", "全参还是LoRA": each method, in the order named
+            slots.finetune_options = [name for _, name in named]
+            slots.finetune = named[0][1]
         if (
             (adapters := _ADAPTERS.search(text))
             and _SERVES_ADAPTERS.search(text)
@@ -1029,9 +1068,9 @@ class SlotExtractor:
             value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
-            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match:
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if fleet := _FLEET.search(text):

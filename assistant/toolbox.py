@@ -66,13 +66,18 @@ class ToolBox:
     @staticmethod
     def _per_card(tools: list[str], slots: Slots) -> list[tuple[str, Slots]]:
         """Each calculator with the slots it runs on: a memory plan runs once per card named ("H20 or L20
-        for serving 70B?"), everything else once."""
+        for serving 70B?") or per fine-tuning method weighed ("full or LoRA?"), everything else once."""
         cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
         runs: list[tuple[str, Slots]] = []
         for name in tools:
             if name in _PER_CARD and cards:
                 runs.extend(
                     (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
+                )
+            elif name == "training_memory" and len(slots.finetune_options) > 1:
+                # "full finetune or LoRA on 2x 3090?": the memory of each method on the same cards
+                runs.extend(
+                    (name, slots.model_copy(update={"finetune": method})) for method in slots.finetune_options
                 )
             else:
                 runs.append((name, slots))

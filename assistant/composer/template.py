@@ -201,6 +201,12 @@ def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
     return out
 
 
+_METHOD = {
+    "en": {"full": "**Full fine-tuning**: ", "lora": "**LoRA**: ", "qlora": "**QLoRA**: "},
+    "zh": {"full": "**全参微调**：", "lora": "**LoRA**：", "qlora": "**QLoRA**："},
+}
+
+
 def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> list[str]:
     """One sentence with each card's result: for "H20 or A100 for serving 70B?" the best named first;
     for "which card?" the smallest card of the ladder that does it."""
@@ -464,6 +470,13 @@ class TemplateComposer:
         if summaries:
             heads = [s.headline(lang) for s in summaries]
             names = [call.name for call in ordered]
+            methods = [c.input.get("finetune") for c in ordered if c.name == "training_memory"]
+            if len(set(methods)) > 1:
+                # "full finetune or LoRA?": each method's verdict says which method it is
+                heads = [
+                    f"{_METHOD[lang][c.input['finetune']]}{head}" if c.name == "training_memory" else head
+                    for c, head in zip(ordered, heads, strict=True)
+                ]
             if "gpu_compare" in names and _memory_tie(summaries) and route.asked != "which_gpu":
                 # every card holds the model alike: the criterion the comparison ranks by decides, so it comes
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")

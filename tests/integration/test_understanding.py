@@ -2841,3 +2841,52 @@ def test_a_limit_per_rack_is_the_racks_budget_not_the_rooms_load(assistant: Assi
     assert (call.input["rack_kw"], call.input["scope"], call.input["servers"]) == (25, "rack", 6)
     assert call.output["racks_needed"] == 3
     assert "61.2 kW" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my 4 RTX 4090s: can they full fine-tune Mistral 7B, or is LoRA the only option?",
+        "手上4张4090，微调Mistral 7B，全参能跑吗还是只能LoRA",
+    ],
+)
+def test_methods_weighed_against_each_other_are_each_sized(assistant: Assistant, message: str) -> None:
+    """'Full or LoRA?' on the cards given: the verdict of each, named, full first as asked."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory", "training_memory"], answer.answer[:200]
+    methods = [call.input["finetune"] for call in answer.tool_calls]
+    assert methods == ["full", "lora"]
+    assert [call.output["fits"] for call in answer.tool_calls] == [False, True]
+    lead = answer.answer.split("\n\n")[0]
+    assert lead.index("**LoRA**") > lead.index("**") >= 0
+    assert lead.startswith("**Full fine-tuning**") or lead.startswith("**全参微调**")
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        ("full fine-tune Qwen2.5 32B, memory per GPU? our H100 80GB servers have 8 per server", 8),
+        ("we run 2 nodes of H100, 8 per node: does a full fine-tune of a 13B model fit?", 16),
+        ("2台服务器 每台8张H100，全参微调13B放得下吗", 16),
+    ],
+)
+def test_gpus_per_machine_said_after_the_card_are_counted(
+    assistant: Assistant, message: str, gpus: int
+) -> None:
+    """'8 per node' after the card is the GPUs in each machine (never 8 fabric ports); two such nodes are 16."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    assert answer.tool_calls[0].input["gpus"] == gpus
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "16 servers of 8x H100 at 10kW each, what is the yearly power bill at $0.10/kWh?",
+        "16台8卡H100服务器 每台10kW 电价0.7元/度 一年电费多少",
+    ],
+)
+def test_a_power_figure_each_after_the_servers_is_per_server(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert answer.tool_calls[0].output["it_power_kw"] == pytest.approx(160)

@@ -112,6 +112,16 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    # methods weighed against each other run each; one replacing another is that one
+    (
+        "full fine-tune vs LoRA for 13B?",
+        {"params_b": 13, "finetune": "full", "finetune_options": ["full", "lora"]},
+    ),
+    (
+        "13B 用 QLoRA 还是全参微调",
+        {"params_b": 13, "finetune": "qlora", "finetune_options": ["qlora", "full"]},
+    ),
+    ("QLoRA instead of full fine-tuning", {"finetune": "qlora", "finetune_options": None}),
     ("70B的checkpoint多大，要存15个", {"params_b": 70, "checkpoints": 15}),
     ("how big is a 70B checkpoint? we keep 15 of them", {"params_b": 70, "checkpoints": 15}),
     # a few words between MFU and the share, but never a question about it
