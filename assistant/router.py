@@ -349,6 +349,9 @@ _ASKED = [
     ("split", words(r"how (?:should|do|would|to|can|could) (?:we |i )?(?:split|allocate|divide|spend|break down|budget)\b",
                     r"\b(?:split|allocate|allocation|breakdown|break down|divide)\b[^?.]{0,40}(?:budget|money|between|across|among)",
                     r"(?:钱|预算|资金)[^。；;]{0,12}(?:怎么|如何|该怎么)(?:分配|分|花|划分|切分)", r"(?:预算|资金)分配")),
+    # "async save: how much RAM per node for the copy?": the host memory staging each node's share
+    ("staging", words(r"(?:async|asynchronous|staging|stage|pinned|copy into (?:host )?(?:memory|ram))[^?。？]{0,60}(?:\bram\b|memory)",
+                      r"(?:异步|暂存|锁页|拷到内存|拷进内存)[^?。？]{0,30}内存")),
     ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)")),
     ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",

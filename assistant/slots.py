@@ -247,7 +247,10 @@ _COMMITTED = flags(
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
-_EACH_MACHINE = flags(r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b")
+_EACH_MACHINE = flags(
+    r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b"
+    r"|\b(?:nodes|servers|boxes|machines)\s*(?:of|with)\s*\d+\s*(?:x\s*)?(?:gpus?|cards?)"
+)
 # the GPUs in each machine, said after the card: "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each"
 _PER_NODE_AFTER = flags(
     r"(?:[^.;。；?？\d]|\d+\s*gb){0,30}?(?:\b|(?<=\d))(\d+)\s*(?:gpus?|cards?)?\s*(?:per|each|a|/|in each|in a)\s*(?:node|server|box|machine)"
@@ -539,6 +542,10 @@ _CHECKPOINT_EVERY = flags(
 )
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
+    # "stall training for 60 seconds max", "a 90 s pause at most", "卡住不超过60秒"
+    rf"|(?:stall|pause|block|freeze|hold(?:s|ing)? up|interrupt)\w*[^.;。；?？\d]{{0,40}}?{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b"
+    rf"|{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\s*(?:max|maximum|at most|or less|tops)\b"
+    rf"|(?:不超过|最多|最长|控制在)\s*{DECIMAL}\s*(秒|分钟)"
 )
 # what the storage writes: "our storage does 5 GB/s writes", "存储写入带宽 20GB/s"
 _WRITE_GB_S = flags(
@@ -1119,7 +1126,10 @@ class SlotExtractor:
             value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
         if match := take(_WRITE_TIME):
-            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
+            value, unit = (
+                float(_group(match, 1, 3, 5, 7, 9) or 0),
+                (_group(match, 2, 4, 6, 8, 10) or "s").lower(),
+            )
             slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
         if match := take(_DISCOUNT):
             if match.group(3):  # "打7折", "八折": pay 70%, 80%

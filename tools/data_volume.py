@@ -54,6 +54,13 @@ class DataVolumeInput(ToolInput):
     write_seconds: float | None = Field(
         default=None, gt=0, le=1e6, description="Time allowed to write it, s."
     )
+    nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Servers writing the checkpoint (with checkpoint_tb): each writes, and an asynchronous save "
+        "stages in pinned host RAM, its share.",
+    )
     checkpoints_kept: int | None = Field(
         default=None, ge=1, le=100_000, description="Checkpoints kept at once (with checkpoint_tb)."
     )
@@ -73,11 +80,14 @@ class DataVolumeInput(ToolInput):
         if self.tokens_per_second_per_gpu and not self.gpus:
             raise ValueError("tokens_per_second_per_gpu needs gpus, the GPUs reading data")
         kept = self.checkpoints_kept or (self.checkpoint_interval_hours and self.checkpoint_window_hours)
-        if self.checkpoint_tb and not (self.write_seconds or kept):
+        if self.checkpoint_tb and not (self.write_seconds or kept or self.nodes):
             raise ValueError(
-                "checkpoint_tb needs write_seconds (the time allowed to write it) or the checkpoints kept "
-                "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours)"
+                "checkpoint_tb needs write_seconds (the time allowed to write it), the checkpoints kept "
+                "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours) or nodes "
+                "(the servers sharing it)"
             )
+        if self.nodes and not self.checkpoint_tb:
+            raise ValueError("nodes splits a checkpoint: give checkpoint_tb, the size of one")
         if (self.checkpoints_kept or self.checkpoint_window_hours) and not self.checkpoint_tb:
             raise ValueError("checkpoints kept need checkpoint_tb, the size of one")
         if self.growth_tb_per_day and not self.retention_days:
@@ -96,6 +106,14 @@ class DataVolumeOutput(ToolOutput):
         description="Aggregate write rate to save a checkpoint in time."
     )
     checkpoint_write_gbit_s: float | None
+    checkpoint_share_gb: float | None = Field(
+        default=None,
+        description="Each server's share of a checkpoint, GB: what it writes and, for an asynchronous save, "
+        "first copies into pinned host RAM.",
+    )
+    checkpoint_write_gb_s_per_node: float | None = Field(
+        default=None, description="Each server's share of the write rate, GB/s."
+    )
     checkpoints_kept: int | None = Field(default=None, description="Checkpoints held at once.")
     checkpoints_tb: float | None = Field(
         default=None, description="checkpoint size x checkpoints kept (+1 while the next is written), TB."
@@ -108,7 +126,8 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
 
     Token ids: TB = tokens x 2 or 4 bytes / 10^12. Kept data: (raw TB + TB per day x days) x copies. Read
     rate: tokens/s per GPU x GPUs x bytes per id. Checkpoint write rate: checkpoint size / allowed seconds (GB/s and Gb/s).
-    Checkpoints kept: size x (count kept, or window / interval, + 1 being written).
+    Checkpoints kept: size x (count kept, or window / interval, + 1 being written). With the servers writing
+    it, each one's share (size / servers): what it writes and what an asynchronous save stages in host RAM.
     """
     assumptions: list[str] = []
     warnings: list[str] = []
@@ -147,6 +166,17 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     if inp.checkpoint_tb and inp.write_seconds:
         write = round_sig(inp.checkpoint_tb * 1000 / inp.write_seconds)
         formulas.append("write rate = checkpoint size / allowed seconds")
+    share = share_rate = None
+    if inp.checkpoint_tb and inp.nodes:
+        # sharded saves (torch.distributed.checkpoint, Megatron's dist-ckpt) write from every rank, so each
+        # server writes, and an asynchronous save stages, its own share
+        share = round_sig(inp.checkpoint_tb * 1000 / inp.nodes)
+        share_rate = round_sig(write / inp.nodes) if write is not None else None
+        formulas.append("share per server = checkpoint size / servers")
+        assumptions.append(
+            f"the checkpoint is sharded evenly over {inp.nodes} servers; an asynchronous save copies each share "
+            "into pinned host RAM first, then writes it in the background"
+        )
     kept_count = store = None
     if inp.checkpoint_tb and (
         inp.checkpoints_kept or (inp.checkpoint_interval_hours and inp.checkpoint_window_hours)
@@ -179,6 +209,8 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         read_mb_s=read,
         checkpoint_write_gb_s=write,
         checkpoint_write_gbit_s=round_sig(write * 8) if write is not None else None,
+        checkpoint_share_gb=share,
+        checkpoint_write_gb_s_per_node=share_rate,
         checkpoints_kept=kept_count,
         checkpoints_tb=store,
     )

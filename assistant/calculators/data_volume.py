@@ -32,6 +32,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
     if slots.checkpoint_tb and slots.write_seconds:
         payload.update(checkpoint_tb=slots.checkpoint_tb, write_seconds=slots.write_seconds)
+    if slots.checkpoint_tb and (slots.servers or 0) > 1:
+        # "2.1 TB, 16 nodes": what each node writes, and stages in host RAM for an asynchronous save
+        payload.update(checkpoint_tb=slots.checkpoint_tb, nodes=slots.servers)
     if slots.checkpoint_tb and (slots.checkpoints or (slots.checkpoint_hours and slots.retention_days)):
         # "a 1.8 TB checkpoint every 30 min, kept for 48 h", "每个900GB，保留最近8个": the space they take
         payload["checkpoint_tb"] = slots.checkpoint_tb
@@ -68,6 +71,26 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 value=f"{num(o['checkpoint_write_gb_s'])} GB/s",
             )
         )
+    if o.get("checkpoint_share_gb") is not None:
+        share, nodes = num(o["checkpoint_share_gb"]), i["nodes"]
+        rate = o.get("checkpoint_write_gb_s_per_node")
+        at_en = f" at {num(rate)} GB/s" if rate is not None else ""
+        at_zh = f"，每台 {num(rate)} GB/s" if rate is not None else ""
+        staging_en = (
+            f"an asynchronous save first copies each node's share into pinned host RAM: **{share} GB of RAM per "
+            f"node** ({num(i['checkpoint_tb'])} TB / {nodes} nodes), on top of what training uses."
+        )
+        staging_zh = (
+            f"异步保存先把每台的那一份拷进锁页内存：**每台约 {share} GB 内存**（{num(i['checkpoint_tb'])} TB / "
+            f"{nodes} 台），在训练本身占用的内存之外。"
+        )
+        if view.asked == "staging":
+            en.insert(0, staging_en[0].upper() + staging_en[1:])
+            zh.insert(0, staging_zh)
+        else:
+            en.append(f"Each of the {nodes} nodes writes its {share} GB share{at_en}; {staging_en}")
+            zh.append(f"{nodes} 台各写自己的 {share} GB{at_zh}；{staging_zh}")
+        rows.append(Row(en="Share per node", zh="每台分摊", value=f"{share} GB"))
     if o.get("checkpoints_tb") is not None:
         kept = o["checkpoints_kept"]
         en.insert(
@@ -134,5 +157,5 @@ CALCULATOR = Calculator(
     ),  # chosen by the figures given: token width, raw data and growth, checkpoint size and time
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"storage", "bandwidth"}),
+    answers=frozenset({"storage", "bandwidth", "staging"}),
 )

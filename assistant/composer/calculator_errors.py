@@ -268,10 +268,15 @@ RULES: list[Rule] = [
         "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
     ),
     rule(
-        r"input: checkpoint_tb needs write_seconds \(the time allowed to write it\) or the checkpoints kept "
-        r"\(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours\)",
-        "checkpoint_tb 需要配合 write_seconds（允许的写入时间）或保留的检查点数（checkpoints_kept，"
-        "或 checkpoint_interval_hours 加 checkpoint_window_hours）",
+        r"input: checkpoint_tb needs write_seconds \(the time allowed to write it\), the checkpoints kept "
+        r"\(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours\) or nodes "
+        r"\(the servers sharing it\)",
+        "checkpoint_tb 需要配合 write_seconds（允许的写入时间）、保留的检查点数（checkpoints_kept，"
+        "或 checkpoint_interval_hours 加 checkpoint_window_hours）或 nodes（分担它的服务器数）",
+    ),
+    rule(
+        r"input: nodes splits a checkpoint: give checkpoint_tb, the size of one",
+        "nodes 用于分摊检查点：请给出 checkpoint_tb（单个检查点大小）",
     ),
     rule(
         r"input: checkpoints kept need checkpoint_tb, the size of one",

@@ -2890,3 +2890,28 @@ def test_a_power_figure_each_after_the_servers_is_per_server(assistant: Assistan
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["power_cost"], answer.answer[:200]
     assert answer.tool_calls[0].output["it_power_kw"] == pytest.approx(160)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "checkpoint is 1.6 TB across 20 nodes of 8 GPUs; saving may pause training for 40 seconds max. write bandwidth needed?",
+            "with async checkpointing the pause is just the copy to host memory: RAM per node for that?",
+        ),
+        (
+            "checkpoint 1.6TB，20台机器，每台8卡，保存时训练卡住不超过40秒，存储写带宽要多少",
+            "改成异步保存的话，每台要多少内存来暂存",
+        ),
+    ],
+)
+def test_a_pause_allowed_for_a_save_is_its_write_time_and_async_staging_is_each_nodes_share(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """1.6 TB in 40 s is 40 GB/s; an asynchronous save stages 1.6 TB / 20 = 80 GB per node, led when asked."""
+    first, second = talk(assistant, *messages)
+    assert tools(first)[0] == "data_volume", first.answer[:200]
+    assert first.tool_calls[0].output["checkpoint_write_gb_s"] == pytest.approx(40)
+    assert "**40 GB/s**" in first_sentence(first)
+    assert "data_volume" in tools(second), second.answer[:200]
+    assert "80 GB" in first_sentence(second)

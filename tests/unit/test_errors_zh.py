@@ -132,6 +132,7 @@ INVALID: list[Payload] = [
     ("data_volume", {}),
     ("serving_capacity", {"demand_tokens_per_second": 1000}),
     ("data_volume", {"checkpoint_tb": 1}),
+    ("data_volume", {"tokens_b": 1, "nodes": 4}),
     ("data_volume", {"checkpoints_kept": 4, "tokens_b": 1}),
     ("data_volume", {"raw_tb": 10, "growth_tb_per_day": 1}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000}),

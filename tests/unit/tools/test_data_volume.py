@@ -46,9 +46,26 @@ def test_bloom_checkpoint_written_in_a_minute() -> None:
     assert out.checkpoint_write_gbit_s == pytest.approx(306.7, rel=1e-3)
 
 
+def test_bloom_checkpoint_shared_over_its_48_nodes() -> None:
+    """BLOOM trained on 48 nodes of 8 A100s (tr11-176B-ml README): each writes, and an asynchronous save stages
+    in host RAM, 2.3 TB / 48 = 47.9 GB; at 60 s that is 0.8 GB/s from each node."""
+    out = data_volume(DataVolumeInput(checkpoint_tb=2.3, write_seconds=60, nodes=48), CATALOG)
+    assert out.checkpoint_share_gb == pytest.approx(47.92, rel=1e-3)
+    assert out.checkpoint_write_gb_s_per_node == pytest.approx(38.33 / 48, rel=1e-3)
+    alone = data_volume(DataVolumeInput(checkpoint_tb=2.3, nodes=48), CATALOG)  # the share alone is enough
+    assert alone.checkpoint_write_gb_s is None
+    assert alone.checkpoint_share_gb == pytest.approx(47.92, rel=1e-3)
+
+
 @pytest.mark.parametrize(
     "payload",
-    [{}, {"checkpoint_tb": 1}, {"raw_tb": 10, "growth_tb_per_day": 1}, {"tokens_per_second_per_gpu": 3000}],
+    [
+        {},
+        {"checkpoint_tb": 1},
+        {"nodes": 4, "tokens_b": 1},
+        {"raw_tb": 10, "growth_tb_per_day": 1},
+        {"tokens_per_second_per_gpu": 3000},
+    ],
 )
 def test_incomplete_inputs_are_refused(payload: dict[str, object]) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 - pydantic's ValidationError names the field
