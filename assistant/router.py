@@ -330,7 +330,15 @@ _OFF_TASK = words(
     r"\b(?:write|compose|tell) (?:me )?(?:a |an )?(?:poem|haiku|story|joke|song|limerick|essay|lyrics|rap)\b",
     r"\b(?:poem|haiku|limerick|joke|song) (?:about|on)\b", r"写(?:一)?(?:首|篇|个)?[^。？?，,]{0,12}?(?:诗|故事|笑话|歌|作文)", r"讲个笑话", r"作(?:一)?首诗",
 )  # fmt: skip
+# a ratio between two cards asked: the comparison's lead, not a table of their figures
+_HOW_MUCH_FASTER = words(
+    r"how much (?:faster|slower|quicker|better)",
+    r"\bspeed[- ]?ups?\b",
+    r"(?:快|提升|提速|加速)(?:了)?\s*(?:多少|几倍)",
+    r"(?:快|强)几倍",
+)
 _ASKED = [
+    ("ratio", _HOW_MUCH_FASTER),
     # "KV cache for one 32k request?", "KV cache 要多少": the cache itself, before the cards that hold it
     ("kv_cache", words(r"kv[- ]?cache\b[^?.]{0,40}(?:how (?:much|big|large)|size|\?|take|need|for (?:one|a|each|per))",
                        r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)")),
@@ -979,6 +987,7 @@ def _refine(
         and not stated.keys() - _SPEC_SLOTS
         and task is None
         and not counts
+        and not (slots.other_gpus and asked == "ratio")  # "H100 to B200, how much faster at bf16?"
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     if (

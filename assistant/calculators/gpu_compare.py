@@ -142,6 +142,15 @@ CALCULATOR = Calculator(
         r"差在哪|差别|有(?:什么|啥)不同|不同之处|\bwhat'?s different\b|\bhow do(?:es)? .{1,30} differ\b",
         r"\b(?:faster|slower|better|cheaper)\b[^?.]{0,30}\bthan\b",
         r"比\s*\S{1,12}?(?:快|慢|强|弱)",
+        # "if we upgrade A100 to B200, how much faster?", "从A100换到H100能快多少"
+        r"how much (?:faster|slower|quicker|better|more throughput)",
+        r"\bspeed[- ]?ups?\b",
+        r"\bx faster\b",
+        r"(?:快|提升|提速|加速)(?:了)?\s*(?:多少|几倍|多少倍)",
+        r"(?:快|强)几倍",
+        r"\bcompared? (?:to|with)\b",
+        r"\bagainst (?:the |our )?",
+        r"相比|相较|跟.{1,16}比|和.{1,16}比",
         # "…or…, which gives more per dollar?", "性价比哪个高", "谁更划算"
         r"\bwhich\b[^?.]{0,30}\b(?:better|more|less|faster|cheaper|wins|best|gives|offers)\b",
         r"哪个(?:高|低|强|划算|便宜|快|值|合适)",
@@ -149,5 +158,5 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"compare"}),
+    answers=frozenset({"compare", "ratio"}),
 )

@@ -2915,3 +2915,20 @@ def test_a_pause_allowed_for_a_save_is_its_write_time_and_async_staging_is_each_
     assert "**40 GB/s**" in first_sentence(first)
     assert "data_volume" in tools(second), second.answer[:200]
     assert "80 GB" in first_sentence(second)
+
+
+@pytest.mark.parametrize(
+    ("message", "ratio"),
+    [
+        ("moving our training from H100 to B200, roughly how much faster at bf16?", "2.27x"),
+        ("训练从A100升级到H100大概能快多少", "3.17"),
+        ("is the L40S any good for fine-tuning compared to the A100 80GB we own?", "1.16x"),
+    ],
+)
+def test_how_much_faster_one_card_is_than_another_leads_with_the_ratio(
+    assistant: Assistant, message: str, ratio: str
+) -> None:
+    """'How much faster?' / 'compared to' between two named cards: the dense BF16 ratio, not a card description."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer), answer.answer[:200]
+    assert ratio in first_sentence(answer)
