@@ -913,7 +913,12 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         return "rack_fit"  # "机房一共 300kW，每台 10.2kW，能放几台": servers the room's power carries
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
-    if given.requests_per_second and not rate and has_model and asked in {None, "gpus", "servers"}:
+    if (
+        given.requests_per_second
+        and not rate
+        and has_model
+        and asked in {None, "gpus", "servers", "which_gpu"}
+    ):
         return "serving_estimate"  # "2000 req/min of an 8B model: how many L40S?" with nothing measured
     if asked == "throughput" and has_model and not rate:
         return "serving_estimate"  # "how many tokens/s can one H100 generate for 70B?": one replica's rate

@@ -128,6 +128,9 @@ class Slots(BaseModel):
     lease_per_server: bool = Field(default=False, description="The lease payment is per server.")
     discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
+    requests_per_day: float | None = Field(
+        default=None, description="Requests a day to serve ('日均请求10万次')."
+    )
     tokens_per_request: float | None = Field(default=None, description="Output tokens per request.")
     prompt_tokens: int | None = Field(default=None, description="Input (prompt) tokens per request.")
     kv_precision: str | None = Field(
@@ -276,6 +279,15 @@ _DISCOUNT = flags(
 _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
+)
+# a day's requests arrive within a working day's busy hours: 3x the 24-hour average
+BUSY_HOURS_A_DAY = 8
+# requests a day: "2 million requests per day", "100k requests a day", "日均请求10万次", "每天10万个请求"
+_QPD = flags(
+    rf"{NUMBER}\s*(k|m|mn|million|万|千|百万|亿)?\s*(?:个|次)?\s*(?:requests?|reqs?|queries|calls|conversations|chats|请求|次请求|调用|次调用|对话|次对话|query)\s*(?:/|per|a|each|every)\s*day\b"
+    rf"|(?:日均|每天|每日|一天)\s*(?:的)?\s*(?:请求|调用|访问|对话|query)?(?:量|数)?\s*(?:约|大概|有)?\s*{NUMBER}\s*(k|m|万|千|百万|亿)?\s*(?:次|个|条)?"
+    rf"(?=\s*(?:请求|调用|对话|query|次|个|条|[，,。;；\s]|$))"
+    rf"|{NUMBER}\s*(k|m|万|千|百万|亿)?\s*(?:次|个)?\s*(?:请求|调用|对话)\s*/\s*(?:天|日)"
 )
 # requests a minute: "1200 requests per minute", "2000 req/min", "每分钟3000个请求"
 _QPM = flags(
@@ -1141,6 +1153,10 @@ class SlotExtractor:
             slots.requests_per_second = float(_group(match, 1, 2) or 0)
         elif match := take(_QPM):
             slots.requests_per_second = float(_group(match, 1, 2) or 0) / 60
+        elif match := take(_QPD):
+            slots.requests_per_day = scaled(_group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6))
+            # served at the rate of its busy hours, not spread evenly over 24 (stated with the plan)
+            slots.requests_per_second = round(slots.requests_per_day / (BUSY_HOURS_A_DAY * 3600), 4)
         if match := take(_PER_REQUEST):
             slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         if match := take(_PROMPT_TOKENS):

@@ -16,6 +16,7 @@ from assistant.calculators.common import (
     pct,
     words,
 )
+from assistant.calculators.serving_estimate import busy_hours
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -27,6 +28,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     assumptions: list[Assumed] = []
     demand = slots.demand_tokens_per_second
+    if slots.requests_per_day:
+        assumptions.append(busy_hours(slots.requests_per_day, slots.requests_per_second or 0))
     if slots.requests_per_second and slots.tokens_per_request:
         assumptions.append(
             assumed(

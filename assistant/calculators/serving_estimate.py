@@ -21,16 +21,18 @@ from assistant.calculators.common import (
 )
 from assistant.calculators.inference_memory import serving_fields
 from assistant.models import ToolCall
-from assistant.slots import Slots
+from assistant.slots import BUSY_HOURS_A_DAY, Slots
 from knowledge.catalog import Catalog
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     # no request rate: chosen only when the rate itself was asked ("how many tokens/s can one H100 do?")
     payload: dict[str, Any] = {}
+    assumptions: list[Assumed] = []
     if slots.requests_per_second:
         payload["requests_per_second"] = slots.requests_per_second
-    assumptions: list[Assumed] = []
+    if slots.requests_per_day:
+        assumptions.append(busy_hours(slots.requests_per_day, slots.requests_per_second or 0))
     if not model_into(slots, payload):
         return None
     gpu_into(slots, payload, assumptions)
@@ -52,6 +54,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpus"] = slots.gpu_count  # "on 8x H20": as many replicas as those GPUs hold
     serving_fields(slots, payload, assumptions)
     return Plan(tool="serving_estimate", payload=payload, assumed=assumptions)
+
+
+def busy_hours(per_day: float, per_second: float) -> Assumed:
+    """How a day's requests became a rate to serve: the busy hours they arrive in."""
+    return assumed(
+        f"{num(per_day)} requests a day arrive within {BUSY_HOURS_A_DAY} busy hours: {num(per_second)} requests/s "
+        "(3x the 24-hour average); give your peak rate to replace it",
+        f"每天 {num(per_day)} 个请求集中在 {BUSY_HOURS_A_DAY} 个繁忙小时内：每秒 {num(per_second)} 个请求"
+        "（24 小时平均值的 3 倍）；有实际峰值时请以峰值为准",
+    )
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

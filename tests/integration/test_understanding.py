@@ -2932,3 +2932,21 @@ def test_how_much_faster_one_card_is_than_another_leads_with_the_ratio(
     (answer,) = talk(assistant, message)
     assert "gpu_compare" in tools(answer), answer.answer[:200]
     assert ratio in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we'll serve Llama 3.1 8B on L40S to about 864k requests a day, 1k prompt and 250 output tokens each: GPUs?",
+        "Llama 3.1 8B 上线，用L40S，每天86.4万次请求，每次输入1000输出250 token，要几张卡",
+    ],
+)
+def test_requests_a_day_are_served_at_the_rate_of_their_busy_hours(
+    assistant: Assistant, message: str
+) -> None:
+    """864k a day over 8 busy hours is 30 requests/s (3x the 24-hour average of 10/s), stated as an assumption."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_estimate"], answer.answer[:200]
+    assert answer.tool_calls[0].input["requests_per_second"] == pytest.approx(30)
+    assert "params_b" not in answer.tool_calls[0].input
+    assert any("864,000" in a for a in answer.assumptions)

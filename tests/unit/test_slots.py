@@ -112,6 +112,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    # a day's requests, served at the rate of 8 busy hours
+    (
+        "about 1.2 million requests per day",
+        {"requests_per_day": 1_200_000, "requests_per_second": 41.6667, "params_b": None},
+    ),
+    ("日均调用20万次", {"requests_per_day": 200_000, "requests_per_second": 6.9444}),
     # methods weighed against each other run each; one replacing another is that one
     (
         "full fine-tune vs LoRA for 13B?",
