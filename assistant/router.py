@@ -330,6 +330,9 @@ _OFF_TASK = words(
     r"\b(?:write|compose|tell) (?:me )?(?:a |an )?(?:poem|haiku|story|joke|song|limerick|essay|lyrics|rap)\b",
     r"\b(?:poem|haiku|limerick|joke|song) (?:about|on)\b", r"写(?:一)?(?:首|篇|个)?[^。？?，,]{0,12}?(?:诗|故事|笑话|歌|作文)", r"讲个笑话", r"作(?:一)?首诗",
 )  # fmt: skip
+# calculators whose result is a number of GPUs, which a follow-up about that setup goes on with
+_COUNTING = {"serving_estimate", "gpus_for_deadline"}
+_ON_THE_SETUP = {"power_cost", "host_ram", "rack_fit", "network", "fabric", "budget_fit"}
 # a ratio between two cards asked: the comparison's lead, not a table of their figures
 _HOW_MUCH_FASTER = words(
     r"how much (?:faster|slower|quicker|better)",
@@ -518,7 +521,8 @@ class Router:
             if asked == "gpus" and "deadline_days" in stated and "gpu_count" not in stated:
                 # "要 20 天跑完需要多少卡": the count the run had is now the question
                 slots = slots.model_copy(update={"gpu_count": None, "servers": None})
-            asked = asked or context.asked
+            if not (set(triggered) - set(context.tools)) & _ON_THE_SETUP:
+                asked = asked or context.asked  # not when it moves on to the setup ("and the power bill?")
         if (
             follow_up
             and "deadline_days" in stated
@@ -558,6 +562,21 @@ class Router:
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if (
+            tools
+            and set(tools) <= _ON_THE_SETUP
+            and slots.gpu_count is None
+            and not stated.keys() & {"gpu", "gpu_count", "servers", "server"}
+        ):
+            # "一年电费多少" after "2 L40S serve it": the GPUs the last answer counted, not a default server
+            counted = next(
+                (c.output["gpus"] for c in reversed(context.calls)
+                 if c.name in _COUNTING and isinstance(c.output.get("gpus"), int)
+                 and c.input.get("gpu") in {None, slots.gpu}),
+                None,
+            )  # fmt: skip
+            if counted:
+                slots = slots.model_copy(update={"gpu_count": counted})
         if "compute_optimal" in tools:
             # "how big a model can 500k GPU-hours train?": the size, not the hours again
             tools = ["compute_optimal"]
@@ -1003,7 +1022,12 @@ def _refine(
         and not follow_up
     ):
         return ["gpu_spec"]  # "H100多少钱一张", "how much is a DGX H100?": the catalog's dated price
-    known = _from_known_figures(given, asked, bool(slots.params_b or slots.model))
+    has_model = bool(slots.params_b or slots.model)
+    # what this message gives decides before what the conversation gave ("and the yearly electricity at
+    # $0.12/kWh?" after a serving estimate is a power bill, not the request rate again)
+    known = _from_known_figures(Slots.model_validate(stated), asked, has_model) or _from_known_figures(
+        given, asked, has_model
+    )
     if known:
         # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question
         # by arithmetic: never re-derived from a model size and an assumed MFU

@@ -2950,3 +2950,24 @@ def test_requests_a_day_are_served_at_the_rate_of_their_busy_hours(
     assert answer.tool_calls[0].input["requests_per_second"] == pytest.approx(30)
     assert "params_b" not in answer.tool_calls[0].input
     assert any("864,000" in a for a in answer.assumptions)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "we'll serve Qwen2.5 14B on L40S, 50k requests a day, how many cards?",
+            "and the yearly electricity at $0.12/kWh?",
+        ),
+        ("Qwen2.5-14B 部署 用L40S 每天5万次请求 要几张卡", "一年电费多少 电价0.8元"),
+    ],
+)
+def test_a_follow_up_on_the_setup_uses_the_gpus_just_counted(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """The power bill after '2 x L40S serve it' is for those 2 cards, not for a default 8-GPU server."""
+    first, second = talk(assistant, *messages)
+    counted = first.tool_calls[0].output["gpus"]
+    assert counted < 8, first.answer[:200]
+    assert tools(second) == ["power_cost"], second.answer[:200]
+    assert second.tool_calls[0].input["gpus"] == counted
