@@ -332,6 +332,7 @@ _OFF_TASK = words(
 )  # fmt: skip
 # calculators whose result is a number of GPUs, which a follow-up about that setup goes on with
 _COUNTING = {"serving_estimate", "gpus_for_deadline"}
+_TUNING = {Task.FINETUNE, Task.LORA, Task.QLORA}
 _ON_THE_SETUP = {"power_cost", "host_ram", "rack_fit", "network", "fabric", "budget_fit"}
 # a ratio between two cards asked: the comparison's lead, not a table of their figures
 _HOW_MUCH_FASTER = words(
@@ -1099,7 +1100,8 @@ def _refine(
         and (not slots.gpu_count or recount)
         and known != "run_time"  # a measured rate or GPU-hours count the GPUs without an assumed MFU
         and "cluster_plan" not in chosen
-        and task in {None, Task.PRETRAIN}
+        # a fine-tune with its data and a deadline ("500M tokens, done in 10 hours") is counted by compute too
+        and (task in {None, Task.PRETRAIN} or (task in _TUNING and given.tokens_b))
     ):
         if "gpus_for_deadline" not in chosen:
             chosen.insert(0, "gpus_for_deadline")

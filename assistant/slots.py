@@ -425,10 +425,12 @@ _ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjus
 
 # --- money and time -------------------------------------------------------------------------------
 _DEADLINE = flags(
-    rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?)"
-    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
-    rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?)"
+    rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?|hours?|hrs?)\b"
+    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
+    rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+    # "done overnight (10 hours)", "finished in a 12h window"
+    rf"|(?:overnight|done|finish\w*|complete\w*|wrapped up)[^.;。?？\d]{{0,16}}?\(?\s*{NUMBER}\s*(hours?|hrs?|h)\b"
 )
 # "70b, 1.4T tokens, 60 days": with a model and its data given, a bare duration is the time the run has
 _BARE_DURATION = flags(rf"(?<![\w.]){NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![\w])")
@@ -749,6 +751,12 @@ _DAYS_PER = {
     "month": 30,
     "months": 30,
     "月": 30,
+    "hour": 1 / 24,
+    "hours": 1 / 24,
+    "hr": 1 / 24,
+    "hrs": 1 / 24,
+    "h": 1 / 24,
+    "小时": 1 / 24,
 }
 
 
@@ -1292,9 +1300,9 @@ def _deadline(text: str) -> float | None:
     match = _DEADLINE.search(text)
     if not match:
         return None
-    number = _group(match, 1, 3, 5, 7)
-    unit = (_group(match, 2, 4, 6, 8) or "day").lower()
-    return to_number(number or "0") * _DAYS_PER.get(unit, 1)
+    number = _group(match, 1, 3, 5, 7, 9)
+    unit = (_group(match, 2, 4, 6, 8, 10) or "day").lower()
+    return round(to_number(number or "0") * _DAYS_PER.get(unit, 1), 6)
 
 
 # accelerators people name that the catalog does not (yet) hold: other Ascend bins and generations

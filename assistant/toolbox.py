@@ -45,6 +45,10 @@ class ToolBox:
                 if name == "cloud_cost" and not on.gpu_hours
                 else None
             )
+            counted = next((c for c in result.calls if c.name == "gpus_for_deadline"), None)
+            if name == "training_memory" and counted and not on.gpu_count:
+                # the memory on the GPUs the deadline needs, not on one GPU beside it
+                on = on.model_copy(update={"gpu_count": counted.output["gpus"]})
             calculator = CALCULATORS.get(name)
             plan = plan or (calculator.build(on, self._catalog) if calculator else None)
             if plan is None:

@@ -32,6 +32,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     compute_fields(slots, payload, assumptions, catalog)
     payload["deadline_days"] = slots.deadline_days
+    if slots.finetune:
+        payload["finetune"] = slots.finetune  # LoRA and QLoRA skip the weight gradients: fewer FLOPs a token
     ask = None if slots.tokens_b else ASK_TOKENS
     return Plan(tool="gpus_for_deadline", payload=payload, assumed=assumptions, ask=ask)
 
@@ -40,13 +42,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     w = o["workload"]
     model, gpu, rng = model_name(i, o), w["gpu"], o["gpus_range"]
+    days = i["deadline_days"]
+    # "overnight (10 hours)" reads in hours
+    within_en = f"{num(days * 24)} hours" if days < 2 else f"{num(days)} days"
+    within_zh = f"{num(days * 24)} 小时" if days < 2 else f"{num(days)} 天"
+    kind = i.get("finetune")
+    train_en = {"full": "fully fine-tune", "lora": "LoRA fine-tune", "qlora": "QLoRA fine-tune"}.get(
+        kind, "train"
+    )
+    train_zh = {"full": "全参微调完", "lora": "LoRA 微调完", "qlora": "QLoRA 微调完"}.get(kind, "训完")
     en = (
-        f"To train {model} on {num(w['tokens_b'])}B tokens within {num(i['deadline_days'])} days you need "
+        f"To {train_en} {model} on {num(w['tokens_b'])}B tokens within {within_en} you need "
         f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of 8) "
         f"at {pct(i.get('mfu', 0.4))} MFU; {span(rng['low'], rng['high'])} GPUs across the MFU range."
     )
     zh = (
-        f"要在 {num(i['deadline_days'])} 天内训完 {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
+        f"要在 {within_zh}内{train_zh} {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
         f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 8 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
     )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{num(w['tokens_b'])}B"),

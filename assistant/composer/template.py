@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import Brief, Row, Summary, View, num
@@ -460,7 +461,12 @@ class TemplateComposer:
         view = View(asked=route.asked, currency=_currency(route), period=route.slots.period)
         # the calculator that answers the quantity asked speaks first
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
-        summaries = [summarize(call, view) for call in ordered]
+        counted = any(call.name == "gpus_for_deadline" for call in run.calls)
+        # the deadline has given the count: the memory beside it says whether that count holds the model
+        fit_view = replace(view, asked="fit") if counted and view.asked == "gpus" else view
+        summaries = [
+            summarize(call, fit_view if call.name == "training_memory" else view) for call in ordered
+        ]
         if route.slots.unknown_gpu and (not route.slots.gpu or "unknown_gpu" in route.stated):
             parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
         verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run) else None

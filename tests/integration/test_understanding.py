@@ -2971,3 +2971,27 @@ def test_a_follow_up_on_the_setup_uses_the_gpus_just_counted(
     assert counted < 8, first.answer[:200]
     assert tools(second) == ["power_cost"], second.answer[:200]
     assert second.tool_calls[0].input["gpus"] == counted
+
+
+@pytest.mark.parametrize(
+    ("message", "hours"),
+    [
+        (
+            "full fine-tune of Llama 3.1 8B on 1B tokens, we need it finished within 16 hours: how many H100?",
+            "16 hours",
+        ),
+        ("全参微调Llama 3.1 8B 数据1B token 要求16小时内跑完 需要几张H100", "16 小时"),
+    ],
+)
+def test_a_fine_tune_with_its_data_and_hours_is_counted_by_compute_and_checked_for_memory(
+    assistant: Assistant, message: str, hours: str
+) -> None:
+    """A deadline in hours is read; the GPU count comes from the fine-tune's FLOPs, and the memory verdict is
+    for that count (never a smaller 'minimum' beside it)."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpus_for_deadline", "training_memory"], answer.answer[:200]
+    deadline, memory = answer.tool_calls
+    assert deadline.input["deadline_days"] == pytest.approx(16 / 24, rel=1e-4)
+    assert deadline.input["finetune"] == "full"
+    assert memory.input["gpus"] == deadline.output["gpus"]
+    assert hours in first_sentence(answer)
