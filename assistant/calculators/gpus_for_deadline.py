@@ -46,7 +46,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     # "overnight (10 hours)" reads in hours
     within_en = f"{num(days * 24)} hours" if days < 2 else f"{num(days)} days"
     within_zh = f"{num(days * 24)} 小时" if days < 2 else f"{num(days)} 天"
-    kind = i.get("finetune")
+    kind = str(i.get("finetune") or "")
     train_en = {"full": "fully fine-tune", "lora": "LoRA fine-tune", "qlora": "QLoRA fine-tune"}.get(
         kind, "train"
     )
