@@ -54,6 +54,10 @@ class Slots(BaseModel):
     pipeline_parallel: int | None = None
     seq_len: int | None = None
     micro_batch: int | None = None
+    recompute: str | None = Field(
+        default=None,
+        description="Activation recomputation: none, selective or full ('no activation checkpointing').",
+    )
     global_batch: int | None = None
     mfu: float | None = Field(default=None, description="0-1.")
     finetune: str | None = Field(default=None, description="full, lora or qlora.")
@@ -381,6 +385,17 @@ _SEQ = flags(
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
+    rf"|\b(?:mbs|micro[\s_-]*bs)\s*(?:of|=|:|为)?\s*{INTEGER}"
+)
+# activation recomputation switched off or on: "no activation checkpointing", "不开重计算", "开启gradient checkpointing"
+_NO_RECOMPUTE = flags(
+    r"(?:\bno|\bwithout|\bdisabl\w*|\bturn\w* off|\bnot using|\bw/o|不开|不用|关闭|关掉|没开|不做)\s*(?:the\s*)?"
+    r"(?:activation|gradient|grad)?\s*(?:checkpointing|recomput\w*|重计算)"
+    r"|(?:activation|gradient)\s*checkpointing\s*(?:off|disabled)|重计算\s*(?:关闭|不开)"
+)
+_FULL_RECOMPUTE = flags(
+    r"(?:\bwith|\busing|\benabl\w*|\bturn\w* on|开启|打开|开|用)\s*(?:full\s*)?(?:activation|gradient|grad)\s*checkpointing"
+    r"|\bfull (?:activation )?recomput\w*|(?:开启|打开|开了?|用)\s*(?:完整|全量)?\s*重计算|完整重计算|全量重计算"
 )
 _CONCURRENT = flags(
     rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
@@ -867,6 +882,13 @@ class SlotExtractor:
             plain = plain[: shape.start()] + " " * (shape.end() - shape.start()) + plain[shape.end() :]
             if slots.gpu_count == per and _PLAIN_COUNT.search(plain):
                 slots.gpu_count = None  # "8卡H100实例 … 用64卡": the count is the other number
+        if (
+            slots.gpu_count == 1
+            and gpus
+            and re.search(r"单卡\s*$", text[max(0, gpus[0].start - 4) : gpus[0].start])
+            and (match := _PLAIN_COUNT.search(plain))
+        ):
+            slots.gpu_count = None  # "单卡H100 显存够吗 ZeRO-1 8卡": per card, on the 8 named after it
         if slots.gpu_count is None and (match := _PLAIN_COUNT.search(plain)):
             slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
         elif gpus and (run := _RUN_COUNT.search(plain, gpus[0].end)):
@@ -965,7 +987,7 @@ class SlotExtractor:
             number, k = _group(match, 1, 3, 5, 7, 9, 11, 13), _group(match, 2, 4, 6, 8, 10, 12, 14)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
-            slots.micro_batch = int(_group(match, 1, 2) or 1)
+            slots.micro_batch = int(_group(match, 1, 2, 3) or 1)
         elif (
             (match := _BARE_BATCH.search(text))
             and not _GLOBAL_BATCH.search(text)
@@ -976,6 +998,10 @@ class SlotExtractor:
             slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
+        if _NO_RECOMPUTE.search(text):
+            slots.recompute = "none"
+        elif _FULL_RECOMPUTE.search(text):
+            slots.recompute = "full"
         if match := _MFU.search(text):
             share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100

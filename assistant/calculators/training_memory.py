@@ -120,7 +120,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("micro-batch 1 per GPU", "每卡微批 1"))
     if slots.finetune:
         payload["finetune"] = slots.finetune
-    if slots.finetune in {"lora", "qlora"}:
+    if slots.recompute:
+        payload["recompute"] = slots.recompute  # "no activation checkpointing": as they run it
+    elif slots.finetune in {"lora", "qlora"}:
         # adapters are trained with gradient checkpointing on: the QLoRA paper's and PEFT's recipes do
         payload["recompute"] = "full"
         assumptions.append(

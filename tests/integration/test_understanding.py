@@ -2995,3 +2995,20 @@ def test_a_fine_tune_with_its_data_and_hours_is_counted_by_compute_and_checked_f
     assert deadline.input["finetune"] == "full"
     assert memory.input["gpus"] == deadline.output["gpus"]
     assert hours in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "13B pre-training on 16 H100 with ZeRO-1, seq 4096, mbs 1, activation checkpointing off: does it fit per GPU?",
+        "预训练13B 16卡H100 ZeRO-1 序列4096 micro batch 1 不开重计算 单卡显存够吗",
+    ],
+)
+def test_the_run_as_described_is_sized_recomputation_sharding_and_count(
+    assistant: Assistant, message: str
+) -> None:
+    """Recomputation off, ZeRO-1 over 16 GPUs: sized as run, not on one rank or with recomputation assumed."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    call = answer.tool_calls[0].input
+    assert (call["gpus"], call["zero_stage"], call["recompute"], call["micro_batch"]) == (16, 1, "none", 1)

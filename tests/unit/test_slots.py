@@ -112,6 +112,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    # recomputation switched off or on, micro-batch as mbs; 单卡 before the card with a count after it
+    ("13B, mbs 4, no gradient checkpointing", {"micro_batch": 4, "recompute": "none"}),
+    ("开启完整重计算", {"recompute": "full"}),
+    ("单卡A100显存够吗 ZeRO-2 16卡", {"gpu": "a100-80gb-sxm", "gpu_count": 16, "zero_stage": 2}),
+    ("单卡A100能训7B吗", {"gpu_count": 1}),
     # a day's requests, served at the rate of 8 busy hours
     (
         "about 1.2 million requests per day",
