@@ -174,6 +174,9 @@ class Slots(BaseModel):
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
     unknown_gpu: str | None = Field(default=None, description="A card named that the catalog does not hold.")
     card_memory_gb: float | None = Field(default=None, description="Memory per card, as the user states it.")
+    ram_gb: float | None = Field(
+        default=None, description="Host RAM a server has or is quoted with, GB ('1T够不够')."
+    )
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -254,6 +257,15 @@ _COMMITTED = flags(
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
+# RAM stated in GB or TB beside its name: "512GB of RAM", "2TB DDR5", "配512G内存", "内存1.5T"
+_RAM_GB = flags(
+    rf"{DECIMAL}\s*(gb?|tb?)\s*(?:of\s+)?(?:host\s+|system\s+)?(?:ram|dram|ddr\d?|内存)(?!\s*带宽)"
+    rf"|(?<!显)内存\s*(?:配|是|有|为|只有)?\s*{DECIMAL}\s*(gb?|tb?)\b"
+)
+_HOST_MEMORY = flags(r"(?<!显)内存|\bram\b|\bdram\b|\bddr\d?\b|host memory|system memory")
+_DISTILL = flags(r"distill|蒸馏")
+# DeepSeek-R1's distilled models and their bases (DeepSeek-R1 model card, "Distilled Model Evaluation" table)
+_R1_DISTILLS = {70: "llama-3.1-70b", 8: "llama-3.1-8b", 32: "qwen2.5-32b", 14: "qwen2.5-14b", 7: "qwen2.5-7b"}
 _EACH_MACHINE = flags(
     r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b"
     r"|\b(?:nodes|servers|boxes|machines)\s*(?:of|with)\s*\d+\s*(?:x\s*)?(?:gpus?|cards?)"
@@ -403,6 +415,8 @@ _CONCURRENT = flags(
     rf"|{INTEGER}\s*(?:concurrent|simultaneous)\b"
     rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
     rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
+    # "内部用 20个人", "20个人用": at most that many at once
+    rf"|(?:内部|团队|公司|部门)\s*(?:用|使用)\s*(?:的)?\s*{INTEGER}\s*(?:个)?\s*(?:人|用户)|{INTEGER}\s*(?:个)?\s*(?:人|用户|同事)\s*(?:在)?(?:用|使用)"
 )
 # a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
 _BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
@@ -841,6 +855,15 @@ class SlotExtractor:
         for rule in self._rules:
             rule(_blanks(known), slots)
         if (
+            (slots.model == "deepseek-v3" or re.search(r"\br1\b", text, re.IGNORECASE))
+            and slots.params_b
+            and slots.params_b < 600
+            and _DISTILL.search(text)
+        ):
+            # "deepseek-r1 70b蒸馏版": R1 distilled into a Llama or Qwen of that size, not the 671B MoE
+            if distilled := _R1_DISTILLS.get(round(slots.params_b)):
+                slots.model, slots.params_b = distilled, None
+        if (
             slots.servers
             and slots.servers > 1
             and slots.gpu_count
@@ -948,7 +971,16 @@ class SlotExtractor:
                     r"\s*(?:b\b|of\s+)?(?:ram|memory|dram|ddr|内存|显存|of (?:host )?(?:ram|memory)|nvme|ssd|disk|storage|存储)",
                     tail,
                 ):
+                    if re.match(r"\s*(?:b\b)?\s*(?:of\s+)?(?:host\s+)?(?:ram|memory|dram|ddr|内存)", tail):
+                        slots.ram_gb = to_number(match.group(1)) * 1024
                     continue  # "is 1T of RAM enough?": a terabyte of memory, not a trillion parameters
+                if (
+                    match.group(2).lower() in {"t", "tb"}
+                    and re.match(r"\s*(?:be\s+|is\s+|够不|够吗)?\s*(?:够|行|enough|ok|sufficient|fine)", tail)
+                    and _HOST_MEMORY.search(text)
+                ):
+                    slots.ram_gb = to_number(match.group(1)) * 1024  # a terabyte of DIMMs: 1,024 GB
+                    continue  # "内存配多大 … 1T够不够": the memory asked about, not a model
                 slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
                 break
 
@@ -995,13 +1027,17 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 1)
+            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):
             slots.recompute = "none"
         elif _FULL_RECOMPUTE.search(text):
             slots.recompute = "full"
+        if slots.ram_gb is None and (match := _RAM_GB.search(text)):
+            slots.ram_gb = float(_group(match, 1, 3) or 0) * (
+                1024 if (_group(match, 2, 4) or "").lower().startswith("t") else 1
+            )
         if match := _MFU.search(text):
             share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100

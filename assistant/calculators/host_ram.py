@@ -37,6 +37,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         # servers the job runs on
         payload["offload_optimizer"] = True
         payload["nodes"] = max(1, (slots.gpu_count or 0) // payload["gpus_per_node"])
+    if slots.ram_gb:
+        payload["current_ram_gb"] = slots.ram_gb  # "1T够不够": checked against what is needed
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)
 
 
@@ -90,12 +92,31 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         en = cores_en.strip() + f" RAM: {num(o['recommended_ram_gib'])} GB per server ({o['dimm_layout']})."
         zh = cores_zh + f"内存：每台 {num(o['recommended_ram_gib'])} GB（{o['dimm_layout']}）。"
         return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
+    if o.get("current_ram_sufficient") is not None:
+        # "1T够不够": the verdict on their figure first
+        have, need = num(call.input["current_ram_gb"]), num(o["per_node"]["total_gib"])
+        if o["current_ram_sufficient"]:
+            verdict_en, verdict_zh = (
+                f"Yes: {have} GB covers the ~{need} GiB needed.",
+                f"够：{have} GB 足以覆盖所需的约 {need} GiB。",
+            )
+        else:
+            verdict_en, verdict_zh = (
+                f"No: {have} GB is short of the ~{need} GiB needed.",
+                f"不够：{have} GB 少于所需的约 {need} GiB。",
+            )
+    else:
+        verdict_en = verdict_zh = ""
     en = (
-        f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
-        f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
-        + cores_en
+        verdict_en
+        + (" " if verdict_en else "")
+        + (
+            f"Fit **{num(o['recommended_ram_gib'])} GB of RAM per server** ({o['dimm_layout']}) for {o['gpus_per_node']} x {o['gpu']} "
+            f"with {num(o['total_gpu_memory_gb'])} GB of GPU memory: host RAM is sized at {num(o['ratio'])}x GPU memory, not desktop figures."
+            + cores_en
+        )
     )
-    zh = (
+    zh = verdict_zh + (
         f"每台服务器建议配 **{num(o['recommended_ram_gib'])} GB 内存**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}、"
         f"共 {num(o['total_gpu_memory_gb'])} GB 显存：主机内存按显存的 {num(o['ratio'])} 倍配置，而不是桌面电脑的 8-16 GB。"
         + cores_zh

@@ -2703,12 +2703,24 @@ def test_the_cost_of_buying_a_number_of_cards_is_a_total(assistant: Assistant) -
     assert f"**${num(total['total_usd'])}**" in first_sentence(answer)
 
 
-@pytest.mark.parametrize("message", ["is 1T of RAM enough for an 8x H100 box?", "8卡H100服务器配1T内存够吗"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is 1T of RAM enough for an 8x H100 box?",
+        "8卡H100服务器配1T内存够吗",
+        "8卡H100机器 内存配多少 CPU选啥 1T够不够",
+        "8x H100 node, what RAM and CPU? would 1T be enough",
+    ],
+)
 def test_a_terabyte_of_memory_is_not_a_trillion_parameters(assistant: Assistant, message: str) -> None:
-    """'1T of RAM' sizes host memory; it never becomes a 1,000B-parameter model."""
+    """'1T of RAM', '内存…1T够不够' is the server's RAM, checked against the need (1,211 GiB for 8 x H100):
+    never a 1,000B-parameter model."""
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["host_ram"], answer.answer[:200]
-    assert "params_b" not in answer.tool_calls[0].input
+    call = answer.tool_calls[0]
+    assert "params_b" not in call.input
+    assert call.input["current_ram_gb"] == 1024
+    assert first_sentence(answer).startswith(("No:", "不够"))
 
 
 @pytest.mark.parametrize(
@@ -3012,3 +3024,20 @@ def test_the_run_as_described_is_sized_recomputation_sharding_and_count(
     assert tools(answer) == ["training_memory"], answer.answer[:200]
     call = answer.tool_calls[0].input
     assert (call["gpus"], call["zero_stage"], call["recompute"], call["micro_batch"]) == (16, 1, "none", 1)
+
+
+@pytest.mark.parametrize(
+    ("message", "ports"),
+    [
+        ("IB or RoCE for 512 H100s? we care about cost", 512),
+        ("64张H800组网 用IB还是RoCE 需要什么交换机", 64),
+        ("a RoCE fabric for 128 MI300X, which switch and how many?", 128),
+    ],
+)
+def test_choosing_a_fabric_for_a_number_of_gpus_sizes_it(
+    assistant: Assistant, message: str, ports: int
+) -> None:
+    """'IB or RoCE for 512 H100s?', 'which switch for 128 MI300X?': the switches for those ports, then the choice."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["fabric"], answer.answer[:200]
+    assert answer.tool_calls[0].output["endpoints"] == ports

@@ -112,6 +112,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
+    ("部署 DeepSeek-R1 14B 蒸馏版", {"model": "qwen2.5-14b", "params_b": None}),
+    ("serve the R1 distill 8B", {"model": "llama-3.1-8b"}),
+    ("DeepSeek-R1 full 671B", {"model": "deepseek-v3"}),
+    ("团队内部用 15个人", {"concurrent": 15}),
     # recomputation switched off or on, micro-batch as mbs; 单卡 before the card with a count after it
     ("13B, mbs 4, no gradient checkpointing", {"micro_batch": 4, "recompute": "none"}),
     ("开启完整重计算", {"recompute": "full"}),
