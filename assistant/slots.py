@@ -859,10 +859,10 @@ class SlotExtractor:
             and slots.params_b
             and slots.params_b < 600
             and _DISTILL.search(text)
+            and (distilled := _R1_DISTILLS.get(round(slots.params_b)))
         ):
             # "deepseek-r1 70b蒸馏版": R1 distilled into a Llama or Qwen of that size, not the 671B MoE
-            if distilled := _R1_DISTILLS.get(round(slots.params_b)):
-                slots.model, slots.params_b = distilled, None
+            slots.model, slots.params_b = distilled, None
         if (
             slots.servers
             and slots.servers > 1
