@@ -646,16 +646,19 @@ class Router:
         if "storage" in tools and slots.tokens_b and not (slots.params_b or slots.model):
             # "8T tokens: how much disk?": the corpus itself
             tools = list(dict.fromkeys("data_volume" if t == "storage" else t for t in tools))
+        ladder = _LADDER_ZH if language == "zh" else _LADDER
+        # a card the user named (not the ladder "which card?" put in its place)
+        named_card = slots.gpu and [slots.gpu, *slots.other_gpus] != list(ladder)
         if (
             slots.budget
             and not (
-                slots.gpu or slots.server or slots.unknown_gpu or slots.tokens_b
+                named_card or slots.server or slots.unknown_gpu or slots.tokens_b
             )  # tokens: a run to plan
+            and asked != "split"  # "预算怎么分配": the parts of the budget, not the cards it buys
             and _BUY.search(text)
             and set(tools) <= {"cluster_plan", "budget_fit", "training_compute", "cloud_cost", *_MEMORY_TOOLS}
         ):
             # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card
-            ladder = _LADDER_ZH if language == "zh" else _LADDER
             slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
             tools = ["budget_fit"]
             asked = "budget_cards"
@@ -752,6 +755,9 @@ class Router:
 _BUY = words(
     r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
     r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,16}(?:配置|服务器|机器)",
+    # "$1.5M capex, best cluster I can get?", "预算800万 想搭一个训练集群 买什么卡"
+    r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
+    r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
 )  # fmt: skip
 
 

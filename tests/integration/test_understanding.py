@@ -3041,3 +3041,18 @@ def test_choosing_a_fabric_for_a_number_of_gpus_sizes_it(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["fabric"], answer.answer[:200]
     assert answer.tool_calls[0].output["endpoints"] == ports
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "$2M of capex: what's the best training cluster we can get for fine-tuning 8B to 70B models?",
+        "预算1000万人民币 想搭一个集群做7B到70B的微调 买什么卡",
+    ],
+)
+def test_a_budget_for_a_cluster_is_what_it_buys_of_each_card(assistant: Assistant, message: str) -> None:
+    """A capex budget and 'what cluster / which cards?': what the money buys of each card, never a memory
+    verdict on the largest model alone."""
+    (answer,) = talk(assistant, message)
+    assert set(tools(answer)) == {"budget_fit"}, answer.answer[:200]
+    assert len(answer.tool_calls) > 1  # one per card of the ladder
