@@ -578,9 +578,22 @@ class Router:
             )  # fmt: skip
             if counted:
                 slots = slots.model_copy(update={"gpu_count": counted})
-        if "compute_optimal" in tools:
+        compute_budget = (
+            slots.budget
+            or slots.gpu_hours
+            or slots.training_flops
+            or (slots.gpu_count and slots.deadline_days)
+        )
+        if "compute_optimal" in tools and compute_budget:
             # "how big a model can 500k GPU-hours train?": the size, not the hours again
             tools = ["compute_optimal"]
+        elif "compute_optimal" in tools or "model_capacity" in tools:
+            # "8张4090能训多大的模型", "biggest model I can LoRA on one 4090?": what the cards hold, not a budget
+            tools = (
+                ["model_capacity"]
+                if (slots.gpu or slots.card_memory_gb) and not (slots.params_b or slots.model)
+                else [t for t in tools if t not in {"compute_optimal", "model_capacity"}]
+            )
         if (
             follow_up
             and "offload" in stated

@@ -46,6 +46,7 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "gpu_compare": {"gpus": ["H100", "H200", "MI300X", "B200"]},
     "run_time": {"gpu_hours": 200_000, "gpus": 1024},
     "compute_optimal": {"budget": 500_000, "price_per_gpu_hour": 2},
+    "model_capacity": {"gpu": "rtx-6000-ada", "gpus": 4},
     "data_volume": {"tokens_b": 8000, "checkpoint_tb": 1.8, "checkpoints_kept": 10},
     "fabric": {"nodes": 32},
     "rack_fit": {"rack_kw": 40, "server": "dgx-h100"},

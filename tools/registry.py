@@ -28,6 +28,7 @@ from tools.gpu_memory import training_memory
 from tools.gpu_spec import gpu_spec
 from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
+from tools.model_capacity import model_capacity
 from tools.network import network
 from tools.rack import rack_fit
 from tools.run_time import run_time
@@ -106,6 +107,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     tco,
     budget_fit,
     inference_memory,
+    model_capacity,
     serving_cost,
     serving_capacity,
     serving_estimate,

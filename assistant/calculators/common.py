@@ -251,9 +251,13 @@ class Row(BaseModel):
     en: str
     zh: str
     value: str
+    value_zh: str | None = None  # a value with words in it, in Chinese
 
     def label(self, language: Language) -> str:
         return self.zh if language == "zh" else self.en
+
+    def shown(self, language: Language) -> str:
+        return self.value_zh if language == "zh" and self.value_zh else self.value
 
 
 class Brief(BaseModel):

@@ -577,6 +577,14 @@ RULES: list[Rule] = [
         "（按 DeepSpeed zero_init 估算）",
     ),
     rule(
+        rf"(?P<gb>{NUMBER}) GB per GPU; training keeps (?P<free>{NUMBER})% free, serving uses (?P<use>{NUMBER})% \(vLLM's default\)",
+        "每卡 {gb} GB；训练留 {free}% 余量，推理按 {use}% 使用（vLLM 默认值）",
+    ),
+    rule(
+        r"dense Llama-like shapes derived from the parameter count; micro-batch 1, no CPU offload",
+        "按参数量推导的类 Llama 稠密结构；微批 1，不做 CPU 卸载",
+    ),
+    rule(
         r"the offloaded states exceed the baseline ratio, so they size the RAM in its place \(not added to it\)",
         "卸载的状态超过按比例的基线，由它取代基线来定内存大小（不与基线相加）",
     ),

@@ -264,6 +264,10 @@ RULES: list[Rule] = [
         "budget、gpu_hours、gpus 加 days、training_flops 请给且只给其中一项",
     ),
     rule(
+        r"input: give gpu \(a catalog card\) or gpu_memory_gb",
+        "请给出 gpu（目录中的卡）或 gpu_memory_gb（每卡显存）",
+    ),
+    rule(
         r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb",
         "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
     ),

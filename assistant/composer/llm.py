@@ -134,7 +134,10 @@ def build_messages(route: Route, passages: list[Passage], run: ToolRun) -> list[
                 "input": call.input,
                 "output": {k: v for k, v in call.output.items() if k not in _DROPPED_OUTPUTS},
                 "headline": summary.headline(route.language),
-                "table": [[row.label(route.language), row.value] for row in summary.inputs + summary.results],
+                "table": [
+                    [row.label(route.language), row.shown(route.language)]
+                    for row in summary.inputs + summary.results
+                ],
             }
         )
     blocks = [f"<question>\n{_defuse(route.query)}\n</question>"]

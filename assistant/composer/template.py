@@ -143,7 +143,7 @@ def _t(key: str, language: Language) -> str:
 
 def _table(rows: list[Row], language: Language) -> str:
     head = f"| {_t('item', language)} | {_t('value', language)} |\n|---|---|\n"
-    return head + "\n".join(f"| {r.label(language)} | {r.value.replace('|', '/')} |" for r in rows)
+    return head + "\n".join(f"| {r.label(language)} | {r.shown(language).replace('|', '/')} |" for r in rows)
 
 
 def _calculator_assumptions(run: ToolRun, language: Language) -> list[str]:

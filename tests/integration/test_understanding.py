@@ -3056,3 +3056,20 @@ def test_a_budget_for_a_cluster_is_what_it_buys_of_each_card(assistant: Assistan
     (answer,) = talk(assistant, message)
     assert set(tools(answer)) == {"budget_fit"}, answer.answer[:200]
     assert len(answer.tool_calls) > 1  # one per card of the ladder
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our lab has 2 RTX 4090s: what size of model can we fine-tune on them?",
+        "两张4090最大能微调多大的模型",
+        "what can a single A100 80GB serve?",
+    ],
+)
+def test_what_the_cards_on_hand_can_do_is_computed_not_asked_back(assistant: Assistant, message: str) -> None:
+    """'What can we fine-tune on 2 x 4090?': the largest model for each job, from the memory calculators."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["model_capacity"], answer.answer[:200]
+    sizes = {job["job"]: job["max_params_b"] for job in answer.tool_calls[0].output["jobs"]}
+    assert 0 < sizes["full"] < sizes["lora"] < sizes["qlora"]
+    assert f"**{sizes['full']:g}B**" in first_sentence(answer)

@@ -302,6 +302,8 @@ TARGETED: list[Payload] = [
     ("gpu_spec", {"gpus": ["h100-sxm"], "fields": ["price_usd", "server_price_usd"], "count": 32}),
     ("tco", {"gpu": "h100-sxm", "gpus": 64, "cloud_price_per_gpu_hour": 1.9, "cloud_committed": True, "utilization": 0.6}),
     ("compute_optimal", {"budget": 250000}),
+    ("model_capacity", {"gpu": "rtx-4090", "gpus": 2}),
+    ("model_capacity", {"gpu_memory_gb": 64, "gpus": 8, "seq_len": 4096}),
     ("compute_optimal", {"budget": 1000000, "currency": "CNY", "price_per_gpu_hour": 15, "gpu": "h800"}),
     ("compute_optimal", {"gpus": 256, "days": 30, "gpu": "a100-80gb-sxm"}),
     ("compute_optimal", {"training_flops": 5.76e23}),

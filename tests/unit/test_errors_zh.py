@@ -118,6 +118,7 @@ ON_OTHER_CATALOGS: list[tuple[Callable[[Catalog], Catalog], Payload]] = [
 
 # the input models' bounds, choices and own checks (pydantic messages)
 INVALID: list[Payload] = [
+    ("model_capacity", {"gpus": 4}),
     ("training_compute", {"params_b": -1}),
     ("training_compute", {"params_b": 7, "gpus": 0}),
     ("training_compute", {"params_b": 7, "mfu": 1.5}),
