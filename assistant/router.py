@@ -948,6 +948,8 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
     """The calculator that turns figures the user already knows into the quantity asked, if any."""
     throughput = given.tokens_per_second_per_gpu or given.step_time_s
     rate = given.node_tokens_per_second or given.tokens_per_second_per_gpu
+    if given.circuit_amps and (given.gpu or given.server or given.server_power_kw or given.power_kw):
+        return "power_cost"  # "can it run off a 15A outlet?": its draw against what the circuit carries
     if given.facility and given.rack_kw and (given.server_power_kw or given.server or given.gpu):
         return "rack_fit"  # "机房一共 300kW，每台 10.2kW，能放几台": servers the room's power carries
     if given.demand_tokens_per_second and rate:

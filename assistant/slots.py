@@ -174,6 +174,10 @@ class Slots(BaseModel):
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
     unknown_gpu: str | None = Field(default=None, description="A card named that the catalog does not hold.")
     card_memory_gb: float | None = Field(default=None, description="Memory per card, as the user states it.")
+    circuit_amps: float | None = Field(default=None, description="Breaker rating of an outlet or circuit, A.")
+    circuit_volts: float | None = Field(
+        default=None, description="Its voltage, V (220 in a Chinese message)."
+    )
     ram_gb: float | None = Field(
         default=None, description="Host RAM a server has or is quoted with, GB ('1T够不够')."
     )
@@ -257,6 +261,12 @@ _COMMITTED = flags(
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
+# the circuit a machine plugs into: "a normal office outlet (15A)", "16A插座", "20 amp circuit"
+_CIRCUIT_AMPS = flags(
+    rf"{DECIMAL}\s*(?:a|amps?|安培?)\b[^.;。；?？]{{0,30}}?(?:outlet|circuit|breaker|socket|插座|线路|电路|空开|回路)"
+    rf"|(?:outlet|circuit|breaker|socket|插座|线路|电路|空开|回路)[^.;。；?？\d]{{0,30}}?\(?\s*{DECIMAL}\s*(?:a|amps?|安)\b"
+)
+_VOLTS = flags(r"(\d{3})\s*(?:v|volts?|伏)\b")
 # RAM stated in GB or TB beside its name: "512GB of RAM", "2TB DDR5", "配512G内存", "内存1.5T"
 _RAM_GB = flags(
     rf"{DECIMAL}\s*(gb?|tb?)\s*(?:of\s+)?(?:host\s+|system\s+)?(?:ram|dram|ddr\d?|内存)(?!\s*带宽)"
@@ -1034,6 +1044,12 @@ class SlotExtractor:
             slots.recompute = "none"
         elif _FULL_RECOMPUTE.search(text):
             slots.recompute = "full"
+        if match := _CIRCUIT_AMPS.search(text):
+            slots.circuit_amps = float(_group(match, 1, 2) or 0)
+            volts = _VOLTS.search(text)
+            slots.circuit_volts = (
+                float(volts.group(1)) if volts else (220.0 if re.search(r"[\u4e00-\u9fff]", text) else None)
+            )
         if slots.ram_gb is None and (match := _RAM_GB.search(text)):
             slots.ram_gb = float(_group(match, 1, 3) or 0) * (
                 1024 if (_group(match, 2, 4) or "").lower().startswith("t") else 1

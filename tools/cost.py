@@ -419,11 +419,28 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
 # --- power_cost ------------------------------------------------------------------------------------
 
 
+CONTINUOUS_LOAD_SHARE = 0.8
+NEC_CONTINUOUS = Reference(
+    title="NFPA 70 National Electrical Code 210.19(A)(1) and 210.20(A): continuous loads at 125% of the load, i.e. "
+    "80% of a breaker's rating",
+    url="https://www.nfpa.org/codes-and-standards/nfpa-70-standard-development/70",
+)
+
+
 class PowerCostInput(ToolInput, PowerFields, MoneyFields):
     """Inputs of the power-cost calculator: GPUs or a reference server, cooling, utilisation, tariff."""
 
     years: float | None = Field(
         default=None, gt=0, le=30, description="Years to total the bill over (the yearly cost times years)."
+    )
+    circuit_amps: float | None = Field(
+        default=None, gt=0, le=400, description="Breaker rating of the circuit the machine plugs into, amps."
+    )
+    circuit_volts: float = Field(
+        default=120,
+        ge=100,
+        le=480,
+        description="Circuit voltage (120 in a US office, 220-230 in China and Europe).",
     )
 
 
@@ -431,6 +448,13 @@ class PowerCostOutput(ToolOutput, PowerDraw):
     """Power at the wall, energy per year and its cost in USD and CNY."""
 
     cost_over_years: Money | None = Field(default=None, description="The yearly cost x years, when given.")
+    circuit_kw: float | None = Field(
+        default=None,
+        description="What the circuit carries continuously: volts x amps x 80% (NEC 210.19/210.20), kW.",
+    )
+    fits_circuit: bool | None = Field(
+        default=None, description="Whether the IT load stays within the circuit's continuous rating."
+    )
 
 
 def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
@@ -454,6 +478,16 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         if inp.years
         else None
     )
+    circuit = fits = None
+    if inp.circuit_amps:
+        # a breaker carries 80% of its rating for loads running three hours or more (NEC 210.19(A)(1), 210.20(A))
+        circuit = round(inp.circuit_volts * inp.circuit_amps * CONTINUOUS_LOAD_SHARE / 1000, 3)
+        fits = draw.it_power_kw <= circuit
+        notes.assumptions.append(
+            f"a {inp.circuit_amps:g} A circuit at {inp.circuit_volts:g} V carries {circuit:g} kW continuously "
+            f"({CONTINUOUS_LOAD_SHARE:.0%} of its {inp.circuit_volts * inp.circuit_amps / 1000:g} kW rating)"
+        )
+        notes.sources.append(NEC_CONTINUOUS)
     return PowerCostOutput(
         formula=(
             f"IT kW = {it}; wall kW = IT kW x PUE; MWh/year = wall kW x {HOURS_PER_YEAR:g} h x utilisation / 1000; "
@@ -463,6 +497,8 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         warnings=notes.warnings,
         sources=notes.sources,
         cost_over_years=over,
+        circuit_kw=circuit,
+        fits_circuit=fits,
         **dict(draw),
     )
 

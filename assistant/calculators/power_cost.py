@@ -48,6 +48,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload.pop("cloud_price_per_gpu_hour", None)
     if slots.years and slots.years > 1:
         payload["years"] = slots.years  # "那3年呢": the bill over the years
+    if slots.circuit_amps:
+        payload.update(circuit_amps=slots.circuit_amps, circuit_volts=slots.circuit_volts or 120)
     return Plan(tool="power_cost", payload=payload, assumed=assumptions,
                 ask=None if slots.electricity_price_per_kwh else assumed("What do you pay per kWh?", "你们的电价是多少（元/度）？"))  # fmt: skip
 
@@ -109,6 +111,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"每年电费约 **{money(cost, view.first('zh'))}**：{what_zh}，{draw_zh}，"
             f"利用率 {pct(o['utilization'])} 时年耗电 {num(o['energy_mwh_per_year'])} MWh。"
         )
+    if o.get("fits_circuit") is not None:
+        # "can it run off a normal 15A outlet?": the verdict against what the circuit carries continuously
+        amps, volts, circuit = num(i["circuit_amps"]), num(i["circuit_volts"]), num(o["circuit_kw"])
+        load = num(o["it_power_kw"])
+        if o["fits_circuit"]:
+            en = f"Yes: {what_en} draw about **{load} kW**, within the {circuit} kW a {amps} A, {volts} V circuit carries continuously (80% of its rating). {en}"
+            zh = f"可以：{what_zh} 约 **{load} kW**，在 {volts} V、{amps} A 线路可持续承载的 {circuit} kW（额定的 80%）之内。{zh}"
+        else:
+            en = f"No: {what_en} draw about **{load} kW**, more than the {circuit} kW a {amps} A, {volts} V circuit carries continuously (80% of its rating); give it a dedicated higher-rated circuit. {en}"
+            zh = f"不行：{what_zh} 约 **{load} kW**，超过 {volts} V、{amps} A 线路可持续承载的 {circuit} kW（额定的 80%），需要单独拉一路更大容量的线路。{zh}"
     rows = [Row(en="GPU power", zh="GPU 功耗", value=f"{num(o['gpu_power_kw'])} kW"),
             Row(en="IT power", zh="IT 负载", value=f"{num(o['it_power_kw'])} kW"),
             Row(en="Wall power", zh="市电侧功率", value=f"{num(o['wall_power_kw'])} kW"),

@@ -581,6 +581,11 @@ RULES: list[Rule] = [
         "每卡 {gb} GB；训练留 {free}% 余量，推理按 {use}% 使用（vLLM 默认值）",
     ),
     rule(
+        rf"a (?P<a>{NUMBER}) A circuit at (?P<v>{NUMBER}) V carries (?P<kw>{NUMBER}) kW continuously "
+        rf"\((?P<share>{NUMBER})% of its (?P<rated>{NUMBER}) kW rating\)",
+        "{v} V、{a} A 的线路可持续承载 {kw} kW（额定 {rated} kW 的 {share}%）",
+    ),
+    rule(
         r"dense Llama-like shapes derived from the parameter count; micro-batch 1, no CPU offload",
         "按参数量推导的类 Llama 稠密结构；微批 1，不做 CPU 卸载",
     ),

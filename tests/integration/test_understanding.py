@@ -3073,3 +3073,25 @@ def test_what_the_cards_on_hand_can_do_is_computed_not_asked_back(assistant: Ass
     sizes = {job["job"]: job["max_params_b"] for job in answer.tool_calls[0].output["jobs"]}
     assert 0 < sizes["full"] < sizes["lora"] < sizes["qlora"]
     assert f"**{sizes['full']:g}B**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "circuit_kw", "fits"),
+    [
+        (
+            "a desktop with one RTX 4090: can it run off a regular 15A outlet?",
+            1.44,
+            True,
+        ),  # 120 V x 15 A x 80%
+        ("8卡4090的机器 办公室10A插座能带吗", 1.76, False),  # 220 V x 10 A x 80%
+    ],
+)
+def test_whether_an_outlet_carries_a_machine_is_its_draw_against_the_circuit(
+    assistant: Assistant, message: str, circuit_kw: float, fits: bool
+) -> None:
+    """'Can it run off a 15A outlet?': the IT load against 80% of the breaker (NEC continuous-load rule)."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    out = answer.tool_calls[0].output
+    assert (out["circuit_kw"], out["fits_circuit"]) == (pytest.approx(circuit_kw), fits)
+    assert first_sentence(answer).startswith(("Yes", "可以") if fits else ("No", "不行"))

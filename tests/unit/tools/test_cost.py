@@ -552,3 +552,18 @@ def test_a_reserved_cloud_price_is_paid_for_every_hour() -> None:
     assert low.totals.cloud.usd == pytest.approx(full.totals.cloud.usd)
     assert on_demand.totals.cloud.usd == pytest.approx(0.4 * full.totals.cloud.usd)
     assert low.break_even_utilization is None
+
+
+@pytest.mark.parametrize(
+    ("amps", "volts", "circuit_kw"),
+    [(15, 120, 1.44), (20, 120, 1.92), (16, 220, 2.816)],
+)
+def test_a_circuit_carries_80_percent_of_its_rating_continuously(
+    amps: float, volts: float, circuit_kw: float
+) -> None:
+    """NFPA 70 (NEC) 210.19(A)(1)/210.20(A): a continuous load may use 80% of the breaker; one RTX 4090 at 450 W
+    plus the 82% default server overhead is 0.819 kW, within all three."""
+    out = power_cost(PowerCostInput(gpu="rtx-4090", gpus=1, circuit_amps=amps, circuit_volts=volts), CATALOG)
+    assert out.circuit_kw == pytest.approx(circuit_kw)
+    assert out.fits_circuit is (out.it_power_kw <= circuit_kw)
+    assert out.fits_circuit
