@@ -256,7 +256,7 @@ _ACHIEVED_TFLOPS = flags(
 )
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
-    r"\breserved\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
+    r"\breserved\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
 )
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")

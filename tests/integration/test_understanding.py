@@ -2746,6 +2746,7 @@ def test_a_price_per_instance_hour_is_divided_by_its_gpus(
     [
         "3-year TCO: 64 H100 bought vs a 3-year reserved cloud price of $1.90/GPU-hr, we'd use them 60% of the time",
         "64张H100，3年，买还是租云，云上包年价每卡时13元，利用率60%",
+        "buy or rent 32 H200 for 3 years? the cloud offer is $3.10/GPU-hr on a 3-year reservation, we'd use it 50%",
     ],
 )
 def test_a_reserved_cloud_price_is_not_scaled_by_utilisation(assistant: Assistant, message: str) -> None:
