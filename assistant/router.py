@@ -340,6 +340,9 @@ _HOW_MUCH_FASTER = words(
     r"\bspeed[- ]?ups?\b",
     r"(?:快|提升|提速|加速)(?:了)?\s*(?:多少|几倍)",
     r"(?:快|强)几倍",
+    # "which fine-tunes 70B faster?", "哪个微调70B快": the speed ratio decides
+    r"\bwhich\b[^?.]{0,40}\b(?:faster|quicker|slower)\b",
+    r"(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)",
 )
 _ASKED = [
     ("ratio", _HOW_MUCH_FASTER),

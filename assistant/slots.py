@@ -774,7 +774,7 @@ _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwid
             (flags(r"capacity|more memory|bigger memory|显存(?:大小|容量|更大|最大)|容量"), "memory_gb"),
             (flags(r"cheap(?:er|est) to rent|rent(?:al)? price|hourly|租(?:金|用|赁)?(?:价格|便宜)"), "cloud_usd_per_hour"),
             # "vs the H100 for pre-training speed?": said, so an earlier turn's criterion is not inherited
-            (flags(r"pre-?train|training speed|\btflops\b|算力|训练(?:速度|快|慢)|(?:faster|slower)\b|(?:快|慢)(?:多少|几倍)"), "bf16_tflops")]  # fmt: skip
+            (flags(r"pre-?train|training speed|\btflops\b|算力|训练(?:速度|快|慢)|(?:faster|slower)\b|(?:快|慢)(?:多少|几倍)|(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)"), "bf16_tflops")]  # fmt: skip
 _MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}

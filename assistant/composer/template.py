@@ -487,7 +487,9 @@ class TemplateComposer:
                 # every card holds the model alike: the criterion the comparison ranks by decides, so it comes
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
-            sentences = [*_cards_lead(summaries, lang, route.asked), *heads]
+            # "which is faster?": the speed ratio leads; the memory per card follows in the heads
+            lead = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
+            sentences = [*lead, *heads]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:

@@ -3096,3 +3096,18 @@ def test_whether_an_outlet_carries_a_machine_is_its_draw_against_the_circuit(
     out = answer.tool_calls[0].output
     assert (out["circuit_kw"], out["fits_circuit"]) == (pytest.approx(circuit_kw), fits)
     assert first_sentence(answer).startswith(("Yes", "可以") if fits else ("No", "不行"))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "A100 or MI300X: which one fine-tunes a 34B model faster?",
+        "A100和MI300X各买两台 哪个微调34B更快",
+    ],
+)
+def test_which_card_is_faster_leads_with_the_speed_ratio(assistant: Assistant, message: str) -> None:
+    """'Which is faster?' between two cards: the dense BF16 ratio first, the memory per card after it."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer), answer.answer[:200]
+    lead = first_sentence(answer)
+    assert "4.19" in lead and "MI300X" in lead  # 1,307 / 312
