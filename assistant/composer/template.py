@@ -488,8 +488,8 @@ class TemplateComposer:
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
-            lead = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
-            sentences = [*lead, *heads]
+            by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
+            sentences = [*by_card, *heads]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:
