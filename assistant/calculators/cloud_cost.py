@@ -33,8 +33,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpu_hours"] = slots.gpu_hours  # "50k GPU-hours at $2.49": the hours are given
     elif slots.gpu_count and slots.deadline_days:
         payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
-    elif slots.gpu_count and slots.cloud_price_per_gpu_hour and (slots.period in _PERIOD_DAYS or slots.years):
-        # "rent 64 H100 at $2.5/GPU-hour for a month", "租一个月": the GPUs around the clock for that period
+    elif slots.gpu_count and (slots.period in _PERIOD_DAYS or slots.years):
+        # "rent 64 H100 at $2.5/GPU-hour for a month", "租一个月", "renting 40 H100 for a year": the GPUs
+        # around the clock for that period, at the price given or the catalog's
         days = round(slots.years * 365) if slots.years else _PERIOD_DAYS[slots.period or "month"]
         payload.update(gpus=slots.gpu_count, days=days)
         assumptions.append(assumed(f"{days} days, around the clock", f"按 {days} 天、全天候使用计"))
@@ -115,6 +116,9 @@ CALCULATOR = Calculator(
         r"what(?:'s| is| would be| will be) (?:the|it) cost",
         r"cost (?:on|in) (?:the )?cloud",
         r"rent(?:ing)? (?:gpus|h100|a100)",
+        r"\brent(?:ing|ed)?\b[^?.]{0,40}\b(?:cloud|for (?:a|one|\d+) (?:year|month|week)s?)\b",
+        r"\b(?:in|on|from) the cloud\b",
+        r"租(?:云|用)|上云|云上",
         r"how much .*cost",
         r"what will it cost",
         r"云上.*(?:多少钱|费用|成本)",

@@ -3112,3 +3112,14 @@ def test_which_card_is_faster_leads_with_the_speed_ratio(assistant: Assistant, m
     lead = first_sentence(answer)
     assert "4.19" in lead  # 1,307 / 312
     assert "MI300X" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["what would renting 16 H100 in the cloud for a month cost?", "16张H100租云上一个月要多少钱"],
+)
+def test_renting_a_number_of_gpus_for_a_period_is_priced(assistant: Assistant, message: str) -> None:
+    """16 GPUs around the clock for 30 days is 11,520 GPU-hours, priced at the catalog's cheapest on-demand rate."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cloud_cost"], answer.answer[:200]
+    assert answer.tool_calls[0].output["gpu_hours"] == 11_520
