@@ -428,6 +428,10 @@ _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 # "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
 _LADDER = ("rtx-4090", "l40s", "a100-80gb-sxm", "h200", "b200")
 _LADDER_ZH = ("rtx-4090", "l40s", "a100-80gb-sxm", "h20", "h200", "b200")
+# what one upgrades to from an older card, when no target is named: the current generations
+_UPGRADES = ("h100-sxm", "h200", "b200")
+_UPGRADES_ZH = ("h20", "h800", "ascend-910b2", "h100-sxm")
+_UPGRADE = words(r"\bupgrad\w*", r"\bworth (?:replacing|moving on)", r"升级|换代|换新|淘汰")
 
 
 class Router:
@@ -487,6 +491,13 @@ class Router:
             # "跟A100比训练慢多少", "how does it stack up against the MI300X?" after a card: the two cards
             slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
             if "gpu_compare" not in triggered and not slots.spec_fields:
+                triggered.append("gpu_compare")
+        if own.gpu and not own.other_gpus and _UPGRADE.search(text) and own.gpu not in _UPGRADES:
+            # "现有V100集群要不要升级", "is it worth upgrading our A100s?": how much faster the current cards are
+            targets = [g for g in (_UPGRADES_ZH if language == "zh" else _UPGRADES) if g != own.gpu]
+            slots = slots.model_copy(update={"other_gpus": targets, "rank_by": "bf16_tflops"})
+            asked = asked or "ratio"
+            if "gpu_compare" not in triggered:
                 triggered.append("gpu_compare")
         if (
             "card_memory_gb" in stated

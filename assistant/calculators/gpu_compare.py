@@ -63,7 +63,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"BF16 稠密算力 {vs('bf16_dense_tflops')} TFLOPS，显存 {vs('memory_gb')} GB、带宽 {vs('memory_bandwidth_gb_s')} GB/s，"
             f"功耗 {vs('tdp_w')} W，卡间互联 {vs('scale_up_bandwidth_gb_s')} GB/s"
         )
-    lead = _lead(o)
+    lead = _lead(o, against=(call.input.get("gpus") or [None])[0] if view.asked == "ratio" else None)
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would
     if 2 <= len(rows_in) <= 3:
@@ -100,15 +100,27 @@ def _apart(rows: list[dict[str, Any]]) -> tuple[str, str]:
     return f"; they differ in {en}", f"；区别在于{zh}"
 
 
-def _lead(o: dict[str, Any]) -> tuple[str, str] | None:
-    """The answer to "which is faster, and by how much?": the first card over the last on the criterion, or
-    a tie called a tie."""
+def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | None:
+    """The answer to "which is faster, and by how much?": the first card over the last on the criterion (or
+    over ``against``, the card one has now, for an upgrade), or a tie called a tie."""
     ranking = sorted(o.get("ranking") or [], key=lambda r: r["rank"])
+    label = o["ranking_criterion"].split(",")[0]
+    label_zh = _CRITERION_ZH.get(o.get("rank_by", ""), label).split("，")[0]
+    rows = {r.get("id"): r for r in o.get("rows") or []}
+    if against and against in rows and against not in {r["id"] for r in ranking} and ranking:
+        # "现有V100要不要升级": the card one has lacks the figure (V100 has no BF16); the best one, and why
+        name = rows[against]["name"]
+        return (
+            f"On {label}, **{ranking[0]['name']}** leads ({num(ranking[0]['value'])}); {name} has no {label} "
+            "figure (it predates that format), so its jobs run in FP16 or FP32 instead.",
+            f"按{label_zh}，**{ranking[0]['name']}** 最高（{num(ranking[0]['value'])}）；{name} 不支持这种格式"
+            "（没有对应指标），只能用 FP16 或 FP32 训练。",
+        )
+    if against and len(ranking) > 1 and (base := next((r for r in ranking if r["id"] == against), None)):
+        ranking = [*(r for r in ranking if r["id"] != against), base]  # the upgrade over the card one has
     if len(ranking) < 2 or not all(r["value"] for r in ranking):
         return None
     top, bottom = ranking[0], ranking[-1]
-    label = o["ranking_criterion"].split(",")[0]
-    label_zh = _CRITERION_ZH.get(o.get("rank_by", ""), label).split("，")[0]
     if top["rank"] == bottom["rank"]:
         names = " and ".join(r["name"] for r in ranking)
         apart_en, apart_zh = _apart(o.get("rows") or [])

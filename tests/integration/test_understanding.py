@@ -3123,3 +3123,22 @@ def test_renting_a_number_of_gpus_for_a_period_is_priced(assistant: Assistant, m
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["cloud_cost"], answer.answer[:200]
     assert answer.tool_calls[0].output["gpu_hours"] == 11_520
+
+
+@pytest.mark.parametrize(
+    ("message", "base"),
+    [
+        ("our cluster is A100 40GB, is it worth upgrading for training speed?", "A100"),
+        ("现有A800集群 要不要升级", "A800"),
+    ],
+)
+def test_an_upgrade_with_no_target_compares_the_card_on_hand_with_current_ones(
+    assistant: Assistant, message: str, base: str
+) -> None:
+    """'Worth upgrading our A100s?': the current cards against the one on hand, the ratio over it first."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    assert len(answer.tool_calls[0].input["gpus"]) > 2
+    lead = first_sentence(answer)
+    assert base in lead
+    assert "x (" in lead or "倍" in lead
