@@ -431,6 +431,13 @@ _LADDER_ZH = ("rtx-4090", "l40s", "a100-80gb-sxm", "h20", "h200", "b200")
 # what one upgrades to from an older card, when no target is named: the current generations
 _UPGRADES = ("h100-sxm", "h200", "b200")
 _UPGRADES_ZH = ("h20", "h800", "ascend-910b2", "h100-sxm")
+_READ_RATE = words(
+    r"read (?:speed|rate|bandwidth|throughput)",
+    r"(?:read|load)s? (?:the )?data (?:at|how fast)",
+    r"data[- ]?loading (?:bandwidth|speed|rate)",
+    r"读(?:取)?(?:数据)?的?(?:速度|带宽|速率|吞吐)",
+    r"读(?:取)?(?:训练)?数据[^，,。？?]{0,8}(?:速度|带宽|速率|吞吐)",
+)
 _UPGRADE = words(r"\bupgrad\w*", r"\bworth (?:replacing|moving on)", r"升级|换代|换新|淘汰")
 
 
@@ -492,6 +499,9 @@ class Router:
             slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
             if "gpu_compare" not in triggered and not slots.spec_fields:
                 triggered.append("gpu_compare")
+        if _READ_RATE.search(text) and (slots.params_b or slots.model) and slots.gpu_count:
+            # "what read speed does training need? 256 H100s, 8B": its tokens/s, then the bytes they read
+            triggered, asked = ["training_compute", "data_volume"], "bandwidth"
         if own.gpu and not own.other_gpus and _UPGRADE.search(text) and own.gpu not in _UPGRADES:
             # "现有V100集群要不要升级", "is it worth upgrading our A100s?": how much faster the current cards are
             targets = [g for g in (_UPGRADES_ZH if language == "zh" else _UPGRADES) if g != own.gpu]

@@ -45,6 +45,15 @@ class ToolBox:
                 if name == "cloud_cost" and not on.gpu_hours
                 else None
             )
+            timed = next((c for c in result.calls if c.name == "training_compute"), None)
+            if name == "data_volume" and timed and not on.tokens_per_second_per_gpu:
+                # the read rate of the run just timed: its tokens/s per GPU, as 4-byte token ids
+                on = on.model_copy(
+                    update={
+                        "tokens_per_second_per_gpu": timed.output["tokens_per_second_per_gpu"],
+                        "token_bytes": on.token_bytes or 4,
+                    }
+                )
             counted = next((c for c in result.calls if c.name == "gpus_for_deadline"), None)
             if name == "training_memory" and counted and not on.gpu_count:
                 # the memory on the GPUs the deadline needs, not on one GPU beside it

@@ -3142,3 +3142,22 @@ def test_an_upgrade_with_no_target_compares_the_card_on_hand_with_current_ones(
     lead = first_sentence(answer)
     assert base in lead
     assert "x (" in lead or "倍" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how much read bandwidth does training need from storage? 512 H100, 13B model",
+        "训练读取数据的带宽要多少 64张H100 训7B",
+    ],
+)
+def test_the_read_rate_of_a_training_run_is_computed_from_its_throughput(
+    assistant: Assistant, message: str
+) -> None:
+    """The data read rate is tokens/s per GPU x GPUs x 4 bytes, from the run's own estimated throughput."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute", "data_volume"], answer.answer[:200]
+    timed, read = answer.tool_calls
+    rate = timed.output["tokens_per_second_per_gpu"] * timed.input["gpus"] * 4 / 1e6
+    assert read.output["read_mb_s"] == pytest.approx(rate, rel=1e-3)
+    assert "MB/s" in first_sentence(answer)
