@@ -292,6 +292,11 @@ _PLAIN_COUNT = flags(
     rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
 )
 
+# ("单卡输出3000 token/s" is a rate per card, not a count)
+_SINGLE_CARD = flags(
+    r"\b(?:on|with|using|to) (?:a single|one|just one|only one)\s+(?:card|gpu)\b"
+    r"|(?:单卡|一张卡|一块卡)(?=\s*(?:呢|吗|\?|？|$|的话|能不能|够不够|行不行|可以吗|跑得动))"
+)
 # a count of GPUs the work runs on, named after the card: "on 512 GPUs", "用64卡", "扩到256张卡"
 _RUN_COUNT = flags(
     rf"(?:\bon|\bwith|\busing|\bacross|\bto|用|在|扩到|扩展到|换成)\s*{AMOUNT}\s*-?\s*(?:GPUs?\b|cards\b|张卡|张|卡(?![A-Za-z0-9时]))"
@@ -924,6 +929,10 @@ class SlotExtractor:
             slots.gpu_count = None  # "单卡H100 显存够吗 ZeRO-1 8卡": per card, on the 8 named after it
         if slots.gpu_count is None and (match := _PLAIN_COUNT.search(plain)):
             slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
+        elif slots.gpu_count is None and _SINGLE_CARD.search(plain):
+            slots.gpu_count = (
+                1  # "and QLoRA on a single card?", "单卡呢": one, whatever card was named before
+            )
         elif gpus and (run := _RUN_COUNT.search(plain, gpus[0].end)):
             # "our 8xH100 node does 7,500 tok/s per GPU … how long on 512 GPUs?", "实测8卡A100 … 用64卡要多久":
             # the card's count describes what was measured or owned; the run is on the count named after it

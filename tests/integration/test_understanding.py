@@ -3161,3 +3161,20 @@ def test_the_read_rate_of_a_training_run_is_computed_from_its_throughput(
     rate = timed.output["tokens_per_second_per_gpu"] * timed.input["gpus"] * 4 / 1e6
     assert read.output["read_mb_s"] == pytest.approx(rate, rel=1e-3)
     assert "MB/s" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "full fine-tune of Qwen2.5 32B on our H100 nodes, 8 per node: memory per GPU?",
+            "and QLoRA on a single card?",
+        ),
+        ("全参微调Qwen2.5 32B 我们是8卡H100的机器 每卡显存要多少", "那QLoRA单卡呢"),
+    ],
+)
+def test_a_single_card_in_a_follow_up_is_one_gpu(assistant: Assistant, messages: tuple[str, ...]) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    call = answer.tool_calls[0].input
+    assert (call["gpus"], call["finetune"]) == (1, "qlora")
