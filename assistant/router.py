@@ -611,13 +611,22 @@ class Router:
         if "compute_optimal" in tools and compute_budget:
             # "how big a model can 500k GPU-hours train?": the size, not the hours again
             tools = ["compute_optimal"]
-        elif "compute_optimal" in tools or "model_capacity" in tools:
+        elif {"compute_optimal", "model_capacity"} & set(tools) and CALCULATORS[
+            "model_capacity"
+        ].triggers.search(rest):
             # "8张4090能训多大的模型", "biggest model I can LoRA on one 4090?": what the cards hold, not a budget
+            # (asked in this message: a follow-up about power after it is not that question again)
             tools = (
                 ["model_capacity"]
                 if (slots.gpu or slots.card_memory_gb) and not (slots.params_b or slots.model)
                 else [t for t in tools if t not in {"compute_optimal", "model_capacity"}]
             )
+        elif (
+            follow_up
+            and "model_capacity" in tools
+            and (given_other := [t for t in tools if t != "model_capacity"])
+        ):
+            tools = given_other
         if (
             follow_up
             and "offload" in stated

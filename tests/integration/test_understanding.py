@@ -3178,3 +3178,18 @@ def test_a_single_card_in_a_follow_up_is_one_gpu(assistant: Assistant, messages:
     assert tools(answer) == ["training_memory"], answer.answer[:200]
     call = answer.tool_calls[0].input
     assert (call["gpus"], call["finetune"]) == (1, "qlora")
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("what can we fine-tune on one RTX 4090?", "and can it run off a regular 15A outlet?"),
+        ("单张4090能微调多大的模型", "家里16A插座带得动吗"),
+    ],
+)
+def test_a_power_question_after_what_the_cards_hold_is_about_power(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert answer.tool_calls[0].output["fits_circuit"] is True
