@@ -22,7 +22,8 @@ Job = Literal["full", "lora", "qlora", "serve_bf16", "serve_int4"]
 
 SMALLEST_B = 0.1
 LARGEST_B = 4000.0
-SEARCH_STEPS = 28  # halvings of the log range: about 0.1% precision
+VLLM_MEMORY_UTILIZATION = 0.9  # vLLM's default --gpu-memory-utilization
+SEARCH_STEPS = 14  # halvings of the log range (a factor of 40,000): within 0.07%, below the two digits shown
 
 
 class ModelCapacityInput(ToolInput):
@@ -98,10 +99,8 @@ def model_capacity(inp: ModelCapacityInput, catalog: Catalog) -> ModelCapacityOu
         name, memory = acc.name, inp.gpu_memory_gb or acc.memory_gb
     else:
         memory = inp.gpu_memory_gb or 0.0
-    card: dict[str, str | float] = {"gpu": inp.gpu} if inp.gpu else {}
-    if inp.gpu_memory_gb:
-        card["gpu_memory_gb"] = inp.gpu_memory_gb
     limit = memory * (1 - PLANNING_HEADROOM)
+    usable = memory * VLLM_MEMORY_UTILIZATION
     zero = 3 if inp.gpus > 1 else 0
     sources: list[Reference] = []
 
@@ -116,8 +115,7 @@ def model_capacity(inp: ModelCapacityInput, catalog: Catalog) -> ModelCapacityOu
                         finetune=finetune,
                         recompute="full",
                         seq_len=inp.seq_len,
-                        **card,
-                    ),
+                    ),  # no card: the fit is judged here, so the calculator does not search for fixes
                     catalog,
                 )
             except (ValueError, CalculatorInputError):
@@ -138,14 +136,13 @@ def model_capacity(inp: ModelCapacityInput, catalog: Catalog) -> ModelCapacityOu
                         weight_precision=precision,
                         tensor_parallel=tp,
                         context_tokens=inp.context_tokens,
-                        **card,
-                    ),
+                    ),  # no card: judged here against vLLM's usable share, without the fix search
                     catalog,
                 )
             except (ValueError, CalculatorInputError):
                 return None
             sources.extend(s for s in out.sources if s not in sources)
-            return out.per_gpu.total_gb if out.fits else None
+            return out.per_gpu.total_gb if out.per_gpu.total_gb <= usable else None
 
         return fits
 
