@@ -256,8 +256,12 @@ _ACHIEVED_TFLOPS = flags(
 )
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
-    r"\breserved\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
+    r"\breserved?\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
 )
+# the most a GPU-hour costs: a smaller bare amount is a price per hour, never a budget
+_HOURLY_CEILING = {"USD": 20.0, "CNY": 150.0}
+# and below this, a price per kWh (electricity runs $0.04-0.30, ¥0.3-1.2; a GPU-hour costs more)
+_KWH_CEILING = {"USD": 0.3, "CNY": 1.5}
 _PER_GPU_PRICE = flags(r"per gpu|/\s*gpu|每卡|每张|gpu[- ]?h|卡时|per card")
 _SERVERS_OF = flags(rf"{NUMBER}\s*[x×*]\s*{NUMBER}\s*-?\s*(?:gpus?|卡|张)\s*(?:的)?\s*$")
 # "40 8xH100 boxes", "10 8-GPU H100 servers": the count of machines, then their GPUs each
@@ -430,6 +434,9 @@ _CONCURRENT = flags(
     rf"|{INTEGER}\s*(?:concurrent|simultaneous)\b"
     rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
     rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
+    # "what if I drop to 16 users", "并发降到16": the number at once, changed
+    rf"|(?:drop|go|cut|down|up|increase|reduce|raise|grow|scale)\w*\s+(?:down\s+|up\s+)?to\s+{INTEGER}\s*(?:concurrent\s*)?(?:users|people|requests|sequences|streams)\b"
+    rf"|并发\s*(?:数)?\s*(?:降到|降为|减到|提到|加到|涨到|改成|变成|换成)\s*{INTEGER}"
     # "内部用 20个人", "20个人用": at most that many at once
     rf"|(?:内部|团队|公司|部门)\s*(?:用|使用)\s*(?:的)?\s*{INTEGER}\s*(?:个)?\s*(?:人|用户)|{INTEGER}\s*(?:个)?\s*(?:人|用户|同事)\s*(?:在)?(?:用|使用)"
 )
@@ -473,6 +480,8 @@ _DEADLINE = flags(
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+    # "and 45 days instead of 30", "改成45天呢": the new time the run has
+    rf"|{NUMBER}\s*(days?|weeks?|months?)\s*instead\b|(?:改成|换成|放宽到|延长到|缩短到)\s*{NUMBER}\s*(?:个)?\s*(天|周|月)"
     # "done overnight (10 hours)", "finished in a 12h window"
     rf"|(?:overnight|done|finish\w*|complete\w*|wrapped up)[^.;。?？\d]{{0,16}}?\(?\s*{NUMBER}\s*(hours?|hrs?|h)\b"
 )
@@ -483,7 +492,7 @@ _NOT_A_DEADLINE = flags(
     r"(?:keep|kept|retain\w*|store\w*|every|each|per|last|保留|保存|存|每|留)\s*(?:for\s*)?$"
 )
 _BARE_POWER_PRICE = flags(
-    rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|涨到|变成|改成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
+    rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|降为|涨到|涨至|变成|改成|改为|换成|调到|调成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
 )
 # a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
@@ -1046,7 +1055,7 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 1)
+            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):
@@ -1131,6 +1140,24 @@ class SlotExtractor:
                     slots.colo_currency, slots.colo_basis = money.currency, basis
                     if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
+                case "budget" if slots.budget is None and money.amount < _KWH_CEILING[money.currency]:
+                    # "and at $0.07?", "0.45元呢": no GPU-hour is that cheap; it is a price per kWh
+                    if slots.electricity_price_per_kwh is None:
+                        slots.electricity_price_per_kwh, slots.electricity_currency = (
+                            money.amount,
+                            money.currency,
+                        )
+                case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING[money.currency]:
+                    # "reserve the 512 for a year at $1.85", "if cloud drops to $1.80": no budget is $1.85;
+                    # an amount that small is a price per GPU-hour
+                    if slots.cloud_price_per_gpu_hour is None:
+                        slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = (
+                            money.amount,
+                            money.currency,
+                        )
+                        slots.cloud_committed = bool(
+                            _COMMITTED.search(text[max(0, money.start - 40) : money.end + 40])
+                        )
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
         return strip(text, [(m.start, m.end) for m in mentions])
@@ -1387,8 +1414,8 @@ def _deadline(text: str) -> float | None:
     match = _DEADLINE.search(text)
     if not match:
         return None
-    number = _group(match, 1, 3, 5, 7, 9)
-    unit = (_group(match, 2, 4, 6, 8, 10) or "day").lower()
+    number = _group(match, 1, 3, 5, 7, 9, 11, 13)
+    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14) or "day").lower()
     return round(to_number(number or "0") * _DAYS_PER.get(unit, 1), 6)
 
 

@@ -3193,3 +3193,44 @@ def test_a_power_question_after_what_the_cards_hold_is_about_power(
     *_, answer = talk(assistant, *messages)
     assert tools(answer) == ["power_cost"], answer.answer[:200]
     assert answer.tool_calls[0].output["fits_circuit"] is True
+
+
+@pytest.mark.parametrize(
+    ("messages", "key", "value"),
+    [
+        (
+            ("yearly power bill for 20 servers of 8x H100 at $0.10/kWh?", "and at $0.07?"),
+            "electricity_price_per_kwh",
+            0.07,
+        ),
+        (("20台8卡H100服务器 电价0.6元 一年电费多少", "电价换成 0.45 呢"), "electricity_price_per_kwh", 0.45),
+        (
+            ("how many H100 to train 13B on 1T tokens in 30 days?", "and 45 days instead?"),
+            "deadline_days",
+            45,
+        ),
+        (("13B 1T token 30天训完要多少张H100", "改成45天呢"), "deadline_days", 45),
+        (
+            ("64 H100 in the cloud at $2.49/GPU-hr for 3 weeks, cost?", "and if the price drops to $1.80?"),
+            "price_per_gpu_hour",
+            1.8,
+        ),
+        (
+            (
+                "serve Llama 3.1 70B in FP8 for 32 concurrent users at 8k context, how many H100?",
+                "what if we drop to 16 users",
+            ),
+            "batch",
+            16,
+        ),
+    ],
+)
+def test_a_follow_up_changing_one_input_recomputes_with_it(
+    assistant: Assistant, messages: tuple[str, ...], key: str, value: float
+) -> None:
+    """'电价换成0.45呢', '45 days instead', 'if the price drops to $1.80', 'drop to 16 users': the same
+    calculation with the one input changed, never the previous answer repeated."""
+    first, second = talk(assistant, *messages)
+    assert tools(second) == tools(first), second.answer[:200]
+    assert second.tool_calls[0].input[key] == pytest.approx(value)
+    assert second.answer.split("\n\n")[0] != first.answer.split("\n\n")[0]
