@@ -375,7 +375,7 @@ _ASKED = [
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
-    ("mfu", words(r"\bwhat mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
+    ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),

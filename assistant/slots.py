@@ -54,6 +54,10 @@ class Slots(BaseModel):
     pipeline_parallel: int | None = None
     seq_len: int | None = None
     micro_batch: int | None = None
+    batch_tokens: float | None = Field(
+        default=None,
+        description="Tokens in one global batch (one step), when given as tokens ('global batch 4M tokens').",
+    )
     recompute: str | None = Field(
         default=None,
         description="Activation recomputation: none, selective or full ('no activation checkpointing').",
@@ -317,6 +321,11 @@ _QPS = flags(
 )
 # a day's requests arrive within a working day's busy hours: 3x the 24-hour average
 BUSY_HOURS_A_DAY = 8
+# a global batch given in tokens: "global batch 4M tokens", "batch size of 2M tokens", "全局batch 4M token"
+_STEP_TOKENS = flags(
+    rf"(?:global\s*)?batch(?:\s*size)?\s*(?:of|=|:|is|为|是)?\s*(?:~|about)?\s*{DECIMAL}\s*(k|m|b|万|百万)\s*tokens?"
+    rf"|(?:每步|每个step|per step)\s*(?:约)?\s*{DECIMAL}\s*(k|m|万|百万)\s*(?:个)?\s*tokens?"
+)
 # requests a day: "2 million requests per day", "100k requests a day", "日均请求10万次", "每天10万个请求"
 _QPD = flags(
     rf"{NUMBER}\s*(k|m|mn|million|万|千|百万|亿)?\s*(?:个|次)?\s*(?:requests?|reqs?|queries|calls|conversations|chats|请求|次请求|调用|次调用|对话|次对话|query)\s*(?:/|per|a|each|every)\s*day\b"
@@ -637,6 +646,8 @@ _SAMPLES_OF = flags(
 _STEP_TIME = flags(
     rf"step[\s_-]*time\s*(?:of|=|:|is|为|是)?\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
+    # "单步8.5秒", "一步 8.5s", "8.5 s per step", "8.5s/step"
+    rf"|(?:单步|一步|每步)\s*(?:耗时|要)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
 )
 _BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
 _NODE_TPS = flags(
@@ -1243,8 +1254,12 @@ class SlotExtractor:
             # "throughput drops to 2,200 tok/s": tokens/s with no unit of its own are per GPU, as measured
             slots.tokens_per_second_per_gpu = to_number(match.group(1)) * (1000 if match.group(2) else 1)
         if match := take(_STEP_TIME):
-            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "s").lower()
+            value, unit = float(_group(match, 1, 3, 5, 7) or 0), (_group(match, 2, 4, 6, 8) or "s").lower()
             slots.step_time_s = value / 1000 if unit == "ms" else value
+        if match := take(_STEP_TOKENS):
+            slots.batch_tokens = scaled(
+                _group(match, 1, 3) or "0", _group(match, 2, 4)
+            )  # "global batch 4M tokens"
         if match := take(_BATCH_TOKENS):
             slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
         if match := take(_CHECKPOINT_SIZE):

@@ -23,8 +23,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             assumptions.append(assumed("MFU 40%", "MFU 40%"))
         if not slots.gpu:
             assumptions.append(assumed("GPU: H100 SXM", "GPU：H100 SXM"))
-    elif slots.step_time_s and slots.global_batch and slots.seq_len and slots.tokens_b:
-        payload.update(step_time_s=slots.step_time_s, tokens_per_step=slots.global_batch * slots.seq_len)
+    elif (
+        slots.step_time_s
+        and (slots.batch_tokens or (slots.global_batch and slots.seq_len))
+        and slots.tokens_b
+    ):
+        per_step = slots.batch_tokens or (slots.global_batch or 0) * (slots.seq_len or 0)
+        payload.update(step_time_s=slots.step_time_s, tokens_per_step=per_step)
         payload["tokens_b"] = slots.tokens_b
     elif slots.tokens_per_second_per_gpu and slots.tokens_b:  # GPU-hours need no GPU count
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, tokens_b=slots.tokens_b)

@@ -26,7 +26,7 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
-    steps = slots.step_time_s and slots.global_batch and slots.seq_len
+    steps = slots.step_time_s and (slots.batch_tokens or (slots.global_batch and slots.seq_len))
     if not model_into(slots, payload) or not (slots.tokens_per_second_per_gpu or steps):
         return None
     compute_fields(slots, payload, assumptions, catalog)
@@ -37,9 +37,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.tokens_per_second_per_gpu:
         payload["tokens_per_second_per_gpu"] = slots.tokens_per_second_per_gpu
     else:
-        payload.update(
-            step_time_s=slots.step_time_s, tokens_per_step=(slots.global_batch or 0) * (slots.seq_len or 0)
-        )
+        per_step = slots.batch_tokens or (slots.global_batch or 0) * (slots.seq_len or 0)
+        payload.update(step_time_s=slots.step_time_s, tokens_per_step=per_step)
     if slots.epochs and slots.tokens_b:
         payload["tokens_b"] = slots.tokens_b * slots.epochs
     return Plan(tool="throughput_calibration", payload=payload, assumed=assumptions)

@@ -3234,3 +3234,23 @@ def test_a_follow_up_changing_one_input_recomputes_with_it(
     assert tools(second) == tools(first), second.answer[:200]
     assert second.tool_calls[0].input[key] == pytest.approx(value)
     assert second.answer.split("\n\n")[0] != first.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "13B dense, 6 s per step, global batch 2M tokens, 128 H100. 500B tokens to go: how long and what's our MFU?",
+        "13B 稠密 单步6秒 全局batch 2M token 128卡H100 还剩500B token 要多久 MFU多少",
+    ],
+)
+def test_a_step_time_with_a_batch_in_tokens_gives_the_mfu_and_the_time(
+    assistant: Assistant, message: str
+) -> None:
+    """2M tokens per 6 s step on 128 GPUs is 2,604 tokens/s per GPU: 6 x 13e9 x 2,604 / 989e12 = 21% MFU,
+    and 500B tokens take 250,000 steps x 6 s = 17.4 days."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["throughput_calibration"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["tokens_per_step"] == 2_000_000
+    assert call.output["days"] == pytest.approx(17.36, rel=0.01)
+    assert "21%" in first_sentence(answer)

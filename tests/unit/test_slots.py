@@ -112,6 +112,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch size 1024", {"global_batch": 1024}),
     ("MFU 45%", {"mfu": 0.45}),
     ("MFU 为 40%", {"mfu": 0.40}),
+    # a global batch given in tokens is tokens per step, not the tokens to train on
+    ("global batch 2M tokens, 500B tokens to go", {"batch_tokens": 2_000_000, "tokens_b": 500}),
+    ("单步6秒 全局batch 4M token", {"step_time_s": 6, "batch_tokens": 4_000_000}),
+    ("7.5 s per step", {"step_time_s": 7.5}),
     # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
     ("部署 DeepSeek-R1 14B 蒸馏版", {"model": "qwen2.5-14b", "params_b": None}),
     ("serve the R1 distill 8B", {"model": "llama-3.1-8b"}),
