@@ -1151,21 +1151,16 @@ class SlotExtractor:
                     slots.colo_currency, slots.colo_basis = money.currency, basis
                     if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
-                case "budget" if slots.budget is None and money.amount < _KWH_CEILING.get(
-                    money.currency or "USD", 0
-                ):
-                    # "and at $0.07?", "0.45元呢": no GPU-hour is that cheap; it is a price per kWh
-                    if slots.electricity_price_per_kwh is None:
-                        slots.electricity_price_per_kwh, slots.electricity_currency = (
-                            money.amount,
-                            money.currency,
-                        )
                 case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING.get(
                     money.currency or "USD", 0
                 ):
-                    # "reserve the 512 for a year at $1.85", "if cloud drops to $1.80": no budget is $1.85;
-                    # an amount that small is a price per GPU-hour
-                    if slots.cloud_price_per_gpu_hour is None:
+                    # no budget is $1.85: "and at $0.07?", "0.45元呢" is a price per kWh (no GPU-hour is that
+                    # cheap); "if cloud drops to $1.80", "reserve the 512 at $1.85" a price per GPU-hour
+                    if money.amount < _KWH_CEILING.get(money.currency or "USD", 0):
+                        if slots.electricity_price_per_kwh is None:
+                            slots.electricity_price_per_kwh = money.amount
+                            slots.electricity_currency = money.currency
+                    elif slots.cloud_price_per_gpu_hour is None:
                         slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = (
                             money.amount,
                             money.currency,
