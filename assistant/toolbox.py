@@ -45,19 +45,7 @@ class ToolBox:
                 if name == "cloud_cost" and not on.gpu_hours
                 else None
             )
-            timed = next((c for c in result.calls if c.name == "training_compute"), None)
-            if name == "data_volume" and timed and not on.tokens_per_second_per_gpu:
-                # the read rate of the run just timed: its tokens/s per GPU, as 4-byte token ids
-                on = on.model_copy(
-                    update={
-                        "tokens_per_second_per_gpu": timed.output["tokens_per_second_per_gpu"],
-                        "token_bytes": on.token_bytes or 4,
-                    }
-                )
-            counted = next((c for c in result.calls if c.name == "gpus_for_deadline"), None)
-            if name == "training_memory" and counted and not on.gpu_count:
-                # the memory on the GPUs the deadline needs, not on one GPU beside it
-                on = on.model_copy(update={"gpu_count": counted.output["gpus"]})
+            on = self._after(name, on, result.calls)
             calculator = CALCULATORS.get(name)
             plan = plan or (calculator.build(on, self._catalog) if calculator else None)
             if plan is None:
@@ -75,6 +63,21 @@ class ToolBox:
             result.assumed.extend(a for a in plan.assumed if a not in result.assumed)
             result.ask = result.ask or plan.ask
         return result
+
+    @staticmethod
+    def _after(name: str, on: Slots, done: list[ToolCall]) -> Slots:
+        """``on`` with what a calculator run earlier in the turn already worked out for ``name``."""
+        earlier = {call.name: call for call in done}
+        if name == "data_volume" and "training_compute" in earlier and not on.tokens_per_second_per_gpu:
+            # the read rate of the run just timed: its tokens/s per GPU, as 4-byte token ids
+            rate = earlier["training_compute"].output["tokens_per_second_per_gpu"]
+            return on.model_copy(
+                update={"tokens_per_second_per_gpu": rate, "token_bytes": on.token_bytes or 4}
+            )
+        if name == "training_memory" and "gpus_for_deadline" in earlier and not on.gpu_count:
+            # the memory on the GPUs the deadline needs, not on one GPU beside it
+            return on.model_copy(update={"gpu_count": earlier["gpus_for_deadline"].output["gpus"]})
+        return on
 
     @staticmethod
     def _per_card(tools: list[str], slots: Slots) -> list[tuple[str, Slots]]:
