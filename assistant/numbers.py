@@ -41,7 +41,10 @@ def to_number(text: str) -> float:
         return float(text.replace(",", ""))
     if text[:1] in {"十", "百", "千"}:
         text = "一" + text  # "千亿" is one thousand hundred-millions
-    return float(cn2an.cn2an(text, "smart"))
+    try:
+        return float(cn2an.cn2an(text, "smart"))
+    except ValueError:
+        return 0.0  # numerals that make no number ("十十"): nothing stated, never an error
 
 
 def scaled(number: str, unit: str | None) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,12 @@ def test_a_long_message_costs_about_what_its_readable_part_costs() -> None:
 def test_routing_never_raises(pieces: list[str]) -> None:
     route = ROUTER.route("".join(pieces))
     assert route.language in {"en", "zh"}
+
+
+@pytest.mark.parametrize("message", ["十十张H100", "用一十十卡训7B", "H100 一十十台"])
+def test_numerals_that_make_no_number_are_not_an_error(message: str) -> None:
+    """'一十十' raised cn2an's ValueError in slot filling (found by the property test above)."""
+    assert ROUTER.route(message).language == "zh"
 
 
 def test_version_like_numbers_are_not_amounts() -> None:
