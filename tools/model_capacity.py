@@ -57,6 +57,7 @@ class ModelCapacityOutput(ToolOutput):
     gpu: str | None
     gpu_memory_gb: float
     gpus: int
+    tensor_parallel: int = Field(description="Tensor-parallel degree the serving jobs use.")
     jobs: list[JobCapacity]
 
 
@@ -176,5 +177,6 @@ def model_capacity(inp: ModelCapacityInput, catalog: Catalog) -> ModelCapacityOu
         gpu=name,
         gpu_memory_gb=memory,
         gpus=inp.gpus,
+        tensor_parallel=tp,
         jobs=jobs,
     )

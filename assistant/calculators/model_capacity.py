@@ -53,7 +53,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     i = call.input
     sharded = f"ZeRO-3 分片到 {o['gpus']} 张卡" if o["gpus"] > 1 else "单卡"
     seq, context = num(i.get("seq_len", 2048)), num(i.get("context_tokens", 4096))
-    tp = next(d for d in (8, 4, 2, 1) if d <= o["gpus"] and o["gpus"] % d == 0)
+    tp = o["tensor_parallel"]
     setting_zh = {
         "full": f"BF16 + AdamW，{sharded}，完整重计算，序列 {seq}",
         "lora": f"BF16 底座，rank 16 适配器，{sharded}，序列 {seq}",
