@@ -128,10 +128,51 @@ class MemoryBreakdown(BaseModel):
 PLANNING_HEADROOM = 0.10
 
 
+class FitSettings(BaseModel):
+    """The job's settings after a suggested change: what a table of the fitted plan shows."""
+
+    zero_stage: int
+    tensor_parallel: int
+    pipeline_parallel: int
+    data_parallel: int
+    recompute: Recompute
+    micro_batch: int
+    seq_len: int
+    finetune: Finetune
+    offload_optimizer: bool
+
+
 class FitSuggestion(BaseModel):
     change: str = Field(description="The smallest change found that makes the job fit.")
     total_gb: float
     gpus: int = Field(description="GPUs in the job after the change.")
+    per_gpu: MemoryBreakdown | None = Field(default=None, description="Per-GPU memory after the change.")
+    settings: FitSettings | None = Field(default=None, description="The settings after the change.")
+    host_ram_gb: float = Field(default=0.0, description="Host RAM for offloaded states, all GPUs together.")
+
+
+def _suggest(text: str, changed: TrainingMemoryInput, arch: Architecture) -> FitSuggestion:
+    """A change with the plan it leads to, so an answer can show the plan it recommends."""
+    parts, _, host, _, dp = _breakdown(changed, arch)
+    settings = FitSettings(
+        zero_stage=changed.zero_stage,
+        tensor_parallel=changed.tensor_parallel,
+        pipeline_parallel=changed.pipeline_parallel,
+        data_parallel=dp,
+        recompute=changed.recompute,
+        micro_batch=changed.micro_batch,
+        seq_len=changed.seq_len or arch.max_context,
+        finetune=changed.finetune,
+        offload_optimizer=changed.offload_optimizer,
+    )
+    return FitSuggestion(
+        change=text,
+        total_gb=round(parts.total_gb, 2),
+        gpus=changed.gpus,
+        per_gpu=parts,
+        settings=settings,
+        host_ram_gb=round(host * changed.gpus, 1),
+    )
 
 
 class TrainingMemoryOutput(ToolOutput):
@@ -363,9 +404,8 @@ def _one_change(
     candidates: list[tuple[str, TrainingMemoryInput]], arch: Architecture, capacity: float
 ) -> FitSuggestion | None:
     for text, changed in candidates:
-        total = _breakdown(changed, arch)[0].total_gb
-        if total <= capacity:
-            return FitSuggestion(change=text, total_gb=round(total, 2), gpus=changed.gpus)
+        if _breakdown(changed, arch)[0].total_gb <= capacity:
+            return _suggest(text, changed, arch)
     return None
 
 
@@ -382,11 +422,9 @@ def _two_changes(
             changed_b = {k: v for k, v in b.model_dump().items() if base[k] != v}
             if changed_a & changed_b.keys():
                 continue
-            total = _breakdown(a.model_copy(update=changed_b), arch)[0].total_gb
-            if total <= capacity:
-                return FitSuggestion(
-                    change=f"{text_a}, and {text_b}", total_gb=round(total, 2), gpus=max(a.gpus, b.gpus)
-                )
+            both = a.model_copy(update=changed_b)
+            if _breakdown(both, arch)[0].total_gb <= capacity:
+                return _suggest(f"{text_a}, and {text_b}", both, arch)
     return None
 
 
@@ -437,16 +475,17 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
             suggestion = _smallest_fix(inp, arch, capacity, linked=linked)
             least = min_gpus_to_fit(inp, arch, capacity * (1 - PLANNING_HEADROOM))
             if least:
-                gpus, tp, recompute = least
-                probe = inp.model_copy(update={"gpus": gpus, "tensor_parallel": tp, "pipeline_parallel": 1,
+                # its own names: ``tp`` is the job's tensor parallelism, described below
+                least_gpus, least_tp, recompute = least
+                probe = inp.model_copy(update={"gpus": least_gpus, "tensor_parallel": least_tp, "pipeline_parallel": 1,
                                                "context_parallel": 1, "zero_stage": 3, "recompute": recompute})  # fmt: skip
-                change = f"use {gpus} GPUs with ZeRO stage 3" + (f", tensor parallel {tp}" if tp > 1 else "")
+                change = f"use {least_gpus} GPUs with ZeRO stage 3" + (
+                    f", tensor parallel {least_tp}" if least_tp > 1 else ""
+                )
                 if recompute != inp.recompute:
                     change += f", {recompute} activation recomputation"
                 change += f", keeping {PLANNING_HEADROOM:.0%} of memory free"
-                min_fit = FitSuggestion(
-                    change=change, total_gb=round(_breakdown(probe, arch)[0].total_gb, 2), gpus=gpus
-                )
+                min_fit = _suggest(change, probe, arch)
     where = gpu_name or (f"{capacity:g} GB" if capacity else None)
     if fits is None:
         verdict = f"needs {breakdown.total_gb:.1f} GB per GPU"

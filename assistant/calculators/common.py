@@ -47,13 +47,17 @@ class Assumed(BaseModel):
 
     en: str
     zh: str
+    setting: bool = Field(
+        default=False,
+        description="A job setting (sharding, recomputation, micro-batch) that a fitted plan may change.",
+    )
 
     def text(self, language: Language) -> str:
         return self.zh if language == "zh" else self.en
 
 
-def assumed(en: str, zh: str) -> Assumed:
-    return Assumed(en=en, zh=zh)
+def assumed(en: str, zh: str, *, setting: bool = False) -> Assumed:
+    return Assumed(en=en, zh=zh, setting=setting)
 
 
 class Plan(BaseModel):
@@ -277,6 +281,11 @@ class Summary(BaseModel):
     inputs: list[Row]
     results: list[Row]
     brief: Brief | None = None
+    settled: bool = Field(
+        default=False,
+        description="The table shows the plan the headline recommends, not the settings first assumed: "
+        "assumptions about those settings no longer describe it.",
+    )
 
     def headline(self, language: Language) -> str:
         return self.headline_zh if language == "zh" else self.headline_en

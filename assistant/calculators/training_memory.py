@@ -84,7 +84,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.zero_stage is not None:
         payload["zero_stage"] = slots.zero_stage
     elif gpus > 1:
-        assumptions.append(assumed("no ZeRO/FSDP sharding (stage 0)", "不使用 ZeRO/FSDP 分片（stage 0）"))
+        assumptions.append(
+            assumed("no ZeRO/FSDP sharding (stage 0)", "不使用 ZeRO/FSDP 分片（stage 0）", setting=True)
+        )
     if slots.precision in PRECISION:
         payload["precision"] = PRECISION[slots.precision]
     else:
@@ -117,7 +119,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.micro_batch:
         payload["micro_batch"] = slots.micro_batch
     else:
-        assumptions.append(assumed("micro-batch 1 per GPU", "每卡微批 1"))
+        assumptions.append(assumed("micro-batch 1 per GPU", "每卡微批 1", setting=True))
     if slots.finetune:
         payload["finetune"] = slots.finetune
     if slots.recompute:
@@ -129,11 +131,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             assumed(
                 "gradient checkpointing (full activation recomputation), as LoRA/QLoRA recipes use; FlashAttention",
                 "开启梯度检查点（完整激活重计算，LoRA/QLoRA 的常规做法）；FlashAttention",
+                setting=True,
             )
         )
     else:
         assumptions.append(
-            assumed("selective activation recomputation, FlashAttention", "选择性激活重计算，FlashAttention")
+            assumed(
+                "selective activation recomputation, FlashAttention",
+                "选择性激活重计算，FlashAttention",
+                setting=True,
+            )
         )
     ask = None
     if not slots.gpu_count:
@@ -183,7 +190,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"**{fix['gpus']} 张 {cards_zh}**，需要{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB（共 {capacity} GB；"
             f"按假设的设置每卡 {total} GB：{parts_zh}）。"
         )
-        return _summary(call, en, zh)
+        return _summary(call, en, zh, led=fix)
     if o["fits"] is None or view.asked == "memory":
         # "how much memory?" is answered with the amount; whether it fits the card follows
         en = f"Training {model} needs about **{total} GB per GPU** ({parts_en})."
@@ -204,6 +211,35 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{'勉强放得下' if tight else '放得下'}：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，"
             f"余量 {num(o['headroom_pct'])}%；{parts_zh}）。" + (_TIGHT_ZH if tight else "")
         )
+    elif fix and _same_job(fix) and "offload" in fix["change"] and not i.get("offload_optimizer"):
+        # "70B全参8卡H800够不够": not as asked; offloading to host RAM is a slower job, so it is the
+        # alternative beside the count that holds the job on GPUs alone, not a "yes"
+        states = o["architecture"]["params_b"] * o["model_state_bytes_per_param"]
+        together = i["gpus"] * o["gpu_memory_gb"]
+        if i.get("finetune", "full") == "full" and states > together:
+            # the whole model's states against all the cards together: no sharding makes that fit
+            bytes_pp = num(o["model_state_bytes_per_param"])
+            en = (
+                f"No, not on the GPUs alone: {model}'s model states (weights, gradients, optimizer) are about "
+                f"**{num(states)} GB** ({bytes_pp} bytes per parameter), more than the {i['gpus']} x {capacity} = "
+                f"{num(together)} GB of all {i['gpus']} cards together."
+            )
+            zh = (
+                f"不够（只靠显存放不下）：{model} 的模型状态（权重、梯度、优化器）约 **{num(states)} GB**（每参数 "
+                f"{bytes_pp} 字节），超过 {i['gpus']} 张卡合计的 {i['gpus']} x {capacity} = {num(together)} GB。"
+            )
+        else:
+            en = (
+                f"No, not on the GPUs alone: {model} needs about **{total} GB per GPU**, more than the {capacity} GB "
+                f"of {where} ({parts_en})."
+            )
+            zh = f"不够（只靠显存放不下）：{model} 每卡约需 **{total} GB**，超过 {where_zh} 的 {capacity} GB（{parts_zh}）。"
+        en += f" It fits only if you {fix['change']}: {num(fix['total_gb'])} GB per GPU."
+        zh += f"只有{_fix_zh(fix['change'])}才放得下：每卡 {num(fix['total_gb'])} GB。"
+        if (least := o.get("min_gpus")) and least["gpus"] > i["gpus"]:
+            en += f" Without offloading: {least['change']} ({num(least['total_gb'])} GB per GPU)."
+            zh += f"不卸载的话：{_fix_zh(least['change'])}（每卡 {num(least['total_gb'])} GB）。"
+        return _summary(call, en, zh, led=fix)
     elif fix and _same_job(fix):
         # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
         tight = _tight(fix["total_gb"], o["gpu_memory_gb"])
@@ -215,7 +251,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{'勉强可以' if tight else '可以'}，但要{_fix_zh(fix['change'])}：{model} 每卡约需 **{num(fix['total_gb'])} GB**（{where_zh} 共 {capacity} GB；"
             f"按假设的设置则每卡 {total} GB：{parts_zh}）。" + (_TIGHT_ZH if tight else "")
         )
-        return _summary(call, en, zh)
+        return _summary(call, en, zh, led=fix)
     elif o["data_parallel"] > 1 and not i.get("zero_stage"):
         # the search tried ZeRO-1 to 3 over these GPUs first: none of them makes it fit
         en = (
@@ -252,8 +288,11 @@ def _tight(used_gb: float, card_gb: float | None) -> bool:
     return bool(card_gb) and used_gb > _TIGHT_SHARE * (card_gb or 0)
 
 
-def _summary(call: ToolCall, en: str, zh: str) -> Summary:
+def _summary(call: ToolCall, en: str, zh: str, led: dict[str, Any] | None = None) -> Summary:
+    """The headline with its table. ``led``: the change the headline recommends; the table then shows that
+    plan (its settings and memory), with the first-assumed total beside it, so the two never disagree."""
     i, o = call.input, call.output
+    plan = led if led and led.get("per_gpu") and led.get("settings") else None
     if i.get("offload_optimizer") and (host := o.get("host_ram_for_offload_gb_per_gpu")):
         # "offload the optimizer to CPU": where the states went, and the host RAM they need
         everything = host * i["gpus"]  # the states of the whole model, wherever the GPUs sit
@@ -262,19 +301,53 @@ def _summary(call: ToolCall, en: str, zh: str) -> Summary:
             "the servers that hold the GPUs, and steps slow down to the PCIe copies."
         )
         zh += f"卸载到 CPU 的优化器状态共需约 {num(everything)} GB 主机内存（分摊到各台服务器），训练步会受 PCIe 拷贝拖慢。"
-    b = o["per_gpu"]
+    elif plan and plan["settings"]["offload_optimizer"]:
+        # the recommended plan offloads: the host RAM it then needs
+        everything = plan["host_ram_gb"]
+        en += f" Offloading needs about {num(everything)} GB of host RAM in all, and steps slow down to the PCIe copies."
+        zh += f"卸载后共需约 {num(everything)} GB 主机内存，训练步会受 PCIe 拷贝拖慢。"
+    b = plan["per_gpu"] if plan else o["per_gpu"]
+    st = plan["settings"] if plan else {
+        "zero_stage": i.get("zero_stage", 0), "tensor_parallel": i.get("tensor_parallel", 1),
+        "pipeline_parallel": i.get("pipeline_parallel", 1), "data_parallel": o["data_parallel"],
+        "micro_batch": i.get("micro_batch", 1), "seq_len": i.get("seq_len") or o["architecture"]["max_context"],
+    }  # fmt: skip
     model = model_name(i, o)
-    inputs = [Row(en="Model", zh="模型", value=model), Row(en="GPUs", zh="GPU 数量", value=str(i["gpus"])),
-              Row(en="Data parallel", zh="数据并行度", value=str(o["data_parallel"])),
-              Row(en="ZeRO stage", zh="ZeRO stage", value=str(i.get("zero_stage", 0))),
-              Row(en="Tensor / pipeline parallel", zh="张量/流水线并行", value=f"{i.get('tensor_parallel', 1)} / {i.get('pipeline_parallel', 1)}"),
+    inputs = [Row(en="Model", zh="模型", value=model),
+              Row(en="GPUs", zh="GPU 数量", value=str(plan["gpus"] if plan else i["gpus"])),
+              Row(en="Data parallel", zh="数据并行度", value=str(st["data_parallel"])),
+              Row(en="ZeRO stage", zh="ZeRO stage", value=str(st["zero_stage"])),
+              Row(en="Tensor / pipeline parallel", zh="张量/流水线并行", value=f"{st['tensor_parallel']} / {st['pipeline_parallel']}"),
               Row(en="Precision, optimizer", zh="精度、优化器", value=f"{i.get('precision', 'bf16-mixed')}, {i.get('optimizer', 'adamw')}"),
-              Row(en="Sequence x micro-batch", zh="序列长度 x 微批", value=f"{i.get('seq_len', o['architecture']['max_context'])} x {i.get('micro_batch', 1)}")]  # fmt: skip
+              Row(en="Sequence x micro-batch", zh="序列长度 x 微批", value=f"{st['seq_len']} x {st['micro_batch']}")]  # fmt: skip
+    if plan:
+        inputs.append(
+            Row(
+                en="Activation recomputation",
+                zh="激活重计算",
+                value=plan["settings"]["recompute"],
+                value_zh=_RECOMPUTE_ZH[plan["settings"]["recompute"]],
+            )
+        )
+        if plan["settings"]["offload_optimizer"]:
+            inputs.append(
+                Row(
+                    en="Optimizer states",
+                    zh="优化器状态",
+                    value="offloaded to host RAM",
+                    value_zh="卸载到主机内存",
+                )
+            )
     results = [Row(en="Weights", zh="权重", value=f"{num(b['weights_gb'])} GB"),
                Row(en="Gradients", zh="梯度", value=f"{num(b['gradients_gb'])} GB"),
                Row(en="Optimizer states", zh="优化器状态", value=f"{num(b['optimizer_states_gb'])} GB"),
                Row(en="Activations", zh="激活", value=f"{num(b['activations_gb'])} GB"),
                Row(en="Total per GPU", zh="每卡合计", value=f"{num(b['total_gb'])} GB ({num(b['total_gib'])} GiB)")]  # fmt: skip
+    if plan:
+        first = o["per_gpu"]["total_gb"]
+        results.append(
+            Row(en="Total per GPU as first assumed", zh="按最初假设的每卡合计", value=f"{num(first)} GB")
+        )
     if o.get("host_ram_for_offload_gb_per_gpu"):
         results.append(
             Row(
@@ -283,7 +356,17 @@ def _summary(call: ToolCall, en: str, zh: str) -> Summary:
                 value=f"{num(o['host_ram_for_offload_gb_per_gpu'])} GB",
             )
         )
-    return Summary(headline_en=en, headline_zh=zh, inputs=inputs, results=results, brief=_brief(o))
+    return Summary(
+        headline_en=en,
+        headline_zh=zh,
+        inputs=inputs,
+        results=results,
+        brief=_brief(o, i),
+        settled=plan is not None,
+    )
+
+
+_RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "完整重计算"}
 
 
 # changes that keep the job and its cards: a card that fits with them still does it alone
@@ -312,7 +395,7 @@ def _same_job(fix: dict[str, Any] | None) -> bool:
     return any(word in fix["change"] for word in _SAME_JOB) and "GPUs" not in fix["change"]
 
 
-def _brief(o: dict[str, Any]) -> Brief | None:
+def _brief(o: dict[str, Any], i: dict[str, Any]) -> Brief | None:
     if not o.get("gpu") or o["fits"] is None:
         return None
     total, capacity = o["per_gpu"]["total_gb"], o["gpu_memory_gb"] or 1
@@ -324,11 +407,14 @@ def _brief(o: dict[str, Any]) -> Brief | None:
         return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
                      zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
                      rank=1 + fix["total_gb"] / capacity, fits=True)  # fmt: skip
-    least = o.get("min_gpus")
-    if least:
+    # the same count the card's own headline leads with, so a comparison never names two
+    least = _count_fix(fix, o.get("min_gpus"), i["gpus"], count_asked=True)
+    if least and least["gpus"] > i["gpus"]:
         # "H200 or H100 for fine-tuning 70B?": how many of each card the same job needs
         n = least["gpus"]
-        return Brief(card=o["gpu"], en=f"{n} cards with ZeRO-3", zh=f"ZeRO-3 下需 {n} 张",
+        servers_en = f" ({n // 8} servers of 8)" if n >= 16 and n % 8 == 0 else ""
+        servers_zh = f"（{n // 8} 台 8 卡服务器）" if servers_en else ""
+        return Brief(card=o["gpu"], en=f"{n} cards{servers_en} with ZeRO-3", zh=f"ZeRO-3 下需 {n} 张{servers_zh}",
                      rank=2 + n, fits=False, count=n)  # fmt: skip
     return Brief(card=o["gpu"], en=f"does not fit, {num(total)} GB per GPU needed",
                  zh=f"放不下，每卡需 {num(total)} GB", rank=100 + total / capacity, fits=False)  # fmt: skip

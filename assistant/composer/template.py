@@ -146,14 +146,19 @@ def _table(rows: list[Row], language: Language) -> str:
     return head + "\n".join(f"| {r.label(language)} | {r.shown(language).replace('|', '/')} |" for r in rows)
 
 
-def _calculator_assumptions(run: ToolRun, language: Language) -> list[str]:
+# a calculator's lines about the layout and recomputation it first ran with: a fitted plan's table replaces them
+_LAYOUT = re.compile(r"data parallel \d+ = |activations: ")
+
+
+def _calculator_assumptions(run: ToolRun, language: Language, *, settled: bool = False) -> list[str]:
     """The first calculator's own assumptions, in the answer's language.
 
-    A sentence with no rendering in that language is left out rather than shown in English.
+    A sentence with no rendering in that language is left out rather than shown in English; with
+    ``settled`` (its table shows a fitted plan) the layout it first ran with is left out too.
     """
     if not run.calls:
         return []
-    chosen = run.calls[0].output.get("assumptions", [])[:4]
+    chosen = [a for a in run.calls[0].output.get("assumptions", []) if not (settled and _LAYOUT.match(a))][:4]
     shown = [in_language(a, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
     return [a for a in shown if a]
 
@@ -505,7 +510,15 @@ class TemplateComposer:
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
         parts.extend(tables(summaries, lang))
-        assumptions = [a.text(lang) for a in run.assumed] + _calculator_assumptions(run, lang)
+        # a headline that recommends changed settings shows that plan: the settings first assumed are gone
+        settled = any(s.settled for s in summaries)
+        first_settled = any(
+            s.settled
+            for call, s in zip(ordered, summaries, strict=True)
+            if run.calls and call is run.calls[0]
+        )
+        assumptions = [a.text(lang) for a in run.assumed if not (settled and a.setting)]
+        assumptions += _calculator_assumptions(run, lang, settled=first_settled)
         warnings = [w for call in run.calls for w in call.output.get("warnings", [])]
         if assumptions:
             parts.append(f"**{_t('assumptions', lang)}**\n\n" + "\n".join(f"- {a}" for a in assumptions))

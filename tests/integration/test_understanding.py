@@ -1450,7 +1450,8 @@ def test_a_cards_memory_the_user_gives_is_used_without_a_catalog_entry(assistant
     ascend = assistant.ask("we have 8 Ascend 910B3 with 64GB each, can they hold a 70B full fine-tune?")
     call = ascend.tool_calls[0]
     assert (call.input["gpus"], call.input["gpu_memory_gb"]) == (8, 64)
-    assert "of the 64 GB of a 64 GB card" in ascend.answer  # sized against the memory given
+    # sized against the memory given: 70B's 1,120 GB of states against the 8 x 64 GB of the cards together
+    assert "more than the 8 x 64 = 512 GB of all 8 cards together" in ascend.answer
     zh = assistant.ask("用8张64G显存的卡部署70B够吗")
     assert (zh.tool_calls[0].input["gpus"], zh.tool_calls[0].input["gpu_memory_gb"]) == (8, 64)
 
@@ -3254,3 +3255,69 @@ def test_a_step_time_with_a_batch_in_tokens_gives_the_mfu_and_the_time(
     assert call.input["tokens_per_step"] == 2_000_000
     assert call.output["days"] == pytest.approx(17.36, rel=0.01)
     assert "21%" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "stage_row"),
+    [
+        ("qlora 70b on 2x rtx 5090, does it fit?", "| ZeRO stage | 3 |"),
+        ("两张5090 QLoRA 70B 显存够吗", "| ZeRO stage | 3 |"),
+    ],
+)
+def test_a_headline_that_recommends_a_setting_shows_that_plan_in_its_table(
+    assistant: Assistant, message: str, stage_row: str
+) -> None:
+    """'Yes, if you shard with ZeRO-3': the table shows the sharded plan, not the unsharded settings first
+    assumed, and the assumptions no longer claim 'no sharding'."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.output["fits"] is False
+    assert call.output["suggestion"]["settings"]["zero_stage"] == 3
+    assert stage_row in answer.answer, answer.answer[:600]
+    assert f"{num(call.output['suggestion']['total_gb'])} GB" in answer.answer.split("**Assumptions**")[0]
+    assert "no ZeRO/FSDP sharding" not in answer.answer
+    assert "不使用 ZeRO/FSDP 分片" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        (
+            "70B full fine-tune on 8x H800 with ZeRO-3, seq 4k: enough?",
+            "No, not on the GPUs alone: 70B's model states (weights, gradients, optimizer) are about **1,120 GB**",
+        ),
+        ("70B全参SFT，8卡H800够不够？ZeRO-3，seq 4k", "不够（只靠显存放不下）：70B 的模型状态"),
+    ],
+)
+def test_a_fit_that_needs_offloading_is_not_a_yes(assistant: Assistant, message: str, opening: str) -> None:
+    """70B full fine-tuning holds 70e9 x 16 B = 1,120 GB of model states (ZeRO paper) against 8 x 80 = 640 GB:
+    it runs only with the optimizer in host RAM, a slower job, so the answer is no, then the offload plan
+    and the GPU count that needs none."""
+    (answer,) = talk(assistant, message)
+    assert answer.answer.startswith(opening), answer.answer[:300]
+    head = answer.answer.split("\n\n")[0]
+    assert "640 GB" in head
+    assert "24" in head
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "h200 vs b200 to full finetune llama 3.1 405b: how many 8-gpu nodes just to hold it?",
+        "全参微调 Llama 3.1 405B，H200 和 B200 各要几台 8 卡机？",
+    ],
+)
+def test_cards_compared_by_count_name_one_count_each(assistant: Assistant, message: str) -> None:
+    """Each card's count in the comparison is the count its own sentence leads with, in 8-GPU servers too."""
+    (answer,) = talk(assistant, message)
+    head = answer.answer.split("\n\n")[0]
+    assert {call.input["gpu"] for call in answer.tool_calls if call.name == "training_memory"} == {
+        "h200",
+        "b200",
+    }
+    briefs = re.findall(r"(\d+) cards \((\d+) servers of 8\)|需 (\d+) 张（(\d+) 台 8 卡服务器）", head)
+    led = re.findall(r"\*\*(\d+) (?:x|张) ", head)
+    briefed = sorted(int(m[0] or m[2]) for m in briefs)
+    assert len(briefed) == 2, head
+    assert briefed == sorted(map(int, led)), head
+    assert all(int(m[1] or m[3]) * 8 == int(m[0] or m[2]) for m in briefs)

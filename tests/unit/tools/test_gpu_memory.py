@@ -223,3 +223,27 @@ def test_settings_on_the_same_cards_come_before_more_cards_and_pcie_tensor_paral
     assert out.suggestion.gpus == 4
     assert "tensor parallelism" not in out.suggestion.change
     assert "ZeRO" in out.suggestion.change
+
+
+def test_a_suggestion_carries_the_plan_it_recommends_and_the_job_keeps_its_own_layout() -> None:
+    """70B full fine-tune, ZeRO-3 over 8 x 80 GB: 1,120 GB of states (16 B/param, ZeRO paper) do not fit
+    640 GB. The suggestion's breakdown and settings are those of the changed job, re-computed; the
+    assumptions still describe the job as given (t=1), not the tensor parallelism of the count search."""
+    out = run(params_b=70, gpus=8, gpu="H800", zero_stage=3, seq_len=4096)
+    assert out.fits is False
+    assert out.suggestion is not None
+    assert out.min_gpus is not None
+    fix = out.suggestion
+    assert fix.per_gpu is not None
+    assert fix.settings is not None
+    assert fix.per_gpu.total_gb == pytest.approx(fix.total_gb, abs=0.01)
+    assert fix.total_gb <= 80
+    redo = run(params_b=70, gpus=fix.gpus, gpu="H800", seq_len=4096, **fix.settings.model_dump(
+        include={"zero_stage", "tensor_parallel", "pipeline_parallel", "recompute", "micro_batch", "offload_optimizer"}
+    ))  # fmt: skip
+    assert redo.per_gpu.total_gb == pytest.approx(fix.total_gb, abs=0.01)
+    assert fix.settings.offload_optimizer is True
+    assert fix.host_ram_gb == pytest.approx(redo.host_ram_for_offload_gb_per_gpu * 8, rel=0.01)
+    assert out.min_gpus.settings is not None
+    assert out.min_gpus.settings.tensor_parallel > 1
+    assert any("8 GPUs / (t=1 x" in a for a in out.assumptions), out.assumptions
