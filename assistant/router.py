@@ -138,7 +138,8 @@ _DOMAIN = words(
     r"|cooling|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
     r"|accelerator|interconnect|throughput|scal|serv|deploy|latency|electric|topolog|rail|fabric|driver"
     r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd)",
-    r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|电费|电价|预算|成本|租|采购",
+    r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|风冷|电费|电价|预算|成本|租|采购",
+    r"\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b",  # a link speed: "is 400G enough?"
     r"算力|加速卡|芯片|机房|互联|并行|精度|驱动|扩展|升级|选型|配置|上下文|序列|并发|检查点|卡时|交换机|网卡|机柜",
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
@@ -329,6 +330,10 @@ _WHETHER = words(
 _OFF_TASK = words(
     r"\b(?:write|compose|tell) (?:me )?(?:a |an )?(?:poem|haiku|story|joke|song|limerick|essay|lyrics|rap)\b",
     r"\b(?:poem|haiku|limerick|joke|song) (?:about|on)\b", r"写(?:一)?(?:首|篇|个)?[^。？?，,]{0,12}?(?:诗|故事|笑话|歌|作文)", r"讲个笑话", r"作(?:一)?首诗",
+    # writing someone's documents or programs that are not about sizing: a report, an e-mail, a scraper
+    r"\b(?:write|draft) (?:me |us )?(?:a |an |my |our )?(?:weekly |daily |monthly |status )?(?:report|email|e-mail|cover letter|resume|cv)\b",
+    r"\b(?:write|build|code) (?:me |us )?(?:a |an )?(?:python |web )?(?:scraper|crawler|spider)\b",
+    r"写(?:一)?(?:个|份|篇|封)?[^。？?，,]{0,10}?(?:周报|日报|月报|年终总结|述职|简历|邮件|文案|爬虫)",
 )  # fmt: skip
 # calculators whose result is a number of GPUs, which a follow-up about that setup goes on with
 _COUNTING = {"serving_estimate", "gpus_for_deadline"}
@@ -842,8 +847,12 @@ def _missing(
     memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or (
         asked in {"memory", "fit"} and not facility
     )
-    if "gpu_count" in stated and memory_wanted:
-        return "memory"  # "8 cards enough?": which model, and for what?
+    sized = bool({"training_memory", "inference_memory"} & set(wanted))  # "够不够", "fit", "显存"
+    if memory_wanted and (
+        "gpu_count" in stated
+        or (asked == "fit" and sized and ("gpu" in stated or _MEMORY_WORDS.search(text)))
+    ):
+        return "memory"  # "8 cards enough?", "显存够吗": which model, on which cards, and for what?
     if asked in {"gpus", "days", "gpu_hours"} or (
         asked == "mfu" and (slots.tokens_per_second_per_gpu or slots.step_time_s)
     ):
@@ -851,6 +860,10 @@ def _missing(
     if asked == "cost" and _TRAINING.search(text) and not stated.keys() & _CALC_SLOTS and not slots.gpu:
         return "training"  # "how much does it cost to train an LLM?": which model, how much data?
     return None
+
+
+# the memory of the GPUs named: "显存够吗" asks whether a model fits, which needs the model
+_MEMORY_WORDS = words(r"显存|放得下|装得下|爆显存", r"\b(?:memory|vram|hbm|fits?|oom)\b")
 
 
 def _task(text: str, slots: Slots) -> Task | None:

@@ -553,7 +553,7 @@ _SERVER_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
-    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|每(?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
 )

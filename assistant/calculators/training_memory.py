@@ -430,6 +430,7 @@ CALCULATOR = Calculator(
         r"out of memory",
         r"how much (?:gpu |v)?(?:memory|vram|hbm)",
         r"enough (?:gpu )?memory",
+        r"(?:memory|vram|hbm) (?:be |is )?enough",
         r"vram",
         r"显存(?:够|需要|占用|多少|要多少|大小)?",
         r"放得下",

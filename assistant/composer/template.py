@@ -87,11 +87,11 @@ CLARIFY = {
         "如果不说明，我会按 7B 稠密模型、每参数 20 个 token（Chinchilla）、H100、MFU 40%、30 天工期来估算。",
     ),
     "memory": (
-        "Which model (its size in parameters), and what will the GPUs do: pre-training, full fine-tuning, "
-        "LoRA/QLoRA or serving? Memory depends on both. Otherwise I would assume a 7B model, full fine-tuning "
-        "in BF16 with AdamW and ZeRO-3.",
-        "请问是多大的模型（参数量），以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？显存取决于这两点。"
-        "如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
+        "Which model (its size in parameters), on which GPUs and how many, and what will they do: pre-training, "
+        "full fine-tuning, LoRA/QLoRA or serving? Memory depends on all three. Otherwise I would assume a 7B model, "
+        "full fine-tuning in BF16 with AdamW and ZeRO-3.",
+        "请问是多大的模型（参数量）、用什么卡几张，以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？"
+        "显存取决于这三点。如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
     ),
     "rack": (
         "How much power may one rack draw (kW)? That decides how many servers share a rack. Air-cooled racks "

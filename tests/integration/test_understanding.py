@@ -2172,7 +2172,17 @@ def test_a_model_that_barely_fits_says_so_and_counts_servers(assistant: Assistan
     assert re.search(r"twice the GPUs|两倍卡数", opening), opening
 
 
-@pytest.mark.parametrize("message", ["can you write me a poem about gpus", "给我写一首关于显卡的诗"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can you write me a poem about gpus",
+        "给我写一首关于显卡的诗",
+        "could you write my weekly report? this week i mostly tuned our model's training",
+        "帮我写份周报，这周主要在调训练参数",
+        "hey can you build me a python scraper for gpu cloud prices",
+        "能帮我写个爬虫吗 抓一下各家云的显卡价格",
+    ],
+)
 def test_a_task_that_is_not_sizing_is_out_of_scope_whatever_its_words(
     assistant: Assistant, message: str
 ) -> None:
@@ -3321,3 +3331,31 @@ def test_cards_compared_by_count_name_one_count_each(assistant: Assistant, messa
     assert len(briefed) == 2, head
     assert briefed == sorted(map(int, led)), head
     assert all(int(m[1] or m[3]) * 8 == int(m[0] or m[2]) for m in briefs)
+
+
+@pytest.mark.parametrize(
+    "message", ["is the gpu memory enough?", "显存够吗", "H100 80G够不够", "will the vram be enough for us"]
+)
+def test_whether_memory_suffices_with_no_model_is_asked_back(assistant: Assistant, message: str) -> None:
+    """Whether memory suffices depends on the model and the job: without them, one question back naming
+    them (and the cards when none were named), never a passage."""
+    (answer,) = talk(assistant, message)
+    assert "clarify: memory" in answer.notes, answer.answer[:200]
+    assert re.search(r"Which model|多大的模型", answer.answer)
+    assert re.search(r"which GPUs|什么卡", answer.answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "准备上 B200，现在单柜 20kW 风冷，一个柜能放几台",
+        "B200 servers, our single rack is 20 kW air cooled: how many per rack?",
+    ],
+)
+def test_a_single_racks_limit_counts_the_servers_it_holds(assistant: Assistant, message: str) -> None:
+    """'单柜 20kW': one rack's limit. An 8-GPU HGX B200 server draws about 14.3 kW (NVIDIA DGX B200 sheet),
+    so one fits a 20 kW rack."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["rack_fit"], answer.answer[:200]
+    assert answer.tool_calls[0].input["rack_kw"] == 20
+    assert answer.tool_calls[0].output["servers_per_rack"] == 1
