@@ -107,7 +107,10 @@ _BEFORE = [
             # "一台8卡H800大概200万": what the server is, then its price
             r"|(?:每台|一台|单台)[^。，,；;\d]{0,3}\d?[^。，,；;]{0,10}?(?:要|约|大概|差不多|价格|售价|报价|单价)\s*$"
             # "买要230万", "采购价 230 万", "buy it for $280k"
-            r"|(?:买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy (?:it|one|them) for)\s*$"
+            r"|(?:买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy(?:ing)? (?:it|one|them|the (?:box|server|machine|node))\s*(?:is|costs?|for|at|would be|outright)?)\s*$"
+            # "buying an 8 gpu box for $280k", "buy a DGX H100 for $300k", "买一台8卡H100 220万": a machine's price
+            r"|\bbuy(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"
+            r"|买(?:一|1)台[^。，,；;？?]{0,14}?\s*$"
         ),
     ),
     (
@@ -155,7 +158,7 @@ def money_mentions(text: str) -> list[Money]:
         else:
             number, mult, unit = match.group("c"), match.group("mc"), None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None
-        before = text[max(0, match.start() - 24) : match.start()]
+        before = text[max(0, match.start() - 40) : match.start()]
         kind, unit_length = _kind(before, text[match.end() : match.end() + 40])
         nearby = before + text[match.end() : match.end() + 8]
         if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
@@ -166,7 +169,7 @@ def money_mentions(text: str) -> list[Money]:
         # the words after this amount up to the next clause: "$290k each), colo $3k per month" is no monthly price
         after = clause(text, match.end(), match.end() + 28)
         monthly = kind == "monthly" or (kind not in {"hourly", "staff", "colo"} and _MONTH.search(after))
-        if monthly and _LEASE.search(text[max(0, match.start() - 30) : match.start()]):
+        if monthly and _LEASE.search(text[max(0, match.start() - 48) : match.start()]):
             kind = (
                 "lease"  # "lease at $18k per server per month", "租一台每月12万": a lease payment, not a bill
             )

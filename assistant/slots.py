@@ -134,6 +134,11 @@ class Slots(BaseModel):
     lease_per_month: float | None = Field(default=None, description="A lease payment per month (per server).")
     lease_currency: str | None = None
     lease_per_server: bool = Field(default=False, description="The lease payment is per server.")
+    lease_is_rental: bool = Field(
+        default=False,
+        description="A rental of the provider's machine ('rent', '租'), whose upkeep the provider carries; "
+        "a lease ('lease', '融资租赁') leaves maintenance to the lessee.",
+    )
     discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
     requests_per_day: float | None = Field(
@@ -315,6 +320,8 @@ _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|m
 _DISCOUNT = flags(
     rf"{DECIMAL}\s*%\s*(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
 )
+# renting a provider's machine, not financing one's own: "rent at $18k a month", "租的报价每月12万"
+_RENTAL = flags(r"\brent(?:al|ing|ed|s)?\b|(?<!融资)租")
 _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
@@ -1128,6 +1135,7 @@ class SlotExtractor:
                     slots.lease_per_month, slots.lease_currency = money.amount, money.currency
                     around = text[max(0, money.start - 20) : money.end + 24]
                     slots.lease_per_server = bool(_PER_SERVER.search(around))
+                    slots.lease_is_rental = bool(_RENTAL.search(text[max(0, money.start - 48) : money.start]))
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
                 case "staff" if slots.staff_per_year is None:

@@ -75,6 +75,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         per = servers if slots.lease_per_server else 1
         lease = slots.lease_per_month * per
         payload["lease_per_month"] = amount_in(lease, slots.lease_currency, payload["currency"], catalog)
+        if slots.lease_is_rental:
+            # a rented machine is the provider's: its support and spares are in the rent
+            payload["lease_includes_maintenance"] = True
+            assumptions.append(
+                assumed(
+                    "the rent includes the machine's maintenance (it is the provider's)",
+                    "租金已含机器维保（机器归出租方）",
+                )
+            )
         if per > 1:
             assumptions.append(
                 assumed(
@@ -135,35 +144,113 @@ def _colocation_into(
         assumptions.append(assumed("colocation: one rack", "托管：按一个机柜计"))
 
 
+_NAMES = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
+_ITEM_ZH = {
+    "servers": "服务器",
+    "GPUs": "GPU",
+    "platform": "CPU/内存/网卡/机箱",
+    "network and storage": "网络和存储",
+    "capex": "采购价",
+    "electricity": "电费",
+    "maintenance": "维保",
+    "licences": "软件许可",
+    "staff": "运维人员",
+    "colocation": "托管费",
+}
+
+
+def _priced(i: dict[str, Any]) -> list[str]:
+    """The options the user put a price on, in the order buy, lease, cloud."""
+    given = {
+        "buy": any(i.get(k) for k in ("capex_per_server", "capex_total", "capex_per_gpu")),
+        "lease": i.get("lease_per_month") is not None,
+        "cloud": any(i.get(k) for k in ("cloud_price_per_gpu_hour", "cloud_per_month")),
+    }
+    return [k for k, v in given.items() if v]
+
+
+def _buy_parts(o: dict[str, Any], first: str, zh: bool) -> str:
+    """What the buy total is made of: each capex item, then each yearly cost times the years."""
+    years = o["years"]
+    capex = [
+        f"{money(item['amount'], first)} {_ITEM_ZH.get(item['name'], item['name']) if zh else item['name']}"
+        for item in o["capex_items"]
+        if item["amount"]["usd"]
+    ]
+    yearly = [
+        f"{money(item['amount'], first)} {_ITEM_ZH.get(item['name'], item['name']) if zh else item['name']}"
+        for item in o["buy_opex_items"]
+        if item["amount"]["usd"]
+    ]
+    if zh:
+        out = "购买 = " + " + ".join(capex)
+        if yearly:
+            out += f" + {num(years)} 年 × 每年（{' + '.join(yearly)}）"
+        return out + "。"
+    out = "Buying is " + " + ".join(capex)
+    if yearly:
+        out += f" + {num(years)} years x ({' + '.join(yearly)} per year)"
+    return out + "."
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
-    o = call.output
+    i, o = call.input, call.output
     t = o["totals"]
-    names = {"buy": ("buying", "购买"), "lease": ("leasing", "租赁"), "cloud": ("cloud", "上云")}
+    first_en, first_zh = view.first("en"), view.first("zh")
+    priced = _priced(i)
+    # two options with the user's own prices: those two decide, the catalog's third is a reference
+    weighed = priced if len(priced) == 2 else ["buy", "lease", "cloud"]
+    best = min(weighed, key=lambda k: t[k]["usd"])
+    years_en = f"{num(o['years'])} year{'' if o['years'] == 1 else 's'}"
     en = (
-        f"Over {num(o['years'])} year{'' if o['years'] == 1 else 's'} at {pct(o['utilization'])} utilisation, **{names[o['cheapest']][0]} is cheapest**: "
-        f"buy {money(t['buy'], view.first('en'))}, lease {money(t['lease'], view.first('en'))}, cloud {money(t['cloud'], view.first('en'))}."
+        f"Over {years_en} at {pct(o['utilization'])} utilisation, **{_NAMES[best][0]} is cheapest**: "
+        + ", ".join(f"{k} {money(t[k], first_en)}" for k in weighed)
+        + "."
     )
     zh = (
-        f"{num(o['years'])} 年、利用率 {pct(o['utilization'])} 时，**{names[o['cheapest']][1]}最划算**：购买 {money(t['buy'], view.first('zh'))}，"
-        f"租赁 {money(t['lease'], view.first('zh'))}，上云 {money(t['cloud'], view.first('zh'))}。"
+        f"{num(o['years'])} 年、利用率 {pct(o['utilization'])} 时，**{_NAMES[best][1]}最划算**："
+        + "，".join(f"{_NAMES[k][1]} {money(t[k], first_zh)}" for k in weighed)
+        + "。"
     )
+    if len(weighed) == 2:
+        other = next(k for k in ("buy", "lease", "cloud") if k not in weighed)
+        if other == "cloud":
+            en += f" (Cloud at the catalog's ${num(o['cloud_usd_per_gpu_hour'])}/GPU-hour would be {money(t['cloud'], first_en)}.)"
+            zh += f"（按目录云价 ${num(o['cloud_usd_per_gpu_hour'])}/卡时，上云为 {money(t['cloud'], first_zh)}。）"
     month = o.get("break_even_month")
-    if view.asked == "payback" and month:
+    share = o.get("break_even_utilization")
+    if view.asked == "break_even_util":
+        # "at what utilisation does buying win?": the share leads, then the totals at the utilisation assumed;
+        # the cloud price as the user gave it ("每卡时15元")
+        given = i.get("cloud_price_per_gpu_hour")
+        sign = "¥" if i.get("currency") == "CNY" else "$"
+        shown = f"{sign}{num(given)}" if given else f"${num(o['cloud_usd_per_gpu_hour'])}"
+        price, price_zh = f"{shown}/GPU-hour", f"{shown}/卡时"
+        if share is not None:
+            en = f"Buying beats cloud at {price} above **{pct(share)} utilisation** over {years_en}. {en}"
+            zh = f"{num(o['years'])} 年内，利用率高于 **{pct(share)}** 时自购比按 {price_zh} 上云便宜。{zh}"
+        else:
+            en = f"Buying does **not** beat cloud at {price} over {years_en}, even at 100% utilisation. {en}"
+            zh = f"{num(o['years'])} 年内即使利用率 100%，自购也**不比**按 {price_zh} 上云便宜。{zh}"
+    elif view.asked == "payback" and month:
         # "多久回本": the month first, then the totals behind it
-        years_en = f" (about {num(month / 12)} years)" if month >= 12 else ""
+        years_in = f" (about {num(month / 12)} years)" if month >= 12 else ""
         years_zh = f"（约 {num(month / 12)} 年）" if month >= 12 else ""
-        en = f"Buying pays for itself in **month {month}**{years_en} against the cloud. {en}"
+        en = f"Buying pays for itself in **month {month}**{years_in} against the cloud. {en}"
         zh = f"与上云相比，自购约在**第 {month} 个月**回本{years_zh}。{zh}"
     elif view.asked == "payback":
         en = f"Buying does **not** pay for itself within {num(o['years'])} years against the cloud. {en}"
         zh = f"{num(o['years'])} 年内自购**不能**回本（相对上云）。{zh}"
-    elif month:
+    elif month and "cloud" in weighed:
         en += f" Buying overtakes cloud in month {month}."
         zh += f"购买在第 {month} 个月追平上云。"
+    # the buy total, item by item: the user's quote, the shares assumed, the yearly costs
+    en += " " + _buy_parts(o, first_en, zh=False)
+    zh += _buy_parts(o, first_zh, zh=True)
     rows = [Row(en="Buy", zh="购买", value=money(t["buy"], view.first())), Row(en="Lease", zh="租赁", value=money(t["lease"], view.first())),
             Row(en="Cloud", zh="上云", value=money(t["cloud"], view.first())),
             Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),
-            Row(en="Break-even utilisation", zh="回本利用率", value=pct(o.get("break_even_utilization")))]  # fmt: skip
+            Row(en="Break-even utilisation", zh="回本利用率", value=pct(share))]  # fmt: skip
     inputs = [
         Row(en="GPUs", zh="GPU 数量", value=f"{o['gpus']} x {o['gpu']}"),
         Row(en="Years", zh="年限", value=str(o["years"])),
@@ -180,6 +267,9 @@ CALCULATOR = Calculator(
         r"\blease\b",
         r"\bleasing\b",
         r"break[- ]?even",
+        # "at what utilisation does buying win?", "利用率多少以上买更划算": the break-even utilisation
+        r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay)",
+        r"利用率[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率",
         r"rent (?:or|vs\.?) buy",
         r"on[- ]prem(?:ise)? (?:vs|or)",
         r"总拥有成本",
@@ -199,7 +289,7 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"cost", "payback"}),
+    answers=frozenset({"cost", "payback", "break_even_util"}),
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )

@@ -3359,3 +3359,91 @@ def test_a_single_racks_limit_counts_the_servers_it_holds(assistant: Assistant, 
     assert tools(answer) == ["rack_fit"], answer.answer[:200]
     assert answer.tool_calls[0].input["rack_kw"] == 20
     assert answer.tool_calls[0].output["servers_per_rack"] == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "cloud h100 at $2.10/gpu-hr vs buying an 8 gpu box for $270k. at what utilization does buying win over "
+            "3 years? power $0.10/kwh, pue 1.3",
+            "Buying beats cloud at $2.1/GPU-hour above **",
+        ),
+        ("买一台8卡H100 210万，或者云上每卡时16元，3年里利用率多少以上买更划算", "3 年内，利用率高于 **"),
+    ],
+)
+def test_the_utilisation_at_which_buying_wins_is_computed_from_the_users_prices(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """Buy(u) = capex + years x (fixed costs + power x u) equals cloud(u) = years x GPUs x 8,760 h x price x u:
+    the machine's quoted price is its capex (not a budget), the cloud price is theirs."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["capex_per_server"] in {270_000, 2_100_000}
+    assert call.input["cloud_price_per_gpu_hour"] in {2.1, 16}
+    assert answer.answer.startswith(lead), answer.answer[:200]
+    share = call.output["break_even_utilization"]
+    assert share is not None
+    assert f"{share * 100:.0f}%" in first_sentence(answer)
+    # what buying is made of: the quote, then the yearly electricity and maintenance
+    head = answer.answer.split("\n\n")[0]
+    assert re.search(r"(?:\$270,000|¥2,100,000)", head), head
+
+
+@pytest.mark.parametrize(
+    ("messages", "price"),
+    [
+        (
+            (
+                "we could buy an 8x H100 server for $275k or use cloud at $2.30 per gpu hour. break-even utilization over 3 yrs?",
+                "and if cloud drops to $1.90",
+            ),
+            1.9,
+        ),
+        (("买一台8卡H100 200万，或者云上每卡时16元，利用率多少以上买更划算", "云上降到每卡时12元呢"), 12),
+    ],
+)
+def test_a_follow_up_changing_the_cloud_price_recomputes_the_break_even(
+    assistant: Assistant, messages: tuple[str, ...], price: float
+) -> None:
+    first, second = talk(assistant, *messages)
+    assert tools(second) == ["tco"], second.answer[:200]
+    assert second.tool_calls[0].input["cloud_price_per_gpu_hour"] == price
+    assert second.tool_calls[0].input["capex_per_server"] == first.tool_calls[0].input["capex_per_server"]
+    assert first_sentence(second) != first_sentence(first)
+
+
+@pytest.mark.parametrize(
+    ("message", "named", "left_out"),
+    [
+        (
+            "renting an 8x H100 machine is quoted at ¥110k a month, buying one is ¥2.2M. 3 years, which is cheaper? "
+            "power ¥0.6/kWh, PUE 1.3",
+            "**buying is cheapest**: buy ¥",
+            "lease ¥",
+        ),
+        (
+            "H100 8卡整机 租的报价每月 11 万，买一台 220 万，用 3 年，哪个划算？电价0.6，PUE 1.3",
+            "**购买最划算**：购买 ¥",
+            "租赁 ¥",
+        ),
+    ],
+)
+def test_two_options_priced_by_the_user_are_the_ones_weighed(
+    assistant: Assistant, message: str, named: str, left_out: str
+) -> None:
+    """A rent quote against a purchase price: those two are compared (36 x 110k = 3.96M against 2.2M plus
+    power and upkeep); the catalog's cloud price is a reference after them, and the rent carries no
+    maintenance of ours (the machine is the provider's)."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["lease_per_month"] == 110_000
+    assert call.input["lease_includes_maintenance"] is True
+    lead = first_sentence(answer)
+    assert named in lead, lead
+    assert re.search(r"\(Cloud at the catalog's|（按目录云价", answer.answer.split("\n\n")[0])
+    assert call.output["totals"]["lease"]["cny"] == pytest.approx(
+        36 * 110_000 + 3 * call.output["buy_opex_items"][0]["amount"]["cny"], rel=0.01
+    )
