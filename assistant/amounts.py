@@ -13,7 +13,9 @@ from typing import Literal
 
 from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
 
-Kind = Literal["hourly", "electricity", "server", "gpu", "monthly", "lease", "staff", "colo", "budget"]
+Kind = Literal[
+    "hourly", "electricity", "server", "gpu", "monthly", "lease", "staff", "colo", "storage", "budget"
+]
 Currency = Literal["USD", "CNY"]
 
 
@@ -72,6 +74,8 @@ _AFTER = [
         ),
     ),
     ("electricity", flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)")),
+    # "0.12元/GB/月", "$0.02 per GB-month", "$20/TB/month": a storage price
+    ("storage", flags(r"^\s*(?:/|per|a|每)\s*(?:gb|tb)\b")),
     # "$28k per GPU", "每张卡 20 万" (an hourly price was read first: "per GPU-hour" is not this)
     (
         "gpu",

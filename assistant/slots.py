@@ -160,6 +160,11 @@ class Slots(BaseModel):
     peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
     token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
     raw_data_tb: float | None = None
+    storage_tb: float | None = Field(default=None, description="Data kept in priced cloud storage, TB.")
+    storage_price_per_gb_month: float | None = Field(
+        default=None, description="A storage price per GB-month."
+    )
+    storage_price_currency: str | None = None
     growth_tb_per_day: float | None = None
     replicas: int | None = None
     lora_adapters: int | None = Field(default=None, description="LoRA adapters served beside one base model.")
@@ -320,6 +325,14 @@ _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|m
 _DISCOUNT = flags(
     rf"{DECIMAL}\s*%\s*(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
 )
+# a number, a card and then hours: "2000 A100 GPU-hours", "2000张A100卡时"
+_COUNT_OF_HOURS = flags(r"\d[\d,.]*\s*(?:k\s*)?(?:x\s*)?[\w -]{0,16}?(?:gpu|卡)[\s-]*(?:hours?|hrs?|小时|时)")
+# data kept in storage beside a priced run: "存储 50TB", "40TB of storage"
+_STORED = flags(
+    rf"(?:存储|storage|存放|存)\s*(?:of|是|为|约|大概|~)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:of\s*)?(?:cloud\s*|object\s*)?(?:storage|存储|数据)"
+)
+_PER_TB = flags(r"\s*tb\b")
 # renting a provider's machine, not financing one's own: "rent at $18k a month", "租的报价每月12万"
 _RENTAL = flags(r"\brent(?:al|ing|ed|s)?\b|(?<!融资)租")
 _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
@@ -918,6 +931,8 @@ class SlotExtractor:
             # "2 nodes of H100, 8 per node", "2台服务器 每台8张H100": the count is each machine's
             slots.gpus_per_node = slots.gpu_count
             slots.gpu_count = slots.servers * slots.gpu_count
+        if slots.gpu_hours and slots.gpu_count == slots.gpu_hours and _COUNT_OF_HOURS.search(text):
+            slots.gpu_count = None  # "2000 A100 GPU-hours": the hours' number, not a count of GPUs
         given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
         rest = strip(text, [(i, i + 1) for i in given])
         return slots, rest
@@ -1125,6 +1140,17 @@ class SlotExtractor:
                     slots.cloud_price_per_instance = bool(
                         _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
                     )
+                case "storage" if slots.storage_price_per_gb_month is None:
+                    per_tb = _PER_TB.match(text[money.start : money.end + 4].split("/", 1)[-1]) or re.search(
+                        r"(?:per|每)\s*tb", text[money.start : money.end + 4], re.IGNORECASE
+                    )
+                    slots.storage_price_per_gb_month = money.amount / (1000 if per_tb else 1)
+                    slots.storage_price_currency = money.currency
+                    # what is stored: "存储 50TB", "40TB of storage"
+                    if stored := _STORED.search(text):
+                        slots.storage_tb = _terabytes(
+                            _group(stored, 1, 3) or "0", _group(stored, 2, 4) or "tb"
+                        )
                 case "electricity" if slots.electricity_price_per_kwh is None:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:

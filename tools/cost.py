@@ -598,9 +598,24 @@ class CloudCostInput(ToolInput, MoneyFields):
         default=True,
         description="Count only on-demand prices in the cheapest and median (community, spot and reserved are still listed).",
     )
+    storage_tb: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="Data kept in cloud storage beside the GPUs, TB (10^12 bytes).",
+    )
+    storage_price_per_gb_month: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="Your storage price per GB-month in `currency` (with storage_tb).",
+    )
+    storage_months: float = Field(default=1, gt=0, le=120, description="Months the data is kept.")
 
     @model_validator(mode="after")
     def _check_amount(self) -> CloudCostInput:
+        if (self.storage_tb is None) != (self.storage_price_per_gb_month is None):
+            raise ValueError("give storage_tb and storage_price_per_gb_month together")
         if self.gpu_hours is not None and (self.gpus is not None or self.days is not None):
             raise ValueError("give gpu_hours, or gpus and days, not both")
         if self.gpu_hours is None and (self.gpus is None or self.days is None):
@@ -627,6 +642,10 @@ class CloudCostOutput(ToolOutput):
     total: Money = Field(description="GPU-hours x the price used.")
     total_at_cheapest: Money | None
     total_at_median: Money | None
+    storage: Money | None = Field(
+        default=None, description="TB x 1,000 GB x price per GB-month x months, when storage was given."
+    )
+    total_with_storage: Money | None = Field(default=None, description="GPU-hours and storage together.")
     usd_to_cny: float
 
 
@@ -687,11 +706,22 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         "prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
         "CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
         "on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
-        "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
+        "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded"
+        if inp.storage_tb is None
+        else "cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
     ]
+    storage = None
+    if inp.storage_tb is not None and inp.storage_price_per_gb_month is not None:
+        # the user's line item: decimal TB as storage is billed, per GB-month
+        storage = fx.to_usd(inp.storage_tb * 1000 * inp.storage_price_per_gb_month * inp.storage_months)
+        notes.assumptions.append(
+            f"storage {inp.storage_tb:g} TB x 1,000 GB x {inp.storage_price_per_gb_month:g} {inp.currency} per "
+            f"GB-month x {inp.storage_months:g} months"
+        )
     notes.cite(DEEPSEEK_V3)
     return CloudCostOutput(
-        formula="total = GPU-hours x price per GPU-hour (GPU-hours = GPUs x days x 24); CNY = USD x usd_to_cny",
+        formula="total = GPU-hours x price per GPU-hour (GPU-hours = GPUs x days x 24) [+ TB x 1,000 x price per "
+        "GB-month x months]; CNY = USD x usd_to_cny",
         assumptions=notes.assumptions,
         warnings=notes.warnings,
         sources=notes.sources,
@@ -710,6 +740,8 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         total=fx.money(gpu_hours * price),
         total_at_cheapest=fx.money(gpu_hours * cheapest.usd_per_gpu_hour) if cheapest else None,
         total_at_median=None if median is None else fx.money(gpu_hours * median),
+        storage=None if storage is None else fx.money(storage),
+        total_with_storage=None if storage is None else fx.money(gpu_hours * price + storage),
         usd_to_cny=fx.usd_to_cny,
     )
 

@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Row,
     Summary,
     View,
+    amount_in,
     assumed,
     gpu_into,
     money,
@@ -63,6 +64,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 )
             )
     payload.pop("electricity_price_per_kwh", None)
+    if slots.storage_tb and slots.storage_price_per_gb_month:
+        # "另外存储 50TB 按 0.12 元/GB/月 存 2 个月": the user's storage line beside the GPU-hours
+        payload["storage_tb"] = slots.storage_tb
+        payload["storage_price_per_gb_month"] = amount_in(
+            slots.storage_price_per_gb_month, slots.storage_price_currency, payload["currency"], catalog
+        )
+        if slots.retention_days:
+            payload["storage_months"] = round(slots.retention_days / 30, 2)
+        elif payload.get("days") or slots.deadline_days:
+            payload["storage_months"] = round((payload.get("days") or slots.deadline_days or 30) / 30, 2)
+        else:
+            assumptions.append(assumed("storage kept for one month", "存储按保留一个月计"))
     return Plan(tool="cloud_cost", payload=payload, assumed=assumptions)
 
 
@@ -97,9 +110,27 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**"
         + ("。" if given else f"（{o['gpu']}，目录价格）。")
     )
+    if o.get("storage"):
+        # their storage line beside the GPU-hours: the sum leads, then its two parts
+        first_en, first_zh = view.first("en"), view.first("zh")
+        tb, months = num(i["storage_tb"]), num(i["storage_months"])
+        en = (
+            f"About **{money(o['total_with_storage'], first_en)}** in all: {num(o['gpu_hours'])} GPU-hours at {price} "
+            f"= {money(o['total'], first_en)}, plus {tb} TB of storage for {months} month{'' if months == '1' else 's'} "
+            f"= {money(o['storage'], first_en)}."
+        )
+        zh = (
+            f"合计约 **{money(o['total_with_storage'], first_zh)}**：{num(o['gpu_hours'])} 卡时 × {price} = "
+            f"{money(o['total'], first_zh)}，加上存储 {tb} TB × {months} 个月 = {money(o['storage'], first_zh)}。"
+        )
     rows = [Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])),
             Row(en="Price per GPU-hour", zh="每卡时单价", value=price),
             Row(en="Total", zh="合计", value=money(o["total"], view.first()))]  # fmt: skip
+    if o.get("storage"):
+        rows += [
+            Row(en="Storage", zh="存储", value=money(o["storage"], view.first())),
+            Row(en="Total with storage", zh="含存储合计", value=money(o["total_with_storage"], view.first())),
+        ]
     if not given and o.get("total_at_median"):
         rows.append(
             Row(en="At the median price", zh="按中位价", value=money(o["total_at_median"], view.first()))

@@ -365,6 +365,17 @@ RULES: list[Rule] = [
         r"cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
         "费用 = GPU 小时 × 单价：不含存储、出网流量、人力、失败的训练和实验",
     ),
+    rule(
+        r"cost = GPU-hours x price \+ the storage given: egress, staff, failed runs and experiments are excluded",
+        "费用 = GPU 小时 × 单价 + 给定的存储：不含出网流量、人力、失败的训练和实验",
+    ),
+    rule(
+        rf"storage (?P<tb>{NUMBER}) TB x 1,000 GB x (?P<price>{NUMBER}) (?P<currency>USD|CNY) per GB-month x "
+        rf"(?P<months>{NUMBER}) months",
+        lambda g: (
+            f"存储 {g['tb']} TB × 1,000 GB × 每 GB 每月 {g['price']} {_CURRENCY[g['currency']]} × {g['months']} 个月"
+        ),
+    ),
     # cost: TCO
     rule(
         rf"capex (?P<capex>{NUMBER}) (?P<currency>USD|CNY) \(given, everything included\)",

@@ -300,6 +300,10 @@ RULES: list[Rule] = [
     ),
     rule(r"input: give gpu_hours, or both gpus and days", "请给出 gpu_hours，或者同时给出 gpus 和 days"),
     rule(
+        r"input: give storage_tb and storage_price_per_gb_month together",
+        "存储容量（storage_tb）和每 GB 每月单价（storage_price_per_gb_month）需要一起给出",
+    ),
+    rule(
         r"input: give price_per_gpu_hour or price_per_instance_hour, not both",
         "price_per_gpu_hour 和 price_per_instance_hour 只给其中一个",
     ),

@@ -3447,3 +3447,34 @@ def test_two_options_priced_by_the_user_are_the_ones_weighed(
     assert call.output["totals"]["lease"]["cny"] == pytest.approx(
         36 * 110_000 + 3 * call.output["buy_opex_items"][0]["amount"]["cny"], rel=0.01
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "total", "storage"),
+    [
+        (
+            "1500 A100 gpu-hours at $1.6/hr plus 40TB of storage at $0.02 per GB-month for 3 months, total?",
+            "$4,800",
+            "$2,400",
+        ),
+        (
+            "云上 A100 每卡时 25 元，跑 3000 卡时，另外存储 20TB 按 0.1 元/GB/月 存 3 个月，一共多少钱",
+            "¥81,000",
+            "¥6,000",
+        ),
+    ],
+)
+def test_a_storage_line_beside_gpu_hours_is_added(
+    assistant: Assistant, message: str, total: str, storage: str
+) -> None:
+    """40 TB x 1,000 GB x $0.02 x 3 months = $2,400 beside 1,500 x $1.6 = $2,400; 20 TB x 1,000 x ¥0.1 x 3
+    = ¥6,000 beside 3,000 x ¥25 = ¥75,000. The GPU-hours' number is no count of GPUs, the small storage
+    price no electricity price."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cloud_cost"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert "gpus" not in call.input
+    assert "electricity_price_per_kwh" not in call.input
+    lead = first_sentence(answer)
+    assert total in lead, lead
+    assert storage in answer.answer.split("\n\n")[0]

@@ -374,6 +374,8 @@ TARGETED: list[Payload] = [
     # cloud: GPUs x days, on-demand only or not
     ("cloud_cost", {"gpu": "h100-sxm", "gpus": 64, "days": 30, "on_demand_only": False}),
     ("cloud_cost", {"gpu": "a100-80gb-sxm", "gpu_hours": 100000, "price_per_gpu_hour": 12, "currency": "CNY"}),
+    ("cloud_cost", {"gpu": "a100-80gb-sxm", "gpu_hours": 2000, "price_per_gpu_hour": 28, "currency": "CNY",
+                    "storage_tb": 50, "storage_price_per_gb_month": 0.12, "storage_months": 2}),
     # TCO: server price, capex given, capex per GPU, GPU price, lease given or a rate, cloud price given
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3}),
     ("tco", {"gpu": "h100-sxm", "gpus": 64, "capex_total": 2.5e7, "currency": "CNY", "lease_per_month": 6e5,

@@ -146,6 +146,7 @@ INVALID: list[Payload] = [
     ("run_time", {"tokens_per_second_per_gpu": 3000, "gpus": 8}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 1000, "gpus": 8, "days": 3}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpus": 8}),
+    ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 100, "storage_tb": 5}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "capex_total": 1e6, "capex_per_gpu": 3e4}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "cloud_per_month": 1e5, "cloud_price_per_gpu_hour": 2.5}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "lease_per_month": 1e5, "lease_rate_per_month": 0.03}),

@@ -94,6 +94,31 @@ def test_cloud_cost_arithmetic(payload: dict[str, Any], gpu_hours: float, usd: f
     assert out.total.cny == pytest.approx(cny, rel=REL)
 
 
+def test_cloud_cost_adds_the_storage_line_the_user_gives() -> None:
+    """50 TB kept 2 months at ¥0.12 per GB-month is 50,000 GB x 0.12 x 2 = ¥12,000 (storage is billed in
+    decimal GB, as the providers' price sheets state), beside 2,000 GPU-hours x ¥28 = ¥56,000."""
+    out = cloud_cost(
+        CloudCostInput(
+            gpu="A100 80GB",
+            gpu_hours=2000,
+            price_per_gpu_hour=28,
+            currency="CNY",
+            usd_to_cny=7,
+            storage_tb=50,
+            storage_price_per_gb_month=0.12,
+            storage_months=2,
+        ),
+        CATALOG,
+    )
+    assert out.storage is not None
+    assert out.total_with_storage is not None
+    assert out.storage.cny == pytest.approx(12_000, rel=REL)
+    assert out.total.cny == pytest.approx(56_000, rel=REL)
+    assert out.total_with_storage.cny == pytest.approx(68_000, rel=REL)
+    with pytest.raises(ValueError, match="together"):
+        CloudCostInput(gpu="H100", gpu_hours=10, storage_tb=5)
+
+
 # 8 GPUs x $10,000 = 80,000; platform 25% = 20,000; network/storage 20% of 100,000 = 20,000: capex 120,000.
 # Power: 8 x 1 kW, PUE 1 -> 8 kW x 8760 h x 0.5 = 35,040 kWh x $0.10 = 3,504/yr.
 # Fixed opex: maintenance 5% = 6,000; licences 8 x 100 = 800; staff 1,000; colocation 8 kW x 10 x 12 = 960.
