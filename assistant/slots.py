@@ -215,7 +215,15 @@ class Slots(BaseModel):
             carried["other_gpus"] = []
         if "finetune" in stated:
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
+        if stated.keys() & _DURATIONS:
+            # "reserve the 512 for a full year" after "for 3 weeks": the new period replaces the old one
+            for key in _DURATIONS - stated.keys():
+                carried[key] = None
         return Slots.model_validate({**carried, **stated})
+
+
+# the ways a period is stated: one replaces the others in a follow-up
+_DURATIONS = {"years", "deadline_days", "period"}
 
 
 # --- model size -----------------------------------------------------------------------------------
@@ -820,6 +828,7 @@ _RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwid
             (flags(r"cheap(?:er|est) to rent|rent(?:al)? price|hourly|租(?:金|用|赁)?(?:价格|便宜)"), "cloud_usd_per_hour"),
             # "vs the H100 for pre-training speed?": said, so an earlier turn's criterion is not inherited
             (flags(r"pre-?train|training speed|\btflops\b|算力|训练(?:速度|快|慢)|(?:faster|slower)\b|(?:快|慢)(?:多少|几倍)|(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)"), "bf16_tflops")]  # fmt: skip
+_HALF_YEAR = flags(r"(?:租|用|跑|算|按|只用)\s*半年|\b(?:for|over) half a year\b")
 _MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
@@ -1437,6 +1446,8 @@ class SlotExtractor:
             slots.years = 1.0 if _group(match, 8, 9) else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7) or "0")
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12
+        elif _HALF_YEAR.search(text) and slots.deadline_days is None:
+            slots.years = 0.5  # "租半年呢", "for half a year"
 
 
 _BLANKS = re.compile(r"\s{2,}")

@@ -3234,6 +3234,15 @@ def test_a_power_question_after_what_the_cards_hold_is_about_power(
             "batch",
             16,
         ),
+        (
+            (
+                "quoted $2.39/gpu-hr for h100 from a neocloud. 256 gpus for 2 weeks, how much",
+                "and if we reserve the 256 for a full year at $1.90",
+            ),
+            "days",
+            365,
+        ),
+        (("租32张H100，每卡时14元，租2个月多少钱", "租半年呢"), "days", 182),
     ],
 )
 def test_a_follow_up_changing_one_input_recomputes_with_it(
