@@ -57,6 +57,9 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
 class Context(BaseModel):
     """What the conversation so far lends to the next message."""
 
@@ -375,7 +378,9 @@ _ASKED = [
     ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)")),
     ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",
-                         r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小")),
+                         r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小",
+                         # "checkpoint 呢", "and the checkpoints?": the checkpoints of the job being discussed
+                         r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
                               r"利用率[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),
@@ -462,6 +467,13 @@ class Router:
         seen: list[str] = []
         text = readable(message)
         language = detect_language(text)
+        if (
+            language == "en"
+            and _CJK_CHAR.search(text)
+            and detect_language(readable(context.question)) == "zh"
+        ):
+            # "what about 8卡 L40S servers instead" in a Chinese conversation: mixed words, the reader's language
+            language = "zh"
         own, rest = self._read(text)  # rest: the text without the quantities read as given
         stated = own.stated()
         task = _task(text, own)
@@ -679,8 +691,15 @@ class Router:
             ]  # "is $285k reasonable for an 8x H200 server?": the quote against the catalog's
         if asked == "split" and slots.budget and "budget_fit" not in tools:
             tools = ["budget_fit", *tools]  # "预算2000万，钱怎么分配": what the budget buys, and the rest
-        if not tools and asked in {"checkpoint", "weights_checkpoint"} and (slots.params_b or slots.model):
-            tools = ["storage"]  # "what size is a 13B checkpoint?": computed for that model
+        if (
+            asked in {"checkpoint", "weights_checkpoint"}
+            and (slots.params_b or slots.model)
+            and "storage" not in tools
+            and (not tools or (follow_up and set(tools) <= set(context.tools)))
+        ):
+            # "what size is a 13B checkpoint?": computed for that model; "checkpoint 呢，34B" after the
+            # dataset's size: the checkpoints now, not the dataset again
+            tools = ["storage"]
         if _ADVICE.search(text) and asked in {None, "mfu"}:
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about

@@ -400,6 +400,9 @@ _FACILITY_KW = flags(
     rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)"
     # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
     rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
+    # "40kW for the whole room": the figure first, then the room it feeds
+    rf"|{DECIMAL}\s*(kw|mw)\b\s*(?:for|in|of|across)\s*(?:the|our)?\s*(?:whole|entire)?\s*"
+    r"(?:room|hall|facility|site|data ?cent(?:er|re)|机房)"
 )
 _PER_REQUEST = flags(
     rf"{DECIMAL}\s*(?:output\s*)?tokens?\s*(?:each|per (?:request|response|query|answer)|a (?:request|response))"
@@ -625,6 +628,8 @@ _CHECKPOINTS = flags(
 # copies kept, in a message about checkpoints: "要存20个", "keep 20 of them", "存20份"
 _KEPT_COPIES = flags(
     rf"(?:存|保留|留|keep|retain|store)\s*(?:下)?\s*{INTEGER}\s*(?:个|份|copies\b|of them\b|versions\b)"
+    # "and the checkpoints? 34B model, keep 10": the number kept closes the message
+    rf"|(?:保留|留|keep|keeping|retain)\s*{INTEGER}\s*(?:个|份)?\s*(?:[?？。.!！]\s*)?$"
 )
 # weights-only checkpoints kept besides the full ones: "plus 50 weights-only ones", "weights-only every 1000
 # steps for 50 saves", "另外存30个只含权重的"
@@ -1244,7 +1249,7 @@ class SlotExtractor:
         if match := take(_FLOPS):
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
         if match := take(_FACILITY_KW):
-            value, unit = float(match.group(1)), match.group(2).lower()
+            value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "kw").lower()
             # the room's power: what it can carry (servers that fit) or what it draws (its bill)
             slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
             slots.power_kw = slots.rack_kw
@@ -1278,7 +1283,7 @@ class SlotExtractor:
         if match := take(_PUE):
             slots.pue = float(_group(match, 1, 2) or 0)
         if match := take(_NODE_TPS):
-            unit = _group(match, 2, 4, 6, 8)
+            unit = _group(match, 2, 4, 6, 8) or ""
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
                 10_000 if unit == "万" else 1000 if unit else 1
             )
@@ -1307,7 +1312,7 @@ class SlotExtractor:
         if match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
         elif (match := _KEPT_COPIES.search(text)) and re.search(r"checkpoint|ckpt|检查点", text, re.I):
-            slots.checkpoints = int(match.group(1))  # "405B checkpoint多大 要存20个"
+            slots.checkpoints = int(_group(match, 1, 2) or 0)  # "405B checkpoint多大 要存20个"
         if match := take(_WRITE_GB_S):
             unit = (_group(match, 2, 4) or "gb").lower()
             slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)

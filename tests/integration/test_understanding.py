@@ -3487,3 +3487,57 @@ def test_a_storage_line_beside_gpu_hours_is_added(
     lead = first_sentence(answer)
     assert total in lead, lead
     assert storage in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("messages", "language"),
+    [
+        (
+            (
+                "we only have 40kW for the whole room, how many 8x H100 servers?",
+                "what about 8x L40S servers instead",
+            ),
+            "en",
+        ),
+        (
+            (
+                "机房总共 only 40kW for the whole room，能放几台 8卡 H100？",
+                "what about 8卡 L40S servers instead",
+            ),
+            "zh",
+        ),
+    ],
+)
+def test_a_rooms_power_counts_servers_and_a_mixed_follow_up_keeps_the_readers_language(
+    assistant: Assistant, messages: tuple[str, ...], language: str
+) -> None:
+    """40 kW of IT power holds 3 DGX H100 (10.2 kW each, NVIDIA's sheet); the follow-up counts L40S servers
+    in the same 40 kW, in the conversation's language when the message mixes both."""
+    first, second = talk(assistant, *messages)
+    assert tools(first) == ["rack_fit"], first.answer[:200]
+    assert first.tool_calls[0].input["scope"] == "facility"
+    assert first.tool_calls[0].output["servers_per_rack"] == 3
+    assert tools(second) == ["rack_fit"]
+    assert second.tool_calls[0].input["gpu"] == "l40s"
+    assert second.language == language
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "pretraining data is 15T tokens stored as uint16, how much disk?",
+            "and the checkpoints? 34B model, keep 10",
+        ),
+        ("预训练数据 15T token，存 uint16，要多大盘", "checkpoint 呢，34B 模型，留 10 个"),
+    ],
+)
+def test_checkpoints_asked_after_the_dataset_are_sized(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """A resumable checkpoint is 14 bytes per parameter (BF16 weights + FP32 master + Adam moments, ZeRO
+    paper): 34e9 x 14 = 476 GB, 10 kept = 4.76 TB; not the dataset's size again."""
+    _, second = talk(assistant, *messages)
+    assert tools(second) == ["storage"], second.answer[:200]
+    assert "476 GB" in first_sentence(second)
+    assert "4.76 TB" in second.answer.split("\n\n")[0]
