@@ -201,6 +201,9 @@ def _noise(text: str) -> bool:
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
+    # "if we double to 512 gpus, same global batch": a change to the setup just discussed
+    r"^\s*(?:if|suppose|say|assuming)\s+(?:we|i|you|it|they)\b",
+    r"\bsame (?:global batch|batch|model|setup|config|cluster|data|job|run)\b",
     r"换成",
     r"改成",
     r"改为",
@@ -580,6 +583,20 @@ class Router:
                 years = round(slots.deadline_days / 30 / 12, 4)
             slots = slots.model_copy(update={"years": years, "deadline_days": None})
             stated = {k: v for k, v in stated.items() if k != "deadline_days"} | {"years": years}
+        if (
+            follow_up
+            and "gpu_count" in stated
+            and "throughput_calibration" in context.tools
+            and (
+                measured := next(
+                    (c.input.get("gpus") for c in context.calls if c.name == "throughput_calibration"), None
+                )
+            )
+            and measured != slots.gpu_count
+        ):
+            # "if we double to 512 gpus, same global batch": the measurement stays the one on 256
+            slots = slots.model_copy(update={"measured_gpus": measured})
+            asked = "days" if asked in {None, "mfu"} else asked
         if follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
             if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
@@ -607,6 +624,10 @@ class Router:
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if slots.measured_gpus and follow_up:
+            tools = [
+                "throughput_calibration"
+            ]  # the measurement projected to the new count, not a new estimate
         if (
             tools
             and set(tools) <= _ON_THE_SETUP

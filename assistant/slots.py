@@ -195,6 +195,10 @@ class Slots(BaseModel):
     ram_gb: float | None = Field(
         default=None, description="Host RAM a server has or is quoted with, GB ('1T够不够')."
     )
+    measured_gpus: int | None = Field(
+        default=None,
+        description="GPUs a throughput was measured on, when a follow-up projects it to gpu_count.",
+    )
 
     def stated(self) -> dict[str, object]:
         """Only the slots the text set."""
@@ -215,6 +219,10 @@ class Slots(BaseModel):
             carried["other_gpus"] = []
         if "finetune" in stated:
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
+        if "tokens_per_second_per_gpu" in stated:
+            carried["step_time_s"] = None  # a throughput measured per GPU replaces a step time
+        if "step_time_s" in stated:
+            carried["tokens_per_second_per_gpu"] = None
         if stated.keys() & _DURATIONS:
             # "reserve the 512 for a full year" after "for 3 weeks": the new period replaces the old one
             for key in _DURATIONS - stated.keys():

@@ -288,6 +288,18 @@ class ThroughputCalibrationInput(ToolInput, ComputeFields):
     tokens_per_step: float | None = Field(
         default=None, gt=0, le=1e12, description="Tokens per step: global batch x sequence length."
     )
+    run_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="GPUs of the run to project, when not the measured count (e.g. doubling to 512).",
+    )
+    scaling_efficiency: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Per-GPU throughput kept on run_gpus, as a share of the measured (e.g. 0.9).",
+    )
 
     @model_validator(mode="after")
     def _one_throughput(self) -> ThroughputCalibrationInput:
@@ -307,7 +319,13 @@ class ThroughputCalibrationOutput(ToolOutput):
     implied_mfu: float = Field(description="Model FLOPs per second achieved / dense peak.")
     achieved_tflops_per_gpu: float
     gpu_hours: float
-    days: float
+    days: float = Field(description="Days to train the tokens on run_gpus (the measured GPUs by default).")
+    run_gpus: int = Field(description="GPUs the days are for.")
+    run_tokens_per_second_per_gpu: float = Field(description="Per-GPU throughput on run_gpus.")
+    run_mfu: float = Field(description="MFU on run_gpus: the measured MFU x scaling efficiency.")
+    run_step_time_s: float | None = Field(
+        default=None, description="Seconds per step on run_gpus at the same tokens per step."
+    )
 
 
 def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) -> ThroughputCalibrationOutput:
@@ -331,9 +349,19 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         warnings.append(
             f"implied MFU {mfu:.0%} is above what LLM training reaches: check the throughput or the GPU"
         )
-    seconds = workload.tokens_b * 1e9 / (per_gpu * inp.gpus)
+    run = inp.run_gpus or inp.gpus
+    # on more (or fewer) GPUs each keeps the measured per-GPU rate times the scaling efficiency
+    run_per_gpu = per_gpu * (inp.scaling_efficiency if run != inp.gpus else 1.0)
+    if run != inp.gpus:
+        assumptions.append(
+            f"on {run} GPUs: {per_gpu:,.0f} tokens/s per GPU x {inp.scaling_efficiency:.0%} scaling efficiency "
+            f"= {run_per_gpu:,.0f}"
+        )
+    seconds = workload.tokens_b * 1e9 / (run_per_gpu * run)
+    step = (inp.tokens_per_step or 0) / (run_per_gpu * run) if inp.tokens_per_step else None
     return ThroughputCalibrationOutput(
-        formula="MFU = tokens/s per GPU x FLOPs per token / peak; days = tokens / (tokens/s per GPU x GPUs) / 86400",
+        formula="MFU = tokens/s per GPU x FLOPs per token / peak; days = tokens / (tokens/s per GPU x GPUs) / 86400"
+        " (on run_gpus: tokens/s per GPU x scaling efficiency)",
         assumptions=assumptions,
         warnings=warnings,
         sources=[PALM],
@@ -341,6 +369,10 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         tokens_per_second_per_gpu=round_sig(per_gpu),
         implied_mfu=round(mfu, 4),
         achieved_tflops_per_gpu=round_sig(achieved),
-        gpu_hours=round_sig(seconds * inp.gpus / 3600),
+        gpu_hours=round_sig(seconds * run / 3600),
         days=round_sig(seconds / SECONDS_PER_DAY),
+        run_gpus=run,
+        run_tokens_per_second_per_gpu=round_sig(run_per_gpu),
+        run_mfu=round(mfu * run_per_gpu / per_gpu, 4),
+        run_step_time_s=None if step is None else round_sig(step),
     )

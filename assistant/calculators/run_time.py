@@ -32,7 +32,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload.update(step_time_s=slots.step_time_s, tokens_per_step=per_step)
         payload["tokens_b"] = slots.tokens_b
     elif slots.tokens_per_second_per_gpu and slots.tokens_b:  # GPU-hours need no GPU count
-        payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, tokens_b=slots.tokens_b)
+        rate = slots.tokens_per_second_per_gpu
+        if slots.scaling_efficiency:
+            # "扩到128卡，扩展效率按90%": each GPU keeps that share of the measured rate
+            rate = round(rate * slots.scaling_efficiency, 3)
+            assumptions.append(
+                assumed(
+                    f"{num(slots.tokens_per_second_per_gpu)} tokens/s per GPU x {slots.scaling_efficiency:.0%} "
+                    f"scaling efficiency = {num(rate)}",
+                    f"每卡每秒 {num(slots.tokens_per_second_per_gpu)} token × 扩展效率 {slots.scaling_efficiency:.0%} = {num(rate)}",
+                )
+            )
+        payload.update(tokens_per_second_per_gpu=rate, tokens_b=slots.tokens_b)
     else:
         return None
     if slots.epochs and "tokens_b" in payload:

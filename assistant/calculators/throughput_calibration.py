@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Row,
     Summary,
     View,
+    assumed,
     compute_fields,
     model_into,
     num,
@@ -34,6 +35,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload.pop(key, None)
     assumptions[:] = [a for a in assumptions if not a.en.startswith("MFU")]
     payload["gpus"] = slots.gpu_count or GPUS_PER_NODE
+    if slots.measured_gpus and slots.gpu_count and slots.measured_gpus != slots.gpu_count:
+        # measured on one count, asked about another: the rate per GPU carries over, less the scaling loss
+        payload.update(gpus=slots.measured_gpus, run_gpus=slots.gpu_count)
+        if slots.scaling_efficiency:
+            payload["scaling_efficiency"] = slots.scaling_efficiency
+        else:
+            assumptions.append(
+                assumed(
+                    "the measured tokens/s per GPU holds on the new count (perfect scaling); give a scaling "
+                    "efficiency (e.g. 90%) to plan for the loss",
+                    "新卡数下每卡吞吐与实测相同（线性扩展）；可给出扩展效率（如 90%）来计入损失",
+                )
+            )
     if slots.tokens_per_second_per_gpu:
         payload["tokens_per_second_per_gpu"] = slots.tokens_per_second_per_gpu
     else:
@@ -49,7 +63,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     w = o["workload"]
     mfu_en = f"{num(o['tokens_per_second_per_gpu'])} tokens/s per {w['gpu']} means an MFU of **{pct(o['implied_mfu'])}**"
     mfu_zh = f"每张 {w['gpu']} 每秒 {num(o['tokens_per_second_per_gpu'])} token 对应 MFU **{pct(o['implied_mfu'])}**"
-    if view.asked == "days":
+    if o["run_gpus"] != i["gpus"]:
+        # "double to 512 GPUs at 90% scaling": the step and the days on the new count lead
+        run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
+        step_en = f"a step takes about {num(o['run_step_time_s'])} s and " if o.get("run_step_time_s") else ""
+        step_zh = f"每步约 {num(o['run_step_time_s'])} 秒，" if o.get("run_step_time_s") else ""
+        en = (
+            f"On {run} GPUs at {pct(eff)} scaling efficiency, {step_en}{num(w['tokens_b'])}B tokens take about "
+            f"**{num(o['days'])} days** ({num(o['gpu_hours'])} GPU-hours; MFU {pct(o['run_mfu'])}, from the measured "
+            f"{pct(o['implied_mfu'])} on {i['gpus']} GPUs)."
+        )
+        zh = (
+            f"扩到 {run} 张卡、扩展效率 {pct(eff)} 时，{step_zh}训完 {num(w['tokens_b'])}B token 约需 **{num(o['days'])} 天**"
+            f"（{num(o['gpu_hours'])} GPU 小时；MFU {pct(o['run_mfu'])}，由 {i['gpus']} 张卡实测的 {pct(o['implied_mfu'])} 折算）。"
+        )
+    elif view.asked == "days":
         en = (
             f"{num(w['tokens_b'])}B tokens take about **{num(o['days'])} days** on {i['gpus']} GPUs at the measured "
             f"{num(o['tokens_per_second_per_gpu'])} tokens/s per GPU ({num(o['gpu_hours'])} GPU-hours; MFU {pct(o['implied_mfu'])})."

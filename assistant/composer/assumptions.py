@@ -362,6 +362,10 @@ RULES: list[Rule] = [
         "按需目录价；承诺用量或议价的价格通常低 30-60%",
     ),
     rule(
+        rf"on (?P<run>{NUMBER}) GPUs: (?P<tps>{NUMBER}) tokens/s per GPU x (?P<eff>{NUMBER})% scaling efficiency = (?P<out>{NUMBER})",
+        lambda g: f"在 {g['run']} 张卡上：每卡每秒 {g['tps']} token × 扩展效率 {g['eff']}% = {g['out']}",
+    ),
+    rule(
         r"cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
         "费用 = GPU 小时 × 单价：不含存储、出网流量、人力、失败的训练和实验",
     ),

@@ -3541,3 +3541,52 @@ def test_checkpoints_asked_after_the_dataset_are_sized(
     assert tools(second) == ["storage"], second.answer[:200]
     assert "476 GB" in first_sentence(second)
     assert "4.76 TB" in second.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "30b dense, step time 8 s, global batch 4M tokens, 256 h100s, 1T tokens left. how long and what's our mfu",
+            "if we double to 512 gpus, same global batch, ~90% scaling efficiency?",
+        ),
+        (
+            "30B 稠密，单步 8 秒，全局 batch 4M token，256 卡 H100，还剩 1T token，要多久 MFU 多少",
+            "扩到 512 卡呢，同样的 batch，扩展效率按 90%",
+        ),
+    ],
+)
+def test_a_measured_step_projected_to_more_gpus_keeps_the_measurement(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """Measured: 4M tokens / 8 s / 256 GPUs = 1,953 tokens/s per GPU. On 512 at 90%: 1,758 per GPU, a step of
+    4M / (1,758 x 512) = 4.44 s, and 1T tokens in 1e12 / (1,758 x 512) s = 12.9 days; not the measured step
+    time spread over twice the GPUs."""
+    first, second = talk(assistant, *messages)
+    assert tools(second) == ["throughput_calibration"], second.answer[:200]
+    out = second.tool_calls[0].output
+    assert (second.tool_calls[0].input["gpus"], out["run_gpus"]) == (256, 512)
+    assert out["run_step_time_s"] == pytest.approx(4.44, rel=0.01)
+    assert out["days"] == pytest.approx(12.86, rel=0.01)
+    assert num(out["days"]) in first_sentence(second)
+    assert out["run_mfu"] == pytest.approx(first.tool_calls[0].output["implied_mfu"] * 0.9, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "13B on 64 H100s, we measure 3000 tokens/s per gpu. how long for 1T tokens?",
+            "what if we go to 128 gpus at 90% scaling efficiency",
+        ),
+        ("13B，64卡H100 实测单卡 3000 token/s，训 1T token 要多久", "扩到128卡呢，扩展效率按90%"),
+    ],
+)
+def test_a_measured_rate_on_more_gpus_loses_the_scaling_efficiency_given(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """1e12 / (3,000 x 0.9 x 128) s = 33.5 days, not the 30.1 of perfect scaling."""
+    _, second = talk(assistant, *messages)
+    call = second.tool_calls[0]
+    assert call.input["tokens_per_second_per_gpu"] == pytest.approx(2700)
+    assert "33.5" in first_sentence(second), second.answer[:200]

@@ -266,6 +266,8 @@ TARGETED: list[Payload] = [
     ("training_compute", {"params_b": 7, "tokens_b": 1000, "gpu": "v100-sxm2-32gb", "gpus": 64}),  # no BF16: FP16
     ("gpus_for_deadline", {"model": "deepseek-v3", "tokens_b": 14800, "gpu": "h800", "deadline_days": 60, "peak_tflops": 1000}),
     ("throughput_calibration", {"params_b": 70, "gpu": "h100-sxm", "gpus": 64, "tokens_per_second": 60000}),
+    ("throughput_calibration", {"params_b": 30, "gpu": "h100-sxm", "gpus": 256, "step_time_s": 8,
+                                "tokens_per_step": 4e6, "run_gpus": 512, "scaling_efficiency": 0.9}),
     ("throughput_calibration", {"params_b": 13, "gpu": "a800-80gb-sxm", "gpus": 256, "step_time_s": 15,
                                 "tokens_per_step": 8388608, "tokens_b": 800}),
     # storage arithmetic on known figures

@@ -195,3 +195,25 @@ def test_adapter_fine_tuning_skips_the_weight_gradients(kind: str) -> None:
     assert 1 - ratio >= 0.25  # never a smaller saving than LoRA's measured one
     assert any("LoRA" in s.title for s in adapters.sources)
     assert any("frozen base" in a for a in adapters.assumptions)
+
+
+def test_a_measured_throughput_projects_to_another_gpu_count_with_its_scaling_loss() -> None:
+    """4M tokens per 8 s step on 256 GPUs is 1,953 tokens/s per GPU; on 512 GPUs at 90% each keeps 1,758, so a
+    step of the same 4M tokens takes 4M / (1,758 x 512) = 4.44 s and the days halve, less 10%."""
+    base = {
+        "params_b": 30,
+        "tokens_b": 1000,
+        "gpu": "H100",
+        "gpus": 256,
+        "step_time_s": 8,
+        "tokens_per_step": 4e6,
+    }
+    measured = throughput_calibration(ThroughputCalibrationInput.model_validate(base), CATALOG)
+    doubled = throughput_calibration(
+        ThroughputCalibrationInput.model_validate({**base, "run_gpus": 512, "scaling_efficiency": 0.9}),
+        CATALOG,
+    )
+    assert doubled.implied_mfu == measured.implied_mfu
+    assert doubled.run_step_time_s == pytest.approx(8 / 2 / 0.9, rel=1e-3)
+    assert doubled.days == pytest.approx(measured.days / 2 / 0.9, rel=1e-3)
+    assert doubled.run_mfu == pytest.approx(measured.implied_mfu * 0.9, rel=1e-3)
