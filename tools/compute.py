@@ -26,6 +26,14 @@ PALM = Reference(
     title="Chowdhery et al., PaLM (2022), Appendix B: model FLOPs 6N + 12·L·H·Q per token, MFU",
     url="https://arxiv.org/abs/2204.02311",
 )
+LLAMA3 = Reference(
+    title="Llama Team, The Llama 3 Herd of Models (2024), Table 4: 38-43% BF16 MFU training 405B on 8,192-16,384 H100s",
+    url="https://arxiv.org/abs/2407.21783",
+)
+# what well-run dense training reaches: Llama 3 405B 38-43% on H100 (LLAMA3), PaLM 540B 46.2% on TPU v4
+# (PALM, Table 3); below 30% a run usually loses time to communication, data loading or small batches
+MFU_TYPICAL = (0.35, 0.50)
+MFU_LOW = 0.30
 CHINCHILLA = Reference(
     title="Hoffmann et al., Training Compute-Optimal Large Language Models (2022): ~20 tokens per parameter",
     url="https://arxiv.org/abs/2203.15556",
@@ -326,6 +334,10 @@ class ThroughputCalibrationOutput(ToolOutput):
     run_step_time_s: float | None = Field(
         default=None, description="Seconds per step on run_gpus at the same tokens per step."
     )
+    mfu_rating: Literal["low", "below typical", "typical", "high"] = Field(
+        description="The implied MFU against well-run dense training (35-50%; under 30% is low; over 55% "
+        "is above what published runs report)."
+    )
 
 
 def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) -> ThroughputCalibrationOutput:
@@ -349,6 +361,15 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         warnings.append(
             f"implied MFU {mfu:.0%} is above what LLM training reaches: check the throughput or the GPU"
         )
+    rating: Literal["low", "below typical", "typical", "high"] = (
+        "low"
+        if mfu < MFU_LOW
+        else "below typical"
+        if mfu < MFU_TYPICAL[0]
+        else "typical"
+        if mfu <= MFU_TYPICAL[1] + 0.05
+        else "high"
+    )
     run = inp.run_gpus or inp.gpus
     # on more (or fewer) GPUs each keeps the measured per-GPU rate times the scaling efficiency
     run_per_gpu = per_gpu * (inp.scaling_efficiency if run != inp.gpus else 1.0)
@@ -364,7 +385,7 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         " (on run_gpus: tokens/s per GPU x scaling efficiency)",
         assumptions=assumptions,
         warnings=warnings,
-        sources=[PALM],
+        sources=[PALM, LLAMA3],
         workload=workload,
         tokens_per_second_per_gpu=round_sig(per_gpu),
         implied_mfu=round(mfu, 4),
@@ -375,4 +396,5 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         run_tokens_per_second_per_gpu=round_sig(run_per_gpu),
         run_mfu=round(mfu * run_per_gpu / per_gpu, 4),
         run_step_time_s=None if step is None else round_sig(step),
+        mfu_rating=rating,
     )

@@ -86,9 +86,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"按实测每卡每秒 {num(o['tokens_per_second_per_gpu'])} token，在 {i['gpus']} 张卡上训完 {num(w['tokens_b'])}B token "
             f"约需 **{num(o['days'])} 天**（{num(o['gpu_hours'])} GPU 小时；MFU {pct(o['implied_mfu'])}）。"
         )
+    elif "tokens_b" not in i:
+        # the MFU asked, with no data size given: the days of an assumed token count are not part of it
+        en, zh = f"{mfu_en}.", f"{mfu_zh}。"
     else:
         en = f"{mfu_en}; {num(w['tokens_b'])}B tokens then take {num(o['days'])} days on {i['gpus']} GPUs."
         zh = f"{mfu_zh}；训完 {num(w['tokens_b'])}B token 在 {i['gpus']} 张卡上需 {num(o['days'])} 天。"
+    # "MFU 多少？正常吗": how it compares with well-run training, in the same breath
+    en += " " + _RATING_EN[o["mfu_rating"]]
+    zh += _RATING_ZH[o["mfu_rating"]]
     rows = [Row(en="Implied MFU", zh="折算 MFU", value=pct(o["implied_mfu"])),
             Row(en="Achieved TFLOPS per GPU", zh="单卡实际 TFLOPS", value=num(o["achieved_tflops_per_gpu"])),
             Row(en="Days", zh="天数", value=num(o["days"])), Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"]))]  # fmt: skip
@@ -98,6 +104,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         inputs=[Row(en="GPUs", zh="GPU 数量", value=str(i["gpus"]))],
         results=rows,
     )
+
+
+_RATING_EN = {
+    "low": "That is low: well-run dense training reaches 35-50% (Llama 3 405B: 38-43% on H100s); below 30% time "
+    "usually goes to communication, data loading or too small a micro-batch.",
+    "below typical": "That is a little below the 35-50% well-run dense training reaches (Llama 3 405B: 38-43% on "
+    "H100s).",
+    "typical": "That is in the normal range: well-run dense training reaches 35-50% (Llama 3 405B: 38-43% on H100s).",
+    "high": "That is above what published runs report (35-50%; Llama 3 405B: 38-43% on H100s): check the throughput, "
+    "the model size and the GPU.",
+}
+_RATING_ZH = {
+    "low": "这偏低：调优良好的稠密模型训练一般在 35%-50%（Llama 3 405B 在 H100 上为 38%-43%）；低于 30% 时时间通常耗在"
+    "通信、数据加载或过小的微批上。",
+    "below typical": "这略低于调优良好的稠密训练常见的 35%-50%（Llama 3 405B 在 H100 上为 38%-43%）。",
+    "typical": "这在正常范围内：调优良好的稠密训练一般在 35%-50%（Llama 3 405B 在 H100 上为 38%-43%）。",
+    "high": "这高于公开报告的水平（35%-50%；Llama 3 405B 在 H100 上为 38%-43%）：请核对吞吐、模型大小和 GPU 型号。",
+}
 
 
 CALCULATOR = Calculator(

@@ -3590,3 +3590,29 @@ def test_a_measured_rate_on_more_gpus_loses_the_scaling_efficiency_given(
     call = second.tool_calls[0]
     assert call.input["tokens_per_second_per_gpu"] == pytest.approx(2700)
     assert "33.5" in first_sentence(second), second.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "verdict"),
+    [
+        (
+            "we train 13B on 64 H100s and measure 3000 tokens/s per gpu. what's our MFU, is that normal?",
+            "That is low",
+        ),
+        ("我们 64 卡 H100 训 13B，单卡实测 3000 token/s，MFU 多少？正常吗", "这偏低"),
+        (
+            "34B on 256 H100, 1,900 tokens/s per GPU measured: what MFU is that and is it ok?",
+            "That is in the normal range",
+        ),
+    ],
+)
+def test_an_mfu_is_judged_against_what_published_runs_reach(
+    assistant: Assistant, message: str, verdict: str
+) -> None:
+    """6 x 13e9 x 3,000 / 989e12 = 24% MFU, low against the 38-43% Llama 3 405B reached on H100s (Llama 3
+    paper, Table 4); 6 x 34e9 x 1,900 / 989e12 = 39%, normal. No days for a token count nobody gave."""
+    (answer,) = talk(assistant, message)
+    head = answer.answer.split("\n\n")[0]
+    assert verdict in head, head
+    assert "38-43%" in head or "38%-43%" in head
+    assert not re.search(r"days|天", head), head

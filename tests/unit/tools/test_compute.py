@@ -217,3 +217,20 @@ def test_a_measured_throughput_projects_to_another_gpu_count_with_its_scaling_lo
     assert doubled.run_step_time_s == pytest.approx(8 / 2 / 0.9, rel=1e-3)
     assert doubled.days == pytest.approx(measured.days / 2 / 0.9, rel=1e-3)
     assert doubled.run_mfu == pytest.approx(measured.implied_mfu * 0.9, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("tokens_per_second", "rating"),
+    # 6 x 13e9 x rate / 989e12: 3,000 -> 24% (low), 4,200 -> 33% (below typical), 5,000 -> 39%, 7,500 -> 59%
+    [(3000, "low"), (4200, "below typical"), (5000, "typical"), (7500, "high")],
+)
+def test_the_implied_mfu_is_rated_against_published_runs(tokens_per_second: float, rating: str) -> None:
+    """Llama 3 405B trained at 38-43% BF16 MFU on H100s (Llama 3 paper, Table 4); PaLM 540B at 46.2% (PaLM,
+    Table 3): 35-50% is typical, under 30% low."""
+    out = throughput_calibration(
+        ThroughputCalibrationInput(
+            params_b=13, gpu="H100", gpus=64, tokens_per_second_per_gpu=tokens_per_second
+        ),
+        CATALOG,
+    )
+    assert out.mfu_rating == rating
