@@ -532,6 +532,16 @@ class Router:
             asked = asked or "ratio"
             if "gpu_compare" not in triggered:
                 triggered.append("gpu_compare")
+        if "params_b" in stated and "model" not in stated and context.slots.model and not own.active_params_b:
+            # "and the 70b at same context" after Llama 3.1 8B: that family's 70B, with its real shape, when the
+            # catalog has it (a generic shape of that size otherwise)
+            size = f"{slots.params_b:g}b"
+            sibling = re.sub(r"(?<=-)\d+(?:\.\d+)?b$", size, context.slots.model)
+            if sibling != context.slots.model:
+                variant, _ = self._read(sibling)
+                if variant.model == sibling:
+                    slots = slots.model_copy(update={"model": sibling, "params_b": None})
+                    stated = {**{k: v for k, v in stated.items() if k != "params_b"}, "model": sibling}
         if (
             "card_memory_gb" in stated
             and "gpu" not in stated

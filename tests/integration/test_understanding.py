@@ -3616,3 +3616,23 @@ def test_an_mfu_is_judged_against_what_published_runs_reach(
     assert verdict in head, head
     assert "38-43%" in head or "38%-43%" in head
     assert not re.search(r"days|天", head), head
+
+
+@pytest.mark.parametrize(
+    ("messages", "model"),
+    [
+        (
+            ("llama 3.1 8b at 128k context, how much kv cache per request", "and the 70b at same context"),
+            "llama-3.1-70b",
+        ),
+        (("Qwen2.5 7B 部署，32k 上下文 KV cache 多大", "那72B呢"), "qwen2.5-72b"),
+    ],
+)
+def test_a_bare_size_in_a_follow_up_is_the_named_familys_model(
+    assistant: Assistant, messages: tuple[str, ...], model: str
+) -> None:
+    """Llama 3.1 70B has 80 layers and 8 KV heads of 128: 2 x 80 x 8 x 128 x 2 B = 320 KiB per token, so
+    128k tokens hold 42.9 GB (Meta's model card shape), not a generic 70B's."""
+    _, second = talk(assistant, *messages)
+    assert second.tool_calls[0].input.get("model") == model, second.tool_calls[0].input
+    assert "params_b" not in second.tool_calls[0].input
