@@ -90,7 +90,14 @@ OPENING_BONUS = 0.1
 FAQ_OPENING_BONUS = 0.3
 # ... when its heading is close to the question (cosine); under another question it is an ordinary opening
 FAQ_HEADING_MATCH = 0.35
-DEFAULT_WEIGHTS = {"dense": 1.0, "other_language": 1.0, "keyword": 1.0, "catalog": 2.0, "question": 2.0}
+DEFAULT_WEIGHTS = {
+    "dense": 1.0,
+    "other_language": 1.0,
+    "keyword": 1.0,
+    "catalog": 2.0,
+    "question": 2.0,
+    "card_heading": 1.0,
+}
 # a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
@@ -214,6 +221,7 @@ class HybridRetriever:
             "other_language": [r for r in dense if ix.metas[r].get("lang") not in {language, "multi"}],
             "keyword": self._keyword(ix, tokens, filters),
             "catalog": self._named(ix, query, filters),
+            "card_heading": self._card_headings(ix, query, filters),
             "question": self._asked_as_headed(ix, query_vector, filters),
         }
         fused: dict[int, float] = defaultdict(float)
@@ -357,9 +365,33 @@ class HybridRetriever:
         return [doc[ix.section_of[row]][0]] if doc else [row]
 
     def _named(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
+        """The catalog entries of the items the question names."""
         rows: list[int] = []
         for doc_id in self._names.doc_ids(query) if self._names else []:
             rows.extend(r for r in ix.doc_rows.get(doc_id, []) if filters.accepts(ix.metas[r]))
+        return rows
+
+    def _card_headings(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
+        """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are
+        the China-market A800, H800 and H20?"): dense vectors confuse H20 with H200, a heading does not."""
+        rows: list[int] = []
+        doc_ids = self._names.doc_ids(query) if self._names else []
+        models = {m for doc_id in doc_ids if (m := _model_number(doc_id))}
+        if models:
+            # "gaudi3" is written "Gaudi 3" in headings: a space or hyphen may part letters from digits
+            spelled = [re.sub(r"(?<=[a-z])(?=\d)", r"[\\s-]?", re.escape(m)) for m in sorted(models)]
+            named = re.compile(rf"(?<![\w.-])(?:{'|'.join(spelled)})(?![\w.])", re.IGNORECASE)
+            headed = [
+                r
+                for r, meta in enumerate(ix.metas)
+                if meta.get("doc_type") != "catalog"
+                and named.search(str(meta.get("section", "")))
+                and filters.accepts(meta)
+                and r not in rows
+            ]
+            # only a rare heading is evidence: H100 heads many sections that are about something else
+            if len({str(ix.metas[r].get("section", "")) for r in headed}) <= _RARE_HEADINGS:
+                rows.extend(headed)
         return rows
 
     def _passage(
@@ -548,6 +580,21 @@ _ABOUT_THE_TEXT = re.compile(
     r"|also called|又称|sources?\b|来源|as of\b|截至|all tensor tflops below|.*https?://)",
     re.IGNORECASE,
 )
+
+
+# sections (one heading in each language) a card may head and still single them out
+_RARE_HEADINGS = 2
+
+
+def _model_number(doc_id: str) -> str | None:
+    """The model number an accelerator's catalog id carries: "catalog/accelerators/h20" -> "h20",
+    "…/rtx-4090" -> "4090", "…/ascend-910b2" -> "910b" (headings name the family, not the bin)."""
+    if "/accelerators/" not in doc_id:
+        return None
+    token = next((t for t in doc_id.rsplit("/", 1)[-1].split("-") if any(c.isdigit() for c in t)), None)
+    if token is None or len(token) < 3:
+        return None
+    return re.sub(r"(?<=[a-z])\d+$", "", token) if re.search(r"\d[a-z]+\d+$", token) else token
 
 
 def pick(

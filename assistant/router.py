@@ -331,6 +331,9 @@ _WHETHER = words(
     r"能上吗|行吗|行不行|可以吗|能不能|能用吗|够吗|够不够|有必要吗|要不要|需不需要",
     r"\b(?:can|could|should) (?:we|i|it|you)\b", r"\bis (?:it|that) (?:ok|okay|enough|fine|possible|worth)\b",
     r"\bdo (?:we|i) need\b",
+    # "h20 specs? any good for inference?", "910C 靠谱吗": a judgement on the card, beside its figures
+    r"\bany good\b", r"\bgood (?:for|enough)\b", r"\bworth (?:it|buying|the money)\b",
+    r"适合|值不值|值得|好不好|靠谱|能打吗",
 )  # fmt: skip
 # a task that is not sizing hardware, whatever words it uses: "write me a poem about GPUs"
 _OFF_TASK = words(
@@ -1130,7 +1133,9 @@ def _refine(
         and slots.gpu
         and names_card
         and not stated.keys() - _SPEC_SLOTS
-        and task is None
+        # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
+        # task is a plan to size instead
+        and (task is None or not (slots.params_b or slots.model))
         and not counts
         and not (slots.other_gpus and asked == "ratio")  # "H100 to B200, how much faster at bf16?"
     ):

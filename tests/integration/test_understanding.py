@@ -3636,3 +3636,16 @@ def test_a_bare_size_in_a_follow_up_is_the_named_familys_model(
     _, second = talk(assistant, *messages)
     assert second.tool_calls[0].input.get("model") == model, second.tool_calls[0].input
     assert "params_b" not in second.tool_calls[0].input
+
+
+@pytest.mark.parametrize("message", ["h20 specs? any good for inference?", "H20 参数多少 适合做推理吗"])
+def test_a_cards_figures_come_with_the_guidance_about_that_card(assistant: Assistant, message: str) -> None:
+    """The H20's catalog figures, then the section written about it (China-market parts), not the H100 vs
+    H200 one that dense vectors rank for a near name."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    paragraphs = answer.answer.split("\n\n")
+    assert "148" in paragraphs[0]  # dense BF16 TFLOPS from the catalog
+    assert "H20" in paragraphs[1], paragraphs[1]
+    assert "H200 share" not in paragraphs[1]
+    assert "H200 的" not in paragraphs[1]
