@@ -387,6 +387,9 @@ _ASKED = [
                          r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小",
                          # "checkpoint 呢", "and the checkpoints?": the checkpoints of the job being discussed
                          r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
+    # "does the 4090 support NVLink?", "4090支持NVLink吗": a yes or a no on a card's feature
+    ("supports", words(r"\b(?:does|do|can|is)\b[^?.]{0,30}\b(?:support|have|has|come with)\b[^?.]{0,12}\b(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)",
+                       r"(?:支持|有没有|带不带|有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)", r"(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
                               r"利用率[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),
@@ -636,6 +639,13 @@ class Router:
             )  # decoding is bandwidth-bound
         # calculators chosen by the quantities alone ("...with 64 GPUs, 2T tokens") read this message's own
         # quantities: what an earlier turn stated must not start a calculation on a new question
+        if asked == "supports" and slots.gpu and not slots.spec_fields:
+            # "does the 4090 support nvlink? want to pool memory…": the feature's catalog field answers
+            feature = (
+                "fp8_dense_tflops" if re.search(r"fp8", text, re.IGNORECASE) else "scale_up_bandwidth_gb_s"
+            )
+            slots = slots.model_copy(update={"spec_fields": [feature], "rank_by": None})
+            stated = {**{k: v for k, v in stated.items() if k != "rank_by"}, "spec_fields": [feature]}
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
         if slots.measured_gpus and follow_up:
             tools = [
@@ -1132,7 +1142,8 @@ def _refine(
         slots.spec_fields
         and slots.gpu
         and names_card
-        and not stated.keys() - _SPEC_SLOTS
+        # "does the 4090 support NVLink? want to pool memory across 4 cards": the count is their setup
+        and not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if asked == "supports" else set())
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
         # task is a plan to size instead
         and (task is None or not (slots.params_b or slots.model))

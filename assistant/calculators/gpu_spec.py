@@ -148,6 +148,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if lead:
         en, zh = f"{lead[0]} {en}", f"{lead[1]}{zh}"
     en, zh = total_en + en, total_zh + zh  # the total asked for, then the unit prices behind it
+    link = [v for spec in specs for v in spec["values"] if v["field"] == "scale_up_bandwidth_gb_s"]
+    if view.asked == "supports" and len(specs) == 1 and link:
+        # "does the 4090 support NVLink? want to pool memory": no first, then what that means for memory
+        if link[0]["value"]:
+            en = f"Yes: the {specs[0]['name']} has NVLink-class links. {en}"
+            zh = f"支持：{specs[0]['name']} 有 NVLink 级的卡间互连。{zh}"
+        else:
+            en = (
+                f"No: the {specs[0]['name']} has no NVLink; its cards talk over PCIe only, and GPU memory never "
+                f"pools into one large memory (with FSDP/ZeRO-3 each card holds a shard, at PCIe speed). {en}"
+            )
+            zh = (
+                f"不支持：{specs[0]['name']} 没有 NVLink，卡间只走 PCIe；显存也不会合并成一块大显存（FSDP/ZeRO-3 下"
+                f"每张卡各放一份分片，通信走 PCIe）。{zh}"
+            )
     if (share := call.output.get("achieved_share")) is not None:
         achieved, name = num(call.input["achieved_tflops"]), specs[0]["name"]
         en = f"{achieved} TFLOP/s per {name} is **{pct(share)} MFU** of its dense BF16 peak. " + en

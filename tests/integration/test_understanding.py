@@ -3649,3 +3649,23 @@ def test_a_cards_figures_come_with_the_guidance_about_that_card(assistant: Assis
     assert "H20" in paragraphs[1], paragraphs[1]
     assert "H200 share" not in paragraphs[1]
     assert "H200 的" not in paragraphs[1]
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        (
+            "does the 4090 support nvlink? want to pool memory across 4 cards for training",
+            "No: the NVIDIA GeForce RTX 4090 has no NVLink",
+        ),
+        ("4090支持NVLink吗 想4张卡显存叠加训练", "不支持：NVIDIA GeForce RTX 4090 没有 NVLink"),
+        ("does the H100 SXM have nvlink?", "Yes: the NVIDIA H100 SXM5 80GB has NVLink-class links"),
+    ],
+)
+def test_whether_a_card_has_a_feature_is_answered_yes_or_no_from_the_catalog(
+    assistant: Assistant, message: str, opening: str
+) -> None:
+    """The RTX 4090 has no NVLink (NVIDIA's Ada consumer cards dropped it; the catalog says PCIe only)."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    assert answer.answer.startswith(opening), answer.answer[:200]
