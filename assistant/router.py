@@ -779,6 +779,13 @@ class Router:
             slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
             tools = ["budget_fit"]
             asked = "budget_cards"
+        if slots.budget and len(slots.server_quotes) >= 2 and not asked_elsewhere(asked):
+            # "预算300万 … 报价 H20 8卡整机 110万/台，910B 8卡 95万/台，怎么配": what the budget buys of each
+            # quoted server leads; the job's memory on each card follows when a model is named
+            quoted = list(slots.server_quotes)
+            slots = slots.model_copy(update={"gpu": quoted[0], "other_gpus": quoted[1:]})
+            tools = ["budget_fit", *[t for t in tools if t in _MEMORY_TOOLS]]
+            asked = "budget_cards"
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model
@@ -1054,6 +1061,11 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
             value = before * factor
             return slots.model_copy(update={name: int(value) if isinstance(before, int) else value})
     return slots
+
+
+def asked_elsewhere(asked: str | None) -> bool:
+    """Whether the quantity asked is something a budget's purchase does not answer (a time, a power bill)."""
+    return asked in {"days", "gpu_hours", "power", "mfu", "racks", "checkpoint"}
 
 
 def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str | None:

@@ -93,6 +93,12 @@ class Slots(BaseModel):
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
     server_price: float | None = Field(default=None, description="Purchase price of one server.")
+    server_quotes: dict[str, float] = Field(
+        default_factory=dict,
+        description="Quoted price of one server per card, when several cards are quoted ('H20 8卡整机 110万/台，"
+        "910B 8卡 95万/台'); in server_quotes_currency.",
+    )
+    server_quotes_currency: str | None = None
     server_price_currency: str | None = None
     gpu_price: float | None = Field(default=None, description='Purchase price of one GPU ("$28k per GPU").')
     gpu_price_currency: str | None = None
@@ -927,6 +933,7 @@ class SlotExtractor:
                     int(count.group(1)) if count.group(1) else 1
                 )  # "用8张64G显存的卡", "a 48GB card"
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
+        self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
@@ -1147,6 +1154,19 @@ class SlotExtractor:
         if match := _TPS.search(text):
             number = _group(match, 1, 3, 4) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
+
+    @staticmethod
+    def _quotes(text: str, mentions: list[Mention], slots: Slots) -> None:
+        """A server price after each of several cards: each card's quote, kept apart."""
+        cards = [m for m in mentions if m.group == "accelerators"]
+        quotes: dict[str, tuple[float, str | None]] = {}
+        for money in money_mentions(text):
+            before = [c for c in cards if c.end <= money.start]
+            if money.kind == "server" and before and before[-1].id not in quotes:
+                quotes[before[-1].id] = (money.amount, money.currency)
+        if len(quotes) >= 2 and len({c for _, c in quotes.values()}) == 1:
+            slots.server_quotes = {card: amount for card, (amount, _) in quotes.items()}
+            slots.server_quotes_currency = next(iter(quotes.values()))[1]
 
     def _money(self, text: str, slots: Slots) -> str:
         """Every amount of money, by what it is the price of; the amounts are blanked out of ``text``."""

@@ -1281,6 +1281,10 @@ class BudgetFitOutput(ToolOutput):
     fabric_share_given: bool = Field(
         default=False, description="Whether the network-and-storage share was given rather than assumed."
     )
+    dense_bf16_pflops: float | None = Field(
+        default=None,
+        description="Dense BF16 PFLOPS of the GPUs bought (servers alone), when the card is known.",
+    )
 
 
 def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
@@ -1320,6 +1324,7 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
             a for a in notes.assumptions if "network and storage 0%" not in a and "1 servers x" not in a
         ]
         gpu_name, per_server = hw.acc.name, hw.installed_gpus
+        card_tflops = hw.acc.bf16_dense_tflops
     elif inp.capex_per_server is not None:
         # a card the catalog does not hold, priced by the user per server
         server_usd, gpu_name, per_server = fx.to_usd(inp.capex_per_server), "GPU", inp.gpus_per_server
@@ -1327,6 +1332,8 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         raise CalculatorInputError("gpu", "name a catalog GPU or server, or give capex_per_server")
     if inp.capex_per_server is not None:
         notes.assumptions.append(f"{inp.capex_per_server:,.0f} {inp.currency} per server (given)")
+    if not (inp.gpu or inp.server):
+        card_tflops = None
     all_in = server_usd * (1 + inp.network_storage_share)
     budget = fx.to_usd(inp.budget)
     servers = math.floor(budget / server_usd + 1e-9)
@@ -1359,6 +1366,7 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         left=fx.money(budget - spent),
         purchase_price=price,
         fabric_share_given="network_storage_share" in inp.model_fields_set,
+        dense_bf16_pflops=None if not card_tflops else round(servers * per_server * card_tflops / 1000, 3),
     )
 
 

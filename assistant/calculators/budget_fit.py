@@ -16,6 +16,7 @@ from assistant.calculators.common import (
     assumed,
     gpu_into,
     money,
+    num,
     words,
 )
 from assistant.models import ToolCall
@@ -34,7 +35,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     assumptions: list[Assumed] = []
     payload: dict[str, Any] = {"budget": slots.budget, "currency": slots.budget_currency or "USD"}
-    if slots.server_price:
+    if slots.gpu in slots.server_quotes:
+        # "供应商报价 H20 8卡整机 110万/台": this card's server at the user's quote
+        if (slots.server_quotes_currency or "USD") != payload["currency"]:
+            return None
+        payload["capex_per_server"] = slots.server_quotes[slots.gpu]
+    elif slots.server_price:
         if (slots.server_price_currency or "USD") != payload["currency"]:
             return None  # a budget in one currency and a price in another: not compared here
         payload["capex_per_server"] = slots.server_price
@@ -142,15 +148,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     # for a lead over several cards ("预算100万买什么服务器"): what the budget buys of this one; the dearest
     # server it affords at least one of carries the most capable card
     bought = o["servers"] >= 1
+    # quotes the user gathered for different cards are weighed by the compute they buy, not by the price
+    by_compute = "capex_per_server" in i and bool(o.get("dense_bf16_pflops"))
+    compute_en = f", {num(o['dense_bf16_pflops'])} PFLOPS dense BF16" if by_compute else ""
+    compute_zh = f"，稠密 BF16 共 {num(o['dense_bf16_pflops'])} PFLOPS" if by_compute else ""
     brief = Brief(
         card=gpu,
-        en=f"{o['servers']} server{'s' if o['servers'] != 1 else ''} ({o['gpus']} GPUs) at {price}"
+        en=f"{o['servers']} server{'s' if o['servers'] != 1 else ''} ({o['gpus']} GPUs) at {price}{compute_en}"
         if bought
         else f"none (one server is about {price})",
-        zh=f"{o['servers']} 台（{o['gpus']} 张卡），每台约 {price}"
+        zh=f"{o['servers']} 台（{o['gpus']} 张卡），每台约 {price}{compute_zh}"
         if bought
         else f"一台也买不起（每台约 {price}）",
-        rank=-o["server_price"]["usd"] if bought else float("inf"),
+        rank=(-o["dense_bf16_pflops"] if by_compute else -o["server_price"]["usd"])
+        if bought
+        else float("inf"),
         fits=bought,
         count=o["gpus"] if bought else None,
     )

@@ -3669,3 +3669,37 @@ def test_whether_a_card_has_a_feature_is_answered_yes_or_no_from_the_catalog(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["gpu_spec"], answer.answer[:200]
     assert answer.answer.startswith(opening), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("messages", "best", "cut"),
+    [
+        (
+            (
+                "budget $450k. quotes: H200 8-gpu server $310k each, MI300X 8-gpu box $200k each. what do we get?",
+                "and if the budget is cut to $250k?",
+            ),
+            "AMD Instinct MI300X",
+            250_000,
+        ),
+        (
+            (
+                "预算300万，供应商报价 H20 8卡整机 110万/台，昇腾910B 8卡 95万/台，怎么配",
+                "如果预算砍到 150 万呢",
+            ),
+            "Huawei Ascend 910B2",
+            1_500_000,
+        ),
+    ],
+)
+def test_servers_quoted_per_card_are_priced_at_the_quotes_and_weighed_by_compute(
+    assistant: Assistant, messages: tuple[str, ...], best: str, cut: float
+) -> None:
+    """¥3M buys 2 H20 servers at ¥1.1M (16 x 148 = 2.4 PFLOPS dense BF16) or 3 910B servers at ¥0.95M
+    (24 x 376 = 9.0 PFLOPS): each card at its own quote, the most compute first; a budget cut reworks it."""
+    first, second = talk(assistant, *messages)
+    calls = [c for c in first.tool_calls if c.name == "budget_fit"]
+    assert len(calls) == 2, tools(first)
+    assert {c.input["capex_per_server"] for c in calls} in ({310_000, 200_000}, {1_100_000, 950_000})
+    assert best in first_sentence(first), first.answer[:300]
+    assert {c.input["budget"] for c in second.tool_calls if c.name == "budget_fit"} == {cut}
