@@ -57,6 +57,19 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+# the reader weighs price first: "we're cost sensitive", "预算有限", "要便宜"
+_COST_SENSITIVE = words(
+    r"cost[- ]sensitive",
+    r"\bon a budget\b",
+    r"\btight budget\b",
+    r"\bcheap(?:er|est)?\b",
+    r"budget[- ]conscious",
+    r"预算(?:有限|紧|不多)",
+    r"便宜",
+    r"省钱",
+    r"性价比",
+    r"成本敏感",
+)
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -633,6 +646,12 @@ class Router:
             if task == Task.SERVE and not slots.rank_by:
                 update["rank_by"] = "memory_bandwidth_gb_s"  # decoding is bandwidth-bound
             slots = slots.model_copy(update=update)
+        elif slots.other_gpus and _COST_SENSITIVE.search(text) and "rank_by" not in stated:
+            # "l40s vs h100 pcie for serving, we're cost sensitive": what the money buys of the quantity the
+            # job runs on: bandwidth for serving (decoding), dense compute for training
+            slots = slots.model_copy(
+                update={"rank_by": "usd_per_gb_s" if task == Task.SERVE else "usd_per_tflop"}
+            )
         elif task == Task.SERVE and slots.other_gpus and not slots.rank_by:
             slots = slots.model_copy(
                 update={"rank_by": "memory_bandwidth_gb_s"}

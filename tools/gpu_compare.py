@@ -25,6 +25,7 @@ RankBy = Literal[
     "scale_up_bandwidth_gb_s",
     "usd_per_tflop",
     "usd_per_gb",
+    "usd_per_gb_s",
     "tflops_per_watt",
     "gb_s_per_tflop",
     "cloud_usd_per_hour",
@@ -43,6 +44,8 @@ _CRITERIA: dict[str, tuple[str, str, bool]] = {
     ),
     "usd_per_tflop": ("usd_per_bf16_tflop", "purchase $ per dense BF16 TFLOP/s", False),
     "usd_per_gb": ("usd_per_gb", "purchase $ per GB of memory", False),
+    # decoding reads every weight per token: the price of bandwidth is the price of serving speed
+    "usd_per_gb_s": ("usd_per_gb_s", "purchase $ per GB/s of memory bandwidth", False),
     "tflops_per_watt": ("bf16_tflops_per_watt", "dense BF16 TFLOP/s per watt of TDP", True),
     "gb_s_per_tflop": ("gb_s_per_bf16_tflop", "GB/s of memory bandwidth per dense BF16 TFLOP/s", True),
     "cloud_usd_per_hour": ("cloud_usd_per_gpu_hour", "cheapest catalog cloud $ per GPU-hour", False),
@@ -68,7 +71,7 @@ class GpuCompareInput(ToolInput):
         default="bf16_tflops",
         description=(
             "Ranking criterion: bf16_tflops, fp8_tflops, memory_gb, memory_bandwidth_gb_s, "
-            "scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt, gb_s_per_tflop, "
+            "scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, usd_per_gb_s, tflops_per_watt, gb_s_per_tflop, "
             "cloud_usd_per_hour, cloud_usd_per_tflop_hour."
         ),
     )
@@ -121,6 +124,7 @@ class GpuRow(BaseModel):
     purchase_price: PurchasePrice | None
     usd_per_bf16_tflop: float | None = Field(description="Purchase price / dense BF16 TFLOP/s.")
     usd_per_gb: float | None = Field(description="Purchase price / memory GB.")
+    usd_per_gb_s: float | None = Field(default=None, description="Purchase price / memory bandwidth GB/s.")
     bf16_tflops_per_watt: float | None = Field(description="Dense BF16 TFLOP/s / TDP watts.")
     gb_s_per_bf16_tflop: float | None = Field(
         description="Memory GB/s per dense BF16 TFLOP/s (bytes per 1,000 FLOPs); higher is less memory-bound."
@@ -243,6 +247,7 @@ def _row(
         purchase_price=price,
         usd_per_bf16_tflop=_ratio(usd, acc.bf16_dense_tflops),
         usd_per_gb=_ratio(usd, acc.memory_gb),
+        usd_per_gb_s=_ratio(usd, acc.memory_bandwidth_gb_s),
         bf16_tflops_per_watt=_ratio(acc.bf16_dense_tflops, acc.tdp_w),
         gb_s_per_bf16_tflop=_ratio(acc.memory_bandwidth_gb_s, acc.bf16_dense_tflops),
         cheapest_cloud=(
@@ -325,7 +330,7 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     purchase price (with its date and kind: list, street, MSRP or estimate) or from your prices_usd, TFLOP/s
     per watt, GB/s per TFLOP/s (higher means less memory-bound, better for decoding), and the cheapest catalog
     cloud price per GPU-hour with its provider and date. Rank by bf16_tflops, fp8_tflops, memory_gb,
-    memory_bandwidth_gb_s, scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, tflops_per_watt,
+    memory_bandwidth_gb_s, scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, usd_per_gb_s, tflops_per_watt,
     gb_s_per_tflop, cloud_usd_per_hour or cloud_usd_per_tflop_hour (rental price-performance, used for
     usd_per_tflop when a card compared is only rented, like a TPU). Unknown names get the closest catalog names.
     """

@@ -25,6 +25,7 @@ _CRITERION_ZH = {
     "scale_up_bandwidth_gb_s": "卡间互联带宽（双向合计），越高越好",
     "usd_per_tflop": "每 TFLOP/s 的购置价格，越低越好",
     "usd_per_gb": "每 GB 显存的购置价格，越低越好",
+    "usd_per_gb_s": "每 GB/s 显存带宽的购置价格，越低越好",
     "tflops_per_watt": "每瓦 BF16 算力，越高越好",
     "gb_s_per_tflop": "每 TFLOP/s 对应的显存带宽，越高越好",
     "cloud_usd_per_hour": "目录中最便宜的云上每卡时价格，越低越好",

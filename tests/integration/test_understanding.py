@@ -3703,3 +3703,22 @@ def test_servers_quoted_per_card_are_priced_at_the_quotes_and_weighed_by_compute
     assert {c.input["capex_per_server"] for c in calls} in ({310_000, 200_000}, {1_100_000, 950_000})
     assert best in first_sentence(first), first.answer[:300]
     assert {c.input["budget"] for c in second.tool_calls if c.name == "budget_fit"} == {cut}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "l40s vs h100 pcie for serving an 8b model, we're cost sensitive",
+        "推理 8B 模型，L40S 还是 H100 PCIe？预算有限",
+    ],
+)
+def test_a_cost_sensitive_comparison_is_ranked_by_what_the_money_buys(
+    assistant: Assistant, message: str
+) -> None:
+    """Both hold an 8B model; for serving on a budget the price of bandwidth decides (decoding reads every
+    weight per token): the L40S's $ per GB/s is lower, so it is named, not only a 'tie on memory'."""
+    (answer,) = talk(assistant, message)
+    compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert compare.input["rank_by"] == "usd_per_gb_s"
+    assert compare.output["ranking"][0]["id"] == "l40s"
+    assert "**NVIDIA L40S**" in answer.answer.split("\n\n")[0]

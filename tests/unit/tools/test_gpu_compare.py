@@ -266,3 +266,14 @@ def test_price_performance_of_a_rented_only_accelerator_is_its_rental_price_per_
 def test_price_performance_of_cards_with_purchase_prices_stays_the_purchase_price() -> None:
     out = gpu_compare(GpuCompareInput(gpus=["h100-sxm", "a100-80gb-sxm"], rank_by="usd_per_tflop"), CATALOG)
     assert out.rank_by == "usd_per_tflop"
+
+
+def test_dollars_per_gb_s_of_bandwidth_rank_cards_for_serving_on_a_budget() -> None:
+    """Decoding reads the weights once per token, so purchase $ per GB/s prices serving speed: the row's
+    value is the catalog price over the catalog bandwidth, and the cheaper bandwidth ranks first."""
+    out = run("l40s", "h100-pcie", rank_by="usd_per_gb_s")
+    rows = {r.id: r for r in out.rows}
+    for row in rows.values():
+        assert row.purchase_price is not None
+        assert row.usd_per_gb_s == pytest.approx(row.purchase_price.usd / row.memory_bandwidth_gb_s, rel=1e-2)
+    assert out.ranking[0].id == min(rows, key=lambda k: rows[k].usd_per_gb_s or 1e12)
