@@ -377,7 +377,7 @@ class HybridRetriever:
         rows: list[int] = []
         doc_ids = self._names.doc_ids(query) if self._names else []
         models = {m for doc_id in doc_ids if (m := _model_number(doc_id))}
-        if models:
+        if len(models) == 1:  # a question about one card; two named are compared or mixed, not looked up
             # "gaudi3" is written "Gaudi 3" in headings: a space or hyphen may part letters from digits
             spelled = [re.sub(r"(?<=[a-z])(?=\d)", r"[\\s-]?", re.escape(m)) for m in sorted(models)]
             named = re.compile(rf"(?<![\w.-])(?:{'|'.join(spelled)})(?![\w.])", re.IGNORECASE)

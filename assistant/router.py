@@ -57,6 +57,18 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+# two cards in one job: "能混着用吗", "can we mix them", "in the same training job"
+_MIXING = words(
+    r"混(?:着|合|在一起)?用|混搭|混训|一起训|放一起训|合并(?:训练|集群)",
+    r"\bmix(?:ing|ed)?\b",
+    r"\bsame (?:training )?job\b",
+    r"\btogether\b[^?.]{0,30}\btrain",
+    r"\bcombine\b",
+)
+_MIXING_TOPIC = (
+    "can one synchronous training job mix two GPU generations?",
+    "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
+)
 # the reader weighs price first: "we're cost sensitive", "预算有限", "要便宜"
 _COST_SENSITIVE = words(
     r"cost[- ]sensitive",
@@ -878,6 +890,10 @@ class Router:
                 # "what about a GB200 NVL72 rack?", "那多租户呢" after a question: that question, about this
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led] if context.led else []  # said already: the follow-up wants more
+        if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
+            # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
+            # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
+            query = _MIXING_TOPIC[language == "zh"]
         return Understanding(
             language=language,
             intent=intent,

@@ -3722,3 +3722,22 @@ def test_a_cost_sensitive_comparison_is_ranked_by_what_the_money_buys(
     assert compare.input["rank_by"] == "usd_per_gb_s"
     assert compare.output["ranking"][0]["id"] == "l40s"
     assert "**NVIDIA L40S**" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        (
+            "we have 16 A800 servers and want to add 8 H800 servers to the same training job, can we mix them?",
+            "Not in one synchronous training job",
+        ),
+        ("现有 16 台 A800，想加 8 台 H800 一起训，能混着用吗", "一个同步训练任务里不要混"),
+    ],
+)
+def test_mixing_two_cards_is_answered_by_the_guidance_on_mixing_generations(
+    assistant: Assistant, message: str, opening: str
+) -> None:
+    """Whichever two cards are named, whether they mix in one job is the mixing guidance (a step waits for
+    the slowest GPU), not the description of the two cards."""
+    (answer,) = talk(assistant, message)
+    assert answer.answer.startswith(opening), answer.answer[:200]
