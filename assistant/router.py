@@ -848,6 +848,12 @@ class Router:
                 tools = ["rack_fit"]
             else:
                 tools, asked = ["power_cost"], "power"
+        if not tools and _HOSTING.search(text) and (slots.server or slots.gpu) and not follow_up:
+            # "can a normal colo host a GB200 NVL72?", "普通机房能放吗": what it draws, then the guidance on
+            # the rooms that can carry it
+            if slots.gpu and not slots.server and _NVL72.search(text):
+                slots = slots.model_copy(update={"server": "gb200-nvl72"})  # the rack, not one superchip
+            tools, asked, explain_words = ["power_cost"], "power", True
         if tools == ["gpu_spec"] and _WHETHER.search(text):
             # "B200 TDP多少，风冷能上吗": the figure, then the judgement the passage gives
             explain_words = True
@@ -921,6 +927,13 @@ _BUY = words(
 
 
 # cooling a number of machines: "air cool 4 DGX B200", "4台B200服务器风冷行吗"
+# where a system is to be housed: "can a normal colo host it", "普通机房能放吗"
+_HOSTING = words(
+    r"\bcolo(?:cation)?s?\b[^?.]{0,30}\b(?:host|handle|take|fit|support)", r"\b(?:host|house)\b[^?.]{0,20}\b(?:in|at)?\s*(?:a |our |the )?(?:normal |typical |regular )?(?:colo|data ?cent(?:er|re)|room|facility)",
+    r"(?:can|could) (?:a |our |the )?(?:normal |typical |regular )?(?:colo|data ?cent(?:er|re)|room|facility) (?:host|handle|take|fit|support)",
+    r"(?:普通|一般|现有|我们的)?机房[^，。？?]{0,8}(?:能放|放得下|能不能放|扛得住|撑得住|能上|上得了)",
+)  # fmt: skip
+_NVL72 = words(r"\bnvl\s*72\b")
 _COOLING = words(r"\bair[- ]?cool", r"\bliquid[- ]?cool", r"\bcooling\b", r"风冷", r"液冷", r"散热")
 
 # software being set up: "slurm里gpu怎么配gres", "how do I configure NCCL" is configuration, not a purchase

@@ -373,6 +373,9 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
                     "set server_overhead_share"
                 )
         it_kw = gpu_kw * (1 + share)
+    liquid_only = "liquid-cooled" in (acc.notes + (server.notes if server else "")).lower()
+    # a system sold liquid-cooled only (GB200 NVL72) is cooled that way unless the user says otherwise
+    cooling = "liquid" if liquid_only and "cooling" not in fields.model_fields_set else fields.cooling
     if fields.wall_power_kw is not None:
         pue = fields.pue or 1.0
         it_kw = fields.wall_power_kw / pue
@@ -384,13 +387,13 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
         pue = fields.pue
         notes.assumptions.append(f"PUE {pue:g} (given)")
     else:
-        pue = defaults.pue_liquid if fields.cooling == "liquid" else defaults.pue_air
+        pue = defaults.pue_liquid if cooling == "liquid" else defaults.pue_air
         notes.assumptions.append(
-            f"PUE {pue:g} for {fields.cooling} cooling (catalog defaults, as of {defaults.as_of})"
+            f"PUE {pue:g} for {cooling} cooling (catalog defaults, as of {defaults.as_of})"
+            + (f"; {(server or acc).name} is sold liquid-cooled" if cooling != fields.cooling else "")
         )
         notes.cite(defaults)
-    liquid_only = "liquid-cooled" in (acc.notes + (server.notes if server else "")).lower()
-    if liquid_only and fields.cooling == "air" and fields.pue is None:
+    if liquid_only and cooling == "air" and fields.pue is None:
         notes.warnings.append(f"{(server or acc).name} is liquid-cooled: set cooling='liquid' or give a PUE")
     if fields.electricity_price_per_kwh is not None:
         usd_per_kwh = fx.to_usd(fields.electricity_price_per_kwh)

@@ -330,6 +330,10 @@ RULES: list[Rule] = [
         lambda g: f"{_COOLING[g['cooling']]} PUE {g['pue']}（目录默认值，截至 {g['date']}）",
     ),
     rule(
+        rf"PUE (?P<pue>{NUMBER}) for liquid cooling \(catalog defaults, as of (?P<date>[\d-]+)\); (?P<name>.+) is sold liquid-cooled",
+        lambda g: f"液冷 PUE {g['pue']}（目录默认值，截至 {g['date']}）；{g['name']} 只有液冷版本",
+    ),
+    rule(
         rf"electricity (?P<price>{NUMBER}) (?P<currency>USD|CNY)/kWh \(given\)(?: = \$(?P<usd>{NUMBER})/kWh)?",
         lambda g: (
             f"电价 {g['price']} {_CURRENCY[g['currency']]}/kWh（用户给定）"

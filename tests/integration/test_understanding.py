@@ -3741,3 +3741,19 @@ def test_mixing_two_cards_is_answered_by_the_guidance_on_mixing_generations(
     the slowest GPU), not the description of the two cards."""
     (answer,) = talk(assistant, message)
     assert answer.answer.startswith(opening), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message", ["what exactly is gb200 nvl72 and can a normal colo host it", "GB200 NVL72 普通机房能放吗"]
+)
+def test_whether_a_room_can_host_a_system_leads_with_what_it_draws(
+    assistant: Assistant, message: str
+) -> None:
+    """One GB200 NVL72 rack draws about 120 kW (Introl's deployment notes in the catalog) and is sold
+    liquid-cooled only, so its PUE is the liquid one; the guidance on typical rooms follows."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["server"] == "gb200-nvl72"
+    assert "120 kW" in first_sentence(answer)
+    assert call.output["pue"] < 1.3

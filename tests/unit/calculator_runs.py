@@ -306,6 +306,8 @@ TARGETED: list[Payload] = [
     ("compute_optimal", {"budget": 250000}),
     ("model_capacity", {"gpu": "rtx-4090", "gpus": 2}),
     ("power_cost", {"gpu": "rtx-4090", "gpus": 2, "circuit_amps": 15}),
+    ("power_cost", {"server": "gb200-nvl72"}),
+    ("power_cost", {"server": "gb200-nvl72", "cooling": "air"}),
     ("model_capacity", {"gpu_memory_gb": 64, "gpus": 8, "seq_len": 4096}),
     ("compute_optimal", {"budget": 1000000, "currency": "CNY", "price_per_gpu_hour": 15, "gpu": "h800"}),
     ("compute_optimal", {"gpus": 256, "days": 30, "gpu": "a100-80gb-sxm"}),

@@ -496,8 +496,12 @@ def test_partial_servers_and_liquid_cooled_racks_are_flagged() -> None:
     partial = power_cost(PowerCostInput(server="dgx-h100", gpus=12), CATALOG)
     assert (partial.servers, partial.installed_gpus, partial.it_power_kw) == (2, 16, 20.4)
     assert any("whole servers" in w for w in partial.warnings)
+    # sold liquid-cooled only: the liquid PUE by default, and a warning when air cooling is asked for
     rack = power_cost(PowerCostInput(server="gb200-nvl72"), CATALOG)
-    assert any("liquid" in w for w in rack.warnings)
+    assert rack.pue == CATALOG.defaults.pue_liquid
+    assert any("sold liquid-cooled" in a for a in rack.assumptions)
+    aired = power_cost(PowerCostInput(server="gb200-nvl72", cooling="air"), CATALOG)
+    assert any("liquid" in w for w in aired.warnings)
 
 
 @pytest.mark.parametrize(
