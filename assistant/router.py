@@ -412,6 +412,9 @@ _ASKED = [
                          r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小",
                          # "checkpoint 呢", "and the checkpoints?": the checkpoints of the job being discussed
                          r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
+    # "按每张卡能扛的并发比", "concurrency per card": sequences each card carries, not the cards needed
+    ("per_card", words(r"每张?卡(?:能|可以)?(?:扛|跑|带|支持|承载|撑)?的?(?:多少)?(?:路)?并发", r"并发[^，。？?]{0,6}每张?卡",
+                       r"(?:concurrency|concurrent (?:users|requests|sequences)) per (?:gpu|card)", r"per[- ](?:gpu|card) concurrency")),
     # "does the 4090 support NVLink?", "4090支持NVLink吗": a yes or a no on a card's feature
     ("supports", words(r"\b(?:does|do|can|is)\b[^?.]{0,30}\b(?:support|have|has|come with)\b[^?.]{0,12}\b(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)",
                        r"(?:支持|有没有|带不带|有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)", r"(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),

@@ -273,6 +273,10 @@ class Brief(BaseModel):
     rank: float = Field(description="Lower is better: cards needed, or per-GPU memory share.")
     fits: bool = Field(description="Does it on the cards given (one card when none were given).")
     count: int | None = Field(default=None, description="Cards needed, when that is the result.")
+    per_card: float | None = Field(
+        default=None,
+        description="Concurrent sequences each card carries (a serving plan's replicas / cards).",
+    )
 
 
 class Summary(BaseModel):

@@ -226,11 +226,15 @@ def _brief(i: dict[str, Any], o: dict[str, Any]) -> Brief | None:
     gpu = o.get("gpu")
     if not gpu:
         return None
+    cards = o.get("gpus_needed") if "gpus" not in i else o.get("gpus")
+    most = o.get("max_concurrent_sequences")
+    per_card = round(most / cards, 1) if most and cards else None  # "按每张卡能扛的并发比"
     if "gpus" not in i and o.get("gpus_needed"):
         n = o["gpus_needed"]
         return Brief(
-            card=gpu, en=f"{n} card{'s' if n != 1 else ''}", zh=f"{n} 张", rank=n, fits=n == 1, count=n
-        )
+            card=gpu, en=f"{n} card{'s' if n != 1 else ''}", zh=f"{n} 张", rank=n, fits=n == 1, count=n,
+            per_card=per_card,
+        )  # fmt: skip
     if "gpus" not in i:
         return Brief(card=gpu, en="more than 64 cards", zh="超过 64 张", rank=65, fits=False)
     share = (o["per_gpu"].get("total_gb") or 0) / (o.get("gpu_memory_gb") or 1)

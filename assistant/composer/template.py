@@ -223,6 +223,8 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
         return [_smallest_card(briefs, lang)]
     if asked == "budget_cards":
         return [_budget_cards(briefs, lang)]
+    if asked == "per_card" and all(b.per_card for b in briefs):
+        return [_per_card(briefs, lang)]
     best = [b.card for b in briefs if b.rank == min(b.rank for b in briefs)]
     if lang == "zh":
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
@@ -233,6 +235,16 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if len(best) > 1:
         return [f"Card by card ({listed}), {' and '.join(best)} tie on memory."]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
+def _per_card(briefs: list[Brief], lang: Language) -> str:
+    """ "按每张卡能扛的并发比": the concurrent sequences each card carries, the most first."""
+    best = max(briefs, key=lambda b: b.per_card or 0)
+    if lang == "zh":
+        listed = "；".join(f"{b.card}：每卡约 {num(b.per_card)} 路（{b.zh}）" for b in briefs)
+        return f"按每张卡能扛的并发，**{best.card}** 最多，每卡约 {num(best.per_card)} 路（{listed}）。"
+    listed = "; ".join(f"{b.card}: about {num(b.per_card)} per card ({b.en})" for b in briefs)
+    return f"Per card, **{best.card}** carries the most concurrent sequences, about {num(best.per_card)} ({listed})."
 
 
 def _budget_cards(briefs: list[Brief], lang: Language) -> str:

@@ -3757,3 +3757,31 @@ def test_whether_a_room_can_host_a_system_leads_with_what_it_draws(
     assert call.input["server"] == "gb200-nvl72"
     assert "120 kW" in first_sentence(answer)
     assert call.output["pue"] < 1.3
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "H20 or 910B for serving Qwen2.5-32B in bf16 at 4k context, compare by concurrency per card",
+            "Per card, **",
+        ),
+        (
+            "推理选 H20 还是 910B？按每张卡能扛的并发比，模型 Qwen2.5-32B bf16，4k上下文",
+            "按每张卡能扛的并发，**",
+        ),
+    ],
+)
+def test_cards_compared_by_concurrency_per_card_lead_with_it(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """One H20 holds 32B and ~17 sequences of 4k; the 64 GB 910B needs 2 cards for ~42, ~21 per card: the
+    criterion asked (sequences per card), each card's figure computed from its own plan."""
+    (answer,) = talk(assistant, message)
+    assert answer.answer.startswith(lead), answer.answer[:200]
+    plans = [c for c in answer.tool_calls if c.name == "inference_memory"]
+    per_card = {
+        c.output["gpu"]: c.output["max_concurrent_sequences"] / c.output["gpus_needed"] for c in plans
+    }
+    best = max(per_card, key=lambda k: per_card[k])
+    assert best in first_sentence(answer)
