@@ -1208,8 +1208,8 @@ def _refine(
         # "does the 4090 support NVLink? want to pool memory across 4 cards": the count is their setup
         and not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if asked == "supports" else set())
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
-        # task is a plan to size instead
-        and (task is None or not (slots.params_b or slots.model))
+        # task is a plan to size instead, and two cards for a task are ranked by its criterion
+        and (task is None or not (slots.params_b or slots.model or slots.other_gpus))
         and not counts
         and not (slots.other_gpus and asked == "ratio")  # "H100 to B200, how much faster at bf16?"
     ):

@@ -373,7 +373,9 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
                     "set server_overhead_share"
                 )
         it_kw = gpu_kw * (1 + share)
-    liquid_only = "liquid-cooled" in (acc.notes + (server.notes if server else "")).lower()
+    # a server's own notes say it is sold liquid-cooled (GB200 NVL72); a card's notes mention liquid-cooled
+    # variants of other systems ("DGX B200 is air-cooled; 1,200 W belongs to the liquid-cooled GB200")
+    liquid_only = server is not None and "liquid-cooled" in server.notes.lower()
     # a system sold liquid-cooled only (GB200 NVL72) is cooled that way unless the user says otherwise
     cooling = "liquid" if liquid_only and "cooling" not in fields.model_fields_set else fields.cooling
     if fields.wall_power_kw is not None:

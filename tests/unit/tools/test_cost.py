@@ -502,6 +502,10 @@ def test_partial_servers_and_liquid_cooled_racks_are_flagged() -> None:
     assert any("sold liquid-cooled" in a for a in rack.assumptions)
     aired = power_cost(PowerCostInput(server="gb200-nvl72", cooling="air"), CATALOG)
     assert any("liquid" in w for w in aired.warnings)
+    # DGX B200 is air-cooled (14.3 kW): its card's notes mention the liquid-cooled GB200, not it
+    b200 = power_cost(PowerCostInput(server="dgx-b200"), CATALOG)
+    assert b200.pue == CATALOG.defaults.pue_air
+    assert not any("liquid" in w for w in b200.warnings)
 
 
 @pytest.mark.parametrize(
