@@ -57,6 +57,14 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+# whether a plan works at all: "doable?", "能跑吗"
+_DOABLE = words(
+    r"\bdoable\b",
+    r"\bfeasible\b",
+    r"\bpossible\b",
+    r"\bwill (?:it|this|that) work\b",
+    r"能跑吗|能不能跑|可行吗?|行不行",
+)
 # two cards in one job: "能混着用吗", "can we mix them", "in the same training job"
 _MIXING = words(
     r"混(?:着|合|在一起)?用|混搭|混训|一起训|放一起训|合并(?:训练|集群)",
@@ -681,6 +689,15 @@ class Router:
             slots = slots.model_copy(update={"spec_fields": [feature], "rank_by": None})
             stated = {**{k: v for k, v in stated.items() if k != "rank_by"}, "spec_fields": [feature]}
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if (
+            tools == ["host_ram"]
+            and slots.offload
+            and (slots.params_b or slots.model)
+            and slots.gpu
+            and (asked == "fit" or _DOABLE.search(text))
+        ):
+            # "FSDP with CPU offload: 13B full FT on 2 x 48 GB + 512 GB RAM, doable?": the GPUs' side, then the RAM's
+            tools, asked = ["training_memory", "host_ram"], "fit"
         if slots.measured_gpus and follow_up:
             tools = [
                 "throughput_calibration"

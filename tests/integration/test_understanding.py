@@ -3785,3 +3785,23 @@ def test_cards_compared_by_concurrency_per_card_lead_with_it(
     }
     best = max(per_card, key=lambda k: per_card[k])
     assert best in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "fsdp with cpu offload: 13b full ft on 2x rtx 6000 ada (48g each) + 512gb ram. doable?",
+        "FSDP 开 CPU offload，13B 全参微调，2 张 RTX 6000 Ada 48G + 512G 内存，能跑吗",
+    ],
+)
+def test_whether_an_offloaded_fine_tune_is_doable_sizes_the_gpus_and_the_ram(
+    assistant: Assistant, message: str
+) -> None:
+    """With the optimizer in host RAM and ZeRO-3 over 2 cards, 13B's BF16 weights and gradients (2 + 2 bytes
+    per parameter, ZeRO paper) are 26 GB per card before activations; the states offloaded need host RAM."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory", "host_ram"], answer.answer[:200]
+    memory = answer.tool_calls[0]
+    assert memory.input["offload_optimizer"] is True
+    assert memory.input["gpus"] == 2
+    assert re.match(r"(Yes|Only just|可以|勉强)", answer.answer), answer.answer[:200]
