@@ -154,6 +154,8 @@ CALCULATOR = Calculator(
         r"替代|代替|平替|取代",
         r"差在哪|差别|有(?:什么|啥)不同|不同之处|\bwhat'?s different\b|\bhow do(?:es)? .{1,30} differ\b",
         r"\b(?:faster|slower|better|cheaper)\b[^?.]{0,30}\bthan\b",
+        # "better to add more A100s or buy H100s?": two cards weighed against each other
+        r"\b(?:better|best|smarter|wiser)\b[^?.]{0,12}\bto\b[^?.]{0,40}\bor\b",
         r"比\s*\S{1,12}?(?:快|慢|强|弱)",
         # "if we upgrade A100 to B200, how much faster?", "从A100换到H100能快多少"
         r"how much (?:faster|slower|quicker|better|more throughput)",

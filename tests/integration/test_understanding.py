@@ -3805,3 +3805,19 @@ def test_whether_an_offloaded_fine_tune_is_doable_sizes_the_gpus_and_the_ram(
     assert memory.input["offload_optimizer"] is True
     assert memory.input["gpus"] == 2
     assert re.match(r"(Yes|Only just|可以|勉强)", answer.answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we have 4 dgx a100 80g. for 13b full ft, better to add more a100s or buy h100s?",
+        "现有 4 台 DGX A100，13B 全参微调，加 A100 还是买 H100 好",
+    ],
+)
+def test_better_to_add_one_card_or_buy_another_compares_the_two(assistant: Assistant, message: str) -> None:
+    """'Better to add A100s or buy H100s?' weighs the two cards: H100 SXM 989 against A100 312 dense BF16
+    TFLOPS (NVIDIA datasheets), not a passage on other cards."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer), answer.answer[:200]
+    compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert set(compare.input["gpus"]) == {"a100-80gb-sxm", "h100-sxm"}
