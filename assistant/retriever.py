@@ -119,6 +119,10 @@ class Retriever(Protocol):
         """Reload after the index changed."""
         ...
 
+    def unknown_share(self, text: str) -> float:
+        """The share of ``text``'s keyword tokens that no indexed passage contains (0 with nothing to read)."""
+        ...
+
     def check(self) -> None:
         """Reach the index once (``/readyz``); ``StorageError`` or ``NotReady`` when it cannot answer."""
         ...
@@ -188,6 +192,16 @@ class HybridRetriever:
         keeps reading the snapshot it started with, so re-indexing never breaks a chat in flight.
         """
         self._index = _Snapshot.of(self._collection, self._sentence_vectors)
+
+    def unknown_share(self, text: str) -> float:
+        """The share of ``text``'s keyword tokens the indexed passages never use: "purple monkey dishwasher
+        gpu????" is three words no guidance contains, a question in the domain's words is almost none."""
+        ix = self._index
+        tokens = tokenize(text)
+        vocabulary = getattr(ix.bm25, "vocab_dict", None) if ix.bm25 is not None else None
+        if not tokens or not vocabulary:
+            return 0.0
+        return sum(t not in vocabulary for t in tokens) / len(tokens)
 
     def search(
         self,

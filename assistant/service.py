@@ -13,8 +13,9 @@ from assistant.memory import Conversation, ConversationStore
 from assistant.models import Answer, Started
 from assistant.render import to_html
 from assistant.retriever import Retriever
-from assistant.router import Context, Intent, Router, Task
+from assistant.router import Context, Intent, Router, Task, Understanding
 from assistant.toolbox import ToolBox, ToolRun
+from knowledge.text import tokenize
 
 MAX_MESSAGE_CHARS = 4000
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -88,6 +89,9 @@ class Assistant:
 
     def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:
         route = self._router.route(text, earlier=_context(conversation))
+        if _reads_as_noise(route, self._retriever):
+            # "purple monkey dishwasher gpu????": a domain word among words no guidance uses; ask, never a passage
+            route = route.model_copy(update={"intent": Intent.CLARIFY, "missing": "unclear"})
         message_id = uuid.uuid4().hex
         yield Started(conversation_id=conversation.id, message_id=message_id, language=route.language)
         run = (
@@ -165,3 +169,19 @@ def _check(message: str) -> str:
     if _LONE_SURROGATE.search(text):  # e.g. "\ud800" in JSON, or undecodable bytes on a command line
         raise InvalidInput("message is not valid Unicode text (it holds a lone surrogate code point)")
     return text
+
+
+# a question nothing in the knowledge base speaks to: most of its words appear in no passage
+_NOISE_SHARE = 0.7
+_NOISE_MIN_TOKENS = 3
+
+
+def _reads_as_noise(route: Understanding, retriever: Retriever) -> bool:
+    """Whether a message routed to the knowledge base is mostly words no passage uses, with no quantity
+    or card besides (a card's name alone does not make "purple monkey dishwasher gpu" a question)."""
+    if route.intent != Intent.KNOWLEDGE or route.follow_up or route.tools or set(route.stated) - {"gpu"}:
+        return False
+    return (
+        len(tokenize(route.query)) >= _NOISE_MIN_TOKENS
+        and retriever.unknown_share(route.query) >= _NOISE_SHARE
+    )

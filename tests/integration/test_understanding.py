@@ -3821,3 +3821,12 @@ def test_better_to_add_one_card_or_buy_another_compares_the_two(assistant: Assis
     assert "gpu_compare" in tools(answer), answer.answer[:200]
     compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert set(compare.input["gpus"]) == {"a100-80gb-sxm", "h100-sxm"}
+
+
+@pytest.mark.parametrize("message", ["purple monkey dishwasher gpu????", "紫色 猴子 洗碗机 显卡？？"])
+def test_words_no_guidance_uses_around_a_card_are_asked_back(assistant: Assistant, message: str) -> None:
+    """Most of the words appear in no passage of the knowledge base: a short question back, never a passage
+    picked for the one domain word."""
+    (answer,) = talk(assistant, message)
+    assert "clarify: unclear" in answer.notes, answer.answer[:200]
+    assert not answer.citations
