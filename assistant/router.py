@@ -425,7 +425,7 @@ _ASKED = [
                        r"(?:concurrency|concurrent (?:users|requests|sequences)) per (?:gpu|card)", r"per[- ](?:gpu|card) concurrency")),
     # "does the 4090 support NVLink?", "4090支持NVLink吗": a yes or a no on a card's feature
     ("supports", words(r"\b(?:does|do|can|is)\b[^?.]{0,30}\b(?:support|have|has|come with)\b[^?.]{0,12}\b(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)",
-                       r"(?:支持|有没有|带不带|有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)", r"(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
+                       r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
                               r"利用率[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),

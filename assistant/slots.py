@@ -243,7 +243,7 @@ _DURATIONS = {"years", "deadline_days", "period"}
 # --- model size -----------------------------------------------------------------------------------
 _PARAMS_EN = flags(
     rf"(?<![A-Za-z0-9.$¥￥])(?<!per )(?<!每){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
-    r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|rmb|cny|yuan|美元|元|budget|预算))"
+    r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|bucks|rmb|cny|yuan|美元|元|budget|预算|to spend|to invest|in (?:budget|funding|cash|capex)|of (?:budget|funding|capex)))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -413,7 +413,7 @@ _FLEET = flags(
 _FACILITY_KW = flags(
     rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)"
     # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
-    rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
+    rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜|每台|单台|per (?:server|node|box)|each)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
     # "40kW for the whole room": the figure first, then the room it feeds
     rf"|{DECIMAL}\s*(kw|mw)\b\s*(?:for|in|of|across)\s*(?:the|our)?\s*(?:whole|entire)?\s*"
     r"(?:room|hall|facility|site|data ?cent(?:er|re)|机房)"
@@ -562,7 +562,7 @@ _UTIL = flags(
 )
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
-    rf"|{NUMBER}-years?\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
+    rf"|{NUMBER}-(?:years?|yrs?)\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
     # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
     rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
     rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"

@@ -117,8 +117,14 @@ def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | No
             f"按{label_zh}，**{ranking[0]['name']}** 最高（{num(ranking[0]['value'])}）；{name} 不支持这种格式"
             "（没有对应指标），只能用 FP16 或 FP32 训练。",
         )
-    if against and len(ranking) > 1 and (base := next((r for r in ranking if r["id"] == against), None)):
-        ranking = [*(r for r in ranking if r["id"] != against), base]  # the upgrade over the card one has
+    if (
+        against
+        and len(ranking) > 1
+        and (base := next((r for r in ranking if r["id"] == against), None))
+        and base["rank"] != ranking[0]["rank"]
+    ):
+        # the upgrade over the card one has; "B200 比 H200 快多少" names the faster card first, and it stays first
+        ranking = [*(r for r in ranking if r["id"] != against), base]
     if len(ranking) < 2 or not all(r["value"] for r in ranking):
         return None
     top, bottom = ranking[0], ranking[-1]

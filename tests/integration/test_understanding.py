@@ -3830,3 +3830,52 @@ def test_words_no_guidance_uses_around_a_card_are_asked_back(assistant: Assistan
     (answer,) = talk(assistant, message)
     assert "clarify: unclear" in answer.notes, answer.answer[:200]
     assert not answer.citations
+
+
+@pytest.mark.parametrize(
+    ("message", "winner"),
+    [
+        ("B200 比 H200 训练快多少？", "**NVIDIA B200 (HGX B200, 180GB)** 胜过 NVIDIA H200"),
+        (
+            "how much faster is the B200 than the H200 for training?",
+            "**NVIDIA B200 (HGX B200, 180GB)** leads NVIDIA H200",
+        ),
+    ],
+)
+def test_the_faster_card_named_first_is_the_one_that_leads(
+    assistant: Assistant, message: str, winner: str
+) -> None:
+    """B200 2,250 against H200 989 dense BF16 TFLOPS (NVIDIA datasheets): B200 leads by 2.27x whichever card
+    is named first."""
+    (answer,) = talk(assistant, message)
+    assert winner in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["5090能不能多卡训练？没有nvlink影响有多大", "can the 5090 do multi-gpu training without nvlink?"],
+)
+def test_a_card_said_to_lack_a_link_is_not_asked_whether_it_has_one(
+    assistant: Assistant, message: str
+) -> None:
+    """'没有nvlink影响有多大' states the card lacks NVLink and asks the impact: no 'not supported' verdict
+    that reads as 'multi-GPU training is not supported'."""
+    (answer,) = talk(assistant, message)
+    assert not answer.answer.startswith(("不支持", "No: the NVIDIA GeForce RTX 5090 has no NVLink")), (
+        answer.answer[:200]
+    )
+
+
+def test_money_periods_and_a_servers_power_are_read_as_what_they_are(assistant: Assistant) -> None:
+    """'2 million to spend' is money, not a 0.002B model; '5-yr' is five years; '每台按10.2kW' is each server's
+    power, not the room's: 10 servers x 10.2 kW x PUE 1.4 = 143 kW at the wall."""
+    (money,) = talk(assistant, "we have 2 million to spend on a training cluster, what should we buy?")
+    assert not any("params_b" in c.input for c in money.tool_calls)
+    assert "0.002" not in money.answer
+    (tco,) = talk(assistant, "5-yr TCO for 8 H200 nodes? $345k each")
+    assert tco.tool_calls[0].input["years"] == 5
+    (power,) = talk(
+        assistant, "我们机房电价0.65元/度，10台8卡H100（每台按10.2kW满载），PUE 1.4，一年电费多少"
+    )
+    assert tools(power) == ["power_cost"], power.answer[:200]
+    assert power.tool_calls[0].output["wall_power_kw"] == pytest.approx(142.8, rel=0.01)
