@@ -796,6 +796,11 @@ _OFFLOAD = flags(
     r"\boffload|卸载|optimizer(?: states?)? (?:goes|go|moved?|moving|lives?|sits?|kept|on|in|to|into) (?:to |on |in |into )?"
     r"(?:the )?(?:cpu|host|system ram|ram)\b|优化器(?:状态)?\s*(?:放|放到|放在|挪到|移到|搬到|存到|丢到)\s*(?:cpu|内存|主机)"
 )
+# offload ruled out: "NO offload", "without CPU offload", "不用offload", "不卸载"
+_NO_OFFLOAD = flags(
+    r"\b(?:no|without|w/o|not|never|don'?t|disabled?)\s+(?:any\s+)?(?:cpu\s+|optimizer\s+)?offload"
+    r"|不\s*(?:用|开|做|要|想)?\s*(?:cpu\s*)?(?:offload|卸载)|关(?:掉|闭)\s*(?:cpu\s*)?(?:offload|卸载)"
+)
 # a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
 _SPEC_FIELDS = [
     # prices: by the hour in the cloud, of a whole 8-GPU server, or of one card (one of the three, below)
@@ -1428,7 +1433,9 @@ class SlotExtractor:
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
         if _FX_CONTEXT.search(text) and (rate := _FX_RATE.search(text)):
             slots.usd_to_cny = float(rate.group(1) or rate.group(2) or rate.group(3))
-        if _OFFLOAD.search(text):
+        if _NO_OFFLOAD.search(text):
+            slots.offload = False  # "ZeRO-3, NO offload": the optimizer stays on the GPUs, whatever fits
+        elif _OFFLOAD.search(text):
             slots.offload = True
         slots.rank_by = next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
         # "H200的带宽多少" asks a figure; "What does FP8 on H100 gain, and what are the risks?" asks why

@@ -81,7 +81,7 @@ class TrainingMemoryInput(ToolInput, ArchitectureFields):
         default=16, ge=1, le=4096, description="LoRA rank r (adapters on every linear layer)."
     )
     offload_optimizer: bool = Field(default=False, description="ZeRO-Offload: optimizer states in host RAM.")
-    keep: list[Literal["seq_len", "micro_batch", "gpus", "finetune"]] = Field(
+    keep: list[Literal["seq_len", "micro_batch", "gpus", "finetune", "offload_optimizer"]] = Field(
         default_factory=list,
         description="Settings the suggested fixes must not change (a sequence length the data needs, the GPUs "
         "you have, the kind of fine-tune).",

@@ -95,13 +95,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     if slots.offload:
         payload["offload_optimizer"] = True  # "ZeRO-3 offload", "offload the optimizer to CPU"
+    elif slots.offload is False:
+        # "NO offload": a fit never comes from offloading; more GPUs or settings instead
+        payload.setdefault("keep", []).append("offload_optimizer")
     if slots.optimizer:
         payload["optimizer"] = slots.optimizer
     else:
         assumptions.append(assumed("AdamW optimizer", "AdamW 优化器"))
     if slots.seq_len:
         payload["seq_len"] = slots.seq_len
-        payload["keep"] = ["seq_len"]  # the length their data needs: a fix never shortens it
+        payload.setdefault("keep", []).append(
+            "seq_len"
+        )  # the length their data needs: a fix never shortens it
     elif slots.finetune:
         # fine-tuning samples are cut far shorter than a model's context window (Axolotl's and
         # LLaMA-Factory's example configs use 2,048-4,096)

@@ -3879,3 +3879,22 @@ def test_money_periods_and_a_servers_power_are_read_as_what_they_are(assistant: 
     )
     assert tools(power) == ["power_cost"], power.answer[:200]
     assert power.tool_calls[0].output["wall_power_kw"] == pytest.approx(142.8, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "full fine-tune llama 3.1 70B in bf16 w/ adamw, seq 4k, deepspeed zero-3, NO offload. minimum number of H100 80GB that works?",
+        "Llama 3.1 70B 全参微调，bf16 adamw，4k，ZeRO-3，不用offload，最少要几张H100 80G",
+    ],
+)
+def test_offload_ruled_out_is_never_the_fix(assistant: Assistant, message: str) -> None:
+    """'NO offload' is a constraint, not a request: 70B's 1,120 GB of states (16 B/param, ZeRO paper) need
+    more GPUs, never the optimizer moved to host RAM."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["offload_optimizer"] is False
+    assert "offload_optimizer" in call.input["keep"]
+    for fix in (call.output["suggestion"], call.output["min_gpus"]):
+        assert fix is None or "offload" not in fix["change"]
+    assert "host_ram" not in tools(answer)
