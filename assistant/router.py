@@ -57,6 +57,8 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+# a bare decimal below one after a power bill: a tariff per kWh ("a site at 0.07?", "0.45呢")
+_BARE_TARIFF = re.compile(r"(?<![\d.$¥])(0?\.\d{1,3})(?![\d.%])")
 # whether a plan works at all: "doable?", "能跑吗"
 _DOABLE = words(
     r"\bdoable\b",
@@ -596,6 +598,17 @@ class Router:
             if variant.gpu and variant.gpu != slots.gpu:
                 slots = slots.model_copy(update={"gpu": variant.gpu, "card_memory_gb": None})
                 stated = {**stated, "gpu": variant.gpu}
+        if (
+            follow_up
+            and "electricity_price_per_kwh" not in stated
+            and context.slots.electricity_price_per_kwh
+            and {"power_cost", "tco"} & set(context.tools)
+            and (tariff := _BARE_TARIFF.search(text))
+        ):
+            # "what if we moved to a site at 0.07?" after a power bill at $0.11/kWh: the tariff, in its currency
+            price = float(tariff.group(1))
+            slots = slots.model_copy(update={"electricity_price_per_kwh": price})
+            stated = {**stated, "electricity_price_per_kwh": price}
         if follow_up and not stated and (lone := _LONE_NUMBER.match(text)):
             # "and 1024?", "那2048呢": the count the conversation has been sizing, now this many
             n = int(to_number(lone.group(1)))

@@ -345,7 +345,7 @@ _RUN_COUNT = flags(
 # --- training setup -------------------------------------------------------------------------------
 _PRECISION = flags(r"\b(bf16|fp16|fp8|fp32|tf32|int8|int4|fp4)\b|(混合精度|mixed[- ]precision)")
 _DISCOUNT = flags(
-    rf"{DECIMAL}\s*%\s*(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
+    rf"{DECIMAL}\s*%\s*(?:(?:committed|commit|reserved|volume|negotiated|enterprise)[\w-]*\s*)?(?:discount|off)\b|discount\s*(?:of)?\s*{DECIMAL}\s*%|(?:打|优惠)?\s*([1-9](?:\.\d)?|[一二三四五六七八九])\s*折"
 )
 # a number, a card and then hours: "2000 A100 GPU-hours", "2000张A100卡时"
 _COUNT_OF_HOURS = flags(r"\d[\d,.]*\s*(?:k\s*)?(?:x\s*)?[\w -]{0,16}?(?:gpu|卡)[\s-]*(?:hours?|hrs?|小时|时)")

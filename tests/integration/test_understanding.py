@@ -3243,6 +3243,19 @@ def test_a_power_question_after_what_the_cards_hold_is_about_power(
             365,
         ),
         (("租32张H100，每卡时14元，租2个月多少钱", "租半年呢"), "days", 182),
+        (
+            (
+                "16 dgx h100 at $0.12/kwh, pue 1.3, what's the monthly power bill?",
+                "what if we moved to a site at 0.06?",
+            ),
+            "electricity_price_per_kwh",
+            0.06,
+        ),
+        (
+            ("8台DGX H100，电价0.7元/度，PUE 1.4，一年电费多少", "换到0.45的机房呢"),
+            "electricity_price_per_kwh",
+            0.45,
+        ),
     ],
 )
 def test_a_follow_up_changing_one_input_recomputes_with_it(
@@ -3898,3 +3911,28 @@ def test_offload_ruled_out_is_never_the_fix(assistant: Assistant, message: str) 
     for fix in (call.output["suggestion"], call.output["min_gpus"]):
         assert fix is None or "offload" not in fix["change"]
     assert "host_ram" not in tools(answer)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "fine-tuning run needs 30k H100 GPU-hours, cloud price $2.50/gpu-hr, we have 64 GPUs. cost and how long?",
+            "if we get a 20% committed-use discount and bump to 96 GPUs?",
+        ),
+        (
+            "微调要 3 万 H100 卡时，云上每卡时 18 元，我们有 64 张卡，多少钱、多久",
+            "如果打8折，再加到96张卡呢",
+        ),
+    ],
+)
+def test_a_follow_up_changing_two_inputs_recomputes_both(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """A discount and a GPU count in one follow-up: the price less 20% and the hours over 96 GPUs."""
+    first, second = talk(assistant, *messages)
+    cost = next(c for c in second.tool_calls if c.name == "cloud_cost")
+    run = next(c for c in second.tool_calls if c.name == "run_time")
+    before = next(c for c in first.tool_calls if c.name == "cloud_cost")
+    assert cost.input["price_per_gpu_hour"] == pytest.approx(before.input["price_per_gpu_hour"] * 0.8)
+    assert run.input["gpus"] == 96
