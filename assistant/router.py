@@ -57,6 +57,8 @@ class Task(StrEnum):
     SERVE = "serve"
 
 
+# seconds with nothing else measured in them: "跑出来 21 秒", "we see 21s"
+_BARE_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:秒|s\b|sec\b|secs\b|seconds\b)", re.IGNORECASE)
 # a bare decimal below one after a power bill: a tariff per kWh ("a site at 0.07?", "0.45呢")
 _BARE_TARIFF = re.compile(r"(?<![\d.$¥])(0?\.\d{1,3})(?![\d.%])")
 # whether a plan works at all: "doable?", "能跑吗"
@@ -609,6 +611,17 @@ class Router:
             price = float(tariff.group(1))
             slots = slots.model_copy(update={"electricity_price_per_kwh": price})
             stated = {**stated, "electricity_price_per_kwh": price}
+        if (
+            follow_up
+            and asked == "mfu"
+            and "step_time_s" not in stated
+            and (context.slots.batch_tokens or (context.slots.global_batch and context.slots.seq_len))
+            and (seconds := _BARE_SECONDS.search(text))
+        ):
+            # "实际跑出来 21 秒, MFU 是多少" after a plan with a global batch: the measured seconds per step
+            step = float(seconds.group(1))
+            slots = slots.model_copy(update={"step_time_s": step})
+            stated = {**stated, "step_time_s": step}
         if follow_up and not stated and (lone := _LONE_NUMBER.match(text)):
             # "and 1024?", "那2048呢": the count the conversation has been sizing, now this many
             n = int(to_number(lone.group(1)))

@@ -695,6 +695,8 @@ _STEP_TIME = flags(
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
     # "单步8.5秒", "一步 8.5s", "8.5 s per step", "8.5s/step"
     rf"|(?:单步|一步|每步)\s*(?:耗时|要)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
+    # "21 秒一步", "21s a step"
+    rf"|{DECIMAL}\s*(秒|s)\s*(?:一步|一个\s*step|a step)"
 )
 _BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
 _NODE_TPS = flags(
@@ -1330,7 +1332,10 @@ class SlotExtractor:
             # "throughput drops to 2,200 tok/s": tokens/s with no unit of its own are per GPU, as measured
             slots.tokens_per_second_per_gpu = to_number(match.group(1)) * (1000 if match.group(2) else 1)
         if match := take(_STEP_TIME):
-            value, unit = float(_group(match, 1, 3, 5, 7) or 0), (_group(match, 2, 4, 6, 8) or "s").lower()
+            value, unit = (
+                float(_group(match, 1, 3, 5, 7, 9) or 0),
+                (_group(match, 2, 4, 6, 8, 10) or "s").lower(),
+            )
             slots.step_time_s = value / 1000 if unit == "ms" else value
         if match := take(_STEP_TOKENS):
             slots.batch_tokens = scaled(

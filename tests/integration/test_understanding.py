@@ -3936,3 +3936,27 @@ def test_a_follow_up_changing_two_inputs_recomputes_both(
     before = next(c for c in first.tool_calls if c.name == "cloud_cost")
     assert cost.input["price_per_gpu_hour"] == pytest.approx(before.input["price_per_gpu_hour"] * 0.8)
     assert run.input["gpus"] == 96
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "32B dense on 128 H800, global batch 1024 x 4096 tokens, 640B tokens: how long at 40% MFU?",
+            "we actually see 21 s per step, what MFU is that?",
+        ),
+        (
+            "32B 稠密，128 张 H800，全局 batch 1024 x 4096 token，640B token，按 40% MFU 要多久",
+            "实际跑出来 21 秒，MFU 是多少",
+        ),
+    ],
+)
+def test_a_measured_step_time_after_a_plan_gives_the_mfu(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """1,024 x 4,096 = 4.19M tokens per 21 s step on 128 GPUs is 1,560 tokens/s per GPU:
+    6 x 32e9 x 1,560 / 989e12 = 30% MFU (PaLM's definition), not the 40% planned."""
+    _, second = talk(assistant, *messages)
+    assert tools(second) == ["throughput_calibration"], second.answer[:200]
+    assert second.tool_calls[0].input["step_time_s"] == 21
+    assert "30%" in first_sentence(second)
