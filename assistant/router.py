@@ -856,7 +856,7 @@ class Router:
             slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
             tools = ["budget_fit"]
             asked = "budget_cards"
-        if slots.budget and len(slots.server_quotes) >= 2 and not asked_elsewhere(asked):
+        if slots.budget and len(slots.server_quotes) >= 2 and not _asked_elsewhere(asked):
             # "预算300万 … 报价 H20 8卡整机 110万/台，910B 8卡 95万/台，怎么配": what the budget buys of each
             # quoted server leads; the job's memory on each card follows when a model is named
             quoted = list(slots.server_quotes)
@@ -1157,7 +1157,7 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
     return slots
 
 
-def asked_elsewhere(asked: str | None) -> bool:
+def _asked_elsewhere(asked: str | None) -> bool:
     """Whether the quantity asked is something a budget's purchase does not answer (a time, a power bill)."""
     return asked in {"days", "gpu_hours", "power", "mfu", "racks", "checkpoint"}
 
