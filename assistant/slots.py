@@ -484,7 +484,7 @@ _FULL_RECOMPUTE = flags(
 )
 _CONCURRENT = flags(
     rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
-    rf"|{INTEGER}\s*(?:路|个)?\s*并发|并发\s*(?:数|量)?\s*(?:为|是|=|:)?\s*{INTEGER}(?!\s*[kK万])"
+    rf"|{INTEGER}\s*(?:路|个)?\s*并发|并发\s*(?:数|量)?\s*(?:为|是|=|:|要|需要|达到|约|大概|有)?\s*{INTEGER}(?!\s*[kK万])"
     rf"|{INTEGER}\s*(?:concurrent|simultaneous)\b"
     rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
     rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
@@ -493,6 +493,8 @@ _CONCURRENT = flags(
     rf"|并发\s*(?:数)?\s*(?:降到|降为|减到|提到|加到|涨到|改成|变成|换成)\s*{INTEGER}"
     # "内部用 20个人", "20个人用": at most that many at once
     rf"|(?:内部|团队|公司|部门)\s*(?:用|使用)\s*(?:的)?\s*{INTEGER}\s*(?:个)?\s*(?:人|用户)|{INTEGER}\s*(?:个)?\s*(?:人|用户|同事)\s*(?:在)?(?:用|使用)"
+    # "concurrency needs to be 64", "concurrency of 64"
+    rf"|\bconcurrency\s*(?:of|=|:|is|needs to be|must be|has to be|target(?: of)?|at|around|about)?\s*(?:~|about\s*)?{INTEGER}\b"
 )
 # a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
 _BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
@@ -1124,7 +1126,7 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 1)
+            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):

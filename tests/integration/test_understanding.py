@@ -3960,3 +3960,19 @@ def test_a_measured_step_time_after_a_plan_gives_the_mfu(
     assert tools(second) == ["throughput_calibration"], second.answer[:200]
     assert second.tool_calls[0].input["step_time_s"] == 21
     assert "30%" in first_sentence(second)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "部署 Qwen2.5-72B，bf16，32k 上下文，并发要64路，要几张H200？",
+        "serve qwen2.5 72b in bf16, 32k context, concurrency needs to be 64, how many H200?",
+    ],
+)
+def test_the_concurrency_required_sizes_the_kv_cache(assistant: Assistant, message: str) -> None:
+    """64 sequences x 32,768 tokens x 320 KiB per token (80 layers x 8 KV heads x 128 x 2 x 2 B) is about
+    687 GB of KV cache beside 145 GB of weights: 8 H200, not the 2 that hold one sequence."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input["batch"] == 64, call.input
+    assert call.output["gpus_needed"] == 8
