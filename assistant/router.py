@@ -21,7 +21,7 @@ from assistant.calculators import CALCULATORS
 from assistant.calculators.common import GPUS_PER_NODE, words
 from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
-from assistant.slots import SlotExtractor, Slots
+from assistant.slots import PER_SERVER_COUNT, SlotExtractor, Slots
 from knowledge.text import Language, detect_language
 from tools.gpu_spec import PRICE_FIELDS
 
@@ -211,6 +211,20 @@ _EVASION = words(
     r"\b(?:export|sanction|ban|embargo)\w*[^.?!]{0,30}\b(?:bypass|circumvent|evade|get around|tricks?|loophole)",
     r"(?:绕过|规避|绕开|躲过|避开|走私|偷运|钻空子)[^。？！]{0,20}(?:管制|禁令|制裁|禁运|出口|限制|海关)",
     r"(?:管制|禁令|制裁|禁运)[^。？！]{0,20}(?:绕过|规避|绕开|走私|漏洞|办法弄到|怎么弄到)",
+)
+# a message that tries to replace the assistant's rules or extract what it runs on: its prompt, keys, the
+# whole knowledge base; declined whatever domain words come with it
+_INJECTION = words(
+    r"\b(?:ignore|disregard|forget)\b[^.?!]{0,20}\b(?:previous|prior|above|earlier|all|your)\b[^.?!]{0,12}\b(?:instructions?|rules|prompts?|settings|guidelines)",
+    r"\bsystem prompt\b|\bapi[\s_-]?keys?\b|\bjailbreak|\bdeveloper mode\b|\bwithout (?:any )?(?:restrictions|limits|rules)\b",
+    r"\b(?:dump|print|paste|export|send me)\b[^.?!]{0,20}\b(?:knowledge base|kb|whole database|all (?:your )?documents)\b",
+    r"忽略[^。？！]{0,12}(?:设定|指令|规则|提示|限制|要求)",
+    r"系统提示词?|提示词|api\s*key|密钥|秘钥",
+    r"没有(?:任何)?限制的\s*ai|越狱|开发者模式",
+    r"知识库[^。？！]{0,6}(?:原文|全部|所有内容|导出|发给我)",
+)
+_MONEY_WORDS = words(
+    r"[$¥￥€]|\b(?:usd|rmb|cny|price[sd]?|quoted?|cost|dollars?|bucks|deal)\b|元|块钱|价|贵|便宜|划算|费用"
 )
 # signs that a message is noise rather than a question, whatever domain words it contains: keyboard
 # runs ("asdfgh", "qwer"), one letter held down ("hhhhh"), particles stacked without words between them
@@ -439,6 +453,8 @@ _ASKED = [
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
     ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
+    ("step_time", words(r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
+                        r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),
     ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
@@ -446,7 +462,7 @@ _ASKED = [
                    r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
                    r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
-                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
+                   r"(?<![这那哪])(?<!一台)(?<!每台)(?<!单台)(?<!一台机器)(?<!每个节点)(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
@@ -460,7 +476,9 @@ _ASKED = [
     ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
-                     r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少")),
+                     r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少",
+                     # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
+                     r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
 ]  # fmt: skip
@@ -527,6 +545,13 @@ class Router:
         stated = own.stated()
         task = _task(text, own)
         asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None)
+        if asked == "price_check" and not _MONEY_WORDS.search(text):
+            # "一步 6.8 秒，MFU大概多少？正常吗": whether the figure asked is normal, with no price to judge
+            asked = next(
+                (name for name, pattern in _ASKED if name != "price_check" and pattern.search(rest)), None
+            )
+        if asked == "gpus" and own.gpu and PER_SERVER_COUNT.search(text):
+            asked = None  # "Atlas 800T A2 一台几张卡": what one machine holds, a spec, not a count to size
         triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(rest)]
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
@@ -917,6 +942,8 @@ class Router:
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
             intent = Intent.GREETING
+        elif _INJECTION.search(text):
+            intent, missing, tools = Intent.CLARIFY, "refuse", []  # no passage dump, no prompt, no keys
         elif _OFF_TASK.search(text):
             intent, tools = Intent.OUT_OF_SCOPE, []  # a poem about GPUs is still not a sizing question
         elif not has_domain and _adds_a_fact(text, context):
@@ -929,6 +956,7 @@ class Router:
         elif _EVASION.search(text):
             intent, missing = Intent.CLARIFY, "decline"  # never a passage that reads as help
             tools = []
+
         elif not follow_up and _noise(text) and set(tools) <= _LOOKUPS:
             # "purple gpu banana...", "H100多少钱一斤": ask, never a passage or a card's figures
             intent, missing, tools = Intent.CLARIFY, "unclear", []
@@ -1003,7 +1031,13 @@ def _missing(
     size of a fine-tuning data set."""
     if slots.finetune and asked in {"days", "gpu_hours", "cost"} and not (slots.tokens_b or slots.gpu_hours):
         return "finetune"  # how long a fine-tune takes depends on its data, which is never Chinchilla-sized
-    if "rack_fit" in wanted and not slots.rack_kw and asked in {"racks", "gpus", "power", None}:
+    if (
+        "rack_fit" in wanted
+        and not slots.rack_kw
+        and asked in {"racks", "gpus", "power", None}
+        # "B200 node power draw? 4 nodes in one rack": the draw is the answer, and what a rack must carry
+        and not (asked == "power" and (slots.gpu or slots.server))
+    ):
         return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None
@@ -1371,6 +1405,10 @@ def _refine(
         ]
     if "rack_kw" in stated and "rack_fit" not in chosen:
         chosen.insert(0, "rack_fit")  # a rack's power budget is given to see what fits in it
+    if "rack_fit" in chosen and "power_cost" in chosen and asked == "power" and not slots.rack_kw:
+        chosen.remove(
+            "rack_fit"
+        )  # "node power draw? 4 nodes in one rack": the draw, with no rack limit to fit
     if (
         "rack_fit" in chosen
         and "power_cost" in chosen

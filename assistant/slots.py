@@ -367,6 +367,7 @@ BUSY_HOURS_A_DAY = 8
 _STEP_TOKENS = flags(
     rf"(?:global\s*)?batch(?:\s*size)?\s*(?:of|=|:|is|为|是)?\s*(?:~|about)?\s*{DECIMAL}\s*(k|m|b|万|百万)\s*tokens?"
     rf"|(?:每步|每个step|per step)\s*(?:约)?\s*{DECIMAL}\s*(k|m|万|百万)\s*(?:个)?\s*tokens?"
+    rf"|{DECIMAL}\s*(k|m|万|百万)\s*(?:个)?\s*tokens?\s*(?:per|/|a|each|every)\s*(?:training\s*)?(?:step|iteration|iter)\b"
 )
 # requests a day: "2 million requests per day", "100k requests a day", "日均请求10万次", "每天10万个请求"
 _QPD = flags(
@@ -504,7 +505,8 @@ _GLOBAL_BATCH = flags(
 )
 _MFU_GAP = (
     r"(?:\s*(?:on|in|for|with|at|is|was|are|of|about|around|roughly|typically|usually|measured|only|just"
-    r"|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为)\s*){0,5}"
+    r"|conservatively|conservative|assume|assumed|say|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为"
+    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计)\s*){0,5}"
 )
 _MFU = flags(
     # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
@@ -703,7 +705,7 @@ _STEP_TIME = flags(
 _BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
 _NODE_TPS = flags(
     rf"\b(?:each|per|every|one|an?|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
-    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
+    rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)(?:(?!每卡|每张|单卡|每个?gpu)[^。；;\n]){{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
     rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,8}}?每秒(?:钟)?\s*(?:能|可以|大概|约)?\s*(?:出|输出|生成|跑|处理)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
     rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"
 )
@@ -720,6 +722,9 @@ _BARE_TPS = flags(
 _SCALING = flags(
     rf"{DECIMAL}\s*%\s*(?:scaling|parallel|linear)\s*efficiency|(?:scaling|parallel) efficiency\s*(?:of|=|is|at|:)?\s*{DECIMAL}\s*%"
     rf"|(?:扩展效率|线性度|加速效率|并行效率)\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%"
+    # "假设线性90%", "线性按90%算", "scaling at 90%", "90% linear scaling", "scales 90% linearly"
+    rf"|(?:线性|扩展)\s*(?:度|比)?\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的)?\s*(?:线性|扩展|linear(?:ly)?\b|scaling\b)"
+    rf"|\bscal(?:ing|es)\s*(?:at|of|is|=)?\s*{DECIMAL}\s*%"
 )
 _PORTS_PER_GPU = flags(
     r"(\d)\s*(?:x|×|\*)\s*\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?\s*)?(?:per|each|a|/)\s*gpu|每(?:张)?卡\s*(\d|两|二)\s*(?:个|张|口)?\s*\d{3}\s*g"
@@ -806,6 +811,11 @@ _NO_OFFLOAD = flags(
     r"|不\s*(?:用|开|做|要|想)?\s*(?:cpu\s*)?(?:offload|卸载)|关(?:掉|闭)\s*(?:cpu\s*)?(?:offload|卸载)"
 )
 # a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
+# "一台几张卡", "how many GPUs in one DGX": the machine's make-up, which the card's form factor states
+_PER_SERVER_COUNT = (
+    r"(?:一台|每台|单台|一个节点|每个节点)\s*(?:机器|服务器)?\s*(?:有|装|放|配|是)?\s*(?:几|多少)\s*(?:张|块|颗)?\s*(?:卡|gpu|npu)"
+    r"|how many (?:gpus|cards|npus|accelerators) (?:per|in (?:a|one|each)|does (?:a|one|each)) (?:server|node|box|machine)"
+)
 _SPEC_FIELDS = [
     # prices: by the hour in the cloud, of a whole 8-GPU server, or of one card (one of the three, below)
     (flags(r"per (?:gpu[- ])?hour|hourly|\brent(?:al|ing)?\b|to rent|租|每小时|每卡时|卡时价|云上(?:价格|多少钱)"), "cloud_usd_per_gpu_hour"),
@@ -822,8 +832,9 @@ _SPEC_FIELDS = [
     (flags(r"\btf32\b"), "tf32_dense_tflops"),
     (flags(r"\bfp32\b|单精度"), "fp32_tflops"),
     (flags(r"when (?:was|did)[^?]{0,30}(?:launch|release|come out|ship)|launch(?:ed)? (?:year|date)|哪年|发布(?:时间|年份)|什么时候(?:发布|出的|上市)"), "launch_year"),
-    (flags(r"form factor|\bsxm\b[^?]{0,20}\bpcie\b|\bpcie\b[^?]{0,20}\bsxm\b|形态|板卡形式"), "form_factor"),
+    (flags(r"form factor|\bsxm\b[^?]{0,20}\bpcie\b|\bpcie\b[^?]{0,20}\bsxm\b|形态|板卡形式|" + _PER_SERVER_COUNT), "form_factor"),
 ]  # fmt: skip
+PER_SERVER_COUNT = flags(_PER_SERVER_COUNT)
 _SPEC_ASK = flags(
     r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was)\b|\bspecs?\b|规格|参数"
     r"|\bcompare\b[^?]{0,40}\b(?:on|by|in)\b|对比[^？?]{0,20}(?:的)?(?:fp8|bf16|fp16|带宽|功耗)"  # "compare B200 and H100 on FP8"
@@ -904,6 +915,23 @@ def _group(match: re.Match[str], *indexes: int) -> str | None:
     return next((match.group(i) for i in indexes if match.group(i)), None)
 
 
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_SPELLED = re.compile(
+    r"\b("
+    + "|".join(_NUMBER_WORDS)
+    + r")(?=[\s-]+(?:days?|weeks?|months?|years?|hours?|nodes?|servers?|boxes|machines"
+    r"|racks?|checkpoints?|epochs?|copies)\b)",
+    re.IGNORECASE,
+)
+
+
+def _spelled_out(text: str) -> str:
+    """English number words before a unit as digits, padded to the same length ("two months" -> "2   months"),
+    so every rule that reads a count or a period reads them and the spans found stay where they were."""
+    return _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))), text)
+
+
 class SlotExtractor:
     """Reads ``Slots`` from a message; built once with the catalog's names."""
 
@@ -920,6 +948,7 @@ class SlotExtractor:
         """The slots of ``text``, and ``text`` with the quantities read as given blanked out ("$2.10 per
         GPU-hour" is a price, not a question about GPU-hours), for the words that ask for calculators."""
         slots = Slots()
+        text = _spelled_out(text)  # "within two months": 2 months, at the same offsets
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
         # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)
@@ -956,6 +985,16 @@ class SlotExtractor:
         ):
             # "deepseek-r1 70b蒸馏版": R1 distilled into a Llama or Qwen of that size, not the 671B MoE
             slots.model, slots.params_b = distilled, None
+        if slots.servers == 1 and PER_SERVER_COUNT.search(text):
+            slots.servers = None  # "一台几张卡": what one machine holds, not a plan of one server
+        if (
+            slots.model
+            and slots.params_b
+            and (active := self._names.moe_active_b.get(slots.model))
+            and abs(slots.params_b - active) <= 0.05 * active
+        ):
+            # "Mixtral 8x22B … basically a 39B model": the active size; memory is the named model's total
+            slots.params_b = None
         if (
             slots.servers
             and slots.servers > 1
@@ -1080,6 +1119,12 @@ class SlotExtractor:
                 ):
                     slots.ram_gb = to_number(match.group(1)) * 1024  # a terabyte of DIMMs: 1,024 GB
                     continue  # "内存配多大 … 1T够不够": the memory asked about, not a model
+                if re.search(
+                    r"(?:atlas|ascend|昇腾)\s*$", text[max(0, match.start() - 8) : match.start()], re.I
+                ):
+                    continue  # "Atlas 800T A2", "Atlas 300I": a product's number, not a model size
+                if scaled(match.group(1), match.group(2)) > 20e12:
+                    continue  # no model has more than 20 trillion parameters: a number of something else
                 slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
                 break
 
@@ -1341,8 +1386,8 @@ class SlotExtractor:
             slots.step_time_s = value / 1000 if unit == "ms" else value
         if match := take(_STEP_TOKENS):
             slots.batch_tokens = scaled(
-                _group(match, 1, 3) or "0", _group(match, 2, 4)
-            )  # "global batch 4M tokens"
+                _group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6)
+            )  # "global batch 4M tokens", "3.1M tokens per step"
         if match := take(_BATCH_TOKENS):
             slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
         if match := take(_CHECKPOINT_SIZE):
@@ -1392,7 +1437,7 @@ class SlotExtractor:
         if match := take(_HEADROOM):
             slots.headroom = float(_group(match, 1, 2) or 0) / 100
         if match := take(_SCALING):
-            slots.scaling_efficiency = float(_group(match, 1, 2, 3) or 0) / 100
+            slots.scaling_efficiency = float(_group(match, 1, 2, 3, 4, 5, 6) or 0) / 100
         if match := take(_PORTS_PER_GPU):
             slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
         elif match := take(_PORTS_PER_NODE):

@@ -159,6 +159,12 @@ class TrainingComputeInput(ToolInput, ComputeFields):
     gpus: int | None = Field(
         default=None, ge=1, le=1_000_000, description="GPUs in the job (for wall-clock time)."
     )
+    tokens_per_step: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e12,
+        description="Tokens in one optimizer step (global batch x sequence length), for the step time.",
+    )
 
 
 class Range(BaseModel):
@@ -177,6 +183,9 @@ class TrainingComputeOutput(ToolOutput):
     days: Range | None = Field(description="Wall-clock days on `gpus` GPUs, same MFU range.")
     tokens_per_second_per_gpu: float
     tokens_per_second: float | None = Field(description="Whole job, at the expected MFU.")
+    step_time_s: float | None = Field(
+        default=None, description="Seconds per optimizer step at the expected MFU (needs tokens_per_step)."
+    )
 
 
 def _hours_range(flops: float, peak: float, inp: ComputeFields) -> Range:
@@ -205,6 +214,10 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
                      high=round_sig(hours.high / inp.gpus / 24))  # fmt: skip
     assumptions.append(f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); "
                        "published runs report 35-55% on H100/A100-class GPUs")  # fmt: skip
+    step = None
+    if inp.tokens_per_step and inp.gpus:
+        # one step's FLOPs over the whole job's sustained rate: tokens per step / (tokens/s per GPU x GPUs)
+        step = inp.tokens_per_step / (per_gpu * inp.gpus)
     return TrainingComputeOutput(
         formula=f"FLOPs = {ADAPTER_FLOPS_FACTOR if inp.finetune in {'lora', 'qlora'} else 6}·N·D (+12·L·h·s·D); "
         "GPU-hours = FLOPs / (peak x MFU) / 3600; days = GPU-hours / GPUs / 24",
@@ -218,6 +231,7 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
         days=days,
         tokens_per_second_per_gpu=round_sig(per_gpu),
         tokens_per_second=round_sig(per_gpu * inp.gpus) if inp.gpus else None,
+        step_time_s=None if step is None else round_sig(step),
     )
 
 

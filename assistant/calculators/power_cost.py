@@ -74,13 +74,27 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     )
     if view.asked == "power" or (draw_asked and view.asked is not None and view.period is None):
         # the equipment's own draw first (what a rack and its PDUs must carry), then the facility's
+        # several machines: what one of them draws too, the figure a rack plan starts from
+        servers = o.get("servers") or (o["installed_gpus"] // 8 if o["installed_gpus"] % 8 == 0 else 0)
+        each_en = each_zh = ""
+        if servers > 1:
+            each = num(o["it_power_kw"] / servers)
+            each_en = f"{each} kW per {'server' if o.get('server') else '8-GPU server'}, "
+            each_zh = f"每台{'' if o.get('server') else ' 8 卡服务器'} {each} kW，"
+        # the bill only when a tariff was given: a question about the draw is not one about money
+        bill_en = (
+            f"; electricity {money(cost, view.first('en'))} per year"
+            if "electricity_price_per_kwh" in i
+            else ""
+        )
+        bill_zh = f"，年电费约 {money(cost, view.first('zh'))}" if "electricity_price_per_kwh" in i else ""
         en = (
-            f"{what_en} draw about **{num(o['it_power_kw'])} kW** (IT load, {num(o['gpu_power_kw'])} kW of it the GPUs); "
-            f"with cooling, {draw_en}; electricity {money(cost, view.first('en'))} per year."
+            f"{what_en} draw about **{num(o['it_power_kw'])} kW** ({each_en}IT load, {num(o['gpu_power_kw'])} kW of it the GPUs); "
+            f"with cooling, {draw_en}{bill_en}."
         )
         zh = (
-            f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）；"
-            f"算上制冷，{draw_zh}，年电费约 {money(cost, view.first('zh'))}。"
+            f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（{each_zh}IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）；"
+            f"算上制冷，{draw_zh}{bill_zh}。"
         )
     elif o.get("cost_over_years"):
         years, total = num(i["years"]), o["cost_over_years"]

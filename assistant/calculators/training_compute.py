@@ -43,6 +43,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     if slots.gpu_count:
         payload["gpus"] = slots.gpu_count
+    if per_step := slots.batch_tokens or (slots.global_batch or 0) * (slots.seq_len or 0):
+        payload["tokens_per_step"] = per_step  # "global batch 512 at 8k": the time of one step follows
     ask = None
     if not slots.tokens_b:
         ask = ASK_TOKENS
@@ -104,6 +106,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"以 MFU {mfu}{of_zh} 在 {gpu} 上{doing_zh}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
             f"（区间 {span(hours['low'], hours['high'])}）。"
         )
+    if (step := o.get("step_time_s")) and (view.asked == "step_time" or not days):
+        # "MFU 40% 的话 step time 应该多少秒": one step's time leads, the whole run follows
+        per_step = num(i["tokens_per_step"])
+        en = (
+            f"One step of {per_step} tokens takes about **{num(step)} s** on {i['gpus']} x {gpu} at {mfu} MFU{of_en} "
+            f"({model}: {num(w['flops_per_token'] * i['tokens_per_step'])} FLOPs per step)."
+        ) + (f" {en}" if i.get("tokens_b") else "")  # the whole run only when its tokens were given
+        zh = (
+            f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu}{of_zh}，每步 {per_step} token 约需 **{num(step)} 秒**"
+            f"（{model} 每步 {num(w['flops_per_token'] * i['tokens_per_step'])} FLOPs）。"
+        ) + (zh if i.get("tokens_b") else "")
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{tokens}B"),
               Row(en="GPU", zh="GPU", value=gpu), Row(en="GPUs", zh="GPU 数量", value=num(i.get("gpus"))),
               Row(en="MFU", zh="MFU", value=mfu),
@@ -111,6 +124,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     results = [Row(en="Training FLOPs", zh="训练计算量", value=f"{num(w['training_flops'])} FLOPs"),
                Row(en="GPU-hours", zh="GPU 小时", value=num(hours["expected"])),
                Row(en="Tokens/s per GPU", zh="每卡 tokens/s", value=num(o["tokens_per_second_per_gpu"]))]  # fmt: skip
+    if step:
+        results.insert(0, Row(en="Step time", zh="每步时间", value=f"{num(step)} s"))
     if days:
         results.insert(
             0,

@@ -71,6 +71,13 @@ CLARIFY = {
         "绕过出口管制或制裁的办法我帮不了。我可以比较在你所在地区能合法采购的选择（以中国为例：H20、L20、华为昇腾 "
         "910B/910C，或在允许的情况下租用境外算力），并按它们测算集群规模。",
     ),
+    "refuse": (
+        "I can't change my instructions, reveal how I am configured or share keys, and I don't hand out the "
+        "knowledge base wholesale. Ask me a sizing question (GPUs, memory, storage, network, power or cost) and "
+        "I will answer it with the sources cited.",
+        "我不能改变自己的设定、透露配置或任何密钥，也不会整库导出知识库原文。请问具体的选型问题（GPU、显存、存储、"
+        "网络、功耗或成本），我会给出带出处的回答。",
+    ),
     "unclear": (
         "I could not make out the question. I size and compare servers for training and serving large "
         'language models: GPUs, memory, storage, network, power and cost. For example: "How many H100s to '

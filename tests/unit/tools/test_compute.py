@@ -234,3 +234,24 @@ def test_the_implied_mfu_is_rated_against_published_runs(tokens_per_second: floa
         CATALOG,
     )
     assert out.mfu_rating == rating
+
+
+def test_the_step_time_at_a_planned_mfu_inverts_the_mfu_of_a_measured_step() -> None:
+    """32B, 512 x 8,192 = 4,194,304 tokens per step on 128 H800 at 40% MFU: 6 x 32e9 x 4.19e6 = 8.05e17 FLOPs
+    over 128 x 989e12 x 0.4 = 5.06e16 FLOP/s is 15.9 s; a measured step of that length gives back 40%."""
+    planned = compute(params_b=32, gpu="H800", gpus=128, mfu=0.4, tokens_per_step=512 * 8192)
+    assert planned.step_time_s == pytest.approx(6 * 32e9 * 512 * 8192 / (128 * 989e12 * 0.4), rel=1e-3)
+    measured = throughput_calibration(
+        ThroughputCalibrationInput.model_validate(
+            {
+                "params_b": 32,
+                "gpu": "H800",
+                "gpus": 128,
+                "step_time_s": planned.step_time_s,
+                "tokens_per_step": 512 * 8192,
+            }
+        ),
+        CATALOG,
+    )
+    assert measured.implied_mfu == pytest.approx(0.4, abs=0.005)
+    assert compute(params_b=32, gpu="H800", gpus=128).step_time_s is None  # no step size given: no step time
