@@ -420,7 +420,10 @@ _ASKED = [
     # "how many tokens/s can one H100 generate?", "每秒能生成多少token": the serving rate itself
     ("throughput", words(r"how many (?:output )?tokens? (?:per second|/s|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
                          r"(?:what|how much) (?:decode |output |generation )?throughput", r"每秒(?:能|可以)?(?:生成|输出|吐)?多少\s*(?:个)?\s*token",
-                         r"吞吐(?:量)?(?:是|有|能到)?多少", r"多少\s*(?:tokens?/s|token每秒|tok/s)")),
+                         r"吞吐(?:量)?(?:是|有|能到)?多少", r"多少\s*(?:tokens?/s|token每秒|tok/s)",
+                         r"每秒\s*(?:最多|最高|大概|大约|约|理论上)?\s*(?:能|可以)?\s*(?:生成|输出|吐|跑|解码)?\s*多少\s*(?:个)?\s*token",
+                         r"\b(?:max(?:imum)?|peak|top) (?:decode |output |generation )?(?:tokens?/s|tokens? per second|speed)\b",
+                         r"how fast (?:can|does|will|would) (?:it|one|a|the|\w+) (?:decode|generate)")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),

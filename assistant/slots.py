@@ -51,6 +51,9 @@ class Slots(BaseModel):
     optimizer: str | None = None
     zero_stage: int | None = None
     tensor_parallel: int | None = None
+    single_stream: bool = Field(
+        default=False, description="One request decoded alone ('单请求', 'batch 1'): its own speed is asked."
+    )
     pipeline_parallel: int | None = None
     seq_len: int | None = None
     micro_batch: int | None = None
@@ -725,6 +728,10 @@ _SCALING = flags(
     # "假设线性90%", "线性按90%算", "scaling at 90%", "90% linear scaling", "scales 90% linearly"
     rf"|(?:线性|扩展)\s*(?:度|比)?\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的)?\s*(?:线性|扩展|linear(?:ly)?\b|scaling\b)"
     rf"|\bscal(?:ing|es)\s*(?:at|of|is|=)?\s*{DECIMAL}\s*%"
+)
+_SINGLE_STREAM = flags(
+    r"单请求|单个请求|单路|单条(?:请求|序列)|单用户|一个请求|\bsingle (?:request|stream|user|sequence)\b|\bone (?:request|stream|user)\b"
+    r"|\bbatch(?:[\s_-]*size)?\s*(?:=|of|:)?\s*1\b(?![.,]?\d)|\bbs\s*=?\s*1\b(?![.,]?\d)"
 )
 _PORTS_PER_GPU = flags(
     r"(\d)\s*(?:x|×|\*)\s*\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?\s*)?(?:per|each|a|/)\s*gpu|每(?:张)?卡\s*(\d|两|二)\s*(?:个|张|口)?\s*\d{3}\s*g"
@@ -1436,6 +1443,8 @@ class SlotExtractor:
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
         if match := take(_HEADROOM):
             slots.headroom = float(_group(match, 1, 2) or 0) / 100
+        if _SINGLE_STREAM.search(text):
+            slots.single_stream = True  # "decode 单请求每秒多少 token", "batch size 1": one stream alone
         if match := take(_SCALING):
             slots.scaling_efficiency = float(_group(match, 1, 2, 3, 4, 5, 6) or 0) / 100
         if match := take(_PORTS_PER_GPU):

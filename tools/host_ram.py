@@ -182,6 +182,10 @@ class HostRamOutput(ToolOutput):
         "cpu_cores_min.",
     )
     verdict: str
+    offloaded_params_b: float | None = Field(
+        default=None,
+        description="Parameters whose optimizer states are offloaded, billions (None: no offload).",
+    )
 
 
 def _gpu_memory(inp: HostRamInput, catalog: Catalog) -> tuple[float, str | None, str]:
@@ -249,6 +253,7 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     ]
 
     staging = offload = 0.0
+    offloaded_b = None
     if inp.checkpoint_staging or inp.offload_optimizer or inp.offload_params:
         arch = resolve_architecture(catalog, inp)
         params = arch.params_b * 1e9
@@ -263,6 +268,7 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
                 OFFLOAD_OPTIMIZER_BYTES + (OFFLOAD_PARAMS_EXTRA_BYTES if inp.offload_params else 0.0)
             )
             offload = params * per_param / inp.nodes * inp.offload_buffer_factor
+            offloaded_b = arch.params_b
             assumptions.append(
                 f"ZeRO-Offload: {arch.params_b:g}B x {per_param:g} bytes / {inp.nodes} servers x "
                 f"{inp.offload_buffer_factor:g} buffer (DeepSpeed zero_init estimate)"
@@ -388,4 +394,5 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         cpu_cores_min=cores,
         cpu_cores_planned=planned,
         verdict=verdict,
+        offloaded_params_b=offloaded_b,
     )

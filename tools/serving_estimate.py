@@ -87,6 +87,11 @@ class ServingEstimateOutput(ToolOutput):
     replicas: int
     gpus: int
     servers: int
+    stream_ceiling_tokens_per_second: float = Field(
+        default=0.0,
+        description="One stream's decode ceiling at the full memory bandwidth: TP x bandwidth / (weights + "
+        "the sequence's KV cache), the bound a single request never exceeds.",
+    )
 
 
 def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOutput:
@@ -198,5 +203,8 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
         output_tokens_per_second=round_sig(per_replica * inp.output_tokens * replicas),
         replicas=replicas,
         gpus=gpus,
+        stream_ceiling_tokens_per_second=round_sig(
+            tp * acc.memory_bandwidth_gb_s * GB / (weight_bytes + average_context * kv_per_token)
+        ),
         servers=math.ceil(gpus / inp.gpus_per_server),
     )

@@ -50,6 +50,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["headroom"] = slots.headroom
     if slots.gpus_per_node:
         payload["gpus_per_server"] = slots.gpus_per_node
+    if slots.tensor_parallel:
+        payload["tensor_parallel"] = slots.tensor_parallel  # "TP=8": the group the user runs
+    if slots.single_stream and not slots.requests_per_second:
+        payload["batch_size"] = 1  # "decode 单请求": one stream's own speed
     if slots.gpu_count and not slots.requests_per_second:
         payload["gpus"] = slots.gpu_count  # "on 8x H20": as many replicas as those GPUs hold
     serving_fields(slots, payload, assumptions)
@@ -110,6 +114,38 @@ def _one_replica(call: ToolCall) -> Summary:
     if o["replicas"] > 1:
         cards += f" ({o['replicas']} replicas of tensor parallel {tp})"
     model = o.get("model") or model_name(i, o)
+    if o["batch"] == 1 and o["batch_limit"] == "given" and o.get("stream_ceiling_tokens_per_second"):
+        # "单请求每秒最多多少 token": decoding one stream reads every weight per token, so the memory bandwidth
+        # bounds it; the ceiling first, then what decoding reaches in practice
+        ceiling, efficiency = (
+            num(o["stream_ceiling_tokens_per_second"]),
+            pct(i.get("bandwidth_efficiency", 0.6)),
+        )
+        group_en = f"{tp} x {o['gpu']} (tensor parallel {tp})" if tp > 1 else f"one {o['gpu']}"
+        group_zh = f"{tp} 张 {o['gpu']}（张量并行 {tp}）" if tp > 1 else f"一张 {o['gpu']}"
+        en = (
+            f"One request decodes {model} at most about **{ceiling} tokens/s** on {group_en}: each token reads all "
+            f"the weights (and its KV cache) from memory, so the bandwidth bounds it; at the {efficiency} of bandwidth "
+            f"decoding reaches in practice, about {user} tokens/s ({num(o['step_ms'])} ms a token)"
+            + (
+                ", less the tensor-parallel all-reduce per layer, which this estimate leaves out."
+                if tp > 1
+                else "."
+            )
+        )
+        zh = (
+            f"单个请求在 {group_zh} 上解码 {model}，理论上限约 **{ceiling} token/s**：每生成一个 token 都要把全部权重"
+            f"（和该请求的 KV 缓存）从显存读一遍，所以受显存带宽限制；按实际能达到的 {efficiency} 带宽计约 {user} token/s"
+            f"（每 token {num(o['step_ms'])} ms）"
+            + ("，还要再减去每层张量并行 all-reduce 的开销（此估算未计入）。" if tp > 1 else "。")
+        )
+        rows = [
+            Row(en="Ceiling, one stream", zh="单路理论上限", value=f"{ceiling} tokens/s"),
+            Row(en="Expected, one stream", zh="单路估算", value=f"{user} tokens/s"),
+            Row(en="Decode step", zh="解码单步", value=f"{num(o['step_ms'])} ms"),
+            Row(en="Tensor parallel", zh="张量并行", value=num(tp)),
+        ]
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     en = (
         f"About **{total} output tokens/s** from {model} on {cards} (roofline estimate: {num(per_gpu)} per GPU at "
         f"batch {o['batch']}, limited by {o['batch_limit']}), each stream at about {user} tokens/s; prefill "

@@ -4113,3 +4113,39 @@ def test_a_question_about_the_draw_leads_with_kilowatts_not_a_bill(
     assert tools(answer)[-1] == "power_cost", answer.answer[:200]
     assert lead in first_sentence(answer), answer.answer[:200]
     assert not re.search(r"electricity|电费", first_sentence(answer))
+
+
+@pytest.mark.parametrize(
+    ("message", "ceiling"),
+    [
+        ("一张H100跑llama3-8b bf16，decode阶段单请求理论上每秒最多多少token", (195, 209)),
+        ("max decode tokens/s for a single request of llama 3 8B in bf16 on one H100?", (195, 209)),
+        ("70B 推理 TP=8 放 H20 上，decode 单请求大概多少 tokens/s？bf16", (215, 235)),
+    ],
+)
+def test_a_single_request_decode_speed_leads_with_the_bandwidth_ceiling(
+    assistant: Assistant, message: str, ceiling: tuple[int, int]
+) -> None:
+    """3,350 GB/s / 16.1 GB of Llama 3 8B weights = ~208 tokens/s; TP=8 on H20: 8 x 4,000 / 141 = ~227."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["serving_estimate"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.output["batch"] == 1
+    assert ceiling[0] < call.output["stream_ceiling_tokens_per_second"] < ceiling[1]
+    assert num(call.output["stream_ceiling_tokens_per_second"]) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how much system RAM per node for an 8x H200 box? zero-3 with CPU offload of the optimizer, 70B over 2 nodes",
+        "70B 用 ZeRO-3 把优化器卸载到CPU，2台8卡H200，每台内存要多大",
+    ],
+)
+def test_offloaded_states_show_their_arithmetic_per_server(assistant: Assistant, message: str) -> None:
+    """DeepSpeed's estimate: 70e9 x 16 B x 1.5 / 2 servers = 840 GB each; the FP32 master weights and Adam
+    moments alone are 70e9 x 12 B / 2 = 420 GB each, the figure a reader who counts 12 bytes expects."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["host_ram"], answer.answer[:200]
+    assert "840" in first_sentence(answer)
+    assert "420" in first_sentence(answer)

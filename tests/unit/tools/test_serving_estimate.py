@@ -105,3 +105,19 @@ def test_without_a_request_rate_the_gpus_given_are_filled_with_replicas() -> Non
     assert (out.tensor_parallel, out.replicas, out.gpus) == (2, 4, 8)
     assert out.output_tokens_per_second == pytest.approx(out.output_tokens_per_second_per_gpu * 8, rel=0.01)
     assert out.demand_output_tokens_per_second is None
+
+
+def test_one_stream_is_bounded_by_the_memory_bandwidth() -> None:
+    """Decoding one request reads every weight per token: Llama 3 8B in BF16 is 8.03e9 x 2 = 16.1 GB, so an
+    H100 SXM's 3,350 GB/s bounds it near 3,350 / 16.1 = 208 tokens/s (NVIDIA, H100 datasheet bandwidth;
+    the KV cache of the sequence lowers it a little); tensor parallel 8 on H20 (4,000 GB/s each) reads 1/8
+    of 141 GB per card, about 8 x 4,000 / 141 = 227 tokens/s."""
+    one = serving_estimate(ServingEstimateInput(model="llama-3-8b", gpu="H100", batch_size=1), CATALOG)
+    assert one.batch == 1
+    assert 195 < one.stream_ceiling_tokens_per_second < 209
+    assert one.stream_ceiling_tokens_per_second > 1000 / one.step_ms  # practice stays below the ceiling
+    group = serving_estimate(
+        ServingEstimateInput(params_b=70, kv_heads=8, gpu="H20", batch_size=1, tensor_parallel=8), CATALOG
+    )
+    assert group.tensor_parallel == 8
+    assert 215 < group.stream_ceiling_tokens_per_second < 235
