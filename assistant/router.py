@@ -1250,7 +1250,11 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         (given.checkpoint_tb and given.write_seconds)
         # "2 TB checkpoints, keep the last 10", "每个900GB，保留最近3天": the space the kept ones take
         or (given.checkpoint_tb and (given.checkpoints or (given.checkpoint_hours and given.retention_days)))
-        or given.raw_data_tb is not None
+        # the raw data alone; with a model and its checkpoints kept, the storage plan holds both
+        or (
+            given.raw_data_tb is not None
+            and not (has_model and (given.checkpoints or given.keeps_checkpoints))
+        )
         or (given.token_bytes and (given.tokens_b or given.tokens_per_second_per_gpu))
     ):
         return "data_volume"

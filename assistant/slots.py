@@ -118,6 +118,9 @@ class Slots(BaseModel):
         default=None, description="Ops/maintenance per year, share of capex."
     )
     checkpoints: int | None = Field(default=None, description="Checkpoints kept.")
+    keeps_checkpoints: bool = Field(
+        default=False, description="Checkpoints are to be kept, their number given or not ('ckpt想多留几个')."
+    )
     weights_only_checkpoints: int | None = Field(
         default=None, description="Weights-only checkpoints kept besides the full ones."
     )
@@ -659,7 +662,7 @@ _WEIGHTS_ONLY = flags(
     rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?(?:for\s*|共\s*)?{INTEGER}\s*(?:saves|copies|snapshots|times|checkpoints?|个|份|次)"
 )
 _CHECKPOINT_SIZE = flags(
-    rf"(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
+    rf"(?:checkpoints?|ckpts?|检查点)(?:(?!数据|dataset|corpus|语料|\braw\b)[^。;；?？\n]){{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b(?!\s*/\s*s)"
     # "a 1.8 TB checkpoint", "900GB的检查点"
     rf"|{DECIMAL}\s*(tb|gb|pb)\s*(?:的)?\s*(?:full\s*|resumable\s*|完整)?(?:checkpoints?|ckpts?|检查点)"
 )
@@ -1401,6 +1404,12 @@ class SlotExtractor:
             slots.checkpoint_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_WEIGHTS_ONLY):
             slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
+        if re.search(
+            r"(?:checkpoints?|ckpts?|检查点)[^。;；?？.]{0,12}(?:keep|retain|留|保留|存)|(?:keep|retain|留|保留)[^。;；?？.]{0,16}(?:checkpoints?|ckpts?|检查点)",
+            text,
+            re.IGNORECASE,
+        ):
+            slots.keeps_checkpoints = True  # "ckpt想多留几个", "keep the last few checkpoints"
         if match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
         elif (match := _KEPT_COPIES.search(text)) and re.search(r"checkpoint|ckpt|检查点", text, re.I):

@@ -31,7 +31,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     if slots.tokens_b:
         payload["dataset_tokens_b"] = slots.tokens_b
-    else:
+    elif not slots.raw_data_tb:  # "数据集2TB": the raw text gives the tokens, at 4 bytes of text each
         payload["dataset_tokens_b"] = 20 * (slots.params_b or catalog.model(slots.model or "").params_b)
         assumptions.append(
             assumed(
@@ -63,7 +63,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.raw_data_tb:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
-                ask=None if slots.tokens_b else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
+                ask=None if slots.tokens_b or slots.raw_data_tb else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
 
 
 def _duration(seconds: float, zh: bool = False) -> str:
@@ -198,6 +198,9 @@ CALCULATOR = Calculator(
         r"数据集.*(?:多大|空间)",
         r"(?:占|要|需要)(?:用)?\s*多(?:少|大)\s*(?:的)?\s*(?:磁盘|硬盘)?空间",
         r"how much (?:disk )?space",
+        r"(?:nvme|ssd)\s*(?:要|需要|得|应该)?\s*(?:配|装|买)?\s*多(?:大|少)",
+        r"(?:配|装|买)\s*多(?:大|少)\s*(?:的)?\s*(?:nvme|ssd|盘)",
+        r"how (?:much|big|many tb)\b[^?]{0,20}\b(?:nvme|ssd|drives?)",
     ),
     build=_build,
     summarize=_summarize,

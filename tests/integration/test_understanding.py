@@ -4149,3 +4149,40 @@ def test_offloaded_states_show_their_arithmetic_per_server(assistant: Assistant,
     assert tools(answer) == ["host_ram"], answer.answer[:200]
     assert "840" in first_sentence(answer)
     assert "420" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ckpt写入太慢了，405B模型带优化器的ckpt有多大？我们lustre写带宽20GB/s，写一次要多久",
+        "checkpoints are slow. how big is a 405B checkpoint with optimizer state? our lustre writes 20GB/s, how long per save?",
+    ],
+)
+def test_a_write_bandwidth_is_not_a_checkpoint_size(assistant: Assistant, message: str) -> None:
+    """405e9 x 14 bytes (BF16 weights, FP32 master, Adam m and v) = 5.67 TB; at 20 GB/s, 284 s = 4.7 min."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    assert "4.72" in first_sentence(answer)
+    assert "5,670 GB" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "dataset"),
+    [
+        ("单机8卡，本地NVMe要配多大？数据集2TB，训7B，ckpt想多留几个", "2,000 GB"),
+        (
+            "how much disk? 34B training, we keep the last 5 full checkpoints. raw dataset is 6 TB of jsonl.",
+            "6,000 GB",
+        ),
+    ],
+)
+def test_a_raw_dataset_with_kept_checkpoints_is_one_storage_plan(
+    assistant: Assistant, message: str, dataset: str
+) -> None:
+    """The dataset the user has sizes the data (not a Chinchilla guess), and the checkpoints kept beside it make
+    the plan; a dataset size is never read as a checkpoint's size."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert "dataset_tokens_b" not in call.input, call.input
+    assert call.input["dataset_raw_gb"] == float(dataset.split()[0].replace(",", ""))
