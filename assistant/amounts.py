@@ -81,7 +81,13 @@ _AFTER = [
         "gpu",
         flags(r"^\s*(?:/|per|a|each|每)\s*(?:gpu|card|卡|张)(?![\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z]))"),
     ),
-    ("server", flags(r"^\s*(?:/|per|a|each|每)\s*(?:node|server|box|machine|台|节点)|^\s*(?:to buy|each)\b")),
+    # "$310k per 8xH100 HGX server": a few words may describe the machine between "per" and what it is
+    (
+        "server",
+        flags(
+            r"^\s*(?:/|per|a|each|每)\s*(?:[\w-]+\s+){0,3}?(?:node|server|box|machine)s?\b|^\s*(?:/|每)\s*(?:台|节点)|^\s*(?:to buy|each)\b"
+        ),
+    ),
     (
         "monthly",
         _PER_MONTH,

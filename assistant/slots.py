@@ -298,7 +298,7 @@ _ACHIEVED_TFLOPS = flags(
 )
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
-    r"\breserved?\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|预留|长租|合约价"
+    r"\breserved?\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|包\s*\d\s*年|预留|长租|合约价"
 )
 # the most a GPU-hour costs: a smaller bare amount is a price per hour, never a budget
 _HOURLY_CEILING = {"USD": 20.0, "CNY": 150.0}
@@ -391,6 +391,17 @@ _RATING = flags(r"\bmax(?:imum)?\b|\brated\b|\bnameplate\b|\bpeak\b|最大|峰�
 _PEOPLE = flags(
     rf"(?:{NUMBER}|\b(one|two|three|four|five|six)\b)\s*(?:个)?\s*(?:full[- ]time\s*)?"
     r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
+)
+# a colocation price that already pays for the electricity
+_POWER_INCLUDED = flags(
+    r"\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
+    r"|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+)
+# "$310k per server, we need 4", "要买4台": how many of the machines just priced
+_SERVERS_NEEDED = flags(
+    r"\b(?:we|i)(?:'ll| will)?\s+(?:need|want|plan(?: to buy)?|would buy|are buying|buy|get|order)\s+(\d{1,4})\b"
+    r"(?!\s*(?:x\b|[x×*]\s*\w|gpus?|cards|%|k\b|tb|gb|tokens?|b\b|days?|weeks?|months?|years?|hours?|kw))"
+    r"|(?:要|需要|打算|准备|计划)(?:买|采购|上)?\s*(\d{1,4})\s*台"
 )
 _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
@@ -571,13 +582,14 @@ _UTIL = flags(
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
 )
 _YEARS = flags(
-    rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|周期|内|horizon)"
+    rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
     rf"|{NUMBER}-(?:years?|yrs?)\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
     # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
     rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
     rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"
     # "for a year", "over one year", "跑一年", "用一年": one year
     rf"|(?:for|over|across)\s*(a|one|an entire|a full|the whole)\s*year\b|(?:跑|用|租|算|按)\s*(一)\s*年"
+    rf"|(?:包|租|签)\s*{NUMBER}\s*年|{NUMBER}\s*年\s*(?:下来|哪个|谁)"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -995,6 +1007,10 @@ class SlotExtractor:
         ):
             # "deepseek-r1 70b蒸馏版": R1 distilled into a Llama or Qwen of that size, not the 671B MoE
             slots.model, slots.params_b = distilled, None
+        if slots.servers is None and slots.server_price and (need := _SERVERS_NEEDED.search(text)):
+            slots.servers = int(_group(need, 1, 2) or 0) or None  # "$310k per HGX server, we need 4"
+            if slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
+                slots.gpus_per_node = slots.gpu_count  # "per 8xH100 server": the count is each machine's
         if slots.servers == 1 and PER_SERVER_COUNT.search(text):
             slots.servers = None  # "一台几张卡": what one machine holds, not a plan of one server
         if (
@@ -1274,14 +1290,20 @@ class SlotExtractor:
                     # "2个人每人每年30万", "two SREs at $180k each": everyone's pay
                     people = _PEOPLE.search(text[max(0, money.start - 24) : money.start])
                     count = (
-                        int(to_number(people.group(1)))
+                        to_number(people.group(1))  # "0.5 FTE at $180k": half of one person's pay
                         if people and people.group(1)
                         else _WORD_COUNT[people.group(2).lower()]
                         if people
                         else 1
                     )
+                    if re.search(
+                        r"半个\s*(?:人|运维|工程师|sre|全职)",
+                        text[max(0, money.start - 24) : money.start],
+                        re.I,
+                    ):
+                        count = 0.5  # "半个运维人员年薪18万美元": half a person's time
                     monthly = _MONTHLY_PAY.search(_around(text, money.start, money.end))
-                    slots.staff_per_year = money.amount * max(count, 1) * (12 if monthly else 1)
+                    slots.staff_per_year = money.amount * (count or 1) * (12 if monthly else 1)
                     slots.staff_currency = money.currency
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
@@ -1289,6 +1311,11 @@ class SlotExtractor:
                     yearly = _YEARLY_PAY.search(_around(text, money.start, money.end))
                     slots.colo_per_month = money.amount / (12 if yearly else 1)
                     slots.colo_currency, slots.colo_basis = money.currency, basis
+                    if slots.electricity_price_per_kwh is None and _POWER_INCLUDED.search(
+                        text[max(0, money.start - 40) : money.end + 48]
+                    ):
+                        # "colo is $150/kW/month all-in incl power": no electricity bill beside it
+                        slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, money.currency
                     if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
                 case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING.get(
@@ -1553,7 +1580,9 @@ class SlotExtractor:
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):
-            slots.years = 1.0 if _group(match, 8, 9) else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7) or "0")
+            slots.years = (
+                1.0 if _group(match, 8, 9) else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11) or "0")
+            )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12
         elif _HALF_YEAR.search(text) and slots.deadline_days is None:

@@ -241,6 +241,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     elif view.asked == "payback":
         en = f"Buying does **not** pay for itself within {num(o['years'])} years against the cloud. {en}"
         zh = f"{num(o['years'])} 年内自购**不能**回本（相对上云）。{zh}"
+    elif view.asked == "per_gpu_hour":
+        # "total and per GPU-hour": owning's total over the GPU-hours its GPUs work, then the comparison
+        hour, hours = o["per_used_gpu_hour"]["buy"], o["used_gpu_hours_per_year"] * o["years"]
+        en = (
+            f"Owning costs **{money(t['buy'], first_en)} over {years_en}**, **{money(hour, first_en)} per GPU-hour** "
+            f"used ({num(hours)} GPU-hours: {o['gpus']} GPUs x 8,760 h x {pct(o['utilization'])} x {num(o['years'])}). {en}"
+        )
+        zh = (
+            f"自购 {num(o['years'])} 年总成本 **{money(t['buy'], first_zh)}**，折合每卡时 **{money(hour, first_zh)}**"
+            f"（{num(hours)} 卡时：{o['gpus']} 张 x 8,760 小时 x {pct(o['utilization'])} x {num(o['years'])} 年）。{zh}"
+        )
     elif month and "cloud" in weighed:
         en += f" Buying overtakes cloud in month {month}."
         zh += f"购买在第 {month} 个月追平上云。"
@@ -273,6 +284,7 @@ CALCULATOR = Calculator(
         r"rent (?:or|vs\.?) buy",
         r"on[- ]prem(?:ise)? (?:vs|or)",
         r"总拥有成本",
+        r"(?:\d|几|[一二三四五六七八九十])\s*年(?:的|下来)?\s*总(?:成本|花费|开销)",
         r"租(?:还是|赁)",
         r"买还是租",
         r"自建还是",
@@ -289,7 +301,7 @@ CALCULATOR = Calculator(
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"cost", "payback", "break_even_util"}),
+    answers=frozenset({"cost", "payback", "break_even_util", "per_gpu_hour"}),
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )

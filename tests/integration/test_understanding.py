@@ -4186,3 +4186,46 @@ def test_a_raw_dataset_with_kept_checkpoints_is_one_storage_plan(
     call = answer.tool_calls[0]
     assert "dataset_tokens_b" not in call.input, call.input
     assert call.input["dataset_raw_gb"] == float(dataset.split()[0].replace(",", ""))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "got a quote: $310k per 8xH100 HGX server, we need 4. or cloud reserved at $2.10/GPU-hr for 3 yrs. "
+        "which is cheaper over 3 years at ~70% utilization? power is $0.12/kWh",
+        "报价每台8卡H100服务器31万美元，我们要买4台；或者云上包3年每卡时2.1美元。3年哪个便宜？利用率70%，电价0.12美元/度",
+    ],
+)
+def test_a_quote_per_server_and_the_servers_needed_price_the_whole_cluster(
+    assistant: Assistant, message: str
+) -> None:
+    """4 x $310k = $1.24M of servers for 32 GPUs, against 32 x 26,280 h x $2.10 = $1.77M of reserved cloud."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.output["gpus"] == 32, call.input
+    assert call.output["totals"]["cloud"]["usd"] == pytest.approx(32 * 26_280 * 2.10, rel=0.01)
+    assert "1,240,000" in answer.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "5-yr TCO for 8 H200 nodes? $345k each, colo is $150/kW/month all-in incl power, figure 11 kW per node, "
+        "plus 0.5 FTE at $180k/yr to run it. total and per GPU-hour pls",
+        "8台H200服务器，每台34.5万美元，托管每kW每月150美元含电费，每台11kW，半个运维人员年薪18万美元，5年总成本多少，折合每卡时多少钱",
+    ],
+)
+def test_an_all_in_colocation_half_a_person_and_the_cost_per_gpu_hour(
+    assistant: Assistant, message: str
+) -> None:
+    """Colocation that includes power leaves no electricity line; half an FTE at $180k is $90k a year; the
+    total over 5 years spread over 64 GPUs x 8,760 h x utilisation x 5 leads."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["electricity_price_per_kwh"] == 0
+    assert call.input["years"] == 5
+    staff = [item["amount"]["usd"] for item in call.output["buy_opex_items"]]
+    assert 90_000 in staff, call.output["buy_opex_items"]
+    hour = call.output["per_used_gpu_hour"]["buy"]["usd"]
+    assert num(hour) in first_sentence(answer)
