@@ -580,6 +580,8 @@ _UTIL = flags(
     rf"|\butil\b\s*(?:is|of|at|=|:)?\s*(?:only|just|about|~)?\s*{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:按|为|是|of|at|is)?\s*{DECIMAL}\s*%"
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
+    # "只用60%的时间", "60%的时间在跑", "用到60%"
+    rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
 )
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
@@ -1576,7 +1578,7 @@ class SlotExtractor:
             unit = match.group(2).lower()
             slots.deadline_days = to_number(match.group(1)) * _DAYS_PER.get(unit, 1)
         if match := _UTIL.search(text):
-            slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0) / 100
+            slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         if match := _YEARS.search(text):

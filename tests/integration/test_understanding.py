@@ -4229,3 +4229,31 @@ def test_an_all_in_colocation_half_a_person_and_the_cost_per_gpu_hour(
     assert 90_000 in staff, call.output["buy_opex_items"]
     hour = call.output["per_used_gpu_hour"]["buy"]["usd"]
     assert num(hour) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "64张H100，买的话一台8卡报价230万，租的话云上一卡时16块，用三年，哪个划算",
+            "租的话我们其实只用60%的时间呢",
+            "那要是租的单价谈到12块呢",
+        ),
+        (
+            "64 H100s: buying is ¥2.3M per 8-GPU server, renting is ¥16 per GPU-hour, over three years, which is cheaper?",
+            "we'd actually only use it 60% of the time",
+            "and if we negotiate the rent down to ¥12?",
+        ),
+    ],
+)
+def test_a_share_of_the_time_used_reworks_the_rent_and_stays_for_the_next_change(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """Renting 64 GPUs for 60% of 26,280 h at ¥16 is ¥16.1M, at ¥12 ¥12.1M: the share stays for the new price."""
+    _, second, third = talk(assistant, *messages)
+    assert tools(second) == ["tco"], second.answer[:200]
+    assert second.tool_calls[0].input["utilization"] == 0.6
+    assert tools(third) == ["tco"], third.answer[:200]
+    assert third.tool_calls[0].output["totals"]["cloud"]["cny"] == pytest.approx(
+        64 * 26_280 * 0.6 * 12, rel=0.01
+    )
