@@ -887,6 +887,17 @@ class Router:
             slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
             tools = ["budget_fit"]
             asked = "budget_cards"
+        if (
+            not slots.budget
+            and len(slots.server_quotes) >= 2
+            and not follow_up
+            and not _asked_elsewhere(asked)
+        ):
+            # "quotes per node: MI325X $290k, H200 $330k: rank by $ per GB and per PFLOPS": the cards side by
+            # side at the user's prices
+            quoted = list(slots.server_quotes)
+            slots = slots.model_copy(update={"gpu": quoted[0], "other_gpus": quoted[1:]})
+            tools = ["gpu_compare"]
         if slots.budget and len(slots.server_quotes) >= 2 and not _asked_elsewhere(asked):
             # "预算300万 … 报价 H20 8卡整机 110万/台，910B 8卡 95万/台，怎么配": what the budget buys of each
             # quoted server leads; the job's memory on each card follows when a model is named

@@ -392,6 +392,10 @@ _PEOPLE = flags(
     rf"(?:{NUMBER}|\b(one|two|three|four|five|six)\b)\s*(?:个)?\s*(?:full[- ]time\s*)?"
     r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
 )
+_QUOTES_PER_SERVER = flags(
+    r"\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
+    r"|\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box)\s*(?:quotes?|prices?)?\s*:|(?:整机|每台)\s*(?:报价|价格)"
+)
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
@@ -882,7 +886,9 @@ _COMPUTE_WORDS = flags(
 )
 
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
-_RANK_BY = [(flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
+_RANK_BY = [(flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
+            (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?"), "usd_per_tflop"),
+            (flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
             (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
             (flags(r"\bfp8\b"), "fp8_tflops"),
@@ -997,6 +1003,8 @@ class SlotExtractor:
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
+        if slots.budget is not None and slots.budget in slots.server_quotes.values():
+            slots.budget = None  # "MI325X $290k, H200 $330k": the first quote is not a sum to spend
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
             rule(_blanks(known), slots)
@@ -1242,9 +1250,12 @@ class SlotExtractor:
         """A server price after each of several cards: each card's quote, kept apart."""
         cards = [m for m in mentions if m.group == "accelerators"]
         quotes: dict[str, tuple[float, str | None]] = {}
+        # "vendor quotes per 8-GPU node: MI325X $290k, H200 $330k": bare amounts after each card are its server's
+        per_server = bool(_QUOTES_PER_SERVER.search(text))
         for money in money_mentions(text):
             before = [c for c in cards if c.end <= money.start]
-            if money.kind == "server" and before and before[-1].id not in quotes:
+            kind = "server" if money.kind == "budget" and per_server else money.kind
+            if kind == "server" and before and before[-1].id not in quotes:
                 quotes[before[-1].id] = (money.amount, money.currency)
         if len(quotes) >= 2 and len({c for _, c in quotes.values()}) == 1:
             slots.server_quotes = {card: amount for card, (amount, _) in quotes.items()}

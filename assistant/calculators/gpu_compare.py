@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.calculators.common import (
+    GPUS_PER_NODE,
     Calculator,
     Plan,
     Row,
     Summary,
     View,
+    assumed,
     num,
+    to_usd,
     words,
 )
 from assistant.models import ToolCall
@@ -39,7 +42,67 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, object] = {"gpus": [slots.gpu, *slots.other_gpus][:8]}
     if slots.rank_by:
         payload["rank_by"] = slots.rank_by
-    return Plan(tool="gpu_compare", payload=payload)
+    assumptions = []
+    if slots.server_quotes:
+        # a quote per server is each card's price: the quote / the GPUs in the server, in USD
+        per = slots.gpus_per_node or GPUS_PER_NODE
+        currency = slots.server_quotes_currency or "USD"
+        payload["prices_usd"] = {
+            gpu: round(
+                (
+                    amount / slots.usd_to_cny
+                    if currency == "CNY" and slots.usd_to_cny
+                    else to_usd(amount, currency, catalog)
+                )
+                / per,
+                2,
+            )
+            for gpu, amount in slots.server_quotes.items()
+            if gpu in payload["gpus"]  # type: ignore[operator]
+        }
+        if not slots.rank_by:
+            payload["rank_by"] = "usd_per_tflop"
+        assumptions.append(
+            assumed(
+                f"your quotes are per {per}-GPU server: each GPU's price is the quote / {per}"
+                + (
+                    f", converted at {num(slots.usd_to_cny or catalog.defaults.usd_to_cny)} CNY per USD"
+                    if currency == "CNY"
+                    else ""
+                ),
+                f"报价按每台 {per} 卡服务器计：每卡价格 = 报价 / {per}"
+                + (
+                    f"，按每美元 {num(slots.usd_to_cny or catalog.defaults.usd_to_cny)} 元人民币换算"
+                    if currency == "CNY"
+                    else ""
+                ),
+            )
+        )
+    return Plan(tool="gpu_compare", payload=payload, assumed=assumptions)
+
+
+def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
+    """At the user's own prices: every card's $ per GB and $ per dense BF16 PFLOP/s, cheapest first."""
+    rows = [r for r in o["rows"] if r.get("purchase_price") and r["purchase_price"].get("as_of") is None]
+    if len(rows) < 2:
+        return None
+
+    def ranked(key: str, scale: float, unit: str) -> str:
+        ordered = sorted((r for r in rows if r.get(key)), key=lambda r: r[key])
+        return ", ".join(f"{r['name']} ${num(r[key] * scale)}{unit}" for r in ordered)
+
+    per_gb = ranked("usd_per_gb", 1, "/GB")
+    per_pf = ranked("usd_per_bf16_tflop", 1000, "/PFLOPS")
+    first_gb = min(rows, key=lambda r: r.get("usd_per_gb") or float("inf"))["name"]
+    first_pf = min(rows, key=lambda r: r.get("usd_per_bf16_tflop") or float("inf"))["name"]
+    memory_first = i.get("rank_by") == "usd_per_gb"
+    gb_en = f"by $ per GB of memory, **{first_gb}** is cheapest: {per_gb}"
+    pf_en = f"by $ per dense BF16 PFLOP/s, **{first_pf}**: {per_pf}"
+    gb_zh = f"按每 GB 显存价格，**{first_gb}** 最便宜：{per_gb}"
+    pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜：{per_pf}"
+    en = f"At your quotes, {gb_en}; {pf_en}." if memory_first else f"At your quotes, {pf_en}; {gb_en}."
+    zh = f"按你的报价，{gb_zh}；{pf_zh}。" if memory_first else f"按你的报价，{pf_zh}；{gb_zh}。"
+    return en, zh
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
@@ -65,6 +128,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"功耗 {vs('tdp_w')} W，卡间互联 {vs('scale_up_bandwidth_gb_s')} GB/s"
         )
     lead = _lead(o, against=(call.input.get("gpus") or [None])[0] if view.asked == "ratio" else None)
+    if call.input.get("prices_usd") and (quoted := _quoted(o, call.input)):
+        lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would
     if 2 <= len(rows_in) <= 3:

@@ -4257,3 +4257,22 @@ def test_a_share_of_the_time_used_reworks_the_rent_and_stays_for_the_next_change
     assert third.tool_calls[0].output["totals"]["cloud"]["cny"] == pytest.approx(
         64 * 26_280 * 0.6 * 12, rel=0.01
     )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "vendor quotes per 8-GPU node: MI325X $290k, H200 $330k, B200 $480k. rank them by $ per GB of HBM "
+        "and by $ per dense BF16 PFLOPS. numbers pls",
+        "每台8卡整机报价：MI325X $290k，H200 $330k，B200 $480k，按每GB显存价格和每PFLOPS价格排一下",
+    ],
+)
+def test_server_quotes_rank_by_price_per_gb_and_per_pflops(assistant: Assistant, message: str) -> None:
+    """Per GB: MI325X 290k / (8 x 256) = $142, H200 330k / 1,128 = $293, B200 480k / 1,440 = $333. Per dense
+    BF16 PFLOP/s: B200 480k / 18 = $26.7k, MI325X 290k / 10.46 = $27.7k, H200 330k / 7.91 = $41.7k."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    assert answer.tool_calls[0].input["prices_usd"]["mi325x"] == pytest.approx(290_000 / 8)
+    lead = first_sentence(answer) if "per GB" in first_sentence(answer) else answer.answer[:600]
+    for figure in ("$142/GB", "$293/GB", "$333/GB", "$26,667/PFLOPS", "$27,727/PFLOPS"):
+        assert figure in lead, lead
