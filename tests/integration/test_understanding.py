@@ -4276,3 +4276,26 @@ def test_server_quotes_rank_by_price_per_gb_and_per_pflops(assistant: Assistant,
     lead = first_sentence(answer) if "per GB" in first_sentence(answer) else answer.answer[:600]
     for figure in ("$142/GB", "$293/GB", "$333/GB", "$26,667/PFLOPS", "$27,727/PFLOPS"):
         assert figure in lead, lead
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "fine-tuning run estimated at 40,000 GPU-hours on H100 at $2.49/hr. total cost? and how long on 64 GPUs?",
+            "if we get a 20% committed-use discount and bump to 96 GPUs?",
+        ),
+        ("4万卡时的微调，H100每卡时2.49美元，总费用多少？64张卡要跑多久？", "打八折，再加到96张卡呢"),
+    ],
+)
+def test_gpu_hours_priced_and_timed_on_the_gpus_named(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """40,000 GPU-hours x $2.49 = $99,600 and / 64 GPUs = 625 h = 26 days; 20% off is $79,680, / 96 = 17.4 days.
+    '40,000 GPU-hours' is hours, never a count of GPUs."""
+    first, second = talk(assistant, *messages)
+    assert set(tools(first)) == {"cloud_cost", "run_time"}, first.answer[:200]
+    assert "99,600" in first.answer[:400]
+    assert re.search(r"\b26\b", first.answer[:400])
+    assert "79,680" in second.answer[:400]
+    assert "17.4" in second.answer[:400]
