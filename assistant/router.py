@@ -77,6 +77,18 @@ _MIXING = words(
     r"\btogether\b[^?.]{0,30}\btrain",
     r"\bcombine\b",
 )
+# "vLLM shows 130 GB where I computed 140: a unit thing?": decimal GB against binary GiB, whatever the figures
+_UNITS_QUESTION = words(
+    r"\bgib\b",
+    r"单位(?:问题|不一样|不同|换算|的问题)",
+    r"\bunits?\b[^?.]{0,20}\b(?:issue|problem|thing|difference|mismatch)",
+    r"\bgb (?:vs\.?|or|and|versus) gib\b",
+    r"(?:显示|shows?|reports?)[^?.。？]{0,30}(?:少了|更少|小了|less|smaller|lower)",
+)
+_UNITS_TOPIC = (
+    "GB versus GiB: why software shows less GPU memory than the vendor's figure",
+    "显存数字 GB 与 GiB 单位换算：为什么软件显示的比标称的少",
+)
 _MIXING_TOPIC = (
     "can one synchronous training job mix two GPU generations?",
     "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
@@ -987,6 +999,13 @@ class Router:
                 # "what about a GB200 NVL72 rack?", "那多租户呢" after a question: that question, about this
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led] if context.led else []  # said already: the follow-up wants more
+        if (
+            _UNITS_QUESTION.search(text)
+            and not follow_up
+            and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
+        ):
+            # "算的140G，vllm显示130多G，单位问题吗": the units answer; no sizing was asked
+            intent, tools, query = Intent.KNOWLEDGE, [], _UNITS_TOPIC[language == "zh"]
         if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic

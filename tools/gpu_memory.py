@@ -194,6 +194,11 @@ class TrainingMemoryOutput(ToolOutput):
     headroom_pct: float | None = Field(description="Free share of GPU memory; negative when it does not fit.")
     verdict: str
     suggestion: FitSuggestion | None
+    single_gpus: list[str] = Field(
+        default_factory=list,
+        description="When one GPU was asked and it does not fit: the catalog cards of the smallest memory that "
+        "hold the same job alone with 10% free (the named card's vendor first).",
+    )
     min_gpus: FitSuggestion | None = Field(
         default=None,
         description="When it does not fit: the fewest GPUs of this card that run the same job (same model, "
@@ -486,6 +491,17 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
                     change += f", {recompute} activation recomputation"
                 change += f", keeping {PLANNING_HEADROOM:.0%} of memory free"
                 min_fit = _suggest(change, probe, arch)
+    single: list[str] = []
+    if fits is False and inp.gpus == 1 and tp == 1 and inp.pipeline_parallel == 1:
+        # "can a 4090 do it? if not, the smallest single card": per-GPU memory does not depend on the card, so
+        # the smallest memory that holds it with the planning headroom, its cards, the named maker's first
+        need = breakdown.total_gb / (1 - PLANNING_HEADROOM)
+        holding = [a for a in catalog.accelerators if a.memory_gb >= need]
+        if holding:
+            vendor = find_accelerator(catalog, inp.gpu).vendor if inp.gpu else None
+            own = [a for a in holding if a.vendor == vendor] or holding
+            smallest = min(a.memory_gb for a in own)
+            single = [a.name for a in own if a.memory_gb == smallest]
     where = gpu_name or (f"{capacity:g} GB" if capacity else None)
     if fits is None:
         verdict = f"needs {breakdown.total_gb:.1f} GB per GPU"
@@ -546,6 +562,7 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         headroom_pct=headroom,
         verdict=verdict,
         suggestion=suggestion,
+        single_gpus=single,
         min_gpus=min_fit,
     )
 

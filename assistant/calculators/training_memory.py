@@ -274,6 +274,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         else:
             en += " No one or two changes make it fit: add GPUs and shard further."
             zh += "一两处改动都放不下：需要更多 GPU 并进一步切分。"
+        if cards := o.get("single_gpus"):
+            # "if no, the smallest single card that works": the job as asked, on one larger card
+            names = ", ".join(cards[:3])
+            en += f" On one card as asked, the smallest that holds it with 10% free: {names}."
+            zh += f"按原设置单卡运行，能放下（留 10% 余量）的最小显存的卡：{names}。"
     return _summary(call, en, zh)
 
 

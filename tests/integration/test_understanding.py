@@ -4299,3 +4299,37 @@ def test_gpu_hours_priced_and_timed_on_the_gpus_named(
     assert re.search(r"\b26\b", first.answer[:400])
     assert "79,680" in second.answer[:400]
     assert "17.4" in second.answer[:400]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "为啥我算的70B推理要140G，vllm显示的却是130多G，单位问题吗",
+        "I computed 140 GB for 70B inference but vllm reports ~130 GB. is it a units issue?",
+    ],
+)
+def test_a_question_about_units_gets_the_gb_and_gib_answer_not_a_sizing(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls, [c.name for c in answer.tool_calls]
+    assert "GiB" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can i qlora llama-3-70b on a single 4090?? yes or no, and if no whats the smallest single card that works",
+        "4090能qlora 70B吗？不行的话最小用哪张单卡能跑",
+    ],
+)
+def test_a_single_card_that_does_not_fit_names_the_smallest_card_that_does(
+    assistant: Assistant, message: str
+) -> None:
+    """QLoRA of 70B needs about 50 GB on one GPU (36.5 GB of 4-bit base weights plus adapters, their Adam states
+    and activations): no on a 24 GB 4090; alone it needs 50 / 0.9 = 56 GB, so an 80 GB NVIDIA card."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.output["fits"] is False
+    assert any("80GB" in name for name in call.output["single_gpus"]), call.output["single_gpus"]
+    assert "H100" in answer.answer.split("\n\n")[0]
