@@ -888,10 +888,22 @@ class Router:
         named_card = slots.gpu and [slots.gpu, *slots.other_gpus] != list(ladder)
         if (
             slots.budget
+            and slots.budget_currency is None
+            and not (slots.params_b or slots.model)
+            and not follow_up
+        ):
+            # "we have 2 million to spend, what should we buy?": dollars or yuan differ sevenfold, and what it
+            # buys depends on the work; both are asked before any list
+            tools, missing_currency = [], True
+        else:
+            missing_currency = False
+        if (
+            slots.budget
             and not (
                 named_card or slots.server or slots.unknown_gpu or slots.tokens_b
             )  # tokens: a run to plan
             and asked != "split"  # "预算怎么分配": the parts of the budget, not the cards it buys
+            and not missing_currency
             and _BUY.search(text)
             and set(tools) <= {"cluster_plan", "budget_fit", "training_compute", "cloud_cost", *_MEMORY_TOOLS}
         ):
@@ -991,6 +1003,8 @@ class Router:
             intent, missing, tools = Intent.CLARIFY, "unclear", []
         elif tools:
             intent = Intent.BOTH if explain_words else Intent.CALCULATION
+        elif missing_currency:
+            intent, missing = Intent.CLARIFY, "currency"
         elif not explain_words and (missing := _missing(text, slots, stated, wanted, asked)):
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
         else:
@@ -1113,6 +1127,10 @@ def _task(text: str, slots: Slots) -> Task | None:
     if slots.finetune == "lora":
         return Task.LORA
     task = next((task for task, pattern in _TASKS if pattern.search(text)), None)
+    if task == Task.FINETUNE and _PRETRAINING_RUN.search(text):
+        return (
+            Task.PRETRAIN
+        )  # "mostly continued pre-training of 70B, some fine-tuning": the larger job sizes it
     if (
         task is None
         and _RUNS_A_MODEL.search(text)
@@ -1130,6 +1148,14 @@ _RUNS_A_MODEL = words(
     r"\brun(?:ning|s)?\b(?! (?:a |the |our )?(?:job|cluster|training|pretrain))", r"\bself[- ]host", r"\blocally\b",
     r"\bat home\b", r"本地跑", r"跑起来", r"跑一下", r"能跑",
 )  # fmt: skip
+# a pre-training run named as the work (not "a pretrained model"): "continued pretraining", "继续预训练"
+_PRETRAINING_RUN = words(
+    r"continued pre[\s-]?train",
+    r"\bpre[\s-]?training\b",
+    r"继续预训练",
+    r"增量预训练",
+    r"预训练(?!好|过|的?模型|权重)",
+)
 _PRETRAIN_WORDS = words(r"pre[\s-]?train", r"预训练", r"tokens?\b.*\b(?:days?|hours?)")
 
 
@@ -1408,6 +1434,20 @@ def _refine(
         chosen.remove("gpus_for_deadline")
         if (slots.budget or not chosen) and task in {None, Task.PRETRAIN}:
             chosen.append("cluster_plan")
+    if (
+        slots.budget
+        and (slots.params_b or slots.model)
+        and (slots.tokens_b or task == Task.PRETRAIN)  # continued pre-training: Chinchilla tokens, stated
+        and task in {None, Task.PRETRAIN, Task.FINETUNE}
+        and asked not in {"memory", "fit", "split", "price_check"}
+        and not slots.server_quotes
+        and "cluster_plan" not in chosen
+        and not set(chosen) & {"tco", "cloud_cost", "budget_fit"}
+    ):
+        # "$2M budget, continued pre-training of 70B on 1T tokens", "预算500万，32B全参sft，50亿token": what the
+        # money buys and how long the run takes on it (every weight trains: 6 x N x D either way); the plan
+        # sizes memory itself, so no one-GPU memory check beside it
+        chosen = ["cluster_plan", *(t for t in chosen if t not in _MEMORY_TOOLS)]
     # "how many A100s to finish in 7 days instead?" after a time on 32: the count the user had is the question
     recount = follow_up and asked == "gpus" and "gpu_count" not in stated
     if (

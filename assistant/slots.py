@@ -249,7 +249,7 @@ _DURATIONS = {"years", "deadline_days", "period"}
 # --- model size -----------------------------------------------------------------------------------
 _PARAMS_EN = flags(
     rf"(?<![A-Za-z0-9.$¥￥])(?<!per )(?<!每){DECIMAL}\s*-?\s*(b|bn|billion|t|trillion|m|million)(?![A-Za-z])"
-    r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|bucks|rmb|cny|yuan|美元|元|budget|预算|to spend|to invest|in (?:budget|funding|cash|capex)|of (?:budget|funding|capex)))"
+    r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|bucks|rmb|cny|yuan|美元|元|budget|的?\s*预算|to spend|to invest|in (?:budget|funding|cash|capex)|of (?:budget|funding|capex)))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -395,6 +395,15 @@ _PEOPLE = flags(
 _QUOTES_PER_SERVER = flags(
     r"\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
     r"|\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box)\s*(?:quotes?|prices?)?\s*:|(?:整机|每台)\s*(?:报价|价格)"
+)
+# a reply that names a currency first: "USD.", "in dollars", "人民币。"
+_CURRENCY_REPLY = flags(
+    r"^\W*(?:it'?s |in |都是)?(usd|us dollars?|dollars?|bucks|rmb|cny|yuan|人民币|美元|美金|元)\b(?![\d])"
+)
+# an amount to spend with no currency named: "2 million to spend", "a budget of 5M"
+_BARE_BUDGET = flags(
+    rf"{DECIMAL}\s*(million|mn|m|k|billion|bn)\s*(?:to spend|to invest|in budget|of budget|budget\b|的?\s*预算)"
+    rf"|\bbudget\s*(?:of|is|=|:|~|about|around)?\s*{DECIMAL}\s*(million|mn|m|k|billion|bn)\b"
 )
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
@@ -1350,7 +1359,17 @@ class SlotExtractor:
                         )
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
-        return strip(text, [(m.start, m.end) for m in mentions])
+        if slots.budget_currency is None and (named := _CURRENCY_REPLY.search(text)):
+            # "USD. mostly continued pre-training", "人民币。想做32B": the currency of the budget asked about
+            slots.budget_currency = (
+                "CNY" if re.match(r"rmb|cny|人民币|元|yuan", named.group(1), re.I) else "USD"
+            )
+        spans = [(m.start, m.end) for m in mentions]
+        if slots.budget is None and (bare := _BARE_BUDGET.search(text)):
+            # "we have 2 million to spend": a budget in no named currency (asked back or assumed USD)
+            slots.budget = scaled(_group(bare, 1, 3) or "0", _group(bare, 2, 4) or "")
+            spans.append(bare.span())
+        return strip(text, spans)
 
     def _known(self, text: str, slots: Slots) -> str:
         """Quantities stated as known facts (GPU-hours, FLOPs, power, throughput, storage, ...); their

@@ -77,6 +77,10 @@ class ClusterPlanOutput(ToolOutput):
     skipped: list[str] = Field(default_factory=list, description="Candidates left out, with the reason.")
 
 
+# a run shorter than this on the smallest cluster that holds the model: buying more for a budget buys little
+SMALL_RUN_DAYS = 7.0
+
+
 def _default_candidates(catalog: Catalog) -> list[Accelerator]:
     priced = {p.item_id for p in catalog.prices} | {c.accelerator_id for c in catalog.cloud_prices}
     return [
@@ -106,8 +110,10 @@ def _option(
     if inp.deadline_days:
         gpus = max(gpus, int(-(-flops // (peak * inp.mfu * inp.deadline_days * SECONDS_PER_DAY))))
     prices = [p for p in catalog.prices_for(acc.id) if p.unit == "accelerator"]
-    if inp.budget_usd and not inp.deadline_days and prices:
-        # a budget and no deadline: the most whole servers the budget buys, for the shortest run
+    smallest_days = flops / (peak * inp.mfu * -(-gpus // node) * node) / SECONDS_PER_DAY
+    if inp.budget_usd and not inp.deadline_days and prices and smallest_days > SMALL_RUN_DAYS:
+        # a budget and no deadline: the most whole servers the budget buys, for the shortest run; a run the
+        # smallest cluster that holds it finishes within a week is not worth spending the rest on
         per_server = prices[0].usd * (1 + inp.platform_share) * node
         gpus = max(gpus, int(inp.budget_usd // per_server) * node)
     gpus = int(-(-gpus // node) * node)

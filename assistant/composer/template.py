@@ -71,6 +71,13 @@ CLARIFY = {
         "绕过出口管制或制裁的办法我帮不了。我可以比较在你所在地区能合法采购的选择（以中国为例：H20、L20、华为昇腾 "
         "910B/910C，或在允许的情况下租用境外算力），并按它们测算集群规模。",
     ),
+    "currency": (
+        "Is that budget in US dollars or in yuan? The two differ about sevenfold. And what will the cluster "
+        "run (pre-training, full fine-tuning, LoRA or serving), for which model size and how many tokens? With "
+        "those I can say what the budget buys and how long a run takes on it.",
+        "这笔预算是美元还是人民币？两者相差约 7 倍。另外集群主要做什么（预训练、全参微调、LoRA 还是推理），"
+        "模型多大、数据多少 token？有了这些，我可以算出预算能买到什么、一次训练要多久。",
+    ),
     "refuse": (
         "I can't change my instructions, reveal how I am configured or share keys, and I don't hand out the "
         "knowledge base wholesale. Ask me a sizing question (GPUs, memory, storage, network, power or cost) and "

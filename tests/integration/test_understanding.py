@@ -4333,3 +4333,43 @@ def test_a_single_card_that_does_not_fit_names_the_smallest_card_that_does(
     assert call.output["fits"] is False
     assert any("80GB" in name for name in call.output["single_gpus"]), call.output["single_gpus"]
     assert "H100" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "we have 2 million to spend on a training cluster, what should we buy?",
+            "USD. mostly continued pretraining of 70B models",
+        ),
+        ("我们有 2 million 的预算，买什么训练集群？", "美元。主要是 70B 的继续预训练"),
+    ],
+)
+def test_a_budget_without_a_currency_is_asked_about_and_the_reply_plans_it(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """'2 million' is $2M or ¥2M, seven times apart: the currency and the work are asked first; the reply naming
+    both plans the cluster within the budget."""
+    first, second = talk(assistant, *messages)
+    assert not first.tool_calls
+    assert re.search(r"dollars|美元", first.answer)
+    assert tools(second)[0] == "cluster_plan", second.answer[:200]
+    assert second.tool_calls[0].input["budget_usd"] == 2_000_000
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "预算500万人民币，想做32B的全参sft，数据大概50亿token，买什么",
+        "budget ¥5M, full-parameter SFT of a 32B model on 5B tokens, what should we buy?",
+    ],
+)
+def test_a_budget_with_a_run_plans_the_run_and_does_not_spend_it_all_on_a_small_job(
+    assistant: Assistant, message: str
+) -> None:
+    """6 x 32e9 x 5e9 = 9.6e20 FLOPs: about a day on the smallest cluster that holds 32B, so the plan is that
+    cluster (or renting it), not every server ¥5M buys."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cluster_plan"], answer.answer[:200]
+    best = answer.tool_calls[0].output["options"][0]
+    assert best["days"] < 7, best

@@ -73,3 +73,15 @@ def test_a_budget_without_a_deadline_buys_the_shortest_run_it_can() -> None:
     assert h100.buy_usd <= 3_000_000
     assert [o.days for o in out.options] == sorted(o.days for o in out.options)
     assert "fastest" in out.recommendation
+
+
+def test_a_budget_does_not_buy_more_servers_for_a_run_the_smallest_cluster_finishes_in_days() -> None:
+    """32B fine-tuned on 5B tokens is 6 x 32e9 x 5e9 = 9.6e20 FLOPs: on 16 H100 at 40% MFU 9.6e20 / (16 x
+    989e12 x 0.4) = 1.5e5 s, under two days; a $700k budget then buys the cluster that holds the model, not
+    all the servers it could; a 1T-token run of 70B, weeks long, still spends the budget on speed."""
+    small = plan(params_b=32, tokens_b=5, gpu="H100", budget_usd=700_000)
+    h100 = next(o for o in small.options if "H100 SXM" in o.gpu)
+    assert h100.gpus <= 24, h100
+    large = plan(params_b=70, tokens_b=1000, gpu="H100", budget_usd=2_000_000)
+    big = next(o for o in large.options if "H100 SXM" in o.gpu)
+    assert big.gpus > 24, big
