@@ -77,6 +77,12 @@ _MIXING = words(
     r"\btogether\b[^?.]{0,30}\btrain",
     r"\bcombine\b",
 )
+# the software that runs the cluster, weighed: the counts beside it are the setting, never a sizing to ask about
+_SOFTWARE_CHOICE = words(
+    r"\b(?:slurm|kubernetes|k8s|kueue|volcano|ray|pbs|lsf|openshift|nomad|docker swarm)\b[^?？]{0,40}\b(?:or|vs\.?|versus)\b",
+    r"\b(?:or|vs\.?|versus)\s+(?:slurm|kubernetes|k8s|ray|docker)\b",
+    r"(?:slurm|k8s|kubernetes)\s*(?:还是|和|与|跟)\s*(?:slurm|k8s|kubernetes)",
+)
 # "vLLM shows 130 GB where I computed 140: a unit thing?": decimal GB against binary GiB, whatever the figures
 _UNITS_QUESTION = words(
     r"\bgib\b",
@@ -1005,7 +1011,11 @@ class Router:
             intent = Intent.BOTH if explain_words else Intent.CALCULATION
         elif missing_currency:
             intent, missing = Intent.CLARIFY, "currency"
-        elif not explain_words and (missing := _missing(text, slots, stated, wanted, asked)):
+        elif (
+            not explain_words
+            and not (_SOFTWARE_CHOICE.search(text) and asked is None)  # "slurm or kubernetes? 4 GPU nodes"
+            and (missing := _missing(text, slots, stated, wanted, asked))
+        ):
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
         else:
             intent = Intent.KNOWLEDGE

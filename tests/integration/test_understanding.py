@@ -4373,3 +4373,20 @@ def test_a_budget_with_a_run_plans_the_run_and_does_not_spend_it_all_on_a_small_
     assert tools(answer) == ["cluster_plan"], answer.answer[:200]
     best = answer.tool_calls[0].output["options"][0]
     assert best["days"] < 7, best
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we're 6 researchers, 4 GPU nodes. slurm or kubernetes? we also want to run a couple of inference services later",
+        "6个人，4台8卡机器，slurm还是k8s？以后还要跑几个推理服务",
+    ],
+)
+def test_a_scheduler_choice_is_answered_not_met_with_a_sizing_question(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert not re.search(r"Which model|which model|哪个模型|多大的模型|参数量", answer.answer[:300]), (
+        answer.answer[:300]
+    )
+    assert re.search(r"Slurm|Kubernetes", answer.answer.split("\n\n")[0]), answer.answer[:300]
