@@ -19,7 +19,7 @@ from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.models import Citation
 from assistant.retriever import Passage
-from assistant.router import THANKS_WORDS, Intent, Route
+from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.text import Language
@@ -249,6 +249,49 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if len(best) > 1:
         return [f"Card by card ({listed}), {' and '.join(best)} tie on memory."]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
+
+
+def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: Language) -> str | None:
+    """ "910B or H20 for full SFT of 70B?": a training job runs at the compute it has, so the cards compare by
+    the dense BF16 of the count each needs for memory, not by which needs fewer cards."""
+    if route.task not in {Task.PRETRAIN, Task.FINETUNE} or route.asked in {
+        "which_gpu",
+        "budget_cards",
+        "per_card",
+        "gpus",
+        "servers",
+        "memory",
+        "fit",
+    }:
+        return None  # a count or a fit asked: the counts lead, the compute follows in the comparison
+    compare = next((c for c in run.calls if c.name == "gpu_compare"), None)
+    briefs = [s.brief for s in summaries if s.brief and s.brief.count]
+    if compare is None or len(briefs) < 2:
+        return None
+    peak = {r["name"]: r.get("bf16_dense_tflops") for r in compare.output.get("rows", [])}
+    if not all(peak.get(b.card) for b in briefs):
+        return None
+    pflops = {b.card: (b.count or 0) * (peak[b.card] or 0) / 1000 for b in briefs}
+    best = max(briefs, key=lambda b: pflops[b.card])
+    other = min(briefs, key=lambda b: pflops[b.card])
+    ratio = num((peak[best.card] or 0) / (peak[other.card] or 1))
+    if lang == "zh":
+        listed = "；".join(
+            f"{b.card}：显存需 {b.count} 张，{b.count} x {num(peak[b.card])} = {num(pflops[b.card])} PFLOPS"
+            for b in briefs
+        )
+        return (
+            f"训练看算力：**{best.card}** 更快，单卡 BF16 稠密算力是 {other.card} 的 {ratio} 倍"
+            f"（按显存所需卡数算：{listed}）。"
+        )
+    listed = "; ".join(
+        f"{b.card}: {b.count} cards for memory, {b.count} x {num(peak[b.card])} = {num(pflops[b.card])} PFLOPS"
+        for b in briefs
+    )
+    return (
+        f"For training, compute decides: **{best.card}** is faster, {ratio}x the dense BF16 of {other.card} per card "
+        f"(at the counts memory needs: {listed})."
+    )
 
 
 def _per_card(briefs: list[Brief], lang: Language) -> str:
@@ -520,6 +563,8 @@ class TemplateComposer:
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
+            if training := _training_lead(summaries, run, route, lang):
+                by_card = [training]  # a training job between cards: the compute each buys decides
             sentences = [*by_card, *heads]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))

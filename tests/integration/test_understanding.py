@@ -4390,3 +4390,19 @@ def test_a_scheduler_choice_is_answered_not_met_with_a_sizing_question(
         answer.answer[:300]
     )
     assert re.search(r"Slurm|Kubernetes", answer.answer.split("\n\n")[0]), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "昇腾910B和H20选哪个？主要做70B的sft（全参），不考虑推理",
+        "Ascend 910B or H20 for full-parameter SFT of a 70B model? training only, no inference",
+    ],
+)
+def test_cards_compared_for_training_are_judged_by_compute(assistant: Assistant, message: str) -> None:
+    """The H20 holds 70B's states on fewer cards (96 GB each) but has 148 dense BF16 TFLOPS to the 910B's 376:
+    a training job runs at the compute it has, so the 910B leads (2.54x per card)."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer)
+    assert "910B" in first_sentence(answer).split("**")[1], first_sentence(answer)
+    assert "2.54" in first_sentence(answer)
