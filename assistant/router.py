@@ -426,6 +426,9 @@ _HOW_MUCH_FASTER = words(
     # "which fine-tunes 70B faster?", "哪个微调70B快": the speed ratio decides
     r"\bwhich\b[^?.]{0,40}\b(?:faster|quicker|slower)\b",
     r"(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)",
+    # "H20 和 H100 训大模型差多少", "how big is the gap": the ratio between the two
+    r"差(?:多少|几倍|距(?:有)?多大)|相差多少|差距(?:有)?多大",
+    r"how big (?:is )?the gap|how far behind",
 )
 _ASKED = [
     ("ratio", _HOW_MUCH_FASTER),

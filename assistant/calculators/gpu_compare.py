@@ -234,6 +234,7 @@ CALCULATOR = Calculator(
         r"\bx faster\b",
         r"(?:快|提升|提速|加速)(?:了)?\s*(?:多少|几倍|多少倍)",
         r"(?:快|强)几倍",
+        r"差(?:多少|几倍|距(?:有)?多大)|相差多少|差距(?:有)?多大|\bhow big (?:is )?the gap\b|\bhow far behind\b",
         r"\bcompared? (?:to|with)\b",
         r"\bagainst (?:the |our )?",
         r"相比|相较|跟.{1,16}比|和.{1,16}比",

@@ -4406,3 +4406,17 @@ def test_cards_compared_for_training_are_judged_by_compute(assistant: Assistant,
     assert "gpu_compare" in tools(answer)
     assert "910B" in first_sentence(answer).split("**")[1], first_sentence(answer)
     assert "2.54" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "H20 和 H100 训大模型差多少？我们只能买到H20",
+        "how big is the gap between H20 and H100 for training LLMs? H20 is all we can buy",
+    ],
+)
+def test_how_big_the_gap_is_the_ratio_between_the_cards(assistant: Assistant, message: str) -> None:
+    """989 dense BF16 TFLOPS on the H100 SXM against 148 on the H20: 6.69x."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    assert "6.69" in first_sentence(answer)
