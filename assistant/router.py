@@ -77,6 +77,23 @@ _MIXING = words(
     r"\btogether\b[^?.]{0,30}\btrain",
     r"\bcombine\b",
 )
+_CHECKPOINT_WORDS = words(r"\bcheckpoints?\b", r"\bckpts?\b", r"检查点")
+# where data and checkpoints can live: the tiers a storage question weighs
+_STORAGE_TIERS = words(
+    r"\bs3\b",
+    r"\bfsx\b",
+    r"\blustre\b",
+    r"\bweka\b",
+    r"\bvast\b",
+    r"\bgpfs\b",
+    r"\bnfs\b",
+    r"\bnvme\b",
+    r"object stor",
+    r"parallel file ?system",
+    r"对象存储",
+    r"并行文件系统",
+    r"本地盘",
+)
 # the software that runs the cluster, weighed: the counts beside it are the setting, never a sizing to ask about
 _SOFTWARE_CHOICE = words(
     r"\b(?:slurm|kubernetes|k8s|kueue|volcano|ray|pbs|lsf|openshift|nomad|docker swarm)\b[^?？]{0,40}\b(?:or|vs\.?|versus)\b",
@@ -969,6 +986,16 @@ class Router:
                 tools = ["rack_fit"]
             else:
                 tools, asked = ["power_cost"], "power"
+        if (
+            not tools
+            and not follow_up
+            and (slots.params_b or slots.model)
+            and _CHECKPOINT_WORDS.search(text)
+            and (slots.checkpoint_hours or _STORAGE_TIERS.search(text))
+        ):
+            # "ckpt 放 S3 还是 FSx？每 2 小时存一次 70B": the checkpoint's size and the write rate it needs,
+            # then the guidance on where it goes
+            tools, explain_words, asked = ["storage"], True, "checkpoint"
         if not tools and _HOSTING.search(text) and (slots.server or slots.gpu) and not follow_up:
             # "can a normal colo host a GB200 NVL72?", "普通机房能放吗": what it draws, then the guidance on
             # the rooms that can carry it

@@ -4420,3 +4420,18 @@ def test_how_big_the_gap_is_the_ratio_between_the_cards(assistant: Assistant, me
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["gpu_compare"], answer.answer[:200]
     assert "6.69" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "checkpoint 放 S3 还是 FSx for Lustre？每 2 小时存一次 70B full ckpt (带 optimizer)",
+        "should checkpoints go to S3 or FSx for Lustre? we save a full 70B checkpoint with optimizer every 2 hours",
+    ],
+)
+def test_where_checkpoints_go_starts_from_their_size(assistant: Assistant, message: str) -> None:
+    """70e9 x 14 bytes (BF16 weights, FP32 master, Adam m and v) = 980 GB per save, then the guidance."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    assert "980 GB" in first_sentence(answer)
+    assert answer.citations
