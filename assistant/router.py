@@ -988,6 +988,15 @@ class Router:
                 tools, asked = ["power_cost"], "power"
         if (
             not tools
+            and not explains
+            and (own.params_b or own.model)
+            and own.tokens_b
+            and (task == Task.PRETRAIN or context.intent == Intent.CLARIFY)
+        ):
+            # "70B的模型 继续预训练 大概1T token" (after "帮我配一台训练服务器"): a run stated is a run to plan
+            tools = ["cluster_plan"]
+        if (
+            not tools
             and not follow_up
             and (slots.params_b or slots.model)
             and _CHECKPOINT_WORDS.search(text)

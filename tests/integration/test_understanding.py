@@ -4435,3 +4435,19 @@ def test_where_checkpoints_go_starts_from_their_size(assistant: Assistant, messa
     assert tools(answer) == ["storage"], answer.answer[:200]
     assert "980 GB" in first_sentence(answer)
     assert answer.citations
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("帮我配一台训练服务器", "70B的模型 继续预训练 大概1T token"),
+        ("configure a training server for us", "70B, continued pretraining, about 1T tokens"),
+    ],
+)
+def test_a_run_given_after_a_question_back_is_planned(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """6 x 70e9 x 1e12 = 4.2e23 FLOPs: far beyond one server, so the reply is a cluster plan, not a passage."""
+    _, second = talk(assistant, *messages)
+    assert tools(second) == ["cluster_plan"], second.answer[:200]
+    assert second.tool_calls[0].output["options"][0]["gpus"] > 8
