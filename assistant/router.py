@@ -496,7 +496,7 @@ _ASKED = [
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("step_time", words(r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
                         r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),
-    ("gpu_hours", words(r"gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
+    ("gpu_hours", words(r"(?<!per )(?<!per used )gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
                    r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",

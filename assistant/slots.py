@@ -172,6 +172,9 @@ class Slots(BaseModel):
     peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
     token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
     raw_data_tb: float | None = None
+    data_tokenized: bool = Field(
+        default=False, description="The data size given is of the tokenised shards, not raw text."
+    )
     storage_tb: float | None = Field(default=None, description="Data kept in priced cloud storage, TB.")
     storage_price_per_gb_month: float | None = Field(
         default=None, description="A storage price per GB-month."
@@ -393,7 +396,8 @@ _PEOPLE = flags(
     r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
 )
 _QUOTES_PER_SERVER = flags(
-    r"\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
+    r"\bquotes?\b[^.?!]{0,20}(?::|\bon my desk\b|\bwe got\b|\bfrom\b)|报价\s*[:：]|\b\d\s*x\s*\w[\w -]{0,14}\b(?:server|node|box)s?\b\s*(?:at|for|=|:|-)?\s*[$¥]"
+    r"|\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
     r"|\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box)\s*(?:quotes?|prices?)?\s*:|(?:整机|每台)\s*(?:报价|价格)"
 )
 # a reply that names a currency first: "USD.", "in dollars", "人民币。"
@@ -407,8 +411,8 @@ _BARE_BUDGET = flags(
 )
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
-    r"\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
-    r"|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+    r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
+    r"|托管(?:费)?\s*(?:加|和|含|\+)\s*电费|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
 )
 # "$310k per server, we need 4", "要买4台": how many of the machines just priced
 _SERVERS_NEEDED = flags(
@@ -421,7 +425,12 @@ _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|mo
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
 _COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
     ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)")),
-    ("rack", flags(r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜)|for (?:a|one|each) rack")),
+    (
+        "rack",
+        flags(
+            r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜|柜)|for (?:a|one|each) rack|racks?\s*(?:at|@|for)\s*\S*$|^\S*\s*racks?\s*(?:at|@|for)"
+        ),
+    ),
     ("server", flags(r"(?:per|/|a|each|每)\s*(?:server|node|box|machine|台|节点)")),
 ]
 # a figure for everything described, not per server: "150 kW total", "合计200kW", "all together 90 kW"
@@ -588,7 +597,7 @@ _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年�
 _UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
-    rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use)\b"
+    rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use|util)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
     rf"|\butil\b\s*(?:is|of|at|=|:)?\s*(?:only|just|about|~)?\s*{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:按|为|是|of|at|is)?\s*{DECIMAL}\s*%"
@@ -799,8 +808,15 @@ _HEADROOM = flags(
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
 _RAW_DATA = flags(
-    rf"(?:原始数据|raw data|raw text|dataset|data set|数据集|语料|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"(?:原始数据|raw data|raw text|dataset|data set|数据集|语料|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
 )
+_KEEP_ALL = flags(
+    r"\bkeep (?:all|every one|them all)\b|\ball of them\b|全部(?:保留|留着|都留)|都(?:保留|留着|要留)|一个不删"
+)
+_EVERY_STEPS = flags(rf"every\s*{DECIMAL}\s*(k)?\s*steps?|每\s*{DECIMAL}\s*(k|千)?\s*(?:步|steps?)")
+_RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万)?\s*(?:training\s*)?(?:steps?\b|步)")
+# the data already tokenised: "tokenized dataset is ~12TB", "分词后数据 12TB"
+_TOKENIZED = flags(r"tokeni[sz]ed|分词后|token\s*化后?|(?:token|tok)\s*ids?")
 _GROWTH = flags(
     rf"(?:每天|每日|per day|a day|daily)\s*(?:新增|增加|增长|grow(?:s|ing)?(?:\s*by)?|add(?:s|ing)?|ingest(?:s|ing)?)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
     rf"|{DECIMAL}\s*(tb|gb|pb)\s*(?:per day|a day|/\s*day|每天|daily)"
@@ -1026,6 +1042,14 @@ class SlotExtractor:
         ):
             # "deepseek-r1 70b蒸馏版": R1 distilled into a Llama or Qwen of that size, not the 671B MoE
             slots.model, slots.params_b = distilled, None
+        if slots.model == "chinchilla-70b" and re.search(
+            r"chinchilla[\s-]*(?:optimal|optimum|scaling|rule|law|ratio|style|tokens?|最优|比例|法则)",
+            text,
+            re.IGNORECASE,
+        ):
+            slots.model = (
+                None  # "13B, chinchilla optimal token count": the rule of 20 tokens, not the 70B model
+            )
         if slots.servers is None and slots.server_price and (need := _SERVERS_NEEDED.search(text)):
             slots.servers = int(_group(need, 1, 2) or 0) or None  # "$310k per HGX server, we need 4"
             if slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
@@ -1330,6 +1354,10 @@ class SlotExtractor:
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
                     basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)
+                    if basis is None and re.search(
+                        r"racks?\s*(?:at|@|for)\s*$", text[max(0, money.start - 16) : money.start]
+                    ):
+                        basis = "rack"  # "2 racks at $2,500/month each": each rack's rent
                     yearly = _YEARLY_PAY.search(_around(text, money.start, money.end))
                     slots.colo_per_month = money.amount / (12 if yearly else 1)
                     slots.colo_currency, slots.colo_basis = money.currency, basis
@@ -1469,7 +1497,21 @@ class SlotExtractor:
             re.IGNORECASE,
         ):
             slots.keeps_checkpoints = True  # "ckpt想多留几个", "keep the last few checkpoints"
-        if match := _CHECKPOINTS.search(text):
+        if (
+            _KEEP_ALL.search(text)
+            and (every := _EVERY_STEPS.search(text))
+            and (steps := list(_RUN_STEPS.finditer(text)))
+            and (
+                interval := int(to_number(_group(every, 1, 3) or "0") * (1000 if _group(every, 2, 4) else 1))
+            )
+        ):
+            # "50k steps, a full checkpoint every 1000 steps, keep all of them": 50 checkpoints (the run is the
+            # largest step count named)
+            total = max(
+                to_number(m.group(1)) * {"k": 1000, "万": 10_000}.get(m.group(2) or "", 1) for m in steps
+            )
+            slots.checkpoints = max(1, int(total // interval))
+        elif match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
         elif (match := _KEPT_COPIES.search(text)) and re.search(r"checkpoint|ckpt|检查点", text, re.I):
             slots.checkpoints = int(_group(match, 1, 2) or 0)  # "405B checkpoint多大 要存20个"
@@ -1531,6 +1573,7 @@ class SlotExtractor:
             slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(match.group(1), match.group(2))
+            slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
         if match := take(_GROWTH):
             slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_REPLICAS):
@@ -1566,7 +1609,13 @@ class SlotExtractor:
             slots.offload = False  # "ZeRO-3, NO offload": the optimizer stays on the GPUs, whatever fits
         elif _OFFLOAD.search(text):
             slots.offload = True
-        slots.rank_by = next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
+        # of the two price criteria, the one named first ("$ per TFLOPS, and $ per GB while you're at it")
+        priced = sorted((m.start(), name) for pattern, name in _RANK_BY[:2] if (m := pattern.search(text)))
+        slots.rank_by = (
+            priced[0][1]
+            if priced
+            else next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
+        )
         # "H200的带宽多少" asks a figure; "What does FP8 on H100 gain, and what are the risks?" asks why
         asks_figure = (_SPEC_ASK.search(text) or len(text) <= 40) and not _WHY.search(text)
         fields = [name for pattern, name in _SPEC_FIELDS if pattern.search(text)] if asks_figure else []

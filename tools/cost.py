@@ -910,6 +910,11 @@ class TcoOutput(ToolOutput):
     per_used_gpu_hour: OptionAmounts
     cash_flow: list[YearCashFlow]
     cheapest: Option
+    later_break_even_month: int | None = Field(
+        default=None,
+        description="When buying never overtakes cloud within the period: the month it would, at the same "
+        "costs (None if never).",
+    )
     break_even_month: int | None = Field(
         description="First month in the period when cumulative buy cost <= cumulative cloud cost; null if none."
     )
@@ -1163,10 +1168,11 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
 
     cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
     used_total = used_hours * years
+    later = None
     if break_even_month is None:
         when = f"buying does not overtake cloud within {years:g} years"
         if cloud_year > buy_opex:
-            month = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
+            month = later = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
             notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
     else:
         when = f"buying overtakes cloud in month {break_even_month}"
@@ -1230,6 +1236,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         cash_flow=cash_flow,
         cheapest=cheapest_option,
         break_even_month=break_even_month,
+        later_break_even_month=later,
         break_even_utilization=break_even_u,
         verdict=verdict,
         usd_to_cny=fx.usd_to_cny,

@@ -60,7 +60,21 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["growth_per_year"] = slots.growth_share_per_year
         if slots.years:
             payload["growth_years"] = slots.years
-    if slots.raw_data_tb:
+    if slots.raw_data_tb and slots.data_tokenized and not slots.tokens_b:
+        # "tokenized dataset is ~12TB": the shards as given, at the id width assumed (no raw text beside them)
+        width = slots.token_bytes or 4
+        payload.update(
+            dataset_tokens_b=slots.raw_data_tb * 1e12 / width / 1e9,
+            bytes_per_token_id=width,
+            keep_raw_text=False,
+        )
+        assumptions.append(
+            assumed(
+                f"your {num(slots.raw_data_tb)} TB are the tokenised shards at {width} bytes per token id; no raw text kept beside them",
+                f"你给的 {num(slots.raw_data_tb)} TB 是分词后的数据（每个 token id {width} 字节），不另存原始文本",
+            )
+        )
+    elif slots.raw_data_tb:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
                 ask=None if slots.tokens_b or slots.raw_data_tb else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip

@@ -48,6 +48,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("80% utilisation", "利用率 80%"))
     if slots.maintenance_share is not None:
         payload["maintenance_share_per_year"] = slots.maintenance_share
+    elif slots.colo_per_month or slots.staff_per_year:
+        # the user listed their running costs (colocation, people): those are the costs, no default share for
+        # support and spares added beside them, which moved verdicts the user's own figures did not
+        payload["maintenance_share_per_year"] = 0.0
+        assumptions.append(
+            assumed(
+                "no support or spares added beyond the running costs you gave; give a share of capex per year "
+                "(e.g. 10%) to add them",
+                "在你给出的运行成本之外不另加维保和备件；如需计入，请给出每年占设备款的比例（例如 10%）",
+            )
+        )
     money_into(slots, payload, catalog)
     own = {
         c
@@ -238,6 +249,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         years_zh = f"（约 {num(month / 12)} 年）" if month >= 12 else ""
         en = f"Buying pays for itself in **month {month}**{years_in} against the cloud. {en}"
         zh = f"与上云相比，自购约在**第 {month} 个月**回本{years_zh}。{zh}"
+    elif view.asked == "payback" and (later := o.get("later_break_even_month")):
+        # "break even in months?": the month, even past the period compared
+        en = (
+            f"Buying pays for itself against the cloud only in **month {later}** (about {num(later / 12)} years), "
+            f"after the {num(o['years'])} years compared. {en}"
+        )
+        zh = f"与上云相比，自购要到**第 {later} 个月**才回本（约 {num(later / 12)} 年），超出比较的 {num(o['years'])} 年。{zh}"
     elif view.asked == "payback":
         en = f"Buying does **not** pay for itself within {num(o['years'])} years against the cloud. {en}"
         zh = f"{num(o['years'])} 年内自购**不能**回本（相对上云）。{zh}"

@@ -4451,3 +4451,112 @@ def test_a_run_given_after_a_question_back_is_planned(
     _, second = talk(assistant, *messages)
     assert tools(second) == ["cluster_plan"], second.answer[:200]
     assert second.tool_calls[0].output["options"][0]["gpus"] > 8
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3yr TCO: 4 HGX H100 nodes at $260k each, 11 kW each, PUE 1.3, $0.10/kWh, 2 racks at $2,500/month each, "
+        "support+ops 15% of capex per year. total and per gpu-hour?",
+        "3年TCO：4台HGX H100，每台26万美元，每台11kW，PUE 1.3，电价0.1美元/度，2个机柜每柜每月2500美元，维保运维每年按设备款15%，总成本和折合每卡时多少",
+    ],
+)
+def test_racks_at_a_monthly_rent_are_colocation_and_the_cost_per_gpu_hour_leads(
+    assistant: Assistant, message: str
+) -> None:
+    """2 racks x $2,500 x 12 = $60,000 a year of colocation, never a cloud bill; owning's total over the
+    GPU-hours used leads."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    colo = [i["amount"]["usd"] for i in call.output["buy_opex_items"]]
+    assert 60_000 in colo, call.output["buy_opex_items"]
+    assert call.output["cloud_usd_per_gpu_hour"] > 1, call.output["cloud_usd_per_gpu_hour"]
+    assert num(call.output["per_used_gpu_hour"]["buy"]["usd"]) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "option A buy an 8x H100 box $280k, plus ~$3k/month colo+power. option B cloud at $2.50/gpu-hr and we'd "
+        "only pay for what we use, realistically 70% util. break even in months?",
+        "方案A买一台8卡H100 28万美元，另外托管加电费每月3000美元；方案B上云每卡时2.5美元，按量付费，实际利用率70%，几个月回本？",
+    ],
+)
+def test_payback_past_the_period_uses_the_users_running_costs_only(
+    assistant: Assistant, message: str
+) -> None:
+    """Cloud at 70%: 8 x $2.50 x 730 h x 0.7 = $10,220 a month; owning saves $10,220 - $3,000 = $7,220 a
+    month, so $280k pays back in month 39 (no support share added to the costs the user listed)."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["utilization"] == 0.7
+    assert call.input["maintenance_share_per_year"] == 0
+    assert call.output["later_break_even_month"] == 39
+    assert "39" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "13B, chinchilla optimal token count, H100 SXM, assume 40% MFU. GPU-hours?",
+        "13B模型，按chinchilla最优token数，H100 SXM，MFU 40%，要多少卡时",
+    ],
+)
+def test_chinchilla_as_a_rule_is_not_the_chinchilla_model(assistant: Assistant, message: str) -> None:
+    """20 tokens per parameter: 260B tokens; 6 x 13e9 x 260e9 / (989e12 x 0.4) / 3600 = 14,230 GPU-hours."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.output["workload"]["tokens_b"] == pytest.approx(260)
+    assert "14,230" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "13B full training, 50k steps, full checkpoint every 1000 steps. storage if we keep all of them?",
+            50,
+        ),
+        ("13B 全量训练 5万步 每1000步存一个完整ckpt 全部保留要多少存储", 50),
+    ],
+)
+def test_keeping_every_checkpoint_of_a_run_counts_them(assistant: Assistant, message: str, kept: int) -> None:
+    """50,000 / 1,000 = 50 full checkpoints of 13e9 x 14 bytes = 182 GB: 9.1 TB."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["checkpoints_retained"] == kept
+    assert "9.1 TB" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "70B pretrain, full ckpt every 2h, keep last 5, tokenized dataset is ~12TB. how much fast storage do we need",
+        "70B 预训练，每2小时存一次完整ckpt，保留最近5个，分词后数据集约12TB，需要多少高速存储",
+    ],
+)
+def test_a_tokenized_dataset_size_is_used_as_given(assistant: Assistant, message: str) -> None:
+    """12 TB of shards (not a Chinchilla guess) beside 5 x 980 GB of checkpoints."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["keep_raw_text"] is False
+    assert call.input["dataset_tokens_b"] * call.input["bytes_per_token_id"] == pytest.approx(12_000)
+    assert "12,000 GB" in answer.answer[:400]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "quotes on my desk: 8x H100 SXM server $265k, 8x H200 $315k, 8x MI300X $210k. give me $ per dense bf16 "
+        "TFLOPS, and $ per GB of HBM while you're at it",
+        "桌上的报价：8卡H100 SXM服务器 $265k，8卡H200 $315k，8卡MI300X $210k，算一下每TFLOPS多少钱，顺便每GB显存多少钱",
+    ],
+)
+def test_quotes_named_as_quotes_rank_in_the_order_asked(assistant: Assistant, message: str) -> None:
+    """Per dense BF16 PFLOP/s: MI300X 210k / 10.46 = $20.1k, H100 265k / 7.91 = $33.5k, H200 $39.8k."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert lead.index("PFLOP") < lead.index("per GB") if "per GB" in lead else True
+    for figure in ("$20,078/PFLOPS", "$33,480/PFLOPS"):
+        assert figure in answer.answer[:600]
