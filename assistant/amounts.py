@@ -87,7 +87,7 @@ _AFTER = [
     (
         "server",
         flags(
-            r"^\s*(?:/|per|a|each|每)\s*(?:[\w-]+\s+){0,3}?(?:node|server|box|machine)s?\b|^\s*(?:/|每)\s*(?:台|节点)|^\s*(?:to buy|each)\b"
+            r"^\s*(?:/|per|a|each|每)\s*(?:[\w-]+\s+){0,3}?(?:node|server|box|machine)s?\b|^\s*(?:/|每|一|1)\s*(?:台|节点)|^\s*(?:to buy|each)\b"
         ),
     ),
     (
@@ -121,14 +121,14 @@ _BEFORE = [
             # "买要230万", "采购价 230 万", "buy it for $280k", "买的话220万"
             r"|(?:买(?:的话|断)|购买的话|买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy(?:ing)? (?:it|one|them|the (?:box|server|machine|node))\s*(?:is|costs?|for|at|would be|outright)?)\s*$"
             # "buying an 8 gpu box for $280k", "buy a DGX H100 for $300k", "买一台8卡H100 220万": a machine's price
-            r"|\bbuy(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"
+            r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"
             r"|买(?:一|1)台[^。，,；;？?]{0,14}?\s*$"
         ),
     ),
     (
         "gpu",
         flags(
-            r"(?:每张卡?|每卡|一张卡?|单卡|per gpu|each gpu|gpus? (?:are|is|cost|at)|卡(?:的)?(?:单价|价格|报价))\s*(?:约|大概|要)?\s*$"
+            r"(?:每张卡?|每卡|一张卡?|单卡|per gpu|each gpu|gpus? (?:are|is|cost|at)|(?<![\d一二两三四五六七八九十])卡(?:的)?(?:单价|价格|报价))\s*(?:约|大概|要)?\s*$"
         ),
     ),
     ("monthly", flags(r"(?:每个?月|monthly|per month|a month)[^。.,，;；]{0,12}$")),
@@ -153,6 +153,10 @@ _PER_YEAR = flags(
     r"^\s*(?:/|per|an?|every|each|每)\s*(?:yr|year|annum|年)\b|^\s*(?:/|每)\s*年|^\s*(?:一年|每年)"
 )
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
+_BUILT_ONE = flags(
+    r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥]{0,12}?\s*$"
+    r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)\s+for\s*$"
+)
 _CLAUSE_END = flags(r"[,;，；。()（）]")
 
 
@@ -200,6 +204,8 @@ def clause(text: str, start: int, end: int) -> str:
 
 def _kind(before: str, after: str) -> tuple[Kind, int]:
     """What the amount is the price of, and the length of the unit written after it."""
+    if _BUILT_ONE.search(before):
+        return "server", 0  # "自建一台8卡230万 电+托管每月1.5万": the machine's price, whatever follows it
     for kind, pattern in _PAYS_FOR:
         if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
             period = _PER_MONTH.search(after) or _PER_YEAR.search(after)

@@ -112,6 +112,14 @@ _UNITS_TOPIC = (
     "GB versus GiB: why software shows less GPU memory than the vendor's figure",
     "显存数字 GB 与 GiB 单位换算：为什么软件显示的比标称的少",
 )
+_DRIVER_QUESTION = words(
+    r"(?:驱动|driver)[^。？?]{0,40}(?:cuda|cu\d{3}|pytorch|torch|rocm)|(?:cuda|cu\d{3}|pytorch|torch)[^。？?]{0,40}(?:驱动|driver)"
+)
+_DRIVER_TOPIC = (
+    "NVIDIA driver and CUDA version compatibility: which driver a CUDA 12 or CUDA 11 PyTorch build needs, minor "
+    "version compatibility and forward compatibility",
+    "NVIDIA 驱动与 CUDA 版本的兼容关系：CUDA 12 或 CUDA 11 的 PyTorch 需要什么驱动，次版本兼容与向前兼容",
+)
 _MIXING_TOPIC = (
     "can one synchronous training job mix two GPU generations?",
     "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
@@ -487,7 +495,7 @@ _ASKED = [
                        r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
-                              r"利用率[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),
+                              r"利用率\s*(?:要|得|需要|达到|超过|在)?\s*(?:多少|多高|几成)[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),
     ("payback", words(r"回本", r"pay (?:for )?itself", r"pays? back", r"payback", r"break[- ]?even", r"多久能?赚回")),
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
@@ -521,7 +529,7 @@ _ASKED = [
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
-    ("per_gpu_hour", words(r"\bper (?:used )?gpu[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?gpu[\s-]*h(?:ou)?r",
+    ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r",
                            r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:成本|合多少|多少钱)")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
@@ -1026,7 +1034,10 @@ class Router:
             query = f"{message} {_TOPIC_ONLY.sub(' ', context.question or '')}"
         wanted = list(dict.fromkeys(triggered))
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
-        if _GREETING.search(text) and not tools and not (has_domain and len(text) > 25):
+        # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
+        # much in fewer characters)
+        asks_more = has_domain and (len(text) > 25 or len(_CJK_CHAR.findall(text)) >= 8)
+        if _GREETING.search(text) and not tools and not asks_more:
             intent = Intent.GREETING
         elif _OFF_TASK.search(text):
             intent, tools = Intent.OUT_OF_SCOPE, []  # a poem about GPUs is still not a sizing question
@@ -1071,6 +1082,10 @@ class Router:
         ):
             # "算的140G，vllm显示130多G，单位问题吗": the units answer; no sizing was asked
             intent, tools, query = Intent.KNOWLEDGE, [], _UNITS_TOPIC[language == "zh"]
+        if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
+            # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
+            # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
+            query = _DRIVER_TOPIC[language == "zh"]
         if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
@@ -1232,15 +1247,16 @@ _TOPIC_ONLY = re.compile(
 # a fact about the asker: "we only have 2 ops people", "our team is 3", "我们就三个人，没有运维"
 _OUR_FACT = words(
     r"^\W*(?:we|we're|we are|we've|we have|we got|our|us|i|i'm|i have|my|there (?:are|is)|there's)\b",
-    r"^\W*(?:我们|咱们|我这边|我们这边|公司|团队|我)",
+    r"^\W*(?:the (?:machines?|servers?|cluster|nodes?|boxes) (?:are|is|run|can'?t|cannot))\b",
+    r"^\W*(?:我们|咱们|我这边|我们这边|公司|团队|我|机器|服务器|集群|节点|线上|业务)",
 )
 
 
 # ... about their team, means or limits, not their tastes ("i love pizza")
 _CIRCUMSTANCE = words(
     r"\b(?:team|people|ppl|persons?|engineers?|ops|sre|sres|admins?|devops|staff|headcount|budget|only|just|"
-    r"no|none|don'?t|can'?t|cannot|never|small|tiny|startup|lab|university|\d+)\b",
-    r"人|运维|团队|预算|只有|就|没有|没人|不会|小团队|创业|实验室|高校|\d",
+    r"no|none|don'?t|can'?t|cannot|never|small|tiny|startup|lab|university|reboot|restart|downtime|\d+)\b",
+    r"人|运维|团队|预算|只有|就|没有|没人|不会|不能|没法|不允许|重启|停机|小团队|创业|实验室|高校|\d",
 )
 
 

@@ -281,6 +281,7 @@ _TOKENS_AFTER = flags(
 # a vendor word may sit between the count and the name the catalog matched: "8张NVIDIA GB200"
 _VENDOR = r"(?:nvidia|amd|intel|google(?:\s+cloud)?|英伟达|华为)"
 _COUNT_BEFORE = flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
+_WAN_CARDS = flags(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十]+)\s*万\s*(?:张|块|颗|卡)\s*(?:的)?\s*$")
 _COUNT_AFTER = flags(rf"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*{INTEGER}")
 _NODES = flags(
     rf"{NUMBER}\s*(?:台|个节点|节点|nodes?|servers?|machines?|boxes)\s*(?:of|的|，|,|each\s*with|with)?\s*"
@@ -412,7 +413,7 @@ _BARE_BUDGET = flags(
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
-    r"|托管(?:费)?\s*(?:加|和|含|\+)\s*电费|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+    r"|托管(?:费)?\s*(?:加|和|含|\+)\s*电费?|电费?\s*(?:加|和|\+)\s*托管|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
 )
 # "$310k per server, we need 4", "要买4台": how many of the machines just priced
 _SERVERS_NEEDED = flags(
@@ -499,7 +500,7 @@ _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
-    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|改成|改为|换成|设为|设成|变成|加到|提高到)\s*){0,3}"
+    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|要|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -721,6 +722,11 @@ _WRITE_GB_S = flags(
     rf"(?:writes?|写入|写|storage|存储|file ?system|文件系统|lustre|nfs|weka|vast)[^.;。；，?？\n]{{0,24}}?{DECIMAL}\s*(gb|tb)\s*/\s*s"
     rf"|{DECIMAL}\s*(gb|tb)\s*/\s*s\s*(?:of\s*)?(?:sequential\s*)?(?:writes?|写入|写)"
 )
+# the storage's network link, in gigabits: "NFS 10GbE", "25G以太网", "over 100 GbE"
+_ETHERNET_LINK = flags(
+    rf"{DECIMAL}\s*(?:gbe|gige|g\s*(?:以太网|网口|网卡)|gb/s\s*ethernet|gbps\s*(?:ethernet|link|nic))"
+)
+_STORAGE_LINK_CONTEXT = flags(r"\bnfs\b|\bnas\b|storage|存储|lustre|checkpoint|ckpt|检查点|\bsave\b")
 _EPOCHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}")
 _SAMPLES = flags(
     rf"{NUMBER}\s*(k|m|million|万|千|百万)?\s*(?:条|个样本|个对话|组对话|samples?|examples?|conversations?|instructions?"
@@ -857,6 +863,11 @@ _TARGET_CURRENCY = [
 _OFFLOAD = flags(
     r"\boffload|卸载|optimizer(?: states?)? (?:goes|go|moved?|moving|lives?|sits?|kept|on|in|to|into) (?:to |on |in |into )?"
     r"(?:the )?(?:cpu|host|system ram|ram)\b|优化器(?:状态)?\s*(?:放|放到|放在|挪到|移到|搬到|存到|丢到)\s*(?:cpu|内存|主机)"
+)
+# offload asked about, not chosen: "要不要开offload", "do we need offload?", "是否需要卸载"
+_OFFLOAD_ASKED = flags(
+    r"(?:要不要|需不需要|需要不需要|是否(?:需要|要)?|用不用|开不开|该不该|有没有必要)\s*(?:开|开启|用|打开|做)?\s*(?:cpu\s*)?(?:offload|卸载)"
+    r"|\b(?:do|would|will|should) (?:we|i|you) (?:need|have|want) (?:to )?(?:use |turn on |enable )?(?:cpu )?offload|\bneed (?:cpu )?offload\s*\?|\boffload (?:needed|necessary|required)\s*\?"
 )
 # offload ruled out: "NO offload", "without CPU offload", "不用offload", "不卸载"
 _NO_OFFLOAD = flags(
@@ -1143,6 +1154,11 @@ class SlotExtractor:
         if each := _PER_NODE_AFTER.match(text, gpu.end):
             # "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each": one such machine
             slots.gpus_per_node = slots.gpu_count = int(_group(each, 1, 2) or 8)
+            return
+        if wan := _WAN_CARDS.search(before):
+            slots.gpu_count = int(
+                to_number(wan.group(1)) * 10_000
+            )  # "一万张H800", "1.5万卡": tens of thousands
             return
         count = _COUNT_BEFORE.search(before)
         if count and "台" in count.group(0):
@@ -1518,6 +1534,9 @@ class SlotExtractor:
         if match := take(_WRITE_GB_S):
             unit = (_group(match, 2, 4) or "gb").lower()
             slots.write_gb_s = float(_group(match, 1, 3) or 0) * (1000 if unit == "tb" else 1)
+        elif _STORAGE_LINK_CONTEXT.search(text) and (link := take(_ETHERNET_LINK)):
+            # "存储是NFS 10GbE": the link bounds the write rate, 10 Gb/s = 1.25 GB/s
+            slots.write_gb_s = float(link.group(1)) / 8
         if (match := take(_CHECKPOINT_EVERY)) and re.search(
             r"checkpoint|ckpt|检查点|存一次|保存", text, re.I
         ):
@@ -1605,8 +1624,10 @@ class SlotExtractor:
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
         if _FX_CONTEXT.search(text) and (rate := _FX_RATE.search(text)):
             slots.usd_to_cny = float(rate.group(1) or rate.group(2) or rate.group(3))
-        if _NO_OFFLOAD.search(text):
-            slots.offload = False  # "ZeRO-3, NO offload": the optimizer stays on the GPUs, whatever fits
+        if _NO_OFFLOAD.search(text) or _OFFLOAD_ASKED.search(text):
+            # "ZeRO-3, NO offload": the optimizer stays on the GPUs, whatever fits; "要不要开offload": whether it
+            # fits without, which the verdict answers
+            slots.offload = False
         elif _OFFLOAD.search(text):
             slots.offload = True
         # of the two price criteria, the one named first ("$ per TFLOPS, and $ per GB while you're at it")

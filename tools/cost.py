@@ -905,6 +905,9 @@ class TcoOutput(ToolOutput):
     lease_per_month: Money
     lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
     cloud_usd_per_gpu_hour: float
+    cloud_priced: bool = Field(
+        default=True, description="False when no cloud price was given or found: cloud is not compared."
+    )
     cloud_price_basis: str
     totals: OptionAmounts
     per_used_gpu_hour: OptionAmounts
@@ -1095,6 +1098,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
             "(about what a 36-month lease of the hardware costs); ask lessors for a rate"
         )
 
+    cloud_priced = True
     if inp.cloud_per_month is not None:
         # the bill the team pays now for the same work: its GPU-hour price is implied, not looked up
         cloud_price = fx.to_usd(inp.cloud_per_month) * MONTHS_PER_YEAR / (hw.gpus * HOURS_PER_YEAR * u)
@@ -1109,13 +1113,18 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     else:
         cheapest = cheapest_on_demand(catalog, hw.acc)
         if cheapest is None:
-            raise CalculatorInputError(
-                "cloud_price_per_gpu_hour",
-                f"the catalog has no on-demand cloud price for {hw.acc.name}; give cloud_price_per_gpu_hour",
+            # owning is still costed (its total and its cost per GPU-hour); the cloud is left out of the
+            # comparison until a price is given
+            cloud_price, cloud_priced = 0.0, False
+            cloud_basis = f"no cloud price: the catalog has none for {hw.acc.name}"
+            notes.warnings.append(
+                f"the catalog has no on-demand cloud price for {hw.acc.name}: cloud is not compared; give "
+                "a cloud price per GPU-hour to compare it"
             )
-        cloud_price, described, cited = cheapest
-        cloud_basis = f"cheapest current catalog on-demand price: {described}"
-        notes.cite(*cited)
+        else:
+            cloud_price, described, cited = cheapest
+            cloud_basis = f"cheapest current catalog on-demand price: {described}"
+            notes.cite(*cited)
 
     used_hours = hw.gpus * HOURS_PER_YEAR * u
     # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
@@ -1166,7 +1175,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     raw_break_even_u = (capex - residual + years * fixed) / (years * margin) if margin > 0 else math.inf
     break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
 
-    cheapest_option: Option = min(("buy", "lease", "cloud"), key=lambda k: totals[k])
+    options: tuple[Option, ...] = ("buy", "lease", "cloud") if cloud_priced else ("buy", "lease")
+    cheapest_option: Option = min(options, key=lambda k: totals[k])
     used_total = used_hours * years
     later = None
     if break_even_month is None:
@@ -1230,6 +1240,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         lease_per_month=fx.money(lease_month),
         lease_opex_per_year=fx.money(lease_opex),
         cloud_usd_per_gpu_hour=round(cloud_price, 6),
+        cloud_priced=cloud_priced,
         cloud_price_basis=cloud_basis,
         totals=OptionAmounts(**{k: fx.money(v) for k, v in totals.items()}),
         per_used_gpu_hour=OptionAmounts(**{k: fx.money(v / used_total, 4) for k, v in totals.items()}),

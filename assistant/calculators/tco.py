@@ -211,6 +211,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     priced = _priced(i)
     # two options with the user's own prices: those two decide, the catalog's third is a reference
     weighed = priced if len(priced) == 2 else ["buy", "lease", "cloud"]
+    if not o.get("cloud_priced", True):
+        weighed = [k for k in weighed if k != "cloud"]  # no cloud price anywhere: owning against leasing only
     best = min(weighed, key=lambda k: t[k]["usd"])
     years_en = f"{num(o['years'])} year{'' if o['years'] == 1 else 's'}"
     en = (
@@ -225,7 +227,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     )
     if len(weighed) == 2:
         other = next(k for k in ("buy", "lease", "cloud") if k not in weighed)
-        if other == "cloud":
+        if other == "cloud" and o.get("cloud_priced", True):
             en += f" (Cloud at the catalog's ${num(o['cloud_usd_per_gpu_hour'])}/GPU-hour would be {money(t['cloud'], first_en)}.)"
             zh += f"（按目录云价 ${num(o['cloud_usd_per_gpu_hour'])}/卡时，上云为 {money(t['cloud'], first_zh)}。）"
     month = o.get("break_even_month")

@@ -124,11 +124,6 @@ RULES: list[Rule] = [
         r"capex_per_gpu: the catalog has no purchase price for (?P<gpu>.+); give capex_per_gpu or capex_total",
         "capex_per_gpu：目录中没有 {gpu} 的购买价格；请给出 capex_per_gpu 或 capex_total",
     ),
-    rule(
-        r"cloud_price_per_gpu_hour: the catalog has no on-demand cloud price for (?P<gpu>.+); "
-        r"give cloud_price_per_gpu_hour",
-        "cloud_price_per_gpu_hour：目录中没有 {gpu} 的按需云上价格；请给出 cloud_price_per_gpu_hour",
-    ),
     # gpu_compare
     rule(
         r"(?P<field>gpus\.\d+): (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") are both (?P<gpu>.+); "

@@ -173,6 +173,11 @@ RULES: list[Rule] = [
         "利用率为 {u}% 时，购买的累计成本要到第 {month} 个月才会低于上云",
     ),
     rule(
+        r"the catalog has no on-demand cloud price for (?P<gpu>.+): cloud is not compared; give "
+        r"a cloud price per GPU-hour to compare it",
+        "目录中没有 {gpu} 的按需云价：未与上云比较；给出每卡时的云上价格即可比较",
+    ),
+    rule(
         r"cloud rents only the GPUs asked for; buying and leasing pay for whole servers",
         "上云只租所需数量的 GPU；购买和租赁要按整台服务器付费",
     ),

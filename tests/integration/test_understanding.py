@@ -2430,9 +2430,11 @@ def test_the_owning_costs_given_are_the_ones_compared(
 def test_a_calculator_error_names_what_is_missing_in_words(
     assistant: Assistant, message: str, words: str
 ) -> None:
-    """An input the calculator lacks is asked for in the reader's words, never by its field name."""
+    """An input the calculator lacks is asked for in the reader's words, never by its field name; owning is
+    still costed without it."""
     (answer,) = talk(assistant, message)
     assert words in answer.answer
+    assert answer.tool_calls[0].output["cloud_priced"] is False
     assert "cloud_price_per_gpu_hour" not in answer.answer
 
 
@@ -4560,3 +4562,103 @@ def test_quotes_named_as_quotes_rank_in_the_order_asked(assistant: Assistant, me
     assert lead.index("PFLOP") < lead.index("per GB") if "per GB" in lead else True
     for figure in ("$20,078/PFLOPS", "$33,480/PFLOPS"):
         assert figure in answer.answer[:600]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "20台8卡H20 110万一台 每台整机6.5kW PUE 1.35 电费0.5元 三年TCO多少 折合每卡时多少钱",
+        "20 8-GPU H20 servers at ¥1.1M each, 6.5 kW per server, PUE 1.35, ¥0.5/kWh: 3-year TCO and cost per card-hour?",
+    ],
+)
+def test_a_tco_with_a_price_per_server_and_no_cloud_price_costs_owning(
+    assistant: Assistant, message: str
+) -> None:
+    """'110万一台' is each server's price; the catalog has no cloud price for the H20, so owning is costed
+    (20 x ¥1.1M of servers and the rest) and the cloud left out, never an error."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["capex_per_server"] == 1_100_000
+    assert call.output["cloud_priced"] is False
+    assert num(call.output["per_used_gpu_hour"]["buy"]["cny"]) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "云上H800 ¥18/卡/小时 自建一台8卡230万 电+托管每月1.5万 利用率60% 多少个月回本",
+        "cloud H800 at ¥18 per GPU-hour, or build one 8-GPU box for ¥2.3M with power and colo ¥15k a month, 60% "
+        "utilisation: how many months to pay back?",
+    ],
+)
+def test_payback_in_months_from_a_build_price_and_a_monthly_running_cost(
+    assistant: Assistant, message: str
+) -> None:
+    """Cloud: 8 x ¥18 x 730 h x 0.6 = ¥63,072 a month; owning saves ¥48,072 a month: ¥2.3M pays back in
+    month 48 (the ¥15k includes the power; no support share added to costs the user listed)."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["capex_per_server"] == 2_300_000
+    assert call.output["later_break_even_month"] == 48
+    assert "48" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("405B 训15.6T token 一万张H800 MFU40% 要训多久", 10_000),
+        ("405B on 15.6T tokens, 1.5万张H800, MFU 40%, how long?", 15_000),
+    ],
+)
+def test_ten_thousands_of_cards_are_a_count(assistant: Assistant, message: str, count: int) -> None:
+    """6 x 405e9 x 15.6e12 = 3.79e25 FLOPs / (10,000 x 989e12 x 0.4) = 111 days."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_compute")
+    assert call.input["gpus"] == count
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "8卡H100 全参13B seq 4k 用FSDP full shard 显存够不够 要不要开offload",
+        "full finetune 13B on 8x H100, seq 4k, FSDP full shard: does it fit, do we need CPU offload?",
+    ],
+)
+def test_whether_offload_is_needed_is_answered_without_offload(assistant: Assistant, message: str) -> None:
+    """13e9 x 16 bytes / 8 = 26 GB of states per card plus activations: it fits 80 GB with nothing offloaded."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["offload_optimizer"] is False
+    assert call.output["fits"] is True
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("hi 在吗 想问下L40S能不能拿来训练",),
+        ("服务器驱动还是470 想跑cuda12的pytorch 必须升级吗", "机器上在跑业务 不能重启"),
+    ],
+)
+def test_a_greeting_with_a_question_and_a_constraint_after_an_answer_are_answered(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert answer.citations, answer.answer[:200]
+    assert "不在我的范围" not in answer.answer
+    assert "比如可以问" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "70B ckpt 每次save要十几分钟 太慢了 存储是NFS 10GbE 该换啥",
+        "saving a 70B checkpoint takes 10+ minutes over NFS on 10GbE, what should we change?",
+    ],
+)
+def test_a_storage_link_bounds_the_checkpoint_write(assistant: Assistant, message: str) -> None:
+    """10 Gb/s = 1.25 GB/s; 70e9 x 14 bytes = 980 GB takes 784 s = 13.1 minutes."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["write_bandwidth_gb_s"] == 1.25
+    assert "13.1" in first_sentence(answer)

@@ -387,6 +387,8 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "mi300x", "gpus": 8, "capex_per_gpu": 15000, "utilization": 0.3, "staff_per_year": 1e5}),
     ("tco", {"gpu": "b200", "gpus": 8, "server": "dgx-b200", "years": 5}),
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3, "residual_share": 0.2}),
+    # a card the catalog has no cloud price for, and none given: owning is costed, cloud is not compared
+    ("tco", {"gpu": "h20", "gpus": 160, "capex_per_server": 1.1e6, "currency": "CNY", "years": 3}),
     # GPU comparison: on-demand cloud only or any price
     ("gpu_compare", {"gpus": ["h100-sxm", "mi300x", "rtx-4090"], "on_demand_cloud_only": False}),
     ("gpu_compare", {"gpus": ["a100-80gb-sxm", "h200"], "rank_by": "usd_per_tflop", "on_demand_cloud_only": True}),

@@ -57,7 +57,6 @@ RAISING: list[Payload] = [
     ("power_cost", {"gpu": "h100-sxm", "gpus": 8, "server_power_kw": 10}),
     ("cloud_cost", {"gpu": "rtx-4090", "gpu_hours": 1000}),
     ("tco", {"gpu": "v100-sxm2-32gb", "gpus": 8}),
-    ("tco", {"gpu": "rtx-4090", "gpus": 8}),
     # gpu_compare
     ("gpu_compare", {"gpus": ["h100-sxm", "H100"]}),
     ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "prices_usd": {"a100-80gb-sxm": 10000}}),
@@ -159,7 +158,6 @@ QUESTIONS = [
     "用3张H100、张量并行3全参微调Llama-3-8B显存够吗？",
     "1张H100训练7B模型的all-reduce通信要多久？",
     "8张V100三年的总拥有成本是多少？",
-    "8张RTX 4090三年的总拥有成本是多少？",
 ]
 
 

@@ -478,10 +478,9 @@ def test_unknown_names_list_the_closest_catalog_names(run: Any, field: str, sugg
         (lambda: power_cost(PowerCostInput(gpu="H100", gpus=8, server_power_kw=10), CATALOG), "server_power_kw"),
         (lambda: cloud_cost(CloudCostInput(gpu="H800", gpu_hours=10), CATALOG), "price_per_gpu_hour"),
         (lambda: tco(TcoInput(gpu="H800", gpus=8), CATALOG), "capex_per_gpu"),
-        (lambda: tco(TcoInput(gpu="H800", gpus=8, capex_per_gpu=30_000), CATALOG), "cloud_price_per_gpu_hour"),
     ],
     ids=["no-count", "no-gpu", "gpu-server-mismatch", "server-power-without-server", "no-cloud-price",
-         "no-purchase-price", "no-cloud-price-tco"],
+         "no-purchase-price"],
 )  # fmt: skip
 def test_inputs_that_cannot_be_computed_name_the_field(run: Any, field: str) -> None:
     with pytest.raises(CalculatorInputError) as exc:
@@ -600,3 +599,15 @@ def test_a_circuit_carries_80_percent_of_its_rating_continuously(
     assert out.circuit_kw == pytest.approx(circuit_kw)
     assert out.fits_circuit is (out.it_power_kw <= circuit_kw)
     assert out.fits_circuit
+
+
+def test_a_tco_without_any_cloud_price_costs_owning_and_leaves_the_cloud_out() -> None:
+    """The catalog has no on-demand H800 price: buying is still costed (its total and per GPU-hour), the
+    cheapest option is chosen between buying and leasing, and a warning names the missing input."""
+    out = tco(TcoInput(gpu="H800", gpus=8, capex_per_gpu=30_000), CATALOG)
+    assert out.cloud_priced is False
+    assert out.cheapest in {"buy", "lease"}
+    assert out.totals.buy.usd > 8 * 30_000
+    assert any("cloud price per GPU-hour" in w for w in out.warnings)
+    priced = tco(TcoInput(gpu="H800", gpus=8, capex_per_gpu=30_000, cloud_price_per_gpu_hour=2.0), CATALOG)
+    assert priced.cloud_priced is True
