@@ -508,6 +508,8 @@ _SEQ = flags(
     rf"|\b(?:a|one|single|each|per|every)\s+{DECIMAL}\s*(k)?\s*-?\s*(?:tokens?\s*)?(?:request|prompt|sequence|input|conversation|document)\b"
     rf"|{DECIMAL}\s*(k)\s*-?\s*tokens?\s*(?:requests?|prompts?|sequences?|inputs?)\b"
     rf"|{DECIMAL}\s*(k)\s*(?:tokens?)?\s*(?:的)?\s*(?:请求|输入|长度|长文本|序列|长上下文)|(?:长度|输入长度)\s*(?:为|是)?\s*{DECIMAL}\s*(k)?"
+    # "每路 32k 呢", "每个请求 8k": each stream's length
+    rf"|(?:每路|每个请求|每条请求|每个用户|每条)\s*(?:要|是|为)?\s*{DECIMAL}\s*(k)"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -1245,7 +1247,7 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
-            number, k = _group(match, 1, 3, 5, 7, 9, 11, 13), _group(match, 2, 4, 6, 8, 10, 12, 14)
+            number, k = _group(match, 1, 3, 5, 7, 9, 11, 13, 15), _group(match, 2, 4, 6, 8, 10, 12, 14, 16)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2, 3) or 1)

@@ -212,6 +212,11 @@ class InferenceMemoryOutput(ToolOutput):
         description="Tokens of KV cache that fit in one replica after weights and overheads."
     )
     fits: bool | None
+    replicas_for_batch: list[int] | None = Field(
+        default=None,
+        description="When no single tensor-parallel group of 64 or fewer GPUs holds all `batch` sequences: "
+        "[GPUs in all, tensor parallel per replica, sequences per replica] for replicas that share them.",
+    )
     gpus_needed: int | None = Field(
         default=None,
         description="Smallest tensor-parallel group (1, 2, 4, 8, ...) of this GPU that holds the weights and the "
@@ -348,6 +353,27 @@ def _smallest_tp(
     return None
 
 
+def _replicated(
+    inp: InferenceMemoryInput, arch: Architecture, latent: int | None, tokens: int, usable: float
+) -> tuple[int, int, int] | None:
+    """When no one tensor-parallel group holds every sequence: the fewest GPUs as replicas of a group, each
+    holding the weights and as many sequences as fit. Returns (GPUs, tensor parallel, sequences per replica)."""
+    best: tuple[int, int, int] | None = None
+    for size in (n for n in (1, 2, 4, 8) if arch.attention_heads % n == 0):
+        trial = _sizes(inp, arch, latent=latent, tokens=tokens, tp=size, batch=1)
+        free = usable - trial.weights_per_gpu - trial.fixed_per_gpu
+        per_sequence = trial.kv_bytes_per_token_per_gpu * tokens
+        if free <= 0 or per_sequence <= 0:
+            continue
+        each = math.floor(free / per_sequence + 1e-9)
+        if each < 1:
+            continue
+        gpus = size * math.ceil(inp.batch / each)
+        if best is None or gpus < best[0]:
+            best = (gpus, size, each)
+    return best
+
+
 def _suggestions(
     inp: InferenceMemoryInput, arch: Architecture, latent: int | None, tokens: int, usable: float
 ) -> list[str]:
@@ -453,8 +479,12 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     headroom: float | None = None
     suggestions: list[str] = []
     gpus_needed: int | None = None
+    spread: tuple[int, int, int] | None = None
     if capacity and usable:
         gpus_needed = _smallest_tp(inp, arch, latent, tokens, usable)
+        if gpus_needed is None and inp.batch > 1:
+            # "200 users at 32k each": the sequences spread over replicas, each with its own copy of the weights
+            spread = _replicated(inp, arch, latent, tokens, usable * GB)
         free = usable * GB - sizes.weights_per_gpu - sizes.fixed_per_gpu
         per_token = sizes.kv_bytes_per_token_per_gpu
         max_tokens = max(0, math.floor(free / per_token + 1e-9))
@@ -578,6 +608,7 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         max_kv_tokens_per_replica=max_tokens,
         fits=fits,
         gpus_needed=gpus_needed,
+        replicas_for_batch=list(spread) if spread else None,
         headroom_pct=headroom,
         verdict=verdict,
         suggestions=suggestions,

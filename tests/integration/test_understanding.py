@@ -4662,3 +4662,25 @@ def test_a_storage_link_bounds_the_checkpoint_write(assistant: Assistant, messag
     call = next(c for c in answer.tool_calls if c.name == "storage")
     assert call.input["write_bandwidth_gb_s"] == 1.25
     assert "13.1" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        (
+            "serving llama 3 8B on L40S, 200 concurrent users, 4k context each, how many cards?",
+            "what about 32k context each",
+        ),
+        ("L40S 部署 llama3 8B，200 路并发，每路 4k 上下文，要几张卡", "每路 32k 呢"),
+    ],
+)
+def test_many_long_sequences_spread_over_replicas_rather_than_fail(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """No single group of L40S holds 200 x 32k sequences, but replicas sharing them do: a count, never
+    'even 64 cannot hold'."""
+    _, second = talk(assistant, *messages)
+    call = next(c for c in second.tool_calls if c.name == "inference_memory")
+    assert call.output["replicas_for_batch"], call.output
+    assert str(call.output["replicas_for_batch"][0]) in first_sentence(second)
+    assert "cannot hold" not in second.answer

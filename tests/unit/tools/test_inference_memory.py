@@ -440,3 +440,22 @@ def test_resident_lora_adapters_add_rank_times_layer_widths() -> None:
     adapter_params = 16 * 32 * (4 * 2 * 4096 + 3 * (4096 + 11008))
     assert served.lora_adapters_gb == pytest.approx(10 * adapter_params * 2 / 1e9)
     assert served.per_gpu.weights_gb - base.per_gpu.weights_gb == pytest.approx(served.lora_adapters_gb)
+
+
+def test_sequences_no_one_group_holds_spread_over_replicas() -> None:
+    """200 sequences of 32,768 tokens of Llama 3 8B need 200 x 4.29 GB = 859 GB of KV cache (vLLM's per-token
+    formula, 128 KiB a token): more than any tensor-parallel group of L40S holds, since its 8 KV heads are
+    copied beyond TP 8; replicas each holding their weights and part of the sequences do, and no fewer GPUs
+    than the KV cache alone fills can."""
+    from knowledge.catalog import default_catalog
+    from tools.inference_memory import InferenceMemoryInput, inference_memory
+
+    out = inference_memory(
+        InferenceMemoryInput(model="llama-3-8b", gpu="l40s", batch=200, context_tokens=32_768),
+        default_catalog(),
+    )
+    assert out.gpus_needed is None
+    assert out.replicas_for_batch is not None
+    gpus, tp, each = out.replicas_for_batch
+    assert gpus == tp * -(-200 // each)
+    assert gpus * 48 * 0.9 >= 200 * 4.29  # the cards hold at least the KV cache
