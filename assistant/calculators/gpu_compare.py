@@ -13,7 +13,6 @@ from assistant.calculators.common import (
     View,
     assumed,
     num,
-    to_usd,
     words,
 )
 from assistant.models import ToolCall
@@ -44,19 +43,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["rank_by"] = slots.rank_by
     assumptions = []
     if slots.server_quotes:
-        # a quote per server is each card's price: the quote / the GPUs in the server, in USD
+        # a quote per server is each card's price: the quote / the GPUs in the server, in USD at the user's
+        # rate when they gave one
         per = slots.gpus_per_node or GPUS_PER_NODE
-        currency = slots.server_quotes_currency or "USD"
+        cny = slots.server_quotes_currency == "CNY"
+        rate = slots.usd_to_cny or catalog.defaults.usd_to_cny
         payload["prices_usd"] = {
-            gpu: round(
-                (
-                    amount / slots.usd_to_cny
-                    if currency == "CNY" and slots.usd_to_cny
-                    else to_usd(amount, currency, catalog)
-                )
-                / per,
-                2,
-            )
+            gpu: round((amount / rate if cny else amount) / per, 2)
             for gpu, amount in slots.server_quotes.items()
             if gpu in payload["gpus"]  # type: ignore[operator]
         }
@@ -65,17 +58,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(
             assumed(
                 f"your quotes are per {per}-GPU server: each GPU's price is the quote / {per}"
-                + (
-                    f", converted at {num(slots.usd_to_cny or catalog.defaults.usd_to_cny)} CNY per USD"
-                    if currency == "CNY"
-                    else ""
-                ),
+                + (f", converted at {num(rate)} CNY per USD" if cny else ""),
                 f"报价按每台 {per} 卡服务器计：每卡价格 = 报价 / {per}"
-                + (
-                    f"，按每美元 {num(slots.usd_to_cny or catalog.defaults.usd_to_cny)} 元人民币换算"
-                    if currency == "CNY"
-                    else ""
-                ),
+                + (f"，按每美元 {num(rate)} 元人民币换算" if cny else ""),
             )
         )
     return Plan(tool="gpu_compare", payload=payload, assumed=assumptions)

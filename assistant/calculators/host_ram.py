@@ -71,25 +71,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         # the arithmetic in the lead: DeepSpeed's estimate is the states' 12 bytes (FP32 master, Adam moments)
         # plus FP32 gradients (16) and a 1.5x buffer, so a reader who counts 12 bytes sees where 24 comes from
         params = o.get("offloaded_params_b") or 0  # billions: x 12 bytes is GB
-        states = (
-            num(params * 12 / servers) if params and not call.input.get("offload_bytes_per_param") else ""
-        )
-        over = (
-            f" over {servers} servers (DeepSpeed's estimate: {num(params)}B x 16 bytes x 1.5 buffer / {servers}; "
-            f"the FP32 master weights and Adam moments alone are {states} GB per server)"
-            if servers > 1 and states
-            else f" over {servers} servers"
-            if servers > 1
-            else ""
-        )
-        over_zh = (
-            f"（分摊到 {servers} 台服务器；DeepSpeed 估算为 {num(params)}B x 16 字节 x 1.5 倍缓冲 / {servers}，"
-            f"其中 FP32 主权重和 Adam 动量本身每台 {states} GB）"
-            if servers > 1 and states
-            else f"（分摊到 {servers} 台服务器）"
-            if servers > 1
-            else ""
-        )
+        over = over_zh = ""
+        if servers > 1:
+            over, over_zh = f" over {servers} servers", f"（分摊到 {servers} 台服务器）"
+            if params and not call.input.get("offload_bytes_per_param"):
+                states = num(params * 12 / servers)
+                over = (
+                    f" over {servers} servers (DeepSpeed's estimate: {num(params)}B x 16 bytes x 1.5 buffer / "
+                    f"{servers}; the FP32 master weights and Adam moments alone are {states} GB per server)"
+                )
+                over_zh = (
+                    f"（分摊到 {servers} 台服务器；DeepSpeed 估算为 {num(params)}B x 16 字节 x 1.5 倍缓冲 / {servers}，"
+                    f"其中 FP32 主权重和 Adam 动量本身每台 {states} GB）"
+                )
         ratio = num(o["ratio"])
         if offload > o["per_node"]["baseline_gb"]:
             with_en = f"it outgrows the {ratio}x GPU-memory baseline, so with loaders and pinned buffers"
