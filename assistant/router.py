@@ -529,7 +529,7 @@ _ASKED = [
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
-    ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r",
+    ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r", r"[$¥]\s*/\s*(?:gpu|card)[\s-]*h(?:ou)?rs?\b",
                            r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:成本|合多少|多少钱)")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),

@@ -193,6 +193,9 @@ class Slots(BaseModel):
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
+    nodes_per_rack: int | None = Field(
+        default=None, description='Servers one rack holds ("2 nodes per rack"), for colocation per rack.'
+    )
     period: str | None = Field(default=None, description="hour, day, month or year: the figure asked per.")
     target_currency: str | None = Field(default=None, description="USD or CNY: the answer asked in.")
     usd_to_cny: float | None = Field(
@@ -410,6 +413,9 @@ _BARE_BUDGET = flags(
     rf"{DECIMAL}\s*(million|mn|m|k|billion|bn)\s*(?:to spend|to invest|in budget|of budget|budget\b|的?\s*预算)"
     rf"|\bbudget\s*(?:of|is|=|:|~|about|around)?\s*{DECIMAL}\s*(million|mn|m|k|billion|bn)\b"
 )
+_PER_RACK_COUNT = flags(
+    r"(\d+)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|每(?:个)?(?:机)?柜\s*(?:放)?\s*(\d+)\s*台"
+)
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
@@ -558,7 +564,7 @@ _MFU = flags(
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
     rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
 )
-_FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
+_FINETUNE = [(flags(r"(?<!不想用)(?<!不用)(?<!不要)(?<!别用)(?<!no )(?<!not )(?<!without )(?<!don't want )\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
 # methods weighed against each other, not one replacing the other ("QLoRA instead of full")
 _EITHER = flags(r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which")
@@ -609,7 +615,7 @@ _UTIL = flags(
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
 )
 _YEARS = flags(
-    rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
+    rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
     rf"|{NUMBER}-(?:years?|yrs?)\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
     # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
     rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
@@ -644,6 +650,8 @@ _SERVER_KW = flags(
     rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
     # "16 servers of 8x H100 at 10kW each": racks and GPUs each were read before this
     rf"|(?:servers?|nodes?|boxes|machines)\b[^.;。；]{{0,40}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b"
+    # "we measured ~8kW average each": a measured average per machine
+    rf"|{DECIMAL}\s*kw\s*(?:average|avg|mean|measured|on average)\s*(?:each|apiece|per (?:node|server|box))\b"
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
@@ -1067,6 +1075,8 @@ class SlotExtractor:
             slots.servers = int(_group(need, 1, 2) or 0) or None  # "$310k per HGX server, we need 4"
             if slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
                 slots.gpus_per_node = slots.gpu_count  # "per 8xH100 server": the count is each machine's
+        if slots.nodes_per_rack and slots.racks is None and slots.servers:
+            slots.racks = -(-slots.servers // slots.nodes_per_rack)  # 16 servers, 2 per rack: 8 racks
         if slots.servers == 1 and PER_SERVER_COUNT.search(text):
             slots.servers = None  # "一台几张卡": what one machine holds, not a plan of one server
         if (
@@ -1386,6 +1396,9 @@ class SlotExtractor:
                         slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, money.currency
                     if basis == "rack" and slots.racks is None and (racks := _RACKS.search(text)):
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
+                    elif basis == "rack" and slots.racks is None and (packed := _PER_RACK_COUNT.search(text)):
+                        # "16 nodes … colo $2,500/rack/month at 2 nodes per rack": 8 racks, once the servers are read
+                        slots.nodes_per_rack = int(_group(packed, 1, 2) or 0) or None
                 case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING.get(
                     money.currency or "USD", 0
                 ):
@@ -1466,7 +1479,7 @@ class SlotExtractor:
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
             slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match:
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if fleet := _FLEET.search(text):

@@ -4684,3 +4684,50 @@ def test_many_long_sequences_spread_over_replicas_rather_than_fail(
     assert call.output["replicas_for_batch"], call.output
     assert str(call.output["replicas_for_batch"][0]) in first_sentence(second)
     assert "cannot hold" not in second.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "32 DGX H100, we measured ~8kW average each, PUE 1.35, $0.11/kWh. annual power bill?",
+        "32台DGX H100，实测每台平均8kW，PUE 1.35，电价0.11美元/度，一年电费多少",
+    ],
+)
+def test_a_measured_average_per_server_is_each_servers_draw(assistant: Assistant, message: str) -> None:
+    """32 x 8 kW = 256 kW x 1.35 = 345.6 kW x 8,760 h x $0.11 = $333k a year, not the bill of 8 kW in all."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.output["it_power_kw"] == pytest.approx(256)
+    assert call.output["yearly_energy_cost"]["usd"] == pytest.approx(333_020, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "5yr TCO: 16 nodes 8x H100, servers $250k each, 11kW/node at $0.09/kWh PUE 1.4, colo $2,500/rack/month "
+        "at 2 nodes per rack, 2 FTE ops at $180k loaded. give me total and $/gpu-hr",
+        "5年TCO：16台8卡H100，每台25万美元，每台11kW，电价0.09美元/度，PUE 1.4，托管每柜每月2500美元，每柜放2台，"
+        "2个运维每人年薪18万美元，总成本和折合每卡时多少",
+    ],
+)
+def test_racks_follow_from_nodes_per_rack_and_the_period_is_read(assistant: Assistant, message: str) -> None:
+    """16 servers at 2 per rack are 8 racks: 8 x $2,500 x 12 = $240,000 a year of colocation, over 5 years."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["years"] == 5
+    assert 240_000 in [i["amount"]["usd"] for i in call.output["buy_opex_items"]]
+    assert num(call.output["per_used_gpu_hour"]["buy"]["usd"]) in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "qwen2.5 7b lora微调 4090能跑吗 seq 4k bs 4 不想用qlora",
+        "LoRA on qwen2.5 7b with a 4090, seq 4k, batch 4, no QLoRA please",
+    ],
+)
+def test_qlora_ruled_out_is_plain_lora(assistant: Assistant, message: str) -> None:
+    """A 16-bit base of 7.6B parameters is 15 GB before activations: 'no QLoRA' is never sized as a 4-bit base."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["finetune"] == "lora"
