@@ -434,9 +434,7 @@ _COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
     ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)")),
     (
         "rack",
-        flags(
-            r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜|柜)|for (?:a|one|each) rack|racks?\s*(?:at|@|for)\s*\S*$|^\S*\s*racks?\s*(?:at|@|for)"
-        ),
+        flags(r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜|柜)|for (?:a|one|each) rack"),
     ),
     ("server", flags(r"(?:per|/|a|each|每)\s*(?:server|node|box|machine|台|节点)")),
 ]
