@@ -1416,7 +1416,10 @@ def _refine(
         and slots.gpu
         and names_card
         # "does the 4090 support NVLink? want to pool memory across 4 cards": the count is their setup
-        and not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if asked == "supports" else set())
+        # and "H100一张卡多少瓦" asks one card's figure, not a power bill for one card
+        and not stated.keys()
+        - _SPEC_SLOTS
+        - ({"gpu_count"} if asked == "supports" or slots.gpu_count == 1 else set())
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
         # task is a plan to size instead, and two cards for a task are ranked by its criterion
         and (task is None or not (slots.params_b or slots.model or slots.other_gpus))

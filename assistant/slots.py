@@ -894,9 +894,11 @@ _SPEC_FIELDS = [
     (flags(r"(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b|\d\s*(?:x|卡)\s*\w*\s*(?:server|服务器|机器))[^?？。]{0,30}(?:price|\bcost|多少钱|价格|售价|报价)"
            r"|(?:price|cost|多少钱|价格|how much (?:is|does|would|are))[^?？。]{0,30}(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b)"), "server_price_usd"),
     (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
-    (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信"), "scale_up_bandwidth_gb_s"),
-    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect)).*(?:bandwidth|带宽)"), "memory_bandwidth_gb_s"),
-    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"), "memory_gb"),
+    (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信|gpu[- ]to[- ]gpu|\bp2p\b"), "scale_up_bandwidth_gb_s"),
+    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect|gpu[- ]to[- ]gpu)).*(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
+    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
+           # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
+           r"|\bhbm\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
@@ -908,7 +910,9 @@ _SPEC_FIELDS = [
 ]  # fmt: skip
 PER_SERVER_COUNT = flags(_PER_SERVER_COUNT)
 _SPEC_ASK = flags(
-    r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was)\b|\bspecs?\b|规格|参数"
+    r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was|\s+does|\s+do)\b|\bspecs?\b|规格|参数"
+    # "FP8 TFLOPS of the B200?" (the card's name is already taken out of the text here)
+    r"|\b(?:t?flops|tdp|bandwidth|bw|vram|hbm|memory)\s+(?:of|on|for)(?:\s+(?:the|an?))?\s*[?？.]?\s*$"
     r"|\bcompare\b[^?]{0,40}\b(?:on|by|in)\b|对比[^？?]{0,20}(?:的)?(?:fp8|bf16|fp16|带宽|功耗)"  # "compare B200 and H100 on FP8"
 )
 # a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
@@ -925,7 +929,7 @@ _WHY = flags(
     r"|为什么|好处|风险|优缺点|值不值|值得|要不要|需不需要|有什么用|作用|影响"
 )
 _COMPUTE_WORDS = flags(
-    r"t?flops|算力|compute (?:power|performance)|\bperformance\b|how fast|多快|性能"
+    r"t?flops|算力|compute (?:power|performance)|\bperformance\b|\bperf\b|how fast|多快|性能"
     r"|(?:快|慢)(?:多少|几倍|多少倍)|(?:faster|slower)\b"  # "训练慢多少", "how much faster"
 )
 
@@ -1651,8 +1655,13 @@ class SlotExtractor:
             else next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
         )
         # "H200的带宽多少" asks a figure; "What does FP8 on H100 gain, and what are the risks?" asks why
-        asks_figure = (_SPEC_ASK.search(text) or len(text) <= 40) and not _WHY.search(text)
+        # a short message once the card's name is out ("RTX 6000 Ada memory bandwidth?") asks its figure
+        short = len(" ".join(text.split())) <= 40
+        asks_figure = (_SPEC_ASK.search(text) or short) and not _WHY.search(text)
         fields = [name for pattern, name in _SPEC_FIELDS if pattern.search(text)] if asks_figure else []
+        if not _SPEC_ASK.search(text):
+            # brevity alone asks a card's figure, not its price ("IB or RoCE for 512 H100s? we care about cost")
+            fields = [f for f in fields if f not in PRICE_FIELDS]
         if _COMPUTE_WORDS.search(text) and not any(f.endswith("tflops") for f in fields):
             fields.append("bf16_dense_tflops")  # "算力多少": the dense BF16 figure training runs at
         if not fields and _OVERVIEW.search(text):

@@ -50,6 +50,19 @@ class Entry(BaseModel):
 Vendor = Literal["NVIDIA", "AMD", "Intel", "Google", "AWS", "Huawei"]
 
 
+class ProseZh(BaseModel):
+    """An accelerator's descriptive fields in Chinese, written beside the English so that a Chinese answer
+    never shows an English phrase ("NVLink 4 bridge (pairs of cards only)")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    form_factor: str = Field(min_length=1)
+    scale_up_interconnect: str = Field(min_length=1)
+    memory_type: str | None = Field(
+        default=None, description="Only where the English has words, not a part name."
+    )
+
+
 class Accelerator(Entry):
     """One accelerator (GPU, TPU chip or other) with per-device figures."""
 
@@ -79,6 +92,7 @@ class Accelerator(Entry):
     scale_up_bandwidth_gb_s: Positive | None = Field(
         description="Total scale-up bandwidth per device, GB/s, both directions added (NVLink 4 = 900)."
     )
+    zh: ProseZh = Field(description="form_factor, scale_up_interconnect and memory_type in Chinese.")
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Accelerator:

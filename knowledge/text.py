@@ -38,6 +38,10 @@ def detect_language(text: str) -> Language:
     latin = len(_LATIN_WORD.findall(text))
     if cjk >= 2 and _CHINESE_GRAMMAR.search(text):
         return "zh"
+    if cjk >= 2 and not _ENGLISH_GRAMMAR.search(text):
+        # "NVIDIA H100 SXM5 nvlink带宽", "Llama 3 70B LoRA 显存": English terms around a Chinese noun, no
+        # English sentence to speak of
+        return "zh"
     return "zh" if cjk / 1.5 > latin or (cjk and not latin) else "en"
 
 
@@ -45,6 +49,13 @@ def detect_language(text: str) -> Language:
 _CHINESE_GRAMMAR = re.compile(
     r"[吗呢吧嘛啊]|多少|多大|多久|几[张台个块天]|怎么|怎样|什么|啥|哪[个些种款]|还是|能不能|可不可以|够不够|够[吗用]|需要|"
     r"我们|我想|想[要用]|如果|要[用多跑]|用[什哪几]|是否|为什么|请问|有没有|可以|应该|的话"
+)
+
+# English function words: present when the English is the sentence ("What does 显存 mean for an H100?")
+_ENGLISH_GRAMMAR = re.compile(
+    r"(?<![A-Za-z0-9])(?:a|an|the|is|are|was|do|does|did|how|what|whats|which|why|when|where|who|can|could|"
+    r"should|would|will|we|i|you|our|my|of|for|to|in|on|with|and|or|vs|versus|mean|means|much|many)(?![A-Za-z0-9])",
+    re.IGNORECASE,
 )
 
 

@@ -86,6 +86,8 @@ class SpecValue(BaseModel):
     value: float | int | str | None = Field(description="None: the part has no such figure (e.g. no FP8).")
     unit: str
     detail: str = Field(default="", description="Memory type, interconnect, sparse figure, ...")
+    detail_zh: str = Field(default="", description="The same detail in Chinese, where the catalog has it.")
+    value_zh: str | None = Field(default=None, description="A text value (form factor) in Chinese.")
 
 
 class GpuSpec(BaseModel):
@@ -164,18 +166,24 @@ def _price(acc: Accelerator, field: SpecField, catalog: Catalog) -> tuple[SpecVa
 
 def _value(acc: Accelerator, field: SpecField) -> SpecValue:
     value = getattr(acc, field)
-    detail = ""
+    detail = detail_zh = ""
     if field == "memory_gb":
-        detail = acc.memory_type
+        detail, detail_zh = acc.memory_type, acc.zh.memory_type or acc.memory_type
     elif field == "scale_up_bandwidth_gb_s":
         detail = f"{acc.scale_up_interconnect}, both directions added"
+        # a part with no such link has no figure to add up
+        detail_zh = acc.zh.scale_up_interconnect + ("，双向合计" if value else "")
     elif field == "tdp_w" and acc.tdp_estimated:
-        detail = "estimate; the vendor publishes no TDP"
+        detail, detail_zh = "estimate; the vendor publishes no TDP", "估算值，厂商未公布 TDP"
     elif field in _SPARSE and value and acc.vendor in _STRUCTURED_SPARSITY:
         detail = f"dense; {round(value * 2):,} with 2:4 sparsity"
+        detail_zh = f"稠密；2:4 稀疏为 {round(value * 2):,}"
     elif field in _SPARSE and value:
-        detail = "dense"  # Gaudi and TPUs publish no 2:4-sparse figure
-    return SpecValue(field=field, value=value, unit=_UNITS[field], detail=detail)
+        detail, detail_zh = "dense", "稠密"  # Gaudi and TPUs publish no 2:4-sparse figure
+    value_zh = acc.zh.form_factor if field == "form_factor" else None
+    return SpecValue(
+        field=field, value=value, unit=_UNITS[field], detail=detail, detail_zh=detail_zh, value_zh=value_zh
+    )
 
 
 def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:

@@ -47,11 +47,6 @@ _DETAIL_ZH = [
     ("; about CNY ", "；约合人民币 "),
     (" CNY per USD ", " 元/美元 "),
     (" at ", "，汇率 "),
-    ("estimate; the vendor publishes no TDP", "估算值，厂商未公布 TDP"),
-    ("dense; ", "稠密；2:4 稀疏为 "),
-    (" with 2:4 sparsity", ""),
-    ("both directions added", "双向合计"),
-    ("dense", "稠密"),
 ]
 
 
@@ -83,6 +78,8 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         if value["field"] == "scale_up_bandwidth_gb_s":
             # "None (PCIe only, no NVLink)", or a link whose bandwidth the vendor does not publish
             link = detail.removesuffix(", both directions added")
+            if zh and (link_zh := value.get("detail_zh")):
+                return link_zh if link_zh.startswith("无") else f"未公布（{link_zh}）"
             if link.lower().startswith("none"):
                 rest = link[4:].strip(" ()") or "not supported"
                 return f"无（{rest}）" if zh else f"none ({rest})"
@@ -90,7 +87,7 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         # TF32, FP32 or FP16 peaks: the part may lack the mode or the vendor may not publish it
         return "目录中无此数据（见说明）" if zh else "not in the catalog (see the notes)"
     if isinstance(v, str) or value["field"] == "launch_year":
-        text = str(v)
+        text = str(value.get("value_zh") or v) if zh else str(v)
     elif value["field"] in PRICE_FIELDS:
         text = f"**${num(v)}**" + ("/GPU-hour" if value["field"] == "cloud_usd_per_gpu_hour" else "")
         if zh and value["field"] == "cloud_usd_per_gpu_hour":
@@ -99,7 +96,9 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         text = f"**{num(v)} {unit}**"
         if value["field"] in {"memory_bandwidth_gb_s", "scale_up_bandwidth_gb_s"} and v >= 1000:
             text += f"（{num(v / 1000)} TB/s）" if zh else f" ({num(v / 1000)} TB/s)"
-    if detail and zh:
+    if zh and value.get("detail_zh"):
+        detail = value["detail_zh"]  # the catalog's own Chinese
+    elif detail and zh:
         for en, cn in _DETAIL_ZH:
             detail = detail.replace(en, cn)
     return f"{text}（{detail}）" if detail and zh else f"{text} ({detail})" if detail else text

@@ -4014,7 +4014,9 @@ def test_what_one_machine_holds_is_a_spec_not_a_count_to_size(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["gpu_spec"], answer.answer[:200]
     assert field in answer.tool_calls[0].input["fields"]
-    assert "8 per Atlas 800T A2" in answer.answer
+    assert (
+        "8 per Atlas 800T A2" if answer.language == "en" else "每台 Atlas 800T A2 训练服务器 8 个"
+    ) in answer.answer
 
 
 @pytest.mark.parametrize(

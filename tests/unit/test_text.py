@@ -17,6 +17,12 @@ from knowledge.text import detect_language, slugify, tokenize
         ("显存", "zh"),
         ("对比H100和MI300X", "zh"),  # model names are not English words
         ("H100 vs MI300X", "en"),
+        # English terms around a Chinese noun, and no English sentence: Chinese
+        ("NVIDIA H100 SXM5 80GB nvlink带宽", "zh"),
+        ("Llama 3 70B LoRA 显存", "zh"),
+        ("A100 PCIe nvlink带宽", "zh"),
+        ("H100 vs 910B 功耗", "zh"),
+        ("how much 显存 for Llama 3 70B LoRA", "en"),
     ],
 )
 def test_detect_language_goes_to_the_majority(text: str, expected: str) -> None:

@@ -1,0 +1,163 @@
+"""Spec questions answered from the catalog's own fields (issue 12), generated over the whole catalog.
+
+Every accelerator is asked each of its figures in English and in Chinese, by the names people use and
+in the telegraphic ways they write ("B200 SXM memory bandwidth?", "910B一张卡多少瓦", "H100 nvlink带宽"),
+through ``Assistant.ask`` with the real index. The answer's first sentence carries the catalog's value
+in bold, in the question's language, with no English phrase in a Chinese answer. Phrasings rotate over
+the catalog so that each is tried on many cards without asking the whole cross product.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import cycle
+
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from assistant.models import Answer
+from assistant.service import Assistant
+from assistant.settings import ConversationSettings, Settings
+from assistant.wiring import build_assistant
+from knowledge.catalog import Accelerator, default_catalog
+
+pytestmark = pytest.mark.integration
+
+# field -> (English phrasings, Chinese phrasings); {n} is the card's name
+PHRASINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "memory_gb": (
+        ("How much memory does the {n} have?", "{n} memory size?", "how much VRAM on the {n}"),
+        ("{n}显存多大", "{n} 多少G显存", "{n}的显存容量是多少"),
+    ),
+    "memory_bandwidth_gb_s": (
+        ("What is the memory bandwidth of the {n}?", "{n} memory bandwidth?", "whats the HBM bandwidth of {n}"),
+        ("{n}的显存带宽是多少", "{n}带宽多少", "{n} 显存带宽"),
+    ),
+    "bf16_dense_tflops": (
+        ("{n} bf16 tflops", "how many BF16 TFLOPS does the {n} do", "What is the {n}'s BF16 TFLOPS?"),
+        ("{n} BF16算力多少", "{n}的bf16稠密算力", "{n} BF16 多少T"),
+    ),
+    "fp8_dense_tflops": (
+        ("FP8 TFLOPS of the {n}?", "{n} fp8 perf", "what's the FP8 throughput of the {n} in TFLOPS"),
+        ("{n}的FP8算力是多少", "{n} fp8 多少T", "{n} FP8算力"),
+    ),
+    "tdp_w": (
+        ("What is the TDP of the {n}?", "{n} TDP?", "how many watts does a {n} draw"),
+        ("{n}功耗多少", "{n}一张卡多少瓦", "{n}的TDP是多少"),
+    ),
+    "scale_up_bandwidth_gb_s": (
+        ("{n} nvlink bandwidth", "GPU-to-GPU interconnect bandwidth of {n}?", "What is the {n}'s scale-up bandwidth?"),
+        ("{n}卡间互联带宽多少", "{n} nvlink带宽", "{n}的卡间带宽是多少"),
+    ),
+}  # fmt: skip
+MULTI = ("{n} specs - hbm, bw, bf16 tflops, tdp", "{n} 显存 带宽 算力 功耗 分别多少")
+LISTED = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "tdp_w")
+
+
+def names(acc: Accelerator) -> list[str]:
+    """The names people write for a card: its first alias, and its full name unless that is a description
+    ("NVIDIA GB200 (per Blackwell GPU of a GB200 superchip)")."""
+    return [acc.aliases[0], *([acc.name] if "(" not in acc.name else [])]
+
+
+def questions() -> list[tuple[str, str, str, str]]:
+    """(card id, field, language, question) over the catalog, each field's phrasings in rotation."""
+    asked: list[tuple[str, str, str, str]] = []
+    turns = {(f, lang): cycle(p[i]) for f, p in PHRASINGS.items() for i, lang in enumerate(("en", "zh"))}
+    for acc in default_catalog().accelerators:
+        for name in names(acc):
+            for field in PHRASINGS:
+                if getattr(acc, field) is None:
+                    continue  # a part without the figure (no FP8, no NVLink) is tested below
+                for lang in ("en", "zh"):
+                    asked.append((acc.id, field, lang, next(turns[field, lang]).format(n=name)))
+    return asked
+
+
+@pytest.fixture(scope="module")
+def assistant(
+    indexed_settings: Settings, use_embeddings: Embeddings, tmp_path_factory: pytest.TempPathFactory
+) -> Assistant:
+    settings = indexed_settings.model_copy(
+        update={"conversations": ConversationSettings(path=tmp_path_factory.mktemp("s") / "c.sqlite3")}
+    )
+    return build_assistant(settings, use_embeddings)
+
+
+def first_sentence(answer: Answer) -> str:
+    return re.split(r"(?<=[.!?])\s+|(?<=[。！？])", answer.answer.strip(), maxsplit=1)[0]
+
+
+def bold_numbers(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\*\*(\d[\d,]*(?:\.\d+)?)", text)]
+
+
+def shows(value: float, text: str) -> bool:
+    """Whether ``text`` states ``value`` in bold, as rounded for reading (989.4 -> 989, 112.5 -> 112)."""
+    return any(abs(x - value) <= max(0.01 * value, 0.51) for x in bold_numbers(text))
+
+
+# an English phrase (two words of four and three letters or more) in a Chinese answer's first sentence;
+# names such as "NVIDIA GeForce RTX 4090" or "Instinct MI300X" are one capitalised run, not a phrase
+_ENGLISH_PHRASE = re.compile(r"\b[a-z]{4,} [a-z]{3,}\b")
+
+
+def test_every_card_answers_each_figure_in_both_languages(assistant: Assistant) -> None:
+    catalog = default_catalog()
+    misses: list[str] = []
+    for card, field, lang, question in questions():
+        answer = assistant.ask(question)
+        first = first_sentence(answer)
+        value = float(getattr(catalog.accelerator(card), field))
+        if (
+            answer.language != lang
+            or not shows(value, first)
+            or (lang == "zh" and _ENGLISH_PHRASE.search(first))
+        ):
+            misses.append(f"{question!r} ({field} = {value:g}) -> {first[:160]!r}")
+    assert not misses, f"{len(misses)} spec answers miss:\n" + "\n".join(misses[:20])
+
+
+def test_asked_for_four_figures_at_once_the_first_paragraph_gives_all_four(assistant: Assistant) -> None:
+    misses: list[str] = []
+    for acc in default_catalog().accelerators:
+        for name in names(acc):
+            for template in MULTI:
+                question = template.format(n=name)
+                lead = assistant.ask(question).answer.split("\n\n")[0]
+                missing = [f for f in LISTED if getattr(acc, f) and not shows(float(getattr(acc, f)), lead)]
+                if missing:
+                    misses.append(f"{question!r} misses {missing}: {lead[:160]!r}")
+    assert not misses, f"{len(misses)} multi-figure answers miss:\n" + "\n".join(misses[:20])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_figure_the_card_does_not_have_is_said_to_be_missing_not_borrowed(
+    assistant: Assistant, lang: str
+) -> None:
+    """No FP8 on an A100, no NVLink on an L40S: the answer says so, and shows no other card's number."""
+    catalog = default_catalog()
+    asked = {"fp8_dense_tflops": ("FP8 TFLOPS of the {n}?", "{n}的FP8算力是多少"),
+             "scale_up_bandwidth_gb_s": ("{n} nvlink bandwidth", "{n}卡间互联带宽多少")}  # fmt: skip
+    checked = 0
+    for acc in catalog.accelerators:
+        for field, (en, zh) in asked.items():
+            if getattr(acc, field) is not None:
+                continue
+            answer = assistant.ask((en if lang == "en" else zh).format(n=acc.aliases[0]))
+            first = first_sentence(answer)
+            none = ("none", "not published", "not supported") if lang == "en" else ("无", "未公布", "不支持")
+            assert any(word in first for word in none), (acc.id, field, first)
+            assert not bold_numbers(first), (acc.id, field, first)
+            checked += 1
+    assert checked >= 8  # the catalog has parts without FP8 and parts without NVLink
+
+
+def test_chinese_spec_answers_carry_the_catalogs_own_chinese(assistant: Assistant) -> None:
+    """The interconnect and form factor come from the catalog's Chinese prose, not an English phrase."""
+    link = first_sentence(assistant.ask("H100 PCIe 卡间互联带宽多少"))
+    assert "只连两张卡" in link
+    assert "pairs of cards" not in link
+    form = assistant.ask("910B是什么形态的").answer
+    assert "Atlas 800T A2" in form
+    assert "NPU 模组" in form
