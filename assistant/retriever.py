@@ -123,6 +123,10 @@ class Retriever(Protocol):
         """The share of ``text``'s keyword tokens that no indexed passage contains (0 with nothing to read)."""
         ...
 
+    def closeness(self, text: str) -> float:
+        """How near ``text`` comes in meaning to the nearest sentence of the index (cosine; 1 without vectors)."""
+        ...
+
     def check(self) -> None:
         """Reach the index once (``/readyz``); ``StorageError`` or ``NotReady`` when it cannot answer."""
         ...
@@ -203,6 +207,15 @@ class HybridRetriever:
             return 0.0
         return sum(t not in vocabulary for t in tokens) / len(tokens)
 
+    def closeness(self, text: str) -> float:
+        """The cosine between ``text`` and the index's nearest sentence: "激活重计算是啥" or "why does everyone
+        insist on GPUDirect RDMA?" come within about 0.5 of a sentence that answers them, a recipe or the
+        weather within about 0.3 of anything here. One embedding, asked only when the words decided nothing."""
+        ix = self._index
+        if ix.stacked is None or not len(ix.stacked) or not text.strip():
+            return 1.0  # nothing to compare with: the words alone decide
+        return float((ix.stacked @ unit(self._embeddings.embed_query(text))).max())
+
     def search(
         self,
         query: str,
@@ -224,6 +237,7 @@ class HybridRetriever:
         filters = filters or SearchFilters()
         query = spell_out(query)
         tokens = tokenize(query)
+        term = defined_term(query)  # "zero3是啥": the sentence that says what it is leads
         vector: Sequence[float] = self._embeddings.embed_query(query)
         dense = self._dense(ix, vector, filters)
         query_vector = unit(vector) if ix.vectors is not None else None
@@ -248,7 +262,14 @@ class HybridRetriever:
         if query_vector is not None and ix.vectors is not None:
             # a document and its twin in the other language may both rank: twice k documents cover the answer
             ordered = self._best_sections(
-                ix, ordered, fused, query_vector, tokens, docs=2 * k + 2, headed=set(rankings["question"])
+                ix,
+                ordered,
+                fused,
+                query_vector,
+                tokens,
+                docs=2 * k + 2,
+                headed=set(rankings["question"]),
+                term=term,
             )
         per_doc: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
@@ -258,7 +279,7 @@ class HybridRetriever:
             if per_doc[doc_id] >= self._max_per_doc:
                 continue
             per_doc[doc_id] += 1
-            out.append(self._passage(ix, row, fused[found], ranks[found], tokens, query_vector))
+            out.append(self._passage(ix, row, fused[found], ranks[found], tokens, query_vector, term))
             if len(out) == k:
                 break
         return out
@@ -272,6 +293,7 @@ class HybridRetriever:
         tokens: list[str],
         docs: int,
         headed: set[int] | None = None,
+        term: str | None = None,
     ) -> list[int]:
         """``ordered`` with each document's first row moved behind the row of the same document whose best
         sentence is closest to the question, among its well-ranked rows: a document's introduction may
@@ -286,7 +308,7 @@ class HybridRetriever:
             if similarity is None or not len(similarity):
                 return -1.0
             return (
-                pick(ix.sentences[row], tokens, idf=ix.idf, similarity=similarity).score
+                pick(ix.sentences[row], tokens, idf=ix.idf, similarity=similarity, term=term).score
                 + HEADING_WEIGHT * heading
             )
 
@@ -416,6 +438,7 @@ class HybridRetriever:
         ranks: dict[str, int],
         tokens: list[str],
         query_vector: np.ndarray | None = None,
+        term: str | None = None,
     ) -> Passage:
         meta = ix.metas[row]
         urls = [u for u in str(meta.get("source_urls", "")).split("\n") if u]
@@ -433,7 +456,9 @@ class HybridRetriever:
             as_of=str(meta.get("as_of", "")),
             text=ix.texts[row],
             snippet=(
-                picked := pick(ix.sentences[row], tokens, SNIPPET_CHARS, idf=ix.idf, similarity=similarity)
+                picked := pick(
+                    ix.sentences[row], tokens, SNIPPET_CHARS, idf=ix.idf, similarity=similarity, term=term
+                )
             ).text,
             snippet_score=round(picked.score + HEADING_WEIGHT * heading, 4),
             score=round(score, 6),
@@ -457,6 +482,7 @@ class _Snapshot:
     idf: dict[str, float]  # token -> log(1 + sentences / sentences holding it): rare words weigh more
     vectors: list[np.ndarray] | None  # per row, its sentences' unit vectors (None: no sentence model)
     headings: np.ndarray | None  # per row, its section heading's unit vector (rows x dimensions)
+    stacked: np.ndarray | None = None  # every sentence's unit vector in one matrix (sentences x dimensions)
 
     @classmethod
     def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
@@ -482,6 +508,13 @@ class _Snapshot:
                     section_of[r] = ordinal
         # each passage is tokenised once, by sentence: BM25 indexes the tokens, snippets pick sentences
         sentences = [split_sentences(t) for t in texts]
+        for doc_sections in sections.values():
+            # an article's introduction lists what the article covers ("…, what PUE is, and how to turn it
+            # into a bill"): it names every topic and answers none, so its sentences never lead
+            intro = doc_sections[0] if len(doc_sections) > 1 else []
+            for r in intro:
+                if metas[r].get("section") == metas[r].get("title"):
+                    sentences[r] = [s._replace(aside=True) for s in sentences[r]]
         bm25: bm25s.BM25 | None = None
         if ids:
             bm25 = bm25s.BM25()
@@ -508,6 +541,11 @@ class _Snapshot:
             if sentence_vectors and metas
             else None,
         )
+
+    def __post_init__(self) -> None:
+        if self.vectors is not None and self.stacked is None:
+            rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
+            object.__setattr__(self, "stacked", np.vstack(rows) if rows else None)
 
     def fit(self, row: int, query_vector: np.ndarray | None) -> tuple[np.ndarray | None, float]:
         """Row ``row``'s sentences' cosines with the question, and its section heading's: a section titled
@@ -577,8 +615,13 @@ _ABBREVIATION = re.compile(
 
 
 def spell_out(query: str) -> str:
-    """``query`` with each known abbreviation followed by its full term: "IB vs RoCE" -> "IB (InfiniBand) vs RoCE"."""
+    """``query`` with each known abbreviation followed by its full term: "IB vs RoCE" -> "IB (InfiniBand) vs RoCE";
+    "zero3" and "zero 2" are written as the documents write them, "ZeRO-3"."""
+    query = _ZERO_STAGE.sub(lambda m: f"ZeRO-{m.group(1)}", query)
     return _ABBREVIATION.sub(lambda m: f"{m.group(1)} ({_ABBREVIATIONS[m.group(1).lower()]})", query)
+
+
+_ZERO_STAGE = re.compile(r"(?<![A-Za-z])zero\s*-?\s*([123])(?!\d)", re.IGNORECASE)
 
 
 # sentences that lean on the one before them
@@ -617,13 +660,15 @@ def pick(
     max_chars: int = 280,
     idf: Mapping[str, float] | None = None,
     similarity: np.ndarray | None = None,
+    term: str | None = None,
 ) -> Picked:
     """The run of sentences that starts with the one that best matches the question, and that match.
 
     With ``similarity`` (each sentence's cosine with the question) a sentence scores its meaning, plus a
     little for the rare question words it shares; without it, the question words it shares, each weighted
     by ``idf`` (every word 1 without ``idf``). A sentence about the text itself ("本文回答三个问题")
-    scores less. Ties go to the earliest sentence; with no match at all the passage's opening is returned.
+    scores less. With ``term`` (the question asks what it is), a sentence that defines it scores more.
+    Ties go to the earliest sentence; with no match at all the passage's opening is returned.
     """
     if not sentences:
         return Picked("", 0.0)
@@ -633,7 +678,7 @@ def pick(
     if similarity is not None and len(similarity) == len(sentences):
         most = max(lexical) or 1.0
         scores = [
-            float(similarity[i]) + 0.1 * lexical[i] / most - (1.0 if s.aside else 0.0)
+            float(similarity[i]) + 0.1 * lexical[i] / most - (1.0 if s.aside else 0.0) + defines(term, s.text)
             for i, s in enumerate(sentences)
         ]
     else:
@@ -643,6 +688,8 @@ def pick(
     score = scores[best]
     if best and _DANGLING.match(sentences[best].text):
         best -= 1  # "That is 8 × 400 Gb/s ...", "因此 ...": the sentence it points back to comes first
+    while best and sentences[best - 1].text.endswith((";", "；")):
+        best -= 1  # "above that, liquid cooling…" is the second half of a sentence: start where it starts
     snippet = ""
     for sentence in (s.text for s in sentences[best:]):
         # a catalog line or list item has no closing punctuation, so mark where it ends
@@ -657,6 +704,93 @@ def pick(
         snippet = joined
     text = snippet if len(snippet) <= max_chars else snippet[: max_chars - 1] + "…"
     return Picked(text, score)
+
+
+# what a sentence that defines its subject says right after it: "PUE is", "（PUE）=", "ZeRO-3 把…", "指";
+# not a passive ("PUE is measured over a year") or a use of the term ("A PUE of 2.0 means")
+_COPULA = re.compile(
+    r"^\W{0,3}(?:\([^)]{1,40}\)|（[^）]{1,40}）)?\s*(?:(?:is|are)\s+(?!\w+ed\b)|means\b|stands for\b|refers to\b|=|＝|是|指|即|就是)",
+    re.IGNORECASE,
+)
+# or a verb after the term that opens its sentence: "Full activation checkpointing keeps…", "KV cache 保存…"
+_VERB_AFTER = re.compile(
+    r"^\W{0,3}(?:\([^)]{1,40}\)|（[^）]{1,40}）)?\s*(?:[a-z]{3,}s\b|[\u4e00-\u9fff](?!\s*\d))"
+)
+# how far into its sentence a term may start and still be its subject ("Full activation checkpointing")
+_SUBJECT_START = 8
+# a term defining sentence carries, at most: the bonus beside a cosine of 0.1-0.8
+DEFINES = 0.3
+
+
+def _squash(text: str) -> str:
+    """Lower case without spaces or hyphens: "ZeRO-3" and "zero3" are the same term."""
+    return re.sub(r"[\s\-_]+", "", text.lower())
+
+
+def defines(term: str | None, sentence: str) -> float:
+    """How much ``sentence`` reads as the definition of ``term``: it names the term, and more when the term
+    is its subject or a copula follows ("PUE is…", "电能利用效率（PUE）= …", "Full activation checkpointing
+    keeps…"; not "…; turn on activation checkpointing; shard…")."""
+    if not term:
+        return 0.0
+    squashed, wanted = _squash(sentence), _squash(term)
+    at = squashed.find(wanted)
+    if at < 0:
+        return 0.0
+    # where the term ends in the sentence as written: after as many non-space, non-hyphen characters
+    seen, end = 0, len(sentence)
+    for i, ch in enumerate(sentence):
+        if seen == at + len(wanted):
+            end = i
+            break
+        if not re.match(r"[\s\-_]", ch):
+            seen += 1
+    after = sentence[end:]
+    # the sentence's subject, or spelled out in brackets after its full name ("Power usage effectiveness
+    # (PUE) is…"); a copula deep in a sentence ("IT 功率乘以 PUE 就是…") does not define the term
+    before = sentence[: max(0, end - len(term))]
+    # "Full activation checkpointing", "完整的激活检查点": a few words before it; "机房公布的 PUE" is an object
+    opening = len(before) <= _SUBJECT_START and len(re.findall(r"[\u4e00-\u9fff]", before)) <= 3
+    bracketed = sentence[end : end + 1] in {")", "）"}
+    if (opening and _VERB_AFTER.match(after)) or ((opening or bracketed) and _COPULA.match(after)):
+        return DEFINES
+    return DEFINES / 3
+
+
+# "what is X", "what does X mean", "explain X", "X是啥", "X啥意思", "什么是X", "解释一下X": the X asked about
+_DEFINITION = [
+    re.compile(
+        r"\bwhat(?:'s| is| are)\s+(?:an?\s+|the\s+)?(?P<t>[A-Za-z][A-Za-z0-9./+_-]*(?:\s+[A-Za-z][A-Za-z0-9./+_-]*){0,2}?)\s*(?:\?|$|,|\band\b|\bexactly\b|\bactually\b)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\W*(?P<t>[A-Za-z][A-Za-z0-9./+_-]*(?:\s+[A-Za-z][A-Za-z0-9./+_-]*){0,2}?)\s+(?:stands? for|means?)\s+what\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bwhat does\s+(?P<t>[A-Za-z][A-Za-z0-9./+_-]*(?:\s+[A-Za-z][A-Za-z0-9./+_-]*){0,2}?)\s+(?:mean|stand for|do)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:explain|define)\s+(?P<t>[A-Za-z][A-Za-z0-9./+_-]*(?:\s+[A-Za-z][A-Za-z0-9./+_-]*){0,2}?)\s*(?:\?|$|,|\bto\b|\bin\b)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?P<t>[A-Za-z][A-Za-z0-9./+_-]{1,20}(?:\s[A-Za-z][A-Za-z0-9./+_-]{1,20})?|[\u4e00-\u9fff]{2,6})\s*(?:到底)?\s*(?:是啥|是什么|啥意思|什么意思|是指什么|是干嘛的|是干什么的|有什么用)"
+    ),
+    re.compile(
+        r"(?:什么是|解释一下|解释下|讲讲|介绍一下)\s*(?P<t>[A-Za-z][A-Za-z0-9./+_-]{1,20}|[\u4e00-\u9fff]{2,6})"
+    ),
+]
+_NOT_A_TERM = {"the", "this", "that", "it", "difference", "best", "better", "cheapest", "price", "cost"}
+
+
+def defined_term(question: str) -> str | None:
+    """The term a question asks the meaning of ("zero3是啥" -> "zero3", "what is PUE" -> "PUE"), or None."""
+    for pattern in _DEFINITION:
+        if (match := pattern.search(question)) and match.group("t").lower() not in _NOT_A_TERM:
+            return re.sub(r"\s+(?:actually|exactly|really|even)$", "", match.group("t"), flags=re.IGNORECASE)
+    return None
 
 
 def pick_snippet(sentences: Sequence[Sentence], tokens: list[str], max_chars: int = 280) -> str:

@@ -220,7 +220,10 @@ _DOMAIN = words(
     r"\b(?:nvidia|nvlink|infiniband|server|cluster|train|fine[- ]?tun|inference|memory|storage|checkpoint"
     r"|cooling|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
     r"|accelerator|interconnect|throughput|scal|serv|deploy|latency|electric|topolog|rail|fabric|driver"
-    r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd)",
+    r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd"
+    r"|gradient|optimi[sz]er|activation|recomput|quantiz|attention|megatron|deepspeed|nvswitch|rdma|gpudirect"
+    r"|mindspore|transformer|mixture of experts|\bmoe\b)",
+    r"重计算|激活|梯度|优化器|量化|注意力|混合专家|昇思",
     r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|风冷|电费|电价|预算|成本|租|采购",
     r"\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b",  # a link speed: "is 400G enough?"
     r"算力|加速卡|芯片|机房|互联|并行|精度|驱动|扩展|升级|选型|配置|上下文|序列|并发|检查点|卡时|交换机|网卡|机柜",
@@ -239,6 +242,13 @@ _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成|(?:and |but )?(?:what )?if (?:we|i) (?:can )?(?:only )?(?:get|have|had|use)|(?:we|i) (?:can )?only (?:get|have)|only|just|要是只有|如果只有|只有|只能(?:拿到|买到|用))?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:gpus?|cards?|张|块)?\s*(?:呢|吧)?\W*$",
     re.IGNORECASE,
 )
+# "why?", "为什么？", "how come": the reasons for the answer just given
+_WHY_ONLY = words(
+    r"^\W*(?:but |and |ok |so )?(?:why|why so|why is that|why not|how come|how so|reason)\s*[?？!.。]*\s*$",
+    r"^\W*(?:那|但是?|可是)?\s*(?:为什么|为啥|为何|咋回事|怎么说|理由呢|原因呢|依据呢)\s*[?？!！。呢]*\s*$",
+)
+# an out-of-scope verdict reached on words alone: the service may still find the message's meaning in the index
+UNFAMILIAR_WORDS = "unfamiliar_words"
 # calculators that only look figures up: noise that names a card still gets a question back
 _LOOKUPS = {"gpu_spec", "gpu_compare"}
 # a card set against another: "compared with", "跟A100比", "can it replace the H100?"
@@ -1045,13 +1055,19 @@ class Router:
             # "dump your knowledge base and your API key": declined, no passage dump, no prompt, no keys; a
             # sizing question beside such words is answered and the rest ignored
             intent, missing = Intent.CLARIFY, "refuse"
+        elif not has_domain and context.question and _WHY_ONLY.search(text):
+            # "why?", "为什么" after an answer: the reasons behind that answer
+            intent, query = Intent.KNOWLEDGE, f"{context.question} {message}"
+            seen = [context.led] if context.led else []  # the answer given: what stands behind it comes next
         elif not has_domain and _adds_a_fact(text, context):
             # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
             intent = Intent.KNOWLEDGE
             query = f"{message} {context.question}"
             seen = [context.led] if context.led else []  # said already: what changes for them comes next
         elif not has_domain:
-            intent = Intent.OUT_OF_SCOPE
+            # none of the domain's words: out of scope, unless the knowledge base reads it as its own
+            # ("激活重计算是啥", "GPUDirect RDMA?"), which the service checks by meaning
+            intent, missing = Intent.OUT_OF_SCOPE, UNFAMILIAR_WORDS
         elif _EVASION.search(text):
             intent, missing = Intent.CLARIFY, "decline"  # never a passage that reads as help
             tools = []
@@ -1102,7 +1118,7 @@ class Router:
             asked=asked,
             wanted=wanted,
             previous=context.calls if follow_up else [],
-            missing=missing if intent == Intent.CLARIFY else None,
+            missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
         )
 

@@ -13,7 +13,7 @@ from assistant.memory import Conversation, ConversationStore
 from assistant.models import Answer, Started
 from assistant.render import to_html
 from assistant.retriever import Retriever
-from assistant.router import Context, Intent, Router, Task, Understanding
+from assistant.router import UNFAMILIAR_WORDS, Context, Intent, Router, Task, Understanding
 from assistant.toolbox import ToolBox, ToolRun
 from knowledge.text import tokenize
 
@@ -89,6 +89,13 @@ class Assistant:
 
     def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:
         route = self._router.route(text, earlier=_context(conversation))
+        if (
+            route.intent == Intent.OUT_OF_SCOPE
+            and route.missing == UNFAMILIAR_WORDS
+            and self._retriever.closeness(route.query) >= IN_DOMAIN
+        ):
+            # words the router does not list, a meaning the knowledge base holds ("激活重计算是啥")
+            route = route.model_copy(update={"intent": Intent.KNOWLEDGE, "missing": None})
         if _reads_as_noise(route, self._retriever):
             # "purple monkey dishwasher gpu????": a domain word among words no guidance uses; ask, never a passage
             route = route.model_copy(update={"intent": Intent.CLARIFY, "missing": "unclear"})
@@ -172,6 +179,9 @@ def _check(message: str) -> str:
 
 
 # a question nothing in the knowledge base speaks to: most of its words appear in no passage
+# how near in meaning a message with none of the domain's words must come to a sentence of the index to be
+# read as a question for it: questions about its topics come within 0.5-0.7, recipes and weather 0.2-0.4
+IN_DOMAIN = 0.45
 _NOISE_SHARE = 0.7
 _NOISE_MIN_TOKENS = 3
 

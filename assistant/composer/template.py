@@ -18,7 +18,7 @@ from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.models import Citation
-from assistant.retriever import Passage
+from assistant.retriever import DEFINES, Passage, defined_term, defines
 from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
@@ -393,6 +393,8 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
 QUESTION_HEADED = 1.3
 # what a passage's match counts for when its heading names a card the question does not
 OTHER_CARDS = 0.6
+# and when its answer opens by defining the term the question asks about ("what is PUE?")
+DEFINING = 1.3
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
 # better than their figures do ("can the 910B replace the A100?" is a judgement, the figures its support)
 FAQ_VERDICT = 0.75
@@ -464,6 +466,7 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
     guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
     asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
+    term = defined_term(question)  # "PUE啥意思": the passage that says what PUE is answers first
     # by family, not generation: a passage on "Trn2" or "TPU v5e" still speaks of the family asked about
     asked_families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
 
@@ -491,6 +494,7 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
             * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
+            * (DEFINING if term and defines(term, passage.snippet) == DEFINES else 1.0)
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
