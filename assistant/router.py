@@ -518,7 +518,7 @@ _ASKED = [
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
                    r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",
-                   r"(?:minimum|min|smallest|fewest|least) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes)",
+                   r"(?:minimum|min|smallest|fewest|least|max|maximum|most) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes|servers|machines|boxes|dgx\b|hgx\b|[a-z]{1,3}\d{2,4}[a-z]{0,2}s\b|mi\d{3}xs?\b)",
                    r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪])(?<!一台)(?<!每台)(?<!单台)(?<!一台机器)(?<!每个节点)(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
@@ -1151,6 +1151,7 @@ _CONFIGURES = words(
 # what a "enough? / 行不行" can be about besides GPU memory
 _FACILITY = words(
     r"风冷|液冷|散热|制冷|\bcool(?:ing|ed)?\b|机柜|\bracks?\b|供电|\bpower\b|网络|网卡|\bnetwork|\bnics?\b",
+    r"计算网|存储网|管理网|\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b|infiniband|\bib\b|roce",
     r"带宽|\bbandwidth\b|存储|\bstorage\b|交换机|\bswitch(?:es)?\b|\bnvme\b|硬盘|\bdisks?\b|\bhdd\b",
 )
 
@@ -1173,7 +1174,8 @@ def _missing(
         return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None
-    if _BUY.search(text) and not _CONFIGURES.search(text):
+    if _BUY.search(text) and not _CONFIGURES.search(text) and not _FACILITY.search(text):
+        # "新建集群 计算网上400G还是800G": a question about one part of the cluster, which the guidance answers
         return "server"
     # "风冷行不行", "is 400G enough?": whether the cooling or the network suffices, not the GPUs' memory
     facility = asked == "fit" and bool(_FACILITY.search(text))
@@ -1516,6 +1518,15 @@ def _refine(
         and task in {None, Task.PRETRAIN}
     ):
         chosen.append("gpus_for_deadline")  # "how many Gaudi 3 to pre-train 13B on 1T tokens?": sized below
+    if (
+        not chosen
+        and asked == "gpus"
+        and (slots.params_b or slots.model)
+        and not slots.tokens_b
+        and (slots.zero_stage is not None or slots.optimizer or slots.states_only)
+    ):
+        # "just to hold the training states of 405B with ZeRO-3, minimum H100s?": the count memory needs
+        chosen.append("training_memory")
     if "gpus_for_deadline" in chosen and not slots.deadline_days:
         chosen.remove("gpus_for_deadline")
         if (slots.budget or not chosen) and task in {None, Task.PRETRAIN}:

@@ -204,6 +204,10 @@ class Slots(BaseModel):
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
     rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
+    states_only: bool = Field(
+        default=False,
+        description="The model states alone are asked: 'not counting activations', '只算模型状态'.",
+    )
     unknown_gpu: str | None = Field(default=None, description="A card named that the catalog does not hold.")
     card_memory_gb: float | None = Field(default=None, description="Memory per card, as the user states it.")
     circuit_amps: float | None = Field(default=None, description="Breaker rating of an outlet or circuit, A.")
@@ -267,8 +271,8 @@ _PARAMS_ZH_AFTER = re.compile(
 # "100B total, 10B active", "active params 10B", "激活100亿"; "总参数100B 激活10B": the 激活 there
 # introduces the next number, it does not qualify the one before
 _ACTIVE = flags(
-    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约)?\s*[\d.]))"
-    rf"|激活(?:参数)?(?:量)?\s*(?:为|是|约)?\s*{DECIMAL}\s*(b|亿)"
+    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*[\d.]))"
+    rf"|激活(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*{DECIMAL}\s*(b|亿)"
     rf"|(?<=b)\s*-\s*a{DECIMAL}(b)\b"
     rf"|\bactive\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*{DECIMAL}\s*(b|billion)\b"
 )
@@ -456,7 +460,7 @@ _FLEET = flags(
 )
 # a whole room's power budget: "机房一共 300kW IT 功率", "datacenter has 1.2 MW for IT"
 _FACILITY_KW = flags(
-    rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b)"
+    rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b|\b(?:server |machine |our )?room\b)"
     # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
     rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜|每台|单台|per (?:server|node|box)|each)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
     # "40kW for the whole room": the figure first, then the room it feeds
@@ -552,7 +556,9 @@ _GLOBAL_BATCH = flags(
 _MFU_GAP = (
     r"(?:\s*(?:on|in|for|with|at|is|was|are|of|about|around|roughly|typically|usually|measured|only|just"
     r"|conservatively|conservative|assume|assumed|say|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为"
-    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计)\s*){0,5}"
+    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计"
+    # "MFU is more like 20%", "realistic MFU is closer to 35", "MFU不知道 按35%吧"
+    r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就)\s*){0,5}"
 )
 _MFU = flags(
     # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
@@ -584,6 +590,8 @@ _DEADLINE = flags(
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
     rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+    # "what if we only have 6 weeks", "只给我们30天", "只有两个月"
+    rf"|(?:\bhave|\bhas|\bgot|\bgiven|给(?:我们|我)?|只有)\s*(?:only\s*|just\s*)?{NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![A-Za-z0-9])(?!\s+(?:of|ago|old)\b)"
     # "and 45 days instead of 30", "改成45天呢": the new time the run has
     rf"|{NUMBER}\s*(days?|weeks?|months?)\s*instead\b|(?:改成|换成|放宽到|延长到|缩短到)\s*{NUMBER}\s*(?:个)?\s*(天|周|月)"
     # "done overnight (10 hours)", "finished in a 12h window"
@@ -662,7 +670,9 @@ _RACKS = flags(rf"{NUMBER}\s*(?:个|台)?\s*(?:racks?|cabinets?|机柜)(?!\s*(?:
 _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
 _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
-_PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}|{DECIMAL}\s*(?:的\s*)?pue\b")
+# "PUE 1.5" before "1.5 PUE": in "电价0.8 PUE 1.5" the figure after PUE is its own, the one before the price's
+_PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}")
+_PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
     r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
 )
@@ -922,6 +932,12 @@ _OVERVIEW = flags(
 _NOT_A_PRICE = flags(
     r"\bpower\b|electric|energy|电费|电力|耗电|\btrain(?:ing)?\b|训练|\bserv(?:e|ing)\b|推理|\btokens?\b|\bbill\b|\blease|租赁|"
     r"\bmonthly\b|\byearly\b|per (?:month|year)|每月|每年|\btco\b|总成本|\bcooling\b|制冷|\bstorage\b|存储|network|网络|交换机|switch"
+)
+# the model states alone asked about: weights, gradients and optimizer, no activations
+_STATES_ONLY = flags(
+    r"\b(?:not counting|excluding|excl\.?|without|ignor(?:e|ing)|no|leave out|leaving out)\s+(?:the\s+)?activations?\b"
+    r"|\bjust (?:to )?(?:hold|store|fit) (?:the )?(?:training |model )?states\b|\bonly (?:the )?(?:model|training) states\b"
+    r"|不算激活|不含激活|不计激活|不考虑激活|(?:只|仅)(?:算|放|考虑|看)?(?:模型|训练)状态"
 )
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
@@ -1492,8 +1508,8 @@ class SlotExtractor:
                 slots.power_at_wall = True
         if match := take(_ACHIEVED_TFLOPS):
             slots.achieved_tflops = float(_group(match, 1, 2, 3) or 0)
-        if match := take(_PUE):
-            slots.pue = float(_group(match, 1, 2) or 0)
+        if match := take(_PUE) or take(_PUE_BEFORE):
+            slots.pue = float(match.group(1))
         if match := take(_NODE_TPS):
             unit = _group(match, 2, 4, 6, 8) or ""
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
@@ -1676,6 +1692,7 @@ class SlotExtractor:
             if "cloud_usd_per_gpu_hour" in fields:
                 fields = [f for f in fields if f != "server_price_usd"]
         slots.spec_fields = fields[:5]
+        slots.states_only = bool(_STATES_ONLY.search(text))
         if (match := _SERVERS.search(text)) and slots.servers is None:
             slots.servers = int(to_number(match.group(1)))
         elif slots.servers is None and _ONE_SERVER.search(text):
@@ -1736,8 +1753,8 @@ def _deadline(text: str) -> float | None:
     match = _DEADLINE.search(text)
     if not match:
         return None
-    number = _group(match, 1, 3, 5, 7, 9, 11, 13)
-    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14) or "day").lower()
+    number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15)
+    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14, 16) or "day").lower()
     return round(to_number(number or "0") * _DAYS_PER.get(unit, 1), 6)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -203,6 +204,11 @@ class TrainingMemoryOutput(ToolOutput):
         default=None,
         description="When it does not fit: the fewest GPUs of this card that run the same job (same model, "
         "task and precision) with ZeRO-3, tensor parallelism up to 8 and recomputation as needed.",
+    )
+    states_floor_gpus: int | None = Field(
+        default=None,
+        description="Full training on a named card: the fewest GPUs whose whole memory holds the model states "
+        "(weights, gradients, optimizer) fully sharded, with no activations and nothing free: a floor, not a plan.",
     )
 
 
@@ -564,6 +570,9 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         suggestion=suggestion,
         single_gpus=single,
         min_gpus=min_fit,
+        states_floor_gpus=(
+            math.ceil(arch.params_b * states / capacity) if capacity and inp.finetune == "full" else None
+        ),
     )
 
 

@@ -161,6 +161,34 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
+    """The plan's headline; asked for the model states alone ("not counting activations"), the floor they set
+    comes first."""
+    summary = _plan(call, view)
+    o = call.output
+    floor = o.get("states_floor_gpus")
+    if not (view.states_only and floor):
+        return summary
+    model = model_name(call.input, o)
+    cards = o.get("gpu") or f"{num(o['gpu_memory_gb'])} GB cards"
+    states = o["architecture"]["params_b"] * o["model_state_bytes_per_param"]
+    servers = -(-floor // 8) * 8
+    bytes_pp = num(o["model_state_bytes_per_param"])
+    en = (
+        f"{model}'s model states alone (weights, gradients and optimizer, {bytes_pp} bytes per parameter) are "
+        f"**{num(states)} GB**: at least **{floor} x {cards}** just to hold them, fully sharded with nothing else on "
+        f"the cards ({servers} in whole 8-GPU servers). With activations and memory to spare, the plan is bigger: "
+    )
+    zh = (
+        f"仅 {model} 的模型状态（权重、梯度和优化器，每参数 {bytes_pp} 字节）就有 **{num(states)} GB**：光是放下它们至少要 "
+        f"**{floor} 张 {o.get('gpu') or cards}**（完全切分、卡上不放别的；按整台 8 卡服务器为 {servers} 张）。算上激活并留出余量，"
+        f"实际方案更大："
+    )
+    return summary.model_copy(
+        update={"headline_en": en + summary.headline_en, "headline_zh": zh + summary.headline_zh}
+    )
+
+
+def _plan(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     b = o["per_gpu"]
     model = model_name(i, o)

@@ -536,7 +536,12 @@ class TemplateComposer:
             return f"[{cited.index(passage) + 1}]"
 
         parts: list[str] = []
-        view = View(asked=route.asked, currency=_currency(route), period=route.slots.period)
+        view = View(
+            asked=route.asked,
+            currency=_currency(route),
+            period=route.slots.period,
+            states_only=route.slots.states_only,
+        )
         # the calculator that answers the quantity asked speaks first
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
         counted = any(call.name == "gpus_for_deadline" for call in run.calls)

@@ -4733,3 +4733,111 @@ def test_qlora_ruled_out_is_plain_lora(assistant: Assistant, message: str) -> No
     (answer,) = talk(assistant, message)
     call = next(c for c in answer.tool_calls if c.name == "training_memory")
     assert call.input["finetune"] == "lora"
+
+
+# --- given quantities in words the first sets did not use (fresh set 14's classes) ------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "mfu"),
+    [
+        (
+            "How long to pre-train 13B on 1T tokens with 256 H100s at 40% MFU?",
+            "realistically MFU is more like 28%",
+            0.28,
+        ),
+        ("用256张H100训13B 1T token 要多久", "MFU不清楚 先按30%吧", 0.30),
+    ],
+)
+def test_an_mfu_said_with_hedges_is_the_mfu(
+    assistant: Assistant, first: str, follow_up: str, mfu: float
+) -> None:
+    answers = talk(assistant, first, follow_up)
+    assert tools(answers[1]) == ["training_compute"], answers[1].answer[:200]
+    assert answers[1].tool_calls[0].input["mfu"] == pytest.approx(mfu)
+    assert f"{round(mfu * 100)}%" in first_sentence(answers[1])
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "days"),
+    [
+        (
+            "How many H100s to train 7B on 2T tokens in 90 days at 40% MFU?",
+            "what if we only have 5 weeks",
+            35,
+        ),
+        ("7B 2T token 90天训完 要多少张H100", "如果只给我们45天呢", 45),
+    ],
+)
+def test_a_time_the_team_has_is_the_deadline(
+    assistant: Assistant, first: str, follow_up: str, days: int
+) -> None:
+    answers = talk(assistant, first, follow_up)
+    assert tools(answers[1]) == ["gpus_for_deadline"], answers[1].answer[:200]
+    assert answers[1].tool_calls[0].input["deadline_days"] == days
+    assert str(days) in first_sentence(answers[1])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "32张H100 一年电费多少 电价0.9 PUE 1.4",
+        "yearly power bill for 32 H100s, 0.9 PUE 1.4 hmm I mean PUE 1.4 at $0.9/kWh",
+    ],
+)
+def test_a_pue_written_after_its_name_is_the_pue_and_the_figure_before_is_the_price(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.input["pue"] == pytest.approx(1.4)
+    assert call.input["electricity_price_per_kwh"] == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Qwen3-30B-A3B 全参微调 8卡H100 zero3 激活才3B 显存够吗",
+        "Qwen3-30B-A3B full finetune on 8 H100s with ZeRO-3, only 3B activated so it should be cheap right?",
+    ],
+)
+def test_an_active_size_said_in_passing_is_the_active_count_not_the_model(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert "params_b" not in call.input or call.input["params_b"] > 10  # the model's total, never the 3B
+    assert not answer.notes or all("error" not in n for n in answer.notes)
+
+
+@pytest.mark.parametrize(
+    ("message", "servers"),
+    [
+        ("Our server room has 200 kW for IT. How many DGX H100 can it take at most?", 19),
+        ("机房一共200kW 最多放几台DGX H100", 19),
+    ],
+)
+def test_a_rooms_power_asked_for_the_most_servers_counts_them(
+    assistant: Assistant, message: str, servers: int
+) -> None:
+    # 200 kW / 10.2 kW per DGX H100 (NVIDIA DGX H100 user guide: 10.2 kW max) = 19.6 -> 19
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["rack_fit"], answer.answer[:200]
+    assert f"{servers}" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Ignoring activations, what's the minimum number of H100s that can hold a 175B model's training states with ZeRO-3?",
+        "175B 不算激活 只算模型状态 zero3 最少几张H100",
+    ],
+)
+def test_the_states_alone_asked_lead_with_the_floor_they_set(assistant: Assistant, message: str) -> None:
+    # ZeRO: 16 bytes per parameter -> 175e9 x 16 = 2,800 GB; / 80 GB = 35 H100s before any activation
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    assert answer.tool_calls[0].output["states_floor_gpus"] == 35
+    assert "2,800 GB" in first_sentence(answer) or "2,800 GB" in answer.answer.split("\n\n")[0]
+    assert "35" in answer.answer.split("\n\n")[0]

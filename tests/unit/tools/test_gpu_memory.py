@@ -247,3 +247,15 @@ def test_a_suggestion_carries_the_plan_it_recommends_and_the_job_keeps_its_own_l
     assert out.min_gpus.settings is not None
     assert out.min_gpus.settings.tensor_parallel > 1
     assert any("8 GPUs / (t=1 x" in a for a in out.assumptions), out.assumptions
+
+
+def test_the_states_floor_is_the_model_states_over_one_cards_memory() -> None:
+    # ZeRO (Rajbhandari et al. 2019): 16 bytes per parameter with mixed-precision Adam, so 405B holds
+    # 405e9 x 16 = 6,480 GB; on 80 GB H100s that is ceil(6,480 / 80) = 81 cards before any activation
+    out = run(params_b=405, gpus=1, zero_stage=3, gpu="h100-sxm")
+    assert out.states_floor_gpus == 81
+    # a 141 GB H200 holds more: ceil(6,480 / 141) = 46
+    assert run(params_b=405, gpus=1, zero_stage=3, gpu="h200").states_floor_gpus == 46
+    # no card, or a LoRA job whose frozen base needs no optimizer: no floor to state
+    assert run(params_b=405, gpus=1, zero_stage=3).states_floor_gpus is None
+    assert run(params_b=70, gpus=1, finetune="lora", gpu="h100-sxm").states_floor_gpus is None
