@@ -120,6 +120,16 @@ _DRIVER_TOPIC = (
     "version compatibility and forward compatibility",
     "NVIDIA 驱动与 CUDA 版本的兼容关系：CUDA 12 或 CUDA 11 的 PyTorch 需要什么驱动，次版本兼容与向前兼容",
 )
+# the host CPU weighed: "is a single Xeon 6430 enough to feed 8x H100?", "配两颗32核的EPYC 够不够"; the cards
+# named pull the search towards GPU comparisons, so the topic is said in the guidance's words beside it
+_HOST_CPU = words(
+    r"\b(?:xeon|epyc|cpus?|sockets?|cores?|dataload\w*)\b|data ?loading|numa",
+    r"(?<!张)核(?!心)|数据加载|双路|单路|cpu",
+)
+_HOST_CPU_TOPIC = (
+    "how many CPU cores a GPU training server needs, and which CPU to pair with the GPUs",
+    "GPU 训练服务器需要多少 CPU 核，配什么 CPU",
+)
 _MIXING_TOPIC = (
     "can one synchronous training job mix two GPU generations?",
     "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
@@ -521,7 +531,7 @@ _ASKED = [
                    r"(?:minimum|min|smallest|fewest|least|max|maximum|most) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes|servers|machines|boxes|dgx\b|hgx\b|[a-z]{1,3}\d{2,4}[a-z]{0,2}s\b|mi\d{3}xs?\b)",
                    r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
-                   r"(?<![这那哪])(?<!一台)(?<!每台)(?<!单台)(?<!一台机器)(?<!每个节点)(?:多少|几)\s*(?:张|块|台|个)?\s*(?:卡|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
+                   r"(?<![这那哪十百千])(?<!一台)(?<!每台)(?<!单台)(?<!一台机器)(?<!每个节点)(?:多少|几)\s?(?:张|块|台|个)?\s?(?:卡(?!间)|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
@@ -1102,6 +1112,8 @@ class Router:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
             query = _DRIVER_TOPIC[language == "zh"]
+        if intent == Intent.KNOWLEDGE and _HOST_CPU.search(text) and not follow_up:
+            query = f"{query} {_HOST_CPU_TOPIC[language == 'zh']}"
         if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
@@ -1152,6 +1164,8 @@ _CONFIGURES = words(
 _FACILITY = words(
     r"风冷|液冷|散热|制冷|\bcool(?:ing|ed)?\b|机柜|\bracks?\b|供电|\bpower\b|网络|网卡|\bnetwork|\bnics?\b",
     r"计算网|存储网|管理网|\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b|infiniband|\bib\b|roce",
+    # the host: "is a dual EPYC 9354 enough?", "CPU够不够"
+    r"\bcpus?\b|\bepyc\b|\bxeon\b|\bcores?\b|dataload|data load|\bjpeg|decode|核数|数据加载|解码",
     r"带宽|\bbandwidth\b|存储|\bstorage\b|交换机|\bswitch(?:es)?\b|\bnvme\b|硬盘|\bdisks?\b|\bhdd\b",
 )
 
@@ -1178,9 +1192,9 @@ def _missing(
         # "新建集群 计算网上400G还是800G": a question about one part of the cluster, which the guidance answers
         return "server"
     # "风冷行不行", "is 400G enough?": whether the cooling or the network suffices, not the GPUs' memory
-    facility = asked == "fit" and bool(_FACILITY.search(text))
-    memory_wanted = bool({"training_memory", "inference_memory"} & set(wanted)) or (
-        asked in {"memory", "fit"} and not facility
+    facility = asked == "fit" and bool(_FACILITY.search(text)) and not _MEMORY_WORDS.search(text)
+    memory_wanted = not facility and (
+        bool({"training_memory", "inference_memory"} & set(wanted)) or asked in {"memory", "fit"}
     )
     sized = bool({"training_memory", "inference_memory"} & set(wanted))  # "够不够", "fit", "显存"
     if memory_wanted and (
@@ -1338,6 +1352,14 @@ def _scaled(text: str, slots: Slots, earlier: Slots) -> Slots:
     return slots
 
 
+def _per_card(slots: Slots, asked: str | None) -> bool:
+    """Whether a count beside a card's figures still asks the figures of one card: "does the 4090 support
+    NVLink? want to pool 4", "H100一张卡多少瓦", "910B 显存多大 8卡机怎么连的" (not "power of 16 H100s")."""
+    if asked == "supports" or slots.gpu_count == 1:
+        return True
+    return not set(slots.spec_fields) & ({"tdp_w"} | PRICE_FIELDS)
+
+
 def _asked_elsewhere(asked: str | None) -> bool:
     """Whether the quantity asked is something a budget's purchase does not answer (a time, a power bill)."""
     return asked in {"days", "gpu_hours", "power", "mfu", "racks", "checkpoint"}
@@ -1434,10 +1456,8 @@ def _refine(
         and slots.gpu
         and names_card
         # "does the 4090 support NVLink? want to pool memory across 4 cards": the count is their setup
-        # and "H100一张卡多少瓦" asks one card's figure, not a power bill for one card
-        and not stated.keys()
-        - _SPEC_SLOTS
-        - ({"gpu_count"} if asked == "supports" or slots.gpu_count == 1 else set())
+        # and "H100一张卡多少瓦" or "910B 显存多大 8卡机怎么连的" ask one card's figures, not a fleet's power
+        and not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if _per_card(slots, asked) else set())
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
         # task is a plan to size instead, and two cards for a task are ranked by its criterion
         and (task is None or not (slots.params_b or slots.model or slots.other_gpus))

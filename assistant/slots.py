@@ -306,6 +306,8 @@ _ACHIEVED_TFLOPS = flags(
     rf"(?:get|getting|got|see|seeing|measure[ds]?|reach(?:es|ing)?|hit(?:ting)?|achiev\w*|at|跑到|跑出|实测|达到|只有)\s*"
     rf"(?:about|around|~|约)?\s*{DECIMAL}\s*tflop?s?"
     rf"|{DECIMAL}\s*tflop?s?\s*(?:per|/|each|a)\s*(?:gpu|card)\b|每卡\s*(?:跑到|能跑|实测|达到)?\s*{DECIMAL}\s*tflop?s?"
+    # a training log's line: Megatron's "throughput per GPU (TFLOP/s/GPU): 410", "TFLOPs/GPU = 385"
+    rf"|tflop?s?\s*/\s*s?\s*/?\s*gpu\)?\s*[:=]\s*{DECIMAL}"
 )
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
@@ -905,10 +907,10 @@ _SPEC_FIELDS = [
            r"|(?:price|cost|多少钱|价格|how much (?:is|does|would|are))[^?？。]{0,30}(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b)"), "server_price_usd"),
     (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信|gpu[- ]to[- ]gpu|\bp2p\b"), "scale_up_bandwidth_gb_s"),
-    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|^(?!.*(?:nvlink|互联|interconnect|gpu[- ]to[- ]gpu)).*(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
+    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
     (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
            # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
-           r"|\bhbm\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"), "memory_gb"),
+           r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
@@ -923,6 +925,9 @@ _SPEC_ASK = flags(
     r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was|\s+does|\s+do)\b|\bspecs?\b|规格|参数"
     # "FP8 TFLOPS of the B200?" (the card's name is already taken out of the text here)
     r"|\b(?:t?flops|tdp|bandwidth|bw|vram|hbm|memory)\s+(?:of|on|for)(?:\s+(?:the|an?))?\s*[?？.]?\s*$"
+    # a list of figures: "H20: memory, bandwidth and NVLink per card", "显存、带宽、功耗"
+    r"|(?:memory|bandwidth|nvlink|tdp|tflops|hbm|vram|显存|带宽|功耗|算力|互联)\s*(?:,|，|、|and|和|及|/|\+)\s*"
+    r"(?:memory|bandwidth|nvlink|tdp|tflops|hbm|vram|power|显存|带宽|功耗|算力|互联)"
     r"|\bcompare\b[^?]{0,40}\b(?:on|by|in)\b|对比[^？?]{0,20}(?:的)?(?:fp8|bf16|fp16|带宽|功耗)"  # "compare B200 and H100 on FP8"
 )
 # a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
@@ -1507,7 +1512,7 @@ class SlotExtractor:
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
                 slots.power_at_wall = True
         if match := take(_ACHIEVED_TFLOPS):
-            slots.achieved_tflops = float(_group(match, 1, 2, 3) or 0)
+            slots.achieved_tflops = float(_group(match, 1, 2, 3, 4) or 0)
         if match := take(_PUE) or take(_PUE_BEFORE):
             slots.pue = float(match.group(1))
         if match := take(_NODE_TPS):
@@ -1674,7 +1679,13 @@ class SlotExtractor:
         # a short message once the card's name is out ("RTX 6000 Ada memory bandwidth?") asks its figure
         short = len(" ".join(text.split())) <= 40
         asks_figure = (_SPEC_ASK.search(text) or short) and not _WHY.search(text)
-        fields = [name for pattern, name in _SPEC_FIELDS if pattern.search(text)] if asks_figure else []
+        # in the order they are asked: "显存多大 带宽多少 卡间互联多少" answers memory first
+        found = [
+            (m.start(), i, name)
+            for i, (pattern, name) in enumerate(_SPEC_FIELDS)
+            if (m := pattern.search(text))
+        ]
+        fields = [name for _, _, name in sorted(found)] if asks_figure else []
         if not _SPEC_ASK.search(text):
             # brevity alone asks a card's figure, not its price ("IB or RoCE for 512 H100s? we care about cost")
             fields = [f for f in fields if f not in PRICE_FIELDS]

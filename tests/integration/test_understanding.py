@@ -4841,3 +4841,66 @@ def test_the_states_alone_asked_lead_with_the_floor_they_set(assistant: Assistan
     assert answer.tool_calls[0].output["states_floor_gpus"] == 35
     assert "2,800 GB" in first_sentence(answer) or "2,800 GB" in answer.answer.split("\n\n")[0]
     assert "35" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "is a single Xeon 6430 enough to feed 8x H100 for LLM pretraining or do we need dual socket?",
+        "8卡A100的机器 配两颗32核的EPYC 数据加载够不够",
+    ],
+)
+def test_whether_the_cpu_is_enough_is_answered_from_the_guidance_not_asked_back(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert "clarify" not in " ".join(answer.notes), answer.answer[:200]
+    assert any("cpu" in c.doc_id for c in answer.citations), [c.doc_id for c in answer.citations]
+
+
+@pytest.mark.parametrize(
+    ("message", "share"),
+    [
+        ('our log says "TFLOP/s/GPU: 380" on H100 bf16, decent?', "38%"),  # 380 / 989.4 = 38.4%
+        ("Megatron 日志 TFLOPs/GPU = 290 用的A100 这个水平怎么样", "93%"),  # 290 / 312 = 92.9%
+    ],
+)
+def test_a_training_logs_tflops_per_gpu_is_the_achieved_rate(
+    assistant: Assistant, message: str, share: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert answer.tool_calls[0].output["achieved_share"] is not None, answer.answer[:200]
+    assert share in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "H20 显存多大 带宽多少 卡间互联多少 8卡机怎么连",
+        "H20: memory, bandwidth and NVLink per card, and how are the 8 in a box connected?",
+    ],
+)
+def test_a_cards_figures_asked_beside_its_8_card_machine_are_the_cards(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    fields = answer.tool_calls[0].input["fields"]
+    assert fields[:2] == ["memory_gb", "memory_bandwidth_gb_s"]
+    assert "scale_up_bandwidth_gb_s" in fields
+    assert "96 GB" in answer.answer
+    assert "4,000 GB/s" in answer.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我们十几台GPU机器 大家抢卡很乱 想上调度 slurm还是k8s",
+        "we have a dozen or so GPU boxes and people fight over cards, slurm or k8s?",
+    ],
+)
+def test_a_rough_fleet_size_is_not_a_count_asked(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert "clarify" not in " ".join(answer.notes), answer.answer[:200]
+    assert re.search(r"slurm", answer.answer, re.IGNORECASE)
