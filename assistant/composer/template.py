@@ -221,6 +221,28 @@ def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
     return out
 
 
+def _method_verdict(run: ToolRun, zh: bool) -> str | None:
+    """ "LoRA or QLoRA for 13B on an A100?": when plain LoRA fits it is the choice (a 16-bit base trains faster
+    and loses nothing to quantisation); when only QLoRA fits, QLoRA is. Read from the fits computed."""
+    fits = {c.input.get("finetune"): c.output.get("fits") for c in run.calls if c.name == "training_memory"}
+    if set(fits) != {"lora", "qlora"} or fits["qlora"] is None:
+        return None
+    if fits["lora"]:
+        return (
+            "LoRA 的 16 位底座已经放得下，选 LoRA：步速更快、没有量化误差，QLoRA 的 4 位底座用不着。"
+            if zh
+            else "Plain LoRA already fits with its 16-bit base, so choose it: faster steps and no quantisation "
+            "error; QLoRA's 4-bit base is not needed."
+        )
+    if fits["qlora"]:
+        return (
+            "只有 QLoRA 放得下（4 位底座），选 QLoRA，代价是步速稍慢。"
+            if zh
+            else "Only QLoRA fits (its base in 4 bits), so choose QLoRA and accept somewhat slower steps."
+        )
+    return None
+
+
 _METHOD = {
     "en": {"full": "**Full fine-tuning**: ", "lora": "**LoRA**: ", "qlora": "**QLoRA**: "},
     "zh": {"full": "**全参微调**：", "lora": "**LoRA**：", "qlora": "**QLoRA**："},
@@ -574,7 +596,9 @@ class TemplateComposer:
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
-            sentences = [*by_card, *heads]
+            # "LoRA or QLoRA?": which of the two, before the memory of each
+            method = _method_verdict(run, lang == "zh")
+            sentences = [*([method] if method else []), *by_card, *heads]
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:

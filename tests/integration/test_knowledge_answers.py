@@ -115,3 +115,22 @@ def test_why_after_an_answer_asks_for_its_reasons(assistant: Assistant, first: s
     assert "out_of_scope" not in after.notes, after.answer[:200]
     assert after.citations
     assert lead(after) != lead(before)
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("do we really need fabric manager on an HGX H200 box?", r"NVSwitch"),
+        ("8卡H100服务器不装fabricmanager会怎样", r"NVSwitch"),
+        ("what breaks without GPUDirect RDMA?", r"host memory|pinned host buffers"),
+        ("没有GPUDirect RDMA 多机训练会慢吗", r"主机内存"),
+        ("QLoRA和LoRA怎么选", r"NF4|4 位|选 LoRA"),
+        ("should I use QLoRA or plain LoRA for a 13B model on an A100 80GB?", r"choose it"),
+        ("70B 单卡H100 用LoRA还是QLoRA", r"只有 QLoRA 放得下"),
+    ],
+)
+def test_questions_the_faq_now_answers_lead_with_its_answer(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    answer = assistant.ask(question)
+    assert re.search(says, lead(answer)), lead(answer)[:300]
