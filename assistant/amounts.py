@@ -113,7 +113,7 @@ _BEFORE = [
     (
         "server",
         flags(
-            r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:(?:is|are)\s*)?"
+            r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:(?:is|are)\s*)?(?:含税|不含税|税前|税后|裸机)?\s*"
             r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at)?"
             r"|\bper (?:node|server))\s*(?:about|around|roughly|~|约)?\s*$"
             # "一台8卡H800大概200万": what the server is, then its price
@@ -123,6 +123,8 @@ _BEFORE = [
             # "buying an 8 gpu box for $280k", "buy a DGX H100 for $300k", "买一台8卡H100 220万": a machine's price
             r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"
             r"|买(?:一|1)台[^。，,；;？?]{0,14}?\s*$"
+            # "vendor quoted $310k for an 8x H100 server": a quote is a machine's price
+            r"|\b(?:quoted|priced)\s*(?:us|me|at|=|:)?\s*$"
         ),
     ),
     (
@@ -158,6 +160,8 @@ _BUILT_ONE = flags(
     r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)\s+for\s*$"
 )
 _CLAUSE_END = flags(r"[,;，；。()（）]")
+# a message about vendors' quotes: its bare amounts are prices ("we got quotes: H100 server 235万, 910B 8卡 115万")
+_QUOTING = flags(r"\bquot(?:e|es|ed|ing)\b|报价|报了|供应商报|厂商报")
 
 
 def money_mentions(text: str) -> list[Money]:
@@ -177,7 +181,12 @@ def money_mentions(text: str) -> list[Money]:
         before = text[max(0, match.start() - 40) : match.start()]
         kind, unit_length = _kind(before, text[match.end() : match.end() + 40])
         nearby = before + text[match.end() : match.end() + 8]
-        if unit is None and kind == "budget" and not _MONEY_WORDS.search(nearby):
+        if (
+            unit is None
+            and kind == "budget"
+            and not _MONEY_WORDS.search(nearby)
+            and not _QUOTING.search(text)
+        ):
             continue  # "总参数6710亿" is a count; a bare amount is money only where money is talked about
         if currency is None and (kind != "budget" or (mult and _CJK.search(mult))):
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan

@@ -976,6 +976,15 @@ class Router:
             quoted = list(slots.server_quotes)
             slots = slots.model_copy(update={"gpu": quoted[0], "other_gpus": quoted[1:]})
             tools = ["gpu_compare"]
+        if (
+            own.server_price
+            and own.gpu
+            and not own.other_gpus
+            and own.rank_by in {"usd_per_tflop", "usd_per_gb"}
+            and not (own.params_b or own.model or own.budget)
+        ):
+            # "供应商报8卡H200服务器290万 每TFLOPS多少钱 每GB显存多少钱": the quote per unit of what it holds
+            tools = ["gpu_spec"]
         if slots.budget and len(slots.server_quotes) >= 2 and not _asked_elsewhere(asked):
             # "预算300万 … 报价 H20 8卡整机 110万/台，910B 8卡 95万/台，怎么配": what the budget buys of each
             # quoted server leads; the job's memory on each card follows when a model is named

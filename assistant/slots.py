@@ -418,6 +418,9 @@ _CURRENCY_REPLY = flags(
 _BARE_BUDGET = flags(
     rf"{DECIMAL}\s*(million|mn|m|k|billion|bn)\s*(?:to spend|to invest|in budget|of budget|budget\b|的?\s*预算)"
     rf"|\bbudget\s*(?:of|is|=|:|~|about|around)?\s*{DECIMAL}\s*(million|mn|m|k|billion|bn)\b"
+    # "we have like 500k, what servers should we buy": an amount the team has, then what it buys
+    rf"|\b(?:we|i)\s*(?:have|got|'ve got|can spend|could spend)\s*(?:like|about|around|roughly|~|maybe)?\s*{DECIMAL}\s*(million|mn|m|k|billion|bn)\b"
+    rf"(?=[^.?!]{{0,60}}\b(?:buy|spend|get|server|cluster|gpus?|hardware)\b)"
 )
 _PER_RACK_COUNT = flags(
     r"(\d+)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|每(?:个)?(?:机)?柜\s*(?:放)?\s*(\d+)\s*台"
@@ -510,7 +513,7 @@ _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
-    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|为|是|到|要|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
+    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -955,8 +958,8 @@ _COMPUTE_WORDS = flags(
 )
 
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
-_RANK_BY = [(flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
-            (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?"), "usd_per_tflop"),
+_RANK_BY = [(flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|(?:that|it|cost|price)\s+per\s+gb\b(?!\s*/\s*s)|\bper\s+tflops?\s+and\s+per\s+gb\b|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
+            (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?|\bper\s+(?:dense\s+)?(?:bf16\s+)?[pt]flops?\b"), "usd_per_tflop"),
             (flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
             (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
@@ -1020,7 +1023,9 @@ _SPELLED = re.compile(
     r"\b("
     + "|".join(_NUMBER_WORDS)
     + r")(?=[\s-]+(?:days?|weeks?|months?|years?|hours?|nodes?|servers?|boxes|machines"
-    r"|racks?|checkpoints?|epochs?|copies)\b)",
+    r"|racks?|checkpoints?|epochs?|copies|gpus?|cards?|accelerators?"
+    # a card's model number: "two 4090s", "four H100s", "eight MI300X"
+    r"|(?:rtx\s*)?[a-z]{0,3}\d{2,4}[a-z]{0,2}s?)\b)",
     re.IGNORECASE,
 )
 
@@ -1449,7 +1454,7 @@ class SlotExtractor:
         spans = [(m.start, m.end) for m in mentions]
         if slots.budget is None and (bare := _BARE_BUDGET.search(text)):
             # "we have 2 million to spend": a budget in no named currency (asked back or assumed USD)
-            slots.budget = scaled(_group(bare, 1, 3) or "0", _group(bare, 2, 4) or "")
+            slots.budget = scaled(_group(bare, 1, 3, 5) or "0", _group(bare, 2, 4, 6) or "")
             spans.append(bare.span())
         return strip(text, spans)
 

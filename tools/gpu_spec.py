@@ -79,6 +79,15 @@ class GpuSpecInput(ToolInput):
         le=100_000,
         description="TFLOP/s per GPU a training run measures: its share of the dense BF16 peak (MFU).",
     )
+    quote: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e10,
+        description="A vendor's price for a server of quote_gpus of the first GPU, in quote_currency: what it "
+        "pays per dense BF16 TFLOP/s and per GB of GPU memory.",
+    )
+    quote_currency: Literal["USD", "CNY"] = Field(default="USD", description="The quote's currency.")
+    quote_gpus: int = Field(default=8, ge=1, le=1024, description="GPUs in the quoted server.")
 
 
 class SpecValue(BaseModel):
@@ -113,6 +122,13 @@ class GpuSpecOutput(ToolOutput):
     totals: list[PriceTotal] = Field(default_factory=list, description="Prices times the count asked.")
     achieved_share: float | None = Field(
         default=None, description="achieved_tflops / the first GPU's dense BF16 peak: the run's MFU."
+    )
+    quote_per_tflop: float | None = Field(
+        default=None,
+        description="quote / (quote_gpus x dense BF16 TFLOP/s of the first GPU), in quote_currency.",
+    )
+    quote_per_gb: float | None = Field(
+        default=None, description="quote / (quote_gpus x GPU memory GB of the first GPU), in quote_currency."
     )
 
 
@@ -218,6 +234,12 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
         first = find_accelerator(catalog, inp.gpus[0], field="gpus")
         if first.bf16_dense_tflops:
             share = round(inp.achieved_tflops / first.bf16_dense_tflops, 4)  # MFU against the dense peak
+    per_tflop = per_gb = None
+    if inp.quote:
+        first = find_accelerator(catalog, inp.gpus[0], field="gpus")
+        if first.bf16_dense_tflops:
+            per_tflop = round(inp.quote / (inp.quote_gpus * first.bf16_dense_tflops), 2)
+        per_gb = round(inp.quote / (inp.quote_gpus * first.memory_gb), 2)
     dates = sorted({spec.as_of for spec in specs})
     assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
     if totals:
@@ -234,4 +256,6 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
         specs=specs,
         totals=totals,
         achieved_share=share,
+        quote_per_tflop=per_tflop,
+        quote_per_gb=per_gb,
     )

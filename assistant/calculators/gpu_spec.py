@@ -62,11 +62,22 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.achieved_tflops:
         # "210 TFLOPS per GPU, is that good?": the share of the peak it reaches, beside the peak
         payload.update(achieved_tflops=slots.achieved_tflops, fields=["bf16_dense_tflops"])
+
     count = slots.gpu_count or (slots.servers * (slots.gpus_per_node or 8) if slots.servers else None)
     one_server = fields == ["server_price_usd"] and count is not None and count <= 8  # "an 8x H100 server"
     if count and count > 1 and set(fields) & {"price_usd", "server_price_usd"} and not one_server:
         # "how much to buy 32 H100s?": the cards, and the 8-GPU servers that hold them
         payload.update(count=count, fields=list(dict.fromkeys([*fields, "price_usd", "server_price_usd"])))
+    if slots.server_price and not slots.other_gpus and slots.rank_by in {"usd_per_tflop", "usd_per_gb"}:
+        # "供应商报8卡H200服务器290万，每TFLOPS多少钱": the quote per unit of what the server holds, not the
+        # catalog's prices
+        payload.pop("count", None)
+        payload.update(
+            quote=slots.server_price,
+            quote_currency=slots.server_price_currency or "USD",
+            quote_gpus=slots.gpus_per_node or 8,
+            fields=["bf16_dense_tflops", "memory_gb"],
+        )
     return Plan(tool="gpu_spec", payload=payload)
 
 
@@ -162,6 +173,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"不支持：{specs[0]['name']} 没有 NVLink，卡间只走 PCIe；显存也不会合并成一块大显存（FSDP/ZeRO-3 下"
                 f"每张卡各放一份分片，通信走 PCIe）。{zh}"
             )
+    if (per_tflop := call.output.get("quote_per_tflop")) is not None:
+        i = call.input
+        sign = "¥" if i.get("quote_currency") == "CNY" else "$"
+        name, gpus = specs[0]["name"], i.get("quote_gpus", 8)
+        values = {v["field"]: v["value"] for v in specs[0]["values"]}
+        tflops, gb = gpus * (values.get("bf16_dense_tflops") or 0), gpus * (values.get("memory_gb") or 0)
+        per_gb = call.output["quote_per_gb"]
+        en = (
+            f"At your quote of {sign}{num(i['quote'])} for {gpus} x {name}: **{sign}{num(per_tflop)} per dense BF16 "
+            f"TFLOPS** ({num(tflops)} TFLOPS in all) and **{sign}{num(per_gb)} per GB** of GPU memory ({num(gb)} GB). "
+            + en
+        )
+        zh = (
+            f"按你的报价 {sign}{num(i['quote'])}（{gpus} 张 {name}）：每 TFLOPS（BF16 稠密）**{sign}{num(per_tflop)}**"
+            f"（共 {num(tflops)} TFLOPS），每 GB 显存 **{sign}{num(per_gb)}**（共 {num(gb)} GB）。" + zh
+        )
     if (share := call.output.get("achieved_share")) is not None:
         achieved, name = num(call.input["achieved_tflops"]), specs[0]["name"]
         en = f"{achieved} TFLOP/s per {name} is **{pct(share)} MFU** of its dense BF16 peak. " + en

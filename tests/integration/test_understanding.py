@@ -4904,3 +4904,57 @@ def test_a_rough_fleet_size_is_not_a_count_asked(assistant: Assistant, message: 
     assert not answer.tool_calls
     assert "clarify" not in " ".join(answer.notes), answer.answer[:200]
     assert re.search(r"slurm", answer.answer, re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("message", "per_tflop", "per_gb"),
+    [
+        # $310,000 / (8 x 989.4) = $39.2; / 640 GB = $484
+        (
+            "our vendor quoted $310k for an 8x H100 server. what's that per TFLOPS and per GB?",
+            "$39.2",
+            "$484",
+        ),
+        # ¥2,900,000 / (8 x 989.4) = ¥366; / (8 x 141) = ¥2,571
+        ("供应商报8卡H200服务器含税290万 每TFLOPS多少钱 每GB显存多少钱", "¥366", "¥2,571"),
+    ],
+)
+def test_one_server_quote_is_priced_per_unit_in_its_own_currency(
+    assistant: Assistant, message: str, per_tflop: str, per_gb: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    lead = answer.answer.split("\n\n")[0]
+    assert per_tflop in first_sentence(answer)
+    assert per_gb in lead
+
+
+@pytest.mark.parametrize(
+    ("message", "slot", "value"),
+    [
+        ("QLoRA a 14B on one 4090, seq len ~2048, fits?", "seq_len", 2048),
+        ("13B QLoRA 单张4090 序列长度约2048 放得下吗", "seq_len", 2048),
+        ("QLoRA the 32B on two 4090s in one box?", "gpus", 2),
+        ("LoRA 32B on three 3090s?", "gpus", 3),
+    ],
+)
+def test_figures_written_loosely_reach_the_memory_plan(
+    assistant: Assistant, message: str, slot: str, value: int
+) -> None:
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input[slot] == value
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we have like 500k what servers should we buy",
+        "we've got about 2m to spend on GPUs, what should we buy?",
+    ],
+)
+def test_an_amount_the_team_has_is_a_budget_whose_currency_is_asked(
+    assistant: Assistant, message: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert "clarify: currency" in answer.notes, (answer.notes, answer.answer[:200])

@@ -114,3 +114,19 @@ def test_a_measured_tflops_is_a_share_of_the_dense_peak() -> None:
         GpuSpecInput(gpus=["h100-sxm"], fields=["bf16_dense_tflops"], achieved_tflops=210), CATALOG
     )
     assert out.achieved_share == pytest.approx(210 / 989.4, abs=1e-3)
+
+
+def test_a_server_quote_is_priced_per_dense_tflops_and_per_gb_of_the_card_it_holds() -> None:
+    # NVIDIA H100 SXM: 989.4 dense BF16 TFLOPS and 80 GB (H100 product page, dense = half the sparse 1,979)
+    out = gpu_spec(GpuSpecInput(gpus=["h100-sxm"], fields=["bf16_dense_tflops"], quote=310_000), CATALOG)
+    assert out.quote_per_tflop == pytest.approx(310_000 / (8 * 989.4), abs=0.01)  # $39.17
+    assert out.quote_per_gb == pytest.approx(310_000 / 640, abs=0.01)  # $484.38
+    # in the quote's own currency, for the GPUs the quoted server holds
+    cny = gpu_spec(
+        GpuSpecInput(
+            gpus=["h200"], fields=["memory_gb"], quote=2_900_000, quote_currency="CNY", quote_gpus=8
+        ),
+        CATALOG,
+    )
+    assert cny.quote_per_gb == pytest.approx(2_900_000 / (8 * 141), abs=0.01)  # ¥2,570.92
+    assert gpu_spec(GpuSpecInput(gpus=["h100-sxm"]), CATALOG).quote_per_tflop is None
