@@ -684,7 +684,11 @@ _MACHINES_AFTER = flags(
 _ONE_SERVER = flags(
     r"\b(?:one|a single|single)\s*(?:node|server|machine|box)\b|单机|单台服务器|一台服务器|单节点|一个节点"
 )
-_SERVERS = flags(rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))")
+_SERVERS = flags(
+    rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))"
+    # "on 2 of these nodes": a count of the machines just described
+    rf"|\b(?:on|across|over|use|using)\s+{NUMBER}\s+of\s+(?:these|those|them|the|our)\b(?:\s+(?:nodes?|servers?|boxes|machines))?"
+)
 # a budget's share kept for the fabric and storage: "网络存储留20%", "keep 20% for network and storage"
 _NETWORK_RESERVE = flags(
     rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
@@ -1710,7 +1714,7 @@ class SlotExtractor:
         slots.spec_fields = fields[:5]
         slots.states_only = bool(_STATES_ONLY.search(text))
         if (match := _SERVERS.search(text)) and slots.servers is None:
-            slots.servers = int(to_number(match.group(1)))
+            slots.servers = int(to_number(_group(match, 1, 2) or "1"))
         elif slots.servers is None and _ONE_SERVER.search(text):
             slots.servers = 1  # "one node instead", "单机", "一台服务器"
         return strip(text, spans)

@@ -36,7 +36,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         # "and if we offload the optimizer to CPU, how much host RAM?": the offloaded states, shared by the
         # servers the job runs on
         payload["offload_optimizer"] = True
-        payload["nodes"] = max(1, (slots.gpu_count or 0) // payload["gpus_per_node"])
+        # "on 2 of these nodes" says it; else the GPUs named fill whole servers
+        payload["nodes"] = slots.servers or max(1, (slots.gpu_count or 0) // payload["gpus_per_node"])
     if slots.ram_gb:
         payload["current_ram_gb"] = slots.ram_gb  # "1T够不够": checked against what is needed
     return Plan(tool="host_ram", payload=payload, assumed=assumptions)

@@ -333,7 +333,9 @@ def _summary(call: ToolCall, en: str, zh: str, led: dict[str, Any] | None = None
     plan = led if led and led.get("per_gpu") and led.get("settings") else None
     if i.get("offload_optimizer") and (host := o.get("host_ram_for_offload_gb_per_gpu")):
         # "offload the optimizer to CPU": where the states went, and the host RAM they need
-        everything = host * i["gpus"]  # the states of the whole model, wherever the GPUs sit
+        # the states of the whole model, wherever the GPUs sit: each GPU's shard times the GPUs; unsharded
+        # (ZeRO stage 0, which the recommended plan then shards) each GPU's copy is already the whole model
+        everything = host * i["gpus"] if i.get("zero_stage") else host
         en += (
             f" The offloaded optimizer states need about {num(everything)} GB of host RAM in all, split over "
             "the servers that hold the GPUs, and steps slow down to the PCIe copies."

@@ -4958,3 +4958,27 @@ def test_an_amount_the_team_has_is_a_budget_whose_currency_is_asked(
 ) -> None:
     (answer,) = talk(assistant, message)
     assert "clarify: currency" in answer.notes, (answer.notes, answer.answer[:200])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "host RAM per node for 8x H100 servers? we'll run ZeRO-3 with optimizer offload for 70B on 4 of these nodes",
+        "8卡H100服务器 每台内存配多少 70B zero3 offload 用4台跑",
+    ],
+)
+def test_offloaded_states_are_shared_by_the_servers_named(assistant: Assistant, message: str) -> None:
+    # ZeRO-Offload keeps FP32 weights, gradients and Adam moments on the CPU: 70B x 16 B = 1,120 GB, with
+    # DeepSpeed's 1.5x buffer 1,680 GB for the job, 420 GB on each of 4 servers
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "host_ram")
+    assert call.input["nodes"] == 4
+    assert "420 GB" in first_sentence(answer)
+
+
+def test_offload_beside_a_plan_that_shards_counts_the_models_states_once(assistant: Assistant) -> None:
+    """Assumed unsharded (ZeRO 0) and then sharded by the plan the answer recommends: the host RAM for the
+    offloaded states is the model's once (13B x 16 B x 1.5 = 312 GB), never once per GPU."""
+    answers = talk(assistant, "单机8卡4090 全参训7B 可行吗", "那13B呢 加cpu offload")
+    assert "312 GB" in answers[1].answer
+    assert "2,496 GB" not in answers[1].answer
