@@ -4982,3 +4982,19 @@ def test_offload_beside_a_plan_that_shards_counts_the_models_states_once(assista
     answers = talk(assistant, "单机8卡4090 全参训7B 可行吗", "那13B呢 加cpu offload")
     assert "312 GB" in answers[1].answer
     assert "2,496 GB" not in answers[1].answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our colo gives us 12 kW per rack, how many DGX H100 per rack?",
+        "托管机房给的是每柜12kW 能放几台DGX H100",
+    ],
+)
+def test_a_colos_figure_per_rack_is_the_racks_feed_not_the_rooms(assistant: Assistant, message: str) -> None:
+    # one DGX H100 draws up to 10.2 kW (NVIDIA DGX H100 user guide): one per 12 kW rack
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "rack_fit")
+    assert call.input["scope"] == "rack"
+    assert call.input["rack_kw"] == 12
+    assert "1 x" in first_sentence(answer) or "1 台" in first_sentence(answer)
