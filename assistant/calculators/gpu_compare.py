@@ -151,6 +151,10 @@ def _apart(rows: list[dict[str, Any]]) -> tuple[str, str]:
     return f"; they differ in {en}", f"；区别在于{zh}"
 
 
+# two cards closer than this on the criterion ranked are called nearly equal, not a winner and a loser
+NEAR_TIE = 1.1
+
+
 def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | None:
     """The answer to "which is faster, and by how much?": the first card over the last on the criterion (or
     over ``against``, the card one has now, for an upgrade), or a tie called a tie."""
@@ -187,6 +191,15 @@ def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | No
         )
     high, low = max(top["value"], bottom["value"]), min(top["value"], bottom["value"])
     times = num(high / low)
+    if high / low < NEAR_TIE and len(ranking) == 2:
+        # "RTX 6000 Ada or L40S?": 364 against 362 TFLOPS decides nothing; what sets them apart does
+        apart_en, apart_zh = _apart(o.get("rows") or [])
+        return (
+            f"On {label}, {top['name']} and {bottom['name']} are nearly equal ({num(top['value'])} vs "
+            f"{num(bottom['value'])}){apart_en}.",
+            f"按{label_zh}，{top['name']} 与 {bottom['name']} 几乎相同（{num(top['value'])} 对 {num(bottom['value'])}）"
+            f"{apart_zh}。",
+        )
     return (
         f"On {label}, **{top['name']}** leads {bottom['name']} by {times}x ({num(top['value'])} vs {num(bottom['value'])}).",
         f"按{label_zh}，**{top['name']}** 胜过 {bottom['name']}：{num(top['value'])} 对 {num(bottom['value'])}，相差 {times} 倍。",

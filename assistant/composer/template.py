@@ -265,11 +265,13 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if lang == "zh":
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
         if len(best) > 1:
-            return [f"按卡对比（{listed}），{'、'.join(best)} 在显存上打平。"]
+            return [f"按卡对比（{listed}），{'、'.join(best)} 都放得下，显存不是区别所在。"]
         return [f"按卡对比，**{best[0]}** 显存上最合适（{listed}）。"]
     listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
     if len(best) > 1:
-        return [f"Card by card ({listed}), {' and '.join(best)} tie on memory."]
+        return [
+            f"Card by card ({listed}), {' and '.join(best)} all hold it: memory does not decide between them."
+        ]
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
 
 

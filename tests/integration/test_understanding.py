@@ -4998,3 +4998,35 @@ def test_a_colos_figure_per_rack_is_the_racks_feed_not_the_rooms(assistant: Assi
     assert call.input["scope"] == "rack"
     assert call.input["rack_kw"] == 12
     assert "1 x" in first_sentence(answer) or "1 台" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ("RTX 6000 Ada vs L40S for our server room?", "nearly equal"),  # 364 vs 362 dense BF16 TFLOPS
+        ("RTX 6000 Ada和L40S哪个好", "几乎相同"),
+    ],
+)
+def test_two_cards_within_a_tenth_on_the_criterion_are_nearly_equal_not_won(
+    assistant: Assistant, message: str, says: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert says in lead
+    assert "1.01" not in lead
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("L40S vs A100 80GB for LoRA on a 7B model?", "and for serving it?"),
+        ("L40S和A100 80G 做7B的LoRA哪个好", "那推理呢"),
+    ],
+)
+def test_cards_that_both_hold_the_model_are_never_said_to_tie_on_memory(
+    assistant: Assistant, messages: tuple[str, str]
+) -> None:
+    """48 GB and 80 GB are not a tie: both hold the job, and memory does not decide between them."""
+    for answer in talk(assistant, *messages):
+        assert "tie on memory" not in answer.answer
+        assert "在显存上打平" not in answer.answer
