@@ -90,6 +90,8 @@ OPENING_BONUS = 0.1
 FAQ_OPENING_BONUS = 0.3
 # ... when its heading is close to the question (cosine); under another question it is an ordinary opening
 FAQ_HEADING_MATCH = 0.35
+# headings that may name a term asked about and still single its sections out (one per language, a few more)
+_RARE_TERM_HEADINGS = 4
 DEFAULT_WEIGHTS = {
     "dense": 1.0,
     "other_language": 1.0,
@@ -97,6 +99,7 @@ DEFAULT_WEIGHTS = {
     "catalog": 2.0,
     "question": 2.0,
     "card_heading": 1.0,
+    "term_heading": 2.0,
 }
 # a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
@@ -251,6 +254,8 @@ class HybridRetriever:
             "catalog": self._named(ix, query, filters),
             "card_heading": self._card_headings(ix, query, filters),
             "question": self._asked_as_headed(ix, query_vector, filters),
+            # "rail-optimized是啥意思": the sections headed by the term asked about
+            "term_heading": self._headed_by(ix, term, filters),
         }
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
@@ -406,6 +411,29 @@ class HybridRetriever:
         for doc_id in self._names.doc_ids(query) if self._names else []:
             rows.extend(r for r in ix.doc_rows.get(doc_id, []) if filters.accepts(ix.metas[r]))
         return rows
+
+    @staticmethod
+    def _headed_by(ix: _Snapshot, term: str | None, filters: SearchFilters) -> list[int]:
+        """Sections whose heading names ``term``, the thing a question asks the meaning of ("rail-optimized",
+        "PUE", "ZeRO-3"), however it is spelled ("Rail-optimised fat-tree topology"); only when few do, since a
+        term that heads many sections (H100) says nothing about which one answers."""
+        words = (term or "").split()
+        # "a rail-optimized fabric": the term, else the term without its last word ("rail-optimized")
+        for wanted in (
+            _spelling(_squash(" ".join(words[:n])))
+            for n in range(len(words), 0, -1)
+            if len(" ".join(words[:n])) >= 3
+        ):
+            headed = [
+                r
+                for r, meta in enumerate(ix.metas)
+                if meta.get("doc_type") != "catalog"
+                and wanted in _spelling(_squash(str(meta.get("section", ""))))
+                and filters.accepts(meta)
+            ]
+            if headed:
+                return headed if len(headed) <= _RARE_TERM_HEADINGS else []
+        return []
 
     def _card_headings(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are
@@ -722,6 +750,11 @@ _SUBJECT_START = 8
 DEFINES = 0.3
 
 
+def _spelling(text: str) -> str:
+    """British spellings as American: "optimised" and "optimized" are one term."""
+    return re.sub(r"is(e|ed|ing|ation)(?=[^a-z]|$)", r"iz\1", text)
+
+
 def _squash(text: str) -> str:
     """Lower case without spaces or hyphens: "ZeRO-3" and "zero3" are the same term."""
     return re.sub(r"[\s\-_]+", "", text.lower())
@@ -752,7 +785,9 @@ def defines(term: str | None, sentence: str) -> float:
     # "Full activation checkpointing", "完整的激活检查点": a few words before it; "机房公布的 PUE" is an object
     opening = len(before) <= _SUBJECT_START and len(re.findall(r"[\u4e00-\u9fff]", before)) <= 3
     bracketed = sentence[end : end + 1] in {")", "）"}
-    if (opening and _VERB_AFTER.match(after)) or ((opening or bracketed) and _COPULA.match(after)):
+    if ((opening or bracketed) and _VERB_AFTER.match(after)) or (
+        (opening or bracketed) and _COPULA.match(after)
+    ):
         return DEFINES
     return DEFINES / 3
 
@@ -785,8 +820,15 @@ _DEFINITION = [
 _NOT_A_TERM = {"the", "this", "that", "it", "difference", "best", "better", "cheapest", "price", "cost"}
 
 
+# an English term of two or three words inside a Chinese question: "开activation checkpointing 显存能省多少"
+_EMBEDDED_TERM = re.compile(r"(?<![A-Za-z])([a-z][a-z-]{2,}(?:\s[a-z][a-z-]{2,}){1,2})(?![A-Za-z])")
+
+
 def defined_term(question: str) -> str | None:
-    """The term a question asks the meaning of ("zero3是啥" -> "zero3", "what is PUE" -> "PUE"), or None."""
+    """The term a question asks the meaning of ("zero3是啥" -> "zero3", "what is PUE" -> "PUE"), or the
+    English term a Chinese question is about ("开activation checkpointing能省多少"), or None."""
+    if re.search(r"[\u4e00-\u9fff]", question) and (embedded := _EMBEDDED_TERM.search(question)):
+        return embedded.group(1)
     for pattern in _DEFINITION:
         if (match := pattern.search(question)) and match.group("t").lower() not in _NOT_A_TERM:
             return re.sub(r"\s+(?:actually|exactly|really|even)$", "", match.group("t"), flags=re.IGNORECASE)

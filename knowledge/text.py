@@ -68,6 +68,10 @@ def _jieba() -> object:
     return jieba
 
 
+# "-ise", "-ised", "-ising", "-isation" endings (the plural's "s" is already gone) spelled with a z
+_BRITISH = re.compile(r"is(e|ed|ing|ation)$")
+
+
 def tokenize(text: str) -> list[str]:
     """Keyword tokens for BM25: jieba search-mode segmentation, lower case, no stopwords or punctuation."""
     jieba = _jieba()
@@ -79,6 +83,9 @@ def tokenize(text: str) -> list[str]:
                 continue
             if len(token) > 3 and token.isascii() and token.endswith("s") and not token.endswith("ss"):
                 token = token[:-1]  # "gpus" -> "gpu", "checkpoints" -> "checkpoint"
+            if len(token) > 5 and token.isascii():
+                # British and American spellings are one word: "optimised" and "optimized", "utilisation"
+                token = _BRITISH.sub(lambda m: "iz" + m.group(1), token)
             tokens.append(token)
     return tokens
 

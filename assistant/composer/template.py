@@ -518,7 +518,12 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
             * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
-            * (DEFINING if term and defines(term, passage.snippet) == DEFINES else 1.0)
+            # the sentence defines the term asked about, or the section is headed by it
+            * (
+                DEFINING
+                if term and (defines(term, passage.snippet) == DEFINES or "term_heading" in passage.ranks)
+                else 1.0
+            )
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]

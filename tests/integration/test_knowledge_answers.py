@@ -134,3 +134,19 @@ def test_questions_the_faq_now_answers_lead_with_its_answer(
 ) -> None:
     answer = assistant.ask(question)
     assert re.search(says, lead(answer)), lead(answer)[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "heading"),
+    [
+        ("rail optimized topology是什么 要不要这样布线", "轨道优化"),
+        ("what's a rail-optimized fabric, and do 8 nodes need one?", "Rail-optimised"),
+    ],
+)
+def test_a_term_asked_about_reaches_the_section_it_heads(
+    assistant: Assistant, question: str, heading: str
+) -> None:
+    """The heading spells it the British way ("Rail-optimised") or in Chinese with the English beside it; the
+    section still answers, first."""
+    answer = assistant.ask(question)
+    assert heading in answer.citations[0].section, [c.section for c in answer.citations]

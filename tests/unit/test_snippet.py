@@ -84,3 +84,9 @@ def test_zero_stages_are_written_as_the_documents_write_them() -> None:
     assert spell_out("zero3是啥") == "ZeRO-3是啥"
     assert spell_out("zero 2 or fsdp") == "ZeRO-2 or fsdp"
     assert spell_out("zero-shot") == "zero-shot"
+
+
+def test_an_english_term_inside_a_chinese_question_is_its_topic() -> None:
+    assert defined_term("开activation checkpointing 显存能省多少") == "activation checkpointing"
+    assert defined_term("rail-optimized是啥意思 我们16台8卡") == "rail-optimized"
+    assert defined_term("H100 nvlink带宽") is None  # one word beside a card is a figure asked, not a topic

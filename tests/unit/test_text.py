@@ -44,3 +44,8 @@ def test_slugify_is_stable_and_keeps_chinese() -> None:
     assert slugify("Checkpoint size & frequency") == "checkpoint-size-frequency"
     assert slugify("检查点 大小") == "检查点-大小"
     assert slugify("!!!") == "section"
+
+
+def test_british_and_american_spellings_are_one_keyword() -> None:
+    assert tokenize("rail-optimised utilisation") == tokenize("rail-optimized utilization")
+    assert "optimized" in tokenize("Rail-optimised fat-tree topology")
