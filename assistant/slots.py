@@ -1019,6 +1019,29 @@ def _first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return pattern.search(text)
 
 
+# a card that cannot be had, said right after its name ("H100买不到", "H100s are sold out") or before it
+# ("can't get H100s", "no H100 available", "买不到H100")
+_UNAVAILABLE_AFTER = flags(
+    r"^\s*s?\s*(?:现在|目前|已经|根本|都|也)?\s*(?:买不到|缺货|拿不到|没货|用不了|不能买|不让买|禁运|被禁|断供|买不了)"
+    r"|^\s*s?\s*(?:is|are)\s*(?:not available|unavailable|sold out|out of stock|off the table|banned|export[- ]controlled)"
+    r"|^\s*s?\s*(?:not available|unavailable|sold out)"
+)
+_UNAVAILABLE_BEFORE = flags(
+    r"(?:can'?t|cannot|can not|couldn'?t|unable to)\s+(?:get|buy|source|obtain)\s+(?:any\s+)?$|\bno\s+$|买不到\s*$|拿不到\s*$"
+)
+
+
+def _unavailable(text: str, mention: Mention, cards: list[Mention]) -> bool:
+    """Whether the card named at ``mention`` is one the user says they cannot get; words before it count only
+    when no other card stands between ("H100买不到 H20和910B…": the 买不到 is the H100's)."""
+    start = max(0, mention.start - 24)
+    other_before = any(start <= m.end <= mention.start for m in cards if m is not mention)
+    return bool(
+        _UNAVAILABLE_AFTER.search(text[mention.end : mention.end + 24])
+        or (not other_before and _UNAVAILABLE_BEFORE.search(text[start : mention.start]))
+    )
+
+
 def _group(match: re.Match[str], *indexes: int) -> str | None:
     return next((match.group(i) for i in indexes if match.group(i)), None)
 
@@ -1153,6 +1176,10 @@ class SlotExtractor:
                 slots.servers = int(to_number(count.group(1)))
         if models:
             slots.model = models[-1].id  # "换成Llama 3 70B" names the newest choice last
+        # "现在H100买不到 H20和910B哪个适合训练": a card that cannot be had is the setting, not a candidate
+        ruled_out = [m for m in gpus if _unavailable(text, m, gpus)]
+        if ruled_out and len(ruled_out) < len(gpus):
+            gpus = [m for m in gpus if m not in ruled_out]
         if gpus:
             slots.gpu = gpus[0].id
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))

@@ -5030,3 +5030,24 @@ def test_cards_that_both_hold_the_model_are_never_said_to_tie_on_memory(
     for answer in talk(assistant, *messages):
         assert "tie on memory" not in answer.answer
         assert "在显存上打平" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("message", "cards"),
+    [
+        ("现在H100买不到 H20和910B哪个适合训练 13B全参", {"h20", "ascend-910b2"}),
+        ("we can't get H100s. H200 vs MI300X for 70B training, which one?", {"h200", "mi300x"}),
+        ("买不到H100 训13B全参 用H20还是910B", {"h20", "ascend-910b2"}),
+    ],
+)
+def test_a_card_that_cannot_be_had_is_not_a_candidate(
+    assistant: Assistant, message: str, cards: set[str]
+) -> None:
+    (answer,) = talk(assistant, message)
+    compared: set[str] = set()
+    for call in answer.tool_calls:
+        named = call.input.get("gpus")
+        compared |= set(named) if isinstance(named, list) else set()
+        compared |= {call.input["gpu"]} if isinstance(call.input.get("gpu"), str) else set()
+    assert "h100-sxm" not in compared, answer.answer[:200]
+    assert cards <= compared, answer.answer[:200]
