@@ -296,6 +296,7 @@ _KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _NOISE = words(
     r"(?:^|\s)(?:[吗的了呢吧啊嘛哦]\s+){2,}[吗的了呢吧啊嘛哦](?:\s|$)",
     r"\b([a-z])\1{3,}\b",
+    r"([\u4e00-\u9fff])\2{3,}",  # "卡卡卡卡 显存？？？": a character stammered, not a question
     r"banana|sandwich|pizza|burger|noodle|pancake|cupcake|spaghetti|potato|unicorn",  # also in "zettabanana"
     r"香蕉|三明治|披萨|汉堡|面条|西瓜|土豆|独角兽|[一几每]斤|多少斤",
     r"炒菜|火锅|做饭|烧烤|烤肉|煎蛋|\bcook(?:ing)?\b|\bfry(?:ing)?\b|\bbake\b",  # a GPU as a stove
@@ -312,6 +313,8 @@ def _noise(text: str) -> bool:
     return bool(_NOISE.search(text))
 
 
+# a character or letter stammered: "显显显显 卡？？？", "aaaa gpu": noise to ask about, not a topic
+_STAMMER = re.compile(r"([\u4e00-\u9fff])\1{3,}|\b([a-z])\2{3,}\b", re.IGNORECASE)
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
@@ -1083,6 +1086,8 @@ class Router:
             intent = Intent.KNOWLEDGE
             query = f"{message} {context.question}"
             seen = [context.led] if context.led else []  # said already: what changes for them comes next
+        elif not has_domain and _STAMMER.search(text):
+            intent, missing = Intent.CLARIFY, "unclear"  # "显显显显 卡？？？": ask, never a passage
         elif not has_domain:
             # none of the domain's words: out of scope, unless the knowledge base reads it as its own
             # ("激活重计算是啥", "GPUDirect RDMA?"), which the service checks by meaning
@@ -1150,6 +1155,7 @@ _BUY = words(
     # "$1.5M capex, best cluster I can get?", "预算800万 想搭一个训练集群 买什么卡"
     r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
     r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
+    r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)",
 )  # fmt: skip
 
 

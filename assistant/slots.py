@@ -931,7 +931,7 @@ _SPEC_FIELDS = [
 ]  # fmt: skip
 PER_SERVER_COUNT = flags(_PER_SERVER_COUNT)
 _SPEC_ASK = flags(
-    r"多少|多大|几|是啥|是什么|有多|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was|\s+does|\s+do)\b|\bspecs?\b|规格|参数"
+    r"多少|多大|几|是啥|是什么|有多|\btell me (?:the|its|their)\b|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was|\s+does|\s+do)\b|\bspecs?\b|规格|参数"
     # "FP8 TFLOPS of the B200?" (the card's name is already taken out of the text here)
     r"|\b(?:t?flops|tdp|bandwidth|bw|vram|hbm|memory)\s+(?:of|on|for)(?:\s+(?:the|an?))?\s*[?？.]?\s*$"
     # a list of figures: "H20: memory, bandwidth and NVLink per card", "显存、带宽、功耗"
