@@ -14,7 +14,17 @@ from typing import Literal
 from assistant.numbers import AMOUNT_BODY, CN_DIGITS, DECIMAL, NUMBER_END, flags, scaled
 
 Kind = Literal[
-    "hourly", "electricity", "server", "gpu", "monthly", "lease", "staff", "colo", "storage", "budget"
+    "hourly",
+    "electricity",
+    "server",
+    "gpu",
+    "monthly",
+    "lease",
+    "staff",
+    "colo",
+    "storage",
+    "infra",
+    "budget",
 ]
 Currency = Literal["USD", "CNY"]
 
@@ -134,6 +144,15 @@ _BEFORE = [
         ),
     ),
     ("monthly", flags(r"(?:每个?月|monthly|per month|a month)[^。.,，;；]{0,12}$")),
+    # "network $600k, storage $400k", "IB组网 300万", "存储另算80万": the cluster's network and storage bought
+    (
+        "infra",
+        flags(
+            r"(?:\bnetwork(?:ing)?|\bfabric|\bswitch(?:es|ing)?|infiniband|\bib\b|\bstorage|网络|组网|交换机|存储)"
+            r"(?:\s*(?:gear|hardware|systems?|and\s+storage|&\s*storage|\+\s*storage|和存储|加存储))?"
+            r"\s*(?:(?:is|are|costs?|at|of|for|=|:|：|要|约|大概|另算|另外|预算|花)\s*){0,2}$"
+        ),
+    ),
 ]
 _MONEY_WORDS = flags(
     r"预算|budget|花|成本|投入|资金|账单|价格|售价|报价|钱|付|买|租|费|capex|spend|price|cost"

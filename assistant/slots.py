@@ -96,6 +96,10 @@ class Slots(BaseModel):
     pue: float | None = None
     servers: int | None = Field(default=None, description="Servers (nodes) the user states.")
     server_price: float | None = Field(default=None, description="Purchase price of one server.")
+    network_storage_cost: float | None = Field(
+        default=None, description="What the cluster's network and storage cost, as the user priced them."
+    )
+    network_storage_currency: str | None = None
     server_quotes: dict[str, float] = Field(
         default_factory=dict,
         description="Quoted price of one server per card, when several cards are quoted ('H20 8卡整机 110万/台，"
@@ -1412,6 +1416,11 @@ class SlotExtractor:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:
                     slots.server_price, slots.server_price_currency = money.amount, money.currency
+                case "infra":
+                    # "network $600k, storage $400k": what the cluster's network and storage cost, together
+                    if slots.network_storage_cost is None or slots.network_storage_currency == money.currency:
+                        slots.network_storage_cost = (slots.network_storage_cost or 0) + money.amount
+                        slots.network_storage_currency = money.currency
                 case "gpu" if slots.gpu_price is None:
                     slots.gpu_price, slots.gpu_price_currency = money.amount, money.currency
                 case "lease" if slots.lease_per_month is None:

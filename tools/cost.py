@@ -788,6 +788,13 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         le=5,
         description="Cluster network and storage as a share of server capex; an assumption.",
     )
+    network_storage_cost: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e12,
+        description="Your price for the cluster's network and storage in `currency` (switches, cables, "
+        "storage systems); replaces network_storage_share.",
+    )
     maintenance_share_per_year: float | None = Field(
         default=None,
         ge=0,
@@ -1003,20 +1010,24 @@ def _capex(
                 + ("(given)" if "platform_share" in inp.model_fields_set else "(assumption)"),
             ),
         ]
-    network = inp.network_storage_share * hardware
-    items.append(
-        CostItem(
-            name="network and storage",
-            amount=fx.money(network),
-            basis=f"{inp.network_storage_share:.0%} of server capex "
-            + ("(given)" if "network_storage_share" in inp.model_fields_set else "(assumption)"),
+    shares: list[str] = []
+    if inp.network_storage_cost is not None:
+        # "network $600k, storage $400k": the user's own figures, not a share
+        network = fx.to_usd(inp.network_storage_cost)
+        basis = f"{inp.network_storage_cost:g} {inp.currency} (given)"
+        notes.assumptions.append(f"network and storage {inp.network_storage_cost:g} {inp.currency} (given)")
+    else:
+        network = inp.network_storage_share * hardware
+        basis = f"{inp.network_storage_share:.0%} of server capex " + (
+            "(given)" if "network_storage_share" in inp.model_fields_set else "(assumption)"
         )
-    )
-    shares = [f"network and storage {inp.network_storage_share:.0%} of server capex"]
+        shares.append(f"network and storage {inp.network_storage_share:.0%} of server capex")
+    items.append(CostItem(name="network and storage", amount=fx.money(network), basis=basis))
     if inp.capex_per_server is None and (price is None or price.unit == "accelerator"):
         shares.insert(0, f"platform (CPUs, RAM, NICs, chassis) {inp.platform_share:.0%} of GPU capex")
     kind = "planning shares, not quotes" if len(shares) > 1 else "a planning share, not a quote"
-    notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
+    if shares:
+        notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
     return hardware + network, items, price
 
 

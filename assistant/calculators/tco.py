@@ -124,6 +124,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["capex_per_server"] = amount_in(
             slots.server_price, slots.server_price_currency, payload["currency"], catalog
         )
+    if slots.network_storage_cost and (slots.server_price or slots.gpu_price):
+        # "network $600k, storage $400k": the user's figures replace the planning share
+        payload["network_storage_cost"] = amount_in(
+            slots.network_storage_cost, slots.network_storage_currency, payload["currency"], catalog
+        )
     ask = (
         None
         if slots.utilization

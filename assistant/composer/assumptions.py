@@ -409,6 +409,14 @@ RULES: list[Rule] = [
         _shares,
     ),
     rule(
+        rf"platform \(CPUs, RAM, NICs, chassis\) (?P<platform>{NUMBER})% of GPU capex: a planning share, not a quote",
+        "平台（CPU、内存、网卡、机箱）按 GPU 购置成本的 {platform}% 计：规划比例，并非报价",
+    ),
+    rule(
+        rf"network and storage (?P<amount>{NUMBER}) (?P<currency>USD|CNY) \(given\)",
+        lambda g: f"网络与存储 {g['amount']} {_CURRENCY[g['currency']]}（用户给定）",
+    ),
+    rule(
         rf"lease (?P<lease>{NUMBER}) (?P<currency>USD|CNY) per month \(given\)",
         lambda g: f"租金每月 {g['lease']} {_CURRENCY[g['currency']]}（用户给定）",
     ),

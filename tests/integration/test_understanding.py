@@ -5073,3 +5073,18 @@ def test_the_harmless_part_beside_an_injection_is_answered(assistant: Assistant)
     )
     assert tools(answer) == ["gpu_spec"], answer.answer[:200]
     assert "key" not in answer.answer.lower().split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3yr TCO for 8 servers of 8x H100 at $280k each, network $500k and storage $300k, power $0.1/kWh",
+        "3年TCO 8台8卡H100 每台28万美元 网络50万美元 存储30万美元 电价0.1美元/度",
+    ],
+)
+def test_network_and_storage_priced_by_the_user_are_their_figures(assistant: Assistant, message: str) -> None:
+    # 8 x $280,000 + $500,000 + $300,000 = $3,040,000 of capex, not the 10% planning share ($224,000)
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["network_storage_cost"] == 800_000
+    assert call.output["capex"]["usd"] == pytest.approx(3_040_000)

@@ -385,6 +385,9 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "h100-sxm", "gpus": 64, "capex_total": 2.5e7, "currency": "CNY", "lease_per_month": 6e5,
              "cloud_price_per_gpu_hour": 15}),
     ("tco", {"gpu": "mi300x", "gpus": 8, "capex_per_gpu": 15000, "utilization": 0.3, "staff_per_year": 1e5}),
+    # the network and storage priced by the user: with a server price, and with a price per GPU
+    ("tco", {"gpu": "h100-sxm", "gpus": 128, "capex_per_server": 250000, "network_storage_cost": 1e6, "years": 5}),
+    ("tco", {"gpu": "h800", "gpus": 64, "capex_per_gpu": 200000, "network_storage_cost": 3.8e6, "currency": "CNY"}),
     ("tco", {"gpu": "b200", "gpus": 8, "server": "dgx-b200", "years": 5}),
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3, "residual_share": 0.2}),
     # a card the catalog has no cloud price for, and none given: owning is costed, cloud is not compared

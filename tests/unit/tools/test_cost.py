@@ -611,3 +611,15 @@ def test_a_tco_without_any_cloud_price_costs_owning_and_leaves_the_cloud_out() -
     assert any("cloud price per GPU-hour" in w for w in out.warnings)
     priced = tco(TcoInput(gpu="H800", gpus=8, capex_per_gpu=30_000, cloud_price_per_gpu_hour=2.0), CATALOG)
     assert priced.cloud_priced is True
+
+
+def test_the_network_and_storage_the_user_priced_replace_the_planning_share() -> None:
+    # 16 servers x $250,000 + $1,000,000 of network and storage = $5,000,000 of capex, no 10% share added
+    out = tco(
+        TcoInput(gpu="h100-sxm", gpus=128, capex_per_server=250_000, network_storage_cost=1_000_000, years=5),
+        CATALOG,
+    )
+    items = {item.name: item.amount.usd for item in out.capex_items}
+    assert items["network and storage"] == pytest.approx(1_000_000)
+    assert sum(items.values()) == pytest.approx(5_000_000)
+    assert not any("planning share" in a for a in out.assumptions)
