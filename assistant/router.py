@@ -103,6 +103,7 @@ _SOFTWARE_CHOICE = words(
 # "vLLM shows 130 GB where I computed 140: a unit thing?": decimal GB against binary GiB, whatever the figures
 _UNITS_QUESTION = words(
     r"\bgib\b",
+    r"\d\s*mib\b",  # "nvidia-smi shows 81559MiB, isn't it 80G?"
     r"单位(?:问题|不一样|不同|换算|的问题)",
     r"\bunits?\b[^?.]{0,20}\b(?:issue|problem|thing|difference|mismatch)",
     r"\bgb (?:vs\.?|or|and|versus) gib\b",
@@ -123,7 +124,7 @@ _DRIVER_TOPIC = (
 # the host CPU weighed: "is a single Xeon 6430 enough to feed 8x H100?", "配两颗32核的EPYC 够不够"; the cards
 # named pull the search towards GPU comparisons, so the topic is said in the guidance's words beside it
 _HOST_CPU = words(
-    r"\b(?:xeon|epyc|cpus?|sockets?|cores?|dataload\w*)\b|data ?loading|numa",
+    r"\b(?:xeon|epyc|cpus?|cores?|dataload\w*)\b|\b(?:dual|single|one|two)[- ]socket|data ?loading|numa",
     r"(?<!张)核(?!心)|数据加载|双路|单路|cpu",
 )
 _HOST_CPU_TOPIC = (
@@ -1372,7 +1373,12 @@ def _per_card(slots: Slots, asked: str | None) -> bool:
     NVLink? want to pool 4", "H100一张卡多少瓦", "910B 显存多大 8卡机怎么连的" (not "power of 16 H100s")."""
     if asked == "supports" or slots.gpu_count == 1:
         return True
-    return not set(slots.spec_fields) & ({"tdp_w"} | PRICE_FIELDS)
+    # an 8-card machine's make-up; "两张4090呢 fp16" after a model was sized is two cards for that model
+    return (
+        slots.gpu_count == GPUS_PER_NODE
+        and not (slots.params_b or slots.model)
+        and not set(slots.spec_fields) & ({"tdp_w"} | PRICE_FIELDS)
+    )
 
 
 def _asked_elsewhere(asked: str | None) -> bool:

@@ -5088,3 +5088,34 @@ def test_network_and_storage_priced_by_the_user_are_their_figures(assistant: Ass
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["network_storage_cost"] == 800_000
     assert call.output["capex"]["usd"] == pytest.approx(3_040_000)
+
+
+def test_a_follow_up_with_a_count_and_a_precision_resizes_the_model_asked_about(assistant: Assistant) -> None:
+    """'两张4090呢 fp16' after a 32B model was sized asks whether two cards hold it, not one card's FP16 figure."""
+    answers = talk(assistant, "4090单卡能跑qwen2.5-32b推理吗", "两张4090呢 fp16")
+    assert tools(answers[1]) == ["inference_memory"], answers[1].answer[:200]
+    assert answers[1].tool_calls[0].input["gpus"] == 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "docker里跑多机训练 nccl没用上IB 日志里走的socket 咋整",
+        "NCCL falls back to socket instead of IB in our containers, why?",
+    ],
+)
+def test_a_network_socket_is_not_the_cpu_socket(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not any("cpu-gpu-pairing" in c.doc_id for c in answer.citations[:1]), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "nvidia-smi显示81559MiB 不是80G吗 卡有问题？",
+        "nvidia-smi says 97871MiB on our H20, where did the rest of the 96GB go?",
+    ],
+)
+def test_a_mib_reading_is_the_units_question(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert re.search(r"GiB|MiB", answer.answer.split("\n\n")[0]), answer.answer[:200]
