@@ -16,11 +16,13 @@ from api.limits import BodyLimitMiddleware, RateLimitMiddleware
 from api.metrics import instrument
 from api.routes import chat, conversations, documents, health, openai, slack, sources, tools, widget
 from api.schemas import ERROR_RESPONSES, error_responses
-from api.slack.bot import build_slack_app
+from api.slack.bot import ListenerPool, build_slack_app
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
+# how long a stopping service waits for Slack answers it has begun
+SHUTDOWN_GRACE_S = 30.0
 
 
 def create_app(settings: Settings | None = None, assistant: Assistant | None = None) -> FastAPI:
@@ -36,12 +38,18 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         ready = assistant if assistant is not None else build_assistant(settings)
         app.state.library = build_library(settings, ready.retriever)
         app.state.assistant = ready
-        app.state.slack = build_slack_app(settings, ready)  # None unless Slack is configured
+        # None unless Slack is configured; its answers run on ``slack_listeners`` after Slack is acknowledged
+        app.state.slack_listeners = ListenerPool()
+        app.state.slack = build_slack_app(settings, ready, listeners=app.state.slack_listeners)
         if not settings.api_keys:
             logger.warning(
                 "no API keys configured (ADVISOR_API_KEYS): the API is open, serve it on localhost only"
             )
         yield
+        # answers already begun still reach Slack before the process goes
+        if not app.state.slack_listeners.wait_idle(timeout=SHUTDOWN_GRACE_S):
+            logger.warning("stopping with Slack answers still in flight after %s s", SHUTDOWN_GRACE_S)
+        app.state.slack_listeners.shutdown(wait=False)
 
     app = FastAPI(
         title="advisor",

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.middleware import Middleware
@@ -23,6 +27,41 @@ NOT_CONFIGURED = (
     "the Slack bot is not configured: set ADVISOR_SLACK__BOT_TOKEN and ADVISOR_SLACK__SIGNING_SECRET "
     "(see the Slack section of the README)"
 )
+
+
+class ListenerPool(ThreadPoolExecutor):
+    """The threads Bolt answers on after acknowledging Slack, with a way to wait until every answer begun
+    has finished: at shutdown an answer in flight still reaches Slack, and a test knows that nothing more
+    can be posted (rather than sleeping and hoping)."""
+
+    def __init__(self, max_workers: int = 5) -> None:
+        super().__init__(max_workers=max_workers, thread_name_prefix="slack-listener")
+        self._pending: set[Future[Any]] = set()
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._pending.discard(future)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no listener is running or queued (one may start another); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                pending = set(self._pending)
+            if not pending:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            wait(pending, timeout=left, return_when=FIRST_COMPLETED)
 
 
 class DropRepeatedRetries(Middleware):
@@ -63,7 +102,12 @@ def web_client(slack: SlackSettings) -> WebClient:
 
 
 def build_slack_app(
-    settings: Settings, assistant: Assistant, *, client: WebClient | None = None, socket_mode: bool = False
+    settings: Settings,
+    assistant: Assistant,
+    *,
+    client: WebClient | None = None,
+    socket_mode: bool = False,
+    listeners: ListenerPool | None = None,
 ) -> App | None:
     """The Bolt app answering with ``assistant``, or None when Slack is not configured.
 
@@ -87,6 +131,7 @@ def build_slack_app(
         token_verification_enabled=False,
         # acknowledge first and answer afterwards, so a slow answer never makes Slack retry
         process_before_response=False,
+        listener_executor=listeners or ListenerPool(),
     )
     app.use(DropRepeatedRetries())
     app.error(_log_error)

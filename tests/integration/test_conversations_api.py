@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from langchain_core.embeddings import Embeddings
 
 from api.errors import register_error_handlers
-from api.metrics import UNMATCHED, record_answer, route_template
+from api.metrics import UNMATCHED, metrics_of, record_answer, route_template
 from api.routes import conversations
 from assistant.memory import Conversation
-from assistant.models import Answer
+from assistant.models import Answer, ToolCall
 from assistant.service import Assistant
 from assistant.settings import Settings
 from assistant.wiring import build_assistant
@@ -116,8 +116,23 @@ def test_malformed_feedback_is_a_422_json_error(client: TestClient, body: dict[s
 
 
 def test_record_answer_does_nothing_for_an_app_without_metrics(assistant: Assistant) -> None:
-    request = Request({"type": "http", "app": make_app(assistant)})
-    record_answer(request, Answer(conversation_id="c", message_id="m", language="en", answer="a"))
+    """An app built without ``instrument`` has no metrics, and an answer with a calculator call and a timed
+    search leaves it so (no AttributeError, no registry created on the side)."""
+    app = make_app(assistant)
+    request = Request({"type": "http", "app": app})
+    assert metrics_of(request) is None
+    call = ToolCall(name="gpu_spec", input={"gpus": ["h100-sxm"]}, output={})
+    answer = Answer(
+        conversation_id="c",
+        message_id="m",
+        language="en",
+        answer="a",
+        tool_calls=[call],
+        timings={"retrieval": 0.01},
+    )
+    record_answer(request, answer)
+    assert metrics_of(request) is None
+    assert not hasattr(app.state, "metrics")
 
 
 def test_route_templates_label_requests() -> None:

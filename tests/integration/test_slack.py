@@ -209,6 +209,11 @@ def answer_posts(slack: SlackStandIn, channel: str, thread_ts: str, answer: Answ
     )
 
 
+def settled(client: TestClient) -> None:
+    """Every answer the Slack app has begun has finished: whatever it would post is posted by now."""
+    assert client.app.state.slack_listeners.wait_idle(timeout=10), "Slack listeners still busy after 10 s"  # type: ignore[attr-defined]
+
+
 def answered(
     slack: SlackStandIn, assistant: Assistant, channel: str, thread_ts: str, turns: int = 1
 ) -> Answer:
@@ -318,7 +323,7 @@ def test_bots_and_the_bot_itself_get_no_reply(
         client, direct_message("DPERSON", "How much host RAM does an 8-GPU training server need?", ts=ts)
     )
     answered(slack, assistant, "DPERSON", ts)
-    time.sleep(0.2)
+    settled(client)
     for channel in ("DBOT", "DSELF", "CBOT", "DEDIT"):
         assert not [c for c in slack.calls if c.body.get("channel") == channel], channel
 
@@ -431,7 +436,7 @@ def test_an_invalid_sizing_form_gets_its_errors_back_in_the_forms_language(
     assert body["response_action"] == "errors"
     assert set(body["errors"]) == {MODEL_SIZE_BLOCK, TOKENS_BLOCK}
     assert body["errors"][TOKENS_BLOCK] == "必填。"
-    time.sleep(0.2)
+    settled(client)
     assert not slack.calls_to("chat.postMessage", in_channel("CSIZEBAD"))
 
 
@@ -504,7 +509,7 @@ def test_a_wrong_signature_is_refused_with_401(client: TestClient, slack: SlackS
     assert unsigned.status_code == 401
     garbage = client.post("/slack/events", content=b"\xff\xfe", headers={"Content-Type": "application/json"})
     assert garbage.status_code == 400
-    time.sleep(0.2)
+    settled(client)
     assert not slack.calls_to("chat.postMessage", in_channel("CFORGED"))
 
 
@@ -513,7 +518,7 @@ def test_a_request_older_than_five_minutes_is_refused(client: TestClient, slack:
     resp = send_event(client, mention("COLD", "<@UBOT> hi", ts=ts), timestamp=int(time.time()) - 6 * 60)
     assert resp.status_code == 401  # correctly signed, but a replay
     assert "five minutes" in resp.json()["error"]["message"]
-    time.sleep(0.2)
+    settled(client)
     assert not slack.calls_to("chat.postMessage", in_channel("COLD"))
 
 
