@@ -13,7 +13,7 @@ from pydantic import Field, model_validator
 
 from knowledge.catalog import Catalog
 from tools.common import Reference, ToolInput, ToolOutput, round_sig
-from tools.cost import Currency, Money, MoneyFields, _fx, _Notes
+from tools.cost.shared import Currency, Money, MoneyFields, _fx, _Notes
 
 VLLM_BENCH = Reference(
     title="vLLM documentation, Benchmarking: throughput is measured in output tokens/s for a workload",

@@ -183,7 +183,7 @@ def _raise_site(exc: CalculatorInputError) -> tuple[str, int]:
 
 def _raises_in_tools() -> set[tuple[str, int]]:
     sites = set()
-    for file in TOOLS.glob("*.py"):
+    for file in TOOLS.rglob("*.py"):
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Raise)
@@ -263,7 +263,7 @@ def test_every_model_check_is_reached() -> None:
         and isinstance(node.exc, ast.Call)
         and isinstance(node.exc.func, ast.Name)
         and node.exc.func.id == "ValueError"
-        for file in TOOLS.glob("*.py")
+        for file in TOOLS.rglob("*.py")
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8")))
     )
     reported = {t for t in _collected()[0] if t.startswith("input: ")}

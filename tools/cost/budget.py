@@ -1,0 +1,154 @@
+"""What a budget buys: whole servers of each card at the catalog's or the user's price, with the rest kept."""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from knowledge.catalog import Catalog
+from tools.common import (
+    CalculatorInputError,
+    ToolInput,
+    ToolOutput,
+)
+from tools.cost.shared import Money, MoneyFields, _fx, _hardware, _Notes
+from tools.cost.tco import PurchasePrice, TcoInput, _capex
+
+# --- what a budget buys -----------------------------------------------------------------------------
+
+
+class BudgetFitInput(ToolInput, MoneyFields):
+    """Inputs of the budget calculator: the money, the server, and how it is priced."""
+
+    budget: float = Field(gt=0, le=1e12, description="Money to spend on hardware, in `currency`.")
+    gpu: str | None = Field(
+        default=None, description="Catalog GPU of the servers, e.g. 'H100' (or give a server)."
+    )
+    server: str | None = Field(default=None, description="Catalog reference server, e.g. 'dgx-h100'.")
+    gpus_per_server: int = Field(
+        default=8, ge=1, le=72, description="GPUs per server when no server is named."
+    )
+    capex_per_server: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e9,
+        description="Your price per server in `currency` (CPUs, RAM, NICs included).",
+    )
+    capex_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e8, description="Your price per GPU in `currency`."
+    )
+    platform_share: float = Field(
+        default=0.25, ge=0, le=2, description="CPUs, RAM, NICs and chassis as a share of GPU capex."
+    )
+    network_storage_share: float = Field(
+        default=0.15, ge=0, le=2, description="Cluster network and storage as a share of server capex."
+    )
+    quote: bool = Field(
+        default=False,
+        description="The budget is a quote for one server, to compare with the catalog's price.",
+    )
+
+
+class BudgetFitOutput(ToolOutput):
+    gpu: str
+    servers: int = Field(description="Whole servers the budget buys, servers alone.")
+    gpus: int
+    servers_with_fabric: int = Field(
+        description="Servers it buys keeping the network-and-storage share for a cluster (one server needs none)."
+    )
+    server_price: Money = Field(description="One server's hardware.")
+    per_server_all_in: Money = Field(description="One server plus its share of network and storage.")
+    spent: Money
+    left: Money
+    purchase_price: PurchasePrice | None
+    fabric_share_given: bool = Field(
+        default=False, description="Whether the network-and-storage share was given rather than assumed."
+    )
+    dense_bf16_pflops: float | None = Field(
+        default=None,
+        description="Dense BF16 PFLOPS of the GPUs bought (servers alone), when the card is known.",
+    )
+
+
+def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
+    """How many servers (and GPUs) a hardware budget buys: one server's price (yours, the catalog's server
+    price, or GPUs x catalog price plus the platform share) plus the network-and-storage share, in USD and
+    CNY; a single server needs no cluster fabric."""
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    one = TcoInput(
+        gpu=inp.gpu,
+        server=inp.server,
+        gpus=None if inp.server else inp.gpus_per_server,
+        capex_per_server=inp.capex_per_server,
+        capex_per_gpu=inp.capex_per_gpu,
+        platform_share=inp.platform_share,
+        network_storage_share=0.0,
+        currency=inp.currency,
+        usd_to_cny=inp.usd_to_cny,
+    )
+    price: PurchasePrice | None = None
+    if inp.gpu or inp.server:
+        hw = _hardware(one, catalog, notes)
+        priced = inp.capex_per_server or inp.capex_per_gpu
+        if not (priced or catalog.prices_for(hw.acc.id) or (hw.server and catalog.prices_for(hw.server.id))):
+            if inp.quote:  # "is 1.5M a fair price for an 8x 910B server?": nothing sourced to compare with
+                raise CalculatorInputError(
+                    "budget",
+                    f"the catalog has no sourced purchase price for {hw.acc.name} to compare a quote of "
+                    f"{inp.budget:,.0f} {inp.currency} with",
+                )
+            raise CalculatorInputError(
+                "capex_per_server",
+                f"the catalog has no purchase price for {hw.acc.name}; give the price of one server",
+            )
+        server_usd, _, price = _capex(one, hw, catalog, fx, notes)
+        notes.assumptions = [
+            a for a in notes.assumptions if "network and storage 0%" not in a and "1 servers x" not in a
+        ]
+        gpu_name, per_server = hw.acc.name, hw.installed_gpus
+        card_tflops = hw.acc.bf16_dense_tflops
+    elif inp.capex_per_server is not None:
+        # a card the catalog does not hold, priced by the user per server
+        server_usd, gpu_name, per_server = fx.to_usd(inp.capex_per_server), "GPU", inp.gpus_per_server
+    else:
+        raise CalculatorInputError("gpu", "name a catalog GPU or server, or give capex_per_server")
+    if inp.capex_per_server is not None:
+        notes.assumptions.append(f"{inp.capex_per_server:,.0f} {inp.currency} per server (given)")
+    if not (inp.gpu or inp.server):
+        card_tflops = None
+    all_in = server_usd * (1 + inp.network_storage_share)
+    budget = fx.to_usd(inp.budget)
+    servers = math.floor(budget / server_usd + 1e-9)
+    with_fabric = math.floor(budget / all_in + 1e-9)
+    if with_fabric < 2:
+        with_fabric = min(servers, 1)  # one box: no cluster network or shared storage to buy
+    spent = servers * server_usd
+    notes.assumptions.append(
+        f"network and storage {inp.network_storage_share:.0%} of server capex for a cluster (a planning share, "
+        "not a quote); a single server needs none"
+    )
+    if servers == 0:
+        notes.warnings.append(
+            f"the budget is below one server ({fx.money(server_usd).usd:,.0f} USD): consider fewer GPUs per server, "
+            "a cheaper card or renting"
+        )
+    return BudgetFitOutput(
+        formula="servers = floor(budget / server price); with the fabric = floor(budget / (server price x "
+        "(1 + network and storage share))), at least one server when one is affordable",
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        gpu=gpu_name,
+        servers=servers,
+        gpus=servers * per_server,
+        servers_with_fabric=with_fabric,
+        server_price=fx.money(server_usd),
+        per_server_all_in=fx.money(all_in),
+        spent=fx.money(spent),
+        left=fx.money(budget - spent),
+        purchase_price=price,
+        fabric_share_given="network_storage_share" in inp.model_fields_set,
+        dense_bf16_pflops=None if not card_tflops else round(servers * per_server * card_tflops / 1000, 3),
+    )

@@ -1,0 +1,271 @@
+"""Cloud GPU-hours: the cheapest current catalog price for a card, or the user's, times the hours a job uses."""
+
+from __future__ import annotations
+
+import statistics
+from datetime import date
+
+from pydantic import BaseModel, Field, model_validator
+
+from knowledge.catalog import Accelerator, Catalog, CloudPrice
+from tools.common import (
+    CalculatorInputError,
+    Reference,
+    ToolInput,
+    ToolOutput,
+    find_accelerator,
+)
+from tools.cost.shared import DEEPSEEK_V3, Money, MoneyFields, _Fx, _fx, _Notes
+
+# --- cloud_cost ------------------------------------------------------------------------------------
+
+
+class CloudPriceRow(BaseModel):
+    """One catalog cloud price, per GPU-hour."""
+
+    id: str
+    provider: str
+    instance_type: str
+    pricing: str
+    region: str
+    gpus_per_instance: int
+    usd_per_instance_hour: float
+    usd_per_gpu_hour: float
+    cny_per_gpu_hour: float
+    as_of: date
+    superseded: bool = Field(
+        description="A newer price for the same provider, instance, pricing and region exists."
+    )
+    counted: bool = Field(
+        description="Counted in the cheapest and median (current and of the chosen pricing)."
+    )
+
+
+def _cloud_rows(catalog: Catalog, acc: Accelerator, fx: _Fx, *, on_demand_only: bool) -> list[CloudPriceRow]:
+    """Every catalog price for ``acc``, cheapest first, marking superseded and uncounted ones."""
+    prices = catalog.cloud_prices_for(acc.id)
+
+    def key(c: CloudPrice) -> tuple[str, str, str, str]:
+        return (c.provider, c.instance_type, c.pricing, c.region)
+
+    newest: dict[tuple[str, str, str, str], date] = {}
+    for c in prices:
+        newest[key(c)] = max(newest.get(key(c), c.as_of), c.as_of)
+    rows = []
+    for c in prices:
+        superseded = c.as_of < newest[key(c)]
+        rows.append(
+            CloudPriceRow(
+                id=c.id,
+                provider=c.provider,
+                instance_type=c.instance_type,
+                pricing=c.pricing,
+                region=c.region,
+                gpus_per_instance=c.accelerators_per_instance,
+                usd_per_instance_hour=round(c.usd_per_accelerator_hour * c.accelerators_per_instance, 4),
+                usd_per_gpu_hour=c.usd_per_accelerator_hour,
+                cny_per_gpu_hour=fx.money(c.usd_per_accelerator_hour, 4).cny,
+                as_of=c.as_of,
+                superseded=superseded,
+                counted=not superseded and (c.pricing == "on-demand" or not on_demand_only),
+            )
+        )
+    return rows
+
+
+def _cheapest(rows: list[CloudPriceRow]) -> CloudPriceRow | None:
+    return next((r for r in rows if r.counted), None)
+
+
+def _describe_price(row: CloudPriceRow) -> str:
+    return (
+        f"{row.provider} {row.instance_type} {row.pricing} ${row.usd_per_gpu_hour:g}/GPU-hour "
+        f"({row.region}, as of {row.as_of})"
+    )
+
+
+class CloudCostInput(ToolInput, MoneyFields):
+    """Inputs of the cloud-cost calculator: GPU-hours (or GPUs x days) on one catalog GPU."""
+
+    gpu: str = Field(description="Catalog GPU, e.g. 'H100', 'A100 80GB', 'MI300X', 'H800'.")
+    gpu_hours: float | None = Field(
+        default=None, gt=0, le=1e12, description="GPU-hours to price (or give gpus and days)."
+    )
+    gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs rented (with days).")
+    days: float | None = Field(default=None, gt=0, le=36_500, description="Days rented (with gpus).")
+    price_per_gpu_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Your price per GPU-hour in `currency` (overrides the catalog).",
+    )
+    price_per_instance_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=100_000,
+        description="Your price per instance-hour in `currency` (a whole multi-GPU instance, e.g. 8 GPUs).",
+    )
+    gpus_per_instance: int = Field(
+        default=8, ge=1, le=72, description="GPUs in one instance (with its price)."
+    )
+    on_demand_only: bool = Field(
+        default=True,
+        description="Count only on-demand prices in the cheapest and median (community, spot and reserved are still listed).",
+    )
+    storage_tb: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="Data kept in cloud storage beside the GPUs, TB (10^12 bytes).",
+    )
+    storage_price_per_gb_month: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="Your storage price per GB-month in `currency` (with storage_tb).",
+    )
+    storage_months: float = Field(default=1, gt=0, le=120, description="Months the data is kept.")
+
+    @model_validator(mode="after")
+    def _check_amount(self) -> CloudCostInput:
+        if (self.storage_tb is None) != (self.storage_price_per_gb_month is None):
+            raise ValueError("give storage_tb and storage_price_per_gb_month together")
+        if self.gpu_hours is not None and (self.gpus is not None or self.days is not None):
+            raise ValueError("give gpu_hours, or gpus and days, not both")
+        if self.gpu_hours is None and (self.gpus is None or self.days is None):
+            raise ValueError("give gpu_hours, or both gpus and days")
+        if self.price_per_gpu_hour is not None and self.price_per_instance_hour is not None:
+            raise ValueError("give price_per_gpu_hour or price_per_instance_hour, not both")
+        return self
+
+
+class CloudCostOutput(ToolOutput):
+    """Catalog cloud prices for the GPU and the cost of the GPU-hours."""
+
+    gpu: str
+    gpu_hours: float
+    prices: list[CloudPriceRow] = Field(description="Catalog prices for this GPU, cheapest first.")
+    cheapest: CloudPriceRow | None
+    median_usd_per_gpu_hour: float | None = Field(description="Median of the counted catalog prices.")
+    price_used_usd_per_gpu_hour: float
+    price_per_gpu_hour_given: float | None = Field(
+        default=None,
+        description="Your price per GPU-hour in `currency` (an instance price divided by its GPUs).",
+    )
+    price_basis: str
+    total: Money = Field(description="GPU-hours x the price used.")
+    total_at_cheapest: Money | None
+    total_at_median: Money | None
+    storage: Money | None = Field(
+        default=None, description="TB x 1,000 GB x price per GB-month x months, when storage was given."
+    )
+    total_with_storage: Money | None = Field(default=None, description="GPU-hours and storage together.")
+    usd_to_cny: float
+
+
+def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
+    """Price GPU-hours (or GPUs x days) in the cloud: catalog prices per GPU-hour, cheapest, median, total.
+
+    Lists every dated catalog cloud price for the GPU (provider, instance, pricing, $/GPU-hour, as-of date),
+    marks prices superseded by a newer one for the same instance, and gives the cheapest and median
+    current on-demand price. The total is GPU-hours x your price if you give one, else x the cheapest
+    catalog price, in USD and CNY. Like published training costs (e.g. DeepSeek-V3: GPU-hours x $2), it
+    excludes storage, egress, staff, failed runs and experiments.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    acc = find_accelerator(catalog, inp.gpu)
+    if inp.gpu_hours is not None:
+        gpu_hours = inp.gpu_hours
+    else:
+        # the validator guarantees both
+        assert inp.gpus is not None
+        assert inp.days is not None
+        gpu_hours = inp.gpus * inp.days * 24
+        notes.assumptions.append(f"{inp.gpus} GPUs x {inp.days:g} days x 24 h = {gpu_hours:g} GPU-hours")
+    rows = _cloud_rows(catalog, acc, fx, on_demand_only=inp.on_demand_only)
+    counted = [r for r in rows if r.counted]
+    cheapest = _cheapest(rows)
+    median = statistics.median(r.usd_per_gpu_hour for r in counted) if counted else None
+    by_id = {c.id: c for c in catalog.cloud_prices_for(acc.id)}
+    notes.cite(*(by_id[r.id] for r in rows if r.counted or r.superseded))
+    if inp.price_per_instance_hour is not None:
+        # "¥180 per 8-GPU instance-hour": the GPU-hour costs an eighth of it
+        price = fx.to_usd(inp.price_per_instance_hour) / inp.gpus_per_instance
+        basis = (
+            f"given: {inp.price_per_instance_hour:g} {inp.currency} per {inp.gpus_per_instance}-GPU instance-hour "
+            f"= {inp.price_per_instance_hour / inp.gpus_per_instance:.4g} {inp.currency}/GPU-hour"
+        )
+    elif inp.price_per_gpu_hour is not None:
+        price = fx.to_usd(inp.price_per_gpu_hour)
+        basis = f"given: {inp.price_per_gpu_hour:g} {inp.currency}/GPU-hour"
+    elif cheapest is not None:
+        price = cheapest.usd_per_gpu_hour
+        basis = f"cheapest catalog price: {_describe_price(cheapest)}"
+    else:
+        raise CalculatorInputError(
+            "price_per_gpu_hour", f"the catalog has no cloud price for {acc.name}; give price_per_gpu_hour"
+        )
+    if any(r.superseded for r in rows):
+        notes.warnings.append(
+            "superseded prices are listed for comparison with older studies but not counted: "
+            + "; ".join(_describe_price(r) for r in rows if r.superseded)
+        )
+    if cheapest and median and cheapest.usd_per_gpu_hour < median / 2:
+        notes.warnings.append(
+            f"the cheapest price is under half the median: check that {cheapest.provider} offers the "
+            "interconnect (multi-node InfiniBand) and reliability the job needs"
+        )
+    notes.assumptions += [
+        "prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
+        "CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
+        "on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
+        "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded"
+        if inp.storage_tb is None
+        else "cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
+    ]
+    storage = None
+    if inp.storage_tb is not None and inp.storage_price_per_gb_month is not None:
+        # the user's line item: decimal TB as storage is billed, per GB-month
+        storage = fx.to_usd(inp.storage_tb * 1000 * inp.storage_price_per_gb_month * inp.storage_months)
+        notes.assumptions.append(
+            f"storage {inp.storage_tb:g} TB x 1,000 GB x {inp.storage_price_per_gb_month:g} {inp.currency} per "
+            f"GB-month x {inp.storage_months:g} months"
+        )
+    notes.cite(DEEPSEEK_V3)
+    return CloudCostOutput(
+        formula="total = GPU-hours x price per GPU-hour (GPU-hours = GPUs x days x 24) [+ TB x 1,000 x price per "
+        "GB-month x months]; CNY = USD x usd_to_cny",
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        gpu=acc.name,
+        gpu_hours=gpu_hours,
+        prices=rows,
+        cheapest=cheapest,
+        median_usd_per_gpu_hour=None if median is None else round(median, 4),
+        price_used_usd_per_gpu_hour=round(price, 6),
+        price_per_gpu_hour_given=(
+            inp.price_per_instance_hour / inp.gpus_per_instance
+            if inp.price_per_instance_hour is not None
+            else inp.price_per_gpu_hour
+        ),
+        price_basis=basis,
+        total=fx.money(gpu_hours * price),
+        total_at_cheapest=fx.money(gpu_hours * cheapest.usd_per_gpu_hour) if cheapest else None,
+        total_at_median=None if median is None else fx.money(gpu_hours * median),
+        storage=None if storage is None else fx.money(storage),
+        total_with_storage=None if storage is None else fx.money(gpu_hours * price + storage),
+        usd_to_cny=fx.usd_to_cny,
+    )
+
+
+def cheapest_on_demand(catalog: Catalog, acc: Accelerator) -> tuple[float, str, list[Reference]] | None:
+    """The cheapest current on-demand catalog price of ``acc`` in USD per GPU-hour, described, with its
+    sources; None when the catalog has none."""
+    notes = _Notes()
+    row = _cheapest(_cloud_rows(catalog, acc, _Fx(catalog.defaults.usd_to_cny, "USD"), on_demand_only=True))
+    if row is None:
+        return None
+    notes.cite(*(c for c in catalog.cloud_prices if c.id == row.id))
+    return row.usd_per_gpu_hour, _describe_price(row), notes.sources

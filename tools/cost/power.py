@@ -1,0 +1,100 @@
+"""Electricity for a GPU fleet: power at the wall and the bill for a period, at the catalog's or the user's tariff."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from knowledge.catalog import Catalog
+from tools.common import (
+    HOURS_PER_YEAR,
+    ToolInput,
+    ToolOutput,
+)
+from tools.cost.shared import (
+    CONTINUOUS_LOAD_SHARE,
+    NEC_CONTINUOUS,
+    Money,
+    MoneyFields,
+    PowerDraw,
+    PowerFields,
+    _fx,
+    _hardware,
+    _Notes,
+    _power,
+)
+
+
+class PowerCostInput(ToolInput, PowerFields, MoneyFields):
+    """Inputs of the power-cost calculator: GPUs or a reference server, cooling, utilisation, tariff."""
+
+    years: float | None = Field(
+        default=None, gt=0, le=30, description="Years to total the bill over (the yearly cost times years)."
+    )
+    circuit_amps: float | None = Field(
+        default=None, gt=0, le=400, description="Breaker rating of the circuit the machine plugs into, amps."
+    )
+    circuit_volts: float = Field(
+        default=120,
+        ge=100,
+        le=480,
+        description="Circuit voltage (120 in a US office, 220-230 in China and Europe).",
+    )
+
+
+class PowerCostOutput(ToolOutput, PowerDraw):
+    """Power at the wall, energy per year and its cost in USD and CNY."""
+
+    cost_over_years: Money | None = Field(default=None, description="The yearly cost x years, when given.")
+    circuit_kw: float | None = Field(
+        default=None,
+        description="What the circuit carries continuously: volts x amps x 80% (NEC 210.19/210.20), kW.",
+    )
+    fits_circuit: bool | None = Field(
+        default=None, description="Whether the IT load stays within the circuit's continuous rating."
+    )
+
+
+def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
+    """Estimate the power draw and yearly electricity cost of N GPUs, in kW, MWh and USD/CNY.
+
+    IT load is N x the GPU's TDP plus a non-GPU server overhead share (CPUs, fans, NICs; default from
+    the catalog), or, when a reference server such as 'dgx-h100' is given, whole servers x the server's
+    maximum power. Wall power = IT load x PUE (air or liquid cooling default, or a given PUE). Energy per
+    year = wall kW x 8,760 h x utilisation; cost = energy x electricity price (catalog default or a given
+    price in USD or CNY per kWh). Catalog figures carry their as-of dates.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    hw = _hardware(inp, catalog, notes)
+    power = _power(inp, hw, catalog, fx, notes)
+    draw = power.summary(fx)
+    it = "servers x server max kW" if hw.server else "GPUs x TDP_W / 1000 x (1 + server overhead share)"
+    yearly = draw.yearly_energy_cost
+    over = (
+        Money(usd=round(yearly.usd * inp.years, 2), cny=round(yearly.cny * inp.years, 2))
+        if inp.years
+        else None
+    )
+    circuit = fits = None
+    if inp.circuit_amps:
+        # a breaker carries 80% of its rating for loads running three hours or more (NEC 210.19(A)(1), 210.20(A))
+        circuit = round(inp.circuit_volts * inp.circuit_amps * CONTINUOUS_LOAD_SHARE / 1000, 3)
+        fits = draw.it_power_kw <= circuit
+        notes.assumptions.append(
+            f"a {inp.circuit_amps:g} A circuit at {inp.circuit_volts:g} V carries {circuit:g} kW continuously "
+            f"({CONTINUOUS_LOAD_SHARE:.0%} of its {inp.circuit_volts * inp.circuit_amps / 1000:g} kW rating)"
+        )
+        notes.sources.append(NEC_CONTINUOUS)
+    return PowerCostOutput(
+        formula=(
+            f"IT kW = {it}; wall kW = IT kW x PUE; MWh/year = wall kW x {HOURS_PER_YEAR:g} h x utilisation / 1000; "
+            "cost/year = MWh/year x 1000 x price per kWh; CNY = USD x usd_to_cny"
+        ),
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        cost_over_years=over,
+        circuit_kw=circuit,
+        fits_circuit=fits,
+        **dict(draw),
+    )

@@ -1,0 +1,545 @@
+"""Buy vs lease vs cloud over years: capex, the running costs of owning, and the break-even points."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+from pydantic import BaseModel, Field, model_validator
+
+from knowledge.catalog import Catalog, PricePoint
+from tools.common import (
+    HOURS_PER_YEAR,
+    CalculatorInputError,
+    ToolInput,
+    ToolOutput,
+)
+from tools.cost.cloud import cheapest_on_demand
+from tools.cost.shared import (
+    MONTHS_PER_YEAR,
+    CostItem,
+    Money,
+    MoneyFields,
+    Option,
+    PowerDraw,
+    PowerFields,
+    _Fx,
+    _fx,
+    _Hardware,
+    _hardware,
+    _Notes,
+    _power,
+)
+
+# --- tco -------------------------------------------------------------------------------------------
+
+
+class TcoInput(ToolInput, PowerFields, MoneyFields):
+    """Inputs of the TCO calculator: hardware, period, utilisation, and the buy, lease and cloud terms."""
+
+    years: int = Field(default=3, ge=1, le=10, description="Period compared, years.")
+    months: int | None = Field(
+        default=None, ge=1, le=120, description="Period compared in months (e.g. 18); overrides `years`."
+    )
+    capex_per_server: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e9,
+        description="Your price per server in `currency` (CPUs, RAM, NICs included).",
+    )
+    capex_total: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e12,
+        description="Your total purchase price (GPUs, servers, network, storage) in `currency`; overrides all shares.",
+    )
+    capex_per_gpu: float | None = Field(
+        default=None, gt=0, le=1e7, description="Your price per GPU in `currency` (overrides the catalog)."
+    )
+    platform_share: float = Field(
+        default=0.30,
+        ge=0,
+        le=5,
+        description="CPUs, RAM, NICs, chassis as a share of GPU capex (used when pricing per GPU); an assumption.",
+    )
+    network_storage_share: float = Field(
+        default=0.10,
+        ge=0,
+        le=5,
+        description="Cluster network and storage as a share of server capex; an assumption.",
+    )
+    network_storage_cost: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e12,
+        description="Your price for the cluster's network and storage in `currency` (switches, cables, "
+        "storage systems); replaces network_storage_share.",
+    )
+    maintenance_share_per_year: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Support and spares per year as a share of capex; default from the catalog.",
+    )
+    licences_per_gpu_per_year: float = Field(
+        default=0,
+        ge=0,
+        le=1e6,
+        description="Software licences per GPU per year in `currency` (e.g. NVIDIA AI Enterprise).",
+    )
+    staff_per_year: float = Field(
+        default=0,
+        ge=0,
+        le=1e9,
+        description="Operations staff for owned or leased hardware per year in `currency`.",
+    )
+    colocation_per_kw_month: float = Field(
+        default=0, ge=0, le=1e5, description="Colocation rent per kW of IT load per month in `currency`."
+    )
+    colocation_per_month: float = Field(
+        default=0,
+        ge=0,
+        le=1e9,
+        description="Colocation rent per month for the whole deployment in `currency` (racks or servers x rate), "
+        "on top of any per-kW rent.",
+    )
+    lease_per_month: float | None = Field(
+        default=None, gt=0, le=1e10, description="Your lease payment per month in `currency`."
+    )
+    lease_rate_per_month: float = Field(
+        default=0.03,
+        gt=0,
+        le=0.5,
+        description="Lease payment per month as a share of capex when no payment is given; an assumption.",
+    )
+    lease_includes_maintenance: bool = Field(
+        default=False, description="The lease covers support and spares, so maintenance is not added."
+    )
+    residual_share: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="Resale value of the bought hardware at the end of the period, as a share of capex.",
+    )
+    cloud_price_per_gpu_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Your cloud price per GPU-hour in `currency` (overrides the catalog).",
+    )
+
+    cloud_per_month: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e11,
+        description="Your cloud bill per month in `currency` for the same work; replaces GPU-hours x price.",
+    )
+    cloud_committed: bool = Field(
+        default=False,
+        description="The cloud price is reserved or committed: every hour of the period is paid, used or not.",
+    )
+
+    @model_validator(mode="after")
+    def _check_overrides(self) -> TcoInput:
+        if self.capex_total is not None and self.capex_per_gpu is not None:
+            raise ValueError("give capex_total or capex_per_gpu, not both")
+        if self.cloud_per_month is not None and self.cloud_price_per_gpu_hour is not None:
+            raise ValueError("give cloud_per_month or cloud_price_per_gpu_hour, not both")
+        if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
+            raise ValueError("give lease_per_month or lease_rate_per_month, not both")
+        return self
+
+
+class PurchasePrice(BaseModel):
+    """The catalog purchase price used for capex."""
+
+    id: str
+    item_id: str
+    unit: str
+    kind: str = Field(description="list, street, msrp or estimate.")
+    usd: float
+    as_of: date
+
+
+class OptionAmounts(BaseModel):
+    buy: Money
+    lease: Money
+    cloud: Money
+
+
+class YearCashFlow(BaseModel):
+    year: int
+    buy: Money = Field(description="Capex in year 1, plus the year's opex.")
+    lease: Money
+    cloud: Money
+    cumulative: OptionAmounts
+
+
+class TcoOutput(ToolOutput):
+    """Buy vs lease vs cloud over the period: totals, yearly cash flow, cheapest, break-even."""
+
+    gpu: str
+    gpus: int
+    years: float = Field(description="Period compared, years (months / 12 when months were given).")
+    utilization: float
+    used_gpu_hours_per_year: float = Field(description="GPUs x 8,760 h x utilisation.")
+    capex: Money
+    capex_items: list[CostItem]
+    purchase_price: PurchasePrice | None
+    power: PowerDraw
+    buy_opex_per_year: Money
+    buy_opex_items: list[CostItem] = Field(description="Yearly opex of owned hardware.")
+    lease_per_month: Money
+    lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
+    cloud_usd_per_gpu_hour: float
+    cloud_priced: bool = Field(
+        default=True, description="False when no cloud price was given or found: cloud is not compared."
+    )
+    cloud_price_basis: str
+    totals: OptionAmounts
+    per_used_gpu_hour: OptionAmounts
+    cash_flow: list[YearCashFlow]
+    cheapest: Option
+    later_break_even_month: int | None = Field(
+        default=None,
+        description="When buying never overtakes cloud within the period: the month it would, at the same "
+        "costs (None if never).",
+    )
+    break_even_month: int | None = Field(
+        description="First month in the period when cumulative buy cost <= cumulative cloud cost; null if none."
+    )
+    break_even_utilization: float | None = Field(
+        description="Utilisation at which buying and cloud cost the same over the period; null if above 100%."
+    )
+    verdict: str
+    usd_to_cny: float
+
+
+def _capex(
+    inp: TcoInput, hw: _Hardware, catalog: Catalog, fx: _Fx, notes: _Notes
+) -> tuple[float, list[CostItem], PurchasePrice | None]:
+    """Purchase price: the user's total, or servers (or GPUs + platform share) + network/storage share."""
+    if inp.capex_total is not None:
+        total = fx.to_usd(inp.capex_total)
+        notes.assumptions.append(f"capex {inp.capex_total:g} {inp.currency} (given, everything included)")
+        return total, [CostItem(name="capex", amount=fx.money(total), basis="given")], None
+
+    def price_row(p: PricePoint) -> PurchasePrice:
+        notes.cite(p)
+        notes.assumptions.append(
+            f"{p.unit} price ${p.usd:,.0f} ({p.kind}, catalog {p.id}, as of {p.as_of}); "
+            "data-centre prices are rarely published and vary with volume and date"
+        )
+        return PurchasePrice(id=p.id, item_id=p.item_id, unit=p.unit, kind=p.kind, usd=p.usd, as_of=p.as_of)
+
+    items: list[CostItem] = []
+    price: PurchasePrice | None = None
+    if inp.capex_per_server is not None:
+        servers = hw.servers or inp.servers or math.ceil(hw.installed_gpus / 8)
+        hardware = servers * fx.to_usd(inp.capex_per_server)
+        items.append(
+            CostItem(
+                name="servers",
+                amount=fx.money(hardware),
+                basis=f"{servers} x {inp.capex_per_server:g} {inp.currency} per server (given)",
+            )
+        )
+        notes.assumptions.append(
+            f"{servers} servers x {inp.capex_per_server:,.0f} {inp.currency} each (given)"
+        )
+        if servers == 1:
+            return hardware, items, None  # one box: no cluster network or shared storage to add
+    server_prices = catalog.prices_for(hw.server.id) if hw.server else []
+    if inp.capex_per_server is not None:
+        pass  # priced above
+    elif hw.server and hw.servers and inp.capex_per_gpu is None and server_prices:
+        price = price_row(server_prices[0])
+        hardware = hw.servers * price.usd
+        basis = f"{hw.servers} x ${price.usd:,.0f} per {hw.server.name} ({price.kind}, {price.as_of})"
+        items.append(CostItem(name="servers", amount=fx.money(hardware), basis=basis))
+        notes.assumptions.append(
+            "the server price includes CPUs, RAM, NICs and chassis: no platform share added"
+        )
+    else:
+        if inp.capex_per_gpu is not None:
+            per_gpu = fx.to_usd(inp.capex_per_gpu)
+            basis = f"{hw.installed_gpus} x {inp.capex_per_gpu:g} {inp.currency} per GPU (given)"
+        else:
+            gpu_prices = catalog.prices_for(hw.acc.id)
+            if not gpu_prices:
+                raise CalculatorInputError(
+                    "capex_per_gpu",
+                    f"the catalog has no purchase price for {hw.acc.name}; give capex_per_gpu or capex_total",
+                )
+            price = price_row(gpu_prices[0])
+            per_gpu = price.usd
+            basis = f"{hw.installed_gpus} x ${per_gpu:,.0f} per GPU ({price.kind}, {price.as_of})"
+            if hw.server:
+                notes.warnings.append(
+                    f"no catalog price for {hw.server.name}: priced per GPU plus platform share"
+                )
+        gpus_usd = hw.installed_gpus * per_gpu
+        platform = inp.platform_share * gpus_usd
+        hardware = gpus_usd + platform
+        items += [
+            CostItem(name="GPUs", amount=fx.money(gpus_usd), basis=basis),
+            CostItem(
+                name="platform",
+                amount=fx.money(platform),
+                basis=f"{inp.platform_share:.0%} of GPU capex for CPUs, RAM, NICs, chassis "
+                + ("(given)" if "platform_share" in inp.model_fields_set else "(assumption)"),
+            ),
+        ]
+    shares: list[str] = []
+    if inp.network_storage_cost is not None:
+        # "network $600k, storage $400k": the user's own figures, not a share
+        network = fx.to_usd(inp.network_storage_cost)
+        basis = f"{inp.network_storage_cost:g} {inp.currency} (given)"
+        notes.assumptions.append(f"network and storage {inp.network_storage_cost:g} {inp.currency} (given)")
+    else:
+        network = inp.network_storage_share * hardware
+        basis = f"{inp.network_storage_share:.0%} of server capex " + (
+            "(given)" if "network_storage_share" in inp.model_fields_set else "(assumption)"
+        )
+        shares.append(f"network and storage {inp.network_storage_share:.0%} of server capex")
+    items.append(CostItem(name="network and storage", amount=fx.money(network), basis=basis))
+    if inp.capex_per_server is None and (price is None or price.unit == "accelerator"):
+        shares.insert(0, f"platform (CPUs, RAM, NICs, chassis) {inp.platform_share:.0%} of GPU capex")
+    kind = "planning shares, not quotes" if len(shares) > 1 else "a planning share, not a quote"
+    if shares:
+        notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
+    return hardware + network, items, price
+
+
+def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
+    """Compare the total cost of buying, leasing or renting cloud GPUs over N years at a utilisation.
+
+    Buy = capex (catalog purchase price of the GPU or server with its date and kind, or yours; per-GPU
+    prices get a platform share for CPUs/RAM/NICs/chassis, and a network/storage share is added) plus
+    yearly opex: electricity (GPU TDP or server power x PUE x hours x utilisation x price), maintenance
+    (share of capex per year), software licences per GPU, staff and colocation (per kW and/or per month). Lease = monthly
+    payment (yours, or a share of capex per month) plus the same opex, less maintenance if the lease
+    includes it. Cloud = GPU-hours used (GPUs x 8,760 h x utilisation) x price per GPU-hour (cheapest
+    current catalog on-demand, or yours). Returns the three totals and yearly cash flows in USD and CNY,
+    the cheapest option, the month buying overtakes cloud, and the utilisation at which buying breaks even.
+    """
+    notes = _Notes()
+    fx = _fx(inp, catalog, notes)
+    hw = _hardware(inp, catalog, notes)
+    power = _power(inp, hw, catalog, fx, notes)
+    defaults = catalog.defaults
+    years: float = inp.months / MONTHS_PER_YEAR if inp.months else float(inp.years)
+    u = inp.utilization
+    if inp.months:
+        notes.assumptions.append(f"period {inp.months} months (given)")
+
+    capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
+
+    if inp.maintenance_share_per_year is not None:
+        maintenance_share = inp.maintenance_share_per_year
+        maintenance_basis = f"{maintenance_share:.0%} of capex per year (given)"
+    else:
+        maintenance_share = defaults.maintenance_share_per_year
+        maintenance_basis = (
+            f"{maintenance_share:.0%} of capex per year (catalog defaults, as of {defaults.as_of})"
+        )
+        notes.cite(defaults)
+    maintenance = maintenance_share * capex
+    licences = fx.to_usd(inp.licences_per_gpu_per_year) * hw.installed_gpus
+    staff = fx.to_usd(inp.staff_per_year)
+    colocation = (
+        fx.to_usd(inp.colocation_per_kw_month) * power.it_kw + fx.to_usd(inp.colocation_per_month)
+    ) * MONTHS_PER_YEAR
+    fixed_opex = {
+        "maintenance": (maintenance, maintenance_basis),
+        "licences": (
+            licences,
+            f"{hw.installed_gpus} GPUs x {inp.licences_per_gpu_per_year:g} {inp.currency}",
+        ),
+        "staff": (staff, f"{inp.staff_per_year:g} {inp.currency} per year"),
+        "colocation": (
+            colocation,
+            f"{power.it_kw:.2f} kW IT load x {inp.colocation_per_kw_month:g} {inp.currency} per kW-month x 12"
+            + (
+                f" + {inp.colocation_per_month:g} {inp.currency} per month x 12"
+                if inp.colocation_per_month
+                else ""
+            ),
+        ),
+    }
+    buy_opex_items = [
+        CostItem(
+            name="electricity",
+            amount=fx.money(power.yearly_usd()),
+            basis=f"{power.wall_kw:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {u:g} x ${power.usd_per_kwh:.4f}/kWh",
+        ),
+        *(CostItem(name=k, amount=fx.money(v), basis=b) for k, (v, b) in fixed_opex.items()),
+    ]
+    fixed = sum(v for v, _ in fixed_opex.values())
+    buy_opex = power.yearly_usd() + fixed
+    lease_opex = buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
+
+    if inp.lease_per_month is not None:
+        lease_month = fx.to_usd(inp.lease_per_month)
+        notes.assumptions.append(f"lease {inp.lease_per_month:g} {inp.currency} per month (given)")
+    else:
+        lease_month = inp.lease_rate_per_month * capex
+        notes.assumptions.append(
+            f"lease payment {inp.lease_rate_per_month:.1%} of capex per month: an assumption, not a quote "
+            "(about what a 36-month lease of the hardware costs); ask lessors for a rate"
+        )
+
+    cloud_priced = True
+    if inp.cloud_per_month is not None:
+        # the bill the team pays now for the same work: its GPU-hour price is implied, not looked up
+        cloud_price = fx.to_usd(inp.cloud_per_month) * MONTHS_PER_YEAR / (hw.gpus * HOURS_PER_YEAR * u)
+        cloud_basis = f"given: a cloud bill of {inp.cloud_per_month:g} {inp.currency} per month"
+        notes.assumptions.append(
+            f"cloud bill {inp.cloud_per_month:g} {inp.currency} per month (given) for the same work, "
+            f"the same as {cloud_price:.3g} USD per GPU-hour on {hw.gpus} GPUs at {u:.0%}"
+        )
+    elif inp.cloud_price_per_gpu_hour is not None:
+        cloud_price = fx.to_usd(inp.cloud_price_per_gpu_hour)
+        cloud_basis = f"given: {inp.cloud_price_per_gpu_hour:g} {inp.currency}/GPU-hour"
+    else:
+        cheapest = cheapest_on_demand(catalog, hw.acc)
+        if cheapest is None:
+            # owning is still costed (its total and its cost per GPU-hour); the cloud is left out of the
+            # comparison until a price is given
+            cloud_price, cloud_priced = 0.0, False
+            cloud_basis = f"no cloud price: the catalog has none for {hw.acc.name}"
+            notes.warnings.append(
+                f"the catalog has no on-demand cloud price for {hw.acc.name}: cloud is not compared; give "
+                "a cloud price per GPU-hour to compare it"
+            )
+        else:
+            cloud_price, described, cited = cheapest
+            cloud_basis = f"cheapest current catalog on-demand price: {described}"
+            notes.cite(*cited)
+
+    used_hours = hw.gpus * HOURS_PER_YEAR * u
+    # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
+    billed_hours = hw.gpus * HOURS_PER_YEAR if inp.cloud_committed else used_hours
+    cloud_year = billed_hours * cloud_price
+    lease_year = lease_month * MONTHS_PER_YEAR + lease_opex
+    residual = inp.residual_share * capex  # sold at the end of the period
+    totals = {
+        "buy": capex + years * buy_opex - residual,
+        "lease": years * lease_year,
+        "cloud": years * cloud_year,
+    }
+
+    cash_flow = []
+    cumulative = dict.fromkeys(totals, 0.0)
+    for year in range(1, math.ceil(years) + 1):
+        part = min(1.0, years - (year - 1))  # the last year of an 18-month period is half a year
+        flows = {
+            "buy": buy_opex * part
+            + (capex if year == 1 else 0.0)
+            - (residual if year == math.ceil(years) else 0.0),
+            "lease": lease_year * part,
+            "cloud": cloud_year * part,
+        }
+        for k, v in flows.items():
+            cumulative[k] += v
+        cash_flow.append(
+            YearCashFlow(
+                year=year,
+                buy=fx.money(flows["buy"]),
+                lease=fx.money(flows["lease"]),
+                cloud=fx.money(flows["cloud"]),
+                cumulative=OptionAmounts(**{k: fx.money(v) for k, v in cumulative.items()}),
+            )
+        )
+
+    # capex is paid up front; opex and cloud bills accrue evenly month by month (1e-12: exact ties count)
+    break_even_month = next(
+        (
+            m
+            for m in range(1, round(years * MONTHS_PER_YEAR) + 1)
+            if capex + buy_opex * m / MONTHS_PER_YEAR <= cloud_year * m / MONTHS_PER_YEAR * (1 + 1e-12)
+        ),
+        None,
+    )
+    # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
+    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - power.yearly_usd(1.0)
+    raw_break_even_u = (capex - residual + years * fixed) / (years * margin) if margin > 0 else math.inf
+    break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
+
+    options: tuple[Option, ...] = ("buy", "lease", "cloud") if cloud_priced else ("buy", "lease")
+    cheapest_option: Option = min(options, key=lambda k: totals[k])
+    used_total = used_hours * years
+    later = None
+    if break_even_month is None:
+        when = f"buying does not overtake cloud within {years:g} years"
+        if cloud_year > buy_opex:
+            month = later = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
+            notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
+    else:
+        when = f"buying overtakes cloud in month {break_even_month}"
+    if inp.cloud_committed:
+        even = "a reserved cloud price is paid whatever the utilisation, so no break-even utilisation applies"
+    elif break_even_u is None:
+        even = "buying never breaks even with cloud, even at 100% utilisation"
+    else:
+        even = f"buying breaks even with cloud at {break_even_u:.0%} utilisation"
+    verdict = (
+        f"Over {years:g} years at {u:.0%} utilisation: "
+        + ", ".join(f"{k} ${v:,.0f} (¥{v * fx.usd_to_cny:,.0f})" for k, v in totals.items())
+        + f"; {cheapest_option} is cheapest; {when}; {even}."
+    )
+    if hw.gpus != hw.installed_gpus:
+        notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
+    notes.assumptions += [
+        f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost, inflation or "
+        "discounting; prices stay flat over the period"
+        if residual
+        else "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
+        "cloud cost is the monthly bill given, for the whole period"
+        if inp.cloud_per_month is not None
+        else "cloud cost is every GPU-hour of the period x the reserved price (paid whether used or not): no "
+        "staff, storage or egress added for cloud"
+        if inp.cloud_committed
+        else "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
+        "buy and lease pay for idle hours; cloud bills only the hours used",
+    ]
+    if staff == 0:
+        notes.warnings.append("staff cost is 0: owned clusters need operators; give staff_per_year")
+    return TcoOutput(
+        formula=(
+            "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation) "
+            "- resale value; "
+            "lease = years x (12 x monthly payment + opex [- maintenance]); cloud = years x GPUs x 8760 h x "
+            "utilisation x price; electricity = wall kW x 8760 h x utilisation x price/kWh; "
+            "break-even utilisation = (capex - resale + years x fixed opex) / (years x (GPUs x 8760 x cloud price - "
+            "electricity at 100%))"
+        ),
+        assumptions=notes.assumptions,
+        warnings=notes.warnings,
+        sources=notes.sources,
+        gpu=hw.acc.name,
+        gpus=hw.gpus,
+        years=years,
+        utilization=u,
+        used_gpu_hours_per_year=round(used_hours, 4),
+        capex=fx.money(capex),
+        capex_items=capex_items,
+        purchase_price=purchase,
+        power=power.summary(fx),
+        buy_opex_per_year=fx.money(buy_opex),
+        buy_opex_items=buy_opex_items,
+        lease_per_month=fx.money(lease_month),
+        lease_opex_per_year=fx.money(lease_opex),
+        cloud_usd_per_gpu_hour=round(cloud_price, 6),
+        cloud_priced=cloud_priced,
+        cloud_price_basis=cloud_basis,
+        totals=OptionAmounts(**{k: fx.money(v) for k, v in totals.items()}),
+        per_used_gpu_hour=OptionAmounts(**{k: fx.money(v / used_total, 4) for k, v in totals.items()}),
+        cash_flow=cash_flow,
+        cheapest=cheapest_option,
+        break_even_month=break_even_month,
+        later_break_even_month=later,
+        break_even_utilization=break_even_u,
+        verdict=verdict,
+        usd_to_cny=fx.usd_to_cny,
+    )
