@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -26,7 +26,7 @@ from assistant.errors import NotReady, StorageError
 from assistant.sentences import SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
-from knowledge.text import Language, detect_language, tokenize
+from knowledge.text import Language, american, detect_language, tokenize
 
 
 class Passage(BaseModel):
@@ -420,7 +420,7 @@ class HybridRetriever:
         words = (term or "").split()
         # "a rail-optimized fabric": the term, else the term without its last word ("rail-optimized")
         for wanted in (
-            _spelling(_squash(" ".join(words[:n])))
+            _squash(american(" ".join(words[:n]).lower()))
             for n in range(len(words), 0, -1)
             if len(" ".join(words[:n])) >= 3
         ):
@@ -428,7 +428,7 @@ class HybridRetriever:
                 r
                 for r, meta in enumerate(ix.metas)
                 if meta.get("doc_type") != "catalog"
-                and wanted in _spelling(_squash(str(meta.get("section", ""))))
+                and wanted in ix.headings_squashed[r]
                 and filters.accepts(meta)
             ]
             if headed:
@@ -511,6 +511,9 @@ class _Snapshot:
     vectors: list[np.ndarray] | None  # per row, its sentences' unit vectors (None: no sentence model)
     headings: np.ndarray | None  # per row, its section heading's unit vector (rows x dimensions)
     stacked: np.ndarray | None = None  # every sentence's unit vector in one matrix (sentences x dimensions)
+    # per row, its section heading in lower case without spaces or hyphens, spelled the American way: what a
+    # term asked about is looked for in ("Rail-optimised fat-tree topology" -> "railoptimizedfattreetopology")
+    headings_squashed: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
@@ -571,6 +574,12 @@ class _Snapshot:
         )
 
     def __post_init__(self) -> None:
+        if not self.headings_squashed:
+            object.__setattr__(
+                self,
+                "headings_squashed",
+                [_squash(american(str(m.get("section", "")).lower())) for m in self.metas],
+            )
         if self.vectors is not None and self.stacked is None:
             rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
             object.__setattr__(self, "stacked", np.vstack(rows) if rows else None)
@@ -748,11 +757,6 @@ _VERB_AFTER = re.compile(
 _SUBJECT_START = 8
 # a term defining sentence carries, at most: the bonus beside a cosine of 0.1-0.8
 DEFINES = 0.3
-
-
-def _spelling(text: str) -> str:
-    """British spellings as American: "optimised" and "optimized" are one term."""
-    return re.sub(r"is(e|ed|ing|ation)(?=[^a-z]|$)", r"iz\1", text)
 
 
 def _squash(text: str) -> str:

@@ -68,8 +68,14 @@ def _jieba() -> object:
     return jieba
 
 
-# "-ise", "-ised", "-ising", "-isation" endings (the plural's "s" is already gone) spelled with a z
-_BRITISH = re.compile(r"is(e|ed|ing|ation)$")
+# "-ise", "-ised", "-ising", "-isation" endings of words of six letters or more, spelled with a z
+_BRITISH = re.compile(r"(?<=[a-z]{3})is(e|ed|ing|ation)(?![a-z])")
+
+
+def american(text: str) -> str:
+    """British spellings as American, in lower-case text: "rail-optimised" -> "rail-optimized",
+    "utilisation" -> "utilization" (keywords and headings compare as one word)."""
+    return _BRITISH.sub(lambda m: "iz" + m.group(1), text)
 
 
 def tokenize(text: str) -> list[str]:
@@ -84,8 +90,7 @@ def tokenize(text: str) -> list[str]:
             if len(token) > 3 and token.isascii() and token.endswith("s") and not token.endswith("ss"):
                 token = token[:-1]  # "gpus" -> "gpu", "checkpoints" -> "checkpoint"
             if len(token) > 5 and token.isascii():
-                # British and American spellings are one word: "optimised" and "optimized", "utilisation"
-                token = _BRITISH.sub(lambda m: "iz" + m.group(1), token)
+                token = american(token)  # "optimised" and "optimized" are one keyword
             tokens.append(token)
     return tokens
 
