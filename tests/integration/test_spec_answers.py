@@ -13,12 +13,9 @@ import re
 from itertools import cycle
 
 import pytest
-from langchain_core.embeddings import Embeddings
 
 from assistant.models import Answer
 from assistant.service import Assistant
-from assistant.settings import ConversationSettings, Settings
-from assistant.wiring import build_assistant
 from knowledge.catalog import Accelerator, default_catalog
 
 pytestmark = pytest.mark.integration
@@ -72,16 +69,6 @@ def questions() -> list[tuple[str, str, str, str]]:
                 for lang in ("en", "zh"):
                     asked.append((acc.id, field, lang, next(turns[field, lang]).format(n=name)))
     return asked
-
-
-@pytest.fixture(scope="module")
-def assistant(
-    indexed_settings: Settings, use_embeddings: Embeddings, tmp_path_factory: pytest.TempPathFactory
-) -> Assistant:
-    settings = indexed_settings.model_copy(
-        update={"conversations": ConversationSettings(path=tmp_path_factory.mktemp("s") / "c.sqlite3")}
-    )
-    return build_assistant(settings, use_embeddings)
 
 
 def first_sentence(answer: Answer) -> str:

@@ -7,25 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from langchain_core.embeddings import Embeddings
 
 from assistant.calculators.common import num
 from assistant.models import Answer
 from assistant.service import Assistant
-from assistant.settings import ConversationSettings, Settings
-from assistant.wiring import build_assistant
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def assistant(
-    indexed_settings: Settings, use_embeddings: Embeddings, tmp_path_factory: pytest.TempPathFactory
-) -> Assistant:
-    settings = indexed_settings.model_copy(
-        update={"conversations": ConversationSettings(path=tmp_path_factory.mktemp("u") / "c.sqlite3")}
-    )
-    return build_assistant(settings, use_embeddings)
 
 
 def talk(assistant: Assistant, *messages: str) -> list[Answer]:
