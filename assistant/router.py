@@ -294,10 +294,10 @@ _MONEY_WORDS = words(
 # runs ("asdfgh", "qwer"), one letter held down ("hhhhh"), particles stacked without words between them
 # ("吗 的 了"), and things no server is measured in (food, 斤)
 _KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+# a character or letter stammered: "显显显显 卡？？？", "aaaa gpu": noise to ask about, not a topic
+_STAMMER = words(r"([\u4e00-\u9fff])\1{3,}", r"\b([a-z])\2{3,}\b")
 _NOISE = words(
     r"(?:^|\s)(?:[吗的了呢吧啊嘛哦]\s+){2,}[吗的了呢吧啊嘛哦](?:\s|$)",
-    r"\b([a-z])\1{3,}\b",
-    r"([\u4e00-\u9fff])\2{3,}",  # "卡卡卡卡 显存？？？": a character stammered, not a question
     r"banana|sandwich|pizza|burger|noodle|pancake|cupcake|spaghetti|potato|unicorn",  # also in "zettabanana"
     r"香蕉|三明治|披萨|汉堡|面条|西瓜|土豆|独角兽|[一几每]斤|多少斤",
     r"炒菜|火锅|做饭|烧烤|烤肉|煎蛋|\bcook(?:ing)?\b|\bfry(?:ing)?\b|\bbake\b",  # a GPU as a stove
@@ -311,11 +311,9 @@ def _noise(text: str) -> bool:
         runs = [token] if len(token) == 4 else [token[i : i + 5] for i in range(len(token) - 4)]
         if any(run in row for run in runs for row in _KEYBOARD_ROWS):
             return True
-    return bool(_NOISE.search(text))
+    return bool(_NOISE.search(text) or _STAMMER.search(text))
 
 
-# a character or letter stammered: "显显显显 卡？？？", "aaaa gpu": noise to ask about, not a topic
-_STAMMER = re.compile(r"([\u4e00-\u9fff])\1{3,}|\b([a-z])\2{3,}\b", re.IGNORECASE)
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
