@@ -135,6 +135,8 @@ _BEFORE = [
             r"|买(?:一|1)台[^。，,；;？?]{0,14}?\s*$"
             # "vendor quoted $310k for an 8x H100 server": a quote is a machine's price
             r"|\b(?:quoted|priced)\s*(?:us|me|at|=|:)?\s*$"
+            # "vendor quote $280k", "the OEM's quote is $300k"
+            r"|\b(?:vendor|supplier|oem|reseller|dell|hpe|supermicro|lenovo|inspur)(?:'s)?\s+quotes?\s*(?:is|was|of|at|=|:)?\s*$"
         ),
     ),
     (

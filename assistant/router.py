@@ -21,7 +21,7 @@ from assistant.calculators import CALCULATORS
 from assistant.calculators.common import GPUS_PER_NODE, words
 from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
-from assistant.slots import PER_SERVER_COUNT, SlotExtractor, Slots
+from assistant.slots import PER_SERVER_COUNT, SlotExtractor, Slots, unnegated
 from knowledge.text import Language, detect_language
 from tools.gpu_spec import PRICE_FIELDS
 
@@ -190,6 +190,11 @@ class Understanding(BaseModel):
     )
     seen: list[str] = Field(
         default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
+    )
+    against_previous: bool = Field(
+        default=False,
+        description="A follow-up asking what its change saves or adds ('PUE降到1.15 能省多少'): the difference "
+        "from the previous turn's figure leads.",
     )
 
     @property
@@ -475,7 +480,7 @@ _HOW_MUCH_FASTER = words(
     r"(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)",
     # "H20 和 H100 训大模型差多少", "how big is the gap": the ratio between the two
     r"差(?:多少|几倍|距(?:有)?多大)|相差多少|差距(?:有)?多大",
-    r"how big (?:is )?the gap|how far behind",
+    r"\bhow big (?:is )?the gap\b|\bhow far behind\b",
 )
 _ASKED = [
     ("ratio", _HOW_MUCH_FASTER),
@@ -992,7 +997,9 @@ class Router:
             # quoted server leads; the job's memory on each card follows when a model is named
             quoted = list(slots.server_quotes)
             slots = slots.model_copy(update={"gpu": quoted[0], "other_gpus": quoted[1:]})
-            tools = ["budget_fit", *[t for t in tools if t in _MEMORY_TOOLS]]
+            # a run with its tokens is timed on what the budget buys of each instead
+            timed = ["training_compute"] if slots.tokens_b and (slots.params_b or slots.model) else []
+            tools = ["budget_fit", *timed, *[t for t in tools if t in _MEMORY_TOOLS and not timed]]
             asked = "budget_cards"
         if not (slots.params_b or slots.model):
             tools = [
@@ -1145,7 +1152,16 @@ class Router:
             previous=context.calls if follow_up else [],
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
+            against_previous=bool(follow_up and context.calls and _CHANGE_ASKED.search(text)),
         )
+
+
+# what a change saves or adds, asked after a changed input: "一年能省多少", "how much do we save", "差多少"
+_CHANGE_ASKED = words(
+    r"能省|省多少|省下|省了|节省|少花|多花|差多少|差额|差价|少多少|多多少|快多少|慢多少|缩短多少|减少多少|增加多少",
+    r"\bsav(?:e|es|ing|ings)\b", r"\bhow much (?:less|more|cheaper|faster|slower|lower|higher)\b",
+    r"\bdifference\b", r"\bdelta\b",
+)  # fmt: skip
 
 
 _BUY = words(
@@ -1238,7 +1254,8 @@ def _task(text: str, slots: Slots) -> Task | None:
         return Task.QLORA
     if slots.finetune == "lora":
         return Task.LORA
-    task = next((task for task, pattern in _TASKS if pattern.search(text)), None)
+    kept = unnegated(text)  # "full fine-tuning (not LoRA)": the method ruled out is not the task
+    task = next((task for task, pattern in _TASKS if pattern.search(kept)), None)
     if task == Task.FINETUNE and _PRETRAINING_RUN.search(text):
         return (
             Task.PRETRAIN
@@ -1584,6 +1601,18 @@ def _refine(
         # money buys and how long the run takes on it (every weight trains: 6 x N x D either way); the plan
         # sizes memory itself, so no one-GPU memory check beside it
         chosen = ["cluster_plan", *(t for t in chosen if t not in _MEMORY_TOOLS)]
+    if (
+        slots.budget
+        and slots.server_quotes
+        and (slots.params_b or slots.model)
+        and slots.tokens_b
+        and task in {None, Task.PRETRAIN, Task.FINETUNE}
+        and not slots.gpu_count
+        and not set(chosen) & {"tco", "cloud_cost", "cluster_plan"}
+    ):
+        # "预算800万 H20整机110万 910B整机130万 训13B 1T token 各要多久": what the money buys of each quoted
+        # machine, and how long the run takes on it
+        chosen = ["budget_fit", "training_compute"]
     # "how many A100s to finish in 7 days instead?" after a time on 32: the count the user had is the question
     recount = follow_up and asked == "gpus" and "gpu_count" not in stated
     if (

@@ -106,11 +106,21 @@ class Slots(BaseModel):
         "910B 8卡 95万/台'); in server_quotes_currency.",
     )
     server_quotes_currency: str | None = None
+    peak_tflops: dict[str, float] = Field(
+        default_factory=dict,
+        description="Dense peak TFLOP/s per GPU the user plans with, per catalog card ('910B按320T算'); the key "
+        "'*' when no card is named beside it.",
+    )
     server_price_currency: str | None = None
     gpu_price: float | None = Field(default=None, description='Purchase price of one GPU ("$28k per GPU").')
     gpu_price_currency: str | None = None
     network_reserve: float | None = Field(
         default=None, description='Share of a budget kept for network and storage ("网络存储留20%").'
+    )
+    network_share: float | None = Field(
+        default=None,
+        description='Network (and storage) as a share of the servers\' price ("网络按整机15%", "add 15% of server cost '
+        'for the IB fabric").',
     )
     infra_share: float | None = Field(
         default=None,
@@ -427,7 +437,7 @@ _BARE_BUDGET = flags(
     rf"(?=[^.?!]{{0,60}}\b(?:buy|spend|get|server|cluster|gpus?|hardware)\b)"
 )
 _PER_RACK_COUNT = flags(
-    r"(\d+)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|每(?:个)?(?:机)?柜\s*(?:放)?\s*(\d+)\s*台"
+    r"(\d+)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|(?:每|一|单)(?:个)?(?:机)?柜\s*(?:放|装|能放|可以放|可放|只放|只能放)?\s*(\d+|[一两二三四五六七八九十])\s*台"
 )
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
@@ -519,7 +529,7 @@ _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
-    r"\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
+    r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -546,7 +556,7 @@ _FULL_RECOMPUTE = flags(
 )
 _CONCURRENT = flags(
     rf"{INTEGER}\s*(?:concurrent|parallel|simultaneous)\s*(?:requests?|users?|sequences?|sessions?)"
-    rf"|{INTEGER}\s*(?:路|个)?\s*并发|并发\s*(?:数|量)?\s*(?:为|是|=|:|要|需要|达到|约|大概|有)?\s*{INTEGER}(?!\s*[kK万])"
+    rf"|{INTEGER}\s*(?:路|个)?\s*并发|并发\s*(?:数|量)?\s*(?:为|是|=|:|要|需要|达到|约|大概|有)?\s*{INTEGER}(?!\s*(?:[kK](?![A-Za-z])|万))"
     rf"|{INTEGER}\s*(?:concurrent|simultaneous)\b"
     rf"|(?:for|serve|serving|support|supporting|handle|handling)\s+{INTEGER}\s*(?:active\s*)?(?:users|people|requests)\b"
     rf"|{INTEGER}\s*(?:个)?\s*(?:用户|人)\s*同时|同时\s*(?:在线\s*)?{INTEGER}\s*(?:个)?\s*(?:用户|人|请求)"
@@ -579,7 +589,23 @@ _MFU = flags(
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
     rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
 )
-_FINETUNE = [(flags(r"(?<!不想用)(?<!不用)(?<!不要)(?<!别用)(?<!no )(?<!not )(?<!without )(?<!don't want )\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
+# a method ruled out: "full fine-tuning (not LoRA)", "不用QLoRA", "非LoRA", "rather than LoRA"; its words are
+# blanked before the method and the task are read
+_NEGATED_METHOD = flags(
+    r"(?:\b(?:not|no|without|rather than|instead of|not using|not doing"
+    r"|(?:don't|do not|won't|will not|rather not|prefer not to|'d rather not|would rather not)\s+(?:want\s+(?:to\s+)?)?"
+    r"(?:use|do|go with|run|try)?)\s+(?:an?\s+|the\s+)?"
+    r"|(?:不想用|不用|不要|别用|不是|而不是|不做|不走|非)\s*)"
+    r"(?:q?lora|peft|adapters?|full[\s-]*(?:param(?:eter)?s?\s*)?fine[\s-]*tun\w*|全参(?:数)?(?:微调)?|全量微调)"
+)
+
+
+def unnegated(text: str) -> str:
+    """The text with each ruled-out fine-tuning method blanked (same length, so offsets still hold)."""
+    return _NEGATED_METHOD.sub(lambda m: " " * len(m.group(0)), text)
+
+
+_FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
              (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
 # methods weighed against each other, not one replacing the other ("QLoRA instead of full")
 _EITHER = flags(r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which")
@@ -616,12 +642,34 @@ _NOT_A_DEADLINE = flags(
 )
 _BARE_POWER_PRICE = flags(
     rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|降为|涨到|涨至|变成|改成|改为|换成|调到|调成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
+    # "电费0.6", "电费按0.55": a bare figure below 2 beside the bill is its price per kWh
+    rf"|电费\s*(?:按|为|是|约|大概)?\s*((?:0|1)\.\d+)(?![\d.]|\s*(?:%|kw|度|万|亿|千))"
+    # "电费0.65一度", "0.6每度": a bare figure per kWh in a Chinese message
+    rf"|(?<![\d.]){DECIMAL}\s*(?:/|每|一)\s*(?:度|千瓦时)"
 )
 # a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
+# a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
+_PRICED_MACHINE = flags(
+    r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
+    r"|\d+\s*x\s*[a-z0-9 ]{2,12}?\s*(?:servers?|boxe?s?|nodes?)"
+)
+# a peak per GPU the user plans with: "910B按320T算", "H20按148T", "assume 320 TFLOPS peak", "峰值按300T"
+_PEAK_GIVEN = flags(
+    rf"(?:按|取|算作|当作|\bpeak\s*(?:of|=|:|is|at)?|峰值\s*(?:按|为|是|取)?|\bassum\w*)\s*(?:~|约)?\s*{DECIMAL}\s*"
+    r"(?:t|tf|tflops?|tflop/s)(?![a-z])(?!\s*(?:token|tok|词|参数|数据))"
+    rf"|(?<!跑到)(?<!达到)(?<!实测)(?<!跑出)(?<!能跑)(?<!getting )(?<!hit )(?<!measured )(?<!achieve )"
+    rf"{DECIMAL}\s*(?:t|tf|tflops?|tflop/s)\s*(?:算(?![高低正快慢好不是多吗])|计|峰值|\bpeak\b|\bdense\b)"
+    rf"|(?:tflops|算力)\s*(?:按|取|算|=|:)\s*{DECIMAL}(?![\d.]|\s*%)"
+)
+# a bare monthly colocation rent: "托管每柜每月8000", "机柜租金每月6000", "托管费每台每月3000"
+_BARE_COLO = flags(
+    r"(?:托管|机柜租金|柜租|机位)(?:费)?\s*(每(?:个)?(?:机)?柜|每台|单柜)?\s*(?:每月|一个月|月租|每个月)\s*(?:约|大概)?\s*"
+    r"(\d[\d,]*(?:\.\d+)?)(?!\s*(?:[万亿千]|kw|台|卡|%|\.\d|美元|\$))"
+)
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
 _ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
 _UTIL = flags(
-    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:(?:估计|大概|预计|预估|实际上?|平均|也就|顶多|最多|可能|realistically|probably|maybe|will be|would be)\s*)?(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use|util)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
@@ -682,7 +730,10 @@ _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
 _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 # "PUE 1.5" before "1.5 PUE": in "电价0.8 PUE 1.5" the figure after PUE is its own, the one before the price's
-_PUE = flags(rf"\bpue\s*(?:of|=|:|为|是|按|约|~|is)?\s*{DECIMAL}")
+_PUE = flags(
+    rf"\bpue\s*(?:(?:of|=|:|为|是|按|约|~|is|drops?|falls?|goes|gets|down|up|to|from|降到|降至|降为|降低到|变成|改成|改为|"
+    rf"提高到|升到|到|只有|能到|可以到|做到)\s*){{0,2}}{DECIMAL}"
+)
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
     r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
@@ -699,6 +750,15 @@ _SERVERS = flags(
 _NETWORK_RESERVE = flags(
     rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
     rf"|(?:留|预留|reserve|keep|set aside)\s*{DECIMAL}\s*%\s*(?:给|用于|for|of (?:it|the budget) for)?\s*(?:the\s*)?(?:网络|network)"
+)
+# the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
+# "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
+_NETWORK_SHARE = flags(
+    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:和存储|与存储|存储)?\s*(?:费用|成本)?\s*(?:按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
+    rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
+    rf"|(?:add|plus|\+)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
+    r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
+    rf"|(?:network(?:ing)?|fabric|switch(?:es|ing)?)\s*(?:is|at|adds?|costs?|=|:)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*of\s*(?:the\s*)?(?:server|node|hardware)"
 )
 # what the rest of the cluster adds to the GPUs: "plus 20% for infrastructure", "另加15%配套"
 _INFRA_SHARE = flags(
@@ -832,8 +892,11 @@ _GROWTH_SHARE = flags(
     rf"|(?:每年|年)\s*(?:增长|增加|增速|涨)\s*(?:约|大概)?\s*{DECIMAL}\s*%|年增长率?\s*(?:为|是|按)?\s*{DECIMAL}\s*%"
 )
 _RESIDUAL = flags(
-    rf"{DECIMAL}\s*%\s*(?:residual|resale|salvage)(?:\s*value)?|(?:residual|resale|salvage)\s*value\s*(?:of|=|is|at|:)?\s*(?:~|about)?\s*{DECIMAL}\s*%"
+    rf"{DECIMAL}\s*%\s*(?:residual|resale|salvage)(?:\s*value)?|(?:residual|resale|salvage)(?:\s*value)?\s*(?:of|=|is|at|:)?\s*(?:~|about)?\s*{DECIMAL}\s*%"
     rf"|(?:残值|残值率|回收价值|二手价)\s*(?:为|是|按|有|约)?\s*{DECIMAL}\s*%"
+    # "resell the server for 30% of its price", "sell them at 25%", "二手能卖30%", "卖掉能回收20%"
+    rf"|\b(?:re)?sell\w*\s+(?:(?:it|them|the\s+\w+|our\s+\w+|those|these)\s+)?(?:for|at)\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%"
+    rf"|(?:二手|转卖|卖掉|卖出|回收)\s*(?:还)?(?:能|可以)?\s*(?:卖|回收|回|收回)?\s*(?:个|到)?\s*{DECIMAL}\s*%"
 )
 _PEAK = flags(
     rf"{DECIMAL}\s*(?:x|×|倍)\s*(?:the\s*)?(?:peak|峰值)|peak(?:[- ]to[- ]average)?\s*(?:factor|multiplier|ratio)\s*(?:of|=|is|:)?\s*{DECIMAL}"
@@ -1109,6 +1172,7 @@ class SlotExtractor:
                 )  # "用8张64G显存的卡", "a 48GB card"
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
+        masked = self._peaks(masked, mentions, slots)  # "910B按320T算": a peak per GPU, not 320T tokens
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
         if slots.budget is not None and slots.budget in slots.server_quotes.values():
             slots.budget = None  # "MI325X $290k, H200 $330k": the first quote is not a sum to spend
@@ -1136,6 +1200,16 @@ class SlotExtractor:
             slots.servers = int(_group(need, 1, 2) or 0) or None  # "$310k per HGX server, we need 4"
             if slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
                 slots.gpus_per_node = slots.gpu_count  # "per 8xH100 server": the count is each machine's
+        if (
+            slots.budget
+            and (slots.server_price or slots.server_quotes)
+            and slots.servers is None
+            and slots.gpu_count
+            and slots.gpu_count <= 16
+            and _PRICED_MACHINE.search(text)
+        ):
+            # "预算800万 … H20 8卡整机110万": the machine quoted holds 8 cards; how many the budget buys is asked
+            slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
         if slots.nodes_per_rack and slots.racks is None and slots.servers:
             slots.racks = -(-slots.servers // slots.nodes_per_rack)  # 16 servers, 2 per rack: 8 racks
         if slots.servers == 1 and PER_SERVER_COUNT.search(text):
@@ -1353,8 +1427,9 @@ class SlotExtractor:
         if match := _MFU.search(text):
             share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
-        slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(text)), None)
-        named = sorted((m.start(), name) for pattern, name in _FINETUNE if (m := pattern.search(text)))
+        kept = unnegated(text)
+        slots.finetune = next((name for pattern, name in _FINETUNE if pattern.search(kept)), None)
+        named = sorted((m.start(), name) for pattern, name in _FINETUNE if (m := pattern.search(kept)))
         if len(named) > 1 and _EITHER.search(text):
             # "full finetune or do i need lora", "全参还是LoRA": each method, in the order named
             slots.finetune_options = [name for _, name in named]
@@ -1370,6 +1445,20 @@ class SlotExtractor:
         if match := _TPS.search(text):
             number = _group(match, 1, 3, 4) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
+
+    @staticmethod
+    def _peaks(text: str, mentions: list[Mention], slots: Slots) -> str:
+        """Each peak TFLOP/s the user plans with, for the card named just before it; the text without them."""
+        cards = [m for m in mentions if m.group == "accelerators"]
+        for match in _PEAK_GIVEN.finditer(text):
+            value = to_number(_group(match, 1, 2, 3) or "0")
+            if not 1 <= value <= 20_000:
+                continue
+            near = [m for m in cards if m.end <= match.start() and match.start() - m.end <= 12]
+            key = near[-1].id if near else cards[0].id if len({m.id for m in cards}) == 1 else "*"
+            slots.peak_tflops[key] = value
+            text = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+        return text
 
     @staticmethod
     def _quotes(text: str, mentions: list[Mention], slots: Slots) -> None:
@@ -1672,7 +1761,7 @@ class SlotExtractor:
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):
-            slots.residual_share = float(_group(match, 1, 2, 3) or 0) / 100
+            slots.residual_share = float(_group(match, 1, 2, 3, 4, 5) or 0) / 100
         if match := take(_PEAK):
             slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_RAW_DATA):
@@ -1700,6 +1789,8 @@ class SlotExtractor:
             slots.maintenance_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_NETWORK_RESERVE):
             slots.network_reserve = float(_group(match, 1, 2) or 0) / 100
+        elif match := take(_NETWORK_SHARE):
+            slots.network_share = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_INFRA_SHARE):
             slots.infra_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_EPOCHS):
@@ -1751,7 +1842,13 @@ class SlotExtractor:
                 fields = [f for f in fields if f != "server_price_usd"]
         slots.spec_fields = fields[:5]
         slots.states_only = bool(_STATES_ONLY.search(text))
-        if (match := _SERVERS.search(text)) and slots.servers is None:
+        packed = _PER_RACK_COUNT.search(text)
+        if packed and slots.nodes_per_rack is None:
+            slots.nodes_per_rack = int(to_number(_group(packed, 1, 2) or "0")) or None  # "一柜放两台"
+        # "64卡 … 一柜放两台": with the fleet counted in cards, what one rack holds is not the fleet ("4 nodes in one
+        # rack" alone is both)
+        counted = strip(text, [packed.span()]) if packed and slots.gpu_count else text
+        if (match := _SERVERS.search(counted)) and slots.servers is None:
             slots.servers = int(to_number(_group(match, 1, 2) or "1"))
         elif slots.servers is None and _ONE_SERVER.search(text):
             slots.servers = 1  # "one node instead", "单机", "一台服务器"
@@ -1759,11 +1856,20 @@ class SlotExtractor:
 
     def _money_and_time(self, text: str, slots: Slots) -> None:
         if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
-            slots.electricity_price_per_kwh, slots.electricity_currency = float(match.group(1)), "CNY"
+            slots.electricity_price_per_kwh, slots.electricity_currency = (
+                float(_group(match, 1, 2, 3) or 0),
+                "CNY",
+            )
         elif slots.electricity_price_per_kwh is None and (match := _PER_KWH.search(text)):
             chinese = re.search(r"[\u4e00-\u9fff]", text)
             slots.electricity_price_per_kwh = float(match.group(1))
             slots.electricity_currency = "CNY" if chinese else "USD"
+        if slots.colo_per_month is None and (match := _BARE_COLO.search(text)):
+            # "托管每柜每月8000": a bare monthly rent in a Chinese message, per rack or per server as written
+            slots.colo_per_month, slots.colo_currency = to_number(match.group(2)), "CNY"
+            slots.colo_basis = (
+                "rack" if re.search(r"柜", match.group(1)) else "server" if match.group(1) else None
+            )
         slots.deadline_days = _deadline(text)
         if (
             slots.deadline_days is None

@@ -13,7 +13,7 @@ from assistant.calculators.common import Assumed, Plan, money_into
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
-from tools.registry import ToolInputError, run
+from tools.registry import TOOLS, ToolInputError, run
 
 _PER_CARD = {"training_memory", "inference_memory", "budget_fit"}
 _MAX_CARDS = 6
@@ -54,6 +54,18 @@ class ToolBox:
                 plan = Plan(tool=name, payload=earlier.input) if earlier else None
             if plan is None:
                 continue
+            if (
+                on.usd_to_cny
+                and "usd_to_cny" not in plan.payload
+                and "usd_to_cny" in TOOLS[plan.tool].input_model.model_fields
+            ):
+                # "finance wants it in CNY, use 7.2": the user's rate, whichever calculator converts
+                plan = plan.model_copy(update={"payload": {**plan.payload, "usd_to_cny": on.usd_to_cny}})
+            fields = TOOLS[plan.tool].input_model.model_fields
+            peak = on.peak_tflops.get(str(plan.payload.get("gpu", ""))) or on.peak_tflops.get("*")
+            if peak and "peak_tflops" in fields and "peak_tflops" not in plan.payload:
+                # "910B按320T算": the peak the user plans with for that card, not the catalog's
+                plan = plan.model_copy(update={"payload": {**plan.payload, "peak_tflops": peak}})
             try:
                 done = run(plan.tool, plan.payload, self._catalog)
             except ToolInputError as exc:
@@ -74,6 +86,20 @@ class ToolBox:
             return on.model_copy(
                 update={"tokens_per_second_per_gpu": rate, "token_bytes": on.token_bytes or 4}
             )
+        if name == "fabric" and "budget_fit" in earlier and not on.servers:
+            # "how many servers can we get? … the IB fabric": the fabric of the servers the budget buys
+            bought = earlier["budget_fit"].output.get("servers_with_fabric") or 0
+            if bought > 1:
+                return on.model_copy(update={"servers": bought})
+        bought = next(
+            (c for c in reversed(done) if c.name == "budget_fit" and c.input.get("gpu") == on.gpu), None
+        )
+        if name == "training_compute" and bought is not None and not on.gpu_count:
+            # "预算800万 … 各要训多久": the run on the GPUs the budget buys of this card (network kept in)
+            out = bought.output
+            servers = out.get("servers_with_fabric") or out.get("servers") or 0
+            if servers:
+                return on.model_copy(update={"gpu_count": servers * bought.input.get("gpus_per_server", 8)})
         if name == "training_memory" and "gpus_for_deadline" in earlier and not on.gpu_count:
             # the memory on the GPUs the deadline needs, not on one GPU beside it
             return on.model_copy(update={"gpu_count": earlier["gpus_for_deadline"].output["gpus"]})
@@ -86,7 +112,9 @@ class ToolBox:
         cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
         runs: list[tuple[str, Slots]] = []
         for name in tools:
-            if name in _PER_CARD and cards:
+            if (name in _PER_CARD and cards) or (
+                name == "training_compute" and cards and "budget_fit" in tools
+            ):
                 runs.extend(
                     (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
                 )

@@ -60,6 +60,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 f"预算的 {slots.network_reserve:.0%} 留给网络和存储",
             )
         )
+    elif slots.network_share is not None:
+        # "网络按整机10%", "add 15% of server cost for the IB fabric": on top of each server's price
+        payload["network_storage_share"] = slots.network_share
     return Plan(tool="budget_fit", payload=payload, assumed=assumptions)
 
 

@@ -36,6 +36,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not (slots.gpu_count or slots.servers):
         assumptions.append(assumed("one 8-GPU server", "一台 8 卡服务器"))
     power_into(slots, payload, assumptions)
+    if slots.server_power_kw or slots.power_kw or slots.gpu_power_kw:
+        payload["power_all_year"] = True  # "it'll draw ~10 kW average", "每台按10kW": that draw, every hour
     if slots.years and slots.years == int(slots.years):
         payload["years"] = int(slots.years)
     elif slots.years:
@@ -48,7 +50,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("80% utilisation", "利用率 80%"))
     if slots.maintenance_share is not None:
         payload["maintenance_share_per_year"] = slots.maintenance_share
-    elif slots.colo_per_month or slots.staff_per_year:
+    elif slots.colo_per_month or slots.staff_per_year or slots.electricity_price_per_kwh is not None:
         # the user listed their running costs (colocation, people): those are the costs, no default share for
         # support and spares added beside them, which moved verdicts the user's own figures did not
         payload["maintenance_share_per_year"] = 0.0
@@ -124,6 +126,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["capex_per_server"] = amount_in(
             slots.server_price, slots.server_price_currency, payload["currency"], catalog
         )
+    if slots.network_share is not None and not slots.network_storage_cost:
+        payload["network_storage_share"] = (
+            slots.network_share
+        )  # "网络按整机15%": the user's share of server capex
     if slots.network_storage_cost and (slots.server_price or slots.gpu_price):
         # "network $600k, storage $400k": the user's figures replace the planning share
         payload["network_storage_cost"] = amount_in(
@@ -146,7 +152,9 @@ def _colocation_into(
         payload["colocation_per_kw_month"] = rent
         return
     servers = -(-payload["gpus"] // GPUS_PER_NODE)
-    count = {"server": servers, "rack": slots.racks or 1}.get(slots.colo_basis or "", 1)
+    # "一柜放两台" with 8 servers: 4 racks
+    racks = slots.racks or (-(-servers // slots.nodes_per_rack) if slots.nodes_per_rack else None)
+    count = {"server": servers, "rack": racks or 1}.get(slots.colo_basis or "", 1)
     payload["colocation_per_month"] = rent * count
     if count > 1:
         what_en, what_zh = ("servers", "台") if slots.colo_basis == "server" else ("racks", "个机柜")
@@ -156,7 +164,7 @@ def _colocation_into(
                 f"托管费每月 {num(slots.colo_per_month)} × {count} {what_zh}",
             )
         )
-    elif slots.colo_basis == "rack" and not slots.racks:
+    elif slots.colo_basis == "rack" and not racks:
         assumptions.append(assumed("colocation: one rack", "托管：按一个机柜计"))
 
 
@@ -198,15 +206,16 @@ def _buy_parts(o: dict[str, Any], first: str, zh: bool) -> str:
         for item in o["buy_opex_items"]
         if item["amount"]["usd"]
     ]
+    resale = o.get("resale")
     if zh:
         out = "购买 = " + " + ".join(capex)
         if yearly:
             out += f" + {num(years)} 年 × 每年（{' + '.join(yearly)}）"
-        return out + "。"
+        return out + (f" − {money(resale, first)} 期末转售" if resale else "") + "。"
     out = "Buying is " + " + ".join(capex)
     if yearly:
         out += f" + {num(years)} years x ({' + '.join(yearly)} per year)"
-    return out + "."
+    return out + (f" - {money(resale, first)} resale at the end" if resale else "") + "."
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

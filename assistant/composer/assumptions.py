@@ -252,6 +252,14 @@ RULES: list[Rule] = [
         lambda g: f"{g['gpu']} 单卡 TDP {g['w']} W（{_SOURCE[g['source']]}）",
     ),
     rule(
+        rf"IT load = (?P<n>\d+) x (?P<kw>{NUMBER}) kW per server \(given\)",
+        "IT 负载 = {n} × 每台 {kw} kW（用户给定）",
+    ),
+    rule(
+        r"the power given is the average draw all year, busy or idle \(given\)",
+        "所给功率按全年平均功耗计，无论忙闲（用户给定）",
+    ),
+    rule(
         rf"IT load = (?P<n>\d+) x (?P<kw>{NUMBER}) kW per (?P<server>.+) "
         r"\((?:(?P<given>given)|catalog maximum system power, as of (?P<date>[\d-]+))\); "
         "a maximum rating: measured draw while training is usually lower",

@@ -17,7 +17,8 @@ from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
-from assistant.models import Citation
+from assistant.composer.change import change_lead
+from assistant.models import Citation, ToolCall
 from assistant.retriever import DEFINES, Passage, defined_term, defines
 from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
@@ -318,6 +319,33 @@ def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: L
     )
 
 
+def _bought_time_lead(run: ToolRun, lang: Language) -> str | None:
+    """ "预算800万 H20还是910B 各要训多久": the run on what the budget buys of each card, the fastest first."""
+    bought = {c.input.get("gpu") for c in run.calls if c.name == "budget_fit"}
+    runs = [c for c in run.calls if c.name == "training_compute" and c.input.get("gpu") in bought]
+    if len(bought) < 2 or len(runs) < 2:
+        return None
+    runs.sort(key=lambda c: c.output["days"]["expected"])
+    per = {c.input.get("gpu"): c.input.get("gpus_per_server", 8) for c in run.calls if c.name == "budget_fit"}
+
+    def card(call: ToolCall) -> str:
+        return str(call.output["workload"]["gpu"])
+
+    def servers(call: ToolCall) -> int:
+        return -(-int(call.output["gpus"]) // int(per.get(call.input.get("gpu"), 8)))
+
+    def days(call: ToolCall) -> str:
+        return num(call.output["days"]["expected"])
+
+    if lang == "zh":
+        listed = "；".join(f"{card(c)} {servers(c)} 台（{c.output['gpus']} 张）约 {days(c)} 天" for c in runs)
+        return f"按这笔预算，**{card(runs[0])}** 训得最快（{listed}）。"
+    listed = "; ".join(
+        f"{card(c)}: {servers(c)} servers ({c.output['gpus']} GPUs), about {days(c)} days" for c in runs
+    )
+    return f"On this budget, **{card(runs[0])}** trains fastest ({listed})."
+
+
 def _per_card(briefs: list[Brief], lang: Language) -> str:
     """ "按每张卡能扛的并发比": the concurrent sequences each card carries, the most first."""
     best = max(briefs, key=lambda b: b.per_card or 0)
@@ -603,9 +631,15 @@ class TemplateComposer:
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
+            if timed := _bought_time_lead(run, lang):
+                by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each
             method = _method_verdict(run, lang == "zh")
             sentences = [*([method] if method else []), *by_card, *heads]
+            if route.against_previous and (
+                changed := change_lead(route.previous, ordered, lang, view.first(lang))
+            ):
+                sentences.insert(0, changed)  # "能省多少": the saving first, then the new figure
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if run.errors:

@@ -390,6 +390,9 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "h800", "gpus": 64, "capex_per_gpu": 200000, "network_storage_cost": 3.8e6, "currency": "CNY"}),
     ("tco", {"gpu": "b200", "gpus": 8, "server": "dgx-b200", "years": 5}),
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3, "residual_share": 0.2}),
+    # a stated average draw paid every hour
+    ("tco", {"gpu": "h800", "gpus": 64, "server_power_kw": 10, "servers": 8, "power_all_year": True, "currency": "CNY",
+             "capex_per_server": 2.4e6, "electricity_price_per_kwh": 0.6}),
     # a card the catalog has no cloud price for, and none given: owning is costed, cloud is not compared
     ("tco", {"gpu": "h20", "gpus": 160, "capex_per_server": 1.1e6, "currency": "CNY", "years": 3}),
     # GPU comparison: on-demand cloud only or any price

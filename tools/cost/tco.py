@@ -115,6 +115,11 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     lease_includes_maintenance: bool = Field(
         default=False, description="The lease covers support and spares, so maintenance is not added."
     )
+    power_all_year: bool = Field(
+        default=False,
+        description="The power given (server_power_kw, it_power_kw) is the average draw all year, busy or idle: "
+        "electricity is not scaled by utilisation.",
+    )
     residual_share: float = Field(
         default=0.0,
         ge=0,
@@ -189,6 +194,9 @@ class TcoOutput(ToolOutput):
     power: PowerDraw
     buy_opex_per_year: Money
     buy_opex_items: list[CostItem] = Field(description="Yearly opex of owned hardware.")
+    resale: Money | None = Field(
+        default=None, description="Resale value at the end, taken off the buy total."
+    )
     lease_per_month: Money
     lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
     cloud_usd_per_gpu_hour: float
@@ -330,6 +338,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     defaults = catalog.defaults
     years: float = inp.months / MONTHS_PER_YEAR if inp.months else float(inp.years)
     u = inp.utilization
+    # a stated average draw is paid for every hour; otherwise the GPUs draw power only while busy
+    power_u = 1.0 if inp.power_all_year else u
+    if inp.power_all_year:
+        notes.assumptions.append("the power given is the average draw all year, busy or idle (given)")
     if inp.months:
         notes.assumptions.append(f"period {inp.months} months (given)")
 
@@ -370,13 +382,14 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     buy_opex_items = [
         CostItem(
             name="electricity",
-            amount=fx.money(power.yearly_usd()),
-            basis=f"{power.wall_kw:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {u:g} x ${power.usd_per_kwh:.4f}/kWh",
+            amount=fx.money(power.yearly_usd(power_u)),
+            basis=f"{power.wall_kw:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {power_u:g} x "
+            f"${power.usd_per_kwh:.4f}/kWh",
         ),
         *(CostItem(name=k, amount=fx.money(v), basis=b) for k, (v, b) in fixed_opex.items()),
     ]
     fixed = sum(v for v, _ in fixed_opex.values())
-    buy_opex = power.yearly_usd() + fixed
+    buy_opex = power.yearly_usd(power_u) + fixed
     lease_opex = buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
 
     if inp.lease_per_month is not None:
@@ -462,8 +475,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         None,
     )
     # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
-    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - power.yearly_usd(1.0)
-    raw_break_even_u = (capex - residual + years * fixed) / (years * margin) if margin > 0 else math.inf
+    # (a draw paid all year is a fixed cost, whatever the utilisation)
+    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - (0.0 if inp.power_all_year else power.yearly_usd(1.0))
+    fixed_all = fixed + (power.yearly_usd(1.0) if inp.power_all_year else 0.0)
+    raw_break_even_u = (capex - residual + years * fixed_all) / (years * margin) if margin > 0 else math.inf
     break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
 
     options: tuple[Option, ...] = ("buy", "lease", "cloud") if cloud_priced else ("buy", "lease")
@@ -528,6 +543,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         power=power.summary(fx),
         buy_opex_per_year=fx.money(buy_opex),
         buy_opex_items=buy_opex_items,
+        resale=fx.money(residual) if residual else None,
         lease_per_month=fx.money(lease_month),
         lease_opex_per_year=fx.money(lease_opex),
         cloud_usd_per_gpu_hour=round(cloud_price, 6),

@@ -185,6 +185,20 @@ def test_tco_resale_value_comes_back_at_the_end() -> None:
     assert any(a.startswith("resale value 20% of capex") for a in out.assumptions)
 
 
+def test_tco_a_stated_draw_paid_all_year_is_a_fixed_cost() -> None:
+    """The hand case with its 8 kW counted every hour: 8 kW x 8,760 h x $0.10 = 7,008 a year whatever the
+    utilisation (twice the 3,504 at 50%). Buy = 120,000 + 2 x (7,008 + 8,760) = 151,536. Break-even
+    utilisation: (120,000 + 2 x (8,760 + 7,008)) / (2 x 8 x 8,760 x 5) = 151,536 / 700,800."""
+    out = tco(TcoInput(**TCO_HAND, power_all_year=True), CATALOG)
+    opex = {i.name: i.amount.usd for i in out.buy_opex_items}
+    assert opex["electricity"] == pytest.approx(7_008, rel=REL)
+    assert out.totals.buy.usd == pytest.approx(151_536, rel=REL)
+    assert out.break_even_utilization == round(151_536 / 700_800, 4)
+    busier = tco(TcoInput(**{**TCO_HAND, "utilization": 0.9}, power_all_year=True), CATALOG)
+    assert busier.totals.buy.usd == pytest.approx(out.totals.buy.usd, rel=REL)  # the bill does not move
+    assert any("average draw all year" in a for a in out.assumptions)
+
+
 def test_tco_break_even_month_is_the_first_month_buying_is_not_dearer() -> None:
     assert tco(TcoInput(**TCO_HAND), CATALOG).break_even_month == 9
     capex, opex_m, cloud_m = 120_000, 12_264 / 12, 175_200 / 12

@@ -1,0 +1,138 @@
+"""The user's own inputs reach the calculators (issue 11, set 15's classes): a method ruled out, a concurrency
+and a context written tersely, a bare tariff, a changed PUE and what it saves, a quote, a resale share, a
+network share, a rack rent with servers per rack, an exchange rate, a planned peak per card, and what a budget
+buys of each quoted machine with the run's time on it. Phrasings are our own; expected figures are worked out
+in each docstring from the inputs and published constants."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculators.common import num
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk, tools
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Full fine-tune of Llama 3 8B, not LoRA, on H100s: memory per GPU?",
+        "8B全参微调 不用LoRA 每卡显存要多少 H100",
+        "we'd rather not use QLoRA; full fine-tuning a 13B on A100 80GB, how much memory?",
+    ],
+)
+def test_a_method_ruled_out_is_not_the_method_sized(assistant: Assistant, message: str) -> None:
+    """ "not LoRA" names LoRA only to rule it out: the full fine-tune is sized, gradients and all
+    (8B x 2 bytes of BF16 gradients = 16 GB, far above LoRA's adapters)."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["finetune"] == "full", answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "context", "batch"),
+    [
+        ("qwen2.5 72B 上线 32k上下文 并发16 KV多大 H20要几张", 32768, 16),
+        ("serving Llama 3.1 70B, long context (up to 64k), 4 concurrent users, how many H100s?", 65536, 4),
+    ],
+)
+def test_a_tersely_written_concurrency_and_context_are_the_ones_served(
+    assistant: Assistant, message: str, context: int, batch: int
+) -> None:
+    """ "并发16 KV": sixteen at once (not 16 thousand); "(up to 64k)": the context, not the model's default."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert (call.input["context_tokens"], call.input["batch"]) == (context, batch), answer.answer[:200]
+
+
+def test_a_bare_tariff_then_a_lower_pue_leads_with_the_saving(assistant: Assistant) -> None:
+    """16 servers x 8 kW = 128 kW IT; x PUE 1.4 = 179.2 kW x 8,760 h = 1,569,792 kWh x 0.5 = ¥784,896 a year.
+    At PUE 1.2: 153.6 kW -> ¥672,768; the saving is ¥112,128 (14%)."""
+    first, second = talk(
+        assistant,
+        "16台8卡服务器 每台平均8kW PUE1.4 电费0.5一度 一年电费多少",
+        "换液冷 PUE降到1.2 一年能省多少",
+    )
+    assert "¥784,896" in first_sentence(first), first.answer[:200]
+    assert "¥112,128" in first_sentence(second), second.answer[:200]
+    assert "¥672,768" in second.answer
+
+
+def test_a_saving_asked_in_english_leads_with_the_difference(assistant: Assistant) -> None:
+    """10 kW x PUE 1.5 x 8,760 h x $0.10 = $13,140 a year; at PUE 1.2, $10,512: $2,628 less."""
+    _, second = talk(
+        assistant,
+        "one server drawing 10 kW on average, PUE 1.5, power at $0.10/kWh: yearly electricity bill?",
+        "if PUE drops to 1.2, how much do we save?",
+    )
+    assert "$2,628" in first_sentence(second), second.answer[:200]
+
+
+def test_a_vendor_quote_and_a_resale_share_are_the_buy_side(assistant: Assistant) -> None:
+    """Buy = $300k quote + 3 x (12 kW x 1.3 x 8,760 h x $0.10 = $13,666 power + $1,500 x 12 = $18,000 colo)
+    = $394,997 less 25% resale ($75,000) = $319,997; no default support share beside the user's own costs, and
+    the stated draw is paid all year."""
+    (answer,) = talk(
+        assistant,
+        "buy vs cloud, one 8x H100 box, 3 years: vendor quote $300k, it draws about 12 kW, PUE 1.3, power $0.10/kWh, "
+        "colo $1,500/month, resale 25% at the end, cloud $2.40/GPU-hr",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["capex_per_server"] == 300_000
+    assert call.input["residual_share"] == 0.25
+    assert call.output["totals"]["buy"]["usd"] == pytest.approx(319_997, abs=2)
+    assert "resale" in answer.answer
+
+
+def test_a_cluster_tco_reads_the_network_share_the_rack_rent_and_servers_per_rack(
+    assistant: Assistant,
+) -> None:
+    """32 cards = 4 servers x ¥200万 = ¥800万; network 10% = ¥80万; 2 servers a rack = 2 racks x ¥6,000 x 12 =
+    ¥144,000 a year; power 4 x 10 kW x 1.3 x 8,760 h x ¥0.6 = ¥273,312 a year."""
+    (answer,) = talk(
+        assistant,
+        "32卡H800 三年TCO 整机每台200万 网络按整机10% 托管每柜每月6000 一柜放两台 每台按10kW 电费0.6 PUE1.3",
+    )
+    out = output(answer, "tco")
+    items = {i["name"]: i["amount"]["cny"] for i in out["capex_items"] + out["buy_opex_items"]}  # type: ignore[operator]
+    assert items["servers"] == pytest.approx(8_000_000)
+    assert items["network and storage"] == pytest.approx(800_000)
+    assert items["colocation"] == pytest.approx(144_000)
+    assert items["electricity"] == pytest.approx(273_312, abs=2)
+
+
+def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
+    """$1M at 7.2 = ¥7,200,000."""
+    _, second = talk(
+        assistant,
+        "budget $1M, H100 servers quoted at $250k each, how many can we buy?",
+        "finance wants yuan, use 7.2",
+    )
+    assert "¥7,200,000" in second.answer[:300], second.answer[:300]
+
+
+def test_a_planned_peak_per_card_replaces_the_catalog_figure(assistant: Assistant) -> None:
+    """34B x 3T tokens x 6 = 6.12e23 FLOPs; at 320 TFLOPS x 30% = 9.6e13 FLOP/s per card, 45 days = 3.888e6 s:
+    6.12e23 / (9.6e13 x 3.888e6) = 1,640 cards (the catalog's 376 TFLOPS would give 1,400)."""
+    _, second = talk(
+        assistant, "45天训完34B 3T token H800 MFU按38% 要几张卡", "那如果用910B 按320T MFU30%算呢"
+    )
+    assert "1,640" in first_sentence(second), second.answer[:200]
+
+
+def test_a_budget_against_two_quoted_machines_times_the_run_on_each(assistant: Assistant) -> None:
+    """¥800万 with 10% network: H20 at ¥110万 -> floor(800 / 121) = 6 servers = 48 cards; 910B at ¥130万 ->
+    floor(800 / 143) = 5 = 40 cards. 13B x 1T x 6 = 7.8e22 FLOPs; H20 48 x 148T x 40% -> 318 days; 910B
+    40 x 320T x 40% -> 176 days: the 910B leads."""
+    (answer,) = talk(
+        assistant,
+        "预算800万 训13B 1T token 报价H20 8卡整机110万 910B 8卡整机130万 网络按10%算 哪个训得快 "
+        "910B按320T算 H20按148T MFU都按40%",
+    )
+    assert tools(answer).count("training_compute") == 2
+    lead = first_sentence(answer)
+    assert "910B" in lead.split("（")[0], lead
+    assert f"{num(176)} 天" in lead, lead
+    assert f"{num(318)} 天" in lead, lead
