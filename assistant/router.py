@@ -1502,6 +1502,17 @@ def _refine(
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     if (
+        slots.spec_fields
+        and "tdp_w" not in slots.spec_fields  # "how much power does a DGX B200 draw?": the server's own kW
+        and slots.server
+        and not slots.gpu
+        and "server" in stated
+        and not stated.keys() - _SPEC_SLOTS - {"server"}
+        and task is None
+        and not counts
+    ):
+        return ["gpu_spec"]  # "GB200 NVL72 显存多大", "DGX H100 memory?": the figures of the card it carries
+    if (
         set(slots.spec_fields) & PRICE_FIELDS
         and (slots.gpu or slots.server)
         and not stated.keys() - _SPEC_SLOTS - {"gpu_count", "servers", "server"}
@@ -1633,6 +1644,9 @@ def _refine(
         chosen[chosen.index("gpus_for_deadline")] = "training_compute"
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")
+    if not chosen and len(given.zero_options) > 1 and (slots.params_b or slots.model):
+        # "ZeRO-2 vs ZeRO-3 for 13B on 16 A100s?": each stage's memory on those cards
+        chosen.append("training_memory")
     if "throughput_calibration" in chosen and not (slots.tokens_per_second_per_gpu or slots.step_time_s):
         chosen.remove("throughput_calibration")
     if slots.tokens_per_second_per_gpu and (slots.params_b or slots.model) and "training_compute" in chosen:

@@ -44,6 +44,10 @@ class Slots(BaseModel):
         default_factory=list,
         description="Fine-tuning methods weighed against each other ('full finetune or LoRA?'), in the order named.",
     )
+    zero_options: list[int] = Field(
+        default_factory=list,
+        description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
+    )
     precision: str | None = Field(
         default=None,
         description="bf16, fp16, fp8, fp32, tf32; int8, int4 or fp4 for quantised serving weights.",
@@ -255,6 +259,8 @@ class Slots(BaseModel):
             carried["other_gpus"] = []
         if "finetune" in stated:
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
+        if "zero_stage" in stated:
+            carried["zero_options"] = []  # "那用ZeRO-3呢": that stage alone
         if "tokens_per_second_per_gpu" in stated:
             carried["step_time_s"] = None  # a throughput measured per GPU replaces a step time
         if "step_time_s" in stated:
@@ -393,6 +399,8 @@ _RENTAL = flags(r"\brent(?:al|ing|ed|s)?\b|(?<!融资)租")
 _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
+    # "峰值QPS 50", "QPS=120", "qps大概80"
+    rf"|\b(?:qps|rps)\s*(?:(?:is|of|=|:|at|around|about|~|为|是|约|大概|峰值|要|达到|有)\s*){{0,2}}{DECIMAL}(?![\d.]|\s*(?:%|k\b|万))"
 )
 # a day's requests arrive within a working day's busy hours: 3x the 24-hour average
 BUSY_HOURS_A_DAY = 8
@@ -522,6 +530,12 @@ _OPTIMIZERS = [
     (flags(r"\bsgd\b"), "sgd"),
     (flags(r"\badafactor\b"), "adafactor"),
 ]
+# several stages named together: "zero1 2 3", "ZeRO-1/2/3", "zero2 vs zero3", "ZeRO stage 2和3"
+_ZERO_STAGE_NUMBER = r"[0-3](?![\d.]|\s*(?:卡|张|台|块|个|nodes?|gpus?|x\b|b\b|bit))"
+_ZERO_STAGES = flags(
+    rf"zero[\s_-]*(?:stage[\s_-]*)?({_ZERO_STAGE_NUMBER}(?:\s*(?:/|,|，|、|和|与|跟|and|or|vs\.?|还是|\s)\s*"
+    rf"(?:zero[\s_-]*)?(?:stage[\s_-]*)?{_ZERO_STAGE_NUMBER})+)"
+)
 _ZERO = flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
 _TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
@@ -983,7 +997,7 @@ _SPEC_FIELDS = [
            r"|(?:price|cost|多少钱|价格|how much (?:is|does|would|are))[^?？。]{0,30}(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b)"), "server_price_usd"),
     (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信|gpu[- ]to[- ]gpu|\bp2p\b"), "scale_up_bandwidth_gb_s"),
-    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
+    (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?<!network )(?<!networking )(?<!scale-out )(?<!scale out )(?<!nic )(?<!网络)(?<!网卡)(?<!网络 )(?<!网卡 )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
     (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
            # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
            r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"), "memory_gb"),
@@ -1391,6 +1405,14 @@ class SlotExtractor:
         slots.optimizer = next((name for pattern, name in _OPTIMIZERS if pattern.search(text)), None)
         if match := _ZERO.search(text):
             slots.zero_stage = 3 if match.group(3) else int(_group(match, 1, 2) or 0)
+        if (listed := _ZERO_STAGES.search(text)) and len(
+            stages := sorted(set(map(int, re.findall(r"[0-3]", listed.group(1)))))
+        ) > 1:
+            # "zero1 2 3到底差在哪", "ZeRO-2 vs ZeRO-3": each stage on the same cards
+            slots.zero_options = (
+                stages if 0 in stages else [0, *stages]
+            )  # against no sharding: what each saves
+            slots.zero_stage = stages[0]
         if match := _TP.search(text):
             slots.tensor_parallel = int(match.group(1))
         if match := _PP.search(text):
@@ -1729,7 +1751,7 @@ class SlotExtractor:
             else:
                 slots.discount_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_QPS):
-            slots.requests_per_second = float(_group(match, 1, 2) or 0)
+            slots.requests_per_second = float(_group(match, 1, 2, 3) or 0)
         elif match := take(_QPM):
             slots.requests_per_second = float(_group(match, 1, 2) or 0) / 60
         elif match := take(_QPD):

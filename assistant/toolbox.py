@@ -118,6 +118,11 @@ class ToolBox:
                 runs.extend(
                     (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
                 )
+            elif name == "training_memory" and len(slots.zero_options) > 1:
+                # "zero1 2 3到底差在哪 7B 8卡": the memory of each stage on the same cards
+                runs.extend(
+                    (name, slots.model_copy(update={"zero_stage": stage})) for stage in slots.zero_options
+                )
             elif name == "training_memory" and len(slots.finetune_options) > 1:
                 # "full finetune or LoRA on 2x 3090?": the memory of each method on the same cards
                 runs.extend(

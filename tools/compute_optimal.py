@@ -48,6 +48,13 @@ class ComputeOptimalInput(ToolInput, MoneyFields):
         default="bf16", description="Training compute precision."
     )
     mfu: float = Field(default=0.4, gt=0, le=1, description="Model FLOPs utilisation.")
+    params_b: float | None = Field(
+        default=None,
+        gt=0,
+        le=100_000,
+        description="A model size fixed in advance, billions: the tokens the budget trains it on (D = C / 6N), "
+        "not the compute-optimal size.",
+    )
     tokens_per_param: float = Field(
         default=CHINCHILLA_TOKENS_PER_PARAM,
         gt=0,
@@ -126,17 +133,27 @@ def compute_optimal(inp: ComputeOptimalInput, catalog: Catalog) -> ComputeOptima
         assert inp.training_flops is not None
         flops = inp.training_flops
     k = inp.tokens_per_param
-    params = math.sqrt(flops / (6 * k))
-    tokens = k * params
-    assumptions.append(
-        f"{k:g} tokens per parameter (Chinchilla); more tokens per parameter give a smaller model that is "
-        "cheaper to serve (Llama 3 8B saw about 1,900)"
-    )
+    if inp.params_b is not None:
+        # the model is chosen: the budget buys its tokens, C = 6 N D
+        params = inp.params_b * 1e9
+        tokens = flops / (6 * params)
+        assumptions.append(f"model fixed at {inp.params_b:g}B parameters (given); tokens = C / (6 N)")
+    else:
+        params = math.sqrt(flops / (6 * k))
+        tokens = k * params
+        assumptions.append(
+            f"{k:g} tokens per parameter (Chinchilla); more tokens per parameter give a smaller model that is "
+            "cheaper to serve (Llama 3 8B saw about 1,900)"
+        )
     days = None
     if gpu_hours is not None and (gpus := inp.gpus) is not None:
         days = gpu_hours / gpus / 24
     return ComputeOptimalOutput(
-        formula="C = GPU-hours x 3600 x peak x MFU; C = 6 N D; D = k N; N = sqrt(C / (6 k))",
+        formula=(
+            "C = GPU-hours x 3600 x peak x MFU; C = 6 N D; D = C / (6 N) for a given N"
+            if inp.params_b is not None
+            else "C = GPU-hours x 3600 x peak x MFU; C = 6 N D; D = k N; N = sqrt(C / (6 k))"
+        ),
         assumptions=assumptions,
         warnings=[],
         sources=sources,

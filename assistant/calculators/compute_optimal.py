@@ -37,6 +37,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("MFU 40%", "MFU 40%"))
     if slots.precision in {"fp8", "fp16"}:
         payload["precision"] = slots.precision
+    if slots.params_b and not slots.tokens_b:
+        payload["params_b"] = slots.params_b  # "pretrain a 3B model: how many tokens can we afford?"
     return Plan(tool="compute_optimal", payload=payload, assumed=assumptions)
 
 
@@ -58,6 +60,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         budget_zh = f"{num(o['gpu_hours'])} GPU 小时（{flops} FLOPs）"
     else:
         budget_en = budget_zh = f"{flops} FLOPs"
+    if i.get("params_b"):
+        # the model is chosen: what the budget buys is its tokens
+        chinchilla = 20 * i["params_b"]
+        times = o["tokens_b"] / chinchilla
+        en = (
+            f"{budget_en[0].upper()}{budget_en[1:]} trains a {num(i['params_b'])}B model on about "
+            f"**{tokens} tokens** (D = C / 6N), {num(times)}x its Chinchilla-optimal {num(chinchilla)}B."
+        )
+        zh = (
+            f"{budget_zh}可把 {num(i['params_b'])}B 模型训练约 **{tokens} token**（D = C / 6N），"
+            f"是 Chinchilla 最优 {num(chinchilla)}B 的 {num(times)} 倍。"
+        )
+        rows = [Row(en="Parameters", zh="参数量", value=f"{num(i['params_b'])}B (given)"),
+                Row(en="Training tokens", zh="训练 token", value=tokens),
+                Row(en="Training FLOPs", zh="训练 FLOPs", value=flops)]  # fmt: skip
+        if o.get("gpu_hours") is not None:
+            rows.append(Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])))
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     en = (
         f"The compute-optimal model for {budget_en} is about **{size}**, trained on **{tokens} tokens** "
         f"(Chinchilla: {num(i.get('tokens_per_param', 20))} tokens per parameter)."
@@ -86,10 +106,14 @@ CALCULATOR = Calculator(
         r"\bcompute[- ]optimal\b",
         r"(?:最大|多大)(?:的)?\s*(?:的)?\s*模型",
         r"能训(?:练)?多大",
+        # a model already chosen: the tokens the budget buys ("how many tokens can we afford?")
+        r"\bhow many (?:training )?tokens (?:can|could|does|do|will|would)\b",
+        r"(?:能|可以)(?:训|跑|练)(?:多少|几)\s*(?:个)?\s*(?:token|tokens|t\b|b\b)",
+        r"(?:训|练)(?:多少|几)\s*(?:个)?\s*token",
     ),
     build=_build,
     summarize=_summarize,
-    answers=frozenset({"model_size"}),
+    answers=frozenset({"model_size", "tokens"}),
     exemplars_en=("What's the largest model we can train with $250k of cloud H100 time?",),
     exemplars_zh=("100万预算，能训练多大的模型？",),
 )

@@ -503,6 +503,10 @@ RULES: list[Rule] = [
         "{gpu}：稠密 {precision} 算力 {peak} TFLOP/s，MFU {mfu}%",
     ),
     rule(
+        rf"model fixed at (?P<n>{NUMBER})B parameters \(given\); tokens = C / \(6 N\)",
+        "模型规模固定为 {n}B 参数（用户给定）；token 数 = C / (6N)",
+    ),
+    rule(
         rf"(?P<k>{NUMBER}) tokens per parameter \(Chinchilla\); more tokens per parameter give a smaller model that "
         rf"is cheaper to serve \(Llama 3 8B saw about (?P<llama>{NUMBER})\)",
         "每参数 {k} 个 token（Chinchilla）；每参数 token 更多，模型更小、推理更省（Llama 3 8B 约为 {llama}）",

@@ -346,6 +346,49 @@ def _bought_time_lead(run: ToolRun, lang: Language) -> str | None:
     return f"On this budget, **{card(runs[0])}** trains fastest ({listed})."
 
 
+def _stages_lead(run: ToolRun, lang: Language) -> str | None:
+    """ "zero1 2 3差在哪 7B 8卡": the memory per GPU at each ZeRO stage on the same cards, side by side."""
+    calls = [c for c in run.calls if c.name == "training_memory"]
+    if len({c.input.get("zero_stage") for c in calls}) < 2:
+        return None
+    zh = lang == "zh"
+
+    def stage(call: ToolCall) -> str:
+        n = call.input.get("zero_stage") or 0
+        return ("不用 ZeRO" if zh else "no ZeRO") if n == 0 else f"ZeRO-{n}"
+
+    def states(call: ToolCall) -> float:
+        g = call.output["per_gpu"]
+        return float(g["weights_gb"] + g["gradients_gb"] + g["optimizer_states_gb"])
+
+    gpus = calls[0].input.get("gpus", 1)
+    totals = "，".join if zh else ", ".join
+    listed = totals(f"{stage(c)} {num(c.output['per_gpu']['total_gb'])} GB" for c in calls)
+    kept = " / ".join(num(states(c)) for c in calls)
+    card, memory = calls[0].output.get("gpu"), calls[0].output.get("gpu_memory_gb")
+    fitting = [stage(c) for c in calls if c.output.get("fits")]
+    if zh:
+        fit = (
+            f"{card} 的 {num(memory)} GB 上放得下的：{'、'.join(fitting)}。"
+            if fitting
+            else f"在 {card} 的 {num(memory)} GB 上都放不下。"
+        )
+        return (
+            f"{gpus} 张卡时每卡显存：{listed}（其中模型状态 {kept} GB；ZeRO-1 切分优化器状态，ZeRO-2 再切梯度，"
+            f"ZeRO-3 再切权重；激活值各阶段相同）。{fit if card and memory else ''}"
+        )
+    fit = (
+        f"On the {num(memory)} GB {card}, {' and '.join(fitting)} fit{'s' if len(fitting) == 1 else ''}."
+        if fitting
+        else f"None fits the {num(memory)} GB {card}."
+    )
+    return (
+        f"Per GPU on {gpus} GPUs: {listed} (model states {kept} GB; ZeRO-1 shards the optimizer states, ZeRO-2 "
+        f"also the gradients, ZeRO-3 also the weights; activations are the same at every stage). "
+        f"{fit if card and memory else ''}"
+    ).strip()
+
+
 def _per_card(briefs: list[Brief], lang: Language) -> str:
     """ "按每张卡能扛的并发比": the concurrent sequences each card carries, the most first."""
     best = max(briefs, key=lambda b: b.per_card or 0)
@@ -631,6 +674,11 @@ class TemplateComposer:
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
+            if staged := _stages_lead(run, lang):
+                by_card, heads = (
+                    [staged],
+                    [],
+                )  # each stage's memory, side by side, instead of one verdict each
             if timed := _bought_time_lead(run, lang):
                 by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each

@@ -136,3 +136,57 @@ def test_a_budget_against_two_quoted_machines_times_the_run_on_each(assistant: A
     assert "910B" in lead.split("（")[0], lead
     assert f"{num(176)} 天" in lead, lead
     assert f"{num(318)} 天" in lead, lead
+
+
+def test_a_peak_qps_with_a_measured_rate_counts_the_cards(assistant: Assistant) -> None:
+    """QPS 40 x 250 output tokens = 10,000 tokens/s; at a measured 2,000 tokens/s per card: 5 cards."""
+    (answer,) = talk(
+        assistant, "线上qwen2.5 7B 峰值QPS 40 平均输出250 token 压测单卡L40S输出约2000 token/s 要几张卡"
+    )
+    assert tools(answer) == ["serving_capacity"], answer.answer[:200]
+    assert "**5 张卡**" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "tokens"),
+    [
+        # $30,000 / $2.00 = 15,000 H100-hours x 3,600 x 989.4e12 x 0.4 = 2.137e22 FLOPs / (6 x 1e9) = 3.56T
+        ("we have $30k of credits, H100 at $2/GPU-hr, pretraining a 1B model at 40% MFU: how many tokens can we do?",
+         "3.56T"),
+        # 20,000 A100-hours x 3,600 x 312e12 x 0.4 = 8.99e21 / (6 x 7e9) = 214B
+        ("2万卡时的A100 训7B MFU按40% 能训多少token", "214B"),
+    ],
+)  # fmt: skip
+def test_a_fixed_model_and_a_budget_give_the_tokens_it_buys(
+    assistant: Assistant, message: str, tokens: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["compute_optimal"], answer.answer[:200]
+    assert f"**{tokens}" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # 7B on 8 GPUs, 16 bytes a parameter: none 112, ZeRO-1 2+2+12/8 = 38.5, ZeRO-2 2+14/8 = 26.25, ZeRO-3 14
+        ("ZeRO 1/2/3 区别 每卡显存各多少 7B 8卡", "112 / 38.5 / 26.2 / 14 GB"),
+        ("zero2 vs zero3 for a 7B on 8 GPUs, per-GPU memory?", "112 / 26.2 / 14 GB"),
+    ],
+)
+def test_zero_stages_named_together_are_sized_side_by_side(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer).count("training_memory") >= 3, answer.answer[:200]
+    assert lead in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message", ["GB200 NVL72 一柜多少kW 我们单柜最多30kW 能放吗", "can a GB200 NVL72 go in our 40 kW racks?"]
+)
+def test_an_nvl72_is_a_rack_not_an_eight_gpu_server(assistant: Assistant, message: str) -> None:
+    """GB200 NVL72: about 120 kW for the rack of 72 GPUs (catalog, vendor and integrator figures), more than a
+    30 or 40 kW rack allows."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer)[0] == "rack_fit", answer.answer[:200]
+    assert "120 kW" in first_sentence(answer), answer.answer[:200]

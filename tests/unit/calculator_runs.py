@@ -304,6 +304,7 @@ TARGETED: list[Payload] = [
     ("gpu_spec", {"gpus": ["h100-sxm"], "fields": ["price_usd", "server_price_usd"], "count": 32}),
     ("tco", {"gpu": "h100-sxm", "gpus": 64, "cloud_price_per_gpu_hour": 1.9, "cloud_committed": True, "utilization": 0.6}),
     ("compute_optimal", {"budget": 250000}),
+    ("compute_optimal", {"budget": 50000, "price_per_gpu_hour": 2.1, "params_b": 3}),
     ("model_capacity", {"gpu": "rtx-4090", "gpus": 2}),
     ("power_cost", {"gpu": "rtx-4090", "gpus": 2, "circuit_amps": 15}),
     ("power_cost", {"server": "gb200-nvl72"}),

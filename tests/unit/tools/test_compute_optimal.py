@@ -35,6 +35,19 @@ def test_money_buys_gpu_hours_at_the_price_given() -> None:
     assert out.params_b == pytest.approx((out.training_flops / 120) ** 0.5 / 1e9, rel=1e-3)
 
 
+def test_a_fixed_model_gets_the_tokens_the_budget_buys() -> None:
+    """Llama 2 7B's published run (Touvron et al. 2023, Table 2): 184,320 A100-80GB GPU-hours for 2T tokens.
+    6 x 7e9 x 2e12 = 8.4e22 FLOPs; 184,320 h x 3,600 s x 312 TFLOP/s (A100 dense BF16, NVIDIA datasheet) =
+    2.07e23 peak FLOPs, so the run's MFU was about 40.6%. At that MFU the same hours buy back its 2T tokens."""
+    mfu = 8.4e22 / (184_320 * 3600 * 312e12)
+    out = compute_optimal(
+        ComputeOptimalInput(gpu_hours=184_320, gpu="a100-80gb-sxm", mfu=mfu, params_b=7), CATALOG
+    )
+    assert out.params_b == 7
+    assert out.tokens_b == pytest.approx(2000, rel=1e-3)
+    assert any("model fixed at 7B" in a for a in out.assumptions)
+
+
 def test_gpus_for_days_give_the_days_back() -> None:
     out = compute_optimal(ComputeOptimalInput(gpus=256, days=30), CATALOG)
     assert out.gpu_hours == pytest.approx(256 * 30 * 24, rel=1e-3)
