@@ -44,6 +44,9 @@ class Slots(BaseModel):
         default_factory=list,
         description="Fine-tuning methods weighed against each other ('full finetune or LoRA?'), in the order named.",
     )
+    datacenter_use: bool = Field(
+        default=False, description="The hardware goes into data-centre racks running around the clock."
+    )
     zero_options: list[int] = Field(
         default_factory=list,
         description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
@@ -662,6 +665,11 @@ _BARE_POWER_PRICE = flags(
     rf"|(?<![\d.]){DECIMAL}\s*(?:/|每|一)\s*(?:度|千瓦时)"
 )
 # a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
+# racks in a data centre, running around the clock: "机房标准机架 7x24", "in our colo racks 24/7"
+_DATACENTER_USE = flags(
+    r"机房|机架|数据中心|idc|7\s*[x×*]\s*24|24\s*[x×*/]\s*7|全天候|生产环境|\bdata[- ]?cent(?:er|re)\b|\bracks?\b|\bcolo\b"
+    r"|\bproduction\b|\bround the clock\b"
+)
 # a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
 _PRICED_MACHINE = flags(
     r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
@@ -1045,7 +1053,13 @@ _COMPUTE_WORDS = flags(
 )
 
 # what a comparison is judged by, first match wins: "by memory bandwidth", "性价比", "能效"
-_RANK_BY = [(flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|(?:that|it|cost|price)\s+per\s+gb\b(?!\s*/\s*s)|\bper\s+tflops?\s+and\s+per\s+gb\b|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
+_RANK_BY = [
+            # the main use named decides: "主要训练 也要跑点推理", "mostly for training, some serving"
+            (flags(r"(?:主要|首先|优先)(?:是|用于|用来|拿来|做|跑)?\s*(?:训练|预训练|微调)|(?:训练|预训练|微调)为主"
+                   r"|\b(?:mainly|mostly|primarily|mainly for|mostly for|primarily for)\s+(?:pre-?)?(?:training|fine-?tuning)"), "bf16_tflops"),
+            (flags(r"(?:主要|首先|优先)(?:是|用于|用来|拿来|做|跑)?\s*(?:推理|部署|上线)|(?:推理|部署)为主"
+                   r"|\b(?:mainly|mostly|primarily|mainly for|mostly for|primarily for)\s+(?:inference|serving)"), "memory_bandwidth_gb_s"),
+            (flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|(?:that|it|cost|price)\s+per\s+gb\b(?!\s*/\s*s)|\bper\s+tflops?\s+and\s+per\s+gb\b|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
             (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?|\bper\s+(?:dense\s+)?(?:bf16\s+)?[pt]flops?\b"), "usd_per_tflop"),
             (flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
@@ -1829,11 +1843,13 @@ class SlotExtractor:
         elif _OFFLOAD.search(text):
             slots.offload = True
         # of the two price criteria, the one named first ("$ per TFLOPS, and $ per GB while you're at it")
-        priced = sorted((m.start(), name) for pattern, name in _RANK_BY[:2] if (m := pattern.search(text)))
+        priced = sorted((m.start(), name) for pattern, name in _RANK_BY[2:4] if (m := pattern.search(text)))
+        slots.datacenter_use = bool(_DATACENTER_USE.search(text))
+        main_use = next((name for pattern, name in _RANK_BY[:2] if pattern.search(text)), None)
         slots.rank_by = (
             priced[0][1]
             if priced
-            else next((name for pattern, name in _RANK_BY if pattern.search(text)), None)
+            else main_use or next((name for pattern, name in _RANK_BY[2:] if pattern.search(text)), None)
         )
         # "H200的带宽多少" asks a figure; "What does FP8 on H100 gain, and what are the risks?" asks why
         # a short message once the card's name is out ("RTX 6000 Ada memory bandwidth?") asks its figure

@@ -82,6 +82,11 @@ class GpuCompareInput(ToolInput):
     on_demand_cloud_only: bool = Field(
         default=False, description="Consider only on-demand cloud prices (skip community, spot and reserved)."
     )
+    datacenter: bool = Field(
+        default=False,
+        description="The cards go into data-centre racks running around the clock: a consumer (GeForce) card's "
+        "driver licence excludes that use, so the best-ranked non-consumer card is the pick.",
+    )
 
 
 class PurchasePrice(BaseModel):
@@ -153,6 +158,11 @@ class GpuCompareOutput(ToolOutput):
     ranking_criterion: str = Field(description="What the ranking value is and which way is better.")
     ranking: list[RankedGpu]
     unranked: list[str] = Field(description="GPUs without a value for the criterion.")
+    datacenter_pick: str | None = Field(
+        default=None,
+        description="With datacenter: the best-ranked card that is not a consumer card, when consumer cards "
+        "are among those compared.",
+    )
 
 
 def _reference(source: Source) -> Reference:
@@ -382,4 +392,14 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         ranking_criterion=f"{criterion}, {'higher' if higher_is_better else 'lower'} is better",
         ranking=ranking,
         unranked=unranked,
+        datacenter_pick=_datacenter_pick(rows, ranking) if inp.datacenter else None,
     )
+
+
+def _datacenter_pick(rows: list[GpuRow], ranking: list[RankedGpu]) -> str | None:
+    """The best-ranked card fit for a data centre, when a consumer card is among those compared."""
+    segment = {r.name: r.segment for r in rows}
+    if "consumer" not in segment.values() or set(segment.values()) == {"consumer"}:
+        return None
+    ranked = [r.name for r in sorted(ranking, key=lambda r: r.rank)] or [r.name for r in rows]
+    return next((name for name in ranked if segment.get(name) != "consumer"), None)

@@ -41,6 +41,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, object] = {"gpus": [slots.gpu, *slots.other_gpus][:8]}
     if slots.rank_by:
         payload["rank_by"] = slots.rank_by
+    if slots.datacenter_use:
+        payload["datacenter"] = True  # "机房标准机架 7x24", "in our racks, 24/7": licence and cooling rule
     assumptions = []
     if slots.server_quotes:
         # a quote per server is each card's price: the quote / the GPUs in the server, in USD at the user's
@@ -117,6 +119,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would
+    if pick := o.get("datacenter_pick"):
+        # racks running around the clock: a GeForce card's licence rules it out, whatever it leads on
+        consumer = " and ".join(r["name"] for r in rows_in if r.get("segment") == "consumer")
+        en = (
+            f"For data-centre racks running around the clock, **{pick}**: {consumer} is a consumer card (the "
+            f"GeForce driver licence excludes data-centre deployment) with cooling built for desktop cases. {en}"
+        )
+        zh = (
+            f"机房机架 7x24 运行选 **{pick}**：{consumer} 是消费级卡（GeForce 驱动许可不允许数据中心部署），"
+            f"散热也是按台式机箱设计的。{zh}"
+        )
     if 2 <= len(rows_in) <= 3:
         en = f"{en} {names}: {figures}." if lead else f"{names}: {figures}. {en}"
         zh = f"{zh}{names}：{figures_zh}。" if lead else f"{names}：{figures_zh}。{zh}"

@@ -190,3 +190,34 @@ def test_an_nvl72_is_a_rack_not_an_eight_gpu_server(assistant: Assistant, messag
     (answer,) = talk(assistant, message)
     assert tools(answer)[0] == "rack_fit", answer.answer[:200]
     assert "120 kW" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "rank_by", "leader"),
+    [
+        # 910B2 376 vs H20 148 dense BF16 TFLOPS: for training the 910B; H20's 4.0 TB/s leads only on bandwidth
+        ("910B和H20怎么选 训练为主 偶尔推理", "bf16_tflops", "Huawei Ascend 910B2"),
+        (
+            "H20 vs 910B, mostly for training, a bit of serving on the side",
+            "bf16_tflops",
+            "Huawei Ascend 910B2",
+        ),
+        ("H20 vs 910B, mainly for serving", "memory_bandwidth_gb_s", "NVIDIA H20"),
+    ],
+)
+def test_the_main_use_named_decides_the_comparison(
+    assistant: Assistant, message: str, rank_by: str, leader: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert call.input["rank_by"] == rank_by
+    assert leader in first_sentence(answer).split("**")[1], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["推理用 L40S和4090选哪个 放机房机架 7x24", "RTX 4090 or L40S for inference in our colo racks, 24/7?"],
+)
+def test_racks_running_around_the_clock_rule_out_a_consumer_card(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert "**NVIDIA L40S**" in first_sentence(answer), answer.answer[:200]

@@ -277,3 +277,23 @@ def test_dollars_per_gb_s_of_bandwidth_rank_cards_for_serving_on_a_budget() -> N
         assert row.purchase_price is not None
         assert row.usd_per_gb_s == pytest.approx(row.purchase_price.usd / row.memory_bandwidth_gb_s, rel=1e-2)
     assert out.ranking[0].id == min(rows, key=lambda k: rows[k].usd_per_gb_s or 1e12)
+
+
+def test_a_data_centre_pick_passes_over_consumer_cards() -> None:
+    """RTX 4090 (1,008 GB/s) leads L20 (864 GB/s, NVIDIA L20 product brief) on bandwidth, but a GeForce card is
+    no pick for data-centre racks: the best-ranked non-consumer card is. No pick when no consumer card is
+    compared, or when all of them are consumer cards."""
+    out = gpu_compare(
+        GpuCompareInput(gpus=["rtx-4090", "l20"], rank_by="memory_bandwidth_gb_s", datacenter=True), CATALOG
+    )
+    assert out.ranking[0].name == "NVIDIA GeForce RTX 4090"
+    assert out.datacenter_pick == "NVIDIA L20 48GB"
+    assert gpu_compare(GpuCompareInput(gpus=["rtx-4090", "l20"]), CATALOG).datacenter_pick is None
+    assert (
+        gpu_compare(GpuCompareInput(gpus=["h100-sxm", "l20"], datacenter=True), CATALOG).datacenter_pick
+        is None
+    )
+    assert (
+        gpu_compare(GpuCompareInput(gpus=["rtx-4090", "rtx-5090"], datacenter=True), CATALOG).datacenter_pick
+        is None
+    )
