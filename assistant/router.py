@@ -373,7 +373,7 @@ _CALC_SLOTS = {
     "power_kw", "server_power_kw", "pue", "server_price", "monthly_bill", "checkpoints", "checkpoint_tb",
     "epochs", "step_time_s", "node_tokens_per_second", "demand_tokens_per_second", "raw_data_tb",
     "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
-    "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years",
+    "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years", "driver_version", "cuda_version",
 }  # fmt: skip
 _TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b", r"\bft\b")
 # asking what to do about a figure rather than for a figure

@@ -47,6 +47,8 @@ class Slots(BaseModel):
     datacenter_use: bool = Field(
         default=False, description="The hardware goes into data-centre racks running around the clock."
     )
+    driver_version: str | None = Field(default=None, description="The NVIDIA driver installed, e.g. '535'.")
+    cuda_version: str | None = Field(default=None, description="The CUDA version wanted, e.g. '12.8'.")
     zero_options: list[int] = Field(
         default_factory=list,
         description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
@@ -665,6 +667,17 @@ _BARE_POWER_PRICE = flags(
     rf"|(?<![\d.]){DECIMAL}\s*(?:/|每|一)\s*(?:度|千瓦时)"
 )
 # a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
+# the driver one has: "driver 535", "驱动是550", "535驱动", "R570", "nvidia-smi shows 550.54.15"
+_DRIVER_VERSION = flags(
+    r"(?:driver|驱动)\s*(?:is|=|:|version|版本|是|还是|为|只有|on|at|only)?\s*(?:r|版本)?\s*(\d{3}(?:\.\d{1,3}){0,2})(?![\d.])"
+    r"|(?<![\d.])r?(\d{3}(?:\.\d{1,3}){0,2})\s*(?:的)?\s*(?:driver|驱动)"
+)
+# the CUDA version wanted: "CUDA 12.8", "cuda12.4", "cu128"
+_CUDA_VERSION = flags(
+    r"\bcuda\s*(?:version\s*|版本\s*)?(1[0-3]\.\d)(?!\d)|\bcu(1[1-3])(\d)\b"
+    # "cuda12的pytorch", "CUDA 12 builds": the family, at its first release
+    r"|\bcuda\s*(?:version\s*|版本\s*)?(1[1-3])(?![\d.])"
+)
 # racks in a data centre, running around the clock: "机房标准机架 7x24", "in our colo racks 24/7"
 _DATACENTER_USE = flags(
     r"机房|机架|数据中心|idc|7\s*[x×*]\s*24|24\s*[x×*/]\s*7|全天候|生产环境|\bdata[- ]?cent(?:er|re)\b|\bracks?\b|\bcolo\b"
@@ -1845,6 +1858,16 @@ class SlotExtractor:
         # of the two price criteria, the one named first ("$ per TFLOPS, and $ per GB while you're at it")
         priced = sorted((m.start(), name) for pattern, name in _RANK_BY[2:4] if (m := pattern.search(text)))
         slots.datacenter_use = bool(_DATACENTER_USE.search(text))
+        if match := _DRIVER_VERSION.search(text):
+            slots.driver_version = _group(match, 1, 2)
+        if wanted := list(_CUDA_VERSION.finditer(text)):
+            match = wanted[-1]  # "on CUDA 12.2, want CUDA 12.8": the one named last is the one wanted
+            if match.group(1):
+                slots.cuda_version = match.group(1)
+            elif match.group(4):
+                slots.cuda_version = f"{match.group(4)}.0"
+            else:  # "cu128", "cu124": the PyTorch build's CUDA
+                slots.cuda_version = f"{match.group(2)}.{match.group(3)}"
         main_use = next((name for pattern, name in _RANK_BY[:2] if pattern.search(text)), None)
         slots.rank_by = (
             priced[0][1]

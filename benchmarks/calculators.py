@@ -55,6 +55,7 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "serving_capacity": {"demand_tokens_per_second": 50_000, "tokens_per_second_per_server": 6000},
     "serving_estimate": {"model": "llama-3-70b", "gpu": "H100", "requests_per_second": 10},
     "gpu_spec": {"gpus": ["H100", "B200"], "fields": ["memory_gb", "bf16_dense_tflops"]},
+    "driver_check": {"driver": "535", "cuda": "12.8", "gpu": "h100-sxm"},
 }
 
 

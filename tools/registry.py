@@ -22,6 +22,7 @@ from tools.compute_optimal import compute_optimal
 from tools.cost import budget_fit, cloud_cost, power_cost, tco
 from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
+from tools.driver_check import driver_check
 from tools.fabric import fabric
 from tools.gpu_compare import gpu_compare
 from tools.gpu_memory import training_memory
@@ -113,6 +114,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     serving_estimate,
     gpu_compare,
     gpu_spec,
+    driver_check,
 )
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in map(_tool, CALCULATORS)}
 

@@ -16,6 +16,7 @@ from assistant.calculators import (
     compute_optimal,
     data_volume,
     deepspeed_estimate,
+    driver_check,
     fabric,
     gpu_compare,
     gpu_spec,
@@ -68,6 +69,7 @@ CALCULATORS: dict[str, Calculator] = {
         throughput_calibration,
         run_time,
         deepspeed_estimate,
+        driver_check,
     )
 }
 

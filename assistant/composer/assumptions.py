@@ -85,6 +85,15 @@ def _shares(g: Groups) -> str:
 # string renders with str.format over the named groups. tests/unit/test_assumptions_zh.py runs the
 # calculators on many inputs and checks that every sentence has a rule and keeps its numbers and names.
 RULES: list[Rule] = [
+    # driver_check
+    rule(
+        r"driver minimums for Linux, GA releases \(NVIDIA release notes, as of (?P<date>[\d-]+)\)",
+        "驱动最低版本按 Linux 正式版（NVIDIA 发行说明，截至 {date}）",
+    ),
+    rule(
+        rf"(?P<gpu>.+) \((?P<arch>.+)\) needs CUDA (?P<cuda>{NUMBER}) or newer",
+        "{gpu}（{arch}）需要 CUDA {cuda} 及以上",
+    ),
     # architecture.describe
     rule(
         rf"model: (?P<name>.+), (?P<params>{NUMBER})B parameters(?:, (?P<active>{NUMBER})B active)?; (?P<layers>\d+) "

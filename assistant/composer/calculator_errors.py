@@ -55,6 +55,19 @@ RULES: list[Rule] = [
         rf"{_FIELD}: (?P<gpu>.+) has no dense (?P<precision>[A-Z0-9]+) figure in the catalog",
         "{field}：目录中没有 {gpu} 的稠密 {precision} 算力数据",
     ),
+    # driver_check
+    rule(
+        r"cuda: give a CUDA version or a GPU to check a driver against",
+        "cuda：请给出 CUDA 版本或 GPU，才能核对驱动",
+    ),
+    rule(
+        r"gpu: (?P<gpu>.+) is not an NVIDIA GPU: CUDA drivers do not apply",
+        "gpu：{gpu} 不是 NVIDIA GPU，不适用 CUDA 驱动",
+    ),
+    rule(
+        r"cuda: CUDA (?P<cuda>[\d.]+) is not a release this check knows \((?P<known>.+)\)",
+        "cuda：不认识 CUDA {cuda} 这个版本（已知版本：{known}）",
+    ),
     # serving_estimate
     rule(
         r"gpu: a catalog GPU is needed: its bandwidth and FLOPs set the rate",

@@ -61,6 +61,12 @@ def _pcie_ring(g: Groups) -> str:
 # One rule per warning shape in tools/*.py, grouped by module, as in assumptions.RULES.
 # tests/unit/test_warnings_zh.py runs the calculators into every warning and checks each rendering.
 RULES: list[Rule] = [
+    # driver_check
+    rule(
+        r"driver (?P<driver>[\d.]+) runs CUDA (?P<cuda>[\d.]+) builds through minor-version compatibility only: "
+        r"features that need the (?P<release>[\d.]+) driver \(such as JIT-compiling newer PTX\) are unavailable",
+        "驱动 {driver} 只能通过次版本兼容运行 CUDA {cuda} 的构建：需要 {release} 驱动的功能（例如即时编译更新的 PTX）不可用",
+    ),
     # compute
     rule(
         rf"(?P<n>\d+) servers run at (?P<p>{NUMBER})% of capacity at the peak: little slack",

@@ -221,3 +221,25 @@ def test_the_main_use_named_decides_the_comparison(
 def test_racks_running_around_the_clock_rule_out_a_consumer_card(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert "**NVIDIA L40S**" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("messages", "lead"),
+    [
+        # CUDA 12.8 needs 570.26 (release notes, Table 3); 535 runs 12.x builds through minor-version compatibility
+        (
+            ("nodes on driver 535 and CUDA 12.2, team wants CUDA 12.8 pytorch: what must we upgrade?",),
+            "570.26",
+        ),
+        (("驱动还是535 想用cu128的pytorch 能跑吗",), "次版本兼容"),
+        # B200 is Blackwell: CUDA 12.8 and driver 570.26 or newer; 550 is too old
+        (("新到的B200节点 驱动550能用吗",), "太旧"),
+        (("we're on driver 550, adding B200 nodes, do they need a newer driver?",), "too old"),
+    ],
+)
+def test_a_driver_version_is_checked_against_what_is_wanted(
+    assistant: Assistant, messages: tuple[str, ...], lead: str
+) -> None:
+    *_, answer = talk(assistant, *messages)
+    assert tools(answer) == ["driver_check"], answer.answer[:200]
+    assert lead in first_sentence(answer) or lead in answer.answer.split("\n\n")[0], answer.answer[:300]

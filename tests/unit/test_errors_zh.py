@@ -34,6 +34,10 @@ Payload = tuple[str, dict[str, Any]]
 
 # one input per `raise CalculatorInputError` in tools/*.py, in file order
 RAISING: list[Payload] = [
+    # driver_check
+    ("driver_check", {"driver": "535"}),
+    ("driver_check", {"driver": "535", "gpu": "mi300x"}),
+    ("driver_check", {"driver": "535", "cuda": "12.7"}),
     # architecture
     ("training_compute", {"model": "llama-9-900b", "gpu": "h100-sxm"}),
     ("training_compute", {"model": "zzzz-qqqq", "gpu": "h100-sxm"}),

@@ -1,0 +1,127 @@
+"""Whether the driver one has runs the CUDA version (and the GPU) one wants, and what to upgrade to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators.common import Calculator, Plan, Row, Summary, View, words
+from assistant.models import ToolCall
+from assistant.slots import Slots
+from knowledge.catalog import Catalog
+
+
+def _build(slots: Slots, catalog: Catalog) -> Plan | None:
+    if not (slots.driver_version or slots.cuda_version):
+        return None  # "how do drivers and CUDA relate?": the guidance, no versions to check
+    payload: dict[str, Any] = {}
+    if slots.driver_version:
+        payload["driver"] = slots.driver_version
+    if slots.cuda_version:
+        payload["cuda"] = slots.cuda_version
+    if slots.gpu and catalog.accelerator(slots.gpu).vendor == "NVIDIA":
+        payload["gpu"] = slots.gpu
+    if "cuda" not in payload and "gpu" not in payload:
+        return None  # a driver alone: nothing to check it against
+    return Plan(tool="driver_check", payload=payload)
+
+
+def _summarize(call: ToolCall, view: View) -> Summary:
+    i, o = call.input, call.output
+    driver, cuda, upgrade = i.get("driver"), o.get("cuda"), o.get("upgrade_to")
+    en: list[str] = []
+    zh: list[str] = []
+    if o.get("gpu") and o.get("gpu_cuda"):
+        if o.get("gpu_supported") is False:
+            en.append(
+                f"**Driver {driver} is too old for the {o['gpu']}**: it needs CUDA {o['gpu_cuda']} or newer, "
+                f"so driver {o['gpu_driver']} or newer."
+            )
+            zh.append(
+                f"**驱动 {driver} 对 {o['gpu']} 来说太旧**：它需要 CUDA {o['gpu_cuda']} 及以上，即驱动 "
+                f"{o['gpu_driver']} 及以上。"
+            )
+        else:
+            en.append(
+                f"The {o['gpu']} needs CUDA {o['gpu_cuda']} or newer and driver {o['gpu_driver']} or newer"
+                + (f"; driver {driver} meets that." if driver else ".")
+            )
+            zh.append(
+                f"{o['gpu']} 需要 CUDA {o['gpu_cuda']} 及以上、驱动 {o['gpu_driver']} 及以上"
+                + (f"；驱动 {driver} 满足。" if driver else "。")
+            )
+    support = o.get("support")
+    # the GPU's own requirement already says what a driver too old for it lacks
+    too_old_for_gpu = o.get("gpu_supported") is False and cuda == o.get("gpu_cuda")
+    if cuda and (i.get("cuda") or not o.get("gpu")) and not too_old_for_gpu:
+        if support == "full":
+            en.append(
+                f"Driver {driver} fully supports CUDA {cuda} (which needs {o['release_driver']} or newer)."
+            )
+            zh.append(f"驱动 {driver} 完整支持 CUDA {cuda}（要求 {o['release_driver']} 及以上）。")
+        elif support == "minor-version":
+            en.append(
+                f"Driver {driver} runs CUDA {cuda} builds (PyTorch wheels, containers) through minor-version "
+                f"compatibility, since CUDA {cuda.split('.')[0]}.x needs {o['family_driver']} or newer; full "
+                f"CUDA {cuda} support needs driver **{o['release_driver']}** or newer."
+            )
+            zh.append(
+                f"驱动 {driver} 可以通过次版本兼容运行 CUDA {cuda} 的构建（PyTorch wheel、容器），因为 CUDA "
+                f"{cuda.split('.')[0]}.x 只要求 {o['family_driver']} 及以上；要完整支持 CUDA {cuda} 需升级到 "
+                f"**{o['release_driver']}** 及以上。"
+            )
+        elif support in {"forward-compat-only", "unsupported"}:
+            extra_en = (
+                " Without upgrading, only the cuda-compat forward-compatibility package helps, and only on "
+                "data-centre GPUs."
+                if support == "forward-compat-only"
+                else ""
+            )
+            extra_zh = (
+                "；不升级的话只能用 cuda-compat 向前兼容包，且仅限数据中心 GPU"
+                if support == "forward-compat-only"
+                else ""
+            )
+            en.append(
+                f"**Driver {driver} is too old for CUDA {cuda}**: it needs {o['release_driver']} or newer "
+                f"({o['family_driver']} at the least, through minor-version compatibility).{extra_en}"
+            )
+            zh.append(
+                f"**驱动 {driver} 对 CUDA {cuda} 来说太旧**：需要 {o['release_driver']} 及以上（次版本兼容下最低 "
+                f"{o['family_driver']}）{extra_zh}。"
+            )
+        elif not driver:
+            en.append(
+                f"CUDA {cuda} needs driver **{o['release_driver']}** or newer for full support "
+                f"({o['family_driver']} or newer runs its builds through minor-version compatibility)."
+            )
+            zh.append(
+                f"CUDA {cuda} 完整支持需要驱动 **{o['release_driver']}** 及以上（{o['family_driver']} 及以上"
+                "可通过次版本兼容运行它的构建）。"
+            )
+    if upgrade and driver and (support not in {"full", "minor-version"} or o.get("gpu_supported") is False):
+        en.append(f"Upgrade to {upgrade} or newer, with the matching Fabric Manager on NVSwitch systems.")
+        zh.append(f"升级到 {upgrade} 及以上；NVSwitch 机器上 Fabric Manager 要同步到相同版本。")
+    rows = [Row(en="Driver", zh="驱动", value=str(driver or "-")),
+            Row(en="CUDA", zh="CUDA", value=str(cuda or "-")),
+            Row(en="CUDA release's driver", zh="该 CUDA 版本要求的驱动", value=str(o.get("release_driver") or "-")),
+            Row(en="Family minimum (minor-version)", zh="大版本最低驱动（次版本兼容）", value=str(o.get("family_driver") or "-"))]  # fmt: skip
+    if o.get("gpu"):
+        rows.append(
+            Row(
+                en=f"{o['gpu']} needs",
+                zh=f"{o['gpu']} 需要",
+                value=f"CUDA {o['gpu_cuda']}, {o['gpu_driver']}",
+            )
+        )
+    return Summary(headline_en=" ".join(en), headline_zh="".join(zh), inputs=[], results=rows)
+
+
+CALCULATOR = Calculator(
+    name="driver_check",
+    triggers=words(r"\bdrivers?\b", r"驱动", r"\bcuda\s*1[1-3]", r"\bcu1[1-3]\d\b"),
+    build=_build,
+    summarize=_summarize,
+    answers=frozenset({"driver"}),
+    exemplars_en=("Our nodes run driver 535; can we use CUDA 12.8 PyTorch?",),
+    exemplars_zh=("驱动550 能跑cuda12.8吗",),
+)

@@ -1,0 +1,153 @@
+"""Whether an NVIDIA driver runs a CUDA version, and on which GPUs: the three compatibility rules applied.
+
+A CUDA toolkit release lists the driver it was built against (full support); since CUDA 11, minor-version
+compatibility lets any release of a major family run on that family's minimum driver (some features, such as
+JIT-compiling newer PTX, need the release's own driver); below the family minimum only the cuda-compat
+forward-compatibility package helps, and only on data-centre GPUs. A GPU architecture needs a toolkit that
+knows it, and so that toolkit's driver.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from knowledge.catalog import Catalog
+from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
+
+AS_OF = "2026-12-05"
+RELEASE_NOTES = Reference(
+    title="NVIDIA CUDA Toolkit Release Notes, Table 3: CUDA Toolkit and Corresponding Driver Versions (Linux, GA)",
+    url="https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html",
+)
+COMPATIBILITY = Reference(
+    title="NVIDIA CUDA Compatibility guide: minor-version compatibility and forward compatibility",
+    url="https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+)
+
+# each CUDA release's own minimum Linux driver (GA), from the release notes' Table 3
+RELEASE_DRIVERS: dict[str, str] = {
+    "11.0": "450.36.06", "11.1": "455.23.05", "11.2": "460.27.03", "11.3": "465.19.01", "11.4": "470.42.01",
+    "11.5": "495.29.05", "11.6": "510.39.01", "11.7": "515.43.04", "11.8": "520.61.05", "12.0": "525.60.13",
+    "12.1": "530.30.02", "12.2": "535.54.03", "12.3": "545.23.06", "12.4": "550.54.14", "12.5": "555.42.02",
+    "12.6": "560.28.03", "12.8": "570.26", "12.9": "575.51.03", "13.0": "580.65.06",
+}  # fmt: skip
+# a major family's minimum under minor-version compatibility (CUDA 11 onwards)
+FAMILY_DRIVERS: dict[str, str] = {"11": "450.80.02", "12": "525.60.13", "13": "580.65.06"}
+# the first toolkit that knows each architecture (the catalog's architecture names)
+ARCHITECTURE_CUDA: dict[str, str] = {
+    "Volta": "11.0", "Ampere (GA100)": "11.0", "Ampere (GA102)": "11.1", "Ada Lovelace": "11.8", "Hopper": "11.8",
+    "Blackwell": "12.8",
+}  # fmt: skip
+
+Support = Literal["full", "minor-version", "forward-compat-only", "unsupported"]
+
+
+class DriverCheckInput(ToolInput):
+    driver: str | None = Field(
+        default=None,
+        pattern=r"^\d{3}(?:\.\d{1,3}){0,2}$",
+        description="The installed driver, e.g. '535' or '535.104.05'; omitted: what the CUDA version needs.",
+    )
+    cuda: str | None = Field(
+        default=None,
+        pattern=r"^\d{2}\.\d$",
+        description="The CUDA version wanted, e.g. '12.8' (or a cu128 build).",
+    )
+    gpu: str | None = Field(default=None, description="Catalog GPU the driver must run, e.g. 'B200'.")
+
+
+class DriverCheckOutput(ToolOutput):
+    driver: str | None
+    cuda: str | None = Field(description="The CUDA version checked: the one asked, else the GPU's first.")
+    release_driver: str | None = Field(description="The CUDA release's own minimum driver (full support).")
+    family_driver: str | None = Field(
+        description="The major family's minimum under minor-version compatibility."
+    )
+    support: Support | None = Field(
+        description="How the driver runs that CUDA version, when a driver is given."
+    )
+    gpu: str | None
+    gpu_cuda: str | None = Field(description="The first CUDA version that knows the GPU's architecture.")
+    gpu_driver: str | None = Field(description="That version's minimum driver: the oldest that runs the GPU.")
+    gpu_supported: bool | None = Field(description="Whether the driver given is new enough for the GPU.")
+    upgrade_to: str | None = Field(description="The minimum driver for full support of everything asked.")
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _at_least(driver: str, minimum: str) -> bool:
+    """'535' meets '535.54.03' (a branch named alone is taken at its newest release)."""
+    have, need = _version(driver), _version(minimum)
+    return have[: len(need)] >= need[: len(have)] if len(have) < len(need) else have >= need
+
+
+def _architecture_cuda(architecture: str) -> str | None:
+    return next((cuda for name, cuda in ARCHITECTURE_CUDA.items() if architecture.startswith(name)), None)
+
+
+def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
+    """The driver a CUDA version and a GPU need, and how a given driver runs them: full support at or above the
+    release's own driver, minor-version compatibility at or above the family minimum, else forward
+    compatibility (cuda-compat, data-centre GPUs only)."""
+    if not (inp.cuda or inp.gpu):
+        raise CalculatorInputError("cuda", "give a CUDA version or a GPU to check a driver against")
+    assumptions = [f"driver minimums for Linux, GA releases (NVIDIA release notes, as of {AS_OF})"]
+    warnings: list[str] = []
+    gpu_name = gpu_cuda = gpu_driver = None
+    datacenter = True
+    if inp.gpu:
+        acc = find_accelerator(catalog, inp.gpu)
+        if acc.vendor != "NVIDIA":
+            raise CalculatorInputError("gpu", f"{acc.name} is not an NVIDIA GPU: CUDA drivers do not apply")
+        gpu_name, datacenter = acc.name, acc.segment == "datacenter"
+        gpu_cuda = _architecture_cuda(acc.architecture or "")
+        gpu_driver = RELEASE_DRIVERS.get(gpu_cuda) if gpu_cuda else None
+        if gpu_cuda:
+            assumptions.append(f"{acc.name} ({acc.architecture}) needs CUDA {gpu_cuda} or newer")
+    cuda = inp.cuda or gpu_cuda
+    if cuda is not None and cuda not in RELEASE_DRIVERS:
+        raise CalculatorInputError(
+            "cuda", f"CUDA {cuda} is not a release this check knows ({', '.join(RELEASE_DRIVERS)})"
+        )
+    release = RELEASE_DRIVERS.get(cuda) if cuda else None
+    family = FAMILY_DRIVERS.get(cuda.split(".")[0]) if cuda else None
+    support: Support | None = None
+    if inp.driver and release:
+        if _at_least(inp.driver, release):
+            support = "full"
+        elif family and _at_least(inp.driver, family):
+            support = "minor-version"
+            warnings.append(
+                f"driver {inp.driver} runs CUDA {cuda} builds through minor-version compatibility only: features "
+                f"that need the {release} driver (such as JIT-compiling newer PTX) are unavailable"
+            )
+        elif datacenter:
+            support = "forward-compat-only"
+        else:
+            support = "unsupported"
+    gpu_supported = _at_least(inp.driver, gpu_driver) if inp.driver and gpu_driver else None
+    needs = [d for d in (release, gpu_driver) if d]
+    upgrade_to = max(needs, key=_version) if needs else None
+    if inp.driver and upgrade_to and _at_least(inp.driver, upgrade_to):
+        upgrade_to = None
+    return DriverCheckOutput(
+        formula="full: driver >= the release's driver; minor-version: driver >= the family minimum (CUDA 11+); "
+        "else forward compatibility (cuda-compat, data-centre GPUs); a GPU needs its architecture's first CUDA",
+        assumptions=assumptions,
+        warnings=warnings,
+        sources=[RELEASE_NOTES, COMPATIBILITY],
+        driver=inp.driver,
+        cuda=cuda,
+        release_driver=release,
+        family_driver=family,
+        support=support,
+        gpu=gpu_name,
+        gpu_cuda=gpu_cuda,
+        gpu_driver=gpu_driver,
+        gpu_supported=gpu_supported,
+        upgrade_to=upgrade_to,
+    )
