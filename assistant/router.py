@@ -116,6 +116,21 @@ _UNITS_TOPIC = (
 _DRIVER_QUESTION = words(
     r"(?:驱动|driver)[^。？?]{0,40}(?:cuda|cu\d{3}|pytorch|torch|rocm)|(?:cuda|cu\d{3}|pytorch|torch)[^。？?]{0,40}(?:驱动|driver)"
 )
+# a question about the previous answer's reasoning, not a new calculation
+_WHY_ANSWER = words(
+    r"^\W*(?:(?:but|ok|so|and|hmm|wait)[,\s]+)?why\b", r"^\W*(?:那|但是?|可是)?\s*(?:为啥|为什么|凭啥|咋)"
+)
+_WHAT_IF = words(r"\bwhat if\b", r"\binstead\b", r"如果|要是|换成|改成")
+# InfiniBand against Ethernet (RoCE), either way round: "IB还是RoCE", "is RoCE good enough or InfiniBand?"
+_FABRIC_CHOICE = words(
+    r"(?:\bib\b|infiniband)[^。？?]{0,40}(?:\bor\b|\bvs\.?|versus|还是|或者|和|跟|对比|比较)[^。？?]{0,20}(?:roce|ethernet|以太网)",
+    r"(?:roce|ethernet|以太网)[^。？?]{0,40}(?:\bor\b|\bvs\.?|versus|还是|或者|和|跟|对比|比较)[^。？?]{0,40}(?:\bib\b|infiniband)",
+    r"(?:roce|以太网)\s*(?:is\s+)?(?:good enough|够用|行不行|够不够|能不能用|可以吗)",
+)
+_FABRIC_TOPIC = (
+    "InfiniBand or RoCE Ethernet: which should we choose for a GPU training cluster",
+    "InfiniBand 还是 RoCE 以太网：GPU 训练集群该选哪个",
+)
 _DRIVER_TOPIC = (
     "NVIDIA driver and CUDA version compatibility: which driver a CUDA 12 or CUDA 11 PyTorch build needs, minor "
     "version compatibility and forward compatibility",
@@ -1128,6 +1143,23 @@ class Router:
         ):
             # "算的140G，vllm显示130多G，单位问题吗": the units answer; no sizing was asked
             intent, tools, query = Intent.KNOWLEDGE, [], _UNITS_TOPIC[language == "zh"]
+        if follow_up and context.calls and _WHY_ANSWER.search(text) and not _WHAT_IF.search(text):
+            # "why did you use 13B and not 47B?", "为啥910B MFU要按低一点估": the reason behind the previous
+            # answer, in the guidance's words; the figures quoted are the answer's, not new inputs
+            intent, tools = Intent.KNOWLEDGE, []
+            # what the previous answer assumed names the reason asked about ("6 x 12.9B active", "MFU 30%")
+            assumed = " ".join(str(a) for c in context.calls for a in c.output.get("assumptions", [])[:4])
+            query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)} {assumed[:300]}"
+        if (
+            _FABRIC_CHOICE.search(text)
+            and not follow_up
+            and asked in {None, "fit", "ratio", "which_gpu"}
+            and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
+        ):
+            # "Is RoCE good enough or should we insist on InfiniBand? 256 GPUs": the choice is the question and the
+            # guidance leads; the cluster's size is its setting: its switches follow, never an all-reduce time
+            tools = [t for t in tools if t == "fabric"]
+            intent, query = (Intent.BOTH if tools else Intent.KNOWLEDGE), _FABRIC_TOPIC[language == "zh"]
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)

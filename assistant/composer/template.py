@@ -696,9 +696,17 @@ class TemplateComposer:
             parts.append(_t("could_not", lang) + listed)
         # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗", "can we air cool 4 DGX B200?"):
         # the guidance answers the rest
-        judged = route.intent == Intent.BOTH and {c.name for c in run.calls} <= {"gpu_spec", "power_cost"}
+        judged = route.intent == Intent.BOTH and {c.name for c in run.calls} <= {
+            "gpu_spec",
+            "power_cost",
+            "fabric",
+        }
         lead = _lead_passage(passages, lang, route.query) if not run.calls or judged else None
-        if lead is not None:
+        if lead is not None and any(c.name == "fabric" for c in run.calls):
+            parts.insert(
+                0, f"{lead.snippet} {cite(lead)}"
+            )  # "IB还是RoCE": the choice first, its switches next
+        elif lead is not None:
             parts.append(f"{lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))

@@ -243,3 +243,38 @@ def test_a_driver_version_is_checked_against_what_is_wanted(
     *_, answer = talk(assistant, *messages)
     assert tools(answer) == ["driver_check"], answer.answer[:200]
     assert lead in first_sentence(answer) or lead in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "48 nodes of H200, 384 GPUs, our network folks like Ethernet: is RoCE good enough or do we need InfiniBand?",
+        "准备上32台 256卡 IB还是RoCE 怎么选",
+    ],
+)
+def test_a_fabric_choice_is_answered_by_the_guidance_not_a_switch_count(
+    assistant: Assistant, message: str
+) -> None:
+    """The cluster's size is the setting; the question is which fabric: the FAQ's choice leads, and at most the
+    switches for those GPUs follow (never an all-reduce time)."""
+    (answer,) = talk(assistant, message)
+    assert set(tools(answer)) <= {"fabric"}, answer.answer[:200]
+    assert "InfiniBand" in answer.answer.split("\n\n")[0].split("[1]")[0], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("pretraining Mixtral 8x7B on 1T tokens with 128 H100s, how long?", "why 13B? the model is 47B"),
+        ("用64张H100训Mixtral 8x7B 1T token要多久", "为什么按13B算 不是47B吗"),
+    ],
+)
+def test_a_why_about_the_previous_answer_explains_instead_of_recomputing(
+    assistant: Assistant, messages: tuple[str, ...]
+) -> None:
+    """'why 13B?' quotes the answer's figure: it asks for the reason (12.9B of 46.7B used per token), so no
+    calculation is run on a 13B model."""
+    first, second = talk(assistant, *messages)
+    assert tools(first) == ["training_compute"]
+    assert tools(second) == [], second.answer[:200]
+    assert "12.9B" in second.answer, second.answer[:300]
