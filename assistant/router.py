@@ -116,6 +116,14 @@ _UNITS_TOPIC = (
 _DRIVER_QUESTION = words(
     r"(?:驱动|driver)[^。？?]{0,40}(?:cuda|cu\d{3}|pytorch|torch|rocm)|(?:cuda|cu\d{3}|pytorch|torch)[^。？?]{0,40}(?:驱动|driver)"
 )
+# whether to offload, asked: "要不要offload", "do we need CPU offload?", "需不需要卸载"
+_OFFLOAD_ASKED = words(
+    r"(?:要不要|需不需要|需要|用不用|必须|得)\s*(?:开|上|做|用)?\s*(?:cpu\s*)?(?:offload|卸载)",
+    r"\b(?:need|have) to (?:cpu[- ])?offload\b",
+    r"\bneed (?:cpu[- ])?offload(?:ing)?\b",
+    r"\boffload(?:ing)? needed\b",
+    r"\bshould (?:we|i) (?:cpu[- ])?offload\b",
+)
 # a question about the previous answer's reasoning, not a new calculation
 _WHY_ANSWER = words(
     r"^\W*(?:(?:but|ok|so|and|hmm|wait)[,\s]+)?why\b", r"^\W*(?:那|但是?|可是)?\s*(?:为啥|为什么|凭啥|咋)"
@@ -458,6 +466,7 @@ _TASKS = [
     (Task.LORA, words(r"\blora\b", r"\badapters?\b", r"\bpeft\b")),
     (Task.FINETUNE, words(r"fine[\s-]*tun", r"finetun", r"\bsft\b", r"全参", r"全量微调", r"微调", r"instruction[- ]tun")),
     (Task.SERVE, words(r"\bserv(?:e|es|ing)\b", r"\binference\b", r"推理", r"部署", r"上线", r"\bvllm\b", r"\blatency\b",
+                       r"\bdeploy(?:s|ing|ed|ment)?\b", r"\bself[- ]host(?:ed|ing)?\b",
                        r"\bqps\b", r"concurrent (?:users|requests)", r"并发", r"\boutput tok", r"输出\s*token")),
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
@@ -1150,6 +1159,15 @@ class Router:
             # what the previous answer assumed names the reason asked about ("6 x 12.9B active", "MFU 30%")
             assumed = " ".join(str(a) for c in context.calls for a in c.output.get("assumptions", [])[:4])
             query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)} {assumed[:300]}"
+        if (
+            "host_ram" in tools
+            and "training_memory" not in tools
+            and (slots.params_b or slots.model)
+            and _OFFLOAD_ASKED.search(text)
+        ):
+            # "zero3全参微调7B 要不要offload 内存配多少": whether the states fit the cards decides the offload,
+            # then the host RAM
+            tools = ["training_memory", *tools]
         if (
             _FABRIC_CHOICE.search(text)
             and not follow_up

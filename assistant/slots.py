@@ -436,6 +436,8 @@ _QUOTES_PER_SERVER = flags(
     r"\bquotes?\b[^.?!]{0,20}(?::|\bon my desk\b|\bwe got\b|\bfrom\b)|报价\s*[:：]|\b\d\s*x\s*\w[\w -]{0,14}\b(?:server|node|box)s?\b\s*(?:at|for|=|:|-)?\s*[$¥]"
     r"|\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
     r"|\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box)\s*(?:quotes?|prices?)?\s*:|(?:整机|每台)\s*(?:报价|价格)"
+    # "报价 L20 8卡机 70万, H20 8卡机 110万": each machine's price after its card
+    r"|报价\s|\d\s*卡\s*(?:机|整机|服务器|机器)\s*[\d.]"
 )
 # a reply that names a currency first: "USD.", "in dollars", "人民币。"
 _CURRENCY_REPLY = flags(

@@ -278,3 +278,36 @@ def test_a_why_about_the_previous_answer_explains_instead_of_recomputing(
     assert tools(first) == ["training_compute"]
     assert tools(second) == [], second.answer[:200]
     assert "12.9B" in second.answer, second.answer[:300]
+
+
+def test_quotes_per_machine_written_after_each_card_are_read(assistant: Assistant) -> None:
+    """'报价 L20 8卡机 70万, H20 8卡机 110万' with 300万: floor(300 / 70) = 4 L20 machines, floor(300 / 110) = 2 H20."""
+    (answer,) = talk(assistant, "预算300万 要LoRA微调70B再上线 报价 L20 8卡机 70万, H20 8卡机 110万 选哪个")
+    bought = {c.input["gpu"]: c.output["servers"] for c in answer.tool_calls if c.name == "budget_fit"}
+    assert bought == {"l20": 4, "h20": 2}, answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we want to deploy Llama 3.1 70B in FP8 on H100s, how many cards?",
+        "self-hosting Qwen2.5 72B in bf16 on H200, how many GPUs do we need?",
+    ],
+)
+def test_deploying_or_self_hosting_is_serving(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert "inference_memory" in tools(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "单机8张4090 zero3全参微调7B 要不要offload",
+        "ZeRO-3 full fine-tune of 7B on 8x RTX 4090: do we need CPU offload, and how much RAM?",
+    ],
+)
+def test_whether_to_offload_is_the_memory_on_the_cards_first(assistant: Assistant, message: str) -> None:
+    """7B under ZeRO-3 on 8 cards: 16 bytes x 7B / 8 = 14 GB of states per card, so with recomputation it fits
+    24 GB without offloading; the memory plan answers before any RAM figure."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer)[0] == "training_memory", answer.answer[:200]
