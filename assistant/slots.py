@@ -725,6 +725,8 @@ _YEARS = flags(
     # "for a year", "over one year", "跑一年", "用一年": one year
     rf"|(?:for|over|across)\s*(a|one|an entire|a full|the whole)\s*year\b|(?:跑|用|租|算|按)\s*(一)\s*年"
     rf"|(?:包|租|签)\s*{NUMBER}\s*年|{NUMBER}\s*年\s*(?:下来|哪个|谁)"
+    # "两年 24/7 跑", "三年跑下来", "用两年": a period of use
+    rf"|{NUMBER}\s*年\s*(?:24\s*/\s*7|7\s*[x×*]\s*24|全天|不停|满负荷)?\s*(?:跑|用|运行|使用)"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -1272,7 +1274,7 @@ class SlotExtractor:
             and slots.gpu_count <= 16
             and (
                 slots.gpu_count == slots.gpus_per_node
-                or (not slots.gpus_per_node and _EACH_MACHINE.search(text))
+                or (not slots.gpus_per_node and (_EACH_MACHINE.search(text) or _PRICED_MACHINE.search(text)))
             )
         ):
             # "2 nodes of H100, 8 per node", "2台服务器 每台8张H100": the count is each machine's
@@ -1949,7 +1951,9 @@ class SlotExtractor:
             slots.utilization = 1.0
         if match := _YEARS.search(text):
             slots.years = (
-                1.0 if _group(match, 8, 9) else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11) or "0")
+                1.0
+                if _group(match, 8, 9)
+                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12) or "0")
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12

@@ -47,7 +47,7 @@ class ToolBox:
             )
             on = self._after(name, on, result.calls)
             calculator = CALCULATORS.get(name)
-            plan = plan or (calculator.build(on, self._catalog) if calculator else None)
+            plan = plan or (calculator.build(on, self._at_rate(on)) if calculator else None)
             if plan is None:
                 # a follow-up that changes nothing this calculator reads ("now in CNY"): its last input again
                 earlier = next((c for c in reversed(previous or []) if c.name == name), None)
@@ -75,6 +75,15 @@ class ToolBox:
             result.assumed.extend(a for a in plan.assumed if a not in result.assumed)
             result.ask = result.ask or plan.ask
         return result
+
+    def _at_rate(self, slots: Slots) -> Catalog:
+        """The catalog, at the user's exchange rate when they gave one ("汇率 7.2"): every amount a plan converts
+        (a quote in yuan beside a cloud price in dollars) converts at that rate."""
+        rate = slots.usd_to_cny
+        if not rate or rate == self._catalog.defaults.usd_to_cny:
+            return self._catalog
+        defaults = self._catalog.defaults.model_copy(update={"usd_to_cny": rate})
+        return self._catalog.model_copy(update={"defaults": defaults})
 
     @staticmethod
     def _after(name: str, on: Slots, done: list[ToolCall]) -> Slots:

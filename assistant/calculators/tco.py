@@ -76,6 +76,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         slots.electricity_price_per_kwh or slots.cloud_price_per_gpu_hour or slots.budget
     ):
         payload["currency"] = own.pop() or "USD"  # a bill and a price in yuan: the comparison in yuan
+    if "cloud_price_per_gpu_hour" in payload and slots.cloud_price_per_instance:
+        # "p5.48xlarge at $98/hr per instance (8 H100)": the instance's hour shared by its GPUs
+        per = slots.gpus_per_node or GPUS_PER_NODE
+        payload["cloud_price_per_gpu_hour"] = round(payload["cloud_price_per_gpu_hour"] / per, 6)
+        assumptions.append(
+            assumed(
+                f"the cloud price is per {per}-GPU instance-hour: {num(payload['cloud_price_per_gpu_hour'])} per GPU-hour",
+                f"云上价格按每台 {per} 卡实例每小时计：每卡时 {num(payload['cloud_price_per_gpu_hour'])}",
+            )
+        )
     if slots.monthly_bill:
         # "每月云上花 80 万": the bill the team pays now is what buying must beat
         payload.pop("cloud_price_per_gpu_hour", None)

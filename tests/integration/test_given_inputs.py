@@ -311,3 +311,27 @@ def test_whether_to_offload_is_the_memory_on_the_cards_first(assistant: Assistan
     24 GB without offloading; the memory plan answers before any RAM figure."""
     (answer,) = talk(assistant, message)
     assert tools(answer)[0] == "training_memory", answer.answer[:200]
+
+
+def test_an_instance_price_a_yuan_purchase_and_the_users_rate_make_one_tco(assistant: Assistant) -> None:
+    """p5.48xlarge at $98 an instance-hour is $12.25 per GPU-hour; 8 GPUs x 17,520 h (two years, 24/7) =
+    $1,716,960 = ¥12,362,112 at 7.2; the purchase '自己买 240万' stays ¥2,400,000 at the user's rate."""
+    (answer,) = talk(
+        assistant,
+        "TCO in CNY please: p5.48xlarge at $98/hr per instance (8 H100) vs 自己买 240万 RMB, 汇率 7.2, 两年 24/7 跑",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["years"] == 2
+    assert call.input["cloud_price_per_gpu_hour"] == pytest.approx(12.25)
+    assert call.output["totals"]["cloud"]["cny"] == pytest.approx(12_362_112, rel=1e-6)
+    assert "¥2,400,000" in answer.answer
+
+
+def test_a_power_bill_for_servers_counts_each_servers_gpus(assistant: Assistant) -> None:
+    """'8x H100 boxes' with '4 servers': 32 GPUs draw power, not 8."""
+    (answer,) = talk(
+        assistant,
+        "racks take 20 kW. how many 8x H100 boxes per rack? and the yearly power bill for 4 servers at $0.10/kWh",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.input["gpus"] == 32, call.input
