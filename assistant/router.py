@@ -517,7 +517,8 @@ _ASKED = [
     # "how many tokens/s can one H100 generate?", "每秒能生成多少token": the serving rate itself
     ("throughput", words(r"how many (?:output )?tokens? (?:per second|/s|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
                          r"(?:what|how much) (?:decode |output |generation )?throughput", r"每秒(?:能|可以)?(?:生成|输出|吐)?多少\s*(?:个)?\s*token",
-                         r"吞吐(?:量)?(?:是|有|能到)?多少", r"多少\s*(?:tokens?/s|token每秒|tok/s)",
+                         r"吞吐(?:量)?(?:是|有|能到)?多少", r"(?:能|可以)?(?:到|达到)多少\s*(?:的)?\s*吞吐",
+                         r"\bwhat (?:total )?throughput (?:will|would|can|could)\b", r"多少\s*(?:tokens?/s|token每秒|tok/s)",
                          r"每秒\s*(?:最多|最高|大概|大约|约|理论上)?\s*(?:能|可以)?\s*(?:生成|输出|吐|跑|解码)?\s*多少\s*(?:个)?\s*token",
                          r"\b(?:max(?:imum)?|peak|top) (?:decode |output |generation )?(?:tokens?/s|tokens? per second|speed)\b",
                          r"how fast (?:can|does|will|would) (?:it|one|a|the|\w+) (?:decode|generate)")),
@@ -1470,6 +1471,8 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         return "serving_estimate"  # "2000 req/min of an 8B model: how many L40S?" with nothing measured
     if asked == "throughput" and has_model and not rate:
         return "serving_estimate"  # "how many tokens/s can one H100 generate for 70B?": one replica's rate
+    if asked == "throughput" and has_model and given.tokens_per_second_per_gpu and given.measured_gpus:
+        return "throughput_calibration"  # "2,000 tokens/s per GPU on 8 nodes; at 32 nodes?": the grown fleet's rate
     if (given.write_gb_s or given.write_seconds) and has_model:
         # how long a checkpoint takes at the bandwidth the storage has, or the bandwidth a save within
         # "under 90 s" needs

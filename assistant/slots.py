@@ -685,6 +685,11 @@ _DATACENTER_USE = flags(
     r"机房|机架|数据中心|idc|7\s*[x×*]\s*24|24\s*[x×*/]\s*7|全天候|生产环境|\bdata[- ]?cent(?:er|re)\b|\bracks?\b|\bcolo\b"
     r"|\bproduction\b|\bround the clock\b"
 )
+# the fleet grown to: "扩到16台", "scale out to 16 nodes", "grow to 32 servers"
+_SCALE_TO_SERVERS = flags(
+    rf"(?:扩到|扩展到|扩容到|加到|增加到|增至|扩充到|上到|\bscal(?:e|ing) (?:out |up )?to|\bgrow(?:ing)? to|\bexpand(?:ing)? to|"
+    rf"\bgo(?:ing)? to)\s*{AMOUNT}\s*(?:台|个节点|节点|nodes?\b|servers?\b|boxes\b|machines\b)"
+)
 # a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
 _PRICED_MACHINE = flags(
     r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
@@ -1255,6 +1260,12 @@ class SlotExtractor:
         ):
             # "预算800万 … H20 8卡整机110万": the machine quoted holds 8 cards; how many the budget buys is asked
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
+        if (grow := _SCALE_TO_SERVERS.search(text)) and slots.servers and slots.measured_gpus is None:
+            # "现在4台8卡 … 扩到16台": measured on today's servers, asked about the grown fleet
+            target, per = int(to_number(grow.group(1))), slots.gpus_per_node or 8
+            if target != slots.servers:
+                slots.measured_gpus = slots.gpu_count or slots.servers * per
+                slots.gpu_count, slots.servers = target * per, target
         if slots.nodes_per_rack and slots.racks is None and slots.servers:
             slots.racks = -(-slots.servers // slots.nodes_per_rack)  # 16 servers, 2 per rack: 8 racks
         if slots.servers == 1 and PER_SERVER_COUNT.search(text):

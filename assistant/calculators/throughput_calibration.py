@@ -63,7 +63,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     w = o["workload"]
     mfu_en = f"{num(o['tokens_per_second_per_gpu'])} tokens/s per {w['gpu']} means an MFU of **{pct(o['implied_mfu'])}**"
     mfu_zh = f"每张 {w['gpu']} 每秒 {num(o['tokens_per_second_per_gpu'])} token 对应 MFU **{pct(o['implied_mfu'])}**"
-    if o["run_gpus"] != i["gpus"]:
+    if o["run_gpus"] != i["gpus"] and view.asked == "throughput":
+        # "现在4台 … 扩到16台 大概能到多少吞吐": the grown fleet's tokens per second leads
+        run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
+        total = run * o["run_tokens_per_second_per_gpu"]
+        en = (
+            f"On {run} GPUs at {pct(eff)} scaling efficiency, about **{num(total)} tokens/s** in all "
+            f"({num(o['run_tokens_per_second_per_gpu'])} per GPU, from the measured {num(o['tokens_per_second_per_gpu'])} "
+            f"on {i['gpus']}); at 90% scaling, {num(total * 0.9 / eff)}. {num(w['tokens_b'])}B tokens then take "
+            f"{num(o['days'])} days."
+        )
+        zh = (
+            f"扩到 {run} 张卡、扩展效率 {pct(eff)} 时，总吞吐约 **每秒 {num(total)} token**（每卡 "
+            f"{num(o['run_tokens_per_second_per_gpu'])}，由 {i['gpus']} 张卡实测的 {num(o['tokens_per_second_per_gpu'])} 折算）；"
+            f"按 90% 扩展效率约 {num(total * 0.9 / eff)}。训完 {num(w['tokens_b'])}B token 约需 {num(o['days'])} 天。"
+        )
+    elif o["run_gpus"] != i["gpus"]:
         # "double to 512 GPUs at 90% scaling": the step and the days on the new count lead
         run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
         step_en = f"a step takes about {num(o['run_step_time_s'])} s and " if o.get("run_step_time_s") else ""
@@ -137,5 +152,5 @@ CALCULATOR = Calculator(
     build=_build,
     summarize=_summarize,
     needs_model=True,
-    answers=frozenset({"days", "mfu"}),
+    answers=frozenset({"throughput", "days", "mfu"}),
 )

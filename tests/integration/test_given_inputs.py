@@ -335,3 +335,19 @@ def test_a_power_bill_for_servers_counts_each_servers_gpus(assistant: Assistant)
     )
     call = next(c for c in answer.tool_calls if c.name == "power_cost")
     assert call.input["gpus"] == 32, call.input
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # 16 servers x 8 = 128 GPUs x 1,500 tokens/s = 192,000 tokens/s at perfect scaling; 172,800 at 90%
+        ("现在4台8卡A800训13B 实测每卡1500 tokens/s 扩到16台 大概能到多少吞吐", "192,000"),
+        # 32 nodes x 8 = 256 x 2,000 = 512,000 tokens/s
+        ("we measure 2,000 tokens/s per H100 on 8 nodes for a 7B; if we scale to 32 nodes what throughput will we get?",
+         "512,000"),
+    ],
+)  # fmt: skip
+def test_a_measured_rate_projects_to_the_grown_fleet(assistant: Assistant, message: str, lead: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["throughput_calibration"], answer.answer[:200]
+    assert lead in first_sentence(answer), answer.answer[:200]
