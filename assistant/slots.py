@@ -1080,6 +1080,8 @@ _RANK_BY = [
             (flags(r"(?:主要|首先|优先)(?:是|用于|用来|拿来|做|跑)?\s*(?:训练|预训练|微调)|(?:训练|预训练|微调)为主"
                    r"|\b(?:mainly|mostly|primarily|mainly for|mostly for|primarily for)\s+(?:pre-?)?(?:training|fine-?tuning)"), "bf16_tflops"),
             (flags(r"(?:主要|首先|优先)(?:是|用于|用来|拿来|做|跑)?\s*(?:推理|部署|上线)|(?:推理|部署)为主"
+                   # "fine-tune 70B (LoRA) 然后 serve", "微调完再上线": serving is where the model ends up
+                   r"|(?:然后|之后|再|and then|then|后)\s*(?:serve|serving|上线|部署|推理|deploy)"
                    r"|\b(?:mainly|mostly|primarily|mainly for|mostly for|primarily for)\s+(?:inference|serving)"), "memory_bandwidth_gb_s"),
             (flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|(?:that|it|cost|price)\s+per\s+gb\b(?!\s*/\s*s)|\bper\s+tflops?\s+and\s+per\s+gb\b|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
             (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?|\bper\s+(?:dense\s+)?(?:bf16\s+)?[pt]flops?\b"), "usd_per_tflop"),

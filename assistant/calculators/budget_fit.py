@@ -153,8 +153,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     bought = o["servers"] >= 1
     # quotes the user gathered for different cards are weighed by the compute they buy, not by the price
     by_compute = "capex_per_server" in i and bool(o.get("dense_bf16_pflops"))
+    # "fine-tune 70B then serve it": serving is bound by memory and its bandwidth, so those rank the cards
+    by_bandwidth = (
+        by_compute and view.rank_by == "memory_bandwidth_gb_s" and bool(o.get("memory_bandwidth_tb_s"))
+    )
     compute_en = f", {num(o['dense_bf16_pflops'])} PFLOPS dense BF16" if by_compute else ""
     compute_zh = f"，稠密 BF16 共 {num(o['dense_bf16_pflops'])} PFLOPS" if by_compute else ""
+    if by_bandwidth:
+        compute_en = (
+            f", {num(o['memory_tb'])} TB of GPU memory at {num(o['memory_bandwidth_tb_s'])} TB/s in all"
+        )
+        compute_zh = f"，显存共 {num(o['memory_tb'])} TB、带宽共 {num(o['memory_bandwidth_tb_s'])} TB/s"
     brief = Brief(
         card=gpu,
         en=f"{o['servers']} server{'s' if o['servers'] != 1 else ''} ({o['gpus']} GPUs) at {price}{compute_en}"
@@ -163,7 +172,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh=f"{o['servers']} 台（{o['gpus']} 张卡），每台约 {price}{compute_zh}"
         if bought
         else f"一台也买不起（每台约 {price}）",
-        rank=(-o["dense_bf16_pflops"] if by_compute else -o["server_price"]["usd"])
+        rank=(
+            -o["memory_bandwidth_tb_s"]
+            if by_bandwidth
+            else -o["dense_bf16_pflops"]
+            if by_compute
+            else -o["server_price"]["usd"]
+        )
         if bought
         else float("inf"),
         fits=bought,

@@ -351,3 +351,14 @@ def test_a_measured_rate_projects_to_the_grown_fleet(assistant: Assistant, messa
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["throughput_calibration"], answer.answer[:200]
     assert lead in first_sentence(answer), answer.answer[:200]
+
+
+def test_a_budget_for_a_model_that_ends_up_served_ranks_the_cards_by_memory_bandwidth(
+    assistant: Assistant,
+) -> None:
+    """¥300万 buys 4 L20 machines (32 x 864 GB/s = 27.6 TB/s) or 2 H20 machines (16 x 4,000 GB/s = 64 TB/s):
+    to serve the model afterwards, the H20 leads although the L20s have more dense BF16 in all."""
+    (answer,) = talk(
+        assistant, "预算300万 LoRA微调70B然后上线推理 报价 L20 8卡机 70万, H20 8卡机 110万 买哪个"
+    )
+    assert "**NVIDIA H20 96GB**" in first_sentence(answer), answer.answer[:300]

@@ -65,6 +65,13 @@ class BudgetFitOutput(ToolOutput):
     fabric_share_given: bool = Field(
         default=False, description="Whether the network-and-storage share was given rather than assumed."
     )
+    memory_bandwidth_tb_s: float | None = Field(
+        default=None,
+        description="HBM bandwidth of the GPUs bought (servers alone), TB/s, when the card is known.",
+    )
+    memory_tb: float | None = Field(
+        default=None, description="GPU memory of the GPUs bought (servers alone), TB, when the card is known."
+    )
     dense_bf16_pflops: float | None = Field(
         default=None,
         description="Dense BF16 PFLOPS of the GPUs bought (servers alone), when the card is known.",
@@ -109,6 +116,8 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         ]
         gpu_name, per_server = hw.acc.name, hw.installed_gpus
         card_tflops = hw.acc.bf16_dense_tflops
+        card_gb_s: float | None = hw.acc.memory_bandwidth_gb_s
+        card_gb: float | None = hw.acc.memory_gb
     elif inp.capex_per_server is not None:
         # a card the catalog does not hold, priced by the user per server
         server_usd, gpu_name, per_server = fx.to_usd(inp.capex_per_server), "GPU", inp.gpus_per_server
@@ -117,7 +126,7 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
     if inp.capex_per_server is not None:
         notes.assumptions.append(f"{inp.capex_per_server:,.0f} {inp.currency} per server (given)")
     if not (inp.gpu or inp.server):
-        card_tflops = None
+        card_tflops = card_gb_s = card_gb = None
     all_in = server_usd * (1 + inp.network_storage_share)
     budget = fx.to_usd(inp.budget)
     servers = math.floor(budget / server_usd + 1e-9)
@@ -151,4 +160,6 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         purchase_price=price,
         fabric_share_given="network_storage_share" in inp.model_fields_set,
         dense_bf16_pflops=None if not card_tflops else round(servers * per_server * card_tflops / 1000, 3),
+        memory_bandwidth_tb_s=None if not card_gb_s else round(servers * per_server * card_gb_s / 1000, 3),
+        memory_tb=None if not card_gb else round(servers * per_server * card_gb / 1000, 3),
     )

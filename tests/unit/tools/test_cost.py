@@ -637,3 +637,13 @@ def test_the_network_and_storage_the_user_priced_replace_the_planning_share() ->
     assert items["network and storage"] == pytest.approx(1_000_000)
     assert sum(items.values()) == pytest.approx(5_000_000)
     assert not any("planning share" in a for a in out.assumptions)
+
+
+def test_budget_fit_totals_the_memory_and_bandwidth_it_buys() -> None:
+    """$1M at $250k a server: 4 servers = 32 H100 SXM x 80 GB = 2.56 TB at 32 x 3,350 GB/s = 107.2 TB/s (NVIDIA
+    H100 datasheet), beside 32 x 989.4 = 31.66 PFLOPS dense BF16."""
+    out = budget_fit(BudgetFitInput(budget=1_000_000, gpu="h100-sxm", capex_per_server=250_000), CATALOG)
+    assert out.servers == 4
+    assert out.memory_tb == pytest.approx(2.56)
+    assert out.memory_bandwidth_tb_s == pytest.approx(107.2)
+    assert out.dense_bf16_pflops == pytest.approx(31.661, rel=1e-3)

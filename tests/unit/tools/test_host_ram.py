@@ -30,7 +30,7 @@ def run(**kwargs: object) -> HostRamOutput:
         ({"gpu": "A100 40GB", "ram_to_gpu_memory_ratio": 1, **BARE}, 320, 512),  # 298 GiB
         # 2,160 GB is 2,012 GiB: 2 TiB of DIMMs hold it although 2,160 > 2,048
         ({"total_gpu_memory_gb": 1440, "ram_to_gpu_memory_ratio": 1.5, **BARE}, 2160, 2048),
-        ({"total_gpu_memory_gb": 1440, "ram_to_gpu_memory_ratio": 1.6, **BARE}, 2304, 3072),  # 2,146 GiB
+        ({"total_gpu_memory_gb": 1440, "ram_to_gpu_memory_ratio": 1.6, **BARE}, 2304, 2304),  # 2,146 GiB: 24 x 96 GB
         ({"gpu_memory_gb": 24, "gpus_per_node": 4, "loader_workers_per_gpu": 8, "prefetch_factor": 4,
           "loader_batch_mb": 500, "pinned_gb_per_gpu": 1}, 192 + 64 + 4, 256),
     ],
@@ -43,7 +43,17 @@ def test_hand_computed_totals(kwargs: dict[str, object], total_gb: float, dimms_
 
 @pytest.mark.parametrize(
     ("gib", "dimms"),
-    [(256, 256), (256.01, 512), (768, 768), (1536, 1536), (2048, 2048), (2049, 3072), (8192, 8192)],
+    [
+        (256, 256),
+        (256.01, 512),
+        (768, 768),
+        (1025, 1152),
+        (1536, 1536),
+        (2048, 2048),
+        (2049, 2304),
+        (2305, 3072),
+        (8192, 8192),
+    ],
 )
 def test_dimm_rounding_compares_binary_sizes(gib: float, dimms: int) -> None:
     # a "64 GB" DIMM holds 64 GiB, so the requirement is compared in GiB (DOMAIN-PITFALLS 6)
