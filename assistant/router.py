@@ -31,10 +31,14 @@ READ_HEAD, READ_TAIL = 1500, 500
 _SPACES = re.compile(r"\s+")
 
 
+# "每张卡大概占多少现存": the homophone typo of 显存 (GPU memory), where memory is meant
+_TYPOS = re.compile(r"(?<=[占少卡的要])现存|现存(?=多少|够|不够|占用|大小|要|需要)")
+
+
 def readable(message: str) -> str:
     """The part of ``message`` the router reads: whitespace runs collapsed, at most
     ``READ_HEAD + READ_TAIL`` characters."""
-    text = _SPACES.sub(" ", message).strip()
+    text = _TYPOS.sub("显存", _SPACES.sub(" ", message).strip())
     if len(text) <= READ_HEAD + READ_TAIL:
         return text
     return f"{text[:READ_HEAD]} … {text[-READ_TAIL:]}"
@@ -115,6 +119,23 @@ _UNITS_TOPIC = (
 )
 _DRIVER_QUESTION = words(
     r"(?:驱动|driver)[^。？?]{0,40}(?:cuda|cu\d{3}|pytorch|torch|rocm)|(?:cuda|cu\d{3}|pytorch|torch)[^。？?]{0,40}(?:驱动|driver)"
+)
+# a choice between the cards named: "h200 or b200 …?", "H200和MI300X哪个适合", "which should we pick"
+_CARD_CHOICE = words(
+    r"\bor\b",
+    r"\bvs\.?\b",
+    r"\bversus\b",
+    r"\bwhich\b",
+    r"\bverdict\b",
+    r"\bpick\b",
+    r"\bbetter\b",
+    r"还是",
+    r"哪个",
+    r"哪款",
+    r"哪家",
+    r"怎么选",
+    r"选哪",
+    r"选谁",
 )
 # whether to offload, asked: "要不要offload", "do we need CPU offload?", "需不需要卸载"
 _OFFLOAD_ASKED = words(
@@ -878,7 +899,11 @@ class Router:
             or slots.training_flops
             or (slots.gpu_count and slots.deadline_days)
         )
-        if "compute_optimal" in tools and compute_budget:
+        purchase = slots.budget and slots.server_price and not slots.cloud_price_per_gpu_hour
+        if {"compute_optimal", "model_capacity"} & set(tools) and purchase and (slots.gpu or slots.server):
+            # "预算800万 一台140万 能买几台 能训多大的模型": the servers the money buys, then what those cards hold
+            tools = ["budget_fit", "model_capacity"]
+        elif "compute_optimal" in tools and compute_budget:
             # "how big a model can 500k GPU-hours train?": the size, not the hours again
             tools = ["compute_optimal"]
         elif {"compute_optimal", "model_capacity"} & set(tools) and CALCULATORS[
@@ -1160,6 +1185,20 @@ class Router:
             # what the previous answer assumed names the reason asked about ("6 x 12.9B active", "MFU 30%")
             assumed = " ".join(str(a) for c in context.calls for a in c.output.get("assumptions", [])[:4])
             query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)} {assumed[:300]}"
+        if (
+            not tools
+            and own.gpu
+            and own.other_gpus
+            and not follow_up
+            and intent == Intent.KNOWLEDGE
+            and _CARD_CHOICE.search(text)
+        ):
+            # "h200 or b200 for a new pretraining cluster? just give me a verdict", "H200和MI300X哪个适合训练": the
+            # two cards side by side on what the job needs, the guidance after
+            rank = slots.rank_by or {Task.PRETRAIN: "bf16_tflops", Task.FINETUNE: "bf16_tflops",
+                                     Task.SERVE: "memory_bandwidth_gb_s"}.get(task or Task.PRETRAIN)  # fmt: skip
+            slots = slots.model_copy(update={"rank_by": rank})
+            tools, intent = ["gpu_compare"], Intent.BOTH
         if (
             "host_ram" in tools
             and "training_memory" not in tools
@@ -1697,6 +1736,34 @@ def _refine(
         chosen[chosen.index("gpus_for_deadline")] = "training_compute"
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")
+    memory_tool = "inference_memory" if task == Task.SERVE else "training_memory"
+    if (
+        "gpu_compare" in chosen
+        and task in _MEMORY_TASKS
+        and slots.other_gpus
+        and (slots.params_b or slots.model)
+        and not set(chosen) & _MEMORY_TOOLS
+        and asked in {None, "which_gpu", "fit"}
+    ):
+        # "h100 vs mi300x for a 70b full finetune on ONE 8-gpu node. which?": the job's memory on each card
+        # decides before the spec sheet
+        chosen.insert(0, memory_tool)
+    if (
+        slots.budget
+        and (slots.server_price or slots.server_quotes)
+        and not slots.cloud_price_per_gpu_hour
+        and "compute_optimal" in chosen
+    ):
+        # "预算800万 一台140万 能买几台 能训多大的模型": a purchase, so what it buys, and what those cards hold
+        chosen = [
+            "budget_fit",
+            *(t for t in chosen if t not in {"compute_optimal", "budget_fit", "cluster_plan"}),
+        ]
+        if "model_capacity" not in chosen:
+            chosen.append("model_capacity")
+    if not chosen and given.states_only and (slots.params_b or slots.model):
+        # "70B, ZeRO-3 on 128 GPUs: model-state memory per GPU, not counting activations?": the memory plan
+        chosen.append("training_memory")
     if not chosen and len(given.zero_options) > 1 and (slots.params_b or slots.model):
         # "ZeRO-2 vs ZeRO-3 for 13B on 16 A100s?": each stage's memory on those cards
         chosen.append("training_memory")

@@ -551,7 +551,7 @@ _SEQ = flags(
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
     r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
-    rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)\s*(?:context|seq|tokens? context|上下文|序列)"
+    rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)[\s-]*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
     # one request's length: "KV cache for one 32k request", "a 128k-token prompt", "32k的请求", "长度32k"
@@ -709,7 +709,10 @@ _BARE_COLO = flags(
     r"(\d[\d,]*(?:\.\d+)?)(?!\s*(?:[万亿千]|kw|台|卡|%|\.\d|美元|\$))"
 )
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
-_ROUND_THE_CLOCK = flags(r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休")
+_ROUND_THE_CLOCK = flags(
+    r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休"
+    r"|\bfull[- ]tilt\b|\bflat[- ]out\b|\bat full load\b|\bfull(?:y)? loaded\b|满负荷|满载|满负载|满功率|跑满"
+)
 _UTIL = flags(
     rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:(?:估计|大概|预计|预估|实际上?|平均|也就|顶多|最多|可能|realistically|probably|maybe|will be|would be)\s*)?(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
@@ -798,11 +801,14 @@ _NETWORK_RESERVE = flags(
 # the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
 # "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
 _NETWORK_SHARE = flags(
-    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:和存储|与存储|存储)?\s*(?:费用|成本)?\s*(?:按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
+    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:和存储|与存储|存储)?\s*(?:费用|成本)?\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
     rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
     rf"|(?:add|plus|\+)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
     r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
     rf"|(?:network(?:ing)?|fabric|switch(?:es|ing)?)\s*(?:is|at|adds?|costs?|=|:)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*of\s*(?:the\s*)?(?:server|node|hardware)"
+    # "networking+storage is ~20% on top of that", "network & storage adds 15% on top"
+    rf"|(?:network(?:ing)?|fabric)\s*(?:\+|and|&)\s*storage\s*(?:is|are|adds?|costs?|at|=|:)?\s*(?:~|about|around|roughly)?\s*"
+    rf"{DECIMAL}\s*%\s*(?:on top|extra|more|of\s*(?:the\s*)?(?:server|node|hardware))"
 )
 # what the rest of the cluster adds to the GPUs: "plus 20% for infrastructure", "另加15%配套"
 _INFRA_SHARE = flags(
@@ -1856,7 +1862,7 @@ class SlotExtractor:
         if match := take(_NETWORK_RESERVE):
             slots.network_reserve = float(_group(match, 1, 2) or 0) / 100
         elif match := take(_NETWORK_SHARE):
-            slots.network_share = float(_group(match, 1, 2, 3) or 0) / 100
+            slots.network_share = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_INFRA_SHARE):
             slots.infra_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_EPOCHS):

@@ -109,6 +109,14 @@ class ToolBox:
             servers = out.get("servers_with_fabric") or out.get("servers") or 0
             if servers:
                 return on.model_copy(update={"gpu_count": servers * bought.input.get("gpus_per_server", 8)})
+        if name == "model_capacity" and "budget_fit" in earlier:
+            # "能买几台 能训多大的模型": the model the GPUs the budget buys can hold
+            out = earlier["budget_fit"].output
+            gpus = (out.get("servers_with_fabric") or out.get("servers") or 0) * earlier[
+                "budget_fit"
+            ].input.get("gpus_per_server", 8)
+            if gpus:
+                return on.model_copy(update={"gpu_count": gpus})
         if name == "training_memory" and "gpus_for_deadline" in earlier and not on.gpu_count:
             # the memory on the GPUs the deadline needs, not on one GPU beside it
             return on.model_copy(update={"gpu_count": earlier["gpus_for_deadline"].output["gpus"]})

@@ -171,6 +171,24 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     model = model_name(call.input, o)
     cards = o.get("gpu") or f"{num(o['gpu_memory_gb'])} GB cards"
     states = o["architecture"]["params_b"] * o["model_state_bytes_per_param"]
+    gpus, stage = call.input.get("gpus", 1), call.input.get("zero_stage", 0)
+    if gpus > 1 and stage == 3:
+        # "ZeRO-3 64张H100 每张卡占多少显存 不算激活": the states' share on each of the GPUs given
+        share = (
+            o["per_gpu"]["weights_gb"] + o["per_gpu"]["gradients_gb"] + o["per_gpu"]["optimizer_states_gb"]
+        )
+        bytes_pp = num(o["model_state_bytes_per_param"])
+        en = (
+            f"Without activations, each of the {gpus} GPUs holds about **{num(share)} GB** of {model}'s model states "
+            f"({num(states)} GB at {bytes_pp} bytes per parameter, sharded {gpus} ways by ZeRO-3). With activations: "
+        )
+        zh = (
+            f"不算激活，{gpus} 张卡每卡约占 **{num(share)} GB**（{model} 的模型状态共 {num(states)} GB，每参数 {bytes_pp} 字节，"
+            f"ZeRO-3 切成 {gpus} 份）。算上激活："
+        )
+        return summary.model_copy(
+            update={"headline_en": en + summary.headline_en, "headline_zh": zh + summary.headline_zh}
+        )
     servers = -(-floor // 8) * 8
     bytes_pp = num(o["model_state_bytes_per_param"])
     en = (
@@ -446,7 +464,8 @@ def _brief(o: dict[str, Any], i: dict[str, Any]) -> Brief | None:
     if fix and _same_job(fix):
         return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
                      zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
-                     rank=1 + fix["total_gb"] / capacity, fits=True)  # fmt: skip
+                     # a fix that offloads to host RAM slows every step: after any that keeps the states on the GPUs
+                     rank=1 + fix["total_gb"] / capacity + (1 if "offload" in fix["change"] else 0), fits=True)  # fmt: skip
     # the same count the card's own headline leads with, so a comparison never names two
     least = _count_fix(fix, o.get("min_gpus"), i["gpus"], count_asked=True)
     if least and least["gpus"] > i["gpus"]:

@@ -362,3 +362,91 @@ def test_a_budget_for_a_model_that_ends_up_served_ranks_the_cards_by_memory_band
         assistant, "预算300万 LoRA微调70B然后上线推理 报价 L20 8卡机 70万, H20 8卡机 110万 买哪个"
     )
     assert "**NVIDIA H20 96GB**" in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "leader"),
+    [
+        # 8 x 192 GB = 1,536 GB holds 70B's 1,120 GB of states with tensor parallelism; 8 x 80 GB needs offload
+        ("h100 vs mi300x for a 70b full finetune on one 8-gpu node, which one?", "AMD Instinct MI300X"),
+        ("单机8卡 全参微调70B H100和MI300X选哪个", "AMD Instinct MI300X"),
+    ],
+)
+def test_a_job_between_two_cards_is_decided_by_its_memory_on_each(
+    assistant: Assistant, message: str, leader: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer).count("training_memory") == 2, answer.answer[:200]
+    assert leader in first_sentence(answer).split("**")[1], answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # 13B x 16 bytes = 208 GB / 64 = 3.25 GB per GPU ('现存' is the homophone typo of 显存)
+        ("从头预训练13B ZeRO-3 64张H100 每张卡大概占多少现存 不算激活", "3.25 GB"),
+        # 70B x 16 = 1,120 GB / 128 = 8.75 GB
+        ("70B with ZeRO-3 on 128 GPUs: model-state memory per GPU excluding activations?", "8.75 GB"),
+    ],
+)
+def test_model_states_per_gpu_under_zero3_lead(assistant: Assistant, message: str, lead: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert lead in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "servers", "gpus"),
+    [
+        # 800万 at 140万 x 1.2 = 168万 a server: 4 servers, 32 H20
+        ("预算800万 买H20服务器 一台大概140万 网络存储另算20% 能买几台 能训多大的模型", 4, 32),
+        # $2M at $300k x 1.2 = $360k: 5 nodes
+        ("$2M capex, an h100 node is ~$300k and networking+storage is ~20% on top: how many nodes?", 5, 40),
+    ],
+)
+def test_a_purchase_budget_buys_servers_and_says_what_they_hold(
+    assistant: Assistant, message: str, servers: int, gpus: int
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer)[0] == "budget_fit", answer.answer[:200]
+    assert output(answer, "budget_fit")["servers_with_fabric"] == servers
+    assert f"**{servers}" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["h200 or b200 for a new pretraining cluster? just a verdict please", "H200和B200 新集群预训练选哪个"],
+)
+def test_a_choice_between_two_cards_gets_a_verdict(assistant: Assistant, message: str) -> None:
+    """B200 2,250 vs H200 989 dense BF16 TFLOPS (catalog): for pre-training the B200 leads by 2.27x."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    assert "B200" in first_sentence(answer).split("**")[1], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "utilization"),
+    [
+        ("16 dgx h100, pue 1.5, $0.15/kwh: monthly power cost at full tilt?", 1.0),
+        ("32台H800 满负荷跑 PUE1.3 电费0.6 一个月多少电费", 1.0),
+    ],
+)
+def test_full_load_is_every_hour(assistant: Assistant, message: str, utilization: float) -> None:
+    (answer,) = talk(assistant, message)
+    assert output(answer, "power_cost")["utilization"] == utilization
+
+
+def test_a_hyphenated_context_is_the_context_served(assistant: Assistant) -> None:
+    """Llama 3.1 8B on an L40S at 4k: 128 KiB of KV per token x 4,096 = 0.54 GB a sequence."""
+    (answer,) = talk(
+        assistant, "llama 3.1 8b on one l40s, bf16, vllm: how many concurrent 4k-context requests fit?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input["context_tokens"] == 4096, call.input
+
+
+@pytest.mark.parametrize(
+    "message", ["4090能拿来训模型吗 24G够干啥", "what is a single RTX 4090 good for, training-wise?"]
+)
+def test_what_a_card_is_good_for_is_what_it_can_hold(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["model_capacity"], answer.answer[:200]
