@@ -175,6 +175,7 @@ _MONTH = flags(r"\bmonth|\bmo\b|月")
 _PER_YEAR = flags(
     r"^\s*(?:/|per|an?|every|each|每)\s*(?:yr|year|annum|年)\b|^\s*(?:/|每)\s*年|^\s*(?:一年|每年)"
 )
+_INCLUDED = flags(r"^[^。.;；$¥\d]{0,6}(?:含|包含|包括|including|incl\.?|with)\s*(?:托管|机柜|colo|hosting)")
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
 _BUILT_ONE = flags(
     r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥]{0,12}?\s*$"
@@ -214,6 +215,12 @@ def money_mentions(text: str) -> list[Money]:
         # "rent at $2.5/GPU-hour for a month" is an hourly price for a month's use, not a monthly lease
         # the words after this amount up to the next clause: "$290k each), colo $3k per month" is no monthly price
         after = clause(text, match.end(), match.end() + 28)
+        if (
+            kind == "colo"
+            and _LEASE.search(text[max(0, match.start() - 12) : match.start()])
+            and _INCLUDED.search(text[match.end() : match.end() + 16])
+        ):
+            kind = "lease"  # "租的话每月8万（含托管）": the rent of a machine that includes its hosting
         monthly = kind == "monthly" or (kind not in {"hourly", "staff", "colo"} and _MONTH.search(after))
         if monthly and _LEASE.search(text[max(0, match.start() - 48) : match.start()]):
             kind = (

@@ -615,6 +615,8 @@ _ASKS_NUMBER = words(
     r"推荐", r"选什么", r"配一台", r"怎么配", r"买什么", r"should (?:we|i) buy",
 )  # fmt: skip
 _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
+# what a training run's time or count is computed from: a follow-up changing one of these reruns it
+_RUN_INPUTS = {"tokens_b", "gpu_count", "mfu", "gpu", "params_b", "model", "deadline_days", "servers"}
 _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
@@ -825,6 +827,15 @@ class Router:
             # "if we double to 512 gpus, same global batch": the measurement stays the one on 256
             slots = slots.model_copy(update={"measured_gpus": measured})
             asked = "days" if asked in {None, "mfu"} else asked
+        if (
+            follow_up
+            and triggered
+            and stated.keys() & _RUN_INPUTS
+            and set(context.tools) & _PRETRAIN_TOOLS
+            and not set(triggered) & set(context.tools)
+        ):
+            # "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 多大": the run again with the change, then the new question
+            triggered = [*context.tools, *triggered]
         if follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
             if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:

@@ -44,6 +44,12 @@ class Slots(BaseModel):
         default_factory=list,
         description="Fine-tuning methods weighed against each other ('full finetune or LoRA?'), in the order named.",
     )
+    staff_per_server: bool = Field(
+        default=False, description="staff_per_year is for each server ('运维每年每台5万'), not for the fleet."
+    )
+    lease_all_in: bool = Field(
+        default=False, description="The rent includes hosting and power ('每月8万（含托管）')."
+    )
     datacenter_use: bool = Field(
         default=False, description="The hardware goes into data-centre racks running around the clock."
     )
@@ -307,6 +313,9 @@ _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*
 _PER_UNIT = flags(r"(?:每|per|/|a|every)\s*$")
 _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
+    # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
+    rf"|(?:dataset|data\s*set|data|corpus|训练数据|数据集|数据)\s*(?:size\s*)?(?:\w+\s+)?"
+    rf"(?:翻倍到|增加到|扩到|变成|改成|到|is|of|goes to|grows to|doubles to|doubled to|to|=|:|为|是)\s*{NUMBER}\s*(t|b)(?![A-Za-z])"
 )
 
 # --- GPUs -----------------------------------------------------------------------------------------
@@ -695,6 +704,10 @@ _PRICED_MACHINE = flags(
     r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
     r"|\d+\s*x\s*[a-z0-9 ]{2,12}?\s*(?:servers?|boxe?s?|nodes?)"
 )
+# a rent that includes where the machine runs: "（含托管）", "incl. hosting and power", "all-in"
+_LEASE_ALL_IN = flags(
+    r"^[^。.;；$¥\d]{0,8}?(?:含|包含|包括|including|incl\.?|with)\s*(?:托管|机柜|电费|colo|hosting|power)|^\W{0,3}all[- ]in"
+)
 # a peak per GPU the user plans with: "910B按320T算", "H20按148T", "assume 320 TFLOPS peak", "峰值按300T"
 _PEAK_GIVEN = flags(
     rf"(?:按|取|算作|当作|\bpeak\s*(?:of|=|:|is|at)?|峰值\s*(?:按|为|是|取)?|\bassum\w*)\s*(?:~|约)?\s*{DECIMAL}\s*"
@@ -754,7 +767,7 @@ _GPU_KW = flags(
     rf"|(?:per[- ]gpu|each gpu)\s*(?:power|draw)?\s*(?:of|is|at|~|about|=)?\s*{DECIMAL}\s*(kw|w)\b"
 )
 _SERVER_KW = flags(
-    rf"(?:每台|每个节点|单台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
+    rf"(?:每台|每个节点|单台|单机|整机|一台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
     rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
@@ -801,7 +814,7 @@ _NETWORK_RESERVE = flags(
 # the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
 # "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
 _NETWORK_SHARE = flags(
-    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:和存储|与存储|存储)?\s*(?:费用|成本)?\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
+    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
     rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
     rf"|(?:add|plus|\+)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
     r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
@@ -1439,7 +1452,7 @@ class SlotExtractor:
             None,
         ) or _TOKENS_AFTER.search(text)
         if match:
-            slots.tokens_b = scaled(match.group(1), match.group(2)) / 1e9
+            slots.tokens_b = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4)) / 1e9
             if slots.params_b and match.group(0) in text and slots.params_b == slots.tokens_b:
                 slots.params_b = None  # the size rule read the token count
 
@@ -1589,6 +1602,8 @@ class SlotExtractor:
                     around = text[max(0, money.start - 20) : money.end + 24]
                     slots.lease_per_server = bool(_PER_SERVER.search(around))
                     slots.lease_is_rental = bool(_RENTAL.search(text[max(0, money.start - 48) : money.start]))
+                    # "租的话每月8万（含托管）": the rent pays for the machine where it runs
+                    slots.lease_all_in = bool(_LEASE_ALL_IN.search(text[money.end : money.end + 20]))
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
                 case "staff" if slots.staff_per_year is None:
@@ -1610,6 +1625,15 @@ class SlotExtractor:
                     monthly = _MONTHLY_PAY.search(_around(text, money.start, money.end))
                     slots.staff_per_year = money.amount * (count or 1) * (12 if monthly else 1)
                     slots.staff_currency = money.currency
+                    # "运维每年每台5万", "ops $20k per server a year": the running cost of each machine
+                    slots.staff_per_server = bool(
+                        re.search(r"每台|每个节点|单台", text[max(0, money.start - 8) : money.start])
+                        or re.search(
+                            r"^\s*(?:per|/|a|each)\s*(?:server|node|box|machine)",
+                            text[money.end : money.end + 16],
+                            re.I,
+                        )
+                    )
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
                     basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)

@@ -18,6 +18,7 @@ from assistant.calculators.common import (
     money,
     money_into,
     num,
+    pct,
     words,
 )
 from assistant.models import ToolCall
@@ -54,15 +55,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if "cloud_price_per_gpu_hour" in payload:
         payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
         if slots.discount_share:
-            # "with a 30% discount", "打7折": the price actually paid
-            listed = payload["price_per_gpu_hour"]
-            payload["price_per_gpu_hour"] = round(listed * (1 - slots.discount_share), 6)
-            assumptions.append(
-                assumed(
-                    f"{num(listed)} per GPU-hour less {slots.discount_share:.0%} = {num(payload['price_per_gpu_hour'])}",
-                    f"每卡时 {num(listed)} 减 {slots.discount_share:.0%} 折扣 = {num(payload['price_per_gpu_hour'])}",
-                )
-            )
+            # "with a 30% discount", "打7折": the price actually paid, beside the listed one
+            payload["discount_share"] = slots.discount_share
     payload.pop("electricity_price_per_kwh", None)
     if slots.storage_tb and slots.storage_price_per_gb_month:
         # "另外存储 50TB 按 0.12 元/GB/月 存 2 个月": the user's storage line beside the GPU-hours
@@ -110,6 +104,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**"
         + ("。" if given else f"（{o['gpu']}，目录价格）。")
     )
+    if before := o.get("total_before_discount"):
+        # "$2.49/GPU-hour … and with 30% off?": the bill at the listed price first, then with the discount
+        share = pct(i.get("discount_share"))
+        saved = {k: before[k] - o["total"][k] for k in before}
+        en = (
+            f"{num(o['gpu_hours'])} GPU-hours at {price} per GPU-hour cost about **{money(before, view.first('en'))}**; "
+            f"with {share} off, **{money(o['total'], view.first('en'))}** ({money(saved, view.first('en'))} less)."
+        )
+        zh = (
+            f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计约 **{money(before, view.first('zh'))}**；"
+            f"优惠 {share} 后约 **{money(o['total'], view.first('zh'))}**（省 {money(saved, view.first('zh'))}）。"
+        )
     if o.get("storage"):
         # their storage line beside the GPU-hours: the sum leads, then its two parts
         first_en, first_zh = view.first("en"), view.first("zh")

@@ -98,6 +98,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         per = servers if slots.lease_per_server else 1
         lease = slots.lease_per_month * per
         payload["lease_per_month"] = amount_in(lease, slots.lease_currency, payload["currency"], catalog)
+        if slots.lease_all_in:
+            payload["lease_all_in"] = True  # "租的话每月8万（含托管）": the rent is the whole cost of renting
         if slots.lease_is_rental:
             # a rented machine is the provider's: its support and spares are in the rent
             payload["lease_includes_maintenance"] = True
@@ -121,6 +123,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["staff_per_year"] = amount_in(
             slots.staff_per_year, slots.staff_currency, payload["currency"], catalog
         )
+        if slots.staff_per_server:
+            servers = -(-payload["gpus"] // GPUS_PER_NODE)
+            payload["staff_per_year"] *= servers
+            assumptions.append(
+                assumed(
+                    f"operations {num(slots.staff_per_year)} per server per year x {servers} servers",
+                    f"运维每台每年 {num(slots.staff_per_year)} × {servers} 台",
+                )
+            )
     if slots.colo_per_month:
         _colocation_into(slots, payload, assumptions, catalog)
     if slots.gpu_price and not slots.server_price:

@@ -85,6 +85,11 @@ def _shares(g: Groups) -> str:
 # string renders with str.format over the named groups. tests/unit/test_assumptions_zh.py runs the
 # calculators on many inputs and checks that every sentence has a rule and keeps its numbers and names.
 RULES: list[Rule] = [
+    rule(
+        r"the rent covers power, hosting and support \(given\): nothing is added to it",
+        "租金已包含电费、托管和维保（用户给定）：不另加费用",
+    ),
+    rule(rf"(?P<share>{NUMBER})% off the price given \(given\)", "在所给价格上优惠 {share}%（用户给定）"),
     # driver_check
     rule(
         r"driver minimums for Linux, GA releases \(NVIDIA release notes, as of (?P<date>[\d-]+)\)",

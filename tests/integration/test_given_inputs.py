@@ -450,3 +450,45 @@ def test_a_hyphenated_context_is_the_context_served(assistant: Assistant) -> Non
 def test_what_a_card_is_good_for_is_what_it_can_hold(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["model_capacity"], answer.answer[:200]
+
+
+def test_a_discount_on_a_quoted_price_shows_both_bills(assistant: Assistant) -> None:
+    """180,000 x $2.49 = $448,200; 30% off: $313,740, $134,460 less."""
+    (answer,) = talk(
+        assistant, "cloud quote $2.49/gpu-hr for h100, 180k gpu hours: total? and with 30% off for a commit?"
+    )
+    lead = first_sentence(answer)
+    for figure in ("$448,200", "$313,740", "$134,460"):
+        assert figure in lead, answer.answer[:200]
+
+
+def test_a_rent_that_includes_hosting_is_the_whole_cost_of_renting(assistant: Assistant) -> None:
+    """Rent ¥8万 x 36 = ¥2,880,000 (含托管); buy ¥230万 + 10 kW x 1.4 x 8,760 h x ¥0.8 x 3 = ¥2,594,336."""
+    (answer,) = talk(
+        assistant,
+        "买一台8卡H100要230万，租的话每月8万（含托管），用三年 哪个划算 自己买电费0.8元/度 整机10kW PUE1.4",
+    )
+    totals = output(answer, "tco")["totals"]
+    assert totals["lease"]["cny"] == pytest.approx(2_880_000)  # type: ignore[index]
+    assert totals["buy"]["cny"] == pytest.approx(2_594_336, abs=2)  # type: ignore[index]
+
+
+def test_running_costs_per_server_are_paid_for_every_server(assistant: Assistant) -> None:
+    """16 x 10.2 kW x 1.3 x 8,760 h x ¥0.5 = ¥929,261 a year; ops ¥5万 x 16 = ¥80万 a year."""
+    (answer,) = talk(assistant, "TCO 16台H200 每台300万 5年 电价0.5 PUE1.3 单机10.2kW 运维每年每台5万")
+    items = {i["name"]: i["amount"]["cny"] for i in output(answer, "tco")["buy_opex_items"]}  # type: ignore[attr-defined]
+    assert items["electricity"] == pytest.approx(929_261, abs=2)
+    assert items["staff"] == pytest.approx(800_000)
+
+
+def test_a_follow_up_changing_the_data_and_asking_storage_reruns_the_time_too(assistant: Assistant) -> None:
+    """3B on 600B tokens: 6 x 3e9 x 6e11 = 1.08e22 FLOPs / (64 x 312e12 x 0.45) = 13.9 days; a 3B checkpoint
+    with optimizer states is 3e9 x 14 bytes = 42 GB."""
+    _, second = talk(
+        assistant,
+        "64张A100 80G pretrain 3B 300B tokens MFU按45% 要几天",
+        "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 每天存一次要多大空间",
+    )
+    assert tools(second)[:2] == ["training_compute", "storage"], second.answer[:200]
+    assert "13.9" in first_sentence(second), second.answer[:200]
+    assert "42 GB" in second.answer

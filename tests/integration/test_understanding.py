@@ -1433,7 +1433,8 @@ def test_quantities_that_need_no_model_are_computed(assistant: Assistant) -> Non
     assert qps.tool_calls[0].input["demand_tokens_per_second"] == 100_000
     assert qps.tool_calls[0].output["servers"] == 17  # ceil(100,000 / 6,000)
     _, cheaper = talk(assistant, "64 H100 on cloud at $2.5/hr for 30 days, what's the cost?", "打7折呢？")
-    assert cheaper.tool_calls[0].input["price_per_gpu_hour"] == pytest.approx(1.75)
+    assert cheaper.tool_calls[0].input["discount_share"] == pytest.approx(0.3)
+    assert cheaper.tool_calls[0].output["price_used_usd_per_gpu_hour"] == pytest.approx(1.75)  # $2.5 less 30%
     two, one = talk(
         assistant, "how long to train 7B on 1T tokens with 2 nodes of 8 H100?", "what about one node instead?"
     )
@@ -3901,7 +3902,8 @@ def test_a_follow_up_changing_two_inputs_recomputes_both(
     cost = next(c for c in second.tool_calls if c.name == "cloud_cost")
     run = next(c for c in second.tool_calls if c.name == "run_time")
     before = next(c for c in first.tool_calls if c.name == "cloud_cost")
-    assert cost.input["price_per_gpu_hour"] == pytest.approx(before.input["price_per_gpu_hour"] * 0.8)
+    assert cost.input["discount_share"] == pytest.approx(0.2)
+    assert cost.output["total"]["usd"] == pytest.approx(before.output["total"]["usd"] * 0.8)
     assert run.input["gpus"] == 96
 
 

@@ -305,6 +305,7 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "h100-sxm", "gpus": 64, "cloud_price_per_gpu_hour": 1.9, "cloud_committed": True, "utilization": 0.6}),
     ("compute_optimal", {"budget": 250000}),
     ("driver_check", {"driver": "535", "cuda": "12.8", "gpu": "h100-sxm"}),
+    ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.49, "discount_share": 0.3}),
     ("driver_check", {"driver": "550", "gpu": "b200"}),
     ("driver_check", {"cuda": "12.4"}),
     ("compute_optimal", {"budget": 50000, "price_per_gpu_hour": 2.1, "params_b": 3}),
@@ -394,6 +395,8 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "h800", "gpus": 64, "capex_per_gpu": 200000, "network_storage_cost": 3.8e6, "currency": "CNY"}),
     ("tco", {"gpu": "b200", "gpus": 8, "server": "dgx-b200", "years": 5}),
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3, "residual_share": 0.2}),
+    ("tco", {"gpu": "h100-sxm", "gpus": 8, "capex_per_server": 2.3e6, "currency": "CNY", "lease_per_month": 8e4,
+             "lease_all_in": True, "electricity_price_per_kwh": 0.8}),
     # a stated average draw paid every hour
     ("tco", {"gpu": "h800", "gpus": 64, "server_power_kw": 10, "servers": 8, "power_all_year": True, "currency": "CNY",
              "capex_per_server": 2.4e6, "electricity_price_per_kwh": 0.6}),

@@ -125,6 +125,12 @@ class CloudCostInput(ToolInput, MoneyFields):
         description="Your storage price per GB-month in `currency` (with storage_tb).",
     )
     storage_months: float = Field(default=1, gt=0, le=120, description="Months the data is kept.")
+    discount_share: float = Field(
+        default=0.0,
+        ge=0,
+        lt=1,
+        description="Discount off the price given (a commitment, '30% off'), as a share.",
+    )
 
     @model_validator(mode="after")
     def _check_amount(self) -> CloudCostInput:
@@ -154,6 +160,9 @@ class CloudCostOutput(ToolOutput):
     )
     price_basis: str
     total: Money = Field(description="GPU-hours x the price used.")
+    total_before_discount: Money | None = Field(
+        default=None, description="GPU-hours x the price given, before the discount, when one was given."
+    )
     total_at_cheapest: Money | None
     total_at_median: Money | None
     storage: Money | None = Field(
@@ -206,6 +215,11 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         raise CalculatorInputError(
             "price_per_gpu_hour", f"the catalog has no cloud price for {acc.name}; give price_per_gpu_hour"
         )
+    listed = price
+    if inp.discount_share and (inp.price_per_gpu_hour is not None or inp.price_per_instance_hour is not None):
+        # "$2.49/GPU-hour, and with 30% off?": the price paid, the listed one kept for the comparison
+        price = listed * (1 - inp.discount_share)
+        notes.assumptions.append(f"{inp.discount_share:.0%} off the price given (given)")
     if any(r.superseded for r in rows):
         notes.warnings.append(
             "superseded prices are listed for comparison with older studies but not counted: "
@@ -252,6 +266,7 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         ),
         price_basis=basis,
         total=fx.money(gpu_hours * price),
+        total_before_discount=fx.money(gpu_hours * listed) if listed != price else None,
         total_at_cheapest=fx.money(gpu_hours * cheapest.usd_per_gpu_hour) if cheapest else None,
         total_at_median=None if median is None else fx.money(gpu_hours * median),
         storage=None if storage is None else fx.money(storage),

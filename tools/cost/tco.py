@@ -115,6 +115,11 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     lease_includes_maintenance: bool = Field(
         default=False, description="The lease covers support and spares, so maintenance is not added."
     )
+    lease_all_in: bool = Field(
+        default=False,
+        description="The rent covers power, hosting and support (a machine rented in the provider's data centre, "
+        "'含托管'): nothing is added to the payments.",
+    )
     power_all_year: bool = Field(
         default=False,
         description="The power given (server_power_kw, it_power_kw) is the average draw all year, busy or idle: "
@@ -390,7 +395,11 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     ]
     fixed = sum(v for v, _ in fixed_opex.values())
     buy_opex = power.yearly_usd(power_u) + fixed
-    lease_opex = buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
+    lease_opex = (
+        0.0 if inp.lease_all_in else buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
+    )
+    if inp.lease_all_in:
+        notes.assumptions.append("the rent covers power, hosting and support (given): nothing is added to it")
 
     if inp.lease_per_month is not None:
         lease_month = fx.to_usd(inp.lease_per_month)
