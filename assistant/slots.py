@@ -816,7 +816,7 @@ _NETWORK_RESERVE = flags(
 _NETWORK_SHARE = flags(
     rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
     rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
-    rf"|(?:add|plus|\+)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
+    rf"|(?:(?:\badd|\bplus|\+)\s*)?(?:(?:~|about|around|roughly)\s*)?{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
     r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
     rf"|(?:network(?:ing)?|fabric|switch(?:es|ing)?)\s*(?:is|at|adds?|costs?|=|:)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%\s*of\s*(?:the\s*)?(?:server|node|hardware)"
     # "networking+storage is ~20% on top of that", "network & storage adds 15% on top"
