@@ -72,12 +72,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{budget_zh}可把 {num(i['params_b'])}B 模型训练约 **{tokens} token**（D = C / 6N），"
             f"是 Chinchilla 最优 {num(chinchilla)}B 的 {num(times)} 倍。"
         )
-        rows = [Row(en="Parameters", zh="参数量", value=f"{num(i['params_b'])}B (given)"),
-                Row(en="Training tokens", zh="训练 token", value=tokens),
-                Row(en="Training FLOPs", zh="训练 FLOPs", value=flops)]  # fmt: skip
-        if o.get("gpu_hours") is not None:
-            rows.append(Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])))
-        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+        return Summary(
+            headline_en=en,
+            headline_zh=zh,
+            inputs=[],
+            results=_rows(o, f"{num(i['params_b'])}B (given)", tokens, flops),
+        )
     en = (
         f"The compute-optimal model for {budget_en} is about **{size}**, trained on **{tokens} tokens** "
         f"(Chinchilla: {num(i.get('tokens_per_param', 20))} tokens per parameter)."
@@ -91,12 +91,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh += f"在 {num(i['gpus'])} 张卡上约需 {num(o['days'])} 天。"
     en += " A smaller model trained on more tokens costs the same to train and less to serve."
     zh += "用更多 token 训练更小的模型，训练花费相同，推理更省。"
-    rows = [Row(en="Parameters", zh="参数量", value=f"{num(o['params_b'])}B"),
+    return Summary(
+        headline_en=en, headline_zh=zh, inputs=[], results=_rows(o, f"{num(o['params_b'])}B", tokens, flops)
+    )
+
+
+def _rows(o: dict[str, Any], size: str, tokens: str, flops: str) -> list[Row]:
+    """The table: the model's size (given or compute-optimal), its tokens and FLOPs, and the GPU-hours."""
+    rows = [Row(en="Parameters", zh="参数量", value=size),
             Row(en="Training tokens", zh="训练 token", value=tokens),
             Row(en="Training FLOPs", zh="训练 FLOPs", value=flops)]  # fmt: skip
     if o.get("gpu_hours") is not None:
         rows.append(Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])))
-    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+    return rows
 
 
 CALCULATOR = Calculator(
