@@ -507,7 +507,9 @@ _FACILITY_KW = flags(
     # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
     rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜|每台|单台|per (?:server|node|box)|each)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
     # "colo gives us 17 kW per rack": a rack's feed, whatever the sentence starts with
-    rf"(?!\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|\s*(?:的)?\s*(?:机柜|rack|cabinet))"
+    rf"(?!\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|\s*(?:的)?\s*(?:机柜|rack|cabinet)"
+    # "colo, 10.2kw max each": each machine's draw, not the room's
+    rf"|\s*(?:max(?:imum)?|peak|nameplate|rated)?\s*(?:each|apiece|(?:per|/)\s*(?:node|server|box|machine))\b)"
     # "40kW for the whole room": the figure first, then the room it feeds
     rf"|{DECIMAL}\s*(kw|mw)\b\s*(?:for|in|of|across)\s*(?:the|our)?\s*(?:whole|entire)?\s*"
     r"(?:room|hall|facility|site|data ?cent(?:er|re)|机房)"
@@ -775,6 +777,8 @@ _SERVER_KW = flags(
     rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
     # "16 servers of 8x H100 at 10kW each": racks and GPUs each were read before this
     rf"|(?:servers?|nodes?|boxes|machines)\b[^.;。；]{{0,40}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b"
+    # "8 dgx h100, 10.2kw max each", "11 kW per node": a figure each machine draws, whatever names the machine
+    rf"|{DECIMAL}\s*kw\s*(?:max(?:imum)?|peak|nameplate|rated)?\s*(?:each|apiece|a piece)\b"
     # "we measured ~8kW average each": a measured average per machine
     rf"|{DECIMAL}\s*kw\s*(?:average|avg|mean|measured|on average)\s*(?:each|apiece|per (?:node|server|box))\b"
 )
@@ -1734,7 +1738,7 @@ class SlotExtractor:
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
             slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match:
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if fleet := _FLEET.search(text):

@@ -492,3 +492,17 @@ def test_a_follow_up_changing_the_data_and_asking_storage_reruns_the_time_too(as
     assert tools(second)[:2] == ["training_compute", "storage"], second.answer[:200]
     assert "13.9" in first_sentence(second), second.answer[:200]
     assert "42 GB" in second.answer
+
+
+@pytest.mark.parametrize(
+    ("message", "bill"),
+    [
+        # 8 x 10.2 kW x 1.4 x 8,760 h x $0.12 = $120,089 a year at full load
+        ("8 dgx h100 going into colo, 10.2kw max each, pue 1.4, $0.12/kwh. yearly power bill at full tilt?", "$120,089"),
+        # 6 x 11 kW x 1.3 x 8,760 h x ¥0.6 = ¥450,965
+        ("6台8卡服务器进机房 11kw each PUE1.3 电费0.6 满负荷一年电费多少", "¥450,965"),
+    ],
+)  # fmt: skip
+def test_a_draw_each_is_every_servers_not_the_rooms(assistant: Assistant, message: str, bill: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert bill in first_sentence(answer), answer.answer[:200]
