@@ -54,18 +54,7 @@ class ToolBox:
                 plan = Plan(tool=name, payload=earlier.input) if earlier else None
             if plan is None:
                 continue
-            if (
-                on.usd_to_cny
-                and "usd_to_cny" not in plan.payload
-                and "usd_to_cny" in TOOLS[plan.tool].input_model.model_fields
-            ):
-                # "finance wants it in CNY, use 7.2": the user's rate, whichever calculator converts
-                plan = plan.model_copy(update={"payload": {**plan.payload, "usd_to_cny": on.usd_to_cny}})
-            fields = TOOLS[plan.tool].input_model.model_fields
-            peak = on.peak_tflops.get(str(plan.payload.get("gpu", ""))) or on.peak_tflops.get("*")
-            if peak and "peak_tflops" in fields and "peak_tflops" not in plan.payload:
-                # "910B按320T算": the peak the user plans with for that card, not the catalog's
-                plan = plan.model_copy(update={"payload": {**plan.payload, "peak_tflops": peak}})
+            plan = self._with_stated(plan, on)
             try:
                 done = run(plan.tool, plan.payload, self._catalog)
             except ToolInputError as exc:
@@ -75,6 +64,19 @@ class ToolBox:
             result.assumed.extend(a for a in plan.assumed if a not in result.assumed)
             result.ask = result.ask or plan.ask
         return result
+
+    @staticmethod
+    def _with_stated(plan: Plan, slots: Slots) -> Plan:
+        """``plan`` with the figures the user stated that its calculator accepts but its builder does not set:
+        their exchange rate ("finance wants it in CNY, use 7.2") and a card's planned peak ("910B按320T算")."""
+        fields = TOOLS[plan.tool].input_model.model_fields
+        stated = {
+            "usd_to_cny": slots.usd_to_cny,
+            "peak_tflops": slots.peak_tflops.get(str(plan.payload.get("gpu", "")))
+            or slots.peak_tflops.get("*"),
+        }
+        added = {k: v for k, v in stated.items() if v and k in fields and k not in plan.payload}
+        return plan.model_copy(update={"payload": {**plan.payload, **added}}) if added else plan
 
     def _at_rate(self, slots: Slots) -> Catalog:
         """The catalog, at the user's exchange rate when they gave one ("汇率 7.2"): every amount a plan converts
@@ -97,26 +99,23 @@ class ToolBox:
             )
         if name == "fabric" and "budget_fit" in earlier and not on.servers:
             # "how many servers can we get? … the IB fabric": the fabric of the servers the budget buys
-            bought = earlier["budget_fit"].output.get("servers_with_fabric") or 0
-            if bought > 1:
-                return on.model_copy(update={"servers": bought})
-        bought = next(
+            servers, _ = _bought(earlier["budget_fit"])
+            if servers > 1:
+                return on.model_copy(update={"servers": servers})
+        same_card = next(
             (c for c in reversed(done) if c.name == "budget_fit" and c.input.get("gpu") == on.gpu), None
         )
-        if name == "training_compute" and bought is not None and not on.gpu_count:
+        if (
+            name == "training_compute"
+            and same_card is not None
+            and not on.gpu_count
+            and _bought(same_card)[1]
+        ):
             # "预算800万 … 各要训多久": the run on the GPUs the budget buys of this card (network kept in)
-            out = bought.output
-            servers = out.get("servers_with_fabric") or out.get("servers") or 0
-            if servers:
-                return on.model_copy(update={"gpu_count": servers * bought.input.get("gpus_per_server", 8)})
-        if name == "model_capacity" and "budget_fit" in earlier:
+            return on.model_copy(update={"gpu_count": _bought(same_card)[1]})
+        if name == "model_capacity" and "budget_fit" in earlier and _bought(earlier["budget_fit"])[1]:
             # "能买几台 能训多大的模型": the model the GPUs the budget buys can hold
-            out = earlier["budget_fit"].output
-            gpus = (out.get("servers_with_fabric") or out.get("servers") or 0) * earlier[
-                "budget_fit"
-            ].input.get("gpus_per_server", 8)
-            if gpus:
-                return on.model_copy(update={"gpu_count": gpus})
+            return on.model_copy(update={"gpu_count": _bought(earlier["budget_fit"])[1]})
         if name == "training_memory" and "gpus_for_deadline" in earlier and not on.gpu_count:
             # the memory on the GPUs the deadline needs, not on one GPU beside it
             return on.model_copy(update={"gpu_count": earlier["gpus_for_deadline"].output["gpus"]})
@@ -168,3 +167,9 @@ class ToolBox:
             payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
         payload.pop("electricity_price_per_kwh", None)
         return Plan(tool="cloud_cost", payload=payload)
+
+
+def _bought(call: ToolCall) -> tuple[int, int]:
+    """The servers and GPUs a budget buys, its network and storage kept in when it plans for a cluster."""
+    servers = call.output.get("servers_with_fabric") or call.output.get("servers") or 0
+    return servers, servers * call.input.get("gpus_per_server", 8)
