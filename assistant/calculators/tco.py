@@ -94,7 +94,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     if slots.lease_per_month:
         # "lease at $18k per server per month", "租一台每月12万": the payment for the whole fleet
-        servers = -(-payload["gpus"] // GPUS_PER_NODE)
+        servers = _servers(payload)
         per = servers if slots.lease_per_server else 1
         lease = slots.lease_per_month * per
         payload["lease_per_month"] = amount_in(lease, slots.lease_currency, payload["currency"], catalog)
@@ -124,7 +124,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             slots.staff_per_year, slots.staff_currency, payload["currency"], catalog
         )
         if slots.staff_per_server:
-            servers = -(-payload["gpus"] // GPUS_PER_NODE)
+            servers = _servers(payload)
             payload["staff_per_year"] *= servers
             assumptions.append(
                 assumed(
@@ -172,7 +172,7 @@ def _colocation_into(
     if slots.colo_basis == "kw":
         payload["colocation_per_kw_month"] = rent
         return
-    servers = -(-payload["gpus"] // GPUS_PER_NODE)
+    servers = _servers(payload)
     # "一柜放两台" with 8 servers: 4 racks
     racks = slots.racks or (-(-servers // slots.nodes_per_rack) if slots.nodes_per_rack else None)
     count = {"server": servers, "rack": racks or 1}.get(slots.colo_basis or "", 1)
@@ -360,3 +360,8 @@ CALCULATOR = Calculator(
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )
+
+
+def _servers(payload: dict[str, Any]) -> int:
+    """The 8-GPU servers that hold the payload's GPUs: what per-server rents, leases and running costs count."""
+    return -(-int(payload["gpus"]) // GPUS_PER_NODE)

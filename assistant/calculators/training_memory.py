@@ -160,6 +160,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_memory", payload=payload, assumed=assumptions, ask=ask)
 
 
+def model_states_gb(per_gpu: dict[str, Any]) -> float:
+    """Weights, gradients and optimizer states on one GPU: the plan without activations and buffers."""
+    return float(per_gpu["weights_gb"] + per_gpu["gradients_gb"] + per_gpu["optimizer_states_gb"])
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     """The plan's headline; asked for the model states alone ("not counting activations"), the floor they set
     comes first."""
@@ -174,9 +179,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     gpus, stage = call.input.get("gpus", 1), call.input.get("zero_stage", 0)
     if gpus > 1 and stage == 3:
         # "ZeRO-3 64张H100 每张卡占多少显存 不算激活": the states' share on each of the GPUs given
-        share = (
-            o["per_gpu"]["weights_gb"] + o["per_gpu"]["gradients_gb"] + o["per_gpu"]["optimizer_states_gb"]
-        )
+        share = model_states_gb(o["per_gpu"])
         bytes_pp = num(o["model_state_bytes_per_param"])
         en = (
             f"Without activations, each of the {gpus} GPUs holds about **{num(share)} GB** of {model}'s model states "

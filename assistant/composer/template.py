@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import Brief, Row, Summary, View, num
+from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import for_reader
@@ -357,14 +358,10 @@ def _stages_lead(run: ToolRun, lang: Language) -> str | None:
         n = call.input.get("zero_stage") or 0
         return ("不用 ZeRO" if zh else "no ZeRO") if n == 0 else f"ZeRO-{n}"
 
-    def states(call: ToolCall) -> float:
-        g = call.output["per_gpu"]
-        return float(g["weights_gb"] + g["gradients_gb"] + g["optimizer_states_gb"])
-
     gpus = calls[0].input.get("gpus", 1)
     totals = "，".join if zh else ", ".join
     listed = totals(f"{stage(c)} {num(c.output['per_gpu']['total_gb'])} GB" for c in calls)
-    kept = " / ".join(num(states(c)) for c in calls)
+    kept = " / ".join(num(model_states_gb(c.output["per_gpu"])) for c in calls)
     card, memory = calls[0].output.get("gpu"), calls[0].output.get("gpu_memory_gb")
     fitting = [stage(c) for c in calls if c.output.get("fits")]
     if zh:
@@ -676,10 +673,8 @@ class TemplateComposer:
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
             if staged := _stages_lead(run, lang):
-                by_card, heads = (
-                    [staged],
-                    [],
-                )  # each stage's memory, side by side, instead of one verdict each
+                # each stage's memory, side by side, instead of one verdict each
+                by_card, heads = [staged], []
             if timed := _bought_time_lead(run, lang):
                 by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each
