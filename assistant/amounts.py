@@ -24,6 +24,7 @@ Kind = Literal[
     "colo",
     "storage",
     "infra",
+    "power_bill",
     "budget",
 ]
 Currency = Literal["USD", "CNY"]
@@ -107,6 +108,13 @@ _AFTER = [
 ]
 # ... and the words right before it
 _BEFORE = [
+    # "月租8万", "monthly rent of $20k", "租金每月": a rent by the month
+    (
+        "lease",
+        flags(
+            r"(?:月租金?|月付|月供|租金|monthly (?:rent|lease)(?: payment)?|\brent(?:al)?)\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
+        ),
+    ),
     (
         "hourly",
         flags(
@@ -132,7 +140,7 @@ _BEFORE = [
             r"|(?:自己买|自购|自建|买(?:的话|断)|购买的话|买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy(?:ing)? (?:it|one|them|the (?:box|server|machine|node))\s*(?:is|costs?|for|at|would be|outright)?)\s*$"
             # "buying an 8 gpu box for $280k", "buy a DGX H100 for $300k", "买一台8卡H100 220万": a machine's price
             r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"
-            r"|买(?:一|1)台[^。，,；;？?]{0,14}?\s*$"
+            r"|买(?:一|1)台[^。，,；;？?\d]{0,14}?(?:\d+\s*卡[^。，,；;？?]{0,8})?\s*$"
             # "vendor quoted $310k for an 8x H100 server": a quote is a machine's price
             r"|\b(?:quoted|priced)\s*(?:us|me|at|=|:)?\s*$"
             # "vendor quote $280k", "the OEM's quote is $300k"
@@ -150,6 +158,8 @@ _BEFORE = [
     (
         "infra",
         flags(
+            # ("a quote incl network is $2.6M" is everything, network included)
+            r"(?<!incl\s)(?<!incl\.\s)(?<!including\s)(?<!含)(?<!包括)(?<!包含)"
             r"(?:\bnetwork(?:ing)?|\bfabric|\bswitch(?:es|ing)?|infiniband|\bib\b|\bstorage|网络|组网|交换机|存储)"
             r"(?:\s*(?:gear|hardware|systems?|and\s+storage|&\s*storage|\+\s*storage|和存储|加存储))?"
             r"\s*(?:(?:is|are|costs?|at|of|for|=|:|：|要|约|大概|另算|另外|预算|花)\s*){0,2}$"
@@ -178,10 +188,28 @@ _PER_YEAR = flags(
 _INCLUDED = flags(r"^[^。.;；$¥\d]{0,6}(?:含|包含|包括|including|incl\.?|with)\s*(?:托管|机柜|colo|hosting)")
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
 _BUILT_ONE = flags(
-    r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥]{0,12}?\s*$"
+    r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥\d]{0,12}?(?:\d+\s*卡[^。，,；;？?$¥]{0,8})?\s*$"
     r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)\s+for\s*$"
 )
 _CLAUSE_END = flags(r"[,;，；。()（）]")
+_DIGIT = flags(r"\d")
+_OTHER_COST = flags(r"托管|电费|运维|维保|人工|\bcolo|\bhosting|\bpower\b|\belectricity|\bstaff|\bsupport\b")
+_EACH = flags(r"^\s*(?:each|apiece|a piece|per unit)\b|^\s*(?:一张|每张)")
+# "32 gpus at", "16 A100s @": a count of things, then their price (not "16 nodes of 8x H100 at": a node's shape)
+_COUNTED_AT = flags(
+    r"(?<!of\s)\b\d+\s+(?![x×]\s)((?:[a-z][^\s$¥,;]*\s+){0,2}?[a-z][^\s$¥,;]*)\s*(?:at|@|for|cost(?:ing)?|priced at)\s*(?:~|about|around|roughly)?\s*$"
+)
+_MACHINE = flags(r"dgx|hgx|server|node|box|machine|system|服务器|整机|台")
+# an electricity bill for a period, not a price per kWh: "电费每台每年6万", "power bill ~$8k/month",
+# "electricity costs us $120k a year"
+_POWER_BILL = flags(
+    r"(?:(?:(?:每|一)?(?:年|个?月))?(?:电费|电力成本|电力费用|用电成本)"
+    r"|(?:\b(?:yearly|annual|monthly)\s+)?\b(?:power|electricity|energy) (?:bill|costs?)"
+    # (not "一年电费多少 电价0.8元": a question about the bill, then the tariff)
+    r")(?:(?!电价|单价|价格|多少|几|\bprice|\btariff|\brate\b|how much|what|kwh|度)[^。.,，;；$¥\d]){0,14}$"
+)
+_PERIOD_BEFORE = flags(r"年|月|\b(?:yearly|annual(?:ly)?|monthly|per (?:year|month)|a (?:year|month))\b")
+_KWH_AFTER = flags(r"^\s*(?:/|per|a|每|一)\s*(?:kwh|度|千瓦时)|^\s*(?:cents?|¢)")
 # a message about vendors' quotes: its bare amounts are prices ("we got quotes: H100 server 235万, 910B 8卡 115万")
 _QUOTING = flags(r"\bquot(?:e|es|ed|ing)\b|报价|报了|供应商报|厂商报")
 
@@ -214,7 +242,11 @@ def money_mentions(text: str) -> list[Money]:
             currency = "CNY"  # "每台220万", "每卡每小时15", "预算2000万" in a Chinese message: yuan
         # "rent at $2.5/GPU-hour for a month" is an hourly price for a month's use, not a monthly lease
         # the words after this amount up to the next clause: "$290k each), colo $3k per month" is no monthly price
-        after = clause(text, match.end(), match.end() + 28)
+        # (and up to the next number: "买的话一台230万 用3年 托管每月1.5万" is a price, the month is the hosting's,
+        # or another cost: "买一台250万 托管电费每月2万" is a price, the month is the hosting's)
+        after = _OTHER_COST.split(
+            _DIGIT.split(clause(text, match.end(), match.end() + 28), maxsplit=1)[0], maxsplit=1
+        )[0]
         if (
             kind == "colo"
             and _LEASE.search(text[max(0, match.start() - 12) : match.start()])
@@ -247,6 +279,17 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
         if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
             period = _PER_MONTH.search(after) or _PER_YEAR.search(after)
             return kind, period.end() if period else 0  # type: ignore[return-value]
+    # after people and hosting: "托管加电费每月1.5万" is the hosting bill, power included
+    if (bill := _POWER_BILL.search(before)) and not _KWH_AFTER.search(after):
+        period = _PER_YEAR.search(after) or _PER_MONTH.search(after)
+        if period or _PERIOD_BEFORE.search(bill.group(0)):
+            return "power_bill", period.end() if period else 0
+    if (
+        _EACH.search(after)
+        and (counted := _COUNTED_AT.search(before))
+        and not _MACHINE.search(counted.group(1))
+    ):
+        return "gpu", 0  # "buying 32 gpus at ~$30k each", "16 A100s at $15k each": each GPU's price
     for kind, pattern in _AFTER:
         if match := pattern.search(after):
             return kind, match.end()  # type: ignore[return-value]

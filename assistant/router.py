@@ -603,7 +603,9 @@ _ASKED = [
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
     ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r", r"[$¥]\s*/\s*(?:gpu|card)[\s-]*h(?:ou)?rs?\b",
-                           r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:成本|合多少|多少钱)")),
+                           r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:成本|合多少|多少钱)",
+                           # "每卡每小时成本多少", "每张卡每小时多少钱", "单卡时成本"
+                           r"(?:每|单)\s*(?:张)?\s*(?:卡|gpu)\s*(?:每)?\s*(?:小时|时)\s*(?:的)?\s*(?:成本|费用|多少钱|合多少|要多少)")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
 ]  # fmt: skip
@@ -1810,9 +1812,17 @@ def _refine(
     if follow_up and asked == "cost" and not priced & set(chosen) and set(chosen) & _PRETRAIN_TOOLS:
         # "and the cloud bill?" after a training time: the same run, priced
         chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS] + ["cloud_cost"]
+    if asked == "per_gpu_hour" and (slots.server_price or slots.gpu_price) and "tco" not in chosen:
+        # "每卡时成本: 60台 单台180万 按4年折旧 电费…": what owning costs per GPU-hour is a TCO, whatever
+        # running cost the message names first
+        chosen = [t for t in chosen if t not in {"power_cost", "cloud_cost", "budget_fit"}] + ["tco"]
     if "tco" in chosen and "power_cost" in chosen and asked not in {"power"}:
         chosen.remove("power_cost")  # the TCO carries the electricity bill among its running costs
-    if "cloud_cost" in chosen and "tco" in chosen:
+    if "tco" in chosen and slots.gpu_hours and slots.cloud_price_per_gpu_hour:
+        # "180k GPU-hours at $2.10, total? and against buying 32 GPUs": the job's bill, then owning for the job
+        chosen = [t for t in chosen if t != "cloud_cost"]
+        chosen.insert(chosen.index("tco"), "cloud_cost")
+    elif "cloud_cost" in chosen and "tco" in chosen:
         chosen.remove("cloud_cost")
     if "cloud_cost" in chosen and not (
         slots.params_b

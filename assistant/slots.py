@@ -55,6 +55,10 @@ class Slots(BaseModel):
     )
     driver_version: str | None = Field(default=None, description="The NVIDIA driver installed, e.g. '535'.")
     cuda_version: str | None = Field(default=None, description="The CUDA version wanted, e.g. '12.8'.")
+    utilization_options: list[float] = Field(
+        default_factory=list,
+        description="Utilisations weighed side by side ('show at 100% and 70% utilization', '利用率60%和80%'), 0-1.",
+    )
     zero_options: list[int] = Field(
         default_factory=list,
         description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
@@ -165,6 +169,14 @@ class Slots(BaseModel):
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
     staff_per_year: float | None = Field(default=None, description="Operations staff per year, all people.")
     staff_currency: str | None = None
+    power_bill_per_year: float | None = Field(
+        default=None,
+        description="The electricity bill per year the user states ('电费每台每年6万', 'power bill $8k/month' x 12).",
+    )
+    power_bill_currency: str | None = None
+    power_bill_per_server: bool = Field(
+        default=False, description="power_bill_per_year is each server's bill ('电费每台每年6万')."
+    )
     colo_per_month: float | None = Field(
         default=None, description="Colocation rent per month, per colo_basis."
     )
@@ -272,6 +284,8 @@ class Slots(BaseModel):
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
         if "zero_stage" in stated:
             carried["zero_options"] = []  # "那用ZeRO-3呢": that stage alone
+        if "utilization" in stated:
+            carried["utilization_options"] = []  # "and at 40%?": that utilisation alone
         if "tokens_per_second_per_gpu" in stated:
             carried["step_time_s"] = None  # a throughput measured per GPU replaces a step time
         if "step_time_s" in stated:
@@ -466,7 +480,7 @@ _PER_RACK_COUNT = flags(
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
-    r"|托管(?:费)?\s*(?:加|和|含|\+)\s*电费?|电费?\s*(?:加|和|\+)\s*托管|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+    r"|托管(?:费)?\s*(?:加|和|含|\+|及|、)?\s*电费|电费?\s*(?:加|和|\+|及|、)\s*托管|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
 )
 # "$310k per server, we need 4", "要买4台": how many of the machines just priced
 _SERVERS_NEEDED = flags(
@@ -739,6 +753,12 @@ _UTIL = flags(
     # "只用60%的时间", "60%的时间在跑", "用到60%"
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
 )
+# several utilisations at once: "at 100% and 70% utilization", "利用率分别按60%、80%算"
+_PCT_LIST = r"\d+(?:\.\d+)?\s*%(?:\s*(?:and|or|vs\.?|/|和|与|跟|或|、|,|，)\s*\d+(?:\.\d+)?\s*%){1,3}"
+_UTIL_OPTIONS = flags(
+    rf"(?:utili[sz]ation|\butil\b|利用率|使用率)[^。.;；\n%\d]{{0,14}}({_PCT_LIST})"
+    rf"|({_PCT_LIST})\s*(?:的)?\s*(?:utili[sz]ation|\butil\b|利用率|使用率|负载|load\b)"
+)
 _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
     rf"|{NUMBER}-(?:years?|yrs?)\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
@@ -750,6 +770,9 @@ _YEARS = flags(
     rf"|(?:包|租|签)\s*{NUMBER}\s*年|{NUMBER}\s*年\s*(?:下来|哪个|谁)"
     # "两年 24/7 跑", "三年跑下来", "用两年": a period of use
     rf"|{NUMBER}\s*年\s*(?:24\s*/\s*7|7\s*[x×*]\s*24|全天|不停|满负荷)?\s*(?:跑|用|运行|使用)"
+    # "depreciate 5 yrs", "amortize over 4 years", "折旧5年", "按5年摊销": the years the hardware is paid off over
+    rf"|(?:depreciat\w*|amorti[sz]\w*|write[- ]off|折旧|摊销|分摊)\s*(?:it\s*|them\s*)?(?:over|across|for|in|按|期|年限|周期)?\s*(?:为|是)?\s*{NUMBER}\s*(?:年|years?|yrs?)"
+    rf"|{NUMBER}\s*(?:年|-?years?|-?yrs?)\s*(?:的\s*)?(?:折旧|摊销|depreciation|amorti[sz]ation|straight[- ]line)"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -834,7 +857,7 @@ _INFRA_SHARE = flags(
     rf"|(?:infra\w*|基础设施|配套)\s*(?:overhead|占|按|加)?\s*{DECIMAL}\s*%"
 )
 _MAINTENANCE = flags(
-    rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)[^。.;；\n%]{{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
+    rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)(?:(?!利用率|使用率|utili|\butil\b|\bpue\b|负载|load\b)[^。.;；\n%]){{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
 )
 _CHECKPOINTS = flags(
     rf"(?:keep|keeps|keeping|retain|retaining|store|storing|保留|存)\s*(?:the\s*)?(?:last\s*|最近\s*)?{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
@@ -960,7 +983,7 @@ _GROWTH_SHARE = flags(
 )
 _RESIDUAL = flags(
     rf"{DECIMAL}\s*%\s*(?:residual|resale|salvage)(?:\s*value)?|(?:residual|resale|salvage)(?:\s*value)?\s*(?:of|=|is|at|:)?\s*(?:~|about)?\s*{DECIMAL}\s*%"
-    rf"|(?:残值|残值率|回收价值|二手价)\s*(?:为|是|按|有|约)?\s*{DECIMAL}\s*%"
+    rf"|(?:残值|残值率|回收价值|二手价)\s*(?:为|是|按|有|约|算|取|估|计)?\s*(?:成|为|到)?\s*{DECIMAL}\s*%"
     # "resell the server for 30% of its price", "sell them at 25%", "二手能卖30%", "卖掉能回收20%"
     rf"|\b(?:re)?sell\w*\s+(?:(?:it|them|the\s+\w+|our\s+\w+|those|these)\s+)?(?:for|at)\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%"
     rf"|(?:二手|转卖|卖掉|卖出|回收)\s*(?:还)?(?:能|可以)?\s*(?:卖|回收|回|收回)?\s*(?:个|到)?\s*{DECIMAL}\s*%"
@@ -973,6 +996,9 @@ _PEAK = flags(
 )
 _HEADROOM = flags(
     rf"{DECIMAL}\s*%\s*(?:of\s*)?(?:headroom|buffer|margin|余量|冗余)|(?:headroom|buffer|margin|余量|冗余)\s*(?:of|留|为|按|是)?\s*{DECIMAL}\s*%"
+    # "add 15% for failed runs + evals", "再加20%用于调试和重跑": a margin on top of an estimate
+    rf"|(?:\badd|\bplus|\+|加上?|再加|多加|另加|预留)\s*(?:another\s*|an? extra\s*|extra\s*)?{DECIMAL}\s*%\s*(?:for|to cover|as|用于|给|的)?\s*"
+    r"(?:buffer|margin|余量|冗余|contingency|overhead|fail|retr|re-?run|eval|debug|ablation|experiment|restart|重跑|失败|调试|评测|实验|重启)"
 )
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
@@ -1343,6 +1369,11 @@ class SlotExtractor:
             slots.gpu = gpus[0].id
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))
             self._gpu_count(text, gpus[0], slots)
+            for again in (m for m in gpus[1:] if m.id == gpus[0].id):
+                if slots.gpu_count is not None or slots.servers is not None:
+                    break
+                # "a rented A100 costs $1.60 … or buy 16 A100s": the count stands at a later mention of the card
+                self._gpu_count(text, again, slots)
         plain = _mask(text, mentions)
         if shape := _INSTANCE_SHAPE.search(text):
             # "8卡实例每小时180元，用64卡": the instance's GPUs, not the count rented
@@ -1638,6 +1669,13 @@ class SlotExtractor:
                             re.I,
                         )
                     )
+                case "power_bill" if slots.power_bill_per_year is None:
+                    # "电费每台每年6万", "power bill ~$8k/month": the bill itself, not a tariff to multiply
+                    near = _around(text, money.start, money.end)
+                    by_month = bool(_MONTHLY_PAY.search(near)) and not _YEARLY_PAY.search(near)
+                    slots.power_bill_per_year = money.amount * (12 if by_month else 1)
+                    slots.power_bill_currency = money.currency
+                    slots.power_bill_per_server = bool(_PER_SERVER.search(near))
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
                     basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)
@@ -1845,7 +1883,7 @@ class SlotExtractor:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
         if match := take(_HEADROOM):
-            slots.headroom = float(_group(match, 1, 2) or 0) / 100
+            slots.headroom = float(_group(match, 1, 2, 3) or 0) / 100
         if _SINGLE_STREAM.search(text):
             slots.single_stream = True  # "decode 单请求每秒多少 token", "batch size 1": one stream alone
         if match := take(_SCALING):
@@ -1992,7 +2030,13 @@ class SlotExtractor:
         ):
             unit = match.group(2).lower()
             slots.deadline_days = to_number(match.group(1)) * _DAYS_PER.get(unit, 1)
-        if match := _UTIL.search(text):
+        options = _UTIL_OPTIONS.search(text)
+        listed = re.findall(r"(\d+(?:\.\d+)?)\s*%", _group(options, 1, 2) or "") if options else []
+        shares = [u for u in dict.fromkeys(float(p) / 100 for p in listed) if 0 < u <= 1]
+        if len(shares) > 1:
+            # "show at 100% and 70% utilization": each one, the last as the one the rest is computed at
+            slots.utilization_options, slots.utilization = shares, shares[-1]
+        elif match := _UTIL.search(text):
             slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
@@ -2000,7 +2044,7 @@ class SlotExtractor:
             slots.years = (
                 1.0
                 if _group(match, 8, 9)
-                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12) or "0")
+                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14) or "0")
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
             slots.years = to_number(match.group(1)) / 12

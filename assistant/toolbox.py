@@ -139,6 +139,11 @@ class ToolBox:
                 runs.extend(
                     (name, slots.model_copy(update={"zero_stage": stage})) for stage in slots.zero_options
                 )
+            elif name == "tco" and len(slots.utilization_options) > 1:
+                # "show at 100% and 70% utilization": the same costs at each utilisation
+                runs.extend(
+                    (name, slots.model_copy(update={"utilization": u})) for u in slots.utilization_options
+                )
             elif name == "training_memory" and len(slots.finetune_options) > 1:
                 # "full finetune or LoRA on 2x 3090?": the memory of each method on the same cards
                 runs.extend(

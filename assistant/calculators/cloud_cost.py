@@ -33,6 +33,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if slots.gpu_hours:
         payload["gpu_hours"] = slots.gpu_hours  # "50k GPU-hours at $2.49": the hours are given
+        if slots.headroom:
+            payload["margin_share"] = slots.headroom  # "add 15% for failed runs", "留20%余量"
     elif slots.gpu_count and slots.deadline_days:
         payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
     elif slots.gpu_count and (slots.period in _PERIOD_DAYS or slots.years):
@@ -85,8 +87,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     given = "price_per_gpu_hour" in i or "price_per_instance_hour" in i
     price = _price(i, o)
+    # "180k GPU-hours + 15%": the hours with the margin, and how they were reached
+    hours_en = hours_zh = num(o["gpu_hours"])
+    if estimate := o.get("gpu_hours_before_margin"):
+        hours_en = f"{num(estimate)} GPU-hours + {pct(i.get('margin_share'))} = {num(o['gpu_hours'])}"
+        hours_zh = f"{num(estimate)} 卡时 + {pct(i.get('margin_share'))} 余量 = {num(o['gpu_hours'])}"
     en = (
-        f"{num(o['gpu_hours'])} GPU-hours at {price} per GPU-hour cost about **{money(o['total'], view.first('en'))}**"
+        f"{hours_en} GPU-hours at {price} per GPU-hour cost about **{money(o['total'], view.first('en'))}**"
         + (
             f" ({o['price_basis']})."
             if "price_per_instance_hour" in i
@@ -100,9 +107,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if "price_per_instance_hour" in i
         else ""
     )
-    zh = (
-        f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**"
-        + ("。" if given else f"（{o['gpu']}，目录价格）。")
+    zh = f"{hours_zh} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**" + (
+        "。" if given else f"（{o['gpu']}，目录价格）。"
     )
     if before := o.get("total_before_discount"):
         # "$2.49/GPU-hour … and with 30% off?": the bill at the listed price first, then with the discount

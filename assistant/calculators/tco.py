@@ -44,13 +44,50 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["months"] = round(slots.years * 12)  # "over 18 months"
     if slots.residual_share is not None:
         payload["residual_share"] = slots.residual_share
-    if slots.utilization:
+    job = _job_months(slots, payload["gpus"])
+    if job and not slots.years:
+        # "180k GPU-hours (+15%) … or buy 32 GPUs": owning for as long as the job keeps the GPUs busy, so
+        # both sides pay for the same GPU-hours
+        payload.update(months=round(job, 2), utilization=1.0)
+        hours = job * HOURS_PER_MONTH
+        assumptions.append(
+            assumed(
+                f"the period is the job's length: {num(hours * payload['gpus'])} GPU-hours on {payload['gpus']} GPUs "
+                f"= {num(hours)} h (about {num(hours / 24)} days) at full use; no resale",
+                f"比较期按这项任务的时长：{num(hours * payload['gpus'])} 卡时 ÷ {payload['gpus']} 张卡 = {num(hours)} 小时"
+                f"（约 {num(hours / 24)} 天），满负荷运行；不计转售",
+            )
+        )
+    elif slots.utilization:
         payload["utilization"] = slots.utilization
     else:
         assumptions.append(assumed("80% utilisation", "利用率 80%"))
+    listed = bool(
+        slots.colo_per_month
+        or slots.staff_per_year
+        or slots.power_bill_per_year
+        or slots.electricity_price_per_kwh is not None
+    )
+    if (
+        slots.server_price
+        and (listed or slots.maintenance_share is not None)
+        and slots.network_share is None
+        and not slots.network_storage_cost
+        and payload["gpus"] > GPUS_PER_NODE
+    ):
+        # "100台 每台200万 折旧5年 电费… 运维…": the user's own cost model, item by item; a planning share for
+        # the network beside it would be a cost they did not list
+        payload["network_storage_share"] = 0.0
+        assumptions.append(
+            assumed(
+                "no cluster network or storage added to the server price you gave; give their price or a share "
+                "of server capex (e.g. 10%) to add them",
+                "整机价之外不另加集群网络和存储；如需计入，请给出价格或占整机款的比例（例如 10%）",
+            )
+        )
     if slots.maintenance_share is not None:
         payload["maintenance_share_per_year"] = slots.maintenance_share
-    elif slots.colo_per_month or slots.staff_per_year or slots.electricity_price_per_kwh is not None:
+    elif listed:
         # the user listed their running costs (colocation, people): those are the costs, no default share for
         # support and spares added beside them, which moved verdicts the user's own figures did not
         payload["maintenance_share_per_year"] = 0.0
@@ -66,6 +103,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         c
         for amount, c in (
             (slots.monthly_bill, slots.monthly_bill_currency),
+            (slots.power_bill_per_year, slots.power_bill_currency),
             (slots.server_price, slots.server_price_currency),
             (slots.gpu_price, slots.gpu_price_currency),
             (slots.lease_per_month, slots.lease_currency),
@@ -98,9 +136,21 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         per = servers if slots.lease_per_server else 1
         lease = slots.lease_per_month * per
         payload["lease_per_month"] = amount_in(lease, slots.lease_currency, payload["currency"], catalog)
-        if slots.lease_all_in:
-            payload["lease_all_in"] = True  # "租的话每月8万（含托管）": the rent is the whole cost of renting
-        if slots.lease_is_rental:
+        hosted = slots.lease_is_rental and bool(slots.colo_per_month)
+        if slots.lease_all_in or hosted:
+            # "租的话每月8万（含托管）": the rent is the whole cost of renting; so is a machine rented by the month
+            # when a hosting fee is given: that fee is for the machine bought, the rented one sits in the
+            # provider's rack ("租一台8卡H800 月租8万 … 买的话托管加电费每月1.5万")
+            payload["lease_all_in"] = True
+        if hosted and not slots.lease_all_in:
+            assumptions.append(
+                assumed(
+                    "the hosting fee is for the machine bought; the rented one runs in the provider's data centre, "
+                    "its rent taken to cover power, hosting and maintenance",
+                    "托管费算在自购的机器上；租用的机器放在出租方机房，租金按已含电费、托管和维保计",
+                )
+            )
+        elif slots.lease_is_rental and not slots.lease_all_in:
             # a rented machine is the provider's: its support and spares are in the rent
             payload["lease_includes_maintenance"] = True
             assumptions.append(
@@ -132,6 +182,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                     f"运维每台每年 {num(slots.staff_per_year)} × {servers} 台",
                 )
             )
+    if slots.power_bill_per_year:
+        # "电费每台每年6万": the bill as the user pays it, for every server
+        servers = _servers(payload) if slots.power_bill_per_server else 1
+        payload["electricity_per_year"] = servers * amount_in(
+            slots.power_bill_per_year, slots.power_bill_currency, payload["currency"], catalog
+        )
+        if servers > 1:
+            assumptions.append(
+                assumed(
+                    f"electricity {num(slots.power_bill_per_year)} per server per year x {servers} servers",
+                    f"电费每台每年 {num(slots.power_bill_per_year)} × {servers} 台",
+                )
+            )
     if slots.colo_per_month:
         _colocation_into(slots, payload, assumptions, catalog)
     if slots.gpu_price and not slots.server_price:
@@ -158,7 +221,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     ask = (
         None
-        if slots.utilization
+        if slots.utilization or "months" in payload
         else assumed("How busy will the GPUs be (utilisation)?", "这些卡的预计利用率是多少？")
     )
     return Plan(tool="tco", payload=payload, assumed=assumptions, ask=ask)
@@ -249,14 +312,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if not o.get("cloud_priced", True):
         weighed = [k for k in weighed if k != "cloud"]  # no cloud price anywhere: owning against leasing only
     best = min(weighed, key=lambda k: t[k]["usd"])
-    years_en = f"{num(o['years'])} year{'' if o['years'] == 1 else 's'}"
+    years_en = _period(o["years"], zh=False)
     en = (
         f"Over {years_en} at {pct(o['utilization'])} utilisation, **{_NAMES[best][0]} is cheapest**: "
         + ", ".join(f"{k} {money(t[k], first_en)}" for k in weighed)
         + "."
     )
     zh = (
-        f"{num(o['years'])} 年、利用率 {pct(o['utilization'])} 时，**{_NAMES[best][1]}最划算**："
+        f"{_period(o['years'], zh=True)}、利用率 {pct(o['utilization'])} 时，**{_NAMES[best][1]}最划算**："
         + "，".join(f"{_NAMES[k][1]} {money(t[k], first_zh)}" for k in weighed)
         + "。"
     )
@@ -339,6 +402,10 @@ CALCULATOR = Calculator(
         r"rent (?:or|vs\.?) buy",
         r"on[- ]prem(?:ise)? (?:vs|or)",
         r"总拥有成本",
+        # "depreciate over 5 years", "按4年折旧": owning's cost spread over the hardware's life
+        r"depreciat\w*",
+        r"written off|write[- ]off",
+        r"折旧",
         r"(?:\d|几|[一二三四五六七八九十])\s*年(?:的|下来)?\s*总(?:成本|花费|开销)",
         r"租(?:还是|赁)",
         r"买还是租",
@@ -360,6 +427,24 @@ CALCULATOR = Calculator(
     follow_ups_en=("What if utilisation is 50%?", "What does the electricity cost per year?"),
     follow_ups_zh=("利用率50%呢？", "每年电费多少？"),
 )
+
+
+HOURS_PER_MONTH = 730  # 8,760 h / 12
+
+
+def _period(years: float, *, zh: bool) -> str:
+    """ "3 years", "18 months", "8.86 months": a period that is not a whole number of years in months."""
+    if years == int(years):
+        return f"{num(years)} 年" if zh else f"{num(years)} year{'' if years == 1 else 's'}"
+    months = num(round(years * 12, 2))
+    return f"{months} 个月" if zh else f"{months} months"
+
+
+def _job_months(slots: Slots, gpus: int) -> float | None:
+    """The months one job of stated GPU-hours (with any margin) keeps ``gpus`` GPUs busy; None without one."""
+    if not (slots.gpu_hours and slots.cloud_price_per_gpu_hour):
+        return None
+    return slots.gpu_hours * (1 + (slots.headroom or 0)) / gpus / HOURS_PER_MONTH
 
 
 def _servers(payload: dict[str, Any]) -> int:

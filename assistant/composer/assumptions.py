@@ -86,7 +86,7 @@ def _shares(g: Groups) -> str:
 # calculators on many inputs and checks that every sentence has a rule and keeps its numbers and names.
 RULES: list[Rule] = [
     rule(
-        r"the rent covers power, hosting and support \(given\): nothing is added to it",
+        r"the rent covers power, hosting and support: nothing is added to it",
         "租金已包含电费、托管和维保（用户给定）：不另加费用",
     ),
     rule(rf"(?P<share>{NUMBER})% off the price given \(given\)", "在所给价格上优惠 {share}%（用户给定）"),
@@ -392,6 +392,14 @@ RULES: list[Rule] = [
         lambda g: f"在 {g['run']} 张卡上：每卡每秒 {g['tps']} token × 扩展效率 {g['eff']}% = {g['out']}",
     ),
     rule(
+        r"cost = GPU-hours x price: storage, egress and staff are excluded",
+        "费用 = GPU 小时 × 单价：不含存储、出网流量和人力",
+    ),
+    rule(
+        rf"(?P<hours>{NUMBER}) GPU-hours \+ (?P<share>{NUMBER})% margin \(given\) = (?P<total>{NUMBER}) GPU-hours",
+        "{hours} 卡时 + {share}% 余量（用户给定）= {total} 卡时",
+    ),
+    rule(
         r"cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
         "费用 = GPU 小时 × 单价：不含存储、出网流量、人力、失败的训练和实验",
     ),
@@ -437,6 +445,10 @@ RULES: list[Rule] = [
     rule(
         rf"network and storage (?P<amount>{NUMBER}) (?P<currency>USD|CNY) \(given\)",
         lambda g: f"网络与存储 {g['amount']} {_CURRENCY[g['currency']]}（用户给定）",
+    ),
+    rule(
+        rf"electricity (?P<bill>{NUMBER}) (?P<currency>USD|CNY) per year \(given\)",
+        lambda g: f"电费每年 {g['bill']} {_CURRENCY[g['currency']]}（用户给定）",
     ),
     rule(
         rf"lease (?P<lease>{NUMBER}) (?P<currency>USD|CNY) per month \(given\)",

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
-from assistant.calculators.common import Brief, Row, Summary, View, num
+from assistant.calculators.common import Brief, Row, Summary, View, money, num, pct
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
@@ -386,6 +386,26 @@ def _stages_lead(run: ToolRun, lang: Language) -> str | None:
     ).strip()
 
 
+def _utilizations_lead(run: ToolRun, lang: Language, first: str) -> str | None:
+    """ "$/GPU-hour at 100% and 70% utilization": owning's cost per GPU-hour used at each utilisation."""
+    calls = [c for c in run.calls if c.name == "tco"]
+    if len({c.output["utilization"] for c in calls}) < 2:
+        return None
+    years = num(calls[0].output["years"])
+    each = [(pct(c.output["utilization"]), money(c.output["per_used_gpu_hour"]["buy"], first)) for c in calls]
+    if lang == "zh":
+        listed = "，".join(f"利用率 {u} 时 **{m}**" for u, m in each)
+        return f"自购折合每卡时：{listed}（{years} 年总成本摊到实际使用的卡时上，利用率越低每卡时越贵）。"
+    (u, m), rest = each[0], each[1:]
+    listed = " and ".join(
+        [f"**{m}** per GPU-hour used at {u} utilisation", *(f"**{m}** at {u}" for u, m in rest)]
+    )
+    return (
+        f"Owning costs {listed} (the {years}-year total over the GPU-hours actually worked: the lower the "
+        "utilisation, the dearer each hour)."
+    )
+
+
 def _per_card(briefs: list[Brief], lang: Language) -> str:
     """ "按每张卡能扛的并发比": the concurrent sequences each card carries, the most first."""
     best = max(briefs, key=lambda b: b.per_card or 0)
@@ -675,6 +695,11 @@ class TemplateComposer:
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each
                 by_card, heads = [staged], []
+            if spread := _utilizations_lead(run, lang, view.first(lang)):
+                # each utilisation's cost per GPU-hour, then the full picture at the last one
+                last = [c for c in ordered if c.name == "tco"][-1]
+                by_card = [spread]
+                heads = [h for c, h in zip(ordered, heads, strict=True) if c.name != "tco" or c is last]
             if timed := _bought_time_lead(run, lang):
                 by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each

@@ -506,3 +506,72 @@ def test_a_follow_up_changing_the_data_and_asking_storage_reruns_the_time_too(as
 def test_a_draw_each_is_every_servers_not_the_rooms(assistant: Assistant, message: str, bill: str) -> None:
     (answer,) = talk(assistant, message)
     assert bill in first_sentence(answer), answer.answer[:200]
+
+
+# --- set 17's TCO classes: the user's own cost model, a margin on GPU-hours, rent against buy with hosting ---
+
+
+def test_an_itemised_cost_model_gives_the_cost_per_gpu_hour(assistant: Assistant) -> None:
+    """60 servers x ¥180万 = ¥1.08亿, written off over 4 years; each year 60 x ¥5万 power + ¥200万 operations
+    = ¥500万: ¥1.08亿 + 4 x ¥500万 = ¥1.28亿 over 480 x 8,760 h x 70% x 4 = 11,773,440 card-hours = ¥10.87.
+    No network share and no default upkeep are added to a cost model the user itemised."""
+    (answer,) = talk(
+        assistant,
+        "算一下每卡时成本：60台8卡机，单台180万，按4年折旧，每台每年电费5万，运维每年共200万，利用率70%",
+    )
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    out = output(answer, "tco")
+    assert out["totals"]["buy"]["cny"] == pytest.approx(128_000_000)  # type: ignore[index]
+    assert "¥10.9" in first_sentence(answer), answer.answer[:200]
+
+
+def test_a_cost_per_gpu_hour_at_two_utilisations_shows_both(assistant: Assistant) -> None:
+    """16 x $300k = $4.8M over 4 years; a year's power 16 x 10 kW x 1.25 x 8,760 h x $0.10 = $175,200 (the
+    draw given is paid all year) and support 10% of capex = $480,000: $7,420,800 in all. Per GPU-hour used:
+    / (128 x 8,760 x 4 x 90%) = $1.84, / (... x 50%) = $3.31."""
+    (answer,) = talk(
+        assistant,
+        "what's our cost per GPU-hour at 90% and 50% utilization? 16 nodes of 8x H100 at $300k each, written off "
+        "over 4 years, 10 kW per node, PUE 1.25, power $0.10/kWh, support 10% of capex a year",
+    )
+    assert [c.input["utilization"] for c in answer.tool_calls] == [0.9, 0.5], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert "$1.84" in lead, lead
+    assert "$3.31" in lead, lead
+
+
+def test_a_margin_on_stated_gpu_hours_is_billed_and_buying_is_costed_for_the_job(
+    assistant: Assistant,
+) -> None:
+    """90,000 GPU-hours + 10% = 99,000 x $1.60 = $158,400; owning 16 A100s for the same job runs them
+    99,000 / 16 = 6,187.5 h (about 8.5 months), so cloud is cheaper for this one job."""
+    (answer,) = talk(
+        assistant,
+        "A rented A100 costs $1.60/GPU-hr; the job is about 90k GPU-hours plus 10% for reruns. Total? vs buying "
+        "16 A100s at $15k each",
+    )
+    assert tools(answer) == ["cloud_cost", "tco"], answer.answer[:200]
+    assert "$158,400" in first_sentence(answer), answer.answer[:200]
+    tco = next(c for c in answer.tool_calls if c.name == "tco")
+    assert (tco.input["gpus"], tco.input["capex_per_gpu"]) == (16, 15_000)
+    assert tco.input["months"] == pytest.approx(6187.5 / 730, abs=0.01)
+    assert tco.output["totals"]["cloud"]["usd"] < tco.output["totals"]["buy"]["usd"]
+    assert "**cloud is cheapest**" in answer.answer.split("\n\n")[0]
+
+
+def test_a_margin_in_chinese_is_added_to_the_card_hours(assistant: Assistant) -> None:
+    """30,000 卡时 + 10% = 33,000 x ¥12 = ¥396,000."""
+    (answer,) = talk(assistant, "按每卡时12元 估计要3万卡时 再加10%用于调试 总费用")
+    assert "¥396,000" in first_sentence(answer), answer.answer[:200]
+
+
+def test_a_rented_machine_against_one_bought_and_hosted(assistant: Assistant) -> None:
+    """Rent ¥9万 x 24 = ¥216万 (the rented machine sits at the provider's); buy ¥250万 + ¥2万 x 24 hosting
+    with power = ¥298万; with 30% resale the purchase is ¥298万 - ¥75万 = ¥223万, still above the rent."""
+    first, second = talk(
+        assistant, "整机租用每月9万 自己买一台250万 托管电费每月2万 用两年 哪个省", "残值算30%呢"
+    )
+    totals = output(first, "tco")["totals"]
+    assert totals["lease"]["cny"] == pytest.approx(2_160_000)  # type: ignore[index]
+    assert totals["buy"]["cny"] == pytest.approx(2_980_000)  # type: ignore[index]
+    assert output(second, "tco")["totals"]["buy"]["cny"] == pytest.approx(2_230_000)  # type: ignore[index]

@@ -306,6 +306,10 @@ TARGETED: list[Payload] = [
     ("compute_optimal", {"budget": 250000}),
     ("driver_check", {"driver": "535", "cuda": "12.8", "gpu": "h100-sxm"}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.49, "discount_share": 0.3}),
+    # a margin on top of the GPU-hours ("add 15% for failed runs"); an electricity bill given per year
+    ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.1, "margin_share": 0.15}),
+    ("tco", {"gpu": "h100-sxm", "gpus": 800, "capex_per_server": 2000000, "currency": "CNY", "years": 5,
+             "electricity_per_year": 6000000, "utilization": 0.6}),
     ("driver_check", {"driver": "550", "gpu": "b200"}),
     ("driver_check", {"cuda": "12.4"}),
     ("compute_optimal", {"budget": 50000, "price_per_gpu_hour": 2.1, "params_b": 3}),

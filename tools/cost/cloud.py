@@ -131,6 +131,13 @@ class CloudCostInput(ToolInput, MoneyFields):
         lt=1,
         description="Discount off the price given (a commitment, '30% off'), as a share.",
     )
+    margin_share: float = Field(
+        default=0.0,
+        ge=0,
+        le=5,
+        description="Extra GPU-hours on top of the estimate for failed runs, evaluations and debugging "
+        "('add 15% for failed runs', '留20%余量'), as a share of the GPU-hours.",
+    )
 
     @model_validator(mode="after")
     def _check_amount(self) -> CloudCostInput:
@@ -149,7 +156,10 @@ class CloudCostOutput(ToolOutput):
     """Catalog cloud prices for the GPU and the cost of the GPU-hours."""
 
     gpu: str
-    gpu_hours: float
+    gpu_hours: float = Field(description="GPU-hours priced, the margin included.")
+    gpu_hours_before_margin: float | None = Field(
+        default=None, description="The GPU-hours given, when a margin was added on top."
+    )
     prices: list[CloudPriceRow] = Field(description="Catalog prices for this GPU, cheapest first.")
     cheapest: CloudPriceRow | None
     median_usd_per_gpu_hour: float | None = Field(description="Median of the counted catalog prices.")
@@ -192,6 +202,13 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         assert inp.days is not None
         gpu_hours = inp.gpus * inp.days * 24
         notes.assumptions.append(f"{inp.gpus} GPUs x {inp.days:g} days x 24 h = {gpu_hours:g} GPU-hours")
+    estimate = gpu_hours
+    if inp.margin_share:
+        # "add 15% for failed runs + evals": the hours billed are the estimate and the margin on top
+        gpu_hours = estimate * (1 + inp.margin_share)
+        notes.assumptions.append(
+            f"{estimate:,.0f} GPU-hours + {inp.margin_share:.0%} margin (given) = {gpu_hours:,.0f} GPU-hours"
+        )
     rows = _cloud_rows(catalog, acc, fx, on_demand_only=inp.on_demand_only)
     counted = [r for r in rows if r.counted]
     cheapest = _cheapest(rows)
@@ -234,7 +251,9 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         "prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
         "CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
         "on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
-        "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded"
+        "cost = GPU-hours x price: storage, egress and staff are excluded"
+        if inp.storage_tb is None and inp.margin_share
+        else "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded"
         if inp.storage_tb is None
         else "cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
     ]
@@ -248,13 +267,14 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         )
     notes.cite(DEEPSEEK_V3)
     return CloudCostOutput(
-        formula="total = GPU-hours x price per GPU-hour (GPU-hours = GPUs x days x 24) [+ TB x 1,000 x price per "
+        formula="total = GPU-hours x (1 + margin) x price per GPU-hour (GPU-hours = GPUs x days x 24) [+ TB x 1,000 x price per "
         "GB-month x months]; CNY = USD x usd_to_cny",
         assumptions=notes.assumptions,
         warnings=notes.warnings,
         sources=notes.sources,
         gpu=acc.name,
         gpu_hours=gpu_hours,
+        gpu_hours_before_margin=estimate if inp.margin_share else None,
         prices=rows,
         cheapest=cheapest,
         median_usd_per_gpu_hour=None if median is None else round(median, 4),

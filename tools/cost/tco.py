@@ -38,8 +38,11 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     """Inputs of the TCO calculator: hardware, period, utilisation, and the buy, lease and cloud terms."""
 
     years: int = Field(default=3, ge=1, le=10, description="Period compared, years.")
-    months: int | None = Field(
-        default=None, ge=1, le=120, description="Period compared in months (e.g. 18); overrides `years`."
+    months: float | None = Field(
+        default=None,
+        gt=0,
+        le=120,
+        description="Period compared in months (e.g. 18, or 8.9 for one job's length); overrides `years`.",
     )
     capex_per_server: float | None = Field(
         default=None,
@@ -124,6 +127,13 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         default=False,
         description="The power given (server_power_kw, it_power_kw) is the average draw all year, busy or idle: "
         "electricity is not scaled by utilisation.",
+    )
+    electricity_per_year: float | None = Field(
+        default=None,
+        ge=0,
+        le=1e10,
+        description="Your electricity bill per year for the whole deployment in `currency` (e.g. 100 servers x "
+        "60,000 a year); replaces the bill computed from power, PUE and price, and is paid busy or idle.",
     )
     residual_share: float = Field(
         default=0.0,
@@ -348,7 +358,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     if inp.power_all_year:
         notes.assumptions.append("the power given is the average draw all year, busy or idle (given)")
     if inp.months:
-        notes.assumptions.append(f"period {inp.months} months (given)")
+        notes.assumptions.append(f"period {inp.months:g} months (given)")
 
     capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
 
@@ -384,22 +394,31 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
             ),
         ),
     }
+    # the user's own bill is what they pay, whatever the utilisation; otherwise power x hours x price
+    bill = fx.to_usd(inp.electricity_per_year) if inp.electricity_per_year is not None else None
+    electricity = power.yearly_usd(power_u) if bill is None else bill
+    if inp.electricity_per_year is not None:
+        notes.assumptions.append(
+            f"electricity {inp.electricity_per_year:,.0f} {inp.currency} per year (given)"
+        )
     buy_opex_items = [
         CostItem(
             name="electricity",
-            amount=fx.money(power.yearly_usd(power_u)),
+            amount=fx.money(electricity),
             basis=f"{power.wall_kw:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {power_u:g} x "
-            f"${power.usd_per_kwh:.4f}/kWh",
+            f"${power.usd_per_kwh:.4f}/kWh"
+            if bill is None
+            else f"{inp.electricity_per_year:g} {inp.currency} per year (given)",
         ),
         *(CostItem(name=k, amount=fx.money(v), basis=b) for k, (v, b) in fixed_opex.items()),
     ]
     fixed = sum(v for v, _ in fixed_opex.values())
-    buy_opex = power.yearly_usd(power_u) + fixed
+    buy_opex = electricity + fixed
     lease_opex = (
         0.0 if inp.lease_all_in else buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
     )
     if inp.lease_all_in:
-        notes.assumptions.append("the rent covers power, hosting and support (given): nothing is added to it")
+        notes.assumptions.append("the rent covers power, hosting and support: nothing is added to it")
 
     if inp.lease_per_month is not None:
         lease_month = fx.to_usd(inp.lease_per_month)
@@ -484,9 +503,12 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         None,
     )
     # buy(u) = capex + years x (fixed + power at 100% x u); cloud(u) = years x GPUs x 8760 x price x u
-    # (a draw paid all year is a fixed cost, whatever the utilisation)
-    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - (0.0 if inp.power_all_year else power.yearly_usd(1.0))
-    fixed_all = fixed + (power.yearly_usd(1.0) if inp.power_all_year else 0.0)
+    # (a draw paid all year, or the user's own bill, is a fixed cost, whatever the utilisation)
+    power_fixed = bill if bill is not None else power.yearly_usd(1.0) if inp.power_all_year else None
+    margin = hw.gpus * HOURS_PER_YEAR * cloud_price - (
+        0.0 if power_fixed is not None else power.yearly_usd(1.0)
+    )
+    fixed_all = fixed + (power_fixed or 0.0)
     raw_break_even_u = (capex - residual + years * fixed_all) / (years * margin) if margin > 0 else math.inf
     break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
 

@@ -199,6 +199,38 @@ def test_tco_a_stated_draw_paid_all_year_is_a_fixed_cost() -> None:
     assert any("average draw all year" in a for a in out.assumptions)
 
 
+def test_tco_a_stated_electricity_bill_replaces_the_computed_one() -> None:
+    """The hand case with the user's own bill of $5,000 a year: buy = 120,000 + 2 x (5,000 + 8,760) = 147,520,
+    whatever the utilisation; break-even (120,000 + 2 x 13,760) / (2 x 8 x 8,760 x 5) = 147,520 / 700,800."""
+    out = tco(TcoInput(**TCO_HAND, electricity_per_year=5_000), CATALOG)
+    opex = {i.name: i.amount.usd for i in out.buy_opex_items}
+    assert opex["electricity"] == pytest.approx(5_000, rel=REL)
+    assert out.totals.buy.usd == pytest.approx(147_520, rel=REL)
+    assert out.break_even_utilization == round(147_520 / 700_800, 4)
+    busier = tco(TcoInput(**{**TCO_HAND, "utilization": 0.9}, electricity_per_year=5_000), CATALOG)
+    assert busier.totals.buy.usd == pytest.approx(out.totals.buy.usd, rel=REL)
+    assert "electricity 5,000 USD per year (given)" in out.assumptions
+
+
+def test_tco_a_period_of_part_months_prorates_the_running_costs() -> None:
+    """The hand case over 8.5 months: buy = 120,000 + 8.5/12 x (3,504 + 8,760) = 128,687 (electricity at 50%)."""
+    out = tco(TcoInput(**TCO_HAND, months=8.5), CATALOG)
+    assert out.years == pytest.approx(8.5 / 12, rel=REL)
+    assert out.totals.buy.usd == pytest.approx(120_000 + 8.5 / 12 * (3_504 + 8_760), rel=REL)
+    assert "period 8.5 months (given)" in out.assumptions
+
+
+def test_cloud_cost_adds_the_margin_given_to_the_gpu_hours() -> None:
+    """DeepSeek-V3's 2.788M H800 GPU-hours at $2 (Table 1) with a 15% margin for failed runs and
+    experiments, which the report's figure leaves out: 2.788M x 1.15 = 3.2062M GPU-hours = $6.4124M."""
+    out = cloud_cost(
+        CloudCostInput(gpu="H800", gpu_hours=2.788e6, price_per_gpu_hour=2, margin_share=0.15), CATALOG
+    )
+    assert out.gpu_hours_before_margin == pytest.approx(2.788e6, rel=REL)
+    assert out.gpu_hours == pytest.approx(3.2062e6, rel=REL)
+    assert out.total.usd == pytest.approx(6.4124e6, rel=REL)
+
+
 def test_tco_break_even_month_is_the_first_month_buying_is_not_dearer() -> None:
     assert tco(TcoInput(**TCO_HAND), CATALOG).break_even_month == 9
     capex, opex_m, cloud_m = 120_000, 12_264 / 12, 175_200 / 12
