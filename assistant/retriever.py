@@ -100,7 +100,11 @@ DEFAULT_WEIGHTS = {
     "question": 2.0,
     "card_heading": 1.0,
     "term_heading": 2.0,
+    "heading_terms": 0.5,
 }
+# a heading word is evidence of a section's topic only when few headings carry it ("ROCm", "Trainium",
+# "Mixing"), never when many do ("training", "GPU")
+RARE_HEADING_WORD = 6
 # a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
@@ -256,6 +260,8 @@ class HybridRetriever:
             "question": self._asked_as_headed(ix, query_vector, filters),
             # "rail-optimized是啥意思": the sections headed by the term asked about
             "term_heading": self._headed_by(ix, term, filters),
+            # "realistic state of ROCm for Megatron on MI300X": sections headed by the question's rare words
+            "heading_terms": self._heading_terms(ix, tokens, filters),
         }
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
@@ -435,6 +441,24 @@ class HybridRetriever:
                 return headed if len(headed) <= _RARE_TERM_HEADINGS else []
         return []
 
+    def _heading_terms(self, ix: _Snapshot, tokens: list[str], filters: SearchFilters) -> list[int]:
+        """Guidance sections whose headings share the question's rare words, the rarest first: a heading names
+        its topic ("AMD ROCm, RCCL and MIOpen", "AWS Trainium and other cloud-only accelerators"), where the
+        passage's own words may be spent on a neighbouring one. "trainium2" also seeks "trainium"."""
+        # names and technical terms ("rocm", "nccl", "trainium") in either language's question; a Chinese word
+        # splits into many short segments that head sections on every topic
+        # (model numbers are the card-heading ranker's: "H100" heads sections on every topic)
+        ascii_words = [t for t in tokens if t.isascii() and len(t) >= 3]
+        wanted = {t for t in ascii_words if not any(c.isdigit() for c in t)}
+        wanted |= {stem.group(1) for t in ascii_words if (stem := _FAMILY_STEM.match(t))}
+        scored: list[tuple[float, int]] = []
+        for row, words in enumerate(ix.heading_words):
+            shared = [ix.heading_idf[w] for w in wanted & words if w in ix.heading_idf]
+            if shared and filters.accepts(ix.metas[row]):
+                scored.append((sum(shared), row))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [row for _, row in scored[: self._candidates]]
+
     def _card_headings(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are
         the China-market A800, H800 and H20?"): dense vectors confuse H20 with H200, a heading does not."""
@@ -514,6 +538,10 @@ class _Snapshot:
     # per row, its section heading in lower case without spaces or hyphens, spelled the American way: what a
     # term asked about is looked for in ("Rail-optimised fat-tree topology" -> "railoptimizedfattreetopology")
     headings_squashed: list[str] = field(default_factory=list)
+    # per row, the words of its guidance section's heading (none for catalog entries), and for each heading word
+    # carried by at most RARE_HEADING_WORD distinct headings, log(headings / headings carrying it)
+    heading_words: list[frozenset[str]] = field(default_factory=list)
+    heading_idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
@@ -580,6 +608,22 @@ class _Snapshot:
                 "headings_squashed",
                 [_squash(american(str(m.get("section", "")).lower())) for m in self.metas],
             )
+        if not self.heading_words:
+            words = [
+                frozenset(_named_words(str(m.get("section", ""))))
+                if m.get("doc_type") != "catalog"
+                else frozenset()
+                for m in self.metas
+            ]
+            distinct = {str(m.get("section", "")): w for m, w in zip(self.metas, words, strict=True) if w}
+            carrying = Counter(w for ws in distinct.values() for w in ws)
+            total = len(distinct) or 1
+            object.__setattr__(self, "heading_words", words)
+            object.__setattr__(
+                self,
+                "heading_idf",
+                {w: math.log(total / n) for w, n in carrying.items() if n <= RARE_HEADING_WORD},
+            )
         if self.vectors is not None and self.stacked is None:
             rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
             object.__setattr__(self, "stacked", np.vstack(rows) if rows else None)
@@ -601,6 +645,25 @@ class _Snapshot:
             opening = FAQ_OPENING_BONUS if faq else OPENING_BONUS
             similarity[0] += opening if self.section_of[row] else -OPENING_BONUS
         return similarity, heading
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*")
+
+
+def _named_words(heading: str) -> list[str]:
+    """The names and acronyms in a heading, as keyword tokens: the words written with a capital past the
+    heading's first word, or with one inside ("AMD ROCm, RCCL and MIOpen" -> amd, rocm, rccl, miopen), not
+    the ordinary words around them ("add", "have", "job")."""
+    kept = [
+        m.group()
+        for m in _WORD.finditer(heading)
+        if any(c.isupper() for c in m.group()[1:]) or (m.group()[0].isupper() and m.start() > 0)
+    ]
+    return tokenize(" ".join(kept))
+
+
+# "trainium2", "gaudi3": the family a numbered product belongs to, as headings name it
+_FAMILY_STEM = re.compile(r"([a-z]{4,})\d+[a-z]?$")
 
 
 def _heading(meta: dict[str, Any]) -> str:

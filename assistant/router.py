@@ -80,6 +80,10 @@ _MIXING = words(
     r"\bsame (?:training )?job\b",
     r"\btogether\b[^?.]{0,30}\btrain",
     r"\bcombine\b",
+    # "can one training job span all 48 GPUs?", "一个任务同时用上新旧两种卡"
+    r"\b(?:one|a single|single|the same)\s+(?:training\s+)?(?:job|run)\b[^?.]{0,30}\b(?:span|across|over|use)",
+    r"\bspan(?:s|ning)?\s+(?:all|both|every)\b",
+    r"(?:一个|同一个|单个)(?:训练)?任务[^？?。]{0,12}(?:同时用|一起用|跨|用上)",
 )
 _CHECKPOINT_WORDS = words(r"\bcheckpoints?\b", r"\bckpts?\b", r"检查点")
 # where data and checkpoints can live: the tiers a storage question weighs
@@ -437,6 +441,12 @@ _ADVICE = words(
     r"(?:哪里|什么)(?:有)?问题",
     r"(?:是)?什么原因",
 )
+# "busbw 120 GB/s, 正常吗?", "is something wrong?": a measurement to judge, from the guidance
+_JUDGE = words(
+    r"\b(?:is )?(?:something|anything) wrong\b",
+    r"\bis (?:this|that|it) (?:normal|expected|ok)\b",
+    r"正常吗|是否正常|正不正常",
+)
 _MFU_WORDS = words(r"\bmfu\b", r"\butili[sz]ation\b", r"利用率")
 # "how do we raise it": the advice's own words; "how do we troubleshoot it" needs the topic said
 _RAISE = words(r"提高|提升|\bimprove\b|\braise\b|\bincrease\b|\bboost\b")
@@ -598,6 +608,7 @@ _ASKED = [
     ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
+                     r"(?:要|需要|得)多少电(?!费)",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少",
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
@@ -988,7 +999,8 @@ class Router:
             # "what size is a 13B checkpoint?": computed for that model; "checkpoint 呢，34B" after the
             # dataset's size: the checkpoints now, not the dataset again
             tools = ["storage"]
-        if _ADVICE.search(text) and asked in {None, "mfu"}:
+        judged = not _ADVICE.search(text) and bool(_JUDGE.search(text))
+        if (_ADVICE.search(text) and asked in {None, "mfu"}) or (judged and asked is None):
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
             tools, explain_words = [], True
@@ -996,7 +1008,14 @@ class Router:
             if not topic and _MFU_WORDS.search(text) and not _RAISE.search(text):
                 topic = "MFU 偏低" if language == "zh" else "MFU is low"  # "our run sits at 24% MFU…"
             # what to do about it, in the words advice is written in: "how do we improve it?"
-            how = "怎么提高 改进" if language == "zh" else "how do we improve it"
+            # ("is this normal?" asks for the yardstick, not the remedy)
+            how = (
+                ("多少算正常" if language == "zh" else "what figure is normal")
+                if judged and not topic  # (a low MFU judged is a low MFU to improve)
+                else "怎么提高 改进"
+                if language == "zh"
+                else "how do we improve it"
+            )
             # the cards and counts are the setting, not the subject: "our 128-GPU H100 run" must not pull
             # the passages that merely name an H100
             query = f"{_TOPIC_ONLY.sub(' ', message)} {topic} {how}".strip()

@@ -593,6 +593,12 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
             # "What is the difference between the H100 and the H200?" answers a question about both cards,
             # not one about the H100 alone
             other_cards = named - asked_cards
+        headed = {
+            _FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(passage.section) if (root := _root(f))
+        }
+        if headed and not headed & asked_families and (asked_cards or asked_families):
+            # "ROCm on MI300X?" is not answered under "Does Megatron-LM run on Ascend NPUs?"
+            other_cards = other_cards or {"family"}
         said = f"{passage.section} {passage.snippet}".lower()
         if asked_families and not any(
             f in said or (f == "trainium" and "trn" in said) for f in asked_families

@@ -137,3 +137,39 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
     section still answers, first."""
     answer = assistant.ask(question)
     assert heading in answer.citations[0].section, [c.section for c in answer.citations]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        # a rare name in the question finds the section headed by it, not a neighbouring topic
+        ("our stack is megatron + deepspeed, how mature is ROCm for it if we buy MI300X?", r"ROCm"),
+        ("Trainium2 芯片有什么，PyTorch 代码要改吗", r"Trainium|NeuronCore|Neuron"),
+        # a section headed by another family is not the answer ("Ascend" under an MI300X question)
+        ("does deepspeed run on MI300X as-is?", r"^(?!.*Ascend)"),
+        # the facility a rack-scale system needs
+        ("GB200 NVL72 rack: power and cooling requirements for our data hall?", r"liquid-cooled|120-132 kW"),
+        ("GB200 NVL72 整柜对机房有什么要求", r"液冷|120–132 kW"),
+        # MFU against HFU with recomputation; a bus bandwidth that is too low; tensor parallelism between servers
+        ("we get 48% utilisation with full activation recompute, is that MFU or HFU?", r"HFU|4/3|6/8"),
+        ("HFU 和 MFU 差多少 开了重计算", r"HFU|4/3|6/8"),
+        ("8x H100 SXM box, all_reduce_perf busbw ~110 GB/s, is something wrong?", r"PCIe|NVLink"),
+        ("张量并行跨机做 机间400G IB 可以吗", r"张量并行|NVLink"),
+        ("2 servers with 8 H100 each, can I do TP=16 across them over 400G?", r"tensor parallelism|NVLink"),
+    ],
+)
+def test_a_named_topic_is_answered_by_its_own_section(assistant: Assistant, question: str, says: str) -> None:
+    assert re.search(says, lead(assistant.ask(question))), lead(assistant.ask(question))[:300]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "we run 16 A100s and just bought 32 H100s; can a single training job span all 48?",
+        "老的A100和新买的H100 一个训练任务能同时用上吗",
+    ],
+)
+def test_one_job_on_two_generations_is_the_mixing_question(assistant: Assistant, question: str) -> None:
+    assert re.search(
+        r"Not in one synchronous training job|一个同步训练任务里不要混", lead(assistant.ask(question))
+    )
