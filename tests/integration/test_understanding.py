@@ -130,6 +130,10 @@ def test_a_missing_essential_input_is_asked_for_with_the_defaults(
         ("the unicorn wants teraflops qwerty", "could not make out"),
         ("显卡 西瓜 多少 了 吗 呢", "没看懂"),
         ("机柜 ghjkl 服务器", "没看懂"),
+        # senses and weekdays that hardware and data have not
+        ("how does an H100 taste compared to an A100, and which has better vibes", "could not make out"),
+        ("the cluster ate 3 petabytes of tuesday, how many racks is that", "could not make out"),
+        ("H100的颜色和B200比哪个更好看 token味道怎么样", "没看懂"),
     ],
 )
 def test_noise_with_domain_words_gets_a_question_back_never_a_passage(
@@ -143,7 +147,11 @@ def test_noise_with_domain_words_gets_a_question_back_never_a_passage(
 
 @pytest.mark.parametrize(
     "message",
-    ["what does the property of NVLink mean for tensor parallelism?", "H100 和 H200 的显存差多少呢"],
+    [
+        "what does the property of NVLink mean for tensor parallelism?",
+        "H100 和 H200 的显存差多少呢",
+        "what flavour of InfiniBand should we use, NDR or XDR?",
+    ],
 )
 def test_ordinary_words_are_not_taken_for_noise(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
