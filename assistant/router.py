@@ -637,6 +637,9 @@ _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
 # what a training run's time or count is computed from: a follow-up changing one of these reruns it
 _RUN_INPUTS = {"tokens_b", "gpu_count", "mfu", "gpu", "params_b", "model", "deadline_days", "servers"}
 _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
+# what a price follows up with: "汇率按7.25 买6台 再加15%网络存储 总共多少" is the same quote, repriced
+_REPRICING = {"usd_to_cny", "servers", "gpu_count", "infra_share", "network_share", "years", "period"}
+_PRICED_TOOLS = {"quote", "tco", "budget_fit", "cloud_cost"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
@@ -711,7 +714,8 @@ class Router:
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)
-        if follow_up and len(stated) >= 3 and not _FOLLOW_UP.search(text):
+        reprices = set(stated) <= _REPRICING and bool(set(context.tools) & _PRICED_TOOLS)
+        if follow_up and len(stated) >= 3 and not _FOLLOW_UP.search(text) and not reprices:
             # "cloud at $2.5/hr per GPU for 64 H100 for a month, cost?" after a power bill: a whole question of
             # its own (its quantities start a different calculation), not the power bill again
             alone = _refine(triggered, own, own, stated, task, asked, False)
@@ -855,7 +859,11 @@ class Router:
         ):
             # "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 多大": the run again with the change, then the new question
             triggered = [*context.tools, *triggered]
-        if follow_up and not triggered and not _asks_something_else(asked, context):
+        if follow_up and reprices and not set(triggered) & _PRICED_TOOLS:
+            # "汇率按7.25 买6台 再加15%网络存储": the price again with the new rate, count and share ("网络存储"
+            # names what the share pays for, not a storage question)
+            triggered = list(context.tools)
+        elif follow_up and not triggered and not _asks_something_else(asked, context):
             triggered = list(context.tools)  # the same calculation with what changed
             if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
                 # "what if we only get 64?" after a GPU count for a deadline: how long those GPUs take
@@ -1843,6 +1851,8 @@ def _refine(
         chosen = [t for t in chosen if t not in {"power_cost", "cloud_cost", "budget_fit"}] + ["tco"]
     if "tco" in chosen and "power_cost" in chosen and asked not in {"power"}:
         chosen.remove("power_cost")  # the TCO carries the electricity bill among its running costs
+    if "quote" in chosen and len(chosen) > 1:
+        chosen.remove("quote")  # "TCO in yuan": the calculator asked for speaks in yuan itself
     if "tco" in chosen and slots.gpu_hours and slots.cloud_price_per_gpu_hour:
         # "180k GPU-hours at $2.10, total? and against buying 32 GPUs": the job's bill, then owning for the job
         chosen = [t for t in chosen if t != "cloud_cost"]

@@ -488,6 +488,7 @@ _SERVERS_NEEDED = flags(
     r"(?!\s*(?:x\b|[x×*]\s*\w|gpus?|cards|%|k\b|tb|gb|tokens?|b\b|days?|weeks?|months?|years?|hours?|kw))"
     r"|(?:要|需要|打算|准备|计划)(?:买|采购|上)?\s*(\d{1,4})\s*台"
 )
+_OF_THEM = flags(r"\s*(?:of (?:them|those|these|the (?:servers|nodes|boxes|machines))\b|台)")
 _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
@@ -1297,9 +1298,13 @@ class SlotExtractor:
             slots.model = (
                 None  # "13B, chinchilla optimal token count": the rule of 20 tokens, not the 70B model
             )
-        if slots.servers is None and slots.server_price and (need := _SERVERS_NEEDED.search(text)):
+        need = _SERVERS_NEEDED.search(text) if slots.servers is None else None
+        if need and (slots.server_price or _OF_THEM.match(text, need.end())):
+            # ("we buy 4 of them" after a server's quote: four of the machines just priced)
             slots.servers = int(_group(need, 1, 2) or 0) or None  # "$310k per HGX server, we need 4"
-            if slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
+            if not slots.server_price and slots.gpu_count == slots.servers:
+                slots.gpu_count = None  # "we buy 4 of them": the number counts machines, not GPUs
+            elif slots.servers and slots.gpu_count and slots.gpu_count <= 16 and not slots.gpus_per_node:
                 slots.gpus_per_node = slots.gpu_count  # "per 8xH100 server": the count is each machine's
         if (
             slots.budget

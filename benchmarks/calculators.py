@@ -42,6 +42,7 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "power_cost": {"server": "dgx-h100", "gpus": 64},
     "cloud_cost": {"gpu": "H100", "gpu_hours": 100_000},
     "tco": {"gpu": "H100", "gpus": 64, "years": 3, "utilization": 0.7},
+    "quote": {"unit_price": 290_000, "count": 6, "extra_share": 0.15, "months": 48, "gpus_per_item": 8},
     "inference_memory": {"model": "llama-2-70b", "gpu": "H100", "tensor_parallel": 4, "context_tokens": 4096},
     "gpu_compare": {"gpus": ["H100", "H200", "MI300X", "B200"]},
     "run_time": {"gpu_hours": 200_000, "gpus": 1024},

@@ -19,7 +19,7 @@ from tools.cluster_plan import cluster_plan
 from tools.common import CalculatorInputError, ToolInput, ToolOutput
 from tools.compute import gpus_for_deadline, throughput_calibration, training_compute
 from tools.compute_optimal import compute_optimal
-from tools.cost import budget_fit, cloud_cost, power_cost, tco
+from tools.cost import budget_fit, cloud_cost, power_cost, quote, tco
 from tools.data_volume import data_volume
 from tools.deepspeed_estimate import deepspeed_estimate
 from tools.driver_check import driver_check
@@ -106,6 +106,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     rack_fit,
     cloud_cost,
     tco,
+    quote,
     budget_fit,
     inference_memory,
     model_capacity,

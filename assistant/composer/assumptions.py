@@ -446,6 +446,16 @@ RULES: list[Rule] = [
         rf"network and storage (?P<amount>{NUMBER}) (?P<currency>USD|CNY) \(given\)",
         lambda g: f"网络与存储 {g['amount']} {_CURRENCY[g['currency']]}（用户给定）",
     ),
+    # quote
+    rule(
+        rf"(?P<n>\d+) x (?P<price>{NUMBER}) (?P<currency>USD|CNY) \(given\)",
+        lambda g: f"{g['n']} × {g['price']} {_CURRENCY[g['currency']]}（用户给定）",
+    ),
+    rule(rf"plus (?P<share>{NUMBER})% of the items on top \(given\)", "另加 {share}%（用户给定）"),
+    rule(
+        rf"straight-line over (?P<months>{NUMBER}) months: no interest, resale or running costs",
+        "按 {months} 个月直线摊销：不计利息、残值和运行成本",
+    ),
     rule(
         rf"electricity (?P<bill>{NUMBER}) (?P<currency>USD|CNY) per year \(given\)",
         lambda g: f"电费每年 {g['bill']} {_CURRENCY[g['currency']]}（用户给定）",

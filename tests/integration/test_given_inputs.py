@@ -575,3 +575,27 @@ def test_a_rented_machine_against_one_bought_and_hosted(assistant: Assistant) ->
     assert totals["lease"]["cny"] == pytest.approx(2_160_000)  # type: ignore[index]
     assert totals["buy"]["cny"] == pytest.approx(2_980_000)  # type: ignore[index]
     assert output(second, "tco")["totals"]["buy"]["cny"] == pytest.approx(2_230_000)  # type: ignore[index]
+
+
+# --- set 17's quotes: a price in the other currency, times a count with a share, amortised per month ---
+
+
+def test_a_quote_in_the_other_currency_then_repriced_for_several(assistant: Assistant) -> None:
+    """$310,000 at the catalog's rate; then at 7.1 for 4 servers plus 10%: 4 x 310,000 x 1.1 x 7.1 =
+    ¥9,684,400."""
+    first, second = talk(
+        assistant,
+        "HGX H200 server quoted at $310k, what is that in RMB?",
+        "fx 7.1, we buy 4 of them plus 10% for switches and storage, total?",
+    )
+    quote = output(first, "quote")
+    assert quote["total"]["cny"] == pytest.approx(310_000 * quote["usd_to_cny"], abs=0.01)  # type: ignore[index]
+    assert tools(second) == ["quote"], second.answer[:200]
+    assert "¥9,684,400" in first_sentence(second), second.answer[:200]
+
+
+def test_a_quote_amortised_over_years_is_a_monthly_figure(assistant: Assistant) -> None:
+    """¥18,000,000 over 5 x 12 = 60 months, straight-line: ¥300,000 a month."""
+    (answer,) = talk(assistant, "整套集群报价1800万人民币 按5年摊销 每月多少")
+    assert tools(answer) == ["quote"], answer.answer[:200]
+    assert "¥300,000" in first_sentence(answer), answer.answer[:200]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tools.cost.budget import BudgetFitInput, BudgetFitOutput, budget_fit
 from tools.cost.cloud import CloudCostInput, CloudCostOutput, CloudPriceRow, cheapest_on_demand, cloud_cost
 from tools.cost.power import PowerCostInput, PowerCostOutput, power_cost
+from tools.cost.quote import QuoteInput, QuoteOutput, quote
 from tools.cost.shared import (
     CONTINUOUS_LOAD_SHARE,
     DEEPSEEK_V3,
@@ -50,6 +51,8 @@ __all__ = [
     "PowerDraw",
     "PowerFields",
     "PurchasePrice",
+    "QuoteInput",
+    "QuoteOutput",
     "TcoInput",
     "TcoOutput",
     "YearCashFlow",
@@ -57,5 +60,6 @@ __all__ = [
     "cheapest_on_demand",
     "cloud_cost",
     "power_cost",
+    "quote",
     "tco",
 ]

@@ -25,10 +25,12 @@ from tools.cost import (
     BudgetFitInput,
     CloudCostInput,
     PowerCostInput,
+    QuoteInput,
     TcoInput,
     budget_fit,
     cloud_cost,
     power_cost,
+    quote,
     tco,
 )
 
@@ -218,6 +220,30 @@ def test_tco_a_period_of_part_months_prorates_the_running_costs() -> None:
     assert out.years == pytest.approx(8.5 / 12, rel=REL)
     assert out.totals.buy.usd == pytest.approx(120_000 + 8.5 / 12 * (3_504 + 8_760), rel=REL)
     assert "period 8.5 months (given)" in out.assumptions
+
+
+def test_quote_totals_a_count_with_a_share_in_both_currencies() -> None:
+    """6 servers x $290,000 = $1,740,000, plus 15% = $2,001,000; at 7.25 CNY per USD, ¥14,507,250."""
+    out = quote(QuoteInput(unit_price=290_000, count=6, extra_share=0.15, usd_to_cny=7.25), CATALOG)
+    assert out.items.usd == pytest.approx(1_740_000, rel=REL)
+    assert out.total.usd == pytest.approx(2_001_000, rel=REL)
+    assert out.total.cny == pytest.approx(14_507_250, rel=REL)
+    assert out.per_month is None
+
+
+def test_quote_amortises_straight_line_over_the_months() -> None:
+    """$2.6M over 48 months = $54,166.67 a month, $650,000 a year; over 64 GPUs x 48 x 730 h = 2,242,560
+    GPU-hours, $1.1594 per GPU-hour. A yuan quote converts the other way: ¥2,300,000 at 7.0 = $328,571.43."""
+    out = quote(QuoteInput(unit_price=2_600_000, months=48, gpus_per_item=64, usd_to_cny=7.2), CATALOG)
+    assert out.per_month is not None
+    assert out.per_year is not None
+    assert out.per_gpu_hour is not None
+    assert out.per_month.usd == pytest.approx(54_166.67, abs=0.01)
+    assert out.per_month.cny == pytest.approx(390_000, abs=0.01)
+    assert out.per_year.usd == pytest.approx(650_000, rel=REL)
+    assert out.per_gpu_hour.usd == pytest.approx(2_600_000 / 2_242_560, abs=1e-4)
+    yuan = quote(QuoteInput(unit_price=2_300_000, currency="CNY", usd_to_cny=7.0), CATALOG)
+    assert yuan.total.usd == pytest.approx(328_571.43, abs=0.01)
 
 
 def test_cloud_cost_adds_the_margin_given_to_the_gpu_hours() -> None:
