@@ -919,6 +919,8 @@ _SAMPLES = flags(
 _SAMPLE_TOKENS = flags(
     rf"(?:每条|平均每条|每个样本|每个对话|平均|avg|average|each|per (?:sample|example|conversation|row|record))\s*"
     rf"(?:平均)?\s*(?:长度|length)?\s*(?:约|about|~|of|is|为|是)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)(?![a-z])(?!\s*(?:/|per)\s*s)"
+    # ("avg 4k tokens context each" is each request's context, not a sample's length)
+    r"(?!\s*(?:of\s+)?(?:context|ctx|上下文))"
     rf"|{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)\s*(?:each|per (?:sample|example|conversation|row|record)|apiece|on average|avg)"
 )
 # "50k samples of 2k tokens": the count and each one's length together

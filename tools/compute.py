@@ -322,6 +322,12 @@ class ThroughputCalibrationInput(ToolInput, ComputeFields):
         le=1,
         description="Per-GPU throughput kept on run_gpus, as a share of the measured (e.g. 0.9).",
     )
+    deadline_days: float | None = Field(
+        default=None,
+        gt=0,
+        le=3650,
+        description="Days the tokens must be trained in: the GPUs that takes at the measured per-GPU rate.",
+    )
 
     @model_validator(mode="after")
     def _one_throughput(self) -> ThroughputCalibrationInput:
@@ -347,6 +353,11 @@ class ThroughputCalibrationOutput(ToolOutput):
     run_mfu: float = Field(description="MFU on run_gpus: the measured MFU x scaling efficiency.")
     run_step_time_s: float | None = Field(
         default=None, description="Seconds per step on run_gpus at the same tokens per step."
+    )
+    deadline_gpus: int | None = Field(
+        default=None,
+        description="GPUs that train the tokens within deadline_days at the measured per-GPU rate x scaling "
+        "efficiency (rounded up), when a deadline was given.",
     )
     mfu_rating: Literal["low", "below typical", "typical", "high"] = Field(
         description="The implied MFU against well-run dense training (35-50%; under 30% is low; over 55% "
@@ -394,6 +405,17 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         )
     seconds = workload.tokens_b * 1e9 / (run_per_gpu * run)
     step = (inp.tokens_per_step or 0) / (run_per_gpu * run) if inp.tokens_per_step else None
+    deadline_gpus = None
+    if inp.deadline_days:
+        # "how many GPUs to finish in 30 days?": the tokens over the deadline at the rate each GPU keeps
+        kept = per_gpu * inp.scaling_efficiency
+        deadline_gpus = math.ceil(
+            workload.tokens_b * 1e9 / (kept * inp.deadline_days * SECONDS_PER_DAY) - 1e-9
+        )
+        assumptions.append(
+            f"{inp.deadline_days:g} days: {workload.tokens_b * 1e9:,.0f} tokens / ({kept:,.0f} tokens/s per GPU x "
+            f"{inp.deadline_days * SECONDS_PER_DAY:,.0f} s) = {deadline_gpus} GPUs, rounded up"
+        )
     return ThroughputCalibrationOutput(
         formula="MFU = tokens/s per GPU x FLOPs per token / peak; days = tokens / (tokens/s per GPU x GPUs) / 86400"
         " (on run_gpus: tokens/s per GPU x scaling efficiency)",
@@ -410,5 +432,6 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
         run_tokens_per_second_per_gpu=round_sig(run_per_gpu),
         run_mfu=round(mfu * run_per_gpu / per_gpu, 4),
         run_step_time_s=None if step is None else round_sig(step),
+        deadline_gpus=deadline_gpus,
         mfu_rating=rating,
     )

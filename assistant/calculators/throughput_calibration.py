@@ -55,6 +55,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload.update(step_time_s=slots.step_time_s, tokens_per_step=per_step)
     if slots.epochs and slots.tokens_b:
         payload["tokens_b"] = slots.tokens_b * slots.epochs
+    if slots.deadline_days and slots.tokens_b:
+        payload["deadline_days"] = slots.deadline_days  # "… and how many GPUs to finish in 30 days"
     return Plan(tool="throughput_calibration", payload=payload, assumed=assumptions)
 
 
@@ -110,6 +112,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     # "MFU 多少？正常吗": how it compares with well-run training, in the same breath
     en += " " + _RATING_EN[o["mfu_rating"]]
     zh += _RATING_ZH[o["mfu_rating"]]
+    if gpus := o.get("deadline_gpus"):
+        # "… and how many GPUs to finish in 30 days?": the count at the measured rate, with the rest
+        servers = -(-gpus // GPUS_PER_NODE)
+        en += (
+            f" To finish in {num(i['deadline_days'])} days at that rate takes **{gpus} GPUs** "
+            f"({servers} servers of {GPUS_PER_NODE})."
+        )
+        zh += f"要在 {num(i['deadline_days'])} 天内训完，按这个速度需要 **{gpus} 张卡**（{servers} 台 {GPUS_PER_NODE} 卡服务器）。"
     rows = [Row(en="Implied MFU", zh="折算 MFU", value=pct(o["implied_mfu"])),
             Row(en="Achieved TFLOPS per GPU", zh="单卡实际 TFLOPS", value=num(o["achieved_tflops_per_gpu"])),
             Row(en="Days", zh="天数", value=num(o["days"])), Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"]))]  # fmt: skip

@@ -284,6 +284,11 @@ RULES: list[Rule] = [
         ),
     ),
     rule(
+        rf"(?P<days>{NUMBER}) days: (?P<tokens>{NUMBER}) tokens / \((?P<rate>{NUMBER}) tokens/s per GPU x "
+        rf"(?P<s>{NUMBER}) s\) = (?P<gpus>{NUMBER}) GPUs, rounded up",
+        "{days} 天：{tokens} token ÷（每卡每秒 {rate} token × {s} 秒）= {gpus} 张卡，向上取整",
+    ),
+    rule(
         rf"(?P<tokens>{NUMBER}) tokens per step / (?P<s>{NUMBER}) s = (?P<tps>{NUMBER}) tokens/s for the whole job",
         "每步 {tokens} token / {s} 秒 = 整个任务每秒 {tps} token",
     ),

@@ -599,3 +599,33 @@ def test_a_quote_amortised_over_years_is_a_monthly_figure(assistant: Assistant) 
     (answer,) = talk(assistant, "整套集群报价1800万人民币 按5年摊销 每月多少")
     assert tools(answer) == ["quote"], answer.answer[:200]
     assert "¥300,000" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        # 5e11 / (3,100 x 30 x 86,400 s) = 62.2 -> 63 GPUs
+        (
+            "we measure 3,100 tokens/s per gpu training llama 8b on one 8x h100 node. dataset 500B tokens. how long "
+            "on this node, what mfu is that, and how many gpus to finish in 30 days",
+            "63 GPUs",
+        ),
+        # 1e12 / (2,500 x 20 x 86,400 s) = 231.5 -> 232 cards
+        ("实测每卡每秒2500 token 训13B 一共1T token 64卡H100 MFU多少 要在20天内训完要多少卡", "232 张卡"),
+    ],
+)
+def test_a_measured_rate_with_a_deadline_also_gives_the_gpus_needed(
+    assistant: Assistant, message: str, gpus: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert gpus in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+def test_a_context_written_after_its_tokens_is_the_requests_length(assistant: Assistant) -> None:
+    """'avg 4k tokens context each' for 200 users: 200 sequences of 4,096 tokens, not fine-tuning samples."""
+    (answer,) = talk(
+        assistant,
+        "chatbot on llama 3 8b, ~200 concurrent users, avg 4k tokens context each. l40s or h100 and how many?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert (call.input["context_tokens"], call.input["batch"]) == (4096, 200), call.input

@@ -306,6 +306,9 @@ TARGETED: list[Payload] = [
     ("compute_optimal", {"budget": 250000}),
     ("driver_check", {"driver": "535", "cuda": "12.8", "gpu": "h100-sxm"}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.49, "discount_share": 0.3}),
+    # a measured rate with a deadline: the GPUs it takes
+    ("throughput_calibration", {"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": 8, "tokens_per_second_per_gpu": 3100,
+                                "tokens_b": 500, "deadline_days": 30}),
     # a quote in the other currency, times a count with a share on top, amortised
     ("quote", {"unit_price": 290000, "count": 6, "extra_share": 0.15, "usd_to_cny": 7.25}),
     ("quote", {"unit_price": 2600000, "months": 48, "gpus_per_item": 64}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -83,6 +85,21 @@ def test_opt_175b_implied_mfu_from_measured_throughput() -> None:
     )
     assert out.implied_mfu == pytest.approx(147 / 312, rel=1e-3)
     assert out.achieved_tflops_per_gpu == pytest.approx(147, rel=1e-3)
+
+
+def test_opt_175b_gpus_for_a_deadline_at_the_measured_rate() -> None:
+    """OPT's 147 TFLOP/s per A100 (Zhang et al. 2022, §2.4) is 140 tokens/s per GPU on 175B; the 180B tokens
+    in 33 days then take 1.8e11 / (140 x 33 x 86,400) = 450.9 -> 451 GPUs (the paper used 992 and took longer,
+    with restarts)."""
+    tps = 147e12 / (6 * 175e9)
+    out = throughput_calibration(
+        ThroughputCalibrationInput(
+            params_b=175, tokens_b=180, gpu="A100", gpus=992, tokens_per_second_per_gpu=tps, deadline_days=33
+        ),
+        CATALOG,
+    )
+    assert out.deadline_gpus == math.ceil(180e9 / (tps * 33 * 86_400))
+    assert out.deadline_gpus == 451
 
 
 def test_fp8_peak_halves_the_reported_mfu() -> None:
