@@ -153,6 +153,9 @@ _OFFLOAD_ASKED = words(
 _WHY_ANSWER = words(
     r"^\W*(?:(?:but|ok|so|and|hmm|wait)[,\s]+)?why\b", r"^\W*(?:那|但是?|可是)?\s*(?:为啥|为什么|凭啥|咋)"
 )
+_WHY_NOT = words(
+    r"\bwhy (?:not|don'?t we|can'?t we|can'?t i|wouldn'?t)\b", r"为(?:啥|什么)不(?:用|能|行|够)?"
+)
 _WHAT_IF = words(r"\bwhat if\b", r"\binstead\b", r"如果|要是|换成|改成")
 # InfiniBand against Ethernet (RoCE), either way round: "IB还是RoCE", "is RoCE good enough or InfiniBand?"
 _FABRIC_CHOICE = words(
@@ -304,6 +307,11 @@ _GROWS = re.compile(
 # a follow-up that is only a number: "and 1024?", "那2048呢", "what about 64"
 _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成|(?:and |but )?(?:what )?if (?:we|i) (?:can )?(?:only )?(?:get|have|had|use)|(?:we|i) (?:can )?only (?:get|have)|only|just|要是只有|如果只有|只有|只能(?:拿到|买到|用))?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:gpus?|cards?|张|块)?\s*(?:呢|吧)?\W*$",
+    re.IGNORECASE,
+)
+_WHY_NOT_COUNT = re.compile(
+    rf"^\W*(?:(?:but|ok|so|and|hmm)[,\s]+)?(?:why not|why can'?t we|why don'?t we)\s+(?:just\s+|only\s+)?(?:use\s+|go with\s+|do\s+)?"
+    rf"{NUMBER}\s*(?:gpus?|cards?|of them)?\b|^\W*(?:那)?为(?:啥|什么)不(?:能|直接)?(?:用|上)?\s*{NUMBER}\s*(?:张|块|个)?(?:卡|gpu)?",
     re.IGNORECASE,
 )
 # "why?", "为什么？", "how come": the reasons for the answer just given
@@ -570,7 +578,10 @@ _ASKED = [
     # "async save: how much RAM per node for the copy?": the host memory staging each node's share
     ("staging", words(r"(?:async|asynchronous|staging|stage|pinned|copy into (?:host )?(?:memory|ram))[^?。？]{0,60}(?:\bram\b|memory)",
                       r"(?:异步|暂存|锁页|拷到内存|拷进内存)[^?。？]{0,30}内存")),
-    ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)")),
+    ("weights_checkpoint", words(r"weights?[- ]only (?:checkpoint|copy|save)", r"(?:只|仅)(?:存|含|保存|有)?权重的?\s*(?:检查点|checkpoint)",
+                                 # "要是只存权重不存优化器呢", "and without the optimizer states?"
+                                 r"(?:只|仅)(?:存|保存|保留)权重", r"不(?:存|保存|要)优化器", r"\bwithout (?:the )?optimi[sz]er(?: states?)?\b",
+                                 r"\b(?:just|only) (?:the )?weights\b")),
     ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",
                          r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小",
@@ -605,6 +616,9 @@ _ASKED = [
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
                    r"多久", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
+    # "内存要配多少", "how much host RAM": the server's memory, not the GPUs'
+    ("ram", words(r"(?<!显)内存\s*(?:要|需要|得)?\s*(?:配|装|上|准备)?\s*(?:多少|多大|几)", r"(?:配|装|上)多少\s*(?:g|gb|t|tb)?\s*(?<!显)内存",
+                  r"how much (?:host |system |cpu |server )(?:ram|memory|dram)", r"how much (?:ram|dram)\b")),
     ("memory", words(r"how much (?:gpu |v)?(?:memory|vram|hbm)", r"(?:显存|内存)\s*(?:要|需要)?\s*(?:多少|多大)",
                       r"(?:要|需要)多少\s*(?:显存|内存)", r"多大(?:的)?\s*(?:显存|内存)", r"memory (?:per gpu|needed|footprint)")),
     ("fit", words(r"\benough\b", r"\bfits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
@@ -691,6 +705,9 @@ class Router:
             # "what about 8卡 L40S servers instead" in a Chinese conversation: mixed words, the reader's language
             language = "zh"
         own, rest = self._read(text)  # rest: the text without the quantities read as given
+        if own.gpu_count is None and context.tools and (why := _WHY_NOT_COUNT.match(text)):
+            # "why not just 16? that's 1280 GB" after a GPU count: that many GPUs, checked
+            own = own.model_copy(update={"gpu_count": int(to_number(why.group(1)))})
         stated = own.stated()
         task = _task(text, own)
         asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None)
@@ -1224,7 +1241,17 @@ class Router:
         ):
             # "算的140G，vllm显示130多G，单位问题吗": the units answer; no sizing was asked
             intent, tools, query = Intent.KNOWLEDGE, [], _UNITS_TOPIC[language == "zh"]
-        if follow_up and context.calls and _WHY_ANSWER.search(text) and not _WHAT_IF.search(text):
+        # "why not just 16? that's 1280 GB": a count to check, the previous calculation on it
+        checks_count = bool(_WHY_NOT.search(text)) and bool(stated.keys() & {"gpu_count", "servers"})
+        if checks_count and asked in {None, "gpus"}:
+            asked = "fit"
+        if (
+            follow_up
+            and context.calls
+            and _WHY_ANSWER.search(text)
+            and not _WHAT_IF.search(text)
+            and not checks_count
+        ):
             # "why did you use 13B and not 47B?", "为啥910B MFU要按低一点估": the reason behind the previous
             # answer, in the guidance's words; the figures quoted are the answer's, not new inputs
             intent, tools = Intent.KNOWLEDGE, []

@@ -124,14 +124,20 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         )
     if view.asked == "weights_checkpoint" and not o.get("write_seconds_at_bandwidth"):
         model, bytes_ = model_name(call.input, o), call.input.get("weights_precision", "bf16").upper()
+        copies = int(call.input.get("checkpoints_retained") or 1)
+        # "keep 5 … and weights only?": the copies kept, at the weights-only size
+        kept_tb = num(copies * o["weights_only_checkpoint_gb"] / 1000)
+        all_en = f"; {copies} kept take **{kept_tb} TB**" if copies > 1 else ""
+        all_zh = f"；保留 {copies} 个共 **{kept_tb} TB**" if copies > 1 else ""
         en = (
             f"A weights-only checkpoint of {model} ({bytes_}) is **{num(o['weights_only_checkpoint_gb'])} GB** "
-            f"({num(o['weights_only_checkpoint_gib'])} GiB); a resumable one with the optimizer states is "
-            f"{num(o['full_checkpoint_gb'])} GB. {en}"
+            f"({num(o['weights_only_checkpoint_gib'])} GiB){all_en}; a resumable one with the optimizer states is "
+            f"{num(o['full_checkpoint_gb'])} GB, and only it can resume training exactly. {en}"
         )
         zh = (
             f"{model} 只存权重的检查点（{bytes_}）约 **{num(o['weights_only_checkpoint_gb'])} GB**"
-            f"（{num(o['weights_only_checkpoint_gib'])} GiB）；含优化器状态、可续训的完整检查点为 {num(o['full_checkpoint_gb'])} GB。{zh}"
+            f"（{num(o['weights_only_checkpoint_gib'])} GiB）{all_zh}；含优化器状态、可续训的完整检查点为 "
+            f"{num(o['full_checkpoint_gb'])} GB，只有它能精确续训。{zh}"
         )
     elif view.asked == "checkpoint" and not o.get("write_seconds_at_bandwidth"):
         # "how big is a 70B checkpoint?": the checkpoint, resumable and weights-only, before the storage plan

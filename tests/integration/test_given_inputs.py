@@ -629,3 +629,43 @@ def test_a_context_written_after_its_tokens_is_the_requests_length(assistant: As
     )
     call = next(c for c in answer.tool_calls if c.name == "inference_memory")
     assert (call.input["context_tokens"], call.input["batch"]) == (4096, 200), call.input
+
+
+def test_weights_only_in_a_follow_up_leads_with_the_weights_only_copies(assistant: Assistant) -> None:
+    """175B in BF16: 175e9 x 2 bytes = 350 GB a copy; 5 kept = 1.75 TB (full ones: 14 bytes/param = 2,450 GB)."""
+    _, second = talk(
+        assistant, "175B的模型 训练时checkpoint存全量的 保留最近5个 要多大存储", "要是只存权重不存优化器呢"
+    )
+    lead = first_sentence(second)
+    assert "350 GB" in lead, lead
+    assert "1.75 TB" in second.answer.split("\n\n")[0], second.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ("显存不够 想用zero-offload把优化器放内存 13B模型 内存要配多少", "卸载到内存，每台服务器约需"),
+        ("offloading optimizer for a 13B model, how much RAM?", "of host RAM per server"),
+    ],
+)
+def test_host_ram_asked_beside_offload_leads_with_the_host_ram(
+    assistant: Assistant, message: str, says: str
+) -> None:
+    """DeepSpeed's estimate for ZeRO-Offload of 13B: 13e9 x 16 bytes x 1.5 buffer = 312 GB of host RAM."""
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert says in lead, lead
+    assert "312 GB" in lead, lead
+
+
+def test_why_not_a_smaller_count_checks_that_count(assistant: Assistant) -> None:
+    """'why not just 16?' after a GPU count for a 72B full fine-tune: the plan on 16 GPUs, checked (72e9 x 16
+    bytes = 1,152 GB of states is 72 GB a GPU on 16 before activations: it does not fit 80 GB cards)."""
+    _, second = talk(
+        assistant,
+        "full fine-tune qwen 72b on h100s, bf16 adamw, 4k seq. how many gpus?",
+        "why not just 16? thats 1280 gb",
+    )
+    call = next(c for c in second.tool_calls if c.name == "training_memory")
+    assert call.input["gpus"] == 16, call.input
+    assert first_sentence(second).startswith("No"), second.answer[:200]
