@@ -1021,6 +1021,8 @@ _GROWTH = flags(
 )
 _REPLICAS = flags(
     rf"{NUMBER}\s*(?:个)?\s*副本|{INTEGER}\s*(?:x\s*)?replicas?\b|replication factor (?:of )?{INTEGER}|{INTEGER}[- ]way replicat"
+    # "keep roughly 3x for dedup stages", "存3份", "留三份"
+    rf"|(?:keep|store|hold|budget)\s*(?:roughly|about|around|~)?\s*{INTEGER}\s*(?:x|×|times|copies)(?![a-z\d])|(?:存|留|保留|备)\s*{NUMBER}\s*份"
 )
 _RETENTION = flags(
     rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|days?|months?|years?|hours?|h)(?![A-Za-z])"
@@ -1915,7 +1917,7 @@ class SlotExtractor:
         if match := take(_GROWTH):
             slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_REPLICAS):
-            slots.replicas = int(to_number(_group(match, 1, 2, 3, 4) or "0"))
+            slots.replicas = int(to_number(_group(match, 1, 2, 3, 4, 5, 6) or "0"))
         if take(_RETENTION_HALF_YEAR):
             slots.retention_days = 182
         elif match := take(_RETENTION):

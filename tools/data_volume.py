@@ -124,7 +124,8 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     """Storage figures from what is known: size of tokenised data, data kept with growth and copies, the data
     read rate of a training job, and the write rate a checkpoint needs.
 
-    Token ids: TB = tokens x 2 or 4 bytes / 10^12. Kept data: (raw TB + TB per day x days) x copies. Read
+    Token ids: TB = tokens x 2 or 4 bytes / 10^12. Kept data: (raw TB + TB per day x days) x copies, or
+    with tokens and no raw size, (token ids + raw text) x copies. Read
     rate: tokens/s per GPU x GPUs x bytes per id. Checkpoint write rate: checkpoint size / allowed seconds (GB/s and Gb/s).
     Checkpoints kept: size x (count kept, or window / interval, + 1 being written). With the servers writing
     it, each one's share (size / servers): what it writes and what an asynchronous save stages in host RAM.
@@ -160,6 +161,11 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
             f"{inp.raw_tb:g} TB now" + (f" + {inp.growth_tb_per_day:g} TB/day x {inp.retention_days:g} days" if grown else "")
             + f", {inp.replicas} cop{'y' if inp.replicas == 1 else 'ies'}"
         )  # fmt: skip
+    elif inp.tokens_b and inp.replicas > 1 and ids_tb is not None and text_tb is not None:
+        # "keep roughly 3x for dedup stages and versions": the text and its ids, that many times over
+        kept = round_sig((ids_tb + text_tb) * inp.replicas)
+        formulas.append("kept = (token ids + raw text) x copies")
+        assumptions.append(f"{inp.replicas} copies of the raw text and the token ids (given)")
     if inp.tokens_per_second_per_gpu and inp.gpus:
         read = round_sig(inp.tokens_per_second_per_gpu * inp.gpus * width / 1e6)
         formulas.append("read rate = tokens/s per GPU x GPUs x bytes per id")

@@ -28,6 +28,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
         if slots.replicas:
             payload["replicas"] = slots.replicas
+    if "tokens_b" in payload and slots.replicas and slots.raw_data_tb is None:
+        payload["replicas"] = slots.replicas  # "keep roughly 3x": the corpus, that many times
     if slots.tokens_per_second_per_gpu and slots.gpu_count and slots.token_bytes:
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
     if slots.checkpoint_tb and slots.write_seconds:
@@ -127,13 +129,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{tokens} tokens stored as {width} take **{num(o['token_ids_tb'])} TB** "
             f"({num(o['token_ids_tib'])} TiB) tokenized"
             + (f"; the raw text is about **{num(text)} TB** at {per} bytes per token" if text else "")
-            + ", before copies and the unfiltered source data."
+            + (
+                ", before the unfiltered source data."
+                if o.get("kept_tb")
+                else ", before copies and the unfiltered source data."
+            )
         )
         zh.append(
             f"{tokens} token 用 {width} 存储，分词后约 **{num(o['token_ids_tb'])} TB**"
             f"（{num(o['token_ids_tib'])} TiB）"
             + (f"；原始文本按每 token {per} 字节约 **{num(text)} TB**" if text else "")
-            + "，不含副本和未清洗的原始数据。"
+            + ("，不含未清洗的原始数据。" if o.get("kept_tb") else "，不含副本和未清洗的原始数据。")
         )
         rows.append(Row(en="Token ids", zh="分词后数据", value=f"{num(o['token_ids_tb'])} TB"))
         if text:

@@ -218,6 +218,11 @@ CALCULATOR = Calculator(
         r"数据集.*(?:多大|空间)",
         r"(?:占|要|需要)(?:用)?\s*多(?:少|大)\s*(?:的)?\s*(?:磁盘|硬盘)?空间",
         r"how much (?:disk )?space",
+        # "how big is the raw text vs tokenized?": the corpus on disk
+        r"how (?:big|large) (?:is|are|would be|will be) (?:the |our )?(?:raw|tokeni[sz]ed|corpus|dataset|data)",
+        r"\braw text\b[^?.]{0,20}\btokeni[sz]ed\b",
+        r"原始文本[^？?。]{0,10}(?:多大|大小)",
+        r"(?:多少|几)\s*(?:块|个)?\s*(?:硬)?盘",
         r"(?:nvme|ssd)\s*(?:要|需要|得|应该)?\s*(?:配|装|买)?\s*多(?:大|少)",
         r"(?:配|装|买)\s*多(?:大|少)\s*(?:的)?\s*(?:nvme|ssd|盘)",
         r"how (?:much|big|many tb)\b[^?]{0,20}\b(?:nvme|ssd|drives?)",

@@ -451,6 +451,10 @@ RULES: list[Rule] = [
         rf"network and storage (?P<amount>{NUMBER}) (?P<currency>USD|CNY) \(given\)",
         lambda g: f"网络与存储 {g['amount']} {_CURRENCY[g['currency']]}（用户给定）",
     ),
+    rule(
+        r"(?P<n>\d+) copies of the raw text and the token ids \(given\)",
+        "原始文本和 token id 各保留 {n} 份（用户给定）",
+    ),
     # quote
     rule(
         rf"(?P<n>\d+) x (?P<price>{NUMBER}) (?P<currency>USD|CNY) \(given\)",

@@ -669,3 +669,20 @@ def test_why_not_a_smaller_count_checks_that_count(assistant: Assistant) -> None
     call = next(c for c in second.tool_calls if c.name == "training_memory")
     assert call.input["gpus"] == 16, call.input
     assert first_sentence(second).startswith("No"), second.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # 15e12 tokens x (4 bytes of ids + 4 bytes of text) x 3 = 360 TB
+        ("15T token english+code corpus. how big is raw text vs tokenized (vocab ~128k), and what to buy if we keep roughly 3x", "360 TB"),
+        # 3e12 x 8 bytes x 3 = 72 TB
+        ("中文语料3T token 存3份 要多少盘", "72 TB"),
+    ],
+)  # fmt: skip
+def test_a_corpus_kept_several_times_is_sized_with_its_copies(
+    assistant: Assistant, message: str, kept: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"], answer.answer[:200]
+    assert kept in answer.answer.split("\n\n")[0], answer.answer[:300]

@@ -82,3 +82,10 @@ def test_checkpoints_kept_for_a_window_at_an_interval() -> None:
     counted = data_volume(DataVolumeInput(checkpoint_tb=2, checkpoints_kept=10), CATALOG)
     assert counted.checkpoints_tb == pytest.approx(22)
     assert counted.checkpoint_write_gb_s is None  # no write deadline given, no write rate
+
+
+def test_a_corpus_kept_several_times_counts_its_text_and_ids_each_time() -> None:
+    """15T tokens: ids 15e12 x 4 bytes = 60 TB (uint32 for a 128k vocabulary), raw text 15e12 x 4 bytes = 60 TB;
+    three copies of both = 360 TB."""
+    out = data_volume(DataVolumeInput(tokens_b=15_000, bytes_per_token_id=4, replicas=3), CATALOG)
+    assert (out.token_ids_tb, out.raw_text_tb, out.kept_tb) == (60, 60, 360)
