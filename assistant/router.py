@@ -876,7 +876,10 @@ class Router:
         ):
             # "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 多大": the run again with the change, then the new question
             triggered = [*context.tools, *triggered]
-        if follow_up and reprices and not set(triggered) & _PRICED_TOOLS:
+        if follow_up and triggered == ["quote"] and set(context.tools) & (_PRICED_TOOLS - {"quote"}):
+            # "换算成 USD 呢, 汇率 7.1" after a TCO: the same TCO in the other currency, not the price alone
+            triggered = list(context.tools)
+        elif follow_up and reprices and not set(triggered) & _PRICED_TOOLS:
             # "汇率按7.25 买6台 再加15%网络存储": the price again with the new rate, count and share ("网络存储"
             # names what the share pays for, not a storage question)
             triggered = list(context.tools)

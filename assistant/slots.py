@@ -489,6 +489,9 @@ _SERVERS_NEEDED = flags(
     r"|(?:要|需要|打算|准备|计划)(?:买|采购|上)?\s*(\d{1,4})\s*台"
 )
 _OF_THEM = flags(r"\s*(?:of (?:them|those|these|the (?:servers|nodes|boxes|machines))\b|台)")
+_EACH_CLAUSE = flags(
+    r"^\s*(?:每台|单台|每个节点|each (?:server|node|box|machine)|per (?:server|node|box|machine))"
+)
 _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
@@ -911,7 +914,12 @@ _ETHERNET_LINK = flags(
     rf"{DECIMAL}\s*(?:gbe|gige|g\s*(?:以太网|网口|网卡)|gb/s\s*ethernet|gbps\s*(?:ethernet|link|nic))"
 )
 _STORAGE_LINK_CONTEXT = flags(r"\bnfs\b|\bnas\b|storage|存储|lustre|checkpoint|ckpt|检查点|\bsave\b")
-_EPOCHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}")
+_EPOCHS = flags(
+    rf"{NUMBER}\s*(?:个)?\s*(?:epochs?|轮)(?![A-Za-z])|\bepochs?\s*(?:=|:|of)?\s*{NUMBER}"
+    # "epoch 跑 3 遍", "数据过3遍", "go over the data 3 times"
+    rf"|(?:epochs?|数据|语料)\s*(?:跑|过|训)\s*{NUMBER}\s*(?:遍|次)|(?:跑|过|训)\s*{NUMBER}\s*遍"
+    rf"|\b(?:over|through) the (?:data(?:set)?|corpus) {NUMBER} times\b"
+)
 _SAMPLES = flags(
     rf"{NUMBER}\s*(k|m|million|万|千|百万)?\s*(?:条|个样本|个对话|组对话|samples?|examples?|conversations?|instructions?"
     rf"|rows|pairs|dialogues?|records?|QA pairs)(?![A-Za-z])"
@@ -1043,13 +1051,13 @@ _FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美�
 _TARGET_CURRENCY = [
     (
         flags(
-            r"\b(?:in|to|into)\s*(?:cny|rmb|yuan|chinese yuan|人民币)|换成\s*人民币|人民币\s*(?:是|大概)?\s*多少|(?:用|按)人民币"
+            r"\b(?:in|to|into)\s*(?:cny|rmb|yuan|chinese yuan|人民币)|(?:换|换算|折合|折)成?\s*(?:人民币|rmb|cny)|人民币\s*(?:是|大概)?\s*多少|(?:用|按)人民币"
         ),
         "CNY",
     ),
     (
         flags(
-            r"\b(?:in|to|into)\s*(?:usd|dollars|us dollars|美元)(?![A-Za-z])|换成\s*(?:美元|美金)|(?:美元|美金)\s*(?:是|大概)?\s*多少|(?:用|按)美元"
+            r"\b(?:in|to|into)\s*(?:usd|dollars|us dollars|美元)(?![A-Za-z])|(?:换|换算|折合|折)成?\s*(?:美元|美金|usd)|(?:美元|美金)\s*(?:是|大概)?\s*多少|(?:用|按)美元"
         ),
         "USD",
     ),
@@ -1066,7 +1074,8 @@ _OFFLOAD_ASKED = flags(
 # offload ruled out: "NO offload", "without CPU offload", "不用offload", "不卸载"
 _NO_OFFLOAD = flags(
     r"\b(?:no|without|w/o|not|never|don'?t|disabled?)\s+(?:any\s+)?(?:cpu\s+|optimizer\s+)?offload"
-    r"|不\s*(?:用|开|做|要|想)?\s*(?:cpu\s*)?(?:offload|卸载)|关(?:掉|闭)\s*(?:cpu\s*)?(?:offload|卸载)"
+    r"|不\s*(?:想|要|愿意|打算|希望)?\s*(?:用|开|做|要|想|搞|上)?\s*(?:cpu\s*)?(?:offload|卸载)|关(?:掉|闭)\s*(?:cpu\s*)?(?:offload|卸载)"
+    r"|别\s*(?:用|开|搞|上)?\s*(?:cpu\s*)?(?:offload|卸载)|\b(?:rather|prefer) not (?:to )?(?:cpu[- ])?offload"
 )
 # a card's own figures asked about ("H200的显存带宽是多少", "TDP of a B200", "how much memory does an MI300X have")
 # "一台几张卡", "how many GPUs in one DGX": the machine's make-up, which the card's form factor states
@@ -1790,7 +1799,16 @@ class SlotExtractor:
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if fleet := _FLEET.search(text):
                 slots.servers = int(to_number(fleet.group(1)))
-        if (match := take(_KW)) is not None:
+        if (
+            (match := take(_KW)) is not None
+            and slots.server_power_kw is None
+            and _EACH_CLAUSE.search(re.split(r"[,，;；。]", text[: match.start()])[-1])
+        ):
+            # "每台 8x MI300X 实测 8.8 kW …, 6 台": the clause is about each server, however far its "每台"
+            slots.server_power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
+            if fleet := _FLEET.search(text):
+                slots.servers = int(to_number(fleet.group(1)))
+        elif match is not None:
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
                 slots.power_at_wall = True
@@ -1941,7 +1959,7 @@ class SlotExtractor:
         if match := take(_INFRA_SHARE):
             slots.infra_share = float(_group(match, 1, 2) or 0) / 100
         if match := take(_EPOCHS):
-            slots.epochs = to_number(_group(match, 1, 2) or "0")
+            slots.epochs = to_number(_group(match, 1, 2, 3, 4, 5) or "0")
         slots.token_bytes = next((size for pattern, size in _TOKEN_BYTES if pattern.search(text)), None)
         slots.period = next((name for pattern, name in _PERIODS if pattern.search(text)), None)
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)

@@ -686,3 +686,52 @@ def test_a_corpus_kept_several_times_is_sized_with_its_copies(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["data_volume"], answer.answer[:200]
     assert kept in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+# --- set 18's first classes: offload ruled out, a clause about each server, passes over the data, a TCO in USD ---
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "70B全参微调 8卡H800够不够 不想搞offload",
+        "full fine-tune 70B on 8 H800s, we'd rather not offload: enough?",
+    ],
+)
+def test_offload_ruled_out_is_never_the_fix(assistant: Assistant, message: str) -> None:
+    """70e9 x 16 bytes = 1.12 TB of states / 8 = 140 GB a GPU: 8 x 80 GB cannot hold them without offload."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert not call.input.get("offload_optimizer"), call.input
+    assert not call.output["fits"]
+    assert not first_sentence(answer).startswith(("可以", "Yes")), answer.answer[:200]
+
+
+def test_a_clause_about_each_server_gives_each_servers_draw(assistant: Assistant) -> None:
+    """6 x 9.5 kW x 1.25 x 730 h x ¥0.6 = ¥31,208 a month (the measured draw, every hour)."""
+    (answer,) = talk(assistant, "每台 8x H100 实测 9.5 kW, 电价0.6, PUE 1.25, 全天运行, 6 台一个月电费多少")
+    assert "¥31,208" in first_sentence(answer), answer.answer[:200]
+
+
+def test_passes_over_the_data_are_epochs(assistant: Assistant) -> None:
+    """14B on 1B tokens, then 3 passes: 3B tokens, three times the GPU-hours."""
+    first, second = talk(
+        assistant,
+        "8张H100 全参微调 14B 数据1B token MFU按40% 要多久 云上每卡时2.5美元 多少钱",
+        "那如果 epoch 跑 3 遍呢",
+    )
+    before = next(c for c in first.tool_calls if c.name == "training_compute")
+    after = next(c for c in second.tool_calls if c.name == "training_compute")
+    assert after.input["tokens_b"] == 3 * before.input["tokens_b"], after.input
+
+
+def test_a_tco_asked_again_in_dollars_is_the_same_tco(assistant: Assistant) -> None:
+    """The TCO again at 7.1 CNY per USD, dollars first: not the purchase price alone."""
+    _, second = talk(
+        assistant,
+        "3台8卡H20服务器 每台110万 单台6kW PUE1.3 电价0.7 3年TCO多少",
+        "换算成美元呢 汇率7.1",
+    )
+    assert tools(second) == ["tco"], second.answer[:200]
+    assert second.tool_calls[0].input["usd_to_cny"] == 7.1
+    assert first_sentence(second).count("$") >= 2, second.answer[:200]
