@@ -634,7 +634,7 @@ _ASKED = [
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
     ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r", r"[$¥]\s*/\s*(?:gpu|card)[\s-]*h(?:ou)?rs?\b",
-                           r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:成本|合多少|多少钱)",
+                           r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:的)?\s*(?:成本|合多少|多少钱|是多少|多少)",
                            # "每卡每小时成本多少", "每张卡每小时多少钱", "单卡时成本"
                            r"(?:每|单)\s*(?:张)?\s*(?:卡|gpu)\s*(?:每)?\s*(?:小时|时)\s*(?:的)?\s*(?:成本|费用|多少钱|合多少|要多少)")),
     ("cost", words(r"\bcost\b", r"\bbill\b", r"\bprice\b", r"how much (?:money|would|will|does|is)", r"\bspend\b",
@@ -1392,6 +1392,10 @@ def _missing(
     memory_wanted = not facility and (
         bool({"training_memory", "inference_memory"} & set(wanted)) or asked in {"memory", "fit"}
     )
+    if memory_wanted and _OTHER_SUBJECT.search(text) and not _MEMORY_WORDS.search(text):
+        # "数据放oss上直接读行不行 单机8卡", "gres.conf for MIG on 8 H100", "4090 放 IDC license 有问题吗": the
+        # subject is storage, scheduling or licensing, which the guidance answers without a model
+        memory_wanted = False
     sized = bool({"training_memory", "inference_memory"} & set(wanted))  # "够不够", "fit", "显存"
     if memory_wanted and (
         "gpu_count" in stated
@@ -1407,6 +1411,12 @@ def _missing(
     return None
 
 
+# subjects a "行不行" or a GPU count may come with that are not about a model's memory
+_OTHER_SUBJECT = words(
+    r"\boss\b|\bs3\b|\bnas\b|\bnfs\b|lustre|对象存储|存储|读数据|\bstorage\b|\bdataloader\b",
+    r"\bslurm\b|\bgres\b|\bmig\b|kubernetes|\bk8s\b|调度",
+    r"\blicen[cs]e\b|\beula\b|许可|授权|\bidc\b|数据中心条款",
+)
 # the memory of the GPUs named: "显存够吗" asks whether a model fits, which needs the model
 _MEMORY_WORDS = words(r"显存|放得下|装得下|爆显存", r"\b(?:memory|vram|hbm|fits?|oom)\b")
 

@@ -801,7 +801,8 @@ _SERVER_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
     rf"|(?:boxes|servers|nodes|machines)[^.;。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
-    rf"|每台[^，,。；]{{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"  # "每台 8卡 H200 服务器按 11kW 算"
+    # "每台 8卡 H200 服务器按 11kW 算" (not across a price or a period: "每台125万 5年折旧 每台功耗6kW")
+    rf"|每台(?:(?!每台|万|年|元)[^，,。；]){{1,16}}?(?:按|约|是|为|功耗|功率|耗电)\s*{DECIMAL}\s*kw"
     # "16 servers of 8x H100 at 10kW each": racks and GPUs each were read before this
     rf"|(?:servers?|nodes?|boxes|machines)\b[^.;。；]{{0,40}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b"
     # "8 dgx h100, 10.2kw max each", "11 kW per node": a figure each machine draws, whatever names the machine

@@ -735,3 +735,31 @@ def test_a_tco_asked_again_in_dollars_is_the_same_tco(assistant: Assistant) -> N
     assert tools(second) == ["tco"], second.answer[:200]
     assert second.tool_calls[0].input["usd_to_cny"] == 7.1
     assert first_sentence(second).count("$") >= 2, second.answer[:200]
+
+
+def test_a_purchase_price_after_an_approximation_word_is_the_purchase(assistant: Assistant) -> None:
+    """'买大概220万' is the server's price: rent ¥8万 x 36 = ¥288万 weighed against it."""
+    (answer,) = talk(assistant, "A800 8卡整机 租的话每月7万 买大概200万 打算用3年 哪个划算")
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["capex_per_server"] == 2_000_000, call.input
+    assert call.input["lease_per_month"] == 70_000
+
+
+def test_depreciation_years_stand_beside_a_per_server_draw(assistant: Assistant) -> None:
+    """'每台125万 5年折旧 每台功耗6kW': five years, 6 kW each (the draw is not read across the price)."""
+    (answer,) = talk(assistant, "算下TCO：6台8卡H20 每台125万 5年折旧 每台功耗6kW PUE1.3 电价0.6")
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert (call.input["years"], call.input["server_power_kw"]) == (5, 6.0), call.input
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "训练数据放oss上直接读行不行 纯文本 单机8卡",
+        "how do I set up gres.conf for MIG on 8 H100s in Slurm?",
+        "GeForce cards in an IDC, is the license a problem? about 50 cards",
+    ],
+)
+def test_a_subject_other_than_memory_is_not_asked_for_a_model(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not any(note.startswith("clarify") for note in answer.notes), answer.answer[:200]
