@@ -710,7 +710,11 @@ class Router:
             own = own.model_copy(update={"gpu_count": int(to_number(why.group(1)))})
         stated = own.stated()
         task = _task(text, own)
-        asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None)
+        asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None) or next(
+            # "要多少机柜 单柜25kW": the rack's budget read as a quantity took the word the question asks with
+            (name for name, pattern in _ASKED if name == "racks" and pattern.search(text)),
+            None,
+        )
         if asked == "price_check" and not _MONEY_WORDS.search(text):
             # "一步 6.8 秒，MFU大概多少？正常吗": whether the figure asked is normal, with no price to judge
             asked = next(

@@ -523,7 +523,7 @@ _FLEET = flags(
 _FACILITY_KW = flags(
     rf"(?:机房|数据中心|机楼|园区|\bfacility|\bdatacenter|\bdata cent(?:er|re)|\bhall|\bsite|\bcolo\b|\b(?:server |machine |our )?room\b)"
     # "风冷机房 每柜最多15kW": a figure per rack is the rack's budget, not the room's
-    rf"(?:(?!每(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜|每台|单台|per (?:server|node|box)|each)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
+    rf"(?:(?!每(?:个)?(?:机)?柜|单(?:个)?(?:机)?柜|per rack|each rack|racks?\b|机柜|每台|单台|per (?:server|node|box)|each)[^。.;；?？\n]){{0,24}}?{DECIMAL}\s*(kw|mw)\b"
     # "colo gives us 17 kW per rack": a rack's feed, whatever the sentence starts with
     rf"(?!\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|\s*(?:的)?\s*(?:机柜|rack|cabinet)"
     # "colo, 10.2kw max each": each machine's draw, not the room's

@@ -15,7 +15,7 @@ from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from tools.registry import TOOLS, ToolInputError, run
 
-_PER_CARD = {"training_memory", "inference_memory", "budget_fit"}
+_PER_CARD = {"training_memory", "inference_memory", "budget_fit", "rack_fit"}
 _MAX_CARDS = 6
 
 

@@ -47,8 +47,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "servers like a DGX H100 (about 10.2 kW each)", "按 DGX H100 这类服务器计（每台约 10.2 kW）"
             )
         )
+    per_server = slots.gpus_per_node or GPUS_PER_NODE
     if slots.servers and slots.servers > 1:  # "几台8卡服务器" describes the server, it does not count one
         payload["servers"] = slots.servers
+    elif slots.gpu_count and slots.gpu_count > per_server and not slots.facility:
+        # "上256卡H800 要多少机柜": the servers that hold the GPUs, then the racks they need
+        payload["servers"] = -(-slots.gpu_count // per_server)
     elif slots.racks:
         payload["racks"] = slots.racks
     return Plan(tool="rack_fit", payload=payload, assumed=assumptions)
@@ -99,7 +103,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         racks_zh = f"{o['servers']} 台服务器需要 **{o['racks_needed']} 个** {rack} kW 机柜，IT 负载（即发热）合计 {heat} kW。"
         en, zh = (
             (f"{racks_en} {en}", f"{racks_zh}{zh}")
-            if view.asked == "racks"
+            if view.asked in {"racks", "power"}  # "总功耗 要多少机柜": the fleet's figures first
             else (f"{en} {racks_en}", f"{zh}{racks_zh}")
         )
     rows = [Row(en="Rack power budget", zh="机柜功率上限", value=f"{rack} kW"),

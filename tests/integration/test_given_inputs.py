@@ -763,3 +763,19 @@ def test_depreciation_years_stand_beside_a_per_server_draw(assistant: Assistant)
 def test_a_subject_other_than_memory_is_not_asked_for_a_model(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert not any(note.startswith("clarify") for note in answer.notes), answer.answer[:200]
+
+
+def test_a_fleet_of_gpus_against_a_rack_budget_gives_racks_and_total_power(assistant: Assistant) -> None:
+    """256 GPUs = 32 servers of 8; at 10.2 kW each, 2 per 25 kW rack: 16 racks, 32 x 10.2 = 326 kW."""
+    (answer,) = talk(assistant, "准备上256卡H800 总功耗多少 要多少机柜 单柜25kW")
+    lead = first_sentence(answer)
+    assert "16 个" in lead, lead
+    assert "326 kW" in lead, lead
+
+
+def test_two_cards_against_a_rack_budget_are_each_fitted(assistant: Assistant) -> None:
+    """A 15 kW rack: one H200 server (10.2 kW) and one B200 server (14.3 kW); 单柜 is the rack, not the room."""
+    (answer,) = talk(assistant, "风冷机房单柜15kW 能放几台H200服务器 B200呢")
+    runs = [c for c in answer.tool_calls if c.name == "rack_fit"]
+    assert [c.input["gpu"] for c in runs] == ["h200", "b200"], answer.answer[:200]
+    assert all(c.input.get("scope") != "facility" for c in runs)
