@@ -26,6 +26,8 @@ from assistant.calculators.common import (
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.common import HOURS_PER_YEAR
+from tools.cost import MONTHS_PER_YEAR
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -429,7 +431,7 @@ CALCULATOR = Calculator(
 )
 
 
-HOURS_PER_MONTH = 730  # 8,760 h / 12
+HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # 730 h, as the TCO calculator counts a month
 
 
 def _period(years: float, *, zh: bool) -> str:
