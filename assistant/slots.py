@@ -830,6 +830,7 @@ _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
     r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
 )
+_DRAW_AFTER = flags(r"\s*(?:的)?\s*(?:功耗|功率|耗电)?\s*(?:约|按|是|为|大概)?\s*\d+(?:\.\d+)?\s*kw")
 _ONE_SERVER = flags(
     r"\b(?:one|a single|single)\s*(?:node|server|machine|box)\b|单机|单台服务器|一台服务器|单节点|一个节点"
 )
@@ -2026,7 +2027,14 @@ class SlotExtractor:
         # "64卡 … 一柜放两台": with the fleet counted in cards, what one rack holds is not the fleet ("4 nodes in one
         # rack" alone is both)
         counted = strip(text, [packed.span()]) if packed and slots.gpu_count else text
-        if (match := _SERVERS.search(counted)) and slots.servers is None:
+        match = _SERVERS.search(counted)
+        if (
+            match
+            and int(to_number(_group(match, 1, 2) or "1")) == 1
+            and _DRAW_AFTER.match(counted, match.end())
+        ):
+            match = None  # "一台10.2kW呢": each server's draw, not a count of one
+        if match and slots.servers is None:
             slots.servers = int(to_number(_group(match, 1, 2) or "1"))
         elif slots.servers is None and _ONE_SERVER.search(text):
             slots.servers = 1  # "one node instead", "单机", "一台服务器"

@@ -779,3 +779,15 @@ def test_two_cards_against_a_rack_budget_are_each_fitted(assistant: Assistant) -
     runs = [c for c in answer.tool_calls if c.name == "rack_fit"]
     assert [c.input["gpu"] for c in runs] == ["h200", "b200"], answer.answer[:200]
     assert all(c.input.get("scope") != "facility" for c in runs)
+
+
+def test_a_follow_up_giving_one_servers_draw_keeps_the_fleet(assistant: Assistant) -> None:
+    """16 servers in 12 kW racks; then H200 at 10.2 kW each: still 16 servers, one a rack, 16 x 10.2 = 163 kW."""
+    _, second = talk(
+        assistant,
+        "机房单柜12kW 风冷 8卡H20服务器标称6.5kW 一共16台 要几个柜子",
+        "那要是换成H200的 一台10.2kW呢",
+    )
+    call = next(c for c in second.tool_calls if c.name == "rack_fit")
+    assert (call.input["servers"], call.input["server_power_kw"]) == (16, 10.2), call.input
+    assert "163 kW" in second.answer.split("\n\n")[0], second.answer[:300]
