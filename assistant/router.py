@@ -1037,8 +1037,9 @@ class Router:
             # "what size is a 13B checkpoint?": computed for that model; "checkpoint 呢，34B" after the
             # dataset's size: the checkpoints now, not the dataset again
             tools = ["storage"]
-        judged = not _ADVICE.search(text) and bool(_JUDGE.search(text))
-        if (_ADVICE.search(text) and asked in {None, "mfu"}) or (judged and asked is None):
+        advice = bool(_ADVICE.search(text))
+        judged = not advice and bool(_JUDGE.search(text))
+        if (advice and asked in {None, "mfu"}) or (judged and asked is None):
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
             tools, explain_words = [], True
