@@ -1037,8 +1037,12 @@ class Router:
             # "what size is a 13B checkpoint?": computed for that model; "checkpoint 呢，34B" after the
             # dataset's size: the checkpoints now, not the dataset again
             tools = ["storage"]
+        if own.measured_runs and not tools:
+            # "went from 8 to 32 H100s and 12k to 41k tokens/s, is that normal?": two runs measured are a scaling
+            tools = ["scaling"]
         advice = bool(_ADVICE.search(text))
-        judged = not advice and bool(_JUDGE.search(text))
+        # "256卡到1024卡 吞吐…, 扩展效率多少 正常吗": the calculator judges its own result against published runs
+        judged = not advice and bool(_JUDGE.search(text)) and not ("scaling" in tools and slots.measured_runs)
         if (advice and asked in {None, "mfu"}) or (judged and asked is None):
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about

@@ -211,6 +211,12 @@ class Slots(BaseModel):
         default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
     )
     peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
+    measured_runs: list[tuple[int, float]] = Field(
+        default_factory=list,
+        description="Two runs of one job measured by the user: (GPUs, throughput), in the order given "
+        "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
+    )
+    measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
     token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
     raw_data_tb: float | None = None
     data_tokenized: bool = Field(
@@ -307,6 +313,27 @@ _PARAMS_EN = flags(
     r"(?!\s*-?\s*(?:(?:output|input|generated|training)\s+)?(?:tokens?|toks?|usd|dollars?|bucks|rmb|cny|yuan|美元|元|budget|的?\s*预算|to spend|to invest|in (?:budget|funding|cash|capex)|of (?:budget|funding|capex)))"
     r"(?:[\s-]*(?:params?|parameters?|model|llm|dense|moe))?"
 )
+# the top of a range of model sizes after its first size: "7B到14B", "7B-13B", "7B ~ 14B", "7B to 13B"
+_SIZE_RANGE_TAIL = flags(rf"\s*(?:到|至|~|～|–|—|-|to)\s*{DECIMAL}\s*(b|bn|billion)(?![A-Za-z])")
+# two runs of one job the user measured: "从64卡scale到256卡, throughput从1.2M tokens/s涨到4.1M",
+# "64 GPUs: 1.2M tok/s, 256 GPUs: 4.1M tok/s", "went from 8 to 32 GPUs and 12k to 41k tokens/s"
+_SCALE = r"\s*([kmKM]|万)?"
+_GPU_UNIT = r"(?:张|块)?\s*(?:卡|gpus?|cards?|[a-z]\d{2,3}s?)"
+_RUN_GPUS = flags(
+    rf"(?:从|from)?\s*{INTEGER}\s*{_GPU_UNIT}?\s*(?:scal\w*|扩(?:展|容)?|加|增加|go(?:ing|es)?|went|grew|up)?\s*"
+    rf"(?:到|至|to|->|→|=>)\s*{INTEGER}\s*(?:{_GPU_UNIT}|\s(?=\s))"  # a card's name is blanked out by now
+)
+_RATE_UNIT = (
+    r"(?:tokens?|toks?|samples?|seqs?|sequences?|it|images?)\s*(?:/|per\s*)\s*(?:s\b|sec\w*|秒)|tps\b|qps\b"
+)
+_RUN_RATES = flags(
+    rf"(?:从|from)\s*{AMOUNT}{_SCALE}\s*(?:{_RATE_UNIT})?\s*(?:涨到|升到|提到|提升到|变成|到|至|to|->|→|=>)\s*{AMOUNT}{_SCALE}\s*({_RATE_UNIT})?"
+)
+_RUN_PAIR = flags(
+    rf"{INTEGER}\s*(?:{_GPU_UNIT}|\s(?=\s))[^\d。;；\n]{{0,24}}?{AMOUNT}{_SCALE}\s*({_RATE_UNIT}|tokens?\b|个?\s*token)"
+)
+_PER_GPU_RATE = flags(r"per[\s-]*(?:gpu|card)|/\s*(?:gpu|card)|每卡|单卡|每张卡")
+_THROUGHPUT_WORD = flags(rf"throughput|吞吐|每秒|per second|{_RATE_UNIT}")
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
 _PARAMS_ZH_BARE = re.compile(r"(千亿|万亿|百亿)(?:级|参数|规模)")
 _PARAMS_ZH_AFTER = re.compile(
@@ -656,7 +683,10 @@ def unnegated(text: str) -> str:
 
 
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调"), "full")]  # fmt: skip
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b|\bsome\s+full\b|\bfull\s+ones?\b"), "full")]  # fmt: skip
+# two methods the same hardware must carry ("做7B到14B的sft和lora", "mostly LoRA, some full"): the heaviest decides
+_BOTH = flags(r"^[^.;。；?？]{0,30}$")
+_BOTH_JOIN = flags(r"\band\b|\bplus\b|\balso\b|\bsome\b|\bas well\b|和|与|跟|以及|、|/|,|，")
 # methods weighed against each other, not one replacing the other ("QLoRA instead of full")
 _EITHER = flags(r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which")
 # adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
@@ -847,7 +877,7 @@ _NETWORK_RESERVE = flags(
 # the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
 # "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
 _NETWORK_SHARE = flags(
-    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
+    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:大概|大约|约|再|还要|还得)*\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
     rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
     rf"|(?:(?:\badd|\bplus|\+)\s*)?(?:(?:~|about|around|roughly)\s*)?{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
     r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
@@ -864,6 +894,19 @@ _INFRA_SHARE = flags(
 )
 _MAINTENANCE = flags(
     rf"(?:\bops\b|operations|maintenance|support|运维|维护|维保)(?:(?!利用率|使用率|utili|\butil\b|\bpue\b|负载|load\b)[^。.;；\n%]){{0,40}}?{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?capex)"
+)
+# a rolling window of checkpoints: "retention: last 5 rolling", "滚动保留最近5个"
+_ROLLING = flags(
+    rf"(?:last|latest|最近)\s*{INTEGER}\s*(?:个|份)?\s*(?:rolling|滚动)|滚动保留\s*(?:最近)?\s*{INTEGER}"
+)
+# ... and one kept for every day of the run besides: "plus one per day", "另外每天留一个", "每天一个"
+_DAILY_KEPT = flags(
+    r"(?:one|1|a)\s*(?:checkpoint\s*|ckpt\s*|snapshot\s*)?(?:per|a|each|every)\s*day|\bdaily\s*(?:checkpoints?|ckpts?|snapshots?|copies|ones?)"
+    r"|每天(?:再|都|各)?(?:留|保留|存|多留)?\s*(?:一个|1个|一份|1份)|一天(?:留|存)?(?:一个|1个|一份)"
+)
+# the run's length, for the checkpoints kept daily: "for a 60 day run", "训练45天", "run is 8 weeks"
+_RUN_LENGTH = flags(
+    rf"{DECIMAL}\s*[-\s]?(days?|weeks?)\s*(?:training\s*)?run|(?:训练|跑|训)\s*(?:了|约|大概)?\s*{DECIMAL}\s*(?:个)?\s*(天|周|星期)"
 )
 _CHECKPOINTS = flags(
     rf"(?:keep|keeps|keeping|retain|retaining|store|storing|保留|存)\s*(?:the\s*)?(?:last\s*|最近\s*)?{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
@@ -1290,6 +1333,9 @@ class SlotExtractor:
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
         masked = self._peaks(masked, mentions, slots)  # "910B按320T算": a peak per GPU, not 320T tokens
+        masked = self._measured_runs(
+            masked, slots
+        )  # "64卡1.2M tokens/s, 256卡4.1M": no model size, no tokens
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
         if slots.budget is not None and slots.budget in slots.server_quotes.values():
             slots.budget = None  # "MI325X $290k, H200 $330k": the first quote is not a sum to spend
@@ -1364,6 +1410,12 @@ class SlotExtractor:
             slots.gpu_count = slots.servers * slots.gpu_count
         if slots.gpu_hours and slots.gpu_count == slots.gpu_hours and _COUNT_OF_HOURS.search(text):
             slots.gpu_count = None  # "2000 A100 GPU-hours": the hours' number, not a count of GPUs
+        if slots.measured_runs:
+            # "64卡1.2M tokens/s … 256卡4.1M": two runs' totals, not a rate per GPU to time a run with
+            if slots.tokens_per_second_per_gpu or _PER_GPU_RATE.search(text):
+                # "8 GPUs at 3,000 tokens/s per GPU, 32 at 2,800": each run's total is its rate x its GPUs
+                slots.measured_runs = [(n, r * n) for n, r in slots.measured_runs]
+            slots.tokens_per_second_per_gpu = None
         given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
         rest = strip(text, [(i, i + 1) for i in given])
         return slots, rest
@@ -1450,7 +1502,12 @@ class SlotExtractor:
             # "16 H100 servers", "4 A100 nodes": machines of 8 GPUs each, not 16 GPUs
             slots.servers = int(to_number(count.group(1)))
             return
-        if count and not re.search(r"[.\d]\s*$", before[: count.start()]) and not _a_year(count.group(0)):
+        if (
+            count
+            and not re.search(r"[.\d]\s*$", before[: count.start()])
+            and not _a_year(count.group(0))
+            and float(to_number(count.group(1))).is_integer()  # "汇率按7.2 H200": a rate, never 7 cards
+        ):
             slots.gpu_count = int(to_number(count.group(1)))
             return
         after = _COUNT_AFTER.search(text[gpu.end : gpu.end + 16])
@@ -1471,6 +1528,12 @@ class SlotExtractor:
         else:
             for match in _PARAMS_EN.finditer(text):
                 tail = text[match.end() : match.end() + 12].lower()
+                if (upper := _SIZE_RANGE_TAIL.match(text, match.end())) and scaled(
+                    upper.group(1), upper.group(2)
+                ) > scaled(match.group(1), match.group(2)):
+                    # "7B到14B的sft", "7B-13B models": hardware for the range is sized for its top
+                    slots.params_b = scaled(upper.group(1), upper.group(2)) / 1e9
+                    break
                 if re.match(r"\s*(?:tokens?|toks?|个?token|词元)", tail):
                     continue
                 if match.group(2).lower() in {"t", "tb"} and re.match(
@@ -1574,6 +1637,14 @@ class SlotExtractor:
             # "full finetune or do i need lora", "全参还是LoRA": each method, in the order named
             slots.finetune_options = [name for _, name in named]
             slots.finetune = named[0][1]
+        elif (
+            len(named) > 1
+            and _BOTH.match(between := kept[named[0][0] : named[1][0]])
+            and _BOTH_JOIN.search(between)
+        ):
+            # "sft和lora", "mostly LoRA, some full": the servers must carry the heavier method
+            heaviest = ("full", "lora", "qlora")
+            slots.finetune = min((name for _, name in named), key=heaviest.index)
         if (
             (adapters := _ADAPTERS.search(text))
             and _SERVES_ADAPTERS.search(text)
@@ -1585,6 +1656,38 @@ class SlotExtractor:
         if match := _TPS.search(text):
             number = _group(match, 1, 3, 4) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
+
+    @staticmethod
+    def _measured_runs(text: str, slots: Slots) -> str:
+        """Two runs of one job with their GPUs and measured throughput, for a scaling efficiency; the text
+        without them."""
+
+        def rate(number: str, scale: str | None) -> float:
+            return to_number(number) * {"k": 1e3, "m": 1e6, "万": 1e4}.get((scale or "").lower(), 1.0)
+
+        spans: list[tuple[int, int]] = []
+        gpus = _RUN_GPUS.search(text)
+        rest = text[: gpus.start()] + " " * (gpus.end() - gpus.start()) + text[gpus.end() :] if gpus else text
+        rates = _RUN_RATES.search(rest)
+        if gpus and rates and _THROUGHPUT_WORD.search(text):
+            first, second = rates.group(2), rates.group(4)
+            # "1.2M tokens/s 涨到 4.1M", "12k to 41k": a multiplier written once stands for both
+            first, second = first or second, second or first
+            slots.measured_runs = [
+                (int(gpus.group(1)), rate(rates.group(1), first)),
+                (int(gpus.group(2)), rate(rates.group(3), second)),
+            ]
+            slots.measured_unit = rates.group(5)
+            spans = [gpus.span(), rates.span()]
+        else:
+            pairs = list(_RUN_PAIR.finditer(text))
+            if len(pairs) >= 2 and pairs[0].group(1) != pairs[1].group(1) and _THROUGHPUT_WORD.search(text):
+                slots.measured_runs = [(int(p.group(1)), rate(p.group(2), p.group(3))) for p in pairs[:2]]
+                slots.measured_unit = pairs[0].group(4)
+                spans = [p.span() for p in pairs[:2]]
+        for start, end in spans:
+            text = text[:start] + " " * (end - start) + text[end:]
+        return text
 
     @staticmethod
     def _peaks(text: str, mentions: list[Mention], slots: Slots) -> str:
@@ -1870,6 +1973,19 @@ class SlotExtractor:
             slots.checkpoints = max(1, int(total // interval))
         elif match := _CHECKPOINTS.search(text):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+        elif match := _ROLLING.search(text):
+            slots.checkpoints = int(match.group(1))  # "retention: last 5 rolling"
+        if (
+            slots.checkpoints
+            and _DAILY_KEPT.search(text)
+            and (days := _RUN_LENGTH.search(text) or _BARE_DURATION.search(text))
+        ):
+            # "last 5 rolling plus one per day for a 60 day run": 5 + 60 checkpoints held at the end
+            length = to_number(_group(days, 1, 3) or "0") * (
+                7 if re.match(r"w|周|星期", _group(days, 2, 4) or "", re.I) else 1
+            )
+            slots.checkpoints += int(length)
+            slots.keeps_checkpoints = True
         elif (match := _KEPT_COPIES.search(text)) and re.search(r"checkpoint|ckpt|检查点", text, re.I):
             slots.checkpoints = int(_group(match, 1, 2) or 0)  # "405B checkpoint多大 要存20个"
         if match := take(_WRITE_GB_S):

@@ -46,6 +46,7 @@ TYPICAL: dict[str, dict[str, Any]] = {
     "inference_memory": {"model": "llama-2-70b", "gpu": "H100", "tensor_parallel": 4, "context_tokens": 4096},
     "gpu_compare": {"gpus": ["H100", "H200", "MI300X", "B200"]},
     "run_time": {"gpu_hours": 200_000, "gpus": 1024},
+    "scaling": {"gpus_from": 64, "rate_from": 1.2e6, "gpus_to": 256, "rate_to": 4.1e6},
     "compute_optimal": {"budget": 500_000, "price_per_gpu_hour": 2},
     "model_capacity": {"gpu": "rtx-6000-ada", "gpus": 4},
     "data_volume": {"tokens_b": 8000, "checkpoint_tb": 1.8, "checkpoints_kept": 10},

@@ -33,6 +33,7 @@ from tools.model_capacity import model_capacity
 from tools.network import network
 from tools.rack import rack_fit
 from tools.run_time import run_time
+from tools.scaling import scaling
 from tools.serving import serving_capacity, serving_cost
 from tools.serving_estimate import serving_estimate
 from tools.storage import storage
@@ -94,6 +95,7 @@ CALCULATORS: tuple[Callable[..., ToolOutput], ...] = (
     training_compute,
     gpus_for_deadline,
     throughput_calibration,
+    scaling,
     run_time,
     compute_optimal,
     cluster_plan,

@@ -37,13 +37,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {"budget": slots.budget, "currency": slots.budget_currency or "USD"}
     if slots.gpu in slots.server_quotes:
         # "供应商报价 H20 8卡整机 110万/台": this card's server at the user's quote
-        if (slots.server_quotes_currency or "USD") != payload["currency"]:
-            return None
-        payload["capex_per_server"] = slots.server_quotes[slots.gpu]
+        payload["capex_per_server"] = _in_currency(
+            slots.server_quotes[slots.gpu],
+            slots.server_quotes_currency,
+            payload["currency"],
+            slots,
+            catalog,
+            assumptions,
+        )
     elif slots.server_price:
-        if (slots.server_price_currency or "USD") != payload["currency"]:
-            return None  # a budget in one currency and a price in another: not compared here
-        payload["capex_per_server"] = slots.server_price
+        # "budget $500k, 汇率按7.1, 报价 ¥3,200,000 一台": the quote in the budget's currency, at their rate
+        payload["capex_per_server"] = _in_currency(
+            slots.server_price, slots.server_price_currency, payload["currency"], slots, catalog, assumptions
+        )
     if slots.server:
         payload["server"] = slots.server
     elif not (slots.unknown_gpu and slots.server_price):
@@ -66,6 +72,25 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="budget_fit", payload=payload, assumed=assumptions)
 
 
+def _in_currency(
+    amount: float,
+    currency: str | None,
+    wanted: str,
+    slots: Slots,
+    catalog: Catalog,
+    assumptions: list[Assumed],
+) -> float:
+    """``amount`` (in ``currency``, dollars when unsaid) in the ``wanted`` currency, at the user's exchange rate
+    or, with an assumption saying so, the catalog's."""
+    have = currency or "USD"
+    if have == wanted:
+        return amount
+    rate = slots.usd_to_cny or catalog.defaults.usd_to_cny
+    if not slots.usd_to_cny:
+        assumptions.append(assumed(f"USD 1 = CNY {rate:g}", f"汇率按 1 美元 = {rate:g} 元"))
+    return round(amount * rate if have == "USD" else amount / rate, 2)
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o, i = call.output, call.input
     first = view.currency or i.get("currency", "USD")
@@ -83,7 +108,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{money(o['left'], first)} left."
         )
         zh = f"{budget} 能买 **{o['servers']} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}，剩余 {money(o['left'], first)}。"
-        if o.get("fabric_share_given") and o["servers_with_fabric"] != o["servers"]:
+        if o.get("fabric_share_given") and o["servers_with_fabric"] == o["servers"]:
+            # the share they add for network and storage still leaves the same count: say it is counted
+            n = o["servers"]
+            whole = {k: o["spent"][k] + o["left"][k] for k in ("usd", "cny")}
+            spent = {k: n * o["per_server_all_in"][k] for k in ("usd", "cny")}
+            rest = {k: whole[k] - spent[k] for k in ("usd", "cny")}
+            en = (
+                f"{budget} buys **{n} server{'s' if n != 1 else ''}** ({o['gpus']} x {gpu}) at about {price} each, "
+                f"with the network and storage share you gave: {all_in} per server all in, {money(spent, first)} "
+                f"in all, {money(rest, first)} left."
+            )
+            zh = (
+                f"{budget} 能买 **{n} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}；按你给的网络和存储比例，"
+                f"每台连同分摊约 {all_in}，共 {money(spent, first)}，剩余 {money(rest, first)}。"
+            )
+        elif o.get("fabric_share_given") and o["servers_with_fabric"] != o["servers"]:
             # the user kept a share of the budget for the fabric: that count is the answer
             en = (
                 f"Keeping the share you set for network and storage, {budget} buys **{o['servers_with_fabric']} "

@@ -455,6 +455,11 @@ RULES: list[Rule] = [
         r"(?P<n>\d+) copies of the raw text and the token ids \(given\)",
         "原始文本和 token id 各保留 {n} 份（用户给定）",
     ),
+    # scaling
+    rule(
+        r"the same job \(model, batch per GPU, sequence length\) on both runs",
+        "两次运行是同一个任务（模型、每卡 batch、序列长度相同）",
+    ),
     # quote
     rule(
         rf"(?P<n>\d+) x (?P<price>{NUMBER}) (?P<currency>USD|CNY) \(given\)",

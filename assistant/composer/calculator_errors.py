@@ -327,6 +327,10 @@ RULES: list[Rule] = [
         r"input: give lease_per_month or lease_rate_per_month, not both",
         "lease_per_month 和 lease_rate_per_month 只给其中一个",
     ),
+    rule(
+        r"gpus_to: the two runs have the same number of GPUs; give two GPU counts",
+        "两次运行的 GPU 数量（gpus_to）相同：请给出两个不同的卡数",
+    ),
 ]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
-from assistant.calculators.common import Brief, Row, Summary, View, money, num, pct
+from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, View, money, num, pct
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
@@ -251,7 +251,9 @@ _METHOD = {
 }
 
 
-def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> list[str]:
+def _cards_lead(
+    summaries: list[Summary], lang: Language, asked: str | None, names: list[str] | None = None
+) -> list[str]:
     """One sentence with each card's result: for "H20 or A100 for serving 70B?" the best named first;
     for "which card?" the smallest card of the ladder that does it."""
     briefs = [s.brief for s in summaries if s.brief]
@@ -260,6 +262,15 @@ def _cards_lead(summaries: list[Summary], lang: Language, asked: str | None) -> 
     if asked == "which_gpu":
         return [_smallest_card(briefs, lang)]
     if asked == "budget_cards":
+        kinds = names or [""] * len(summaries)
+        bought = [s.brief for s, n in zip(summaries, kinds, strict=True) if s.brief and n == "budget_fit"]
+        job = {
+            s.brief.card: s.brief
+            for s, n in zip(summaries, kinds, strict=True)
+            if s.brief and n == "training_memory"
+        }
+        if bought and job:
+            return [_budget_cards_for_job(bought, job, lang)]
         return [_budget_cards(briefs, lang)]
     if asked == "per_card" and all(b.per_card for b in briefs):
         return [_per_card(briefs, lang)]
@@ -432,6 +443,46 @@ def _budget_cards(briefs: list[Brief], lang: Language) -> str:
         return f"The budget buys no 8-GPU server ({listed}); consider fewer GPUs per server, a workstation or renting."
     best = min(affordable, key=lambda b: b.rank)
     return f"The most capable server the budget buys is **{best.card}**: {best.en} ({listed})."
+
+
+def _budget_cards_for_job(bought: list[Brief], job: dict[str, Brief], lang: Language) -> str:
+    """ "预算300万 做14B全参 报价：H20 8卡机130万 …": the budget buys most of the card whose one server holds the
+    job; a card that needs more than one server for it (a fine-tune split over PCIe machines) is not the pick."""
+
+    def holds(card: str) -> bool:
+        need = job.get(card)
+        return need is None or need.fits or (need.count is not None and need.count <= GPUS_PER_NODE)
+
+    affordable = [b for b in bought if b.fits]
+    able = [b for b in affordable if holds(b.card)]
+    if not able:
+        return _budget_cards([*bought, *job.values()], lang)
+    best = min(able, key=lambda b: b.rank)
+    ruled_out = [b for b in affordable if not holds(b.card)]
+    if lang == "zh":
+        listed = "；".join(f"{b.card}：{b.zh}" for b in bought)
+        needs = "；".join(f"{card}：{b.zh}" for card, b in job.items())
+        out = (
+            f"按这项训练的显存挑，买 **{best.card}** 服务器：{best.zh}，一台就放得下这项任务"
+            f"（{job[best.card].zh if best.card in job else '放得下'}）。"
+        )
+        if ruled_out:
+            out += (
+                f"{'、'.join(b.card for b in ruled_out)} 单台 8 卡放不下，要跨机才能训，算力再多也不是首选。"
+            )
+        return out + f"预算能买：{listed}。显存需求：{needs}。"
+    listed = "; ".join(f"{b.card}: {b.en}" for b in bought)
+    needs = "; ".join(f"{card}: {b.en}" for card, b in job.items())
+    out = (
+        f"For this training job, buy **{best.card}** servers: {best.en}, and one server holds the job "
+        f"({job[best.card].en if best.card in job else 'fits'})."
+    )
+    if ruled_out:
+        out += (
+            f" {' and '.join(b.card for b in ruled_out)} cannot hold it in one 8-GPU server and would have to "
+            "train across machines, so more compute does not make it the pick."
+        )
+    return out + f" The budget buys: {listed}. Memory needed: {needs}."
 
 
 def _memory_tie(summaries: list[Summary]) -> bool:
@@ -695,7 +746,7 @@ class TemplateComposer:
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
-            by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked)
+            by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names)
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
             if staged := _stages_lead(run, lang):

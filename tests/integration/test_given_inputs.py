@@ -791,3 +791,89 @@ def test_a_follow_up_giving_one_servers_draw_keeps_the_fleet(assistant: Assistan
     call = next(c for c in second.tool_calls if c.name == "rack_fit")
     assert (call.input["servers"], call.input["server_power_kw"]) == (16, 10.2), call.input
     assert "163 kW" in second.answer.split("\n\n")[0], second.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "servers", "left"),
+    [
+        # $500k at 7.1 = ¥3,550,000; one ¥3,200,000 server, ¥350,000 left
+        ("budget 是 50万美金, 汇率按 7.1, 想买 B200 server, 报价 ¥3,200,000 一台, 能买几台", "1 台", "¥350,000"),
+        # ¥15M / 7.2 = $2,083,333; 4 x $420,000 x 1.2 = $2,016,000 with the 20% for network and storage
+        ("预算1500万人民币 汇率按7.2 H200 8卡机报价42万美元一台 网络存储大概再加服务器价格的20% 能买几台", "4 台", "$67,333"),
+        ("budget ¥15M, fx 7.2, H200 box quoted $420k each, add 20% of server cost for networking. how many can we buy?",
+         "4 servers", "$67,333"),
+    ],
+)  # fmt: skip
+def test_a_quote_in_another_currency_is_converted_at_the_users_rate(
+    assistant: Assistant, message: str, servers: str, left: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert servers in lead, lead
+    assert left in answer.answer.split("\n\n")[0], answer.answer[:300]
+    call = next(c for c in answer.tool_calls if c.name == "budget_fit")
+    assert call.input["gpus_per_server"] == 8, call.input  # "汇率按7.2 H200" is a rate, never 7 cards
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "预算300万 做7B到14B的sft和lora 报价：H20 8卡机130万 L20 8卡机55万 4090 8卡机25万 买啥",
+        "¥3M budget, full fine-tunes and LoRA of 7B-14B models. quotes: H20 8-gpu box ¥1.3M, L20 8-gpu box ¥550k, "
+        "4090 8-gpu box ¥250k. which should we buy?",
+    ],
+)
+def test_quoted_servers_are_picked_by_the_job_one_server_holds(assistant: Assistant, message: str) -> None:
+    """14B full fine-tune: 14e9 x 16 B = 224 GB of model states. An 8 x 24 GB 4090 server holds 192 GB, so the 4090
+    needs 16 cards over two machines despite buying the most compute (12 servers, 15.9 PFLOPS); an 8 x 48 GB L20
+    server holds it (8 cards with ZeRO-3) and ¥3M buys 5 of them (4.78 PFLOPS): the L20 is the pick."""
+    (answer,) = talk(assistant, message)
+    runs = [c for c in answer.tool_calls if c.name == "training_memory"]
+    assert runs
+    assert all(c.input["params_b"] == 14 and c.input.get("finetune", "full") == "full" for c in runs)
+    lead = first_sentence(answer)
+    assert "L20" in lead, lead
+    assert "4090" not in lead, lead
+
+
+@pytest.mark.parametrize(
+    ("message", "figure"),
+    [
+        # 64 -> 256 GPUs is 4x; 1.2M -> 4.1M tokens/s is 3.42x; 3.42 / 4 = 85%
+        (
+            "从 64 卡 scale 到 256 卡, throughput 从 1.2M tokens/s 涨到 4.1M, scaling efficiency 多少? 正常吗",
+            "85%",
+        ),
+        ("went from 8 to 32 H100s and throughput from 12k to 41k tokens/s, is that normal?", "85%"),
+        # per-GPU rates: 8 x 3,000 = 24,000 and 32 x 2,800 = 89,600; 3.73 / 4 = 93%
+        ("8 GPUs at 3,000 tokens/s per GPU, 32 GPUs at 2,800 tokens/s per GPU. scaling efficiency?", "93%"),
+        # 400k on 32 and 1.4M on 128: 3.5 / 4 = 88%
+        ("32卡 每秒 40万 tokens, 128卡 140万 tokens/s 线性度怎么样", "88%"),
+    ],
+)
+def test_two_measured_runs_give_their_scaling_efficiency(
+    assistant: Assistant, message: str, figure: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert [c.name for c in answer.tool_calls] == ["scaling"], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert figure in lead, lead
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "figure"),
+    [
+        # 175B x 14 B = 2,450 GB a checkpoint; 5 rolling + 60 daily = 65 kept: 65 x 2,450 GB = 159 TB
+        ("175B model, full optimizer state saved every 2h. retention: last 5 rolling plus one per day for a 60 day run. "
+         "how much disk do I need for checkpoints", 65, "159 TB"),
+        # 70B x 14 B = 980 GB; 3 latest + one a day for 45 days = 48 kept: 48 x 980 GB = 47 TB
+        ("70B全量checkpoint 每3小时存一次 保留最近3个 另外每天留一个 训练45天 要多少存储", 48, "47 TB"),
+    ],
+)  # fmt: skip
+def test_a_retention_policy_counts_the_rolling_and_the_daily_checkpoints(
+    assistant: Assistant, message: str, kept: int, figure: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["checkpoints_retained"] == kept, call.input
+    assert figure in first_sentence(answer), answer.answer[:300]

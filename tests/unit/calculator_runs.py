@@ -314,6 +314,10 @@ TARGETED: list[Payload] = [
     # a quote in the other currency, times a count with a share on top, amortised
     ("quote", {"unit_price": 290000, "count": 6, "extra_share": 0.15, "usd_to_cny": 7.25}),
     ("quote", {"unit_price": 2600000, "months": 48, "gpus_per_item": 64}),
+    # two measured runs: a scaling efficiency, above linear, and read from the larger run down
+    ("scaling", {"gpus_from": 64, "rate_from": 1.2e6, "gpus_to": 256, "rate_to": 4.1e6}),
+    ("scaling", {"gpus_from": 64, "rate_from": 1.0e6, "gpus_to": 128, "rate_to": 2.2e6}),
+    ("scaling", {"gpus_from": 256, "rate_from": 4.1e6, "gpus_to": 64, "rate_to": 1.2e6}),
     # a margin on top of the GPU-hours ("add 15% for failed runs"); an electricity bill given per year
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.1, "margin_share": 0.15}),
     ("tco", {"gpu": "h100-sxm", "gpus": 800, "capex_per_server": 2000000, "currency": "CNY", "years": 5,

@@ -34,6 +34,8 @@ Payload = tuple[str, dict[str, Any]]
 
 # one input per `raise CalculatorInputError` in tools/*.py, in file order
 RAISING: list[Payload] = [
+    # scaling
+    ("scaling", {"gpus_from": 64, "rate_from": 1e6, "gpus_to": 64, "rate_to": 1.1e6}),
     # driver_check
     ("driver_check", {"driver": "535"}),
     ("driver_check", {"driver": "535", "gpu": "mi300x"}),
