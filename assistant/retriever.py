@@ -105,6 +105,8 @@ DEFAULT_WEIGHTS = {
 # a heading word is evidence of a section's topic only when few headings carry it ("ROCm", "Trainium",
 # "Mixing"), never when many do ("training", "GPU")
 RARE_HEADING_WORD = 6
+# how much more a heading sharing two or more of those words counts than one sharing a single word
+SEVERAL_HEADING_WORDS = 4.0
 # a question-and-answer section whose heading is the question asked, in other words: its heading's cosine
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
@@ -261,13 +263,19 @@ class HybridRetriever:
             # "rail-optimized是啥意思": the sections headed by the term asked about
             "term_heading": self._headed_by(ix, term, filters),
             # "realistic state of ROCm for Megatron on MI300X": sections headed by the question's rare words
-            "heading_terms": self._heading_terms(ix, tokens, filters),
+            "heading_terms": (headed_by := self._heading_terms(ix, tokens, filters)),
         }
+        # a heading that shares two or more of the question's rare words ("Lustre, WEKA" for "lustre vs weka
+        # vs NFS?") names the question's topic, not a neighbour of it: it counts as much as a heading asked
+        several = {row for row, shared in headed_by.items() if shared >= 2}
         fused: dict[int, float] = defaultdict(float)
         ranks: dict[int, dict[str, int]] = defaultdict(dict)
         for name, rows in rankings.items():
             for rank, row in enumerate(rows, 1):
-                fused[row] += self._weights[name] / (self._rrf_k + rank)
+                weight = self._weights[name] * (
+                    SEVERAL_HEADING_WORDS if name == "heading_terms" and row in several else 1
+                )
+                fused[row] += weight / (self._rrf_k + rank)
                 ranks[row][name] = rank
         ordered = sorted(fused, key=lambda r: (-fused[r], r))
         if query_vector is not None and ix.vectors is not None:
@@ -331,15 +339,17 @@ class HybridRetriever:
             asked = [r for r in rows if r in (headed or set())]
             chosen[doc_id] = asked[0] if asked else max(contenders, key=closest)
         lead = set(chosen.values())
-        # each document keeps its place (its best fused rank), now held by its chosen row
-        out: list[int] = []
+        # each document's place is now held by its chosen row, between the document's best fused score and
+        # the chosen row's own: a weaker section of a well-ranked document does not outrank a strong one
+        placed: list[tuple[float, int]] = []
         for row in ordered:
             doc_id = str(ix.metas[row].get("doc_id", ""))
             if row == rows_of[doc_id][0]:
-                out.append(chosen.get(doc_id, row))
+                held = chosen.get(doc_id, row)
+                placed.append(((fused[row] + fused.get(held, 0.0)) / 2, held))
             elif row not in lead:
-                out.append(row)
-        return out
+                placed.append((fused[row], row))
+        return [row for _, row in sorted(placed, key=lambda item: -item[0])]
 
     def _twin(self, ix: _Snapshot, row: int, fused: dict[int, float], language: Language) -> int:
         """The passage of ``row``'s twin article in ``language`` that best stands in for it, or ``row``."""
@@ -441,7 +451,7 @@ class HybridRetriever:
                 return headed if len(headed) <= _RARE_TERM_HEADINGS else []
         return []
 
-    def _heading_terms(self, ix: _Snapshot, tokens: list[str], filters: SearchFilters) -> list[int]:
+    def _heading_terms(self, ix: _Snapshot, tokens: list[str], filters: SearchFilters) -> dict[int, int]:
         """Guidance sections whose headings share the question's rare words, the rarest first: a heading names
         its topic ("AMD ROCm, RCCL and MIOpen", "AWS Trainium and other cloud-only accelerators"), where the
         passage's own words may be spent on a neighbouring one. "trainium2" also seeks "trainium"."""
@@ -451,13 +461,14 @@ class HybridRetriever:
         ascii_words = [t for t in tokens if t.isascii() and len(t) >= 3]
         wanted = {t for t in ascii_words if not any(c.isdigit() for c in t)}
         wanted |= {stem.group(1) for t in ascii_words if (stem := _FAMILY_STEM.match(t))}
-        scored: list[tuple[float, int]] = []
+        scored: list[tuple[float, int, int]] = []
         for row, words in enumerate(ix.heading_words):
             shared = [ix.heading_idf[w] for w in wanted & words if w in ix.heading_idf]
             if shared and filters.accepts(ix.metas[row]):
-                scored.append((sum(shared), row))
+                scored.append((sum(shared), row, len(shared)))
         scored.sort(key=lambda item: (-item[0], item[1]))
-        return [row for _, row in scored[: self._candidates]]
+        # the rows in rank order (a dict keeps it), each with how many rare words its heading shares
+        return {row: count for _, row, count in scored[: self._candidates]}
 
     def _card_headings(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are

@@ -726,6 +726,14 @@ class Router:
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
+        if (
+            len(own.finetune_options) > 1
+            and (own.params_b or own.model)
+            and _MEMORY_WORDS.search(text)
+            and "training_memory" not in triggered
+        ):
+            # "what's the memory difference between LoRA and full fine-tuning for 14B?": each method's memory
+            triggered.append("training_memory")
         needs_tech = bool(_NEEDS_TECH.search(text))  # "do I need NVLink for…": a judgement, figures or not
         explain_words = bool(_EXPLAIN.search(text)) or needs_tech
         # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")

@@ -688,7 +688,11 @@ _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
 _BOTH = flags(r"^[^.;。；?？]{0,30}$")
 _BOTH_JOIN = flags(r"\band\b|\bplus\b|\balso\b|\bsome\b|\bas well\b|和|与|跟|以及|、|/|,|，")
 # methods weighed against each other, not one replacing the other ("QLoRA instead of full")
-_EITHER = flags(r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which")
+_EITHER = flags(
+    r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which"
+    # "lora和全参显存到底差多少", "difference between LoRA and full fine-tuning": each method, side by side
+    r"|差多少|差几倍|差别|区别|相差|\bdifferen\w*|\bhow much (?:more|less)\b"
+)
 # adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
 _ADAPTERS = flags(
     rf"{NUMBER}\s*(?:个|different\s*|customer\s*)?(?:q?lora)\s*(?:adapters?|适配器|模型|权重)?"

@@ -223,6 +223,34 @@ def _verdicts(route: Route, run: ToolRun, lang: Language) -> list[str]:
     return out
 
 
+def _method_gap(run: ToolRun, zh: bool) -> str | None:
+    """ "lora和全参显存到底差多少": the memory each method needs for the same model, as one ratio first."""
+    runs = {c.input.get("finetune", "full"): c for c in run.calls if c.name == "training_memory"}
+    light = next((runs[m] for m in ("lora", "qlora") if m in runs), None)
+    if "full" not in runs or light is None:
+        return None
+
+    def total(call: ToolCall) -> float:
+        return float(call.output["per_gpu"]["total_gb"]) * int(call.output.get("data_parallel") or 1)
+
+    full_gb, light_gb = total(runs["full"]), total(light)
+    method = "QLoRA" if light.input.get("finetune") == "qlora" else "LoRA"
+    model = runs["full"].output.get("architecture", {}).get("name", "").replace(" (derived shape)", "")
+    states = model_states_gb(runs["full"].output["per_gpu"]) * int(
+        runs["full"].output.get("data_parallel") or 1
+    )
+    if zh:
+        return (
+            f"{model} 全参微调约需 **{num(full_gb)} GB**（其中模型状态 {num(states)} GB，每参数 16 字节），{method} 约需 "
+            f"**{num(light_gb)} GB**：差约 {num(full_gb / light_gb)} 倍（同样的序列长度和微批，未分片）。"
+        )
+    return (
+        f"Full fine-tuning {model} needs about **{num(full_gb)} GB** ({num(states)} GB of it model states at 16 "
+        f"bytes per parameter) against about **{num(light_gb)} GB** for {method}: about {num(full_gb / light_gb)}x "
+        "(same sequence length and micro-batch, unsharded)."
+    )
+
+
 def _method_verdict(run: ToolRun, zh: bool) -> str | None:
     """ "LoRA or QLoRA for 13B on an A100?": when plain LoRA fits it is the choice (a 16-bit base trains faster
     and loses nothing to quantisation); when only QLoRA fits, QLoRA is. Read from the fits computed."""
@@ -244,6 +272,12 @@ def _method_verdict(run: ToolRun, zh: bool) -> str | None:
         )
     return None
 
+
+# "差多少", "how much more memory", "what's the difference": the gap between two methods asked
+_GAP_ASKED = re.compile(
+    r"差多少|差几倍|差别|区别|相差|省多少|\bdifferen\w*|\bhow much (?:more|less)\b|\bsave[sd]?\b",
+    re.IGNORECASE,
+)
 
 _METHOD = {
     "en": {"full": "**Full fine-tuning**: ", "lora": "**LoRA**: ", "qlora": "**QLoRA**: "},
@@ -725,7 +759,12 @@ class TemplateComposer:
         summaries = [
             summarize(call, fit_view if call.name == "training_memory" else view) for call in ordered
         ]
-        if route.slots.unknown_gpu and (not route.slots.gpu or "unknown_gpu" in route.stated):
+        if (
+            route.slots.unknown_gpu
+            and (not route.slots.gpu or "unknown_gpu" in route.stated)
+            # "海光 寒武纪这些咋样": a maker's line asked about is the guidance's to answer, not a card refused
+            and (run.calls or route.intent != Intent.KNOWLEDGE or re.search(r"\d", route.slots.unknown_gpu))
+        ):
             parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
         verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run) else None
         if verdict is not None:
@@ -760,7 +799,11 @@ class TemplateComposer:
             if timed := _bought_time_lead(run, lang):
                 by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each
-            method = _method_verdict(run, lang == "zh")
+            method = _method_verdict(run, lang == "zh") or (
+                _method_gap(run, lang == "zh")
+                if route.asked != "which" and _GAP_ASKED.search(route.query)
+                else None
+            )
             sentences = [*([method] if method else []), *by_card, *heads]
             if route.against_previous and (
                 changed := change_lead(route.previous, ordered, lang, view.first(lang))

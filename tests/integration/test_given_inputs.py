@@ -877,3 +877,26 @@ def test_a_retention_policy_counts_the_rolling_and_the_daily_checkpoints(
     call = next(c for c in answer.tool_calls if c.name == "storage")
     assert call.input["checkpoints_retained"] == kept, call.input
     assert figure in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "full", "light"),
+    [
+        # full: 14e9 x 16 B = 224 GB of model states + 32.1 GB activations + buffers = 260 GB; LoRA: 28 GB of
+        # BF16 weights + adapters and their activations = 35.2 GB; 260 / 35.2 = 7.4x
+        ("lora和全参显存到底差多少 拿14B举例", "260 GB", "35.2 GB"),
+        (
+            "what's the memory difference between LoRA and full fine-tuning for a 14B model?",
+            "260 GB",
+            "35.2 GB",
+        ),
+    ],
+)
+def test_the_gap_between_two_methods_leads_with_both_figures(
+    assistant: Assistant, message: str, full: str, light: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert sorted(c.input.get("finetune", "full") for c in answer.tool_calls) == ["full", "lora"]
+    lead = first_sentence(answer)
+    assert full in lead, lead
+    assert light in lead, lead

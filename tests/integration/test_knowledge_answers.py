@@ -156,6 +156,19 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
         ("8x H100 SXM box, all_reduce_perf busbw ~110 GB/s, is something wrong?", r"PCIe|NVLink"),
         ("张量并行跨机做 机间400G IB 可以吗", r"张量并行|NVLink"),
         ("2 servers with 8 H100 each, can I do TP=16 across them over 400G?", r"tensor parallelism|NVLink"),
+        # supply in China; makers besides Ascend named without a model (no "not in the catalog" refusal)
+        (
+            "can we just buy H100s for our lab in Shenzhen? what are the alternatives if not",
+            r"H20|Ascend|licen",
+        ),
+        ("国产卡除了昇腾 还有啥能训大模型的 海光 寒武纪这些咋样", r"^(?!.*目录).*(?:DCU|MLU|昆仑)"),
+        ("what about Cambricon or Hygon cards for training?", r"^(?!.*catalog).*(?:DCU|MLU)"),
+        # data read from a bucket; storage named by products
+        ("训练数据放oss上直接读行不行 纯文本 单机8卡", r"分片|96 KB"),
+        (
+            "512 GPUs. lustre vs weka vs just a big NFS server on NVMe. what would you do",
+            r"parallel file system|Lustre",
+        ),
     ],
 )
 def test_a_named_topic_is_answered_by_its_own_section(assistant: Assistant, question: str, says: str) -> None:
