@@ -384,6 +384,9 @@ def _noise(text: str) -> bool:
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
 _FOLLOW_UP = words(
     r"^\s*(?:and|what about|how about|what if|now|then|instead|also|ok|okay|so|but)\b",
+    # "add $60k/yr for support + colo", "再加上每年6万运维": one more cost on the plan just computed
+    r"^\s*(?:add|plus|include|factor in|throw in)\b",
+    r"^\s*(?:再加|加上|另加|算上|再算上)",
     # "if we double to 512 gpus, same global batch": a change to the setup just discussed
     r"^\s*(?:if|suppose|say|assuming)\s+(?:we|i|you|it|they)\b",
     r"\bsame (?:global batch|batch|model|setup|config|cluster|data|job|run)\b",

@@ -217,6 +217,11 @@ class Slots(BaseModel):
         "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
     )
     measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
+    samples_per_second_per_gpu: float | None = Field(
+        default=None,
+        description="Samples (video clips, images) each GPU reads per second ('每卡每秒40个clip').",
+    )
+    sample_mb: float | None = Field(default=None, description="Stored size of one sample, MB ('每个2MB').")
     token_bytes: int | None = Field(default=None, description="Bytes per stored token id (2 or 4).")
     raw_data_tb: float | None = None
     data_tokenized: bool = Field(
@@ -332,6 +337,16 @@ _RUN_RATES = flags(
 _RUN_PAIR = flags(
     rf"{INTEGER}\s*(?:{_GPU_UNIT}|\s(?=\s))[^\d。;；\n]{{0,24}}?{AMOUNT}{_SCALE}\s*({_RATE_UNIT}|tokens?\b|个?\s*token)"
 )
+_SAMPLE_WORD = r"(?:clips?|videos?|视频|片段|样本|samples?|图片|图像|images?|imgs?|张图)"
+_SAMPLES_PER_GPU = flags(
+    rf"每卡每秒\s*(?:大概|大约|约|能)?\s*(?:吃|读|处理|消耗|喂|跑)?\s*(?:大概|大约|约)?\s*{DECIMAL}\s*(?:个|条|张|段)?\s*{_SAMPLE_WORD}"
+    rf"|{DECIMAL}\s*{_SAMPLE_WORD}\s*(?:/\s*s(?:ec)?|per\s*sec(?:ond)?|每秒)\s*(?:per|/|each|每)\s*(?:gpu|card|卡)"
+    rf"|(?:each|every|per)\s*(?:gpu|card)\s*(?:eats|reads|consumes|processes|does|handles|needs)?\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*{_SAMPLE_WORD}\s*(?:/\s*s(?:ec)?|per\s*sec(?:ond)?|a second)"
+)
+_SAMPLE_SIZE = flags(
+    r"(?:每个|每条|每段|单个|平均|each|avg\.?|average)\s*(?:大概|大约|约|~|about|around|roughly)?\s*"
+    rf"{DECIMAL}\s*(mb|kb|gb)\b|{DECIMAL}\s*(mb|kb|gb)\s*(?:each|apiece|per\s*(?:clip|sample|image|video))"
+)
 _PER_GPU_RATE = flags(r"per[\s-]*(?:gpu|card)|/\s*(?:gpu|card)|每卡|单卡|每张卡")
 _THROUGHPUT_WORD = flags(rf"throughput|吞吐|每秒|per second|{_RATE_UNIT}")
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -362,7 +377,10 @@ _TOKENS_AFTER = flags(
 # --- GPUs -----------------------------------------------------------------------------------------
 # a vendor word may sit between the count and the name the catalog matched: "8张NVIDIA GB200"
 _VENDOR = r"(?:nvidia|amd|intel|google(?:\s+cloud)?|英伟达|华为)"
-_COUNT_BEFORE = flags(rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?$")
+# "4 HGX H200 servers", "2 NVIDIA DGX H100": the count before a card, past its maker and its board's name
+_COUNT_BEFORE = flags(
+    rf"{NUMBER}\s*(?:[x×*]|张|块|颗|卡|个|片|台)?\s*(?:的)?\s*(?:{_VENDOR}\s*)?(?:hgx\s*|dgx\s*)?$"
+)
 _WAN_CARDS = flags(r"(\d+(?:\.\d+)?|[一二两三四五六七八九十]+)\s*万\s*(?:张|块|颗|卡)\s*(?:的)?\s*$")
 _COUNT_AFTER = flags(rf"^\s*(?:s\b)?\s*(?:[x×*]|GPU\s*[x×*])\s*{INTEGER}")
 _NODES = flags(
@@ -1063,7 +1081,9 @@ _HEADROOM = flags(
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
 _RAW_DATA = flags(
-    rf"(?:原始数据|raw data|raw text|dataset|data set|数据集|语料|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    # "400 TB raw", "400TB of raw video", "400TB原始视频"
+    rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:of\s*)?(?:raw|原始)"
 )
 _KEEP_ALL = flags(
     r"\bkeep (?:all|every one|them all)\b|\ball of them\b|全部(?:保留|留着|都留)|都(?:保留|留着|要留)|一个不删"
@@ -1930,6 +1950,14 @@ class SlotExtractor:
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
                 10_000 if unit == "万" else 1000 if unit else 1
             )
+        if match := take(_SAMPLES_PER_GPU):
+            # "每卡每秒大概吃40个clip", "each GPU eats ~40 clips/s": samples read, not tokens
+            slots.samples_per_second_per_gpu = to_number(_group(match, 1, 2, 3) or "0")
+            if size := take(_SAMPLE_SIZE):
+                unit = (_group(size, 2, 4) or "mb").lower()
+                slots.sample_mb = to_number(_group(size, 1, 3) or "0") * {"kb": 1e-3, "gb": 1e3}.get(
+                    unit, 1.0
+                )
         if match := take(_DEMAND_TPS):
             unit = (_group(match, 2, 4, 6, 8) or "").lower()
             slots.demand_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * {
@@ -2052,7 +2080,7 @@ class SlotExtractor:
         if match := take(_PEAK):
             slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_RAW_DATA):
-            slots.raw_data_tb = _terabytes(match.group(1), match.group(2))
+            slots.raw_data_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
             slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
         if match := take(_GROWTH):
             slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")

@@ -49,6 +49,15 @@ class DataVolumeInput(ToolInput):
     tokens_per_second_per_gpu: float | None = Field(
         default=None, gt=0, le=1e9, description="Tokens/s each GPU consumes while training (with gpus)."
     )
+    samples_per_second_per_gpu: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e7,
+        description="Samples (video clips, images) each GPU consumes per second (with gpus and sample_mb).",
+    )
+    sample_mb: float | None = Field(
+        default=None, gt=0, le=1e6, description="Stored size of one sample, MB (10^6 bytes)."
+    )
     gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs in the training job.")
     checkpoint_tb: float | None = Field(default=None, gt=0, le=1e5, description="One checkpoint, TB.")
     write_seconds: float | None = Field(
@@ -74,11 +83,23 @@ class DataVolumeInput(ToolInput):
     @model_validator(mode="after")
     def _something(self) -> DataVolumeInput:
         if not any(
-            (self.tokens_b, self.raw_tb is not None, self.tokens_per_second_per_gpu, self.checkpoint_tb)
+            (
+                self.tokens_b,
+                self.raw_tb is not None,
+                self.tokens_per_second_per_gpu,
+                self.samples_per_second_per_gpu,
+                self.checkpoint_tb,
+            )
         ):
-            raise ValueError("give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb")
-        if self.tokens_per_second_per_gpu and not self.gpus:
-            raise ValueError("tokens_per_second_per_gpu needs gpus, the GPUs reading data")
+            raise ValueError(
+                "give tokens_b, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or checkpoint_tb"
+            )
+        if (self.tokens_per_second_per_gpu or self.samples_per_second_per_gpu) and not self.gpus:
+            raise ValueError("a read rate per GPU needs gpus, the GPUs reading data")
+        if bool(self.samples_per_second_per_gpu) != bool(self.sample_mb):
+            raise ValueError("give samples_per_second_per_gpu and sample_mb together")
+        if self.tokens_per_second_per_gpu and self.samples_per_second_per_gpu:
+            raise ValueError("give tokens_per_second_per_gpu or samples_per_second_per_gpu, not both")
         kept = self.checkpoints_kept or (self.checkpoint_interval_hours and self.checkpoint_window_hours)
         if self.checkpoint_tb and not (self.write_seconds or kept or self.nodes):
             raise ValueError(
@@ -169,6 +190,10 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     if inp.tokens_per_second_per_gpu and inp.gpus:
         read = round_sig(inp.tokens_per_second_per_gpu * inp.gpus * width / 1e6)
         formulas.append("read rate = tokens/s per GPU x GPUs x bytes per id")
+    elif inp.samples_per_second_per_gpu and inp.sample_mb and inp.gpus:
+        # video clips or images: each GPU reads whole samples, far more bytes than token ids
+        read = round_sig(inp.samples_per_second_per_gpu * inp.gpus * inp.sample_mb)
+        formulas.append("read rate = samples/s per GPU x GPUs x MB per sample")
     if inp.checkpoint_tb and inp.write_seconds:
         write = round_sig(inp.checkpoint_tb * 1000 / inp.write_seconds)
         formulas.append("write rate = checkpoint size / allowed seconds")

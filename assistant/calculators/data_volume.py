@@ -32,6 +32,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["replicas"] = slots.replicas  # "keep roughly 3x": the corpus, that many times
     if slots.tokens_per_second_per_gpu and slots.gpu_count and slots.token_bytes:
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
+    elif slots.samples_per_second_per_gpu and slots.sample_mb and slots.gpu_count:
+        # "64卡 每卡每秒40个clip 每个2MB": video or images, read whole
+        payload.update(
+            samples_per_second_per_gpu=slots.samples_per_second_per_gpu,
+            sample_mb=slots.sample_mb,
+            gpus=slots.gpu_count,
+        )
     if slots.checkpoint_tb and slots.write_seconds:
         payload.update(checkpoint_tb=slots.checkpoint_tb, write_seconds=slots.write_seconds)
     if slots.checkpoint_tb and (slots.servers or 0) > 1:
@@ -109,7 +116,22 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             0, Row(en="Checkpoints kept", zh="保留检查点", value=f"{kept} x {num(i['checkpoint_tb'])} TB")
         )
         rows.insert(1, Row(en="Checkpoint storage", zh="检查点存储", value=f"{num(o['checkpoints_tb'])} TB"))
-    if o.get("read_mb_s") is not None:
+    if o.get("read_mb_s") is not None and i.get("samples_per_second_per_gpu"):
+        rate, gb_s = num(o["read_mb_s"]), num(o["read_mb_s"] / 1000)
+        made = f"{num(i['gpus'])} x {num(i['samples_per_second_per_gpu'])} x {num(i['sample_mb'])} MB"
+        en.insert(
+            0,
+            f"Training reads about **{gb_s} GB/s** ({rate} MB/s = {made}, GPUs x samples/s per GPU x sample size), "
+            "sustained for the whole run: that sets the shared storage's read bandwidth (NVMe or a parallel file "
+            "system, or a local NVMe cache in front of slower capacity).",
+        )
+        zh.insert(
+            0,
+            f"训练持续读取约 **{gb_s} GB/s**（{rate} MB/s = {made}，卡数 × 每卡每秒样本数 × 每个样本大小），"
+            "整个训练期间都要这么读：共享存储的读带宽按这个配（NVMe 或并行文件系统，或在慢速大容量层前加本地 NVMe 缓存）。",
+        )
+        rows.insert(0, Row(en="Data read rate", zh="数据读取速率", value=f"{gb_s} GB/s"))
+    elif o.get("read_mb_s") is not None:
         en.append(
             f"The training data is read at only about **{num(o['read_mb_s'])} MB/s** ({num(i['gpus'])} GPUs x "
             f"{num(i['tokens_per_second_per_gpu'])} tokens/s x {i['bytes_per_token_id']} bytes): checkpoints, not data "

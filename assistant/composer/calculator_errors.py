@@ -276,8 +276,8 @@ RULES: list[Rule] = [
         "请给出 gpu（目录中的卡）或 gpu_memory_gb（每卡显存）",
     ),
     rule(
-        r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu or checkpoint_tb",
-        "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu 或 checkpoint_tb 中的至少一项",
+        r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or checkpoint_tb",
+        "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu、samples_per_second_per_gpu 或 checkpoint_tb 之一",
     ),
     rule(
         r"input: checkpoint_tb needs write_seconds \(the time allowed to write it\), the checkpoints kept "
@@ -299,8 +299,16 @@ RULES: list[Rule] = [
         "growth_tb_per_day 需要配合 retention_days（数据保留天数）",
     ),
     rule(
-        r"input: tokens_per_second_per_gpu needs gpus, the GPUs reading data",
-        "tokens_per_second_per_gpu 需要配合 gpus（读取数据的 GPU 数）",
+        r"input: a read rate per GPU needs gpus, the GPUs reading data",
+        "每卡读取速率需要配合 gpus（读取数据的 GPU 数）",
+    ),
+    rule(
+        r"input: give samples_per_second_per_gpu and sample_mb together",
+        "samples_per_second_per_gpu 和 sample_mb 需要一起给出",
+    ),
+    rule(
+        r"input: give tokens_per_second_per_gpu or samples_per_second_per_gpu, not both",
+        "tokens_per_second_per_gpu 和 samples_per_second_per_gpu 只给其中一个",
     ),
     rule(
         r"input: give gpu_hours, or gpus and days, not both",

@@ -900,3 +900,33 @@ def test_the_gap_between_two_methods_leads_with_both_figures(
     lead = first_sentence(answer)
     assert full in lead, lead
     assert light in lead, lead
+
+
+def test_servers_counted_before_a_board_name_and_a_cost_added_after(assistant: Assistant) -> None:
+    """4 HGX H200 servers x $340k = $1.36M; 32 GPUs x 8,760 h x 70% x 5 years = 981,120 GPU-hours. Adding $60k a
+    year for support and colocation: $1,602,827 + 5 x $60k = $1,902,827, / 981,120 = $1.94 per GPU-hour."""
+    first, second = talk(
+        assistant,
+        "pricing 4 HGX H200 servers at $340k each, depreciated over 5 yrs. ~11 kW each, $0.09/kWh, PUE 1.4. "
+        "what's our cost per GPU-hour if utilisation is 70%?",
+        "add $60k/yr for support + colo space and compare with cloud at $3.10/GPU-hr",
+    )
+    assert "32 GPUs" in first.answer.split("\n\n")[0], first.answer[:300]
+    assert [c.name for c in second.tool_calls] == ["tco"], second.answer[:200]
+    assert "$1.94" in first_sentence(second), second.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "做视频多模态 原始视频400TB 64卡H800训练 每卡每秒大概吃40个clip 每个2MB左右 存储咋配",
+        "video model, 400 TB raw, 64 H100s, each GPU eats ~40 clips/s at 2MB each. how should we do storage?",
+    ],
+)
+def test_samples_read_per_gpu_give_the_storage_read_bandwidth(assistant: Assistant, message: str) -> None:
+    """64 GPUs x 40 clips/s x 2 MB = 5,120 MB/s = 5.12 GB/s sustained, beside the 400 TB of raw video."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "data_volume")
+    assert call.output["read_mb_s"] == 5120, call.output
+    assert call.input["raw_tb"] == 400
+    assert "5.12 GB/s" in first_sentence(answer), answer.answer[:300]

@@ -142,6 +142,8 @@ INVALID: list[Payload] = [
     ("data_volume", {"checkpoints_kept": 4, "tokens_b": 1}),
     ("data_volume", {"raw_tb": 10, "growth_tb_per_day": 1}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000}),
+    ("data_volume", {"samples_per_second_per_gpu": 40, "gpus": 64}),
+    ("data_volume", {"samples_per_second_per_gpu": 40, "sample_mb": 2, "tokens_per_second_per_gpu": 3000, "gpus": 64}),
     ("run_time", {"training_flops": 1e22}),
     ("compute_optimal", {"budget": 1e6, "gpu": "h800"}),  # no cloud price for the H800 in the catalog
     ("budget_fit", {"budget": 1.5e6, "currency": "CNY", "gpu": "ascend-910b2", "quote": True}),

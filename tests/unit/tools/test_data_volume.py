@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from knowledge.catalog import default_catalog
 from tools.data_volume import DataVolumeInput, data_volume
@@ -89,3 +90,11 @@ def test_a_corpus_kept_several_times_counts_its_text_and_ids_each_time() -> None
     three copies of both = 360 TB."""
     out = data_volume(DataVolumeInput(tokens_b=15_000, bytes_per_token_id=4, replicas=3), CATALOG)
     assert (out.token_ids_tb, out.raw_text_tb, out.kept_tb) == (60, 60, 360)
+
+
+def test_video_clips_read_per_gpu_set_the_read_bandwidth() -> None:
+    """64 GPUs x 40 clips/s x 2 MB = 5,120 MB/s; samples and tokens are two ways to state one rate, not both."""
+    out = data_volume(DataVolumeInput(samples_per_second_per_gpu=40, sample_mb=2, gpus=64), default_catalog())
+    assert out.read_mb_s == 5120
+    with pytest.raises(ValidationError, match="together"):
+        DataVolumeInput(samples_per_second_per_gpu=40, gpus=64)
