@@ -217,6 +217,12 @@ class Slots(BaseModel):
         "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
     )
     measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
+    layers: int | None = Field(
+        default=None, description="The model's transformer layers, as the user gave them."
+    )
+    kv_heads: int | None = Field(default=None, description="Its key/value heads (GQA), as given.")
+    attention_heads: int | None = Field(default=None, description="Its attention heads, as given.")
+    hidden_size: int | None = Field(default=None, description="Its hidden size (d_model), as given.")
     samples_per_second_per_gpu: float | None = Field(
         default=None,
         description="Samples (video clips, images) each GPU reads per second ('每卡每秒40个clip').",
@@ -595,9 +601,39 @@ _PROMPT_TOKENS = flags(
     rf"|(?:prompts?|input)\s*(?:of|is|~|about|=|:)?\s*(?:~|about)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)"
     rf"|(?:输入|prompt)\s*(?:约|平均|大概)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)?(?![\w/])"
 )
+# a model's shape, as users give it: "64 layers, 8 KV heads", "80层 GQA 8", "hidden 8192, 64 heads"
+_SHAPE = [
+    (
+        "layers",
+        flags(
+            rf"{INTEGER}\s*(?:transformer\s*)?(?:layers|层)(?!\s*(?:of|switch|交换))|\blayers?\s*[=:]\s*{INTEGER}|num_hidden_layers\s*[=:]?\s*{INTEGER}"
+        ),
+    ),
+    (
+        "kv_heads",
+        flags(
+            rf"{INTEGER}\s*(?:个\s*)?(?:kv|key[/-]?value)\s*(?:heads?|头)|\b(?:kv[_\s]heads|num_key_value_heads)\s*[=:]?\s*{INTEGER}|\bgqa\s*[=:-]?\s*{INTEGER}\b"
+        ),
+    ),
+    (
+        "attention_heads",
+        flags(
+            rf"{INTEGER}\s*(?:个\s*)?(?:attention\s*|注意力\s*|query\s*)?(?<!kv )(?<!kv)(?:heads|头)(?<!kv heads)|\b(?:num_attention_heads|n_heads)\s*[=:]?\s*{INTEGER}"
+        ),
+    ),
+    (
+        "hidden_size",
+        flags(
+            rf"(?<!head )(?<!head_)\b(?:hidden(?:\s*(?:size|dim))?|d_model|dim)\s*(?:of|=|:|is)?\s*{INTEGER}|隐藏层?(?:维度|大小)\s*(?:为|是)?\s*{INTEGER}"
+        ),
+    ),
+]
 _KV_PRECISION = flags(
     r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
     r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
+    # "weights and KV are both FP8", "权重和KV都用FP8": the cache as well as the weights
+    r"|(?:weights?|权重)\s*(?:and|&|\+|和|跟|与)\s*(?:the\s*)?kv(?:\s*cache|缓存)?\s*(?:are|is|都|也)?\s*(?:both|all)?\s*"
+    r"(?:in|用|是|为|改成|换成)?\s*(fp8|int8)"
 )
 _QUANTISED = [
     (flags(r"\b4[- ]?bit\b|4\s*比特|4\s*位量化|\bawq\b|\bgptq\b"), "int4"),
@@ -1599,9 +1635,15 @@ class SlotExtractor:
                 slots.params_b = None  # the size rule read the token count
 
     def _setup(self, text: str, slots: Slots) -> None:
+        for field, pattern in _SHAPE:
+            if match := pattern.search(text):
+                # "64 layers, 8 KV heads, head dim 128": the model's own shape, not one derived from its size
+                setattr(slots, field, int(_group(match, 1, 2, 3) or 0) or None)
         if kv := _KV_PRECISION.search(text):
             # "KV cache in FP8": the cache's precision, not the weights'
-            slots.kv_precision = (_group(kv, 1, 2) or "fp8").lower()
+            slots.kv_precision = (_group(kv, 1, 2, 3) or "fp8").lower()
+            if kv.group(3):
+                slots.precision = kv.group(3).lower()  # "weights and KV both FP8": the weights too
             text = text[: kv.start()] + " " * (kv.end() - kv.start()) + text[kv.end() :]
         if match := _PRECISION.search(text):
             slots.precision = (match.group(1) or "bf16").lower()

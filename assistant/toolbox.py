@@ -68,13 +68,22 @@ class ToolBox:
     @staticmethod
     def _with_stated(plan: Plan, slots: Slots) -> Plan:
         """``plan`` with the figures the user stated that its calculator accepts but its builder does not set:
-        their exchange rate ("finance wants it in CNY, use 7.2") and a card's planned peak ("910B按320T算")."""
+        their exchange rate ("finance wants it in CNY, use 7.2"), a card's planned peak ("910B按320T算") and the
+        model's shape ("64 layers, 8 KV heads")."""
         fields = TOOLS[plan.tool].input_model.model_fields
         stated = {
             "usd_to_cny": slots.usd_to_cny,
             "peak_tflops": slots.peak_tflops.get(str(plan.payload.get("gpu", "")))
             or slots.peak_tflops.get("*"),
         }
+        if "params_b" in plan.payload or "model" in plan.payload:
+            # "64 layers, 8 KV heads": the model's own shape where the calculator takes one
+            stated.update(
+                layers=slots.layers,
+                kv_heads=slots.kv_heads,
+                attention_heads=slots.attention_heads,
+                hidden_size=slots.hidden_size,
+            )
         added = {k: v for k, v in stated.items() if v and k in fields and k not in plan.payload}
         return plan.model_copy(update={"payload": {**plan.payload, **added}}) if added else plan
 

@@ -465,10 +465,20 @@ def _brief(o: dict[str, Any], i: dict[str, Any]) -> Brief | None:
                      zh=f"放得下，每卡 {num(total)}/{num(capacity)} GB", rank=total / capacity, fits=True)  # fmt: skip
     fix = o.get("suggestion")
     if fix and _same_job(fix):
-        return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)",
-                     zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB）",
-                     # a fix that offloads to host RAM slows every step: after any that keeps the states on the GPUs
-                     rank=1 + fix["total_gb"] / capacity + (1 if "offload" in fix["change"] else 0), fits=True)  # fmt: skip
+        offloads = "offload" in fix["change"]
+        least = o.get("min_gpus") or {}
+        # a fix that offloads to host RAM slows every step: after any that keeps the states on the GPUs; between
+        # two cards that both offload, the one needing fewer cards without offloading ("H100 or H200 for 70B
+        # full SFT on one 8-GPU server?": 24 H100s against 12 H200s)
+        rank = 2 + min(least.get("gpus", 999), 999) / 1000 if offloads else 1 + fix["total_gb"] / capacity
+        without = (
+            (f"; without offloading, {least['gpus']} cards", f"；不卸载则需 {least['gpus']} 张")
+            if offloads and least.get("gpus")
+            else ("", "")
+        )
+        return Brief(card=o["gpu"], en=f"fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU{without[0]})",
+                     zh=f"{_fix_zh(fix['change'])}后放得下（每卡 {num(fix['total_gb'])} GB{without[1]}）",
+                     rank=rank, fits=True)  # fmt: skip
     # the same count the card's own headline leads with, so a comparison never names two
     least = _count_fix(fix, o.get("min_gpus"), i["gpus"], count_asked=True)
     if least and least["gpus"] > i["gpus"]:

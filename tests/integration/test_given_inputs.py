@@ -930,3 +930,22 @@ def test_samples_read_per_gpu_give_the_storage_read_bandwidth(assistant: Assista
     assert call.output["read_mb_s"] == 5120, call.output
     assert call.input["raw_tb"] == 400
     assert "5.12 GB/s" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_models_shape_given_is_used_and_fp8_kv_follows(assistant: Assistant) -> None:
+    """The user's shape: 2 (K and V) x 64 layers x 8 KV heads x 128 head dim x 2 bytes = 262,144 B = 256 KiB a
+    token (a 32B shape derived from the size alone has 52 layers); with FP8 weights and KV, 128 KiB."""
+    first, second = talk(
+        assistant,
+        "need to serve a ~32B model (64 layers, 8 KV heads, head dim 128) in bf16 to about 100 concurrent "
+        "sessions, 4k avg context. which GPUs and how many",
+        "what if weights and KV are both FP8?",
+    )
+    runs = [c for c in first.tool_calls if c.name == "inference_memory"]
+    assert runs
+    assert all((c.input["layers"], c.input["kv_heads"]) == (64, 8) for c in runs)
+    assert "256 KiB per token" in first.answer
+    later = [c for c in second.tool_calls if c.name == "inference_memory"]
+    assert later
+    assert all(c.input.get("kv_cache_precision") == "fp8" for c in later)
+    assert "128 KiB per token" in second.answer
