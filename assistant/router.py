@@ -285,7 +285,7 @@ _DOMAIN = words(
     r"|kv|epoch|node|checkpoint|ckpt|tok)s?\b",
     # stems may continue ("training", "servers", "fine-tuning")
     r"\b(?:nvidia|nvlink|infiniband|server|cluster|train|fine[- ]?tun|inference|memory|storage|checkpoint"
-    r"|cooling|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
+    r"|cooling|air[- ]?cool|liquid[- ]?cool|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
     r"|accelerator|interconnect|throughput|scal|serv|deploy|latency|electric|topolog|rail|fabric|driver"
     r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd"
     r"|gradient|optimi[sz]er|activation|recomput|quantiz|attention|megatron|deepspeed|nvswitch|rdma|gpudirect"
@@ -587,7 +587,10 @@ _ASKED = [
                                  r"\b(?:just|only) (?:the )?weights\b")),
     ("checkpoint", words(r"checkpoint(?:s)? (?:size|sizes)\b", r"(?:size|big|large) (?:of |is )?(?:a |one |the |each |our )?(?:[\w.-]+ ){0,2}checkpoint",
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?checkpoint",
-                         r"(?:检查点|checkpoint)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint)\s*(?:的)?\s*大小",
+                         r"(?:检查点|checkpoint|ckpt)\s*(?:文件)?\s*(?:要|有|大概|约)?\s*(?:多大|多少\s*(?:g|gb|t|tb))|(?:检查点|checkpoint|ckpt)\s*(?:的)?\s*大小",
+                         # "34B模型存一次ckpt多大", "how big is one ckpt"
+                         r"(?:存|保存|写)\s*(?:一次|一个|一份)\s*(?:的)?\s*(?:检查点|checkpoint|ckpt)\s*(?:要|有|大概|约)?\s*(?:多大|多少)",
+                         r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?ckpt",
                          # "checkpoint 呢", "and the checkpoints?": the checkpoints of the job being discussed
                          r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
     # "按每张卡能扛的并发比", "concurrency per card": sequences each card carries, not the cards needed
@@ -632,6 +635,8 @@ _ASKED = [
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
                      r"(?:要|需要|得)多少电(?!费)",
+                     # "4 NVL72 racks. power?", "272 张卡 total power 多少", "总功率多少": the draw
+                     r"\bpower\s*[?？]", r"\btotal power\b", r"总功率", r"功率多少",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少",
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
@@ -711,6 +716,10 @@ class Router:
         if own.gpu_count is None and context.tools and (why := _WHY_NOT_COUNT.match(text)):
             # "why not just 16? that's 1280 GB" after a GPU count: that many GPUs, checked
             own = own.model_copy(update={"gpu_count": int(to_number(why.group(1)))})
+        theirs = own.mfu is None and (measured := _their_mfu(text, context)) is not None
+        if theirs:
+            # "why 40%? we're getting more like 52% on our runs" after a training time: their MFU, used
+            own = own.model_copy(update={"mfu": measured})
         stated = own.stated()
         task = _task(text, own)
         asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None) or next(
@@ -1274,6 +1283,7 @@ class Router:
             and _WHY_ANSWER.search(text)
             and not _WHAT_IF.search(text)
             and not checks_count
+            and not theirs  # "why 40%? we get 52%": the run again at theirs
         ):
             # "why did you use 13B and not 47B?", "为啥910B MFU要按低一点估": the reason behind the previous
             # answer, in the guidance's words; the figures quoted are the answer's, not new inputs
@@ -1458,6 +1468,7 @@ def _task(text: str, slots: Slots) -> Task | None:
         )  # "mostly continued pre-training of 70B, some fine-tuning": the larger job sizes it
     if (
         task is None
+        and not slots.mfu  # "we're getting 52% on our runs": an MFU is a training run's
         and _RUNS_A_MODEL.search(text)
         and not _TRAINING.search(text)
         and not _PRETRAIN_WORDS.search(text)
@@ -1482,6 +1493,30 @@ _PRETRAINING_RUN = words(
     r"预训练(?!好|过|的?模型|权重)",
 )
 _PRETRAIN_WORDS = words(r"pre[\s-]?train", r"预训练", r"tokens?\b.*\b(?:days?|hours?)")
+
+
+# calculators whose result an MFU sets, and a percentage the user says their own runs reach
+_MFU_RUNS = {"training_compute", "gpus_for_deadline", "run_time", "compute_optimal"}
+_OUR_RUNS = words(
+    r"\b(?:we(?:'re| are)? (?:get|getting|see|seeing|hit|hitting|measure|measured|reach|got)|our (?:runs?|jobs?|cluster))\b",
+    r"我们(?:实测|测到|跑到|跑出|能到|一般|平时)|实测|实际(?:上)?(?:能)?(?:跑到|到)",
+)
+_PERCENT = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*%")
+
+
+def _their_mfu(text: str, context: Context) -> float | None:
+    """The MFU the user's own runs reach, said after a calculation that assumed another ("why 40%? we're
+    getting more like 52%", "为什么按40% 我们实测能到50%"): the one percentage that is not the assumed one."""
+    if not set(context.tools) & _MFU_RUNS or not _OUR_RUNS.search(text):
+        return None
+    assumed = next((c.input.get("mfu") for c in reversed(context.calls) if c.input.get("mfu")), None)
+    shares = {float(p) / 100 for p in _PERCENT.findall(text)}
+    fresh = [x for x in shares if 0.05 <= x <= 0.8 and (assumed is None or abs(x - assumed) > 1e-6)]
+    if len(fresh) != 1:
+        return None
+    if assumed is None and not any(abs(x - 0.4) < 1e-6 for x in shares) and len(shares) > 1:
+        return None
+    return fresh[0]
 
 
 def _continues(

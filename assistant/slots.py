@@ -217,6 +217,9 @@ class Slots(BaseModel):
         "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
     )
     measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
+    hours_per_year: float | None = Field(
+        default=None, description="Hours a year the GPUs are used ('一年用5000小时', '8000 hours a year')."
+    )
     layers: int | None = Field(
         default=None, description="The model's transformer layers, as the user gave them."
     )
@@ -297,6 +300,10 @@ class Slots(BaseModel):
                 carried[key] = None
         if "gpu" in stated:
             carried["other_gpus"] = []
+        if "gpu_count" in stated and "servers" not in stated:
+            carried["servers"] = (
+                None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
+            )
         if "finetune" in stated:
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
         if "zero_stage" in stated:
@@ -353,6 +360,13 @@ _SAMPLE_SIZE = flags(
     r"(?:每个|每条|每段|单个|平均|each|avg\.?|average)\s*(?:大概|大约|约|~|about|around|roughly)?\s*"
     rf"{DECIMAL}\s*(mb|kb|gb)\b|{DECIMAL}\s*(mb|kb|gb)\s*(?:each|apiece|per\s*(?:clip|sample|image|video))"
 )
+# a whole cluster's training rate: "全集群吞吐每秒2.6万token", "cluster throughput is 1.2M tokens/s"
+_CLUSTER_TPS = flags(
+    rf"(?:全集群|整个集群|集群|整体|总|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
+    rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*每秒\s*(?:约|大概)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)"
+    rf"|(?:全集群|整个集群|集群|整体|总|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
+    rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|每秒|per\s*sec\w*)"
+)
 _PER_GPU_RATE = flags(r"per[\s-]*(?:gpu|card)|/\s*(?:gpu|card)|每卡|单卡|每张卡")
 _THROUGHPUT_WORD = flags(rf"throughput|吞吐|每秒|per second|{_RATE_UNIT}")
 _PARAMS_ZH = re.compile(rf"{NUMBER}\s*(万亿|千亿|亿|十亿|b|B|t|T)\s*(?:个)?\s*(?:参数|规模|的?模型|大模型)")
@@ -399,7 +413,16 @@ _INSTANCE_SHAPE = flags(
     rf"{NUMBER}\s*(?:卡|x|×|-?\s*gpus?)\s*(?:[A-Za-z]+\d+\w*\s*)?(?:的)?\s*(?:实例|云主机|instances?)"
 )
 # an hourly price for a whole instance: "$98/hr per instance", "8卡实例每小时180元", "每台每小时"
-_PER_INSTANCE = flags(r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node")
+_PER_INSTANCE = flags(
+    r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node"
+    # "H100 8卡 一小时 ¥120", "8卡机每小时180": the price of the whole 8-card machine
+    r"|\d+\s*卡\s*(?:机|整机|节点|服务器)?\s*[,，]?\s*(?:一|每)\s*个?\s*小时"
+)
+# hours a year the GPUs are used: "一年用 5000 小时", "一年用满 8000 小时", "8,000 hours a year", "5000 h/yr"
+_HOURS_PER_YEAR = flags(
+    rf"(?:一年|每年|年)\s*(?:用|跑|使用|开|用满|跑满)?\s*(?:满|约|大概)?\s*{AMOUNT}\s*(?:个)?\s*小时"
+    rf"|{AMOUNT}\s*(?:hours?|hrs?|h)\s*(?:a|per|/)\s*(?:year|yr)\b"
+)
 # what a run measures per GPU: "we get 210 TFLOPS per GPU", "每卡跑到350 TFLOPS"
 _ACHIEVED_TFLOPS = flags(
     rf"(?:get|getting|got|see|seeing|measure[ds]?|reach(?:es|ing)?|hit(?:ting)?|achiev\w*|at|跑到|跑出|实测|达到|只有)\s*"
@@ -973,6 +996,8 @@ _CHECKPOINTS = flags(
     rf"|{INTEGER}\s*full\s*(?:ones|copies|saves)\b|{INTEGER}\s*(?:个|份)\s*完整"
     # "检查点保留最近8个", "checkpoints: keep the last 10"
     rf"|(?:checkpoints?|ckpts?|检查点)[^。.;；\n\d]{{0,6}}(?:保留|留|keep|retain)\s*(?:the\s*)?(?:最近|last\s*)?{INTEGER}"
+    # "70b checkpoints every 2h, keep 10", "ckpt每2小时一次，保留10个"
+    rf"|(?:checkpoints?|ckpts?|检查点)[^。;；\n]{{0,30}}?(?:保留|留|\bkeep|\bretain)\s*(?:the\s*)?(?:最近|last\s*)?{INTEGER}(?!\s*(?:tb|gb|pb|天|days?|weeks?|hours?|小时|h\b|%))"
     # "keep last 4", "保留最近8个" in a message about checkpoints
     rf"|(?:keep|keeping|retain|retaining|保留|留)\s*(?:only\s*)?(?:the\s*)?(?:最近|last|latest|newest)\s*{INTEGER}\s*(?:个|份)?(?!\s*(?:tb|gb|pb|天|days?|weeks?|months?|小时|hours?))"
 )
@@ -1152,11 +1177,12 @@ _FX_RATE = flags(
     r"|\b1\s*(?:usd|\$|us\$|美元|dollar)\s*=\s*([5-8](?:\.\d+)?)"
     r"|([5-8](?:\.\d+)?)\s*(?:rmb|cny|yuan|元|人民币)\s*(?:/|per|每)\s*(?:usd|\$|美元|dollar)"
 )
+_PER_DOLLAR = flags(r"\s*(?:/|per|每)\s*(?:usd|us\$|\$|美元|dollars?)")
 _FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元")
 _TARGET_CURRENCY = [
     (
         flags(
-            r"\b(?:in|to|into)\s*(?:cny|rmb|yuan|chinese yuan|人民币)|(?:换|换算|折合|折)成?\s*(?:人民币|rmb|cny)|人民币\s*(?:是|大概)?\s*多少|(?:用|按)人民币"
+            r"\b(?:in|to|into)\s*(?:cny|rmb|yuan|chinese yuan|人民币|万元)|万元\s*(?:是|大概)?\s*多少|(?:换|换算|折合|折)成?\s*(?:人民币|rmb|cny)|人民币\s*(?:是|大概)?\s*多少|(?:用|按)人民币"
         ),
         "CNY",
     ),
@@ -1751,6 +1777,11 @@ class SlotExtractor:
                 slots.measured_runs = [(int(p.group(1)), rate(p.group(2), p.group(3))) for p in pairs[:2]]
                 slots.measured_unit = pairs[0].group(4)
                 spans = [p.span() for p in pairs[:2]]
+        if not spans and slots.gpu_count and (whole := _CLUSTER_TPS.search(text)):
+            # "32张A100 … 全集群吞吐每秒2.6万token": the cluster's rate, each GPU's share of it
+            total = rate(_group(whole, 1, 3) or "0", _group(whole, 2, 4))
+            slots.tokens_per_second_per_gpu = round(total / slots.gpu_count, 4)
+            spans = [whole.span()]
         for start, end in spans:
             text = text[:start] + " " * (end - start) + text[end:]
         return text
@@ -1787,7 +1818,9 @@ class SlotExtractor:
 
     def _money(self, text: str, slots: Slots) -> str:
         """Every amount of money, by what it is the price of; the amounts are blanked out of ``text``."""
-        mentions = money_mentions(text)
+        mentions = [
+            m for m in money_mentions(text) if not _PER_DOLLAR.match(text, m.end)
+        ]  # "7.1 rmb/usd": an exchange rate, not a price
         for money in mentions:
             match money.kind:
                 case "hourly" if slots.cloud_price_per_gpu_hour is None:
@@ -1902,6 +1935,10 @@ class SlotExtractor:
                         slots.cloud_committed = bool(
                             _COMMITTED.search(text[max(0, money.start - 40) : money.end + 40])
                         )
+                        around = text[max(0, money.start - 16) : money.end + 20]
+                        slots.cloud_price_per_instance = bool(
+                            _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
+                        )  # "H100 8卡 一小时 ¥120": the whole machine's hour
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
         if slots.budget_currency is None and (named := _CURRENCY_REPLY.search(text)):
@@ -1968,6 +2005,12 @@ class SlotExtractor:
             slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
+            if re.search(
+                r"满载|满负荷|满功率|full[- ]load", text[max(0, match.start() - 12) : match.end()], re.I
+            ):
+                slots.utilization = (
+                    slots.utilization or 1.0
+                )  # "每台满载10kW … 一年电费": the bill at that load
             if fleet := _FLEET.search(text):
                 slots.servers = int(to_number(fleet.group(1)))
         if (
@@ -1992,6 +2035,9 @@ class SlotExtractor:
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
                 10_000 if unit == "万" else 1000 if unit else 1
             )
+        if match := take(_HOURS_PER_YEAR):
+            hours = to_number(_group(match, 1, 2) or "0")
+            slots.hours_per_year = hours if 0 < hours <= 8760 else None
         if match := take(_SAMPLES_PER_GPU):
             # "每卡每秒大概吃40个clip", "each GPU eats ~40 clips/s": samples read, not tokens
             slots.samples_per_second_per_gpu = to_number(_group(match, 1, 2, 3) or "0")
@@ -2046,7 +2092,7 @@ class SlotExtractor:
             )
             slots.checkpoints = max(1, int(total // interval))
         elif match := _CHECKPOINTS.search(text):
-            slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+            slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match := _ROLLING.search(text):
             slots.checkpoints = int(match.group(1))  # "retention: last 5 rolling"
         if (

@@ -35,6 +35,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpu_hours"] = slots.gpu_hours  # "50k GPU-hours at $2.49": the hours are given
         if slots.headroom:
             payload["margin_share"] = slots.headroom  # "add 15% for failed runs", "留20%余量"
+    elif slots.gpu_count and slots.hours_per_year:
+        # "8卡 一年用 5000 小时": the GPUs for the hours they are used
+        years = slots.years or 1
+        payload["gpu_hours"] = round(slots.gpu_count * slots.hours_per_year * years, 2)
+        assumptions.append(
+            assumed(
+                f"{num(slots.hours_per_year)} hours a year x {num(years)} year(s) x {slots.gpu_count} GPUs",
+                f"每年 {num(slots.hours_per_year)} 小时 × {num(years)} 年 × {slots.gpu_count} 张卡",
+            )
+        )
     elif slots.gpu_count and slots.deadline_days:
         payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
     elif slots.gpu_count and (slots.period in _PERIOD_DAYS or slots.years):

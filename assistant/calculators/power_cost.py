@@ -157,6 +157,11 @@ CALCULATOR = Calculator(
         r"电费",
         r"(?:多大|多少)的?\s*(?:电力|功率|供电|电容量)",
         r"how much power\b",
+        # "planning 4 NVL72 racks. power?", "272 张卡 total power 多少", "总功率多少"
+        r"\bpower\s*[?？]",
+        r"\btotal power\b",
+        r"\bpower (?:needed|required|requirement|budget)",
+        r"总功率|功率多少|要多少电",
         r"功耗",
         r"耗电",
         r"用电",

@@ -62,6 +62,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     elif slots.utilization:
         payload["utilization"] = slots.utilization
+    elif slots.hours_per_year:
+        # "一年用满 8000 小时": the share of the year's 8,760 hours the GPUs work
+        payload["utilization"] = round(slots.hours_per_year / 8760, 4)
     else:
         assumptions.append(assumed("80% utilisation", "利用率 80%"))
     listed = bool(

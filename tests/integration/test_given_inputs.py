@@ -949,3 +949,67 @@ def test_a_models_shape_given_is_used_and_fp8_kv_follows(assistant: Assistant) -
     assert later
     assert all(c.input.get("kv_cache_precision") == "fp8" for c in later)
     assert "128 KiB per token" in second.answer
+
+
+def test_an_instance_price_and_hours_a_year_give_the_bill_and_the_payback(assistant: Assistant) -> None:
+    """¥120 an hour for the whole 8-card machine, 5,000 hours a year: 5,000 x ¥120 = ¥600,000 (40,000 GPU-hours at
+    ¥15). Then 8,000 hours a year is 8,000 / 8,760 = 91% utilisation for the payback against a ¥2.3M server."""
+    first, second = talk(
+        assistant,
+        "云上 H100 8卡 一小时 ¥120，我们一年用 5000 小时，一年多少钱",
+        "那如果一年用满 8000 小时，和买一台 230 万的比，几年回本",
+    )
+    assert "¥600,000" in first_sentence(first), first.answer[:300]
+    call = next(c for c in second.tool_calls if c.name == "tco")
+    assert call.input["utilization"] == pytest.approx(8000 / 8760, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("message", "figure"),
+    [
+        # full load: 32 x 10 kW x 1.25 = 400 kW x 8,760 h = 3,504 MWh x ¥0.65 = ¥2,277,600
+        ("32台8卡服务器，每台满载10kW，PUE 1.25，电费0.65元/度，一年电费多少", "¥2,277,600"),
+        # "keep 10" after "70b checkpoints every 2h": 10 x 980 GB = 9.8 TB held
+        ("storage sizing for a 256 h100 cluster: dataset 40TB tokenized, 70b checkpoints every 2h, keep 10. "
+         "capacity + throughput?", None),
+        # 26,000 tokens/s over 32 A100s = 812.5 per GPU; 6 x 13e9 x 812.5 / 312e12 = 20%
+        ("我们32张A100训13B，全集群吞吐每秒2.6万token，MFU多少？正常吗", "20%"),
+        # 34e9 x 14 bytes = 476 GB
+        ("34B模型存一次ckpt多大？带优化器状态的那种", "476 GB"),
+        # 4 x 120 kW = 480 kW of IT load
+        ("planning 4 gb200 nvl72 racks. power?", "480 kW"),
+    ],
+)  # fmt: skip
+def test_given_load_retention_cluster_rate_and_the_quantity_asked(
+    assistant: Assistant, message: str, figure: str | None
+) -> None:
+    (answer,) = talk(assistant, message)
+    if figure is None:
+        call = next(c for c in answer.tool_calls if c.name == "storage")
+        assert call.input["checkpoints_retained"] == 10, call.input
+    else:
+        assert figure in first_sentence(answer), answer.answer[:300]
+
+
+def test_follow_ups_that_give_a_count_a_rate_or_their_own_mfu(assistant: Assistant) -> None:
+    """64 GPUs after 4 NVL72 racks: 8 HGX B200 servers at 14.3 kW, 2 a 40 kW rack: 4 racks, 114 kW. A finance
+    rate of 7.1 CNY per USD: $3M is ¥21,300,000. Their own 52% MFU: 6 x 3e9 x 300e9 / (8 x 989e12 x 0.52) = 15.2 days."""
+    *_, racks = talk(
+        assistant,
+        "planning 4 gb200 nvl72 racks. power?",
+        "can we air cool that?",
+        "fine, what about air-cooled hgx b200 servers instead, ~14.3 kW each, if we get 40 kW racks? we want 64 gpus",
+    )
+    assert "8 servers need **4 racks**" in racks.answer, racks.answer[:300]
+    _, rate = talk(
+        assistant,
+        "we've got $3M for a cluster, want h200. roughly how many gpus incl network + storage?",
+        "our finance team uses 7.1 rmb/usd. what's that in 万元?",
+    )
+    assert "¥21,300,000" in first_sentence(rate), rate.answer[:300]
+    _, theirs = talk(
+        assistant,
+        "estimate pretraining time: 3b model, 300b tokens, 8x h100",
+        "why 40%? we're getting more like 52% on our runs",
+    )
+    assert "15.2 days" in first_sentence(theirs), theirs.answer[:300]
