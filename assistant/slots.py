@@ -217,6 +217,10 @@ class Slots(BaseModel):
         "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
     )
     measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
+    card_hourly: dict[str, float] = Field(
+        default_factory=dict,
+        description="An hourly cloud price per card, for two or more cards ('h100 is $2.10/hr and b200 is $4.60/hr').",
+    )
     hours_per_year: float | None = Field(
         default=None, description="Hours a year the GPUs are used ('一年用5000小时', '8000 hours a year')."
     )
@@ -1815,6 +1819,14 @@ class SlotExtractor:
         if len(quotes) >= 2 and len({c for _, c in quotes.values()}) == 1:
             slots.server_quotes = {card: amount for card, (amount, _) in quotes.items()}
             slots.server_quotes_currency = next(iter(quotes.values()))[1]
+        # "if h100 is $2.10/hr and b200 is $4.60/hr": an hourly price after each card, each card's own
+        hourly: dict[str, float] = {}
+        for money in money_mentions(text):
+            before = [c for c in cards if c.end <= money.start and money.start - c.end <= 16]
+            if money.kind == "hourly" and before and before[-1].id not in hourly:
+                hourly[before[-1].id] = money.amount
+        if len(hourly) >= 2:
+            slots.card_hourly = hourly
 
     def _money(self, text: str, slots: Slots) -> str:
         """Every amount of money, by what it is the price of; the amounts are blanked out of ``text``."""

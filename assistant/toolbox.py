@@ -37,7 +37,7 @@ class ToolBox:
     def run_for(self, tools: list[str], slots: Slots, *, previous: list[ToolCall] | None = None) -> ToolRun:
         """Run ``tools`` on ``slots``; ``previous`` are the results of the turn a follow-up continues."""
         result = ToolRun()
-        for name, on in self._per_card(tools, slots):
+        for name, on in self._per_card(tools, slots, previous or []):
             # a training run's cloud bill is its GPU-hours ("what would that run cost at $2.20?" prices the
             # previous turn's run); "N GPUs for D days" prices a reservation only when there is no run
             plan = (
@@ -131,13 +131,26 @@ class ToolBox:
         return on
 
     @staticmethod
-    def _per_card(tools: list[str], slots: Slots) -> list[tuple[str, Slots]]:
+    def _per_card(tools: list[str], slots: Slots, previous: list[ToolCall]) -> list[tuple[str, Slots]]:
         """Each calculator with the slots it runs on: a memory plan runs once per card named ("H20 or L20
         for serving 70B?") or per fine-tuning method weighed ("full or LoRA?"), everything else once."""
         cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
+        timed = {c.input.get("gpu") for c in previous if c.name in {"training_compute", "run_time"}}
         runs: list[tuple[str, Slots]] = []
         for name in tools:
-            if (name in _PER_CARD and cards) or (
+            if name == "cloud_cost" and len(set(slots.card_hourly) & timed) >= 2:
+                # "the cost difference if h100 is $2.10/hr and b200 is $4.60/hr": each card's run at its price
+                runs.extend(
+                    (
+                        name,
+                        slots.model_copy(
+                            update={"gpu": card, "cloud_price_per_gpu_hour": price, "other_gpus": []}
+                        ),
+                    )
+                    for card, price in slots.card_hourly.items()
+                    if card in timed
+                )
+            elif (name in _PER_CARD and cards) or (
                 name == "training_compute" and cards and "budget_fit" in tools
             ):
                 runs.extend(
@@ -165,7 +178,11 @@ class ToolBox:
     def _cloud_after_compute(self, calls: list[ToolCall], slots: Slots) -> Plan | None:
         """Cloud cost of the GPU-hours the latest training calculation produced: an estimate from a model
         size, or a run timed from a measured throughput ("at $2.49/GPU-hour, what's the bill?")."""
-        compute = next((c for c in reversed(calls) if c.name in {"training_compute", "run_time"}), None)
+        runs = [c for c in reversed(calls) if c.name in {"training_compute", "run_time"}]
+        # with a price per card, the run on that card ("h100 is $2.10/hr and b200 is $4.60/hr")
+        compute = next(
+            (c for c in runs if slots.card_hourly and c.input.get("gpu") == slots.gpu), None
+        ) or next(iter(runs), None)
         if compute is None:
             return None
         hours = compute.output["gpu_hours"]

@@ -431,7 +431,14 @@ _RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "ful
 
 
 # changes that keep the job and its cards: a card that fits with them still does it alone
-_SAME_JOB = ("recomputation", "micro-batch", "ZeRO stage", "tensor parallelism", "shorten sequences")
+_SAME_JOB = (
+    "recomputation",
+    "micro-batch",
+    "ZeRO stage",
+    "tensor parallelism",
+    "shorten sequences",
+    "offload",
+)
 
 
 def _count_fix(

@@ -251,6 +251,32 @@ def _method_gap(run: ToolRun, zh: bool) -> str | None:
     )
 
 
+def _cloud_gap(run: ToolRun, lang: Language, first: str | None) -> str | None:
+    """ "the cost difference if h100 is $2.10/hr and b200 is $4.60/hr": each card's run at its own price, the
+    cheaper first, and what it saves."""
+    bills = [c for c in run.calls if c.name == "cloud_cost"]
+    if len(bills) != 2 or bills[0].output["gpu"] == bills[1].output["gpu"]:
+        return None
+    cheap, dear = sorted(bills, key=lambda c: c.output["total"]["usd"])
+    currency = first or "USD"
+    gap = {k: dear.output["total"][k] - cheap.output["total"][k] for k in ("usd", "cny")}
+
+    def run_of(call: ToolCall, hours: str) -> str:
+        return f"{num(call.output['gpu_hours'])} {hours} x ${num(call.output['price_used_usd_per_gpu_hour'])}"
+
+    if lang == "zh":
+        return (
+            f"{cheap.output['gpu']} 更便宜：约 **{money(cheap.output['total'], currency)}**（{run_of(cheap, '卡时')}），"
+            f"{dear.output['gpu']} 约 {money(dear.output['total'], currency)}（{run_of(dear, '卡时')}），"
+            f"相差 **{money(gap, currency)}**。"
+        )
+    return (
+        f"{cheap.output['gpu']} is cheaper: about **{money(cheap.output['total'], currency)}** "
+        f"({run_of(cheap, 'GPU-hours')}) against {money(dear.output['total'], currency)} on {dear.output['gpu']} "
+        f"({run_of(dear, 'GPU-hours')}), a difference of **{money(gap, currency)}**."
+    )
+
+
 def _method_verdict(run: ToolRun, zh: bool) -> str | None:
     """ "LoRA or QLoRA for 13B on an A100?": when plain LoRA fits it is the choice (a 16-bit base trains faster
     and loses nothing to quantisation); when only QLoRA fits, QLoRA is. Read from the fits computed."""
@@ -799,6 +825,8 @@ class TemplateComposer:
             if timed := _bought_time_lead(run, lang):
                 by_card = [timed]  # what the budget buys of each card, and how long the run takes on it
             # "LoRA or QLoRA?": which of the two, before the memory of each
+            if gap := _cloud_gap(run, lang, view.first(lang)):
+                by_card = [gap, *by_card]
             method = _method_verdict(run, lang == "zh") or (
                 _method_gap(run, lang == "zh")
                 if route.asked != "which" and _GAP_ASKED.search(route.query)

@@ -1013,3 +1013,18 @@ def test_follow_ups_that_give_a_count_a_rate_or_their_own_mfu(assistant: Assista
         "why 40%? we're getting more like 52% on our runs",
     )
     assert "15.2 days" in first_sentence(theirs), theirs.answer[:300]
+
+
+def test_a_price_per_card_prices_each_cards_run(assistant: Assistant) -> None:
+    """13B on 500B tokens, 32 GPUs at 40% MFU: 27,370 H100 GPU-hours x $2.10 = $57,477; 12,040 B200 GPU-hours x
+    $4.60 = $55,384; the B200 run is $2,093 cheaper."""
+    *_, bill = talk(
+        assistant,
+        "13b model, 500b tokens, 32 h100s. how long? assume 40% mfu",
+        "what if we get b200s instead, same count",
+        "and the cost difference if h100 is $2.10/hr and b200 is $4.60/hr",
+    )
+    runs = {c.input["gpu"]: c.input["price_per_gpu_hour"] for c in bill.tool_calls if c.name == "cloud_cost"}
+    assert runs == {"h100-sxm": 2.1, "b200": 4.6}, runs
+    lead = first_sentence(bill)
+    assert "$2,093" in lead, lead
