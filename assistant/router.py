@@ -1110,7 +1110,16 @@ class Router:
             )  # tokens: a run to plan
             and asked != "split"  # "预算怎么分配": the parts of the budget, not the cards it buys
             and not missing_currency
-            and _BUY.search(text)
+            # "fine-tuning 70b with lora, budget ~$400k" answering "what server should we buy?" asked back
+            and (
+                _BUY.search(text)
+                # a pre-training reply plans the cluster it needs ("USD. mostly continued pretraining of 70B")
+                or (
+                    context.intent == Intent.CLARIFY
+                    and task != Task.PRETRAIN
+                    and _BUY.search(context.question)
+                )
+            )
             and set(tools) <= {"cluster_plan", "budget_fit", "training_compute", "cloud_cost", *_MEMORY_TOOLS}
         ):
             # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card
@@ -1569,14 +1578,20 @@ def _adds_a_fact(text: str, context: Context) -> bool:
 def _asks_on(text: str, context: Context, stated: dict[str, object], explains: bool) -> bool:
     """Whether a short message carries the previous question over to something new ("and for B200?",
     "那多租户呢"), rather than asking a question of its own."""
+    # "换成 70B 呢" after a question the guidance answered: the same question, about the new model or card
+    swapped = not context.calls and stated.keys() <= _SWAPPED
     return (
         bool(context.question)
         and context.led is not None
         and not explains
-        and not stated.keys() & _CALC_SLOTS
+        and (not stated.keys() & _CALC_SLOTS or swapped)
         and len(text) < 60
         and bool(_FOLLOW_UP.search(text))
     )
+
+
+# what a follow-up to a guidance answer may swap and still ask the same question
+_SWAPPED = {"params_b", "model", "gpu", "gpu_count", "servers"}
 
 
 def _asks_something_else(asked: str | None, context: Context) -> bool:

@@ -680,6 +680,12 @@ def _names(card: str, text: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?!\d)", text, re.IGNORECASE) is not None
 
 
+_TOOL_NAMES = re.compile(
+    r"(?<![a-z0-9])(slurm|kubernetes|k8s|lustre|weka|gpfs|3fs|nccl|docker|deepspeed|megatron|vllm|volcano|kueue)(?![a-z0-9])",
+    re.IGNORECASE,
+)
+
+
 def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking, for the other language (the reader's own words lead), and for a section
@@ -692,6 +698,8 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
     term = defined_term(question)  # "PUE啥意思": the passage that says what PUE is answers first
     # by family, not generation: a passage on "Trn2" or "TPU v5e" still speaks of the family asked about
     asked_families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
+    # the software or fabric asked about by name ("slurm", "k8s", "lustre"): a passage must name one of them
+    asked_tools = {"kubernetes" if t.lower() == "k8s" else t.lower() for t in _TOOL_NAMES.findall(question)}
 
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
@@ -711,6 +719,9 @@ def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -
             # "ROCm on MI300X?" is not answered under "Does Megatron-LM run on Ascend NPUs?"
             other_cards = other_cards or {"family"}
         said = f"{passage.section} {passage.snippet}".lower()
+        if asked_tools and not any(t in said or (t == "kubernetes" and "k8s" in said) for t in asked_tools):
+            # "10台GPU服务器，怎么搭 slurm" is not answered by a passage that never names Slurm
+            other_cards = other_cards or {"tool"}
         if asked_families and not any(
             f in said or (f == "trainium" and "trn" in said) for f in asked_families
         ):

@@ -1028,3 +1028,15 @@ def test_a_price_per_card_prices_each_cards_run(assistant: Assistant) -> None:
     assert runs == {"h100-sxm": 2.1, "b200": 4.6}, runs
     lead = first_sentence(bill)
     assert "$2,093" in lead, lead
+
+
+def test_a_budget_given_after_what_to_buy_was_asked_back_buys_servers(assistant: Assistant) -> None:
+    """'what server should we buy' gets a question back; the answer with a $400k budget buys servers: one 8-GPU
+    H200 server at $295,000 is the most capable the budget affords (a B200 server is $415,000)."""
+    _, answer = talk(
+        assistant,
+        "what server should we buy for ai",
+        "fine-tuning 70b with lora, maybe serving it too. team of 5, budget ~$400k",
+    )
+    assert any(c.name == "budget_fit" for c in answer.tool_calls), answer.answer[:200]
+    assert "H200" in first_sentence(answer), answer.answer[:300]

@@ -169,6 +169,15 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
             "512 GPUs. lustre vs weka vs just a big NFS server on NVMe. what would you do",
             r"parallel file system|Lustre",
         ),
+        # a tool asked about by name is answered by a passage that names it
+        ("10台GPU服务器，怎么搭 slurm", r"slurmctld|slurmd"),
+        ("k8s上跑多机分布式训练要装哪些东西", r"GPU Operator"),
+        ("并行文件系统 Lustre、GPFS、WEKA、3FS 选哪个？我们 128 卡，运维就两个人", r"厂商支持|托管"),
+        (
+            "slurm or kubernetes for a 32-node h100 cluster shared by 3 research teams plus some internal "
+            "inference endpoints?",
+            r"node pool|[Ss]plit",
+        ),
     ],
 )
 def test_a_named_topic_is_answered_by_its_own_section(assistant: Assistant, question: str, says: str) -> None:
@@ -186,3 +195,10 @@ def test_one_job_on_two_generations_is_the_mixing_question(assistant: Assistant,
     assert re.search(
         r"Not in one synchronous training job|一个同步训练任务里不要混", lead(assistant.ask(question))
     )
+
+
+def test_a_new_model_size_after_a_guidance_answer_asks_the_same_question(assistant: Assistant) -> None:
+    """'换成 70B 呢' after a question about the network: the network question again, not a passage on 70B models."""
+    conversation = assistant.ask("两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行").conversation_id
+    follow = assistant.ask("换成 70B 呢", conversation_id=conversation)
+    assert re.search(r"InfiniBand|RoCE|以太网|网络", lead(follow)), lead(follow)[:300]
