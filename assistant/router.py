@@ -1120,7 +1120,17 @@ class Router:
                     and _BUY.search(context.question)
                 )
             )
-            and set(tools) <= {"cluster_plan", "budget_fit", "training_compute", "cloud_cost", *_MEMORY_TOOLS}
+            # "…networking and storage included": what the budget covers, not a storage sizing
+            and set(tools)
+            <= {
+                "cluster_plan",
+                "budget_fit",
+                "training_compute",
+                "cloud_cost",
+                "storage",
+                "network",
+                *_MEMORY_TOOLS,
+            }
         ):
             # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card
             slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})

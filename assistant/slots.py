@@ -217,6 +217,10 @@ class Slots(BaseModel):
         "('从64卡到256卡, 1.2M涨到4.1M tokens/s').",
     )
     measured_unit: str | None = Field(default=None, description="The measured throughput's unit.")
+    budget_all_in: bool = Field(
+        default=False,
+        description="The budget covers the network and storage too ('$1.2M all-in', '含网络存储').",
+    )
     card_hourly: dict[str, float] = Field(
         default_factory=dict,
         description="An hourly cloud price per card, for two or more cards ('h100 is $2.10/hr and b200 is $4.60/hr').",
@@ -421,6 +425,12 @@ _PER_INSTANCE = flags(
     r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node"
     # "H100 8卡 一小时 ¥120", "8卡机每小时180": the price of the whole 8-card machine
     r"|\d+\s*卡\s*(?:机|整机|节点|服务器)?\s*[,，]?\s*(?:一|每)\s*个?\s*小时"
+)
+# a budget that also pays for the cluster's network and storage
+_ALL_IN = flags(
+    r"\ball[- ]in\b|(?:network(?:ing)?|storage|fabric|switch(?:es|ing)?)[^.?!。？]{0,30}?\b(?:included|incl\b)"
+    r"|\bincl(?:uding|\.)?\s+(?:the\s+)?(?:network|storage|fabric)|(?:含|包含|包括|连同)(?:网络|存储|交换机)"
+    r"|(?:网络|存储)[^。？?]{0,8}(?:都)?(?:含|包含|包括|算)在(?:内|里)"
 )
 # hours a year the GPUs are used: "一年用 5000 小时", "一年用满 8000 小时", "8,000 hours a year", "5000 h/yr"
 _HOURS_PER_YEAR = flags(
@@ -1348,11 +1358,17 @@ _UNAVAILABLE_BEFORE = flags(
 )
 
 
+_LISTED_WITH = re.compile(r"^\s*(?:/|,|，|、|or|and|&|和|或|及)\s*$", re.IGNORECASE)
+
+
 def _unavailable(text: str, mention: Mention, cards: list[Mention]) -> bool:
     """Whether the card named at ``mention`` is one the user says they cannot get; words before it count only
     when no other card stands between ("H100买不到 H20和910B…": the 买不到 is the H100's)."""
     start = max(0, mention.start - 24)
     other_before = any(start <= m.end <= mention.start for m in cards if m is not mention)
+    listed = next((m for m in reversed(cards) if m.end <= mention.start), None)
+    if listed and _LISTED_WITH.match(text[listed.end : mention.start]) and _unavailable(text, listed, cards):
+        return True  # "can't buy h100/h200", "H100、H200都买不到": each card of the list
     return bool(
         _UNAVAILABLE_AFTER.search(text[mention.end : mention.end + 24])
         or (not other_before and _UNAVAILABLE_BEFORE.search(text[start : mention.start]))
@@ -2047,6 +2063,8 @@ class SlotExtractor:
             slots.node_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * (
                 10_000 if unit == "万" else 1000 if unit else 1
             )
+        if _ALL_IN.search(text):
+            slots.budget_all_in = True  # "$1.2M capex all-in", "networking and storage included"
         if match := take(_HOURS_PER_YEAR):
             hours = to_number(_group(match, 1, 2) or "0")
             slots.hours_per_year = hours if 0 < hours <= 8760 else None

@@ -69,6 +69,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     elif slots.network_share is not None:
         # "网络按整机10%", "add 15% of server cost for the IB fabric": on top of each server's price
         payload["network_storage_share"] = slots.network_share
+    elif slots.budget_all_in:
+        # "$1.2M capex all-in, networking and storage included": the planning share comes out of the budget
+        payload["network_storage_share"] = 0.15
+        assumptions.append(
+            assumed(
+                "network and storage: 15% of the servers' price, paid from the budget (a planning share)",
+                "网络和存储按服务器价格的 15% 计，从预算中支出（规划比例）",
+            )
+        )
     return Plan(tool="budget_fit", payload=payload, assumed=assumptions)
 
 
@@ -204,12 +213,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f", {num(o['memory_tb'])} TB of GPU memory at {num(o['memory_bandwidth_tb_s'])} TB/s in all"
         )
         compute_zh = f"，显存共 {num(o['memory_tb'])} TB、带宽共 {num(o['memory_bandwidth_tb_s'])} TB/s"
+    # with the network and storage paid from the budget, the servers kept after them are what it buys
+    n = o["servers_with_fabric"] if o.get("fabric_share_given") else o["servers"]
+    bought = n >= 1
     brief = Brief(
         card=gpu,
-        en=f"{o['servers']} server{'s' if o['servers'] != 1 else ''} ({o['gpus']} GPUs) at {price}{compute_en}"
+        en=f"{n} server{'s' if n != 1 else ''} ({n * per} GPUs) at {price}{compute_en}"
         if bought
         else f"none (one server is about {price})",
-        zh=f"{o['servers']} 台（{o['gpus']} 张卡），每台约 {price}{compute_zh}"
+        zh=f"{n} 台（{n * per} 张卡），每台约 {price}{compute_zh}"
         if bought
         else f"一台也买不起（每台约 {price}）",
         rank=(
@@ -222,7 +234,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if bought
         else float("inf"),
         fits=bought,
-        count=o["gpus"] if bought else None,
+        count=n * per if bought else None,
     )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows, brief=brief)
 

@@ -1040,3 +1040,22 @@ def test_a_budget_given_after_what_to_buy_was_asked_back_buys_servers(assistant:
     )
     assert any(c.name == "budget_fit" for c in answer.tool_calls), answer.answer[:200]
     assert "H200" in first_sentence(answer), answer.answer[:300]
+
+
+def test_cards_ruled_out_in_a_list_and_a_budget_that_covers_the_fabric(assistant: Assistant) -> None:
+    """'can't buy h100/h200': both out, the comparison is of the three the user can get (the 910C's 752 dense BF16
+    TFLOPS lead). '$1.2M all-in, networking and storage included': 15% on top of each server comes out of the
+    budget, so H200 servers at $295k cost $339,250 all in and $1.2M buys 3 of them, not 4."""
+    (options,) = talk(
+        assistant,
+        "we're in shanghai and can't buy h100/h200. options for 70b pretraining next year? ascend 910b vs 910c vs h20",
+    )
+    assert "H200" not in first_sentence(options), options.answer[:300]
+    (budget,) = talk(
+        assistant,
+        "$1.2M capex all-in. what gets us the most training throughput for 7-13b models? networking and storage "
+        "included",
+    )
+    h200 = next(c for c in budget.tool_calls if c.name == "budget_fit" and c.input.get("gpu") == "h200")
+    assert h200.output["servers_with_fabric"] == 3, h200.output
+    assert "H200 SXM 141GB: 3 servers" in first_sentence(budget), budget.answer[:400]
