@@ -496,6 +496,8 @@ _EXPLAIN = words(
     r"\bwhy\b", r"\bexplain\b", r"\bwhat is\b", r"\bwhat are\b", r"\bwhat'?s (?:a|an|the)\b", r"how does",
     r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
     r"\bwhen (?:is|are|do|does|should|would)\b", r"什么时候", r"何时", r"什么情况下",
+    # "should storage sit on the same ib fabric as compute?": a design judgement, from the guidance
+    r"^\W*(?:and |so |ok,? )?should (?:the |our |we |storage|it\b)", r"^\W*(?:那)?(?:存储|网络)?(?:要不要|该不该|应不应该|是否应该)",
 )  # fmt: skip
 # whether a technology is needed is a judgement from knowledge, even with the job's figures given: "do I need
 # NVLink for TP 8 inference of a 70B?", "70B训练需不需要上IB"

@@ -172,6 +172,8 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
         # a tool asked about by name is answered by a passage that names it
         ("10台GPU服务器，怎么搭 slurm", r"slurmctld|slurmd"),
         ("k8s上跑多机分布式训练要装哪些东西", r"GPU Operator"),
+        ("should storage sit on the same ib fabric as compute?", r"storage its own fabric|apart"),
+        ("存储要不要单独一张网 还是和计算IB共用", r"分开"),
         ("并行文件系统 Lustre、GPFS、WEKA、3FS 选哪个？我们 128 卡，运维就两个人", r"厂商支持|托管"),
         (
             "slurm or kubernetes for a 32-node h100 cluster shared by 3 research teams plus some internal "
