@@ -227,6 +227,10 @@ class Understanding(BaseModel):
     tools: list[str] = Field(default_factory=list, description="Calculators to run, in order.")
     query: str = Field(description="What to search the knowledge base for.")
     follow_up: bool = Field(default=False, description="The message continues the previous turn.")
+    quoted: list[str] = Field(
+        default_factory=list,
+        description="Figures the message quotes to be explained ('why 165 and not 330?'), card model numbers aside.",
+    )
     task: Task | None = Field(default=None, description="Pre-training, fine-tuning, LoRA/QLoRA or serving.")
     asked: str | None = Field(default=None, description="The quantity asked: days, gpus, cost, mfu, ...")
     wanted: list[str] = Field(
@@ -1370,7 +1374,22 @@ class Router:
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
             against_previous=bool(follow_up and context.calls and _CHANGE_ASKED.search(text)),
+            quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
         )
+
+
+# a figure quoted in a question ("165", "330", "1,979"), and a card's model number ("4090", "910B")
+_FIGURE = re.compile(r"(?<![A-Za-z0-9.,])(\d{1,3}(?:,\d{3})+|\d{2,5})(?:\.\d+)?(?![A-Za-z0-9.,])")
+_CARD_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z]{1,3}\d{2,4}[A-Za-z]{0,2}|\d{3,4}[A-Za-z]{1,2}|(?:20|30|40|50)[5-9]0)(?![A-Za-z0-9])"
+)
+
+
+def _quoted(text: str) -> list[str]:
+    """The figures a question quotes, for the passage that explains them ("为什么4090要按165算，不是说330吗":
+    165 and 330), not the card it names (4090, H100, 910B)."""
+    cards = {re.sub(r"\D", "", c) for c in _CARD_NUMBER.findall(text)}
+    return [f.replace(",", "") for f in _FIGURE.findall(text) if f.replace(",", "") not in cards]
 
 
 # what a change saves or adds, asked after a changed input: "一年能省多少", "how much do we save", "差多少"

@@ -680,18 +680,40 @@ def _names(card: str, text: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?!\d)", text, re.IGNORECASE) is not None
 
 
+def _figure(number: str) -> str:
+    """A pattern for ``number`` as a passage may write it: "1979" as "1,979" or "1979", "165" as "165.2"."""
+    grouped = re.sub(r"(\d)(?=(\d{3})+$)", r"\1,?", number)
+    return rf"(?<![\d.,]){grouped}(?:\.\d+)?(?![\d,])"
+
+
 _TOOL_NAMES = re.compile(
     r"(?<![a-z0-9])(slurm|kubernetes|k8s|lustre|weka|gpfs|3fs|nccl|docker|deepspeed|megatron|vllm|volcano|kueue)(?![a-z0-9])",
     re.IGNORECASE,
 )
 
 
-def _lead_passage(passages: list[Passage], lang: Language, question: str = "") -> Passage | None:
+def _lead_passage(
+    passages: list[Passage], lang: Language, question: str = "", quoted: list[str] | None = None
+) -> Passage | None:
     """The passage whose best sentence answers the question most directly: the sentence's weighted match,
     discounted down the ranking, for the other language (the reader's own words lead), and for a section
     whose heading is about other cards than the question's (an MI300X answer under an H100 question)."""
     if not passages:
         return None
+    # "为什么4090要按165算，不是说330吗": the passage whose lines hold every figure the question quotes explains them
+    if quoted and len(quoted) >= 2:
+        for passage in passages[:6]:
+            # the sentence of the passage holding them all, as its snippet
+            held = next(
+                (
+                    line.strip()
+                    for line in re.split(r"(?<=[.。;；])\s+|\n+|(?<=[。；])", passage.text)
+                    if all(re.search(_figure(n), line) for n in quoted)
+                ),
+                None,
+            )
+            if held:
+                return passage.model_copy(update={"snippet": held})
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
     guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
     asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
@@ -861,7 +883,7 @@ class TemplateComposer:
             "power_cost",
             "fabric",
         }
-        lead = _lead_passage(passages, lang, route.query) if not run.calls or judged else None
+        lead = _lead_passage(passages, lang, route.query, route.quoted) if not run.calls or judged else None
         if lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(
                 0, f"{lead.snippet} {cite(lead)}"

@@ -204,3 +204,11 @@ def test_a_new_model_size_after_a_guidance_answer_asks_the_same_question(assista
     conversation = assistant.ask("两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行").conversation_id
     follow = assistant.ask("换成 70B 呢", conversation_id=conversation)
     assert re.search(r"InfiniBand|RoCE|以太网|网络", lead(follow)), lead(follow)[:300]
+
+
+def test_figures_the_question_quotes_are_explained_by_the_lines_that_hold_them(assistant: Assistant) -> None:
+    """'为什么4090要按165算，不是说330吗' after a 4090 training time: the catalog note on FP32 accumulate (165.2 dense
+    with FP32 accumulate, 330.3 with FP16 accumulate) leads, not a passage on consumer-card clusters."""
+    conversation = assistant.ask("用4090训1.5B模型 100B token 8张卡要多久").conversation_id
+    why = assistant.ask("为什么4090要按165算，不是说330吗", conversation_id=conversation)
+    assert re.search(r"165\.2.*330\.3|FP32 (?:accumulate|累加)", lead(why)), lead(why)[:300]
