@@ -623,9 +623,22 @@ DEFINING = 1.3
 FAQ_VERDICT = 0.75
 
 
-def _looked_up_only(run: ToolRun) -> bool:
+def _looked_up_only(run: ToolRun, question: str = "") -> bool:
     """Cards set side by side and nothing computed: a question about them that figures alone may not answer."""
-    return [call.name for call in run.calls] == ["gpu_compare"]
+    names = [call.name for call in run.calls]
+    # "H800和H100训练差别大吗": two cards' figures looked up to judge a difference, not only to read them
+    return names == ["gpu_compare"] or (
+        names == ["gpu_spec"]
+        and len(run.calls[0].input.get("gpus", [])) > 1
+        and bool(_JUDGED.search(question))
+    )
+
+
+# a difference to be judged, not only read: "差别大吗", "is it worth it", "does it matter", "是不是就差个NVLink"
+_JUDGED = re.compile(
+    r"大吗|大不大|影响|值得|值不值|是不是就|就差|重要吗|有多大|worth|matter|how much (?:does|will)|just the|only the|big deal",
+    re.IGNORECASE,
+)
 
 
 def _verdict_passage(passages: list[Passage], lang: Language, run: ToolRun) -> Passage | None:
@@ -825,7 +838,7 @@ class TemplateComposer:
             and (run.calls or route.intent != Intent.KNOWLEDGE or re.search(r"\d", route.slots.unknown_gpu))
         ):
             parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
-        verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run) else None
+        verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run, route.query) else None
         if verdict is not None:
             # "昇腾910B能替代A100吗": the answer to the question asked, then the cards' figures
             parts.append(f"{verdict.snippet} {cite(verdict)}")

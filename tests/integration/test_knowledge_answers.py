@@ -212,3 +212,15 @@ def test_figures_the_question_quotes_are_explained_by_the_lines_that_hold_them(a
     conversation = assistant.ask("用4090训1.5B模型 100B token 8张卡要多久").conversation_id
     why = assistant.ask("为什么4090要按165算，不是说330吗", conversation_id=conversation)
     assert re.search(r"165\.2.*330\.3|FP32 (?:accumulate|累加)", lead(why)), lead(why)[:300]
+
+
+def test_a_difference_to_judge_between_two_looked_up_cards_leads_with_the_verdict(
+    assistant: Assistant,
+) -> None:
+    """'H800和H100训练差别大吗': the answer on how the H800's 400 GB/s NVLink affects training leads, then the figures;
+    a plain look-up of two cards ('H100 and H200 memory bandwidth?') still leads with the figures."""
+    judged = assistant.ask("H800和H100训练差别大吗？是不是就差个NVLink")
+    assert re.search(r"NVLink", lead(judged)), lead(judged)[:300]
+    assert re.search(r"all-reduce|张量并行|数据并行", judged.answer.split("\n\n")[0]), judged.answer[:400]
+    looked_up = assistant.ask("H100 and H200 memory bandwidth?")
+    assert re.search(r"4,800 vs 3,350 GB/s", lead(looked_up)), lead(looked_up)[:300]
