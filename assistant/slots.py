@@ -1238,7 +1238,9 @@ _SPEC_FIELDS = [
     (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?<!network )(?<!networking )(?<!scale-out )(?<!scale out )(?<!nic )(?<!网络)(?<!网卡)(?<!网络 )(?<!网卡 )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
     (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
            # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
-           r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"), "memory_gb"),
+           r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"
+           # "the h20's memory and bf16 flops", "H20的显存和算力": the memory, then another figure
+           r"|\b(?:hbm|memory|vram)\s+(?:and|&)\s+(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
@@ -2262,6 +2264,11 @@ class SlotExtractor:
         # a short message once the card's name is out ("RTX 6000 Ada memory bandwidth?") asks its figure
         short = len(" ".join(text.split())) <= 40
         asks_figure = (_SPEC_ASK.search(text) or short) and not _WHY.search(text)
+        if not asks_figure:
+            # "what's the h20's memory and bf16 flops? is it even worth it…": one clause asks figures, another why
+            asks_figure = any(
+                _SPEC_ASK.search(part) and not _WHY.search(part) for part in re.split(r"[?？.。;；!！]", text)
+            )
         # in the order they are asked: "显存多大 带宽多少 卡间互联多少" answers memory first
         found = [
             (m.start(), i, name)

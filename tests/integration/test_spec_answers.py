@@ -148,3 +148,16 @@ def test_chinese_spec_answers_carry_the_catalogs_own_chinese(assistant: Assistan
     form = assistant.ask("910B是什么形态的").answer
     assert "Atlas 800T A2" in form
     assert "NPU 模组" in form
+
+
+def test_figures_asked_in_one_clause_and_a_judgement_in_another_are_both_kept(assistant: Assistant) -> None:
+    """'what's the h20's memory and bf16 flops? is it even worth it…': the H20's 96 GB and 148 dense BF16 TFLOPS
+    are both shown, the 'worth it' clause notwithstanding."""
+    answer = assistant.ask(
+        "what's the h20's memory and bf16 flops? is it even worth it for training compared to h100"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "gpu_spec")
+    assert call.input["fields"][:2] == ["memory_gb", "bf16_dense_tflops"], call.input
+    head = answer.answer.split("\n\n")[0]
+    assert "96 GB" in head, head
+    assert "148 TFLOPS" in head, head
