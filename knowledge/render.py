@@ -99,7 +99,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "maintenance_share_per_year": ("Maintenance per year, share of capex", "年维护费占采购额比例", ""),
     "server_overhead_share": ("Non-GPU server power, share of GPU TDP", "非 GPU 部件功耗占 GPU TDP 比例", ""),
 }
-_SKIP = {"id", "name", "sources", "as_of", "notes", "aliases"}
+_SKIP = {"id", "name", "sources", "as_of", "notes", "aliases", "zh"}
 
 _GROUP_TITLES: dict[str, tuple[str, str]] = {
     "accelerators": ("accelerator specifications", "加速卡规格"),
@@ -159,7 +159,10 @@ def render_entry(group: str, entry: Entry, catalog: Catalog) -> Document:
             if value:
                 lines.append(f"{en} {zh}")
             continue
-        lines.append(f"{en} {zh}: {_format(value, unit)}")
+        line = f"{en} {zh}: {_format(value, unit)}"
+        # a worded field's Chinese beside its English ("SXM5 module / SXM5 模组"), never the model's repr
+        worded = getattr(getattr(entry, "zh", None), field, None)
+        lines.append(f"{line} / {worded}" if isinstance(worded, str) and worded != value else line)
     if entry.notes:
         lines.append(f"Notes 说明: {entry.notes}")
     lines.append("Sources 来源: " + "; ".join(f"{s.title} <{s.url}>" for s in entry.sources))

@@ -281,3 +281,13 @@ def test_a_models_parameter_count_is_what_its_shape_adds_up_to(model: ModelArchi
 )
 def test_model_names(name: str, expected: str) -> None:
     assert default_catalog().model(name).id == expected
+
+
+def test_a_rendered_accelerator_gives_its_worded_fields_in_both_languages() -> None:
+    """The Chinese of a worded field stands beside the English ("… / SXM5 模组…"), never as the model's repr."""
+    catalog = default_catalog()
+    card = catalog.accelerator("H200")
+    text = render_entry("accelerators", card, catalog).page_content
+    assert "form_factor=" not in text
+    assert "zh zh" not in text
+    assert f"{card.form_factor} / {card.zh.form_factor}" in text
