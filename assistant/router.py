@@ -500,6 +500,8 @@ _EXPLAIN = words(
     r"\bwhy\b", r"\bexplain\b", r"\bwhat is\b", r"\bwhat are\b", r"\bwhat'?s (?:a|an|the)\b", r"how does",
     r"为什么", r"是什么", r"是啥", r"原理", r"解释", r"有什么(?:作用|用|区别|好处)", r"什么意思", r"区别", r"为啥",
     r"\bwhen (?:is|are|do|does|should|would)\b", r"什么时候", r"何时", r"什么情况下",
+    # "memory bandwidth 对 decode speed 影响怎么估?": the method, from the guidance
+    r"怎么估|如何估|怎么估算|如何估算|\bhow (?:do|would|should|can) (?:i|we|you) estimate\b|\bhow to estimate\b",
     # "should storage sit on the same ib fabric as compute?": a design judgement, from the guidance
     r"^\W*(?:and |so |ok,? )?should (?:the |our |we |storage|it\b)", r"^\W*(?:那)?(?:存储|网络)?(?:要不要|该不该|应不应该|是否应该)",
 )  # fmt: skip
@@ -1088,6 +1090,17 @@ class Router:
             # the cards and counts are the setting, not the subject: "our 128-GPU H100 run" must not pull
             # the passages that merely name an H100
             query = f"{_TOPIC_ONLY.sub(' ', message)} {topic} {how}".strip()
+        if (
+            follow_up
+            and "spec_fields" in stated
+            and not own.gpu
+            and context.tools
+            and set(context.tools) <= {"gpu_compare", "gpu_spec"}  # the last turn only looked cards up
+            and asked != "power"  # "那功耗呢，一台8卡": the servers' draw, computed
+            and slots.gpu
+        ):
+            # "那 8 卡整机大概各多少钱" after two cards were compared: that figure of each card compared
+            tools = ["gpu_spec"]
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table)

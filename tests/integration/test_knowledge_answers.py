@@ -224,3 +224,17 @@ def test_a_difference_to_judge_between_two_looked_up_cards_leads_with_the_verdic
     assert re.search(r"all-reduce|张量并行|数据并行", judged.answer.split("\n\n")[0]), judged.answer[:400]
     looked_up = assistant.ask("H100 and H200 memory bandwidth?")
     assert re.search(r"4,800 vs 3,350 GB/s", lead(looked_up)), lead(looked_up)[:300]
+
+
+def test_follow_ups_after_a_comparison_ask_a_figure_of_each_card_or_a_method(assistant: Assistant) -> None:
+    """After two cards were compared: 'and what do they cost?' looks the price up for each card ($30,000 and
+    $29,500 in the catalog); '…对 decode speed 影响怎么估?' asks the method, answered from the guidance."""
+    conversation = assistant.ask("H100 vs H200 for training 70B?").conversation_id
+    priced = assistant.ask("and what do they cost?", conversation_id=conversation)
+    call = next(c for c in priced.tool_calls if c.name == "gpu_spec")
+    assert set(call.input["gpus"]) == {"h100-sxm", "h200"}, call.input
+    assert "$30,000" in priced.answer.split("\n\n")[0]
+    conversation = assistant.ask("Gaudi 3 vs H20, 国内 inference 用, 哪个 better?").conversation_id
+    method = assistant.ask("那 memory bandwidth 对 decode speed 影响怎么估?", conversation_id=conversation)
+    assert not method.tool_calls, [c.name for c in method.tool_calls]
+    assert re.search(r"带宽|bandwidth", lead(method)), lead(method)[:300]
