@@ -197,9 +197,6 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="Servers (GPUs)", zh="服务器（GPU）", value=f"{o['servers']} ({o['gpus']})"),
             Row(en="Servers, keeping network and storage", zh="含网络与存储时的台数", value=str(o["servers_with_fabric"])),
             Row(en="Left over", zh="剩余", value=money(o["left"], first))]  # fmt: skip
-    # for a lead over several cards ("预算100万买什么服务器"): what the budget buys of this one; the dearest
-    # server it affords at least one of carries the most capable card
-    bought = o["servers"] >= 1
     # quotes the user gathered for different cards are weighed by the compute they buy, not by the price
     by_compute = "capex_per_server" in i and bool(o.get("dense_bf16_pflops"))
     # "fine-tune 70B then serve it": serving is bound by memory and its bandwidth, so those rank the cards
@@ -213,7 +210,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f", {num(o['memory_tb'])} TB of GPU memory at {num(o['memory_bandwidth_tb_s'])} TB/s in all"
         )
         compute_zh = f"，显存共 {num(o['memory_tb'])} TB、带宽共 {num(o['memory_bandwidth_tb_s'])} TB/s"
-    # with the network and storage paid from the budget, the servers kept after them are what it buys
+    # for a lead over several cards ("预算100万买什么服务器"): what the budget buys of this one (with the network
+    # and storage paid from it, the servers kept after them); the dearest server it affords at least one of
+    # carries the most capable card
     n = o["servers_with_fabric"] if o.get("fabric_share_given") else o["servers"]
     bought = n >= 1
     brief = Brief(
