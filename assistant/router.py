@@ -375,6 +375,19 @@ _NOISE = words(
 )
 
 
+# a garbled message: words said over and over ("卡卡卡", "吃 吗 的") beside a food or drink ("咖啡"); either
+# alone is ordinary ("哈哈哈 那H100呢", "a 7B chatbot for our coffee shop")
+_REPEATED = re.compile(r"([\u4e00-\u9fff])\1{2,}|(?:^|\s)(?:[吗的了呢吧啊嘛哦吃]\s+){2,}")
+_FOOD = re.compile(
+    r"咖啡|奶茶|蛋糕|香蕉|披萨|汉堡|面条|西瓜|土豆|\b(?:coffee|banana|pizza|burger|cake|noodles?)\b", re.I
+)
+
+
+def _garbled(text: str) -> bool:
+    """Whether the message repeats words as noise does and names a food or drink besides."""
+    return bool(_REPEATED.search(text) and _FOOD.search(text))
+
+
 def _noise(text: str) -> bool:
     """Whether the message reads as noise: a word that is a keyboard run ("asdf") or holds one of five
     letters ("xasdfg"; four would catch "property"), or a sign in ``_NOISE``."""
@@ -1287,6 +1300,9 @@ class Router:
 
         elif not follow_up and _noise(text) and set(tools) <= _LOOKUPS:
             # "purple gpu banana...", "H100多少钱一斤": ask, never a passage or a card's figures
+            intent, missing, tools = Intent.CLARIFY, "unclear", []
+        elif not follow_up and _garbled(text):
+            # "卡卡卡 显存 吃 吗 ？？？ 7B 的 咖啡": two signs of noise at once, even beside a model size; ask
             intent, missing, tools = Intent.CLARIFY, "unclear", []
         elif tools:
             intent = Intent.BOTH if explain_words else Intent.CALCULATION

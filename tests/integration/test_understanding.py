@@ -5094,3 +5094,23 @@ def test_a_network_socket_is_not_the_cpu_socket(assistant: Assistant, message: s
 def test_a_mib_reading_is_the_units_question(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert re.search(r"GiB|MiB", answer.answer.split("\n\n")[0]), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "asked_back"),
+    [
+        (
+            "卡卡卡 显存 吃 吗 ？？？ 7B 的 咖啡",
+            True,
+        ),  # repeated words and a drink: noise, even beside a size
+        ("哈哈哈 H100 显存多大？？？", False),  # a laugh alone is ordinary
+        ("7B chatbot for our coffee shop, which GPU???", False),  # a drink alone is ordinary
+    ],
+)
+def test_garbled_words_beside_a_food_are_asked_back(
+    assistant: Assistant, message: str, asked_back: bool
+) -> None:
+    answer = assistant.ask(message)
+    assert any(note.startswith("clarify") for note in answer.notes) is asked_back, answer.answer[:200]
+    if asked_back:
+        assert not answer.tool_calls
