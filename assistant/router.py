@@ -163,6 +163,10 @@ _FABRIC_CHOICE = words(
     r"(?:roce|ethernet|以太网)[^。？?]{0,40}(?:\bor\b|\bvs\.?|versus|还是|或者|和|跟|对比|比较)[^。？?]{0,40}(?:\bib\b|infiniband)",
     r"(?:roce|以太网)\s*(?:is\s+)?(?:good enough|够用|行不行|够不够|能不能用|可以吗)",
 )
+# both fabrics named: a choice between them, whatever link the servers have now
+_FABRIC_PAIR = words(
+    r"(?:\bib\b|infiniband)[^。？?]{0,60}(?:roce|ethernet|以太网)|(?:roce|ethernet|以太网)[^。？?]{0,60}(?:\bib\b|infiniband)"
+)
 _FABRIC_TOPIC = (
     "InfiniBand or RoCE Ethernet: which should we choose for a GPU training cluster",
     "InfiniBand 还是 RoCE 以太网：GPU 训练集群该选哪个",
@@ -1378,6 +1382,16 @@ class Router:
             # guidance leads; the cluster's size is its setting: its switches follow, never an all-reduce time
             tools = [t for t in tools if t == "fabric"]
             intent, query = (Intent.BOTH if tools else Intent.KNOWLEDGE), _FABRIC_TOPIC[language == "zh"]
+        if (
+            "link_gbit" in stated
+            and (slots.params_b or slots.model)
+            and ((slots.servers or 0) > 1 or (slots.gpu_count or 0) > (slots.gpus_per_node or 8))
+            and asked in {None, "fit", "network", "ratio"}
+            and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
+            and not _FABRIC_PAIR.search(text)
+        ):
+            # "两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行": the link they have, timed against a step
+            tools, intent, asked = ["network"], Intent.CALCULATION, "network"
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)

@@ -109,6 +109,12 @@ class Slots(BaseModel):
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
     switch_gbps: int | None = Field(default=None, description="Port speed of the fabric's switches, Gb/s.")
+    link_gbit: float | None = Field(
+        default=None,
+        description="The link between servers the user has, Gb/s: per server (all its ports), or per GPU "
+        "with link_per_gpu ('机间只有100G以太网', '8x400G per node', '200G RoCE per GPU').",
+    )
+    link_per_gpu: bool = Field(default=False, description="link_gbit is each GPU's, not the server's.")
     facility: bool = Field(default=False, description="rack_kw is a whole room's or site's IT power.")
     power_is_rating: bool = Field(default=False, description="server_power_kw is a maximum, not the draw.")
     write_gb_s: float | None = Field(default=None, description="Write bandwidth of the storage, GB/s.")
@@ -1123,6 +1129,25 @@ _PORTS_PER_NODE = flags(
     r"(\d)\s*(?:x|×|\*)?\s*(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?|nics?|hcas?)?|(?:ports?|nics?|hcas?))\s*(?:per|each|a|/)\s*(?:node|server|box)"
     r"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d|两|二|四|六|八)\s*(?:个|张|块|口)?\s*(?:\d{3}\s*g\w*)?\s*(?:的)?\s*(?:端口|网卡|口|nics?|ports?)"
 )
+# the link between servers: "机间只有 100G 以太网", "100GbE only", "8x400G per node", "IB 200G", "200G RoCE"
+_LINK_SPEEDS = r"(10|25|40|50|100|200|400|800|1600)"
+_LINK_UNIT = r"\s*(?:gbit/s|gbit|gb/s|gbps|gbe|gige|gb|g)(?![a-z0-9])"
+_LINK_WORDS = (
+    r"(?:以太网|ethernet|roce(?:\s*v2)?|\bib\b|infiniband|ndr|hdr|网卡|nics?|网络|互联|interconnect|links?|网口"
+    r"|ports?|端口)"
+)
+_LINK = flags(
+    rf"(?:(\d{{1,2}})\s*(?:x|×|\*|个|张|块|条|路)\s*)?(?<![\d.]){_LINK_SPEEDS}{_LINK_UNIT}\s*(?:的)?\s*"
+    rf"(?:rdma\s*)?{_LINK_WORDS}"
+    rf"|(?:{_LINK_WORDS}|机间|节点间|服务器间|between (?:the )?(?:nodes|servers|boxes))[^。；;,，?？\n\d]{{0,12}}?"
+    rf"(?:(\d{{1,2}})\s*(?:x|×|\*)\s*)?(?<![\d.]){_LINK_SPEEDS}{_LINK_UNIT}"
+    rf"|(?:(\d{{1,2}})\s*(?:x|×|\*)\s*)?(?<![\d.]){_LINK_SPEEDS}\s*(?:gbe|gige)(?![a-z])"
+    # "8x400G per node", "每台8个400G"
+    rf"|(\d{{1,2}})\s*(?:x|×|\*)\s*{_LINK_SPEEDS}{_LINK_UNIT}\s*(?:ports?\s*|nics?\s*)?(?:per|each|a|/)\s*(?:node|server|box)"
+    rf"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d{{1,2}})\s*(?:个|张|块|口)\s*{_LINK_SPEEDS}{_LINK_UNIT}"
+)
+_LINK_PER_GPU = flags(r"^[^。；;?？\n]{0,12}?(?:per|each|a|/)\s*(?:gpu|card)|^\s*(?:的)?\s*每(?:张)?卡")
+_LINK_PER_GPU_BEFORE = flags(r"(?:每(?:张)?卡|per[- ]gpu|each gpu)\s*(?:一个|一张|1\s*(?:x|个|张))?\s*$")
 # the radix, read without the word "switch" so the question still asks about switches
 _SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port(?=\s*switch)|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)")
 # the switches' port speed: "800G switches", "用800G的交换机"
@@ -2191,6 +2216,18 @@ class SlotExtractor:
             slots.ports_per_node = int(to_number(_group(match, 1, 2) or "1")) or None
         if match := take(_SWITCH_GBPS):
             slots.switch_gbps = int(match.group(1))
+        if (link := _LINK.search(text)) and not (
+            _STORAGE_LINK_CONTEXT.search(text) and slots.write_gb_s is not None
+        ):
+            # "两台8卡H100 机间只有 100G 以太网": what the servers talk over, per server unless said per GPU
+            speed = float(_group(link, 2, 4, 6, 8, 10) or 0)
+            ports = int(_group(link, 1, 3, 5, 7, 9) or 0)
+            per_gpu = bool(
+                _LINK_PER_GPU.search(text[link.end() :])
+                or _LINK_PER_GPU_BEFORE.search(text[max(0, link.start() - 12) : link.start()])
+            )
+            slots.link_per_gpu = per_gpu
+            slots.link_gbit = speed * (ports or (1 if per_gpu else slots.ports_per_node or 1))
         if match := take(_SWITCH_PORTS):
             slots.switch_ports = int(_group(match, 1, 2) or "64")
         if match := take(_GROWTH_SHARE):

@@ -21,6 +21,7 @@ from tools.common import (
     find_accelerator,
     round_sig,
 )
+from tools.compute import KAPLAN
 
 GradientPrecision = Literal["bf16", "fp16", "fp32"]
 GRADIENT_BYTES: dict[str, float] = {"bf16": 2, "fp16": 2, "fp32": 4}
@@ -88,6 +89,16 @@ class NetworkInput(ToolInput, ArchitectureFields):
     step_time_s: float | None = Field(
         default=None, gt=0, le=100_000, description="Compute time of one optimizer step, seconds."
     )
+    batch_tokens: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e10,
+        description="Tokens in one global batch: with no step_time_s, the compute time of a step is "
+        "6 x active parameters x batch_tokens / (GPUs x dense BF16 peak x mfu).",
+    )
+    mfu: float = Field(
+        default=0.40, gt=0, le=1, description="Model FLOPs utilisation of that compute, with batch_tokens."
+    )
     overlap_share: float = Field(
         default=0.0, ge=0, lt=1, description="Share of the communication hidden behind compute (0 = none)."
     )
@@ -123,6 +134,7 @@ class NetworkOutput(ToolOutput):
     comm_per_step_s: float | None
     algbw_gb_s: float | None = Field(description="NCCL algorithm bandwidth S / t.")
     busbw_gb_s: float | None = Field(description="NCCL bus bandwidth algbw x 2(n-1)/n.")
+    step_time_s: float | None = Field(description="Compute time of one step: given, or from batch_tokens.")
     exposed_comm_s: float | None
     comm_share_of_step: float | None = Field(description="Exposed communication / (compute + exposed).")
     needed_for: Literal["intra-node", "inter-node"] | None
@@ -261,11 +273,24 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
     n = g * nodes
     if n == 1:
         raise CalculatorInputError("gpus_per_node", "one GPU has nothing to all-reduce; give 2 or more GPUs")
-    if inp.target_comm_share is not None and inp.step_time_s is None:
+    if inp.target_comm_share is not None and inp.step_time_s is None and inp.batch_tokens is None:
         raise CalculatorInputError(
             "step_time_s", "give the compute time per step to size against a share of it"
         )
     size = arch.params_b * 1e9 * GRADIENT_BYTES[inp.gradient_precision]
+    step_time = inp.step_time_s
+    compute_note: str | None = None
+    if step_time is None and inp.batch_tokens is not None:
+        if inp.gpu is None:
+            raise CalculatorInputError("gpu", "give the GPU whose peak sets the compute time of a batch")
+        peak = find_accelerator(catalog, inp.gpu).bf16_dense_tflops
+        if not peak:
+            raise CalculatorInputError("gpu", f"the catalog has no dense BF16 peak for {inp.gpu!r}")
+        step_time = 6 * arch.active_params_b * 1e9 * inp.batch_tokens / (n * peak * 1e12 * inp.mfu)
+        compute_note = (
+            f"compute per step = 6 x {arch.active_params_b:g}B x {inp.batch_tokens:,.0f} tokens / "
+            f"({n} GPUs x {peak:g} dense BF16 TFLOPS x {inp.mfu:.0%} MFU) = {step_time:.3g} s"
+        )
     eta = inp.efficiency
     zf = ZERO3_VOLUME_FACTOR if inp.zero3 else 1.0
     warnings: list[str] = []
@@ -333,11 +358,12 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
     algbw = size / allreduce / GB if allreduce else None
     busbw = algbw * 2 * (n - 1) / n if algbw is not None else None
     exposed = share = None
-    if comm is not None and inp.step_time_s is not None:
+    if comm is not None and step_time is not None:
         exposed = comm * (1 - inp.overlap_share)
-        share = exposed / (inp.step_time_s + exposed)
+        share = exposed / (step_time + exposed)
         assumptions.append(
-            f"compute {inp.step_time_s:g} s per step; {inp.overlap_share:.0%} of communication overlapped"
+            f"{compute_note or f'compute {step_time:g} s per step'}; {inp.overlap_share:.0%} of communication "
+            "overlapped"
         )
         if share > 0.3:
             warnings.append(
@@ -349,9 +375,9 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
     need: float | None = None
     matched: list[Interconnect] = []
     if inp.target_comm_share is not None:
-        assert inp.step_time_s is not None
+        assert step_time is not None
         target = inp.target_comm_share
-        budget = target / (1 - target) * inp.step_time_s / (1 - inp.overlap_share) / zf
+        budget = target / (1 - target) * step_time / (1 - inp.overlap_share) / zf
         if nodes == 1:
             needed_for = "intra-node"
             need = 2 * (n - 1) / n * size / (eta * budget) / GB
@@ -394,7 +420,12 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
         ),
         assumptions=assumptions,
         warnings=warnings,
-        sources=[NCCL_PERFORMANCE, ZERO_COMMUNICATION, *([HIERARCHICAL] if nodes > 1 else [])],
+        sources=[
+            NCCL_PERFORMANCE,
+            ZERO_COMMUNICATION,
+            *([HIERARCHICAL] if nodes > 1 else []),
+            *([KAPLAN] if compute_note else []),
+        ],
         params_b=arch.params_b,
         gradient_gb=round_sig(size / GB, 6),
         gradient_gib=round_sig(size / GIB, 6),
@@ -411,6 +442,7 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
         comm_per_step_s=comm,
         algbw_gb_s=algbw,
         busbw_gb_s=busbw,
+        step_time_s=step_time,
         exposed_comm_s=exposed,
         comm_share_of_step=share,
         needed_for=needed_for,

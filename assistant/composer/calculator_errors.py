@@ -192,6 +192,14 @@ RULES: list[Rule] = [
         "step_time_s：要按单步时间的占比来测算，请给出每步的计算时间",
     ),
     rule(
+        r"gpu: give the GPU whose peak sets the compute time of a batch",
+        "gpu：请给出 GPU 型号，用它的峰值算力来计算一个 batch 的计算时间",
+    ),
+    rule(
+        r"gpu: the catalog has no dense BF16 peak for (?P<gpu>'.+')",
+        "gpu：目录中没有 {gpu} 的 BF16 稠密峰值算力",
+    ),
+    rule(
         r"gpu: give gpu, intra_node_link or intra_node_gb_s for the link between GPUs in a server",
         "gpu：请给出 gpu、intra_node_link 或 intra_node_gb_s，以确定服务器内 GPU 之间的链路",
     ),

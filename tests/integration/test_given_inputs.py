@@ -1059,3 +1059,39 @@ def test_cards_ruled_out_in_a_list_and_a_budget_that_covers_the_fabric(assistant
     h200 = next(c for c in budget.tool_calls if c.name == "budget_fit" and c.input.get("gpu") == "h200")
     assert h200.output["servers_with_fabric"] == 3, h200.output
     assert "H200 SXM 141GB: 3 servers" in first_sentence(budget), budget.answer[:400]
+
+
+@pytest.mark.parametrize(
+    ("message", "share"),
+    [
+        # 7B on 2 x 8 H100, 100 Gb/s per server = 12.5 Gb/s per GPU: a 1.47 s all-reduce against a 26.5 s step of
+        # a 4M-token batch at 40% MFU (6 x 7e9 x 4e6 / (16 x 989.4e12 x 0.4)): 5%
+        ("两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行", "5%"),
+        ("2 nodes x 8 h100, DP on a 7b, nodes linked by 100GbE only. is that a bottleneck?", "5%"),
+        # 13B on 16 x 8 A800, 4 x 200 Gb/s per server = 100 Gb/s per GPU: 0.894 s against 19.5 s: 4%
+        ("16台8卡A800 训 13B 每台 4个200G IB 够不够", "4%"),
+    ],
+)
+def test_the_link_between_servers_they_have_is_timed_against_a_step(
+    assistant: Assistant, message: str, share: str
+) -> None:
+    """The link the user has ("机间只有 100G 以太网", "4个200G") is shared by the GPUs of a server and timed against
+    the compute of a step: the share of the step answers "行不行", not a passage on InfiniBand or RoCE."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["network"], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert share in lead, lead
+    assert "够用" in lead or "enough" in lead, lead
+
+
+def test_a_bigger_model_on_the_same_link_shards_and_moves_more(assistant: Assistant) -> None:
+    """'换成 70B 呢' on the same 2 x 8 H100: 280 GB of BF16 weights and gradients cannot sit on one 80 GB card, so
+    ZeRO-3 moves 1.5 x 14.7 s = 22 s a step against 265 s of compute: 8%."""
+    _, bigger = talk(assistant, "两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行", "换成 70B 呢")
+    assert tools(bigger) == ["network"], bigger.answer[:200]
+    call = bigger.tool_calls[0]
+    assert call.input["params_b"] == 70, call.input
+    assert call.input["zero3"] is True, call.input
+    lead = first_sentence(bigger)
+    assert "8%" in lead, lead
+    assert "ZeRO-3" in lead, lead

@@ -200,8 +200,10 @@ def test_one_job_on_two_generations_is_the_mixing_question(assistant: Assistant,
 
 
 def test_a_new_model_size_after_a_guidance_answer_asks_the_same_question(assistant: Assistant) -> None:
-    """'换成 70B 呢' after a question about the network: the network question again, not a passage on 70B models."""
-    conversation = assistant.ask("两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行").conversation_id
+    """'换成 70B 呢' after a question about the network: the network question again, not a passage on 70B models.
+    With a link speed given the network calculator answers it (tests/integration/test_given_inputs.py); without one
+    the guidance on the fabric does."""
+    conversation = assistant.ask("两台8卡H100做数据并行训 7B，网络用以太网行不行").conversation_id
     follow = assistant.ask("换成 70B 呢", conversation_id=conversation)
     assert re.search(r"InfiniBand|RoCE|以太网|网络", lead(follow)), lead(follow)[:300]
 

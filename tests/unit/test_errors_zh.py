@@ -85,6 +85,8 @@ RAISING: list[Payload] = [
     ("network", {"params_b": 7, "gpu": "h100-sxm", "target_comm_share": 0.1}),
     ("network", {"params_b": 7, "gpus_per_node": 8}),
     ("network", {"params_b": 7, "gpu": "h100-sxm", "nodes": 2}),
+    ("network", {"params_b": 7, "intra_node_link": "nvlink-4", "batch_tokens": 4e6}),
+    ("network", {"params_b": 7, "gpu": "v100-sxm2-32gb", "batch_tokens": 4e6}),  # no BF16: no peak to time
     # serving_estimate
     ("serving_estimate", {"model": "llama-3-8b", "requests_per_second": 10}),
     ("serving_estimate", {"model": "deepseek-v3", "gpu": "rtx-4090", "requests_per_second": 10}),

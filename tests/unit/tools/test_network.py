@@ -263,3 +263,20 @@ def test_more_overlap_never_raises_the_share(overlap: float, step: float) -> Non
     kw = {"params_b": 13, "gpu": "A100", "nodes": 4, "inter_node_link": "infiniband-hdr", "step_time_s": step}
     low, high = run(overlap_share=overlap, **kw), run(overlap_share=overlap + 0.1, **kw)
     assert high.comm_share_of_step <= low.comm_share_of_step  # type: ignore[operator]
+
+
+def test_a_batch_gives_the_compute_a_step_hides_the_all_reduce_in() -> None:
+    """Kaplan et al. (2020) §2.1: C = 6ND. Llama 2 (Touvron et al., 2023, §2.2) trains every size at a 4M-token
+    global batch: 7B on 16 H100 (989.4 dense BF16 TFLOPS, catalog) at 40% MFU computes a step in
+    6 x 7e9 x 4e6 / (16 x 989.4e12 x 0.4) = 1.68e17 / 6.33e15 = 26.53 s. Over 100 Gb/s per server (12.5 Gb/s per
+    GPU = 1.5625 GB/s): 2 x 7/8 x 14 GB / (0.8 x 450) + 2 x 1/2 x 1.75 GB / (0.8 x 1.5625) = 0.068 + 1.4 = 1.468 s,
+    so 1.468 / (26.53 + 1.468) = 5.2% of the step."""
+    out = run(params_b=7, gpu="h100-sxm", nodes=2, inter_node_gbit_s_per_gpu=12.5, batch_tokens=4e6)
+    assert out.step_time_s == pytest.approx(26.53, rel=1e-3)
+    assert out.allreduce_s == pytest.approx(1.468, rel=1e-3)
+    assert out.comm_share_of_step == pytest.approx(0.0524, abs=5e-4)
+    assert any("Kaplan" in s.title for s in out.sources)
+    # a measured step time wins over the batch; MoE computes with its active parameters only
+    assert run(params_b=7, gpu="h100-sxm", step_time_s=3, batch_tokens=4e6).step_time_s == 3
+    moe = run(params_b=47, active_params_b=13, gpu="h100-sxm", batch_tokens=4e6, mfu=0.5)
+    assert moe.step_time_s == pytest.approx(6 * 13e9 * 4e6 / (8 * 989.4e12 * 0.5), rel=1e-3)
