@@ -250,6 +250,11 @@ class Understanding(BaseModel):
     seen: list[str] = Field(
         default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
     )
+    aside: str | None = Field(
+        default=None,
+        description="A second question in the message that no calculator answers, for the guidance to answer "
+        "beside the figures ('how much host RAM, and will it be painfully slow?': 'will it be painfully slow').",
+    )
     against_previous: bool = Field(
         default=False,
         description="A follow-up asking what its change saves or adds ('PUE降到1.15 能省多少'): the difference "
@@ -1418,7 +1423,52 @@ class Router:
             seen=seen,
             against_previous=bool(follow_up and context.calls and _CHANGE_ASKED.search(text)),
             quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
+            aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,
         )
+
+
+# a judgement asked beside a figure: whether it is slow, the catch, what is lost, whether it is worth it
+_ASIDE_CUE = words(
+    r"\b(?:slow|painful(?:ly)?|catch|downsides?|trade-?offs?|gotchas?|pitfalls?|caveats?|risks?|worth it|worth|"
+    r"realistic|in practice|practical(?:ly)?|lose|give up|bottleneck|science project|marketing)\b",
+    r"慢|坑|风险|代价|缺点|值不值|值得|划算吗|影响大|影响多大|实际(?:用|跑|上)|靠谱|有没有问题|要装吗|要不要装|需要装|差多少|差在哪|瓶颈",
+)
+# where one question ends and the next begins: a question mark, a full stop, or "and will it…", "，会不会…"
+_CLAUSE_BREAK = re.compile(
+    r"(?<=[?？。;；!！\n])|(?<=\.)\s+|\s+[—–-]{1,2}\s+|[,，]\s*"
+    r"|\s+(?=and\s+(?:will|would|is it|does it|do we|what|how|should|can|could)\b)"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # "到底差多少 生态坑多不多": a space ends a Chinese clause
+)
+
+
+def _aside(text: str, tools: list[str]) -> str | None:
+    """The clause of ``text`` asking a judgement that none of ``tools`` computes ("will it be painfully slow?"
+    beside "how much host RAM"), or None. A clause that names one of the calculators' own words is theirs."""
+    clauses = [c.strip(" ,，.。") for c in _CLAUSE_BREAK.split(text) if c and c.strip(" ,，.。?？")]
+    if len(clauses) < 2:
+        return None
+    for clause in clauses:
+        if _ASIDE_CUE.search(clause) and not any(
+            CALCULATORS[name].triggers.search(clause) for name in tools if name in CALCULATORS
+        ):
+            # what the clause is about lives in the rest ("…and will *it* be painfully slow?"): the cards and the
+            # domain's words of the other clauses, never their figures
+            rest = " ".join(c for c in clauses if c is not clause)
+            subject = dict.fromkeys(
+                m.group().lower() for pattern in (_CARD_NUMBER, _SUBJECT) for m in pattern.finditer(rest)
+            )
+            return " ".join([clause, *subject])
+    return None
+
+
+# the words that say what a clause is about: techniques, parts and jobs, not quantities
+_SUBJECT = words(
+    r"\b(?:zero-?[123]|fsdp|offload\w*|optimizer|nvlink|pcie|tensor parallel|pipeline parallel|data parallel"
+    r"|tp|dp|lora|qlora|full (?:ft|fine-?tun\w*)|fine-?tun\w*|pre-?train\w*|inference|serving|training|host ram"
+    r"|cpu|nvme|infiniband|roce|ethernet|cuda|rocm|driver|llama|qwen|deepseek|mixtral|ascend|gaudi|trainium"
+    r"|tpu|mfu)\b",
+    r"昇腾|训练|微调|全参|推理|预训练|卸载|显存|内存|张量并行|流水线并行|数据并行|生态|驱动",
+)
 
 
 # a figure quoted in a question ("165", "330", "1,979"), and a card's model number ("4090", "910B")

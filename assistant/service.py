@@ -110,7 +110,9 @@ class Assistant:
         timings: dict[str, float] = {}
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING, Intent.CLARIFY}:
             started = time.perf_counter()
-            passages = self._retriever.search(route.query, k=self._top_k, prefer_language=route.language)
+            # a second question beside the figures ("…and will it be painfully slow?") is what the guidance answers
+            query = f"{route.aside} {route.query}" if route.aside and run.calls else route.query
+            passages = self._retriever.search(query, k=self._top_k, prefer_language=route.language)
             passages = [p for p in passages if f"{p.doc_id}#{p.section}" not in route.seen]
             timings["retrieval"] = time.perf_counter() - started
         draft: Draft | None = None

@@ -839,7 +839,7 @@ class TemplateComposer:
         ):
             parts.append(_not_in_catalog(route.slots, bool(run.calls), lang))
         verdict = _verdict_passage(passages, lang, run) if _looked_up_only(run, route.query) else None
-        if verdict is not None:
+        if verdict is not None and not route.aside:
             # "昇腾910B能替代A100吗": the answer to the question asked, then the cards' figures
             parts.append(f"{verdict.snippet} {cite(verdict)}")
         if summaries:
@@ -885,6 +885,10 @@ class TemplateComposer:
                 sentences.insert(0, changed)  # "能省多少": the saving first, then the new figure
             sentences += _verdicts(route, run, lang)
             parts.append(("" if lang == "zh" else " ").join(sentences))
+        if verdict is not None and route.aside:
+            # "what's the h20's memory and bf16 flops? is it even worth it…": the figures asked first, the
+            # judgement asked in its own clause after them
+            parts.append(f"{verdict.snippet} {cite(verdict)}")
         if run.errors:
             errors = [for_reader(e, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
@@ -896,7 +900,14 @@ class TemplateComposer:
             "power_cost",
             "fabric",
         }
-        lead = _lead_passage(passages, lang, route.query, route.quoted) if not run.calls or judged else None
+        # "how much host RAM, and will it be painfully slow?": the figures answer the first question, the guidance
+        # the second, in a paragraph of its own
+        aside = bool(route.aside and run.calls and not judged and verdict is None)
+        lead = (
+            _lead_passage(passages, lang, route.query, route.quoted)
+            if not run.calls or judged or aside
+            else None
+        )
         if lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(
                 0, f"{lead.snippet} {cite(lead)}"

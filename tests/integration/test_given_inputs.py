@@ -6,6 +6,8 @@ in each docstring from the inputs and published constants."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.calculators.common import num
@@ -1095,3 +1097,33 @@ def test_a_bigger_model_on_the_same_link_shards_and_moves_more(assistant: Assist
     lead = first_sentence(bigger)
     assert "8%" in lead, lead
     assert "ZeRO-3" in lead, lead
+
+
+@pytest.mark.parametrize(
+    ("message", "tool", "says"),
+    [
+        (
+            "we want to full fine-tune a 70b with zero-3 cpu offload on one 8x a100 80gb box. host ram needed? "
+            "also is offload going to be painfully slow",
+            "host_ram",
+            r"ZeRO-Offload|Adam",
+        ),
+        ("70B 推理用 4 张 L40S 做 TP，每卡显存多少，没有 NVLink 会不会很慢", "inference_memory", "PCIe"),
+        (
+            "how long for 13b on 500b tokens with 128 h100 at 45% mfu, and is 45% realistic?",
+            "training_compute",
+            "MFU",
+        ),
+    ],
+)
+def test_a_second_question_beside_the_figures_is_answered_by_the_guidance(
+    assistant: Assistant, message: str, tool: str, says: str
+) -> None:
+    """Two questions in one message: the calculator answers the figure ("host RAM needed?"), and the judgement
+    beside it ("is offload going to be painfully slow") gets the guidance's answer in a paragraph of its own,
+    found by that clause and what the rest of the message is about, not by the figure's words."""
+    (answer,) = talk(assistant, message)
+    assert tool in tools(answer), answer.answer[:200]
+    second = answer.answer.split("\n\n")[1]
+    assert re.search(says, second), second[:300]
+    assert "[1]" in second, second[:300]
