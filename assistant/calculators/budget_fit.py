@@ -234,6 +234,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         else float("inf"),
         fits=bought,
         count=n * per if bought else None,
+        card_tflops=o["dense_bf16_pflops"] * 1000 / o["gpus"]
+        if bought and o.get("dense_bf16_pflops")
+        else None,
     )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows, brief=brief)
 

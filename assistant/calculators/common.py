@@ -277,6 +277,10 @@ class Brief(BaseModel):
         default=None,
         description="Concurrent sequences each card carries (a serving plan's replicas / cards).",
     )
+    card_tflops: float | None = Field(
+        default=None,
+        description="Dense BF16 TFLOPS of one card, where a budget's lead weighs cards by price.",
+    )
 
 
 class Summary(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.calculators.common import Calculator, Plan, Row, Summary, View, num, pct, words
@@ -103,6 +104,9 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
         text = f"**${num(v)}**" + ("/GPU-hour" if value["field"] == "cloud_usd_per_gpu_hour" else "")
         if zh and value["field"] == "cloud_usd_per_gpu_hour":
             text = f"**${num(v)}**/卡时"
+        elif zh and (cny := re.search(r"CNY ([\d,.]+)", detail)):
+            # a Chinese reader prices in yuan: the catalog's conversion first, the dollars it came from beside
+            text = f"约 **¥{cny.group(1)}**（${num(v)}）"
     else:
         text = f"**{num(v)} {unit}**"
         if value["field"] in {"memory_bandwidth_gb_s", "scale_up_bandwidth_gb_s"} and v >= 1000:
@@ -112,6 +116,10 @@ def _shown(value: dict[str, Any], zh: bool) -> str:
     elif detail and zh:
         for en, cn in _DETAIL_ZH:
             detail = detail.replace(en, cn)
+        if text.startswith("约 **¥"):
+            detail = re.sub(
+                r"约合人民币 [\d,.]+，", "", detail
+            )  # the yuan lead already says it; the rate stays
     return f"{text}（{detail}）" if detail and zh else f"{text} ({detail})" if detail else text
 
 

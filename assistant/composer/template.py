@@ -487,6 +487,25 @@ def _per_card(briefs: list[Brief], lang: Language) -> str:
     return f"Per card, **{best.card}** carries the most concurrent sequences, about {num(best.per_card)} ({listed})."
 
 
+# a dearer card is not the more capable one when a cheaper card it affords computes this many times as much
+# (the H20's 148 dense TFLOPS cost more than the A100's 312)
+OUTCOMPUTED = 1.5
+
+
+def _most_capable(affordable: list[Brief]) -> Brief:
+    """The dearest card the budget affords (rank is minus its price), unless a cheaper one computes over
+    ``OUTCOMPUTED`` times as much: price stands in for capability only among cards of like compute."""
+
+    def outcomputed(b: Brief) -> bool:
+        return any(
+            other.rank > b.rank and (other.card_tflops or 0) > OUTCOMPUTED * (b.card_tflops or float("inf"))
+            for other in affordable
+        )
+
+    ranked = sorted(affordable, key=lambda b: b.rank)
+    return next((b for b in ranked if not outcomputed(b)), ranked[0])
+
+
 def _budget_cards(briefs: list[Brief], lang: Language) -> str:
     """What a hardware budget buys of each card, the most capable one it affords first."""
     affordable = [b for b in briefs if b.fits]
@@ -496,12 +515,12 @@ def _budget_cards(briefs: list[Brief], lang: Language) -> str:
             return (
                 f"这笔预算买不起一台 8 卡服务器（{listed}）；可以考虑每台少配几张卡、工作站，或租用云 GPU。"
             )
-        best = min(affordable, key=lambda b: b.rank)
+        best = _most_capable(affordable)
         return f"这笔预算能买到的最强配置是 **{best.card}** 服务器：{best.zh}（{listed}）。"
     listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
     if not affordable:
         return f"The budget buys no 8-GPU server ({listed}); consider fewer GPUs per server, a workstation or renting."
-    best = min(affordable, key=lambda b: b.rank)
+    best = _most_capable(affordable)
     return f"The most capable server the budget buys is **{best.card}**: {best.en} ({listed})."
 
 

@@ -161,3 +161,11 @@ def test_figures_asked_in_one_clause_and_a_judgement_in_another_are_both_kept(as
     head = answer.answer.split("\n\n")[0]
     assert "96 GB" in head, head
     assert "148 TFLOPS" in head, head
+
+
+def test_a_chinese_price_lookup_leads_in_yuan_with_the_dollars_beside(assistant: Assistant) -> None:
+    """'H20 8卡服务器多少钱': the catalog's H20 street price (Reuters, February 2024: $12,000-15,000, midpoint
+    $13,500) x 8 + 25% platform = $135,000, shown first as yuan at the catalog's 7.02: ¥947,700."""
+    lead = first_sentence(assistant.ask("H20 8卡服务器大概多少钱"))
+    assert "¥947,700" in lead, lead
+    assert lead.index("¥947,700") < lead.index("$135,000"), lead

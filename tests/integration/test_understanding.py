@@ -1361,7 +1361,7 @@ def test_what_a_budget_buys_is_counted_in_whole_servers(
 
 
 def test_a_budget_for_a_card_without_a_price_asks_for_the_server_price(assistant: Assistant) -> None:
-    answer = assistant.ask("预算1亿人民币能买多少台H20服务器")
+    answer = assistant.ask("预算1亿人民币能买多少台910B服务器")
     assert "一台服务器的价格" in answer.answer.split("\n\n")[0], answer.answer[:300]
     assert "模型" not in answer.answer.split("\n\n")[0]  # never a question about the model's size
 
