@@ -361,6 +361,13 @@ _RATE_UNIT = (
 _RUN_RATES = flags(
     rf"(?:从|from)\s*{AMOUNT}{_SCALE}\s*(?:{_RATE_UNIT})?\s*(?:涨到|升到|提到|提升到|变成|到|至|to|->|→|=>)\s*{AMOUNT}{_SCALE}\s*({_RATE_UNIT})?"
 )
+# the unit of two runs given as a ratio ("涨了5倍"): the first run counts 1
+RELATIVE = "x (relative)"
+# how many times the throughput grew between the two runs: "吞吐只涨了5倍", "throughput only went up 5x"
+_RUN_GAIN = flags(
+    rf"(?:涨了|涨到|提升了|提高了|增加了|增长了|只有|变成|是原来的|gave|got|went up|grew|increased|improved|only)\s*"
+    rf"(?:了|by|about|~|约|大概)?\s*{DECIMAL}\s*(?:倍|x|×|times)(?![A-Za-z])"
+)
 _RUN_PAIR = flags(
     rf"{INTEGER}\s*(?:{_GPU_UNIT}|\s(?=\s))[^\d。;；\n]{{0,24}}?{AMOUNT}{_SCALE}\s*({_RATE_UNIT}|tokens?\b|个?\s*token)"
 )
@@ -913,6 +920,10 @@ _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
     rf"|每卡每秒\s*{AMOUNT}\s*(?:个)?\s*token"
     rf"|(?:单卡|每卡|每张卡|一张卡)[^。；;，,\n]{{0,12}}?{AMOUNT}\s*(?:个)?\s*(?:token|tok)s?\s*(?:/\s*s|每秒)"  # "单卡H20 900 token/s"
+    # the figure after its unit: "每卡 tokens/s 是 420", "per-gpu tokens/sec = 3100", "tok/s per gpu: 2,900"
+    rf"|(?:单卡|每卡|每张卡|per[\s-]*(?:gpu|card))\s*(?:的)?\s*(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*"
+    rf"(?:是|为|有|大概|约|=|:|is|of|~|about|around)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
+    rf"|(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|/|each)\s*(?:gpu|card)\s*(?:是|为|=|:|is|of|~|about|around)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
 )
 
 # --- quantities people already know ----------------------------------------------------------------
@@ -1793,7 +1804,7 @@ class SlotExtractor:
             slots.lora_adapters = int(to_number(adapters.group(1) or adapters.group(2))) or None
             slots.finetune = None if slots.lora_adapters else slots.finetune
         if match := _TPS.search(text):
-            number = _group(match, 1, 3, 4) or "0"
+            number = _group(match, 1, 3, 4, 5, 6) or "0"
             slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
 
     @staticmethod
@@ -1824,6 +1835,11 @@ class SlotExtractor:
                 slots.measured_runs = [(int(p.group(1)), rate(p.group(2), p.group(3))) for p in pairs[:2]]
                 slots.measured_unit = pairs[0].group(4)
                 spans = [p.span() for p in pairs[:2]]
+        if not spans and gpus and (gain := _RUN_GAIN.search(rest)) and _THROUGHPUT_WORD.search(text):
+            # "从8卡扩到64卡 吞吐只涨了5倍": the two runs' throughput as a ratio, the first run as 1
+            slots.measured_runs = [(int(gpus.group(1)), 1.0), (int(gpus.group(2)), to_number(gain.group(1)))]
+            slots.measured_unit = RELATIVE
+            spans = [gpus.span(), gain.span()]
         if not spans and slots.gpu_count and (whole := _CLUSTER_TPS.search(text)):
             # "32张A100 … 全集群吞吐每秒2.6万token": the cluster's rate, each GPU's share of it
             total = rate(_group(whole, 1, 3) or "0", _group(whole, 2, 4))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assistant.calculators.common import Calculator, Plan, Row, Summary, View, num, pct, words
 from assistant.models import ToolCall
-from assistant.slots import Slots
+from assistant.slots import RELATIVE, Slots
 from knowledge.catalog import Catalog
 
 
@@ -22,7 +22,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         "gpus_to": gpus_to,
         "rate_to": rate_to,
     }
-    if slots.measured_unit and "/" in slots.measured_unit:
+    if slots.measured_unit and ("/" in slots.measured_unit or slots.measured_unit == RELATIVE):
         payload["unit"] = slots.measured_unit
     return Plan(tool="scaling", payload=payload)
 
@@ -45,6 +45,23 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     unit = o.get("unit", "tokens/s")
     eff, ideal, speedup = o["efficiency"], o["ideal_speedup"], o["speedup"]
+    if unit == RELATIVE:
+        # "吞吐只涨了5倍": the gain itself is the measurement
+        en = (
+            f"Scaling efficiency is about **{pct(eff)}**: {num(i['gpus_from'])} to {num(i['gpus_to'])} GPUs is "
+            f"{num(ideal)}x the GPUs for {num(speedup)}x the throughput ({num(speedup)} / {num(ideal)} = {pct(eff)}). "
+            f"That is {_VERDICT_EN[o['verdict']]}."
+        )
+        zh = (
+            f"扩展效率约 **{pct(eff)}**：{num(i['gpus_from'])} 卡到 {num(i['gpus_to'])} 卡是 {num(ideal)} 倍的卡，"
+            f"吞吐涨了 {num(speedup)} 倍（{num(speedup)} / {num(ideal)} = {pct(eff)}）。{_VERDICT_ZH[o['verdict']]}。"
+        )
+        rows = [
+            Row(en="GPUs", zh="卡数", value=f"{num(i['gpus_from'])} → {num(i['gpus_to'])} ({num(ideal)}x)"),
+            Row(en="Throughput gain", zh="吞吐增长", value=f"{num(speedup)}x"),
+            Row(en="Scaling efficiency", zh="扩展效率", value=pct(eff)),
+        ]
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     en = (
         f"Scaling efficiency is about **{pct(eff)}**: {num(i['gpus_from'])} to {num(i['gpus_to'])} GPUs is "
         f"{num(ideal)}x the GPUs, and {num(i['rate_from'])} to {num(i['rate_to'])} {unit} is {num(speedup)}x "
