@@ -592,8 +592,13 @@ _HOW_MUCH_FASTER = words(
 _ASKED = [
     ("ratio", _HOW_MUCH_FASTER),
     # "KV cache for one 32k request?", "KV cache 要多少": the cache itself, before the cards that hold it
+    # "KV cache per token 多大": the bytes of one token's keys and values, before any sequence
+    ("kv_per_token", words(r"kv[- ]?(?:cache|缓存)?\s*(?:per|每个?|/|一个)\s*token", r"(?:per|每个?|一个)\s*token\s*(?:的)?\s*kv")),
     ("kv_cache", words(r"kv[- ]?cache\b[^?.]{0,40}(?:how (?:much|big|large)|size|\?|take|need|for (?:one|a|each|per))",
-                       r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)")),
+                       r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)",
+                       # "only need the kv cache number", "只问kv cache：… 占多少"
+                       r"\b(?:only|just)\s+(?:need\s+|want\s+)?(?:the\s+)?kv[- ]?cache", r"kv[- ]?cache\s*(?:only|alone|number)\b",
+                       r"(?:只问|只要|只算|只看|仅)\s*kv")),
     # "CPU呢，几核", "how many CPU cores per node?": the cores, before the RAM beside them
     ("cpu_cores", words(r"how many (?:cpu )?cores", r"\bcpu cores?\b[^?.]{0,20}(?:need|enough|how many|\?)", r"几核",
                         r"多少(?:个)?(?:物理)?核", r"cpu\s*(?:呢|要多少|配多少|几个|多少)", r"^\W*(?:and |what about )?(?:the )?cpus?\s*\??\s*$")),
@@ -1392,6 +1397,15 @@ class Router:
             # guidance leads; the cluster's size is its setting: its switches follow, never an all-reduce time
             tools = [t for t in tools if t == "fabric"]
             intent, query = (Intent.BOTH if tools else Intent.KNOWLEDGE), _FABRIC_TOPIC[language == "zh"]
+        if (
+            "component" in stated
+            and (slots.params_b or slots.model)
+            and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
+            and set(tools) <= {"training_memory"}
+        ):
+            # "what's the optimizer state alone, in GB?", "activation memory only: 7b, seq 2048": that part of the
+            # training memory, computed, whatever explaining words come with it
+            tools, intent = ["training_memory"], Intent.CALCULATION
         if (
             "link_gbit" in stated
             and (slots.params_b or slots.model)

@@ -283,6 +283,11 @@ class Slots(BaseModel):
         default=False,
         description="The model states alone are asked: 'not counting activations', '只算模型状态'.",
     )
+    component: Literal["optimizer", "activations"] | None = Field(
+        default=None,
+        description="One part of training memory asked alone: 'how much is JUST the optimizer state', "
+        "'activation memory per gpu', '激活占多少'.",
+    )
     unknown_gpu: str | None = Field(default=None, description="A card named that the catalog does not hold.")
     card_memory_gb: float | None = Field(default=None, description="Memory per card, as the user states it.")
     circuit_amps: float | None = Field(default=None, description="Breaker rating of an outlet or circuit, A.")
@@ -309,6 +314,9 @@ class Slots(BaseModel):
         """
         stated = self.stated()
         carried = earlier.model_dump()
+        carried["component"] = (
+            None  # "just the optimizer state" asks this turn's question, not the next one's
+        )
         if "model" in stated or "params_b" in stated:
             for key in ("model", "params_b", "active_params_b"):
                 carried[key] = None
@@ -708,7 +716,7 @@ _TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degr
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
-    r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
+    r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*|model[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
     r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)[\s-]*(?:context|seq|tokens? context|上下文|序列)"
@@ -1309,6 +1317,17 @@ _STATES_ONLY = flags(
     r"\b(?:not counting|excluding|excl\.?|without|ignor(?:e|ing)|no|leave out|leaving out)\s+(?:the\s+)?activations?\b"
     r"|\bjust (?:to )?(?:hold|store|fit) (?:the )?(?:training |model )?states\b|\bonly (?:the )?(?:model|training) states\b"
     r"|不算激活|不含激活|不计激活|不考虑激活|(?:只|仅)(?:算|放|考虑|看)?(?:模型|训练)状态"
+)
+# one part of training memory asked alone: the optimizer's states, or the activations
+_OPTIMIZER_ONLY = flags(
+    r"\b(?:just|only|solely)\s+(?:the\s+)?(?:adam\w*\s+)?optimi[sz]er(?:\s+states?)?\b|\boptimi[sz]er\s+states?\s+(?:only|alone)\b"
+    r"|\bhow (?:much|big|large)[^?.]{0,30}\boptimi[sz]er\s+states?\b"
+    r"|(?:只|仅)(?:算|看|问|要)?\s*优化器|优化器(?:状态)?[^，,。？?\d]{0,6}?(?:占|要|需要|有)\s*(?:多少|多大)"
+)
+_ACTIVATIONS_ONLY = flags(
+    r"\bactivation\s+(?:memory|mem)\b|\b(?:just|only)\s+(?:the\s+)?activations?\b|\bactivations?\s+(?:only|alone)\b"
+    r"|\bhow (?:much|big|large)[^?.]{0,30}\bactivations?\b"
+    r"|激活(?:值)?[^，,。？?\d]{0,6}?(?:占|要|需要|有)\s*(?:多少|多大)|(?:只|仅)(?:算|看|问|要)?\s*激活(?!重计算)"
 )
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
@@ -2347,6 +2366,10 @@ class SlotExtractor:
                 fields = [f for f in fields if f != "server_price_usd"]
         slots.spec_fields = fields[:5]
         slots.states_only = bool(_STATES_ONLY.search(text))
+        if _OPTIMIZER_ONLY.search(text):
+            slots.component = "optimizer"
+        elif _ACTIVATIONS_ONLY.search(text) and not slots.states_only:
+            slots.component = "activations"
         packed = _PER_RACK_COUNT.search(text)
         if packed and slots.nodes_per_rack is None:
             slots.nodes_per_rack = int(to_number(_group(packed, 1, 2) or "0")) or None  # "一柜放两台"

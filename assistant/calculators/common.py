@@ -349,6 +349,7 @@ class View:
     period: str | None = None  # "month" or "year": a bill asked per month is shown per month
     states_only: bool = False  # "not counting activations": the model states alone are the question
     rank_by: str | None = None  # what cards are judged by ("mainly for serving": memory bandwidth)
+    component: str | None = None  # "just the optimizer state", "activation memory": that part of memory first
 
     def first(self, language: Language | None = None) -> str:
         """The currency to show first: the one asked for, else the reader's own (yuan for Chinese)."""

@@ -217,7 +217,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if adapters := i.get("lora_adapters"):
         en += f" The {adapters} LoRA adapters (rank {i.get('lora_rank', 16)}) are {num(o['lora_adapters_gb'])} GB of it."
         zh += f"其中 {adapters} 个 LoRA 适配器（秩 {i.get('lora_rank', 16)}）共 {num(o['lora_adapters_gb'])} GB。"
-    if view.asked == "kv_cache":
+    if view.asked == "kv_per_token":
+        # "KV cache per token 多大": that figure first, then one sequence of the context given
+        en = (
+            f"The KV cache takes **{num(o['kv_kib_per_token'])} KiB per token** at {num(o['kv_bytes_per_value'])} "
+            f"byte{'' if o['kv_bytes_per_value'] == 1 else 's'} per value, {num(o['kv_gb_per_sequence'])} GB for one "
+            f"sequence of {context} tokens. " + en
+        )
+        zh = (
+            f"KV 缓存每 token 约 **{num(o['kv_kib_per_token'])} KiB**（每个值 {num(o['kv_bytes_per_value'])} 字节），"
+            f"一条 {context} token 的序列约 {num(o['kv_gb_per_sequence'])} GB。" + zh
+        )
+    elif view.asked == "kv_cache":
         # "KV cache for one 32k request?": the cache of the sequences asked about, then what serving them takes
         kv_total, seqs = o["kv_gb_per_sequence"] * batch, f"{batch} sequence{'s' if batch != 1 else ''}"
         en = (
@@ -277,5 +288,5 @@ CALCULATOR = Calculator(
     build=_build,
     summarize=_summarize,
     needs_model=True,
-    answers=frozenset({"memory", "gpus", "fit", "kv_cache"}),
+    answers=frozenset({"memory", "gpus", "fit", "kv_cache", "kv_per_token"}),
 )

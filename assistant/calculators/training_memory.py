@@ -170,6 +170,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     comes first."""
     summary = _plan(call, view)
     o = call.output
+    if view.component and (part := _component(call, view.component)):
+        # "how much is JUST the optimizer state?": that part first, the plan after it
+        en, zh = part
+        return summary.model_copy(
+            update={"headline_en": en + summary.headline_en, "headline_zh": zh + summary.headline_zh}
+        )
     floor = o.get("states_floor_gpus")
     if not (view.states_only and floor):
         return summary
@@ -206,6 +212,53 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     )
     return summary.model_copy(
         update={"headline_en": en + summary.headline_en, "headline_zh": zh + summary.headline_zh}
+    )
+
+
+def _component(call: ToolCall, component: str) -> tuple[str, str] | None:
+    """One part of the memory asked alone, on each GPU of the plan as first set out (before any change the
+    headline recommends): the optimizer's states with their bytes per parameter, or the activations."""
+    i, o = call.input, call.output
+    b, model = o["per_gpu"], model_name(i, o)
+    gpus, stage = i.get("gpus", 1), i.get("zero_stage", 0)
+    if component == "optimizer":
+        gb = b["optimizer_states_gb"]
+        trainable = o["trainable_params_b"]
+        if not gb or not trainable:
+            return None
+        sharded = gpus > 1 and stage >= 1
+        whole = gb * o["data_parallel"] if sharded else gb
+        per_param = whole / trainable
+        parts_en = parts_zh = ""
+        if i.get("optimizer", "adamw") in {"adam", "adamw"} and round(per_param) == 12:
+            # mixed-precision Adam (ZeRO paper): an FP32 master copy (4 bytes) and two FP32 moments (8 bytes)
+            parts_en = f": the FP32 master weights 4 and Adam's two moments 8, so {num(trainable * 8)} GB for the moments alone"
+            parts_zh = f"：FP32 主权重 4 字节、Adam 两个动量 8 字节，仅动量就 {num(trainable * 8)} GB"
+        if sharded:
+            # "64卡 zero3 优化器状态每卡占多少": each GPU's shard first, the whole behind it
+            return (
+                f"With ZeRO stage {stage} over {gpus} GPUs, {model}'s optimizer states take about **{num(gb)} GB per "
+                f"GPU** ({num(whole)} GB in all, {num(per_param)} bytes per trainable parameter{parts_en}). ",
+                f"ZeRO stage {stage} 切到 {gpus} 张卡上，{model} 的优化器状态每卡约 **{num(gb)} GB**（共 {num(whole)} GB，"
+                f"每个可训练参数 {num(per_param)} 字节{parts_zh}）。",
+            )
+        return (
+            f"{model}'s optimizer states alone are **{num(whole)} GB** ({num(per_param)} bytes per trainable "
+            f"parameter{parts_en}). ",
+            f"{model} 的优化器状态单独就约 **{num(whole)} GB**（每个可训练参数 {num(per_param)} 字节{parts_zh}）。",
+        )
+    gb, layers = b["activations_gb"], o["architecture"].get("layers")
+    if not gb:
+        return None
+    recompute = {"none": ("no recomputation", "不做重计算"), "selective": ("selective recomputation", "选择性重计算"),
+                 "full": ("full recomputation", "完全重计算")}.get(i.get("recompute", "selective"), ("", ""))  # fmt: skip
+    shape = f"seq {num(i.get('seq_len'))} x micro-batch {num(i.get('micro_batch', 1))}"
+    flash = i.get("flash_attention", True)
+    return (
+        f"Activations take about **{num(gb)} GB per GPU** ({shape}, {recompute[0]}"
+        f"{', flash attention' if flash else ''}; {layers} layers x {num(gb / layers)} GB). ",
+        f"激活约占 **每卡 {num(gb)} GB**（{shape}，{recompute[1]}{'，flash attention' if flash else ''}；"
+        f"{layers} 层 x 每层 {num(gb / layers)} GB）。",
     )
 
 

@@ -841,6 +841,7 @@ class TemplateComposer:
             period=route.slots.period,
             states_only=route.slots.states_only,
             rank_by=route.slots.rank_by,
+            component=route.slots.component,
         )
         # the calculator that answers the quantity asked speaks first
         ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))

@@ -1177,3 +1177,37 @@ def test_a_persona_or_rule_imposed_on_the_assistant_is_declined(assistant: Assis
     assert not answer.tool_calls, answer.answer[:200]
     assert not answer.citations, answer.answer[:200]
     assert re.search(r"不能|can't|cannot|won't|不会", first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # ZeRO paper's mixed-precision Adam: 4 (FP32 master) + 8 (two moments) = 12 bytes a parameter;
+        # 8B x 12 = 96 GB, the moments alone 8B x 8 = 64 GB
+        (
+            "full ft of an 8b with adamw bf16 mixed. what's the optimizer state alone, in GB?",
+            r"\*\*96 GB\*\*",
+        ),
+        # 34B x 12 = 408 GB over 32 GPUs with ZeRO-3: 12.75 GB each
+        ("34B全参 32卡 zero3 优化器状态每张卡占多少", r"\*\*12\.8 GB\*\*"),
+        # Korthikanti et al. (2022): s·b·h·34 per layer with flash attention (no 5·a·s/h term), no recomputation:
+        # 2048 x 2 x 4096 x 34 = 0.570 GB a layer; the 7B shape's 35 layers: 19.96 GB
+        ("activation memory only: 7b, seq 2048, micro batch 2, no recompute", r"\*\*20 GB per GPU\*\*"),
+    ],
+)
+def test_one_part_of_training_memory_asked_alone_leads(assistant: Assistant, message: str, lead: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    assert re.search(lead, first_sentence(answer)), answer.answer[:300]
+
+
+def test_the_kv_cache_alone_and_per_token_lead_with_the_context_given(assistant: Assistant) -> None:
+    """Llama 3 70B: 80 layers x 8 KV heads x 128 x 2 (K and V) x 2 bytes = 320 KiB a token. 'max_model_len 16k' is the
+    context: 16,384 x 327,680 bytes = 5.37 GB a sequence; 'just the kv cache' for 10 of them: 53.7 GB."""
+    (per_token,) = talk(assistant, "vllm 部署 llama 3 70b，max_model_len 16k，每个token的kv多大")
+    assert "320 KiB" in first_sentence(per_token), per_token.answer[:300]
+    assert "5.37 GB" in first_sentence(per_token), per_token.answer[:300]
+    (only,) = talk(
+        assistant, "just the kv cache please: llama 3 70b, 10 concurrent requests, 16k context each"
+    )
+    assert "53.7 GB" in first_sentence(only), only.answer[:300]
