@@ -132,8 +132,10 @@ _BEFORE = [
         "server",
         flags(
             r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:(?:is|are)\s*)?(?:含税|不含税|税前|税后|裸机)?\s*"
-            r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at)?"
+            r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at|按|算|按照)?"
             r"|\bper (?:node|server))\s*(?:about|around|roughly|~|约)?\s*$"
+            # "整机一台按120万算", "每台按110万": a price to reckon with
+            r"|(?:每台|一台|单台|整机|服务器|机器)\s*(?:按|按照|算|以)\s*$"
             # "一台8卡H800大概200万": what the server is, then its price
             r"|(?:每台|一台|单台)[^。，,；;\d]{0,3}\d?[^。，,；;]{0,10}?(?:要|约|大概|差不多|价格|售价|报价|单价)\s*$"
             # "买要230万", "采购价 230 万", "buy it for $280k", "买的话220万"

@@ -322,6 +322,12 @@ _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成|(?:and |but )?(?:what )?if (?:we|i) (?:can )?(?:only )?(?:get|have|had|use)|(?:we|i) (?:can )?only (?:get|have)|only|just|要是只有|如果只有|只有|只能(?:拿到|买到|用))?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:gpus?|cards?|张|块)?\s*(?:呢|吧)?\W*$",
     re.IGNORECASE,
 )
+# a count kept in a follow-up: "stay on 128", "keep it at 64 gpus", "还是用128张", "保持64卡"
+_STAY_COUNT = re.compile(
+    rf"\b(?:stay(?:ing)?|stick(?:ing)?|keep(?:ing)?(?: it)?|remain(?:ing)?)\s+(?:on|at|with)\s+{NUMBER}\s*(?:gpus?|cards?|h\d+s?|a\d+s?)?(?![\w.])"
+    rf"|(?:还是用|保持|维持|仍用|还用)\s*{NUMBER}\s*(?:张|块)?\s*(?:卡|gpu)",
+    re.IGNORECASE,
+)
 _WHY_NOT_COUNT = re.compile(
     rf"^\W*(?:(?:but|ok|so|and|hmm)[,\s]+)?(?:why not|why can'?t we|why don'?t we)\s+(?:just\s+|only\s+)?(?:use\s+|go with\s+|do\s+)?"
     rf"{NUMBER}\s*(?:gpus?|cards?|of them)?\b|^\W*(?:那)?为(?:啥|什么)不(?:能|直接)?(?:用|上)?\s*{NUMBER}\s*(?:张|块|个)?(?:卡|gpu)?",
@@ -756,6 +762,9 @@ class Router:
         if own.gpu_count is None and context.tools and (why := _WHY_NOT_COUNT.match(text)):
             # "why not just 16? that's 1280 GB" after a GPU count: that many GPUs, checked
             own = own.model_copy(update={"gpu_count": int(to_number(why.group(1)))})
+        if own.gpu_count is None and context.tools and (stay := _STAY_COUNT.search(text)):
+            # "fix mfu to 40% and stay on 128": the count kept is the count run on
+            own = own.model_copy(update={"gpu_count": int(to_number(stay.group(1)))})
         theirs = own.mfu is None and (measured := _their_mfu(text, context)) is not None
         if theirs:
             # "why 40%? we're getting more like 52% on our runs" after a training time: their MFU, used
@@ -940,7 +949,26 @@ class Router:
         ):
             # "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 多大": the run again with the change, then the new question
             triggered = [*context.tools, *triggered]
-        if follow_up and triggered == ["quote"] and set(context.tools) & (_PRICED_TOOLS - {"quote"}):
+        priced_count = False
+        servers_counted = next(
+            (
+                int(n)
+                for c in reversed(context.calls)
+                if c.name not in _PRICED_TOOLS
+                # a facility's fit counts its servers "per rack", the room being the one rack
+                for n in [
+                    c.output.get("servers")
+                    or (c.output.get("servers_per_rack") if c.name == "rack_fit" else None)
+                ]
+                if isinstance(n, int) and n > 0
+            ),
+            None,
+        )
+        if follow_up and "server_price" in stated and "servers" not in stated and servers_counted:
+            # "rough capex for that at $400k/server" after "83 HGX B200 servers fit": those servers at that price
+            triggered, slots = ["quote"], slots.model_copy(update={"servers": servers_counted})
+            asked, priced_count = "cost", True
+        elif follow_up and triggered == ["quote"] and set(context.tools) & (_PRICED_TOOLS - {"quote"}):
             # "换算成 USD 呢, 汇率 7.1" after a TCO: the same TCO in the other currency, not the price alone
             triggered = list(context.tools)
         elif follow_up and reprices and not set(triggered) & _PRICED_TOOLS:
@@ -987,6 +1015,8 @@ class Router:
             slots = slots.model_copy(update={"spec_fields": [feature], "rank_by": None})
             stated = {**{k: v for k, v in stated.items() if k != "rank_by"}, "spec_fields": [feature]}
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if priced_count:
+            tools = ["quote"]  # the figures carried over (a room's power) are the count's, not a new fit
         if (
             tools == ["host_ram"]
             and slots.offload
@@ -1397,6 +1427,12 @@ class Router:
             # guidance leads; the cluster's size is its setting: its switches follow, never an all-reduce time
             tools = [t for t in tools if t == "fabric"]
             intent, query = (Intent.BOTH if tools else Intent.KNOWLEDGE), _FABRIC_TOPIC[language == "zh"]
+        if follow_up and "mfu" in stated and tools == ["run_time"]:
+            # "what if we instead fix mfu to 40% and stay on 128" after a measured rate: the time at that MFU,
+            # or the GPUs the deadline needs at it
+            by_deadline = asked == "gpus" and "gpu_count" not in stated and slots.deadline_days
+            tools = ["gpus_for_deadline"] if by_deadline else ["training_compute"]
+            asked = "gpus" if by_deadline else "days"
         if (
             "component" in stated
             and (slots.params_b or slots.model)
@@ -1656,13 +1692,25 @@ _OUR_RUNS = words(
 _PERCENT = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*%")
 
 
+_NOT_MFU = words(
+    r"discount|\boff\b|commit|reserved|utili[sz]|\butil\b|growth|tax|share|margin|headroom|overhead|efficien",
+    r"折|优惠|利用率|增长|税|占比|余量|效率",
+)
+
+
 def _their_mfu(text: str, context: Context) -> float | None:
     """The MFU the user's own runs reach, said after a calculation that assumed another ("why 40%? we're
     getting more like 52%", "为什么按40% 我们实测能到50%"): the one percentage that is not the assumed one."""
     if not set(context.tools) & _MFU_RUNS or not _OUR_RUNS.search(text):
         return None
     assumed = next((c.input.get("mfu") for c in reversed(context.calls) if c.input.get("mfu")), None)
-    shares = {float(p) / 100 for p in _PERCENT.findall(text)}
+    # "a 20% committed-use discount", "utilisation 60%": percentages of something else are not an MFU
+    shares = {
+        float(m.group(1)) / 100
+        for m in _PERCENT.finditer(text)
+        if not _NOT_MFU.search(text[max(0, m.start() - 16) : m.end() + 24])
+        or "mfu" in text[max(0, m.start() - 16) : m.end() + 24].lower()
+    }
     fresh = [x for x in shares if 0.05 <= x <= 0.8 and (assumed is None or abs(x - assumed) > 1e-6)]
     if len(fresh) != 1:
         return None
@@ -1671,12 +1719,20 @@ def _their_mfu(text: str, context: Context) -> float | None:
     return fresh[0]
 
 
+# a message that says it is a new question: "unrelated but does the 4090 support nvlink", "换个问题"
+_NEW_TOPIC = words(
+    r"^\W*(?:(?:ok|okay|also|and|btw|so)[,\s]+)?(?:unrelated|different question|another question|side question|separate question|"
+    r"new question|off[- ]topic|totally different)\b",
+    r"^\W*(?:另外|顺便|再)?(?:换个问题|另一个问题|问个别的|题外话|不相关的?问题|另外问(?:一下|个)?|顺便问(?:一下|个)?)",
+)
+
+
 def _continues(
     text: str, context: Context, stated: dict[str, object], triggered: list[str], explains: bool
 ) -> bool:
     """Whether the message continues the previous calculation rather than asking something new."""
-    if not context.tools or explains:
-        return False  # nothing to continue, or a question of its own ("NVLink有什么作用？")
+    if not context.tools or explains or _NEW_TOPIC.search(text):
+        return False  # nothing to continue, or a question of its own ("NVLink有什么作用？", "unrelated but…")
     changes = bool(stated) or bool(_DOUBLE.search(text) or _HALVE.search(text))
     if _FOLLOW_UP.search(text):
         return True

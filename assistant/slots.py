@@ -332,6 +332,10 @@ class Slots(BaseModel):
             carried["zero_options"] = []  # "那用ZeRO-3呢": that stage alone
         if "utilization" in stated:
             carried["utilization_options"] = []  # "and at 40%?": that utilisation alone
+        if "mfu" in stated:
+            # "what if we instead fix mfu to 40%": an assumed utilisation replaces what was measured
+            carried["tokens_per_second_per_gpu"] = carried["step_time_s"] = None
+            carried["gpu_hours"] = None
         if "tokens_per_second_per_gpu" in stated:
             carried["step_time_s"] = None  # a throughput measured per GPU replaces a step time
         if "step_time_s" in stated:
@@ -638,8 +642,8 @@ _FACILITY_KW = flags(
     # "colo, 10.2kw max each": each machine's draw, not the room's
     rf"|\s*(?:max(?:imum)?|peak|nameplate|rated)?\s*(?:each|apiece|(?:per|/)\s*(?:node|server|box|machine))\b)"
     # "40kW for the whole room": the figure first, then the room it feeds
-    rf"|{DECIMAL}\s*(kw|mw)\b\s*(?:for|in|of|across)\s*(?:the|our)?\s*(?:whole|entire)?\s*"
-    r"(?:room|hall|facility|site|data ?cent(?:er|re)|机房)"
+    rf"|{DECIMAL}\s*(kw|mw)\b(?:\s*(?:of\s*)?(?:it|critical|facility)?\s*(?:power|load|capacity))?\s*(?:for|in|of|across)\s*"
+    r"(?:the|our|a)?\s*(?:new|whole|entire|existing|current)?\s*(?:room|hall|facility|site|data ?cent(?:er|re)|机房)"
 )
 _PER_REQUEST = flags(
     rf"{DECIMAL}\s*(?:output\s*)?tokens?\s*(?:each|per (?:request|response|query|answer)|a (?:request|response))"

@@ -1211,3 +1211,47 @@ def test_the_kv_cache_alone_and_per_token_lead_with_the_context_given(assistant:
         assistant, "just the kv cache please: llama 3 70b, 10 concurrent requests, 16k context each"
     )
     assert "53.7 GB" in first_sentence(only), only.answer[:300]
+
+
+def test_a_price_after_a_count_of_servers_prices_those_servers(assistant: Assistant) -> None:
+    """'capex at $350k a server?' after a room's fit: 2 MW / 10.2 kW (HGX H100 at full draw) = 196 servers,
+    196 x $350,000 = $68,600,000."""
+    _, capex = talk(
+        assistant,
+        "2 MW of IT power in the new room. how many hgx h100 servers can it take?",
+        "ok what's the capex at $350k a server?",
+    )
+    assert tools(capex) == ["quote"], capex.answer[:200]
+    assert "$68,600,000" in first_sentence(capex), capex.answer[:300]
+
+
+def test_a_new_question_said_to_be_unrelated_is_not_the_last_calculation(assistant: Assistant) -> None:
+    _, other = talk(
+        assistant,
+        "qlora on a 14b, seq 2048, fits one 4090?",
+        "different question: does the L40S have nvlink?",
+    )
+    assert tools(other) == ["gpu_spec"], other.answer[:200]
+    assert first_sentence(other).startswith("No"), other.answer[:200]
+
+
+def test_an_mfu_fixed_in_a_follow_up_replaces_the_measured_rate(assistant: Assistant) -> None:
+    """After a measured 900 tokens/s per GPU: 'what if we assume 45% mfu and keep 256 gpus' is the 6ND time at 45%:
+    6 x 70e9 x 2e12 / (256 x 989.4e12 x 0.45) = 8.4e23 / 1.1398e17 = 7.37e6 s = 85.3 days."""
+    _, fixed = talk(
+        assistant,
+        "70b, 2T tokens, we measure 900 tokens/s per gpu on 256 h100. how many days?",
+        "what if we assume 45% mfu and keep it at 256 gpus",
+    )
+    assert tools(fixed) == ["training_compute"], fixed.answer[:200]
+    assert "85.3 days" in first_sentence(fixed), fixed.answer[:300]
+
+
+def test_a_server_price_to_reckon_with_replaces_the_catalogs(assistant: Assistant) -> None:
+    """'H20整机每台按130万算' after a budget split: ¥50,000,000 / (¥1,300,000 x 1.15 with 15% for network and
+    storage) = 33.4, so 38 servers at ¥1,300,000 = ¥49,400,000 before the network share... the split keeps the
+    catalog's shares; what matters is that each server is priced at the user's ¥1,300,000."""
+    _, priced = talk(assistant, "预算5000万 建训练集群 钱怎么分配", "H20整机每台按130万算")
+    call = next(c for c in priced.tool_calls if c.name == "budget_fit")
+    assert call.input.get("capex_per_server") == 1_300_000, call.input
+    assert "¥1,300,000" in first_sentence(priced), priced.answer[:300]
