@@ -190,6 +190,7 @@ _PER_YEAR = flags(
     r"^\s*(?:/|per|an?|every|each|每)\s*(?:yr|year|annum|年)\b|^\s*(?:/|每)\s*年|^\s*(?:一年|每年)"
 )
 _INCLUDED = flags(r"^[^。.;；$¥\d]{0,6}(?:含|包含|包括|including|incl\.?|with)\s*(?:托管|机柜|colo|hosting)")
+_EACH_MACHINE = flags(r"(?:每台|单台|一台)\s*(?:服务器|机器|整机)?\s*(?:约|大概|要|价格|报价)?\s*$")
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
 _BUILT_ONE = flags(
     r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥\d]{0,12}?(?:\d+\s*卡[^。，,；;？?$¥]{0,8})?\s*$"
@@ -206,6 +207,15 @@ _COUNTED_AT = flags(
 _MACHINE = flags(r"dgx|hgx|server|node|box|machine|system|服务器|整机|台")
 # an electricity bill for a period, not a price per kWh: "电费每台每年6万", "power bill ~$8k/month",
 # "electricity costs us $120k a year"
+# a running cost that names power beside other items: one bill for them all, electricity included
+# a running cost that names power beside operations or racks: one bill for them all, electricity included
+# (hosting with power, "托管电费每月2万", stays a hosting bill: the rented space carries the power)
+_ALL_IN_RUNNING = flags(
+    r"(?:电费|电力|\bpower\b|\belectricity\b)[^。.,，;；$¥\d托]{0,4}?(?:[+、和及与/&]|\band\b|,)?\s*"
+    r"(?:运维|机柜|\bops\b|\brack\b)[^。.,，;；$¥\d托]{0,16}$"
+    r"|(?:运维|机柜|\bops\b|\brack\b)[^。.,，;；$¥\d托]{0,4}?(?:[+、和及与/&]|\band\b|,)?\s*"
+    r"(?:电费|电力|\bpower\b|\belectricity\b)[^。.,，;；$¥\d托]{0,16}$"
+)
 _POWER_BILL = flags(
     r"(?:(?:(?:每|一)?(?:年|个?月))?(?:电费|电力成本|电力费用|用电成本)"
     r"|(?:\b(?:yearly|annual|monthly)\s+)?\b(?:power|electricity|energy) (?:bill|costs?)"
@@ -279,6 +289,12 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
     """What the amount is the price of, and the length of the unit written after it."""
     if _BUILT_ONE.search(before):
         return "server", 0  # "自建一台8卡230万 电+托管每月1.5万": the machine's price, whatever follows it
+    if _ALL_IN_RUNNING.search(before):
+        # "机柜电费运维每台每年 8万", "power, colo and ops ~$20k/yr per box": the running cost with power in it
+        period = _PER_YEAR.search(after) or _PER_MONTH.search(after)
+        return "power_bill", period.end() if period else 0
+    if _EACH_MACHINE.search(before) and not any(pattern.search(before) for _, pattern in _PAYS_FOR):
+        return "server", 0  # "每台90万 电费托管运维每台每年6万": the machine's price, whatever bill follows
     for kind, pattern in _PAYS_FOR:
         if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
             period = _PER_MONTH.search(after) or _PER_YEAR.search(after)

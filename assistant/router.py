@@ -654,7 +654,7 @@ _ASKED = [
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
     ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
-    ("step_time", words(r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
+    ("step_time", words(r"\btime per step\b|\bper[- ]step time\b|每步(?:要)?(?:多久|多长时间|耗时|时间)",r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
                         r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),
     ("gpu_hours", words(r"(?<!per )(?<!per used )gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)")),
@@ -1446,12 +1446,17 @@ class Router:
             "link_gbit" in stated
             and (slots.params_b or slots.model)
             and ((slots.servers or 0) > 1 or (slots.gpu_count or 0) > (slots.gpus_per_node or 8))
-            and asked in {None, "fit", "network", "ratio"}
+            and (
+                asked in {None, "fit", "network", "ratio"}
+                # "allreduce … 400Gb/s per gpu, how long per step": the all-reduce's time is the question
+                or ("network" in tools and asked in {"days", "step_time"})
+            )
             and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
             and not _FABRIC_PAIR.search(text)
         ):
             # "两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行": the link they have, timed against a step
-            tools, intent, asked = ["network"], Intent.CALCULATION, "network"
+            tools, intent = ["network"], Intent.CALCULATION
+            asked = "step_time" if asked in {"days", "step_time"} else "network"
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)

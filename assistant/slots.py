@@ -115,6 +115,9 @@ class Slots(BaseModel):
         "with link_per_gpu ('机间只有100G以太网', '8x400G per node', '200G RoCE per GPU').",
     )
     link_per_gpu: bool = Field(default=False, description="link_gbit is each GPU's, not the server's.")
+    ring_only: bool = Field(
+        default=False, description="A flat ring all-reduce is asked for ('ring', '环形')."
+    )
     facility: bool = Field(default=False, description="rack_kw is a whole room's or site's IT power.")
     power_is_rating: bool = Field(default=False, description="server_power_kw is a maximum, not the draw.")
     write_gb_s: float | None = Field(default=None, description="Write bandwidth of the storage, GB/s.")
@@ -1153,7 +1156,7 @@ _PORTS_PER_NODE = flags(
     r"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d|两|二|四|六|八)\s*(?:个|张|块|口)?\s*(?:\d{3}\s*g\w*)?\s*(?:的)?\s*(?:端口|网卡|口|nics?|ports?)"
 )
 # the link between servers: "机间只有 100G 以太网", "100GbE only", "8x400G per node", "IB 200G", "200G RoCE"
-_LINK_SPEEDS = r"(10|25|40|50|100|200|400|800|1600)"
+_LINK_SPEEDS = r"(10|25|50|100|200|400|800|1600)"
 _LINK_UNIT = r"\s*(?:gbit/s|gbit|gb/s|gbps|gbe|gige|gb|g)(?![a-z0-9])"
 _LINK_WORDS = (
     r"(?:以太网|ethernet|roce(?:\s*v2)?|\bib\b|infiniband|ndr|hdr|网卡|nics?|网络|互联|interconnect|links?|网口"
@@ -1161,7 +1164,8 @@ _LINK_WORDS = (
 )
 _LINK = flags(
     rf"(?:(\d{{1,2}})\s*(?:x|×|\*|个|张|块|条|路)\s*)?(?<![\d.]){_LINK_SPEEDS}{_LINK_UNIT}\s*(?:的)?\s*"
-    rf"(?:rdma\s*)?{_LINK_WORDS}"
+    # "400Gb/s per gpu": a link speed per GPU or per server, its words left out
+    rf"(?:(?:rdma\s*)?{_LINK_WORDS}|(?=(?:per|/|each)\s*(?:gpu|card|node|server|box)))"
     rf"|(?:{_LINK_WORDS}|机间|节点间|服务器间|between (?:the )?(?:nodes|servers|boxes))[^。；;,，?？\n\d]{{0,12}}?"
     rf"(?:(\d{{1,2}})\s*(?:x|×|\*)\s*)?(?<![\d.]){_LINK_SPEEDS}{_LINK_UNIT}"
     rf"|(?:(\d{{1,2}})\s*(?:x|×|\*)\s*)?(?<![\d.]){_LINK_SPEEDS}\s*(?:gbe|gige)(?![a-z])"
@@ -2255,6 +2259,10 @@ class SlotExtractor:
             slots.ports_per_node = int(to_number(_group(match, 1, 2) or "1")) or None
         if match := take(_SWITCH_GBPS):
             slots.switch_gbps = int(match.group(1))
+        if re.search(r"(?<![a-z])ring(?![a-z])|环形|单环", text, re.I) and not re.search(
+            r"hierarch|two[- ]level|tree|分层|树形", text, re.I
+        ):
+            slots.ring_only = True  # "allreduce …, ring, 400Gb/s per gpu": one flat ring, as asked
         if (link := _LINK.search(text)) and not (
             _STORAGE_LINK_CONTEXT.search(text) and slots.write_gb_s is not None
         ):

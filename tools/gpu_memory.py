@@ -502,7 +502,13 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         # "can a 4090 do it? if not, the smallest single card": per-GPU memory does not depend on the card, so
         # the smallest memory that holds it with the planning headroom, its cards, the named maker's first
         need = breakdown.total_gb / (1 - PLANNING_HEADROOM)
-        holding = [a for a in catalog.accelerators if a.memory_gb >= need]
+        holding = [
+            a
+            for a in catalog.accelerators
+            if a.memory_gb >= need
+            # a BF16 run is not moved to a card without BF16 (a V100 runs FP16 only)
+            and (not inp.precision.startswith("bf16") or a.bf16_dense_tflops)
+        ]
         if holding:
             vendor = find_accelerator(catalog, inp.gpu).vendor if inp.gpu else None
             own = [a for a in holding if a.vendor == vendor] or holding

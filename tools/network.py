@@ -105,6 +105,11 @@ class NetworkInput(ToolInput, ArchitectureFields):
     target_comm_share: float | None = Field(
         default=None, gt=0, lt=1, description="Largest share of the step that exposed communication may take."
     )
+    ring_only: bool = Field(
+        default=False,
+        description="Time one flat ring over all GPUs, as asked ('ring, 400Gb/s per gpu'), not the faster of a "
+        "flat ring and the two-level algorithm.",
+    )
     zero3: bool = Field(
         default=False,
         description="ZeRO stage 3 / FSDP full sharding: parameter all-gathers add 1.5x the volume.",
@@ -350,6 +355,11 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
                 "over one ring per NIC, so measured times approach the larger term, not the sum"
             )
     allreduce = min(t for t in (flat, hier) if t is not None) if flat is not None else None
+    if inp.ring_only and flat is not None and hier is not None:
+        allreduce, algorithm = (
+            flat,
+            f"one flat ring over all {n} GPUs (as asked), limited by its slowest link",
+        )
     if inp.zero3:
         assumptions.append("ZeRO-3/FSDP: parameter all-gathers in forward and backward plus gradient reduce-scatter "
                            "move 3Ψ against 2Ψ, so 1.5x the all-reduce volume (ZeRO §7)")  # fmt: skip

@@ -101,6 +101,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"把 {model} 的优化器状态卸载到内存，每台服务器约需 **{num(offload)} GB**{over_zh}；{with_zh}，"
             f"建议配 **{num(o['recommended_ram_gib'])} GB**（{o['dimm_layout']}），对应 {o['gpus_per_node']} 张 {o['gpu']}。"
         )
+        if o.get("current_ram_sufficient") is not None:
+            # "机器内存 1TB": their RAM against what offloading takes, first
+            have = num(call.input["current_ram_gb"])
+            if o["current_ram_sufficient"]:
+                en, zh = (
+                    f"Yes: your {have} GB of RAM holds the offload. " + en,
+                    f"内存够：你们的 {have} GB 放得下卸载的状态。" + zh,
+                )
+            else:
+                en = f"No, not with your {have} GB of RAM: " + en
+                zh = f"按你们的 {have} GB 内存不够：" + zh
         return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
     if view.asked == "cpu_cores" and cores_en:
         # "CPU呢，几核": the cores first, the RAM beside

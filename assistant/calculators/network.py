@@ -59,6 +59,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     params = slots.params_b or (catalog.model(slots.model).params_b if slots.model else None)
     memory = catalog.accelerator(payload["gpu"]).memory_gb if "gpu" in payload else None
+    if slots.ring_only:
+        payload["ring_only"] = True
     if slots.zero_stage == 3:
         payload["zero3"] = True
     elif slots.zero_stage is None and params and memory and params * 4 > 0.9 * memory:
@@ -176,6 +178,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             if o.get("inter_node_gbit_s_per_gpu")
             else f"通信约占每步的 **{pct(share)}**：{o['total_gpus']} 张卡做一次 {num(o['gradient_gb'])} GB 的梯度 "
             f"all-reduce 约 {num(o['allreduce_s'])} 秒，每步计算约 {step} 秒（节点内每卡 {num(o['intra_node_gb_s'])} GB/s）。"
+        )
+    if view.asked == "step_time" and share is not None and o.get("step_time_s"):
+        # "how long per step if no overlap": the communication's time first, its share of the step after
+        en = (
+            f"One gradient all-reduce of {num(o['gradient_gb'])} GB across {o['total_gpus']} GPUs takes about "
+            f"**{num(o['comm_per_step_s'])} s** per step ({o['algorithm']}); against {num(o['step_time_s'])} s of "
+            f"compute that is {pct(share)} of the step."
+        )
+        zh = (
+            f"{o['total_gpus']} 张卡做一次 {num(o['gradient_gb'])} GB 的梯度 all-reduce 每步约 **{num(o['comm_per_step_s'])} 秒**；"
+            f"每步计算约 {num(o['step_time_s'])} 秒，通信占 {pct(share)}。"
         )
     rows = [Row(en="Gradient size", zh="梯度大小", value=f"{num(o['gradient_gb'])} GB"),
             Row(en="All-reduce time", zh="all-reduce 时间", value=f"{num(o['allreduce_s'])} s"),

@@ -268,13 +268,17 @@ def _plan(call: ToolCall, view: View) -> Summary:
     model = model_name(i, o)
     total = num(b["total_gb"])
     where = o.get("gpu") or (f"a {num(o['gpu_memory_gb'])} GB card" if o.get("gpu_memory_gb") else None)
+    # the logits and the framework's own memory (CUDA context, allocator) complete the sum, so the parts add up
+    other = b.get("logits_gb", 0) + b.get("overhead_gb", 0)
     parts_en = (
         f"weights {num(b['weights_gb'])}, gradients {num(b['gradients_gb'])}, optimizer states "
-        f"{num(b['optimizer_states_gb'])}, activations {num(b['activations_gb'])} GB"
+        f"{num(b['optimizer_states_gb'])}, activations {num(b['activations_gb'])}"
+        + (f", logits and CUDA overhead {num(other)}" if other else "")
+        + " GB"
     )
     parts_zh = (
         f"权重 {num(b['weights_gb'])}、梯度 {num(b['gradients_gb'])}、优化器状态 {num(b['optimizer_states_gb'])}、"
-        f"激活 {num(b['activations_gb'])} GB"
+        f"激活 {num(b['activations_gb'])}" + (f"、logits 与 CUDA 开销 {num(other)}" if other else "") + " GB"
     )
     capacity = num(o["gpu_memory_gb"]) if o["fits"] is not None else ""
     where_zh = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB 的卡" if o.get("gpu_memory_gb") else None)

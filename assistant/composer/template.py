@@ -844,7 +844,14 @@ class TemplateComposer:
             component=route.slots.component,
         )
         # the calculator that answers the quantity asked speaks first
-        ordered = sorted(run.calls, key=lambda call: route.asked not in _answers(call.name))
+        # ... unless the RAM the user has falls short of what the plan offloads: that decides "够不够" first
+        ordered = sorted(
+            run.calls,
+            key=lambda call: (
+                call.output.get("current_ram_sufficient") is not False,
+                route.asked not in _answers(call.name),
+            ),
+        )
         counted = any(call.name == "gpus_for_deadline" for call in run.calls)
         # the deadline has given the count: the memory beside it says whether that count holds the model
         fit_view = replace(view, asked="fit") if counted and view.asked == "gpus" else view

@@ -1255,3 +1255,40 @@ def test_a_server_price_to_reckon_with_replaces_the_catalogs(assistant: Assistan
     call = next(c for c in priced.tool_calls if c.name == "budget_fit")
     assert call.input.get("capex_per_server") == 1_300_000, call.input
     assert "¥1,300,000" in first_sentence(priced), priced.answer[:300]
+
+
+def test_a_ring_asked_for_is_timed_as_one_flat_ring(assistant: Assistant) -> None:
+    """nccl-tests PERFORMANCE.md: t = 2(n-1)/n x S / B. 13B BF16 gradients = 26 GB over a ring of 32 GPUs at
+    200 Gb/s = 25 GB/s each, 80% of line rate: 2 x 31/32 x 26 / (0.8 x 25) = 2.52 s."""
+    (answer,) = talk(
+        assistant,
+        "ring allreduce of a 13b model's bf16 grads over 32 gpus with 200Gb/s per gpu, time per step?",
+    )
+    assert tools(answer) == ["network"], answer.answer[:200]
+    assert "**2.52 s**" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_running_cost_that_names_power_includes_it(assistant: Assistant) -> None:
+    """'机柜电费运维每台每年6万' already pays the power: 3 years of 10 servers at ¥900,000 = ¥9,000,000 plus
+    3 x 10 x ¥60,000 = ¥1,800,000: ¥10,800,000 to buy, with no electricity added on top."""
+    (answer,) = talk(
+        assistant, "10台8卡服务器 每台90万 机柜电费运维每台每年6万 三年总成本多少 对比云上每卡时8元"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert "¥10,800,000" in answer.answer.split("\n\n")[0], answer.answer[:400]
+    assert call.input.get("electricity_price_per_kwh") is None, call.input
+
+
+def test_their_host_ram_short_of_the_offload_leads_with_no(assistant: Assistant) -> None:
+    """70B with optimizer offload on one 8-GPU server: 70e9 x 16 bytes x 1.5 (DeepSpeed's estimate) = 1,680 GB,
+    more than the 512 GB the user has."""
+    (answer,) = talk(
+        assistant, "full finetune 70b on one 8x h100 node with zero-3 cpu offload, the box has 512GB ram, ok?"
+    )
+    assert re.match(r"No, not with your 512 GB", answer.answer), answer.answer[:300]
+
+
+def test_a_bf16_run_is_never_pointed_at_a_card_without_bf16(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "qlora qwen2.5 32b on one 3090 24gb, bf16, will it fit?")
+    assert "V100" not in answer.answer.split("\n\n")[0], answer.answer[:400]
+    assert "CUDA" in first_sentence(answer) or "logits" in first_sentence(answer), answer.answer[:400]
