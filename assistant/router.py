@@ -1461,7 +1461,8 @@ class Router:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
             query = _DRIVER_TOPIC[language == "zh"]
-        if intent == Intent.KNOWLEDGE and _HOST_CPU.search(text) and not follow_up:
+        if intent == Intent.KNOWLEDGE and _HOST_CPU.search(text) and not follow_up and not own.offload:
+            # (not "zero-offload 把优化器放cpu 会慢多少": the CPU there holds the optimizer, the question is offload)
             query = f"{query} {_HOST_CPU_TOPIC[language == 'zh']}"
         if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
@@ -1577,6 +1578,8 @@ _COOLING = words(r"\bair[- ]?cool", r"\bliquid[- ]?cool", r"\bcooling\b", r"风�
 _CONFIGURES = words(
     r"\bslurm\b|\bgres\b|kubernetes|\bk8s\b|docker|\bnccl\b|\bcuda\b|torchrun|deepspeed|megatron|\bpfc\b|\becn\b",
     r"\broce\b|\bdriver|\bconfig(?:ure|uration)?\b|驱动|环境变量|参数|调度|容器",
+    # "MI300X 上 rocm 版本跟 pytorch 怎么配": software versions to match, not a server to buy
+    r"\brocm\b|\bpytorch\b|\bvllm\b|\bsglang\b|\btensorrt|\bversions?\b|版本",
 )
 
 # what a "enough? / 行不行" can be about besides GPU memory

@@ -1293,7 +1293,9 @@ _SPEC_FIELDS = [
            r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"
            # "the h20's memory and bf16 flops", "H20的显存和算力": the memory, then another figure
            r"|\b(?:hbm|memory|vram)\s+(?:and|&)\s+(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"), "memory_gb"),
-    (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"), "tdp_w"),
+    (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
+           # "need bf16 tflops, mem bw, power": power in a list of figures asked
+           r"|(?:,\s*|\band\s+|、|和)power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
     (flags(r"\bbf16\b"), "bf16_dense_tflops"),
@@ -1337,6 +1339,8 @@ _ACTIVATIONS_ONLY = flags(
     r"|\bhow (?:much|big|large)[^?.]{0,30}\bactivations?\b"
     r"|激活(?:值)?[^，,。？?\d]{0,6}?(?:占|要|需要|有)\s*(?:多少|多大)|(?:只|仅)(?:算|看|问|要)?\s*激活(?!重计算)"
 )
+# the PCIe version of a card just named: "跟 pcie 版比呢", "vs the pcie version"
+_PCIE_VERSION = flags(r"pcie\s*(?:版本?|款|的(?:卡|版)|versions?|variants?|cards?|ones?\b|model)")
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
     r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b|\bneed\b"
@@ -1358,6 +1362,8 @@ _RANK_BY = [
                    r"|\b(?:mainly|mostly|primarily|mainly for|mostly for|primarily for)\s+(?:inference|serving)"), "memory_bandwidth_gb_s"),
             (flags(r"[$¥]\s*(?:/|per)\s*gb\b(?!\s*/\s*s)|per gb of (?:hbm|memory|vram)|(?:that|it|cost|price)\s+per\s+gb\b(?!\s*/\s*s)|\bper\s+tflops?\s+and\s+per\s+gb\b|每\s*gb\s*(?:显存)?\s*(?:多少钱|价格|成本)|显存单价"), "usd_per_gb"),
             (flags(r"[$¥]\s*(?:/|per)\s*(?:dense\s*)?(?:bf16\s*)?[pt]flops?|每\s*[pt]flops\s*(?:多少钱|价格|成本)?|\bper\s+(?:dense\s+)?(?:bf16\s+)?[pt]flops?\b"), "usd_per_tflop"),
+            # "nvlink bandwidth", "卡间互联带宽": the link's, before bandwidth alone is read as memory's
+            (flags(r"(?:nvlink|interconnect|互联|scale[- ]up|gpu[- ]to[- ]gpu)\s*(?:的)?\s*(?:bandwidth|带宽|\bbw\b)"), "scale_up_bandwidth_gb_s"),
             (flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
             (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
@@ -1611,6 +1617,16 @@ class SlotExtractor:
         if gpus:
             slots.gpu = gpus[0].id
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))
+            pcie = re.sub(
+                r"-sxm\w*$", "-pcie", gpus[0].id
+            )  # "h100-sxm" -> "h100-pcie", "a100-80gb-sxm" -> ...
+            if (
+                _PCIE_VERSION.search(text)
+                and pcie in self._names.accelerator_ids
+                and pcie not in {slots.gpu, *slots.other_gpus}
+            ):
+                # "H100 的 nvlink 带宽多少 跟 pcie 版比呢": the same card's PCIe version beside it
+                slots.other_gpus.append(pcie)
             self._gpu_count(text, gpus[0], slots)
             for again in (m for m in gpus[1:] if m.id == gpus[0].id):
                 if slots.gpu_count is not None or slots.servers is not None:

@@ -42,6 +42,7 @@ class NameIndex:
         for model in catalog.models:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
+        self.accelerator_ids = frozenset(acc.id for acc in catalog.accelerators)
         # a named mixture-of-experts model's active size, which people quote as if it were its size
         self.moe_active_b = {m.id: m.active_params_b for m in catalog.models if m.active_params_b}
         for alias, target in list(table.items()):

@@ -240,3 +240,9 @@ def test_follow_ups_after_a_comparison_ask_a_figure_of_each_card_or_a_method(ass
     method = assistant.ask("那 memory bandwidth 对 decode speed 影响怎么估?", conversation_id=conversation)
     assert not method.tool_calls, [c.name for c in method.tool_calls]
     assert re.search(r"带宽|bandwidth", lead(method)), lead(method)[:300]
+
+
+def test_how_much_offload_slows_a_step_is_the_offload_answer(assistant: Assistant) -> None:
+    """'把优化器放cpu 会慢多少' names the CPU as where the optimizer goes, not a question about CPU cores."""
+    answer = assistant.ask("zero-offload 优化器卸载到 cpu 以后训练会慢多少")
+    assert "ZeRO-Offload" in lead(answer), lead(answer)[:300]

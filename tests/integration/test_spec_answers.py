@@ -169,3 +169,23 @@ def test_a_chinese_price_lookup_leads_in_yuan_with_the_dollars_beside(assistant:
     lead = first_sentence(assistant.ask("H20 8卡服务器大概多少钱"))
     assert "¥947,700" in lead, lead
     assert lead.index("¥947,700") < lead.index("$135,000"), lead
+
+
+def test_the_pcie_version_asked_beside_a_card_is_looked_up_too(assistant: Assistant) -> None:
+    """'vs the pcie version': the H100 SXM's 900 GB/s NVLink against the PCIe card's 600 GB/s bridge (catalog)."""
+    answer = assistant.ask("h100 nvlink bandwidth, and vs the pcie version?")
+    call = answer.tool_calls[0]
+    assert set(call.input["gpus"]) == {"h100-sxm", "h100-pcie"}, call.input
+    assert "1.5" in first_sentence(answer), answer.answer[:300]
+    assert "900" in first_sentence(answer), answer.answer[:300]
+
+
+def test_power_in_a_list_of_figures_asked_is_the_tdp(assistant: Assistant) -> None:
+    answer = assistant.ask("a100 sxm vs a100 pcie 80gb: memory bw, bf16, power?")
+    call = next(c for c in answer.tool_calls if c.name == "gpu_spec")
+    assert "tdp_w" in call.input["fields"], call.input
+
+
+def test_software_versions_to_match_are_not_a_server_to_buy(assistant: Assistant) -> None:
+    answer = assistant.ask("H200 上 cuda 版本和 pytorch 怎么配")
+    assert "主要做什么" not in answer.answer, answer.answer[:200]
