@@ -20,7 +20,7 @@ from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.change import change_lead
 from assistant.models import Citation, ToolCall
-from assistant.retriever import DEFINES, Passage, defined_term, defines
+from assistant.retriever import DEFINES, Passage, defined_term, defines, split_sentences
 from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
@@ -762,6 +762,10 @@ def _lead_passage(
         # a heading that names none of the cards asked about (or a long list of them) is about other
         # cards; one naming the card asked and one more ("H100 and B200 servers") may still answer it
         other_cards = named - asked_cards if not (named & asked_cards) or len(named) > 2 else set()
+        if not asked_cards and passage.doc_type == "faq" and rank == 0:
+            # "国内公司 现在合法能买到哪些训练卡": a question naming no card is answered by the best-ranked question
+            # whose heading lists cards ("在中国大陆能买 H100、H200、B200 吗？")
+            other_cards = set()
         if named - asked_cards and _COMPARISON.search(passage.section):
             # "What is the difference between the H100 and the H200?" answers a question about both cards,
             # not one about the H100 alone
@@ -798,6 +802,26 @@ def _lead_passage(
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
     return max(candidates, key=merit)[1]
+
+
+# the longest opening answer put before a question-and-answer section's matching lines
+ANSWER_CHARS = 300
+
+
+def _answer_first(passage: Passage) -> str:
+    """A question-and-answer section's lines that match, after its opening sentence when they do not start
+    with it: the section answers first ("Almost always because NCCL falls back to sockets"), and a question
+    whose words match its details ("only ~3 GB/s busbw") still gets that answer before them."""
+    if passage.doc_type != "faq":
+        return passage.snippet
+    sentences = split_sentences(passage.text)
+    if not sentences:
+        return passage.snippet
+    first = sentences[0].text.strip()
+    if len(first) > ANSWER_CHARS or passage.snippet.startswith(first[:40]) or first in passage.snippet:
+        return passage.snippet
+    joiner = "" if passage.lang == "zh" or first.endswith(("。", "？", "！")) else " "
+    return f"{first}{joiner}{passage.snippet}"
 
 
 def _citations(passages: list[Passage]) -> list[Citation]:
@@ -940,7 +964,7 @@ class TemplateComposer:
                 0, f"{lead.snippet} {cite(lead)}"
             )  # "IB还是RoCE": the choice first, its switches next
         elif lead is not None:
-            parts.append(f"{lead.snippet} {cite(lead)}")
+            parts.append(f"{_answer_first(lead) if not run.calls else lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
         parts.extend(tables(summaries, lang))

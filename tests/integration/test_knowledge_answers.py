@@ -246,3 +246,21 @@ def test_how_much_offload_slows_a_step_is_the_offload_answer(assistant: Assistan
     """'把优化器放cpu 会慢多少' names the CPU as where the optimizer goes, not a question about CPU cores."""
     answer = assistant.ask("zero-offload 优化器卸载到 cpu 以后训练会慢多少")
     assert "ZeRO-Offload" in lead(answer), lead(answer)[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("nccl across two nodes inside docker only gets ~3 GB/s busbw, why", r"socket|NET/Socket"),
+        ("用容器跑两台机器的训练，nccl 走得很慢，只有几 GB/s，为什么", r"socket"),
+        (
+            "our lab has 3 boxes of 4x 4090 and people keep fighting over gpus, how do we manage it",
+            r"scheduler|Slurm",
+        ),
+        ("国内企业现在合规能采购哪些训练卡", r"H20|昇腾|910"),
+    ],
+)
+def test_the_question_asked_is_answered_by_its_own_section(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    assert re.search(says, lead(assistant.ask(question))), lead(assistant.ask(question))[:300]
