@@ -254,7 +254,8 @@ def test_how_much_offload_slows_a_step_is_the_offload_answer(assistant: Assistan
         ("nccl across two nodes inside docker only gets ~3 GB/s busbw, why", r"socket|NET/Socket"),
         ("用容器跑两台机器的训练，nccl 走得很慢，只有几 GB/s，为什么", r"socket"),
         (
-            "our lab has 3 boxes of 4x 4090 and people keep fighting over gpus, how do we manage it",
+            "small lab, 4 gpu machines shared by 10 students, everyone grabs gpus by hand. how should we manage the "
+            "sharing?",
             r"scheduler|Slurm",
         ),
         ("国内企业现在合规能采购哪些训练卡", r"H20|昇腾|910"),
