@@ -1408,6 +1408,20 @@ class Router:
                                      Task.SERVE: "memory_bandwidth_gb_s"}.get(task or Task.PRETRAIN)  # fmt: skip
             slots = slots.model_copy(update={"rank_by": rank})
             tools, intent = ["gpu_compare"], Intent.BOTH
+        elif (
+            own.gpu
+            and own.other_gpus
+            and not follow_up
+            and _CARD_CHOICE.search(text)
+            and tools
+            and set(tools) <= _PRETRAIN_TOOLS
+            and not stated.keys()
+            & {"tokens_b", "deadline_days", "budget", "gpu_count", "servers", "gpu_hours"}
+        ):
+            # "昇腾910B和H20 训70B 选哪个 标准是单卡算力和生态": two cards weighed for the job, not a cluster planned
+            # on one of them; the guidance after the figures speaks to the rest (software, supply)
+            slots = slots.model_copy(update={"rank_by": slots.rank_by or "bf16_tflops"})
+            tools, intent = ["gpu_compare"], Intent.BOTH
         if (
             "host_ram" in tools
             and "training_memory" not in tools
@@ -1493,10 +1507,12 @@ _ASIDE_CUE = words(
     r"\b(?:slow|painful(?:ly)?|catch|downsides?|trade-?offs?|gotchas?|pitfalls?|caveats?|risks?|worth it|worth|"
     r"realistic|in practice|practical(?:ly)?|lose|give up|bottleneck|science project|marketing)\b",
     r"慢|坑|风险|代价|缺点|值不值|值得|划算吗|影响大|影响多大|实际(?:用|跑|上)|靠谱|有没有问题|要装吗|要不要装|需要装|差多少|差在哪|瓶颈",
+    # a criterion no figure measures: "标准是单卡算力和软件生态", "and the software ecosystem?"
+    r"生态|软件栈|\becosystem\b|\bsoftware (?:support|stack|maturity)\b",
 )
 # where one question ends and the next begins: a question mark, a full stop, or "and will it…", "，会不会…"
 _CLAUSE_BREAK = re.compile(
-    r"(?<=[?？。;；!！\n])|(?<=\.)\s+|\s+[—–-]{1,2}\s+|[,，]\s*"
+    r"(?<=[?？。;；!！\n：])|(?<=\.)\s+|\s+[—–-]{1,2}\s+|[,，、]\s*"
     r"|\s+(?=and\s+(?:will|would|is it|does it|do we|what|how|should|can|could)\b)"
     r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"  # "到底差多少 生态坑多不多": a space ends a Chinese clause
 )

@@ -572,6 +572,9 @@ _PEOPLE = flags(
     r"(?:人|people|persons?|admins?|engineers?|sres?|operators?|ftes?|运维)"
 )
 _QUOTES_PER_SERVER = flags(
+    # "hgx b200 quoted $450k vs hgx h200 $320k (our quotes)": machines quoted side by side
+    r"\b(?:our|vendor|vendors'?|the)\s+quotes?\b|\bquoted\b[^.?!]{0,40}\b(?:vs\.?|versus)\s"
+    r"|"
     r"\bquotes?\b[^.?!]{0,20}(?::|\bon my desk\b|\bwe got\b|\bfrom\b)|报价\s*[:：]|\b\d\s*x\s*\w[\w -]{0,14}\b(?:server|node|box)s?\b\s*(?:at|for|=|:|-)?\s*[$¥]"
     r"|\b(?:quotes?d?|priced?s?)\b[^.?!]{0,30}\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box|machine)\b"
     r"|\bper\s+(?:\d+[- ]?(?:gpu|card)\s+)?(?:node|server|box)\s*(?:quotes?|prices?)?\s*:|(?:整机|每台)\s*(?:报价|价格)"

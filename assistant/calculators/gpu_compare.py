@@ -83,10 +83,17 @@ def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
     first_gb = min(rows, key=lambda r: r.get("usd_per_gb") or float("inf"))["name"]
     first_pf = min(rows, key=lambda r: r.get("usd_per_bf16_tflop") or float("inf"))["name"]
     memory_first = i.get("rank_by") == "usd_per_gb"
+    # "which wins and by how much": the runner-up's price per PFLOP/s over the winner's
+    costs = sorted(r["usd_per_bf16_tflop"] for r in rows if r.get("usd_per_bf16_tflop"))
+    by_en = by_zh = ""
+    if len(costs) >= 2 and costs[0]:
+        lead = costs[1] / costs[0]
+        by_en = f" ({num(lead)}x the compute per dollar)"
+        by_zh = f"（每元算力是后者的 {num(lead)} 倍）"
     gb_en = f"by $ per GB of memory, **{first_gb}** is cheapest: {per_gb}"
-    pf_en = f"by $ per dense BF16 PFLOP/s, **{first_pf}**: {per_pf}"
+    pf_en = f"by $ per dense BF16 PFLOP/s, **{first_pf}**{by_en}: {per_pf}"
     gb_zh = f"按每 GB 显存价格，**{first_gb}** 最便宜：{per_gb}"
-    pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜：{per_pf}"
+    pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜{by_zh}：{per_pf}"
     en = f"At your quotes, {gb_en}; {pf_en}." if memory_first else f"At your quotes, {pf_en}; {gb_en}."
     zh = f"按你的报价，{gb_zh}；{pf_zh}。" if memory_first else f"按你的报价，{pf_zh}；{gb_zh}。"
     return en, zh

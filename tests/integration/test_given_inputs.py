@@ -1292,3 +1292,24 @@ def test_a_bf16_run_is_never_pointed_at_a_card_without_bf16(assistant: Assistant
     (answer,) = talk(assistant, "qlora qwen2.5 32b on one 3090 24gb, bf16, will it fit?")
     assert "V100" not in answer.answer.split("\n\n")[0], answer.answer[:400]
     assert "CUDA" in first_sentence(answer) or "logits" in first_sentence(answer), answer.answer[:400]
+
+
+def test_two_cards_weighed_for_a_job_are_compared_not_planned(assistant: Assistant) -> None:
+    """'H20还是910B 训34B 看算力和生态': the 910B2's 376 dense BF16 TFLOPS against the H20's 148 (2.54x), and the
+    guidance on the Ascend software stack for the other criterion; no cluster is planned on either card."""
+    (answer,) = talk(assistant, "H20还是910B 训34B 主要看两点：单卡算力、软件生态")
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    assert "2.54" in first_sentence(answer), answer.answer[:300]
+    assert re.search(r"CANN|MindSpore|torch_npu", answer.answer.split("\n\n")[1]), answer.answer[:600]
+
+
+def test_server_quotes_side_by_side_weigh_compute_per_dollar(assistant: Assistant) -> None:
+    """'b200 server quoted $480k vs h100 server $260k (vendor quotes)': $60,000 / 2.25 PFLOPS = $26,667 per PFLOPS against
+    $32,500 / 0.9894 = $32,848: B200 gives 1.23x the compute per dollar."""
+    (answer,) = talk(
+        assistant,
+        "b200 server quoted $480k vs h100 server $260k (vendor quotes). best training compute per dollar?",
+    )
+    lead = first_sentence(answer)
+    assert "B200" in lead, lead
+    assert "1.23x" in lead, lead
