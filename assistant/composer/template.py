@@ -959,6 +959,8 @@ class TemplateComposer:
             if not run.calls or judged or aside
             else None
         )
+        if lead is not None and verdict is not None and lead.chunk_id == verdict.chunk_id:
+            lead = None  # the verdict already said it ("is the H20 worth it for training?" once, not twice)
         if lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(
                 0, f"{lead.snippet} {cite(lead)}"

@@ -189,3 +189,9 @@ def test_power_in_a_list_of_figures_asked_is_the_tdp(assistant: Assistant) -> No
 def test_software_versions_to_match_are_not_a_server_to_buy(assistant: Assistant) -> None:
     answer = assistant.ask("H200 上 cuda 版本和 pytorch 怎么配")
     assert "主要做什么" not in answer.answer, answer.answer[:200]
+
+
+def test_a_verdict_beside_figures_asked_is_said_once(assistant: Assistant) -> None:
+    answer = assistant.ask("h20 memory and bf16 tflops? and is it worth it for training vs the h100")
+    paragraphs = [p for p in answer.answer.split("\n\n") if p.strip()]
+    assert len(paragraphs) == len(set(paragraphs)), answer.answer[:800]
