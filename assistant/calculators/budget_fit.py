@@ -17,6 +17,7 @@ from assistant.calculators.common import (
     gpu_into,
     money,
     num,
+    pct,
     words,
 )
 from assistant.models import ToolCall
@@ -72,6 +73,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     elif slots.budget_all_in:
         # "$1.2M capex all-in, networking and storage included": the planning share comes out of the budget
         payload["network_storage_share"] = 0.15
+        payload["share_assumed"] = True
         assumptions.append(
             assumed(
                 "network and storage: 15% of the servers' price, paid from the budget (a planning share)",
@@ -131,6 +133,25 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             zh = (
                 f"{budget} 能买 **{n} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}；按你给的网络和存储比例，"
                 f"每台连同分摊约 {all_in}，共 {money(spent, first)}，剩余 {money(rest, first)}。"
+            )
+        elif o.get("fabric_share_assumed") and o["servers_with_fabric"] != o["servers"]:
+            # "预算500万 含网络存储 能买几台 剩多少给网络": each count with what it leaves for the fabric; the 15%
+            # is a planning share, so both counts are the user's to weigh
+            whole = {k: o["spent"][k] + o["left"][k] for k in ("usd", "cny")}
+            kept = o["servers_with_fabric"]
+            left_kept = {k: whole[k] - kept * o["server_price"][k] for k in ("usd", "cny")}
+            share_left = o["left"]["usd"] / o["spent"]["usd"] if o["spent"]["usd"] else 0.0
+            plan = num(100 * i.get("network_storage_share", 0.15))
+            en = (
+                f"{budget} buys **{o['servers']} servers** ({o['gpus']} x {gpu}) at about {price} each, leaving "
+                f"**{money(o['left'], first)}** for network and storage ({pct(share_left)} of the servers' price, "
+                f"under the {plan}% usually planned); to keep {plan}% for them, buy {kept} and leave "
+                f"{money(left_kept, first)}."
+            )
+            zh = (
+                f"{budget} 能买 **{o['servers']} 台服务器**（{o['gpus']} 张 {gpu}），每台约 {price}，剩 "
+                f"**{money(o['left'], first)}** 给网络和存储（为服务器价的 {pct(share_left)}，低于通常规划的 {plan}%）；"
+                f"要留足 {plan}%，就买 {kept} 台，剩 {money(left_kept, first)}。"
             )
         elif o.get("fabric_share_given") and o["servers_with_fabric"] != o["servers"]:
             # the user kept a share of the budget for the fabric: that count is the answer

@@ -1313,3 +1313,14 @@ def test_server_quotes_side_by_side_weigh_compute_per_dollar(assistant: Assistan
     lead = first_sentence(answer)
     assert "B200" in lead, lead
     assert "1.23x" in lead, lead
+
+
+def test_a_budget_that_must_cover_the_fabric_says_what_each_count_leaves(assistant: Assistant) -> None:
+    """'预算300万 含网络和存储 L40S整机每台65万': 4 servers = ¥2,600,000 leave ¥400,000 (15.4% of the servers'
+    price, above the 15% planned), so the planning share keeps the same 4; with ¥280万: 4 servers leave ¥200,000
+    (7.7%), 3 leave ¥850,000."""
+    (answer,) = talk(assistant, "预算280万 含网络和存储 L40S整机每台65万 能买几台 剩多少给网络")
+    lead = first_sentence(answer)
+    assert "4 台" in lead, lead
+    assert "¥200,000" in lead, lead
+    assert "¥850,000" in lead, lead

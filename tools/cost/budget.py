@@ -48,6 +48,11 @@ class BudgetFitInput(ToolInput, MoneyFields):
         default=False,
         description="The budget is a quote for one server, to compare with the catalog's price.",
     )
+    share_assumed: bool = Field(
+        default=False,
+        description="network_storage_share is a planning default for a budget that must cover the fabric, not "
+        "a share the user set: the answer then says what each count leaves for network and storage.",
+    )
 
 
 class BudgetFitOutput(ToolOutput):
@@ -62,6 +67,9 @@ class BudgetFitOutput(ToolOutput):
     spent: Money
     left: Money
     purchase_price: PurchasePrice | None
+    fabric_share_assumed: bool = Field(
+        default=False, description="The network and storage share was a planning default (share_assumed)."
+    )
     fabric_share_given: bool = Field(
         default=False, description="Whether the network-and-storage share was given rather than assumed."
     )
@@ -159,6 +167,7 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         left=fx.money(budget - spent),
         purchase_price=price,
         fabric_share_given="network_storage_share" in inp.model_fields_set,
+        fabric_share_assumed=inp.share_assumed,
         dense_bf16_pflops=None if not card_tflops else round(servers * per_server * card_tflops / 1000, 3),
         memory_bandwidth_tb_s=None if not card_gb_s else round(servers * per_server * card_gb_s / 1000, 3),
         memory_tb=None if not card_gb else round(servers * per_server * card_gb / 1000, 3),
