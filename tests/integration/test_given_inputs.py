@@ -1324,3 +1324,25 @@ def test_a_budget_that_must_cover_the_fabric_says_what_each_count_leaves(assista
     assert "4 台" in lead, lead
     assert "¥200,000" in lead, lead
     assert "¥850,000" in lead, lead
+
+
+@pytest.mark.parametrize(
+    ("message", "tool", "says"),
+    [
+        # the FP8 peak looked up (1,979 dense TFLOPS on H100), and the guidance on what FP8 gains beside it
+        ("B200 上 FP8 训练 能快多少 算力按多少估", "gpu_spec", r"FP8"),
+        # 20T tokens x 4 bytes (uint32) = 80 TB tokenised; HDD or flash is the guidance's: cold data only on HDD
+        (
+            "we'll have 20T tokens. how many TB on disk, and should the raw corpus sit on hdd or nvme?",
+            "data_volume",
+            r"(?i)hdd|hard dis",
+        ),
+    ],
+)
+def test_a_choice_or_a_gain_beside_a_figure_is_answered_too(
+    assistant: Assistant, message: str, tool: str, says: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tool in tools(answer), answer.answer[:200]
+    second = answer.answer.split("\n\n")[1]
+    assert re.search(says, second), second[:300]
