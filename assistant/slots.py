@@ -220,6 +220,9 @@ class Slots(BaseModel):
         default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
     )
     peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
+    measured_totals: bool = Field(
+        default=False, description="measured_runs hold each run's total rate already (one was given per GPU)."
+    )
     measured_runs: list[tuple[int, float]] = Field(
         default_factory=list,
         description="Two runs of one job measured by the user: (GPUs, throughput), in the order given "
@@ -615,7 +618,7 @@ _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
 _COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
-    ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)")),
+    ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)(?![a-z时])")),  # not "¥0.8/kWh", an electricity tariff
     (
         "rack",
         flags(r"(?:per|/|a|each|每)\s*(?:个)?\s*(?:rack|cabinet|机柜|柜)|for (?:a|one|each) rack"),
@@ -704,7 +707,8 @@ _KV_PRECISION = flags(
     r"(?:in|用|是|为|改成|换成)?\s*(fp8|int8)"
 )
 _QUANTISED = [
-    (flags(r"\b4[- ]?bit\b|4\s*比特|4\s*位量化|\bawq\b|\bgptq\b"), "int4"),
+    # "a q4 70b", "Q4_K_M", "int4": llama.cpp's 4-bit quantisations too
+    (flags(r"\b4[- ]?bit\b|4\s*比特|4\s*位量化|\bawq\b|\bgptq\b|\bq4(?:_[a-z0-9_]+)?\b"), "int4"),
     (flags(r"\b8[- ]?bit\b|8\s*比特|8\s*位量化"), "int8"),
 ]
 _OPTIMIZERS = [
@@ -1592,7 +1596,7 @@ class SlotExtractor:
             slots.gpu_count = None  # "2000 A100 GPU-hours": the hours' number, not a count of GPUs
         if slots.measured_runs:
             # "64卡1.2M tokens/s … 256卡4.1M": two runs' totals, not a rate per GPU to time a run with
-            if slots.tokens_per_second_per_gpu or _PER_GPU_RATE.search(text):
+            if (slots.tokens_per_second_per_gpu or _PER_GPU_RATE.search(text)) and not slots.measured_totals:
                 # "8 GPUs at 3,000 tokens/s per GPU, 32 at 2,800": each run's total is its rate x its GPUs
                 slots.measured_runs = [(n, r * n) for n, r in slots.measured_runs]
             slots.tokens_per_second_per_gpu = None
@@ -1879,6 +1883,17 @@ class SlotExtractor:
             pairs = list(_RUN_PAIR.finditer(text))
             if len(pairs) >= 2 and pairs[0].group(1) != pairs[1].group(1) and _THROUGHPUT_WORD.search(text):
                 slots.measured_runs = [(int(p.group(1)), rate(p.group(2), p.group(3))) for p in pairs[:2]]
+                per_gpu = [
+                    bool(_PER_GPU_RATE.match(text[p.end() : p.end() + 12].lstrip())) for p in pairs[:2]
+                ]
+                if any(per_gpu) and not all(per_gpu):
+                    # "on 8 gpus 3,100 tokens/s per gpu. on 64 gpus total throughput is 172k": one run per GPU,
+                    # the other in all; both as totals
+                    slots.measured_runs = [
+                        (n, r * n if each else r)
+                        for (n, r), each in zip(slots.measured_runs, per_gpu, strict=True)
+                    ]
+                    slots.measured_totals = True
                 slots.measured_unit = pairs[0].group(4)
                 spans = [p.span() for p in pairs[:2]]
         if not spans and gpus and (gain := _RUN_GAIN.search(rest)) and _THROUGHPUT_WORD.search(text):
@@ -2017,7 +2032,9 @@ class SlotExtractor:
                     slots.power_bill_per_server = bool(_PER_SERVER.search(near))
                 case "colo" if slots.colo_per_month is None:
                     around = text[max(0, money.start - 10) : money.end + 24]
-                    basis = next((b for b, pattern in _COLO_BASIS if pattern.search(around)), None)
+                    # the basis written nearest the rent ("¥8000/柜/月 … 10kW per server": per rack)
+                    found = [(m.start(), b) for b, pattern in _COLO_BASIS if (m := pattern.search(around))]
+                    basis = min(found)[1] if found else None
                     if basis is None and re.search(
                         r"racks?\s*(?:at|@|for)\s*$", text[max(0, money.start - 16) : money.start]
                     ):
@@ -2034,7 +2051,9 @@ class SlotExtractor:
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
                     elif basis == "rack" and slots.racks is None and (packed := _PER_RACK_COUNT.search(text)):
                         # "16 nodes … colo $2,500/rack/month at 2 nodes per rack": 8 racks, once the servers are read
-                        slots.nodes_per_rack = int(_group(packed, 1, 2) or 0) or None
+                        slots.nodes_per_rack = (
+                            int(to_number(_group(packed, 1, 2) or "0")) or None
+                        )  # "一柜一台"
                 case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING.get(
                     money.currency or "USD", 0
                 ):

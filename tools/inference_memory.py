@@ -336,6 +336,10 @@ def _latent_dim(inp: InferenceMemoryInput, catalog: Catalog) -> int | None:
     return MLA_LATENT_DIM.get(catalog.model(inp.model).id)
 
 
+# the GPUs one NVLink domain holds in an HGX/DGX server: tensor parallelism beyond it crosses the network
+SERVER_GPUS = 8
+
+
 def _smallest_tp(
     inp: InferenceMemoryInput, arch: Architecture, latent: int | None, tokens: int, usable: float
 ) -> int | None:
@@ -482,9 +486,12 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     spread: tuple[int, int, int] | None = None
     if capacity and usable:
         gpus_needed = _smallest_tp(inp, arch, latent, tokens, usable)
-        if gpus_needed is None and inp.batch > 1:
-            # "200 users at 32k each": the sequences spread over replicas, each with its own copy of the weights
+        if inp.batch > 1 and (gpus_needed is None or gpus_needed > SERVER_GPUS):
+            # "200 users at 32k each": the sequences spread over replicas, each with its own copy of the weights;
+            # replicas inside one 8-GPU server beat one tensor-parallel group stretched across servers
             spread = _replicated(inp, arch, latent, tokens, usable * GB)
+            if spread is not None:
+                gpus_needed = None
         free = usable * GB - sizes.weights_per_gpu - sizes.fixed_per_gpu
         per_token = sizes.kv_bytes_per_token_per_gpu
         max_tokens = max(0, math.floor(free / per_token + 1e-9))

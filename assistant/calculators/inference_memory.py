@@ -162,13 +162,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{copies} replicas of {tp} GPU{'s' if tp > 1 else ''}" if copies > 1 else f"tensor parallel {tp}"
         )
         group_zh = f"{copies} 个副本、每个 {tp} 张卡" if copies > 1 else f"张量并行 {tp}"
+        # each replica holds the weights and its share of the sequences (the totals above are one group's)
         en = (
             f"{batch} concurrent sequences of {context} tokens need about **{gpus} x {gpu}** ({group_en}, up to {each} "
-            f"sequences each): {num(total.get('total_gb'))} GB of KV cache and weights in all, {kv_en}."
+            f"sequences each, every replica with its own copy of the weights): {kv_en}."
         )
         zh = (
-            f"{batch} 路并发、每路 {context} token 的推理约需 **{gpus} 张 {gpu}**（{group_zh}，每个副本最多 {each} 路）："
-            f"权重加 KV 缓存共 {num(total.get('total_gb'))} GB，{kv_zh}。"
+            f"{batch} 路并发、每路 {context} token 的推理约需 **{gpus} 张 {gpu}**（{group_zh}，每个副本最多 {each} 路，"
+            f"每个副本各有一份权重）：{kv_zh}。"
         )
     elif "gpus" not in i and o.get("gpu_memory_gb"):
         en = f"Even 64 x {gpu} cannot hold {batch} sequences of {context} tokens: {num(total.get('total_gb'))} GB are needed."

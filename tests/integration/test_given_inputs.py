@@ -1346,3 +1346,42 @@ def test_a_choice_or_a_gain_beside_a_figure_is_answered_too(
     assert tool in tools(answer), answer.answer[:200]
     second = answer.answer.split("\n\n")[1]
     assert re.search(says, second), second[:300]
+
+
+def test_one_run_per_gpu_and_the_other_in_all_are_both_totals(assistant: Assistant) -> None:
+    """'16 gpus at 2,800 tok/s per gpu, 128 gpus give 310k tokens/s in total': 44,800 -> 310,000 tokens/s is
+    6.92x for 8x the GPUs, 86%."""
+    (answer,) = talk(
+        assistant,
+        "16 gpus run at 2,800 tok/s per gpu; 128 gpus give 310k tokens/s in total. scaling efficiency?",
+    )
+    assert tools(answer) == ["scaling"], answer.answer[:200]
+    assert "86%" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_q4_model_is_sized_with_4_bit_weights(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "running a q4 llama 3 70b locally on two 5090s with 8k context, does it fit?")
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input.get("weight_precision") == "int4", call.input
+
+
+def test_a_rack_rent_beside_an_electricity_tariff_is_per_rack(assistant: Assistant) -> None:
+    """'托管 ¥6000/柜/月 一柜一台 … 电费 ¥0.7/kWh': the rent is each rack's (the tariff's /kWh is not a per-kW rent):
+    3 servers x ¥6,000 x 12 = ¥216,000 a year."""
+    (answer,) = talk(
+        assistant, "TCO 3台 A800 整机每台150万 托管 ¥6000/柜/月 一柜一台 电费 ¥0.7/kWh 每台8kW 用3年"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input.get("colocation_per_kw_month", 0) == 0, call.input
+    assert "¥216,000" in answer.answer.split("\n\n")[0], answer.answer[:400]
+
+
+def test_many_sequences_are_served_by_replicas_inside_servers(assistant: Assistant) -> None:
+    """300 sequences of 6k tokens on Qwen2.5 72B: replicas of a tensor-parallel group inside one 8-GPU server,
+    never one group of 32 stretched over four servers."""
+    (answer,) = talk(
+        assistant, "qwen2.5 72b bf16 serving 300 concurrent requests, 6k context each, how many h20?"
+    )
+    lead = first_sentence(answer)
+    assert "tensor parallel 32" not in lead, lead
+    assert "replicas" in lead, lead
