@@ -1509,9 +1509,9 @@ _ASIDE_CUE = words(
     r"慢|坑|风险|代价|缺点|值不值|值得|划算吗|影响大|影响多大|实际(?:用|跑|上)|靠谱|有没有问题|要装吗|要不要装|需要装|差多少|差在哪|瓶颈",
     # a criterion no figure measures: "标准是单卡算力和软件生态", "and the software ecosystem?"
     r"生态|软件栈|\becosystem\b|\bsoftware (?:support|stack|maturity)\b",
-    # "H100 上用 FP8 训练 能快多少": how much a technique gains in practice, not a figure to look up
     # "原始语料放HDD还是全闪": a choice of technology beside the sizing, which the guidance makes
     r"(?:hdd|ssd|nvme|全闪|闪存|机械盘|对象存储|\bs3\b|lustre|weka|\bnfs\b|slurm|\bk8s\b|kubernetes)[^，,。？?]{0,12}(?:还是|\bor\b|\bvs\.?)",
+    # "H100 上用 FP8 训练 能快多少": how much a technique gains in practice, not a figure to look up
     r"能快多少|快多少|提速多少|\bhow much faster\b[^?]{0,30}\b(?:in practice|really|actually|end[- ]to[- ]end)\b",
 )
 # where one question ends and the next begins: a question mark, a full stop, or "and will it…", "，会不会…"
