@@ -459,3 +459,16 @@ def test_sequences_no_one_group_holds_spread_over_replicas() -> None:
     gpus, tp, each = out.replicas_for_batch
     assert gpus == tp * -(-200 // each)
     assert gpus * 48 * 0.9 >= 200 * 4.29  # the cards hold at least the KV cache
+
+
+def test_a_group_larger_than_a_server_gives_way_to_replicas_inside_servers() -> None:
+    """300 sequences of 6,144 tokens of Qwen2.5 72B on H20 (96 GB, 90% usable): one tensor-parallel group would
+    need 32 GPUs, four servers apart; replicas of a group inside one 8-GPU server carry them instead, each with
+    its own BF16 weights (about 145 GB), together holding the 300 x 6,144 x 320 KiB = 604 GB of KV cache."""
+    out = run(model="qwen2.5-72b", gpu="h20", batch=300, context_tokens=6_144)
+    assert out.gpus_needed is None
+    assert out.replicas_for_batch is not None
+    gpus, tp, each = out.replicas_for_batch
+    assert tp <= 8
+    assert gpus == tp * -(-300 // each)
+    assert gpus * 96 * 0.9 >= 300 * 6_144 * 320 * 1024 / 1e9 + (gpus // tp) * 145
