@@ -21,7 +21,7 @@ from tools.common import (
     find_accelerator,
     round_sig,
 )
-from tools.compute import KAPLAN
+from tools.compute import KAPLAN, gpu_hours
 
 GradientPrecision = Literal["bf16", "fp16", "fp32"]
 GRADIENT_BYTES: dict[str, float] = {"bf16": 2, "fp16": 2, "fp32": 4}
@@ -291,7 +291,8 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
         peak = find_accelerator(catalog, inp.gpu).bf16_dense_tflops
         if not peak:
             raise CalculatorInputError("gpu", f"the catalog has no dense BF16 peak for {inp.gpu!r}")
-        step_time = 6 * arch.active_params_b * 1e9 * inp.batch_tokens / (n * peak * 1e12 * inp.mfu)
+        # the step's 6ND FLOPs spread over the n GPUs (compute's GPU-hours, back to seconds on each GPU)
+        step_time = gpu_hours(6 * arch.active_params_b * 1e9 * inp.batch_tokens, peak, inp.mfu) * 3600 / n
         compute_note = (
             f"compute per step = 6 x {arch.active_params_b:g}B x {inp.batch_tokens:,.0f} tokens / "
             f"({n} GPUs x {peak:g} dense BF16 TFLOPS x {inp.mfu:.0%} MFU) = {step_time:.3g} s"
