@@ -950,21 +950,12 @@ class Router:
             # "那如果 dataset 翻倍到 600B 呢，另外 checkpoint 多大": the run again with the change, then the new question
             triggered = [*context.tools, *triggered]
         priced_count = False
-        servers_counted = next(
-            (
-                int(n)
-                for c in reversed(context.calls)
-                if c.name not in _PRICED_TOOLS
-                # a facility's fit counts its servers "per rack", the room being the one rack
-                for n in [
-                    c.output.get("servers")
-                    or (c.output.get("servers_per_rack") if c.name == "rack_fit" else None)
-                ]
-                if isinstance(n, int) and n > 0
-            ),
-            None,
-        )
-        if follow_up and "server_price" in stated and "servers" not in stated and servers_counted:
+        if (
+            follow_up
+            and "server_price" in stated
+            and "servers" not in stated
+            and (servers_counted := _servers_counted(context))
+        ):
             # "rough capex for that at $400k/server" after "83 HGX B200 servers fit": those servers at that price
             triggered, slots = ["quote"], slots.model_copy(update={"servers": servers_counted})
             asked, priced_count = "cost", True
@@ -1724,6 +1715,20 @@ _NOT_MFU = words(
     r"discount|\boff\b|commit|reserved|utili[sz]|\butil\b|growth|tax|share|margin|headroom|overhead|efficien",
     r"折|优惠|利用率|增长|税|占比|余量|效率",
 )
+
+
+def _servers_counted(context: Context) -> int | None:
+    """The servers the last counting calculation found ("83 HGX B200 fit"), for a price given after it; a
+    facility's fit counts its servers "per rack", the room being the one rack."""
+    for call in reversed(context.calls):
+        if call.name in _PRICED_TOOLS:
+            continue
+        n = call.output.get("servers") or (
+            call.output.get("servers_per_rack") if call.name == "rack_fit" else None
+        )
+        if isinstance(n, int) and n > 0:
+            return n
+    return None
 
 
 def _their_mfu(text: str, context: Context) -> float | None:
