@@ -234,6 +234,12 @@ class Defaults(Entry):
     server_overhead_share: float = Field(
         ge=0, le=2, description="Non-GPU server power as a share of GPU TDP (CPUs, fans, NICs, drives)."
     )
+    workstation_host_kw: float = Field(
+        default=0.5, ge=0, le=2, description="A desk-side box's non-GPU draw: CPU, memory, drives, fans, kW."
+    )
+    workstation_psu_efficiency: float = Field(
+        default=0.92, gt=0.5, le=1, description="A workstation power supply's efficiency near half load."
+    )
 
 
 class Catalog(BaseModel):

@@ -88,13 +88,33 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             else ""
         )
         bill_zh = f"，年电费约 {money(cost, view.first('zh'))}" if "electricity_price_per_kwh" in i else ""
+        # no facility cooling counted (a desk-side workstation at PUE 1): the draw is the wall's
+        cooled_en = f"; with cooling, {draw_en}" if o["pue"] > 1 else ""
+        cooled_zh = f"；算上制冷，{draw_zh}" if o["pue"] > 1 else ""
         en = (
-            f"{what_en} draw about **{num(o['it_power_kw'])} kW** ({each_en}IT load, {num(o['gpu_power_kw'])} kW of it the GPUs); "
-            f"with cooling, {draw_en}{bill_en}."
+            f"{what_en} draw about **{num(o['it_power_kw'])} kW** ({each_en}IT load, {num(o['gpu_power_kw'])} kW of it the GPUs)"
+            f"{cooled_en}{bill_en}."
         )
         zh = (
-            f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（{each_zh}IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）；"
-            f"算上制冷，{draw_zh}{bill_zh}。"
+            f"{what_zh} 功率约 **{num(o['it_power_kw'])} kW**（{each_zh}IT 负载，其中 GPU {num(o['gpu_power_kw'])} kW）"
+            f"{cooled_zh}{bill_zh}。"
+        )
+    elif view.asked == "per_gpu_hour":
+        # "满载 per GPU-hour 电费多少": the wall's draw shared by the GPUs, for one hour of work
+        hourly = o["energy_cost_per_gpu_hour"]
+        share = num(o["wall_power_kw"] / o["installed_gpus"])
+        if "electricity_price_per_kwh" in i:
+            sign = "¥" if i.get("currency") == "CNY" else "$"
+            rate = f"{sign}{num(i['electricity_price_per_kwh'])}/kWh"
+        else:
+            rate = f"${num(o['electricity_usd_per_kwh'])}/kWh"
+        en = (
+            f"About **{money(hourly, view.first('en'))} per GPU-hour** in electricity: each GPU's share of "
+            f"{what_en} at the wall is {share} kW ({draw_en}), at {rate}."
+        )
+        zh = (
+            f"每卡时电费约 **{money(hourly, view.first('zh'))}**：{what_zh}，{draw_zh}，"
+            f"每张卡分摊 {share} kW，电价 {rate}。"
         )
     elif o.get("cost_over_years"):
         years, total = num(i["years"]), o["cost_over_years"]

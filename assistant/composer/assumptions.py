@@ -351,6 +351,19 @@ RULES: list[Rule] = [
         "服务器中 GPU 以外部分的功耗按 GPU TDP 的 {share}% 计（目录默认值，截至 {date}：DGX H100 "
         "(10.2 kW - 8 × 0.7 kW) / 5.6 kW）；整机功耗高于其中 GPU 之和",
     ),
+    rule(
+        rf"a (?P<segment>consumer|workstation) build of (?P<n>\d+) cards is a workstation: (?P<host>{NUMBER}) kW for the "
+        rf"CPU, memory, drives and fans, and a (?P<eff>{NUMBER})%-efficient power supply \(catalog defaults, as of "
+        rf"(?P<date>[\d-]+)\), not a DGX's server overhead",
+        lambda g: (
+            f"{g['n']} 张{'消费级' if g['segment'] == 'consumer' else '工作站'}卡按工作站计：CPU、内存、硬盘和风扇共 "
+            f"{g['host']} kW，电源效率 {g['eff']}%（目录默认值，截至 {g['date']}），不套用 DGX 服务器的额外功耗比例"
+        ),
+    ),
+    rule(
+        r"PUE 1 for a desk-side workstation \(no data-hall cooling counted\); give one if it sits in a hall",
+        "桌边工作站按 PUE 1 计（不计机房制冷）；若放在机房里，请给出 PUE",
+    ),
     rule(rf"PUE (?P<pue>{NUMBER}) \(given\)", "PUE {pue}（用户给定）"),
     rule(
         rf"PUE (?P<pue>{NUMBER}) for (?P<cooling>air|liquid) cooling \(catalog defaults, as of (?P<date>[\d-]+)\)",

@@ -327,6 +327,7 @@ TARGETED: list[Payload] = [
     ("compute_optimal", {"budget": 50000, "price_per_gpu_hour": 2.1, "params_b": 3}),
     ("model_capacity", {"gpu": "rtx-4090", "gpus": 2}),
     ("power_cost", {"gpu": "rtx-4090", "gpus": 2, "circuit_amps": 15}),
+    ("power_cost", {"gpu": "rtx-4090", "gpus": 16}),  # more cards than a workstation holds: a server's overhead
     ("power_cost", {"server": "gb200-nvl72"}),
     ("power_cost", {"server": "gb200-nvl72", "cooling": "air"}),
     ("model_capacity", {"gpu_memory_gb": 64, "gpus": 8, "seq_len": 4096}),

@@ -303,6 +303,11 @@ class _Power:
         )
 
 
+def _desk_side(acc: Accelerator, hw: _Hardware) -> bool:
+    """A consumer or workstation card in a box of up to 8, no server named: a workstation, not a DGX."""
+    return acc.segment != "datacenter" and hw.server is None and hw.installed_gpus <= 8
+
+
 def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes: _Notes) -> _Power:
     """IT load from GPU TDP plus overhead (or the server's maximum), x PUE, priced per kWh."""
     defaults = catalog.defaults
@@ -351,6 +356,15 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
         if fields.server_overhead_share is not None:
             share = fields.server_overhead_share
             notes.assumptions.append(f"non-GPU server power {share:.0%} of GPU TDP (given)")
+        elif _desk_side(acc, hw):
+            host, efficiency = defaults.workstation_host_kw, defaults.workstation_psu_efficiency
+            share = (host + gpu_kw) / efficiency / gpu_kw - 1
+            notes.assumptions.append(
+                f"a {acc.segment} build of {hw.installed_gpus} cards is a workstation: {host:g} kW for the CPU, "
+                f"memory, drives and fans, and a {efficiency:.0%}-efficient power supply (catalog defaults, as of "
+                f"{defaults.as_of}), not a DGX's server overhead"
+            )
+            notes.cite(defaults)
         else:
             share = defaults.server_overhead_share
             notes.assumptions.append(
@@ -379,6 +393,11 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
     elif fields.pue is not None:
         pue = fields.pue
         notes.assumptions.append(f"PUE {pue:g} (given)")
+    elif given_power is None and not server and _desk_side(acc, hw) and fields.server_overhead_share is None:
+        pue = 1.0  # a workstation under a desk: the office's air conditioning is not a data hall's PUE
+        notes.assumptions.append(
+            "PUE 1 for a desk-side workstation (no data-hall cooling counted); give one if it sits in a hall"
+        )
     else:
         pue = defaults.pue_liquid if cooling == "liquid" else defaults.pue_air
         notes.assumptions.append(

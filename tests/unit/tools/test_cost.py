@@ -666,11 +666,36 @@ def test_a_circuit_carries_80_percent_of_its_rating_continuously(
     amps: float, volts: float, circuit_kw: float
 ) -> None:
     """NFPA 70 (NEC) 210.19(A)(1)/210.20(A): a continuous load may use 80% of the breaker; one RTX 4090 at 450 W
-    plus the 82% default server overhead is 0.819 kW, within all three."""
+    in a workstation ((0.45 + 0.5 kW host) / 0.92 = 1.03 kW) is within all three."""
     out = power_cost(PowerCostInput(gpu="rtx-4090", gpus=1, circuit_amps=amps, circuit_volts=volts), CATALOG)
     assert out.circuit_kw == pytest.approx(circuit_kw)
     assert out.fits_circuit is (out.it_power_kw <= circuit_kw)
     assert out.fits_circuit
+
+
+@pytest.mark.parametrize(
+    ("gpu", "gpus", "wall_kw"),
+    [("rtx-4090", 4, (4 * 0.45 + 0.5) / 0.92), ("rtx-5090", 2, (2 * 0.575 + 0.5) / 0.92)],
+)
+def test_a_workstation_draws_its_cards_and_one_host_not_a_dgx_overhead(
+    gpu: str, gpus: int, wall_kw: float
+) -> None:
+    """A desk-side box is its cards (NVIDIA: RTX 4090 450 W, RTX 5090 575 W) plus one workstation host (AMD
+    Threadripper PRO 7995WX 350 W, plus about 0.15 kW of memory, drives and fans) through an 80 PLUS Platinum
+    supply (92% at half load): 4 x 4090 is 2.5 kW, within a 16 A, 220 V circuit's 2.816 kW; a DGX's 82%
+    overhead would have made it 3.28 kW. No data-hall PUE is added under a desk."""
+    out = power_cost(PowerCostInput(gpu=gpu, gpus=gpus, circuit_amps=16, circuit_volts=220), CATALOG)
+    assert out.it_power_kw == pytest.approx(wall_kw, rel=0.01)
+    assert out.pue == 1
+    assert out.wall_power_kw == pytest.approx(out.it_power_kw)
+    assert out.fits_circuit
+
+
+def test_sixteen_consumer_cards_are_servers_not_a_workstation() -> None:
+    """More cards than a desk-side box holds keep the server overhead (450 W x 16 x 1.82 = 13.1 kW) and a PUE."""
+    out = power_cost(PowerCostInput(gpu="rtx-4090", gpus=16), CATALOG)
+    assert out.it_power_kw == pytest.approx(16 * 0.45 * 1.82, rel=0.01)
+    assert out.pue > 1
 
 
 def test_a_tco_without_any_cloud_price_costs_owning_and_leaves_the_cloud_out() -> None:
