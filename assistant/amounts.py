@@ -296,6 +296,8 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
     if _EACH_MACHINE.search(before) and not any(pattern.search(before) for _, pattern in _PAYS_FOR):
         return "server", 0  # "每台90万 电费托管运维每台每年6万": the machine's price, whatever bill follows
     for kind, pattern in _PAYS_FOR:
+        if kind == "colo" and _KWH_AFTER.search(after):
+            continue  # "我们 IDC 电价 ¥0.55/kWh": a tariff per kWh, wherever the hall is
         if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
             period = _PER_MONTH.search(after) or _PER_YEAR.search(after)
             return kind, period.end() if period else 0  # type: ignore[return-value]

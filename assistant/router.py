@@ -21,7 +21,7 @@ from assistant.calculators import CALCULATORS
 from assistant.calculators.common import GPUS_PER_NODE, words
 from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
-from assistant.slots import PER_SERVER_COUNT, SlotExtractor, Slots, unnegated
+from assistant.slots import DAYS_PER, PER_SERVER_COUNT, SlotExtractor, Slots, unnegated
 from knowledge.text import Language, detect_language
 from tools.gpu_spec import PRICE_FIELDS
 
@@ -328,6 +328,12 @@ _STAY_COUNT = re.compile(
     rf"|(?:还是用|保持|维持|仍用|还用)\s*{NUMBER}\s*(?:张|块)?\s*(?:卡|gpu)",
     re.IGNORECASE,
 )
+# "and 45 days?", "what about 8 weeks", "那60天呢": only a duration, after a count for a deadline
+_BARE_DEADLINE = re.compile(
+    rf"^\W*(?:(?:and|so|ok|what about|how about|with)[,\s]+)?(?:only\s+|just\s+)?{NUMBER}\s*(days?|weeks?|months?)\s*(?:instead|then)?\s*\??\s*$"
+    rf"|^\W*(?:那|如果|要是)?\s*(?:只有|给)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月)\s*(?:呢|的话呢|的话)?\s*[?？]?\s*$",
+    re.IGNORECASE,
+)
 _WHY_NOT_COUNT = re.compile(
     rf"^\W*(?:(?:but|ok|so|and|hmm)[,\s]+)?(?:why not|why can'?t we|why don'?t we)\s+(?:just\s+|only\s+)?(?:use\s+|go with\s+|do\s+)?"
     rf"{NUMBER}\s*(?:gpus?|cards?|of them)?\b|^\W*(?:那)?为(?:啥|什么)不(?:能|直接)?(?:用|上)?\s*{NUMBER}\s*(?:张|块|个)?(?:卡|gpu)?",
@@ -618,7 +624,11 @@ _ASKED = [
                          r"how fast (?:can|does|will|would) (?:it|one|a|the|\w+) (?:decode|generate)")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
-                          r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)")),
+                          r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)",
+                          # "kv能放几个请求", "能跑几路", "how many requests fit", "how many 8k sequences can it hold"
+                          r"(?:放|装|跑|撑|扛|支持|容纳)(?:得下)?\s*(?:几|多少)\s*(?:个|路|条)?\s*(?:请求|并发|序列|会话|用户|对话)",
+                          r"(?:能|可以)\s*(?:跑|撑|扛|开)\s*(?:几|多少)\s*路",
+                          r"how many (?:[\w-]+ )?(?:requests|sequences|sessions|users|conversations) (?:fit|can|could|will|would|at once)")),
     ("price_check", words(r"\b(?:reasonable|fair|overpriced|rip[- ]?off|good deal|too (?:much|expensive|high))\b", r"\bis that (?:a )?(?:good|ok|normal)",
                           r"贵不贵|贵了|合理吗|合不合理|划算吗|正常吗|报价.{0,8}(?:高|贵|低)|价格.{0,6}(?:合理|正常)")),
     ("split", words(r"how (?:should|do|would|to|can|could) (?:we |i )?(?:split|allocate|divide|spend|break down|budget)\b",
@@ -657,7 +667,8 @@ _ASKED = [
     ("step_time", words(r"\btime per step\b|\bper[- ]step time\b|每步(?:要)?(?:多久|多长时间|耗时|时间)",r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
                         r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),
     ("gpu_hours", words(r"(?<!per )(?<!per used )gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
-                        r"gpu[\s-]*hours (?:do|would|will|to)")),
+                        r"gpu[\s-]*hours (?:do|would|will|to)",
+                        r"(?<![每单])(?:gpu\s*|卡)(?:小时|时)\s*(?:数|总数)?\s*(?:是|要|需要|大概|约|一共|总共|共)?\s*多少(?!\s*钱)")),
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
                    r"how many (?:[a-z]{1,3}\d{2,4}[a-z]{0,2}s?|mi\d{3}xs?|gaudi ?\d?s?|trn\d?s?|tpus?)\b",
                    r"(?:minimum|min|smallest|fewest|least|max|maximum|most) (?:number of |no\.? of |count of )?(?:\w+ ){0,2}(?:gpus|cards|accelerators|nodes|servers|machines|boxes|dgx\b|hgx\b|[a-z]{1,3}\d{2,4}[a-z]{0,2}s\b|mi\d{3}xs?\b)",
@@ -685,9 +696,16 @@ _ASKED = [
                      r"\bpower\s*[?？]", r"\btotal power\b", r"总功率", r"功率多少",
                      r"多少(?:千瓦|kw|瓦)", r"耗电(?:量)?多少",
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
-                     r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b")),
+                     r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b",
+                     # "what does a whole DGX B200 pull?", "how much would 4 of those draw"
+                     r"\b(?:what|how much) (?:does|do|will|would)\b[^?.]{0,30}\b(?:pull|draw)\b")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
-    ("per_gpu_hour", words(r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r", r"[$¥]\s*/\s*(?:gpu|card)[\s-]*h(?:ou)?rs?\b",
+    ("per_gpu_hour", words(
+                           # "满载 per GPU-hour 电费多少", "electricity per GPU-hour", "每卡时电费"
+                           r"\bper (?:gpu|card)[\s-]*h(?:ou)?rs?\b[^?.？。]{0,12}(?:电费|electricity|power (?:cost|bill))",
+                           r"(?:电费|electricity|power (?:cost|bill))[^?.？。]{0,16}\bper (?:gpu|card)[\s-]*h(?:ou)?r",
+                           r"每\s*(?:卡时|张?卡每小时|gpu\s*小时)\s*(?:的)?\s*电费|电费[^？?。]{0,8}每\s*(?:卡时|张?卡每小时|gpu\s*小时)",
+                           r"\bper (?:used )?(?:gpu|card)[\s-]*h(?:ou)?rs?\b\s*(?:pls|please|too|as well|\?|$)", r"\bcost per (?:used )?(?:gpu|card)[\s-]*h(?:ou)?r", r"[$¥]\s*/\s*(?:gpu|card)[\s-]*h(?:ou)?rs?\b",
                            r"(?:折合|摊到|合|平均)\s*每\s*(?:卡时|卡每小时|gpu\s*小时)", r"每\s*(?:卡时|gpu\s*小时)\s*(?:的)?\s*(?:成本|合多少|多少钱|是多少|多少)",
                            # "每卡每小时成本多少", "每张卡每小时多少钱", "单卡时成本"
                            r"(?:每|单)\s*(?:张)?\s*(?:卡|gpu)\s*(?:每)?\s*(?:小时|时)\s*(?:的)?\s*(?:成本|费用|多少钱|合多少|要多少)")),
@@ -695,6 +713,7 @@ _ASKED = [
                    r"多少钱", r"费用", r"成本", r"账单", r"花多少", r"总共多少", r"\btotal\b")),
 ]  # fmt: skip
 _ASKED_DAYS = dict(_ASKED)["days"]
+_ASKED_CONCURRENCY = dict(_ASKED)["concurrency"]
 # words that ask for a number: a calculation was wanted even when an input is missing
 _ASKS_NUMBER = words(
     r"how (?:many|much|long|big|fast)", r"\benough\b", r"\bfit\b", r"\bneed\b", r"多少", r"几", r"多久", r"够不够",
@@ -762,6 +781,14 @@ class Router:
         if own.gpu_count is None and context.tools and (why := _WHY_NOT_COUNT.match(text)):
             # "why not just 16? that's 1280 GB" after a GPU count: that many GPUs, checked
             own = own.model_copy(update={"gpu_count": int(to_number(why.group(1)))})
+        if own.deadline_days is None and context.slots.deadline_days and (bare := _BARE_DEADLINE.match(text)):
+            # "and 45 days?" after a count for a deadline: the new time the run has
+            unit = bare.group(2) or bare.group(4) or "days"
+            own = own.model_copy(
+                update={
+                    "deadline_days": to_number(bare.group(1) or bare.group(3)) * DAYS_PER.get(unit.lower(), 1)
+                }
+            )
         if own.gpu_count is None and context.tools and (stay := _STAY_COUNT.search(text)):
             # "fix mfu to 40% and stay on 128": the count kept is the count run on
             own = own.model_copy(update={"gpu_count": int(to_number(stay.group(1)))})
@@ -781,6 +808,8 @@ class Router:
             asked = next(
                 (name for name, pattern in _ASKED if name != "price_check" and pattern.search(rest)), None
             )
+        if asked == "kv_cache" and _ASKED_CONCURRENCY.search(rest):
+            asked = "concurrency"  # "how many 8k requests fit in the KV cache?": the sequences, not its size
         if asked == "gpus" and own.gpu and PER_SERVER_COUNT.search(text):
             asked = None  # "Atlas 800T A2 一台几张卡": what one machine holds, a spec, not a count to size
         triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(rest)]
@@ -1982,6 +2011,17 @@ def _refine(
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     if (
+        "tdp_w" in slots.spec_fields
+        and slots.gpu
+        and slots.server
+        and "server" in stated
+        and not stated.keys() - _SPEC_SLOTS - {"server"}
+        and task is None
+        and not counts
+    ):
+        # "B200 TDP, and what does a whole DGX B200 pull?": the card's figure, then the machine's draw
+        return ["gpu_spec", "power_cost"]
+    if (
         slots.spec_fields
         and "tdp_w" not in slots.spec_fields  # "how much power does a DGX B200 draw?": the server's own kW
         and slots.server
@@ -2087,6 +2127,8 @@ def _refine(
         and not slots.server_quotes
         and "cluster_plan" not in chosen
         and not set(chosen) & {"tco", "cloud_cost", "budget_fit"}
+        # "40卡 13B … 要多久", then "只做sft呢", after a budget: the time on the GPUs named, not a plan for the money
+        and not (slots.gpu_count and "budget" not in stated)
     ):
         # "$2M budget, continued pre-training of 70B on 1T tokens", "预算500万，32B全参sft，50亿token": what the
         # money buys and how long the run takes on it (every weight trains: 6 x N x D either way); the plan

@@ -843,12 +843,29 @@ _DEADLINE = flags(
     rf"|{NUMBER}\s*(days?|weeks?|months?)\s*instead\b|(?:改成|换成|放宽到|延长到|缩短到)\s*{NUMBER}\s*(?:个)?\s*(天|周|月)"
     # "done overnight (10 hours)", "finished in a 12h window"
     rf"|(?:overnight|done|finish\w*|complete\w*|wrapped up)[^.;。?？\d]{{0,16}}?\(?\s*{NUMBER}\s*(hours?|hrs?|h)\b"
+    # "what if the deadline slips to 45 days", "deadline gets pushed back to 8 weeks", "same 45 days?"
+    rf"|(?:deadline|timeline|time\s*frame|window)\b[^.;?\d]{{0,24}}?\b(?:to|of|is|=|:|at)\s*{NUMBER}\s*(days?|weeks?|months?)\b"
+    rf"|(?:\bsame|\bslips?|\bslipped|\bpushed(?:\s*back|\s*out)?|\bextended|\bstretched|\brelaxed|\bmoved?(?:\s*out)?)\s*(?:to\s*)?{NUMBER}\s*(days?|weeks?|months?)\b"
+    # "工期放宽到45天", "截止时间推迟到两个月", "期限延长到6周"
+    rf"|(?:延期|推迟|延后|延到|推到|放到|拖到)\s*(?:到)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月)"
 )
 # "70b, 1.4T tokens, 60 days": with a model and its data given, a bare duration is the time the run has
 _BARE_DURATION = flags(rf"(?<![\w.]){NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![\w])")
 # ... unless it is how long something is kept, how often, or a period of use
 _NOT_A_DEADLINE = flags(
     r"(?:keep|kept|retain\w*|store\w*|every|each|per|last|保留|保存|存|每|留)\s*(?:for\s*)?$"
+)
+_KEPT_FOR = flags(r"(?:keep|kept|retain\w*|stored?|held|保留|保存)\b[^.;?。？]{0,30}?\bfor\s*\S+\s*\S+$")
+# a monthly rent per card: "每卡每月6000", "每张卡一个月 5000 元", "$1,500 per GPU per month", "$1.5k/gpu/month"
+_PER_CARD_MONTH = flags(
+    rf"(?:每卡|每张卡?|单卡)\s*(?:每|一)\s*(?:个)?月\s*(?:租金|费用|价格)?\s*(?:是|为|按|要)?\s*[¥￥]?\s*{AMOUNT}\s*(?:元|块)?(?!\s*(?:%|度|kw|小时|h\b))"
+    rf"|[$¥]\s*{AMOUNT}\s*(?:/|per|a|每)\s*(?:gpu|card|卡)\s*(?:/|per|a|每)\s*(?:month|mo\b|月)"
+)
+# a bare price per GPU-hour said of the cloud: "what if cloud drops to 1.80", "云上降到12呢"
+_BARE_CLOUD_PRICE = flags(
+    rf"(?:\bcloud|\brent(?:al)?|on[- ]demand|\breserved|云上?|租用?|租金)\s*(?:price|rate|cost|价格?|单价)?\s*"
+    rf"(?:(?:drops?|falls?|goes|went|is|were|was|at|to|=|of|down|降到|降至|降为|变成|改成|按|为|是|只要|要)\s*){{1,3}}"
+    rf"({DECIMAL})(?![\d.]|\s*(?:%|x\b|kw|years?|yrs?|年|个月|months?|万|k\b|m\b))"
 )
 _BARE_POWER_PRICE = flags(
     rf"(?:电价|电费单价|每度电)\s*(?:(?:降到|降至|降为|涨到|涨至|变成|改成|改为|换成|调到|调成|按|为|是|只有|到)\s*)?{DECIMAL}(?!\s*(?:%|kw|度))"
@@ -1246,7 +1263,7 @@ _PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|�
             (flags(r"per day|\bdaily\b|每天"), "day")]  # fmt: skip
 # the exchange rate a user gives: "use 7.2", "汇率7.1", "1 USD = 7.25 CNY", "at 7.2 RMB/USD", "按7.2换算"
 _FX_RATE = flags(
-    r"(?:汇率|exchange rate|\bfx(?: rate)?|\brate|\buse|\bat|按)\s*(?:of|=|:|为|是|按|取)?\s*([5-8](?:\.\d+)?)(?![\d.]|\s*(?:%|kw|/\s*kwh|元/度|/\s*(?:hr|hour|h)\b))"
+    r"(?:汇率|exchange rate|\bfx(?: rate)?|\brate|\buse|\bat|按)\s*(?:of|=|:|为|是|按|取)?\s*([5-8](?:\.\d+)?)(?!\d|\.\d|\s*(?:%|kw|/\s*kwh|元/度|/\s*(?:hr|hour|h)\b))"
     r"|\b1\s*(?:usd|\$|us\$|美元|dollar)\s*=\s*([5-8](?:\.\d+)?)"
     r"|([5-8](?:\.\d+)?)\s*(?:rmb|cny|yuan|元|人民币)\s*(?:/|per|每)\s*(?:usd|\$|美元|dollar)"
 )
@@ -1299,10 +1316,12 @@ _SPEC_FIELDS = [
            # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
            r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"
            # "the h20's memory and bf16 flops", "H20的显存和算力": the memory, then another figure
-           r"|\b(?:hbm|memory|vram)\s+(?:and|&)\s+(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"), "memory_gb"),
+           r"|\b(?:hbm|memory|vram)\s*(?:and|&|\+)\s*(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"
+           # "MI325X 的 HBM 容量", "显存大小", "hbm capacity"
+           r"|(?:hbm|显存|memory)\s*(?:的)?\s*(?:容量|大小|capacity)|(?:hbm|memory|显存)\s*(?:跟|和|与)\s*(?:power|功耗|tdp)"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
            # "need bf16 tflops, mem bw, power": power in a list of figures asked
-           r"|(?:,\s*|\band\s+|、|和)power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),
+           r"|(?:,|\band|、|和|跟|与|及|\+)\s*power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
     (flags(r"\bfp16\b|半精度"), "fp16_dense_tflops"),
     (flags(r"\bbf16\b"), "bf16_dense_tflops"),
@@ -1318,7 +1337,9 @@ _SPEC_ASK = flags(
     r"|\b(?:t?flops|tdp|bandwidth|bw|vram|hbm|memory)\s+(?:of|on|for)(?:\s+(?:the|an?))?\s*[?？.]?\s*$"
     # a list of figures: "H20: memory, bandwidth and NVLink per card", "显存、带宽、功耗"
     r"|(?:memory|bandwidth|nvlink|tdp|tflops|hbm|vram|显存|带宽|功耗|算力|互联)\s*(?:,|，|、|and|和|及|/|\+)\s*"
-    r"(?:memory|bandwidth|nvlink|tdp|tflops|hbm|vram|power|显存|带宽|功耗|算力|互联)"
+    r"(?:memory|bandwidth|nvlink|tdp|tflops|hbm|vram|power|bf16|fp8|fp16|显存|带宽|功耗|算力|互联)"
+    # "quick table pls", "side by side", "列个表": figures laid out, asked
+    r"|\b(?:quick |a |in a )?table\b|\bside[- ]by[- ]side\b|列(?:个|一个)?表|对比表|表格"
     r"|\bcompare\b[^?]{0,40}\b(?:on|by|in)\b|对比[^？?]{0,20}(?:的)?(?:fp8|bf16|fp16|带宽|功耗)"  # "compare B200 and H100 on FP8"
 )
 # a card asked about as a whole: its spec sheet's headline figures answer ("tell me about Gaudi 3", "H20参数")
@@ -1384,7 +1405,7 @@ _HALF_YEAR = flags(r"(?:租|用|跑|算|按|只用)\s*半年|\b(?:for|over) half
 _MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
-_DAYS_PER = {
+DAYS_PER = {
     "day": 1,
     "days": 1,
     "天": 1,
@@ -1561,6 +1582,24 @@ class SlotExtractor:
         ):
             # "预算800万 … H20 8卡整机110万": the machine quoted holds 8 cards; how many the budget buys is asked
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
+        if (
+            slots.server_price
+            and slots.servers is None
+            and slots.gpu_count
+            and slots.gpu_count <= 16
+            and not slots.gpus_per_node
+            and (priced := _PRICED_MACHINE.search(masked))
+            and (
+                fleet := _PLAIN_COUNT.search(
+                    masked[: priced.start()] + " " * (priced.end() - priced.start()) + masked[priced.end() :]
+                )
+            )
+            and (total := int(to_number(_group(fleet, 1, 2, 3, 4, 5) or "0"))) > slots.gpu_count
+            and total % slots.gpu_count == 0
+        ):
+            # "$285k per 8x H100 server … 64 GPUs": the machine priced holds 8; the fleet is the other count
+            slots.gpus_per_node, slots.gpu_count = slots.gpu_count, total
+            slots.servers = total // slots.gpus_per_node
         if (grow := _SCALE_TO_SERVERS.search(text)) and slots.servers and slots.measured_gpus is None:
             # "现在4台8卡 … 扩到16台": measured on today's servers, asked about the grown fleet
             target, per = int(to_number(grow.group(1))), slots.gpus_per_node or 8
@@ -2440,6 +2479,18 @@ class SlotExtractor:
         return strip(text, spans)
 
     def _money_and_time(self, text: str, slots: Slots) -> None:
+        chinese_text = bool(re.search(r"[\u4e00-\u9fff]", text))
+        if slots.cloud_price_per_gpu_hour is None and (match := _PER_CARD_MONTH.search(text)):
+            # "包月 每卡每月6000", "$1,500 per GPU per month": a rent paid whether used or not, per hour of the month
+            currency = "USD" if "$" in match.group(0) else "CNY" if chinese_text else "USD"
+            slots.cloud_price_per_gpu_hour = to_number(_group(match, 1, 2) or "0") * 12 / 8760
+            slots.cloud_price_currency, slots.cloud_committed = currency, True
+        elif slots.cloud_price_per_gpu_hour is None and (match := _BARE_CLOUD_PRICE.search(text)):
+            # "what if cloud drops to 1.80", "云上降到12呢": a bare price per GPU-hour, in the message's currency
+            currency = "CNY" if chinese_text else "USD"
+            amount = float(match.group(1))
+            if _KWH_CEILING[currency] < amount < _HOURLY_CEILING[currency]:
+                slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = amount, currency
         if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
             slots.electricity_price_per_kwh, slots.electricity_currency = (
                 float(_group(match, 1, 2, 3) or 0),
@@ -2464,7 +2515,7 @@ class SlotExtractor:
             and not _NOT_A_DEADLINE.search(text[max(0, match.start() - 16) : match.start()])
         ):
             unit = match.group(2).lower()
-            slots.deadline_days = to_number(match.group(1)) * _DAYS_PER.get(unit, 1)
+            slots.deadline_days = to_number(match.group(1)) * DAYS_PER.get(unit, 1)
         options = _UTIL_OPTIONS.search(text)
         listed = re.findall(r"(\d+(?:\.\d+)?)\s*%", _group(options, 1, 2) or "") if options else []
         shares = [u for u in dict.fromkeys(float(p) / 100 for p in listed) if 0 < u <= 1]
@@ -2508,11 +2559,13 @@ def _deadline(text: str) -> float | None:
         if re.search(rf"{phrase}\s*(?:内|以内|之内|完成|训完|搞定)", text):
             return float(days)
     match = _DEADLINE.search(text)
+    if match and _KEPT_FOR.search(text[max(0, match.start() - 40) : match.end()]):
+        match = None  # "keep checkpoints for 30 days": how long something is kept, not the time the run has
     if not match:
         return None
-    number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15)
-    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14, 16) or "day").lower()
-    return round(to_number(number or "0") * _DAYS_PER.get(unit, 1), 6)
+    number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
+    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22) or "day").lower()
+    return round(to_number(number or "0") * DAYS_PER.get(unit, 1), 6)
 
 
 # accelerators people name that the catalog does not (yet) hold: other Ascend bins and generations

@@ -88,6 +88,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     zh = (
         f"推荐 **{num(first['gpus'])} 张 {first['gpu']}**（{num(first['nodes'])} 台服务器）：约 {num(first['days'])} 天"
         + (f"，约 {cost_zh}" if cost else "")
+        + ("" if cost or not i.get("budget_usd") else f"（目录里没有 {first['gpu']} 的价格，无法按预算核对）")
         + "。"
     )
     budget_zh = f"¥{num(o['budget_cny'])}（${num(i.get('budget_usd'))}）" if o.get("budget_cny") else ""

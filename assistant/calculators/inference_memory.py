@@ -285,6 +285,10 @@ CALCULATOR = Calculator(
         r"部署",
         r"kv\s*缓存",
         r"并发",
+        # "kv能放几个请求", "能跑几路", "how many 8k requests fit": sequences the KV cache holds
+        r"\bkv\s*(?:能|可以)?\s*(?:放|装|存|撑|容纳)",
+        r"(?:放|装|跑|撑|扛|容纳)(?:得下)?\s*(?:几|多少)\s*(?:个|路|条)?\s*(?:请求|序列|会话|对话)",
+        r"how many (?:[\w-]+ )?(?:requests|sequences|sessions|conversations) (?:fit|can|could|will|would|at once)",
     ),
     build=_build,
     summarize=_summarize,

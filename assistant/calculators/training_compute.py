@@ -153,6 +153,8 @@ CALCULATOR = Calculator(
         r"train.*\bdays?\b",
         r"gpu[- ]?hours?",
         r"gpu\s*小时",
+        # "理论GPU时多少", "卡时大概多少": GPU-hours asked with the number word after them
+        r"(?<![每单])(?:gpu\s*|卡)(?:小时|时)\s*(?:数|总数)?\s*(?:是|要|需要|大概|约|一共|总共|共)?\s*多少(?!\s*钱)",
         r"time to train",
         r"training time",
         r"\bflops\b",

@@ -1,0 +1,80 @@
+"""The figure asked leads (issue 11, set 21's classes): sequences that fit in the KV cache, several spec fields
+for two cards laid side by side, a card's TDP beside its server's draw, electricity per GPU-hour at the user's
+tariff, and a desk-side workstation on an office circuit. Phrasings are our own; expected figures are worked
+out in each docstring from the catalog's published figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk, tools
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize(
+    ("message", "most"),
+    [
+        ("qwen2.5-7b bf16 单张L20 48G 8k上下文 kv能放几个请求", 55),
+        ("llama 3.1 8b on one h100, how many 8k requests fit in the kv cache?", 50),
+    ],
+)
+def test_sequences_that_fit_lead_when_they_are_asked(assistant: Assistant, message: str, most: int) -> None:
+    """Qwen2.5-7B: 28 layers x 4 KV heads x 128 x 2 (K, V) x 2 bytes = 56 KiB per token, 0.47 GB per 8k
+    sequence; 43.2 GB usable of the L20's 48 GB less 15.2 GB of weights and overhead holds about 55. Llama 3.1
+    8B: 32 x 8 x 128 x 2 x 2 = 128 KiB per token, 1.07 GB per 8k; about 50 in an H100's 72 GB usable."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["inference_memory"]
+    assert output(answer, "inference_memory")["max_concurrent_sequences"] == most
+    assert str(most) in first_sentence(answer), first_sentence(answer)
+
+
+def test_two_spec_fields_for_two_cards_are_both_shown(assistant: Assistant) -> None:
+    """Gaudi 3: 128 GB HBM2e, 1,835 BF16 TFLOPS; H100 SXM: 80 GB HBM3, 989 dense (Intel and NVIDIA datasheets)."""
+    (answer,) = talk(assistant, "gaudi 3 memory + bf16 tflops vs h100 sxm? quick table pls")
+    assert tools(answer) == ["gpu_spec"]
+    for figure in ("128 GB", "80 GB", "1,835", "989"):
+        assert figure in answer.answer.split("\n\n")[0], figure
+
+
+def test_memory_and_power_asked_in_chinese_are_both_given(assistant: Assistant) -> None:
+    """MI325X: 256 GB HBM3E, 1,000 W (AMD Instinct MI325X datasheet)."""
+    (answer,) = talk(assistant, "MI325X 的 HBM 容量跟 power，只要数字")
+    assert tools(answer) == ["gpu_spec"]
+    assert "256 GB" in first_sentence(answer)
+    assert "1,000 W" in first_sentence(answer)
+
+
+def test_a_cards_tdp_and_its_servers_draw_are_both_answered(assistant: Assistant) -> None:
+    """B200: 1,000 W; DGX B200: 14.3 kW maximum system power (NVIDIA DGX B200 user guide)."""
+    (answer,) = talk(assistant, "whats b200 tdp and what does a whole dgx b200 pull")
+    assert tools(answer) == ["gpu_spec", "power_cost"]
+    lead = answer.answer.split("\n\n")[0]
+    assert "1,000 W" in lead
+    assert "14.3 kW" in lead
+
+
+def test_electricity_per_gpu_hour_at_the_users_tariff(assistant: Assistant) -> None:
+    """One H800: 0.7 kW x 1.82 (server overhead) = 1.27 kW, x PUE 1.3 = 1.66 kW at the wall; at ¥0.55/kWh
+    that is ¥0.911 per GPU-hour. The tariff is read beside "IDC" (a hall), not as a colocation rent."""
+    (answer,) = talk(assistant, "我们 IDC 电价 ¥0.55/kWh，一张 H800 满载 per GPU-hour 电费多少？PUE 1.3")
+    assert answer.tool_calls[0].input["electricity_price_per_kwh"] == pytest.approx(0.55)
+    assert "每卡时电费约 **¥0.911" in first_sentence(answer), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "verdict"),
+    [
+        ("办公室放一台4卡4090工作站 普通220V 16A插座够吗", "可以"),
+        ("can a 2x 5090 workstation run off a normal 15A 120V outlet?", "No"),
+    ],
+)
+def test_a_workstation_on_an_office_circuit_is_a_workstation(
+    assistant: Assistant, message: str, verdict: str
+) -> None:
+    """4 x 450 W + 0.5 kW host through a 92% supply = 2.5 kW, within 16 A x 220 V x 80% = 2.816 kW; 2 x 575 W
+    + 0.5 kW = 1.79 kW, above 15 A x 120 V x 80% = 1.44 kW."""
+    (answer,) = talk(assistant, message)
+    assert first_sentence(answer).startswith(verdict), first_sentence(answer)
+    assert output(answer, "power_cost")["pue"] == 1

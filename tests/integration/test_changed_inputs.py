@@ -1,0 +1,111 @@
+"""A follow-up that changes one input reworks the answer with it (issue 11, set 21's classes): a deadline that
+slips, a cloud price that drops, a monthly rent per card, a fleet counted beside a per-server quote, an exchange
+rate at the end of a sentence, GPU-hours asked with the number word after them, and a budget that stays in the
+conversation without turning a question about named GPUs into a purchase plan. Phrasings are our own; expected
+figures are worked out in each docstring from the inputs and published constants."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk, tools
+
+pytestmark = pytest.mark.integration
+
+_THIRTEEN_B = "pretraining a 13B on 2T tokens within 30 days, H100 SXM at 40% MFU: how many GPUs?"
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "days", "gpus"),
+    [
+        ("what if the deadline slips to 45 days", 45, 104),
+        ("and 45 days?", 45, 104),
+        ("deadline gets pushed back to 8 weeks", 56, 88),
+        ("工期推迟到两个月呢", 60, 80),
+    ],
+)
+def test_a_changed_deadline_recounts_the_gpus(
+    assistant: Assistant, follow_up: str, days: int, gpus: int
+) -> None:
+    """6 x 13e9 x 2e12 = 1.56e23 FLOPs; one H100 at 40% of 989 TFLOPS does 3.956e14 FLOP/s. In 45 days
+    (3.888e6 s) that is 101.4 GPUs, 104 in whole 8-GPU servers; 56 days: 81.5 -> 88; 60 days: 76.1 -> 80
+    (Kaplan et al. 2020, C = 6ND; NVIDIA H100 datasheet, 989 dense BF16 TFLOPS)."""
+    first, changed = talk(assistant, _THIRTEEN_B, follow_up)
+    assert output(first, "gpus_for_deadline")["gpus"] == 160
+    result = output(changed, "gpus_for_deadline")
+    assert changed.tool_calls[0].input["deadline_days"] == days
+    assert result["gpus"] == gpus, first_sentence(changed)
+
+
+def test_a_per_server_quote_beside_a_fleet_count_prices_the_fleet(assistant: Assistant) -> None:
+    """$285k per 8-GPU server and 64 GPUs: 8 servers, $2.28M of servers. Reserved cloud for 3 years at
+    $2.20 bills every hour: 64 x 8,760 x 3 x 2.20 = $3,700,224; at $1.80 it is $3,027,456."""
+    quoted, cheaper = talk(
+        assistant,
+        "got quoted $285k per 8x h100 server. cloud reserved 3yr is $2.20/gpu-hr. we'd use it ~70% of "
+        "the time. 64 gpus, 3 years, which is cheaper",
+        "what if cloud drops to 1.80",
+    )
+    tco = output(quoted, "tco")
+    assert quoted.tool_calls[0].input["gpus"] == 64
+    assert "$2,280,000" in quoted.answer
+    assert tco["totals"]["cloud"]["usd"] == pytest.approx(3_700_224, rel=0.001)
+    assert output(cheaper, "tco")["totals"]["cloud"]["usd"] == pytest.approx(3_027_456, rel=0.001)
+
+
+def test_a_monthly_rent_per_card_is_paid_every_hour(assistant: Assistant) -> None:
+    """¥6,000 per card per month, used or not, on 8 cards for 3 years: 8 x 6,000 x 36 = ¥1,728,000."""
+    _, monthly = talk(
+        assistant,
+        "租H800 9.5元每卡时 买一台8卡大概220万 用三年 利用率60% 租还是买",
+        "如果是包月 不管用不用 每卡每月6000呢",
+    )
+    assert "¥1,728,000" in first_sentence(monthly)
+
+
+def test_an_exchange_rate_before_a_full_stop_is_the_one_used(assistant: Assistant) -> None:
+    """$1.5M at the user's 7.2 is ¥10.8M; at ¥2.3M a server that buys 4 (¥9.2M), ¥1.6M left."""
+    (answer,) = talk(
+        assistant,
+        "china supplier quoted ¥2.3M per 8x h20 server. our budget is $1.5M usd, fx 7.2. how many servers can we get?",
+    )
+    assert output(answer, "budget_fit")["servers"] == 4
+    assert "¥10,800,000" in first_sentence(answer), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message", ["8B 15T token 理论GPU时多少 H100 MFU40%", "8B 训 15T token，H100 MFU 40%，卡时大概多少"]
+)
+def test_gpu_hours_asked_with_the_number_word_after_them(assistant: Assistant, message: str) -> None:
+    """6 x 8e9 x 15e12 = 7.2e23 FLOPs at 40% of 989 TFLOPS = 1.82e9 s, about 506k GPU-hours."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_compute"]
+    hours = output(answer, "training_compute")["gpu_hours"]
+    assert hours["expected"] == pytest.approx(505_600, rel=0.01)
+    assert "GPU 小时" in first_sentence(answer)
+
+
+def test_a_budget_in_the_conversation_does_not_plan_a_run_on_named_gpus(assistant: Assistant) -> None:
+    """After "what does ¥8M buy", "40 cards, 13B on 200B tokens at 35% MFU" is timed on those 40 cards:
+    6 x 13e9 x 200e9 = 1.56e22 FLOPs at 35% of the 910B's 376 TFLOPS on 40 cards = 34.3 days. No purchase
+    plan, and never a cost the catalog cannot price ("约 $-")."""
+    _, timed, sft = talk(
+        assistant,
+        "预算800万 910B 8卡整机报价120万一台 能买几台",
+        "40卡 13B 继续预训练 200B token 要多久 MFU 35%",
+        "那如果只做sft 数据5亿token呢",
+    )
+    for answer in (timed, sft):
+        assert tools(answer) == ["training_compute"], tools(answer)
+        assert "$-" not in answer.answer
+    assert "34.3 天" in first_sentence(timed)
+
+
+def test_a_plan_on_a_card_without_a_price_does_not_claim_the_budget_is_exceeded(assistant: Assistant) -> None:
+    """The catalog has no price for the Ascend 910B: the plan times the run and says the budget is not checked."""
+    (answer,) = talk(assistant, "预算800万 910B 训13B 200B token 选什么方案")
+    assert "cluster_plan" in tools(answer)
+    assert "没有方案在预算" not in answer.answer
+    assert "$-" not in answer.answer
+    assert "无法按预算核对" in first_sentence(answer)
