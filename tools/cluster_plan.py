@@ -152,7 +152,8 @@ def _option(
         if prices
         else None,
         meets_deadline=(seconds / SECONDS_PER_DAY <= inp.deadline_days) if inp.deadline_days else None,
-        within_budget=(best_cost is not None and best_cost <= inp.budget_usd) if inp.budget_usd else None,
+        # a card the catalog has no price for cannot be checked against the budget either way
+        within_budget=(best_cost <= inp.budget_usd) if inp.budget_usd and best_cost is not None else None,
         note=note,
     )
 
@@ -242,11 +243,15 @@ def _explain(inp: ClusterPlanInput, options: list[PlanOption]) -> str:
     constraints = []
     if inp.deadline_days:
         constraints.append(f"meets the {inp.deadline_days:g}-day deadline")
-    if inp.budget_usd:
+    if inp.budget_usd and first.within_budget:
         constraints.append(f"stays within ${inp.budget_usd:,.0f}")
     if constraints:
         text += " that " + " and ".join(constraints)
-    text += f": {first.days:g} days, ${_cost(first):,.0f}"
+    text += f": {first.days:g} days"
+    if _cost(first) < float("inf"):
+        text += f", ${_cost(first):,.0f}"
+    elif inp.budget_usd:
+        text += f" (the catalog has no price for {first.gpu}, so the budget is not checked)"
     if len(options) > 1:
         second = options[1]
         if not by_time and _cost(second) < float("inf"):
