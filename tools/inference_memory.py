@@ -498,6 +498,11 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         max_batch = max(0, math.floor(free / (per_token * tokens) + 1e-9))
         # the same comparison as max_batch, so the verdict and the count never disagree at the boundary
         fits = inp.batch <= max_batch
+        if not fits and max_batch and inp.gpus is None and not sized:
+            # "each GPU holds its own copy of the weights": replicas of the group asked for, as many as the
+            # sequences need
+            spread = (tp * math.ceil(inp.batch / max_batch), tp, max_batch)
+            gpus_needed = None
         headroom = round(100 * (usable - per_gpu.total_gb) / usable, 1)
         if not fits:
             suggestions = _suggestions(inp, arch, latent, tokens, usable * GB)

@@ -54,6 +54,9 @@ def _change_zh(text: str) -> str:
 # KV heads of a model known only by its size: Llama 3 (8B to 405B), Qwen 2.5 (7B to 72B: 4 to 8) and
 # Mistral/Mixtral models all cache 8 KV heads (their model cards' config.json, num_key_value_heads)
 DERIVED_KV_HEADS = 8
+# "long context" with no length: 32k tokens, the window Qwen2.5 models were last pre-trained at (technical
+# report, section 3) and a quarter of Llama 3.1's 128k
+LONG_CONTEXT = 32_768
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -64,8 +67,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     gpu_into(slots, payload, assumptions)
     if slots.gpu_count:
         payload.update(tensor_parallel=slots.gpu_count, gpus=slots.gpu_count)
+    elif slots.tensor_parallel:
+        # "each GPU holds its own copy of the weights", "TP2 instances": replicas of that group, as many as needed
+        payload["tensor_parallel"] = slots.tensor_parallel
     if slots.seq_len:
         payload["context_tokens"] = slots.seq_len
+    elif slots.long_context:
+        payload["context_tokens"] = LONG_CONTEXT
+        assumptions.append(
+            assumed(
+                "long context read as 32k tokens (Qwen2.5's and Llama 3.1's native window is 32k-128k); give the length",
+                "长上下文按 32k token 计（Qwen2.5、Llama 3.1 原生支持 32k-128k）；请给出实际长度",
+            )
+        )
     else:
         assumptions.append(assumed("context: the model's pre-training length", "上下文：模型预训练长度"))
     if batch := slots.concurrent or slots.micro_batch or slots.global_batch:
