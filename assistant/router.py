@@ -583,6 +583,8 @@ _OFF_TASK = words(
     r"\b(?:write|draft) (?:me |us )?(?:a |an |my |our )?(?:weekly |daily |monthly |status )?(?:report|email|e-mail|cover letter|resume|cv)\b",
     r"\b(?:write|build|code) (?:me |us )?(?:a |an )?(?:python |web )?(?:scraper|crawler|spider)\b",
     r"写(?:一)?(?:个|份|篇|封)?[^。？?，,]{0,10}?(?:周报|日报|月报|年终总结|述职|简历|邮件|文案|爬虫)",
+    # investment advice: "英伟达股票现在能买吗", "should I buy NVDA stock"
+    r"股票|股价|股市|炒股|\b(?:nvda|amd|intc|nvidia|intel)(?:'s)? (?:stock|shares)\b|\bstock (?:price|market|tips?)\b|\bshare price\b",
 )  # fmt: skip
 # calculators whose result is a number of GPUs, which a follow-up about that setup goes on with
 _COUNTING = {"serving_estimate", "gpus_for_deadline"}
@@ -1204,6 +1206,10 @@ class Router:
             tools, missing_currency = [], True
         else:
             missing_currency = False
+        if not tools and task == Task.PRETRAIN and (slots.params_b or slots.model) and _BUY.search(text):
+            # "we need a new cluster for pretraining a 7b": the plan for that run, its assumptions stated, with
+            # the deadline or budget asked for
+            tools = ["cluster_plan"]
         if (
             slots.budget
             and not (
@@ -1601,6 +1607,8 @@ _BUY = words(
     r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
     r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
     r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)",
+    # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"
+    r"\b(?:need|want|looking for|buy(?:ing)?|get(?:ting)?|spec(?:ing)?|pick(?:ing)?)\s+(?:to buy\s+)?(?:(?:a|an|some|one)\s+)?(?:new\s+)?(?:gpu\s+|training\s+|inference\s+)?(?:servers?|machines?|boxe?s?|cluster|rig)\b(?!\s+(?:with|of)\s+\d)",
 )  # fmt: skip
 
 

@@ -75,6 +75,9 @@ class Slots(BaseModel):
     )
     pipeline_parallel: int | None = None
     seq_len: int | None = None
+    long_context: bool = Field(
+        default=False, description="'长上下文', 'long context' said with no length: read as 32k tokens."
+    )
     micro_batch: int | None = None
     batch_tokens: float | None = Field(
         default=None,
@@ -727,6 +730,17 @@ _ZERO_STAGES = flags(
 )
 _ZERO = flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
 _TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+# one whole copy of the model per card: "each gpu holds its own copy of the weights", "no tensor parallel",
+# "每张卡各放一份权重", "单卡一个副本", "不做张量并行"
+_OWN_COPY = flags(
+    r"\b(?:each|every|per)\s+(?:gpu|card)\b[^.?;]{0,30}\b(?:own|full|whole|complete)\s+(?:copy|replica)"
+    r"|\bone\s+(?:full\s+)?(?:copy|replica)\s+(?:of the (?:model|weights)\s+)?per\s+(?:gpu|card)\b"
+    r"|\b(?:no|without)\s+(?:tensor[- ]parallel(?:ism)?|tp)\b|\breplicas? of (?:one|a single|1) (?:gpu|card)\b"
+    r"|(?:每张?卡|单卡)\s*(?:各)?\s*(?:放|存|有|装|一)\s*(?:一)?\s*(?:份|个)\s*(?:完整)?\s*(?:权重|模型|副本)|不(?:做|用|开)\s*(?:张量并行|tp)"
+)
+_LONG_CONTEXT = flags(
+    r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
+)
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
@@ -1835,11 +1849,15 @@ class SlotExtractor:
             slots.zero_stage = stages[0]
         if match := _TP.search(text):
             slots.tensor_parallel = int(match.group(1))
+        elif _OWN_COPY.search(text):
+            slots.tensor_parallel = 1  # "each GPU holds its own copy of the weights": replicas of one card
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
             number, k = _group(match, 1, 3, 5, 7, 9, 11, 13, 15), _group(match, 2, 4, 6, 8, 10, 12, 14, 16)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
+        elif _LONG_CONTEXT.search(text):
+            slots.long_context = True
         if match := _MICRO_BATCH.search(text):
             slots.micro_batch = int(_group(match, 1, 2, 3) or 1)
         elif (

@@ -78,3 +78,29 @@ def test_a_workstation_on_an_office_circuit_is_a_workstation(
     (answer,) = talk(assistant, message)
     assert first_sentence(answer).startswith(verdict), first_sentence(answer)
     assert output(answer, "power_cost")["pue"] == 1
+
+
+@pytest.mark.parametrize(
+    "message", ["英伟达股票现在能买吗", "should I buy nvidia stock before their earnings?"]
+)
+def test_investment_advice_is_out_of_scope(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert not answer.citations
+    assert "出口" not in answer.answer
+
+
+@pytest.mark.parametrize("message", ["need a server for our llm", "we want to buy a gpu server"])
+def test_a_server_wanted_with_no_workload_asks_what_it_will_run(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not answer.tool_calls
+    assert "fine-tuning" in first_sentence(answer)
+    assert "serving" in first_sentence(answer)
+
+
+def test_a_cluster_needed_for_a_pretraining_run_is_planned(assistant: Assistant) -> None:
+    """A 7B pre-trained on its Chinchilla 140B tokens (20 per parameter): the plan of GPUs and days, with the
+    deadline or budget asked for."""
+    (answer,) = talk(assistant, "we need a new cluster for pretraining a 7b")
+    assert tools(answer) == ["cluster_plan"]
+    assert output(answer, "cluster_plan")["tokens_b"] == 140

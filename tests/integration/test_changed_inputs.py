@@ -109,3 +109,29 @@ def test_a_plan_on_a_card_without_a_price_does_not_claim_the_budget_is_exceeded(
     assert "没有方案在预算" not in answer.answer
     assert "$-" not in answer.answer
     assert "无法按预算核对" in first_sentence(answer)
+
+
+def test_each_gpu_with_its_own_copy_counts_replicas_of_one_card(assistant: Assistant) -> None:
+    """Llama 3.1 8B: 128 KiB of KV per token (32 layers x 8 KV heads x 128 x 2 x 2 bytes), 0.403 GB per 3k
+    sequence. One H100 keeps 72 GB usable - 16.1 GB of weights - 2 GB runtime = 53.9 GB, 133 sequences: 1,200
+    need 10 single-GPU replicas; an FP8 KV cache halves each sequence (267 per card), 5 replicas."""
+    _, copies, fp8 = talk(
+        assistant,
+        "we serve llama 3.1 8b, peak 1200 concurrent chats, avg context 3k tokens. how much kv cache memory at peak",
+        "how many h100s is that if each gpu holds its own copy of the weights",
+        "and with fp8 kv cache?",
+    )
+    assert output(copies, "inference_memory")["replicas_for_batch"] == [10, 1, 133]
+    assert "10 x NVIDIA H100" in first_sentence(copies)
+    assert output(fp8, "inference_memory")["replicas_for_batch"] == [5, 1, 267]
+
+
+def test_a_family_and_size_name_the_model_and_long_context_is_32k(assistant: Assistant) -> None:
+    """ "qwen 72B" is Qwen2.5 72B (80 layers x 8 KV heads x 128 x 2 x 2 bytes = 320 KiB per token, not a size-
+    derived shape), and "长上下文" with no length is read as 32k tokens, stated as an assumption."""
+    (answer,) = talk(assistant, "推理主要跑qwen 72B 长上下文 H20要几张")
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input["model"] == "qwen2.5-72b"
+    assert call.input["context_tokens"] == 32_768
+    assert call.output["kv_kib_per_token"] == 320
+    assert "32k" in answer.answer
