@@ -81,7 +81,7 @@ _AFTER = [
     (
         "hourly",
         flags(
-            r"^\s*(?:/|per|an?|每)\s*(?:gpu|card|卡)?[\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z])|^\s*/\s*(?:卡|张|gpu|card)\s*/\s*(?:小时|时|h|hr|hour)(?![A-Za-z])|^\s*(?:/|每)\s*卡\s*时|^\s*(?:/|per)\s*gpu[\s-]*h"
+            r"^\s*(?:/|per|an?|每)\s*(?:gpu|card|chip|accelerator|device|npu|tpu|卡)?[\s-]*(?:h|hr|hrs|hour|小时|时)(?![A-Za-z])|^\s*/\s*(?:卡|张|gpu|card)\s*/\s*(?:小时|时|h|hr|hour)(?![A-Za-z])|^\s*(?:/|每)\s*卡\s*时|^\s*(?:/|per)\s*gpu[\s-]*h"
             # "15块钱一卡时", "2.5元每卡每小时"
             r"|^\s*(?:钱)?\s*(?:一|每|/)\s*(?:个)?\s*(?:卡时|gpu\s*时|卡\s*每?\s*小时|gpu\s*小时)"
         ),

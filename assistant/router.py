@@ -2001,6 +2001,10 @@ def _refine(
             "tdp_w",
         ]
         return ["gpu_spec"]
+    if len(slots.card_hourly) >= 2 and not (slots.tokens_b or slots.gpu_hours) and "card_hourly" in stated:
+        # "v5p at $4.20/chip-hr vs H100 at $3.00, 50% vs 40% MFU: cost per training token?", "trn2.48xlarge
+        # at $35/hr vs p5.48xlarge at $55/hr, cost per unit of compute": the rented hours side by side
+        return ["gpu_compare"]
     names_card = "gpu" in stated or (follow_up and "spec_fields" in stated)  # not "NVLink有什么作用" later on
     # a follow-up asking a count or a time ("换成H20算力的话要多少张卡") reworks the calculation instead
     counts = follow_up and asked in {"gpus", "days", "gpu_hours", "cost", "memory", "fit"}

@@ -240,6 +240,10 @@ class Slots(BaseModel):
         default_factory=dict,
         description="An hourly cloud price per card, for two or more cards ('h100 is $2.10/hr and b200 is $4.60/hr').",
     )
+    card_mfu: dict[str, float] = Field(
+        default_factory=dict,
+        description="A measured MFU per card, for two or more cards ('~50% mfu on tpu and ~40% on h100').",
+    )
     hours_per_year: float | None = Field(
         default=None, description="Hours a year the GPUs are used ('一年用5000小时', '8000 hours a year')."
     )
@@ -737,6 +741,13 @@ _OWN_COPY = flags(
     r"|\bone\s+(?:full\s+)?(?:copy|replica)\s+(?:of the (?:model|weights)\s+)?per\s+(?:gpu|card)\b"
     r"|\b(?:no|without)\s+(?:tensor[- ]parallel(?:ism)?|tp)\b|\breplicas? of (?:one|a single|1) (?:gpu|card)\b"
     r"|(?:每张?卡|单卡)\s*(?:各)?\s*(?:放|存|有|装|一)\s*(?:一)?\s*(?:份|个)\s*(?:完整)?\s*(?:权重|模型|副本)|不(?:做|用|开)\s*(?:张量并行|tp)"
+)
+# an MFU said of a card: "~50% mfu on tpu", "~40% on h100" (with MFU named in the message), "H100 跑到 40% MFU"
+_MFU_ON_CARD = flags(
+    rf"~?\s*{DECIMAL}\s*%\s*(?:mfu\s*)?(?:on|for|with|w/|在)\s*(?:the\s*|our\s*)?([a-z][\w.-]*)"
+)
+_CARD_AT_MFU = flags(
+    rf"([a-z][\w.-]*)\s*(?:at|@|~|:|is|gets?|hits?|does|跑到|跑|约|能到)?\s*~?\s*{DECIMAL}\s*%\s*mfu"
 )
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
@@ -1551,6 +1562,10 @@ class SlotExtractor:
                 )  # "用8张64G显存的卡", "a 48GB card"
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
+        self._card_mfus(text, mentions, slots)  # "~50% mfu on tpu … ~40% on h100": each card's own
+        self._instances(
+            text, masked, slots
+        )  # "trn2.48xlarge at $35/hr vs p5.48xlarge at $55/hr": each chip's hour
         masked = self._peaks(masked, mentions, slots)  # "910B按320T算": a peak per GPU, not 320T tokens
         masked = self._measured_runs(
             masked, slots
@@ -2002,6 +2017,58 @@ class SlotExtractor:
             before = [c for c in cards if c.end <= money.start and money.start - c.end <= 16]
             if money.kind == "hourly" and before and before[-1].id not in hourly:
                 hourly[before[-1].id] = money.amount
+        if len(hourly) >= 2:
+            slots.card_hourly = hourly
+
+    @staticmethod
+    def _card_mfus(text: str, mentions: list[Mention], slots: Slots) -> None:
+        """An MFU said of each of two or more cards: "we see ~50% mfu on tpu and ~40% on h100"."""
+        cards = [m for m in mentions if m.group == "accelerators"]
+        if len({m.id for m in cards}) < 2 or not re.search(r"\bmfu\b", text, re.IGNORECASE):
+            return
+
+        def card_at(start: int, word: str) -> str | None:
+            named = next((m.id for m in cards if m.start <= start < m.end), None)
+            if named:
+                return named
+            family = next(
+                (
+                    f
+                    for f in ("tpu", "trn", "trainium", "gaudi", "mi3", "ascend", "910")
+                    if word.lower().startswith(f)
+                ),
+                None,
+            )
+            return next((m.id for m in cards if family and family in m.id), None) if family else None
+
+        found: dict[str, float] = {}
+        for match in _MFU_ON_CARD.finditer(text):
+            if card := card_at(match.start(2), match.group(2)):
+                found.setdefault(card, float(match.group(1)) / 100)
+        for match in _CARD_AT_MFU.finditer(text):
+            if card := card_at(match.start(1), match.group(1)):
+                found.setdefault(card, float(match.group(2)) / 100)
+        if len(found) >= 2 and all(0 < v <= 1 for v in found.values()):
+            slots.card_mfu = found
+
+    def _instances(self, text: str, masked: str, slots: Slots) -> None:
+        """Cloud instances named with an hourly price each: the cards they hold, and each card's hour
+        (``masked`` is ``text`` with card names blanked, at the same offsets)."""
+        pattern, shapes = self._names.instance_pattern, self._names.instances
+        found = list(pattern.finditer(text)) if pattern else []
+        if not found:
+            return
+        for card in dict.fromkeys(shapes[m.group(0).lower()][0] for m in found):
+            if slots.gpu is None:
+                slots.gpu = card
+            elif card != slots.gpu and card not in slots.other_gpus:
+                slots.other_gpus.append(card)
+        hourly: dict[str, float] = {}
+        for money in money_mentions(masked):
+            near = [m for m in found if m.end() <= money.start and money.start - m.end() <= 16]
+            if money.kind == "hourly" and near:
+                card, per_instance = shapes[near[-1].group(0).lower()]
+                hourly.setdefault(card, money.amount / per_instance)  # "$55/hr" for 8 H100s: $6.88 each
         if len(hourly) >= 2:
             slots.card_hourly = hourly
 

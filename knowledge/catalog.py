@@ -92,6 +92,11 @@ class Accelerator(Entry):
     scale_up_bandwidth_gb_s: Positive | None = Field(
         description="Total scale-up bandwidth per device, GB/s, both directions added (NVLink 4 = 900)."
     )
+    instances: dict[str, int] = Field(
+        default_factory=dict,
+        description="Cloud instance types built on it and how many it holds ('trn2.48xlarge': 16), beyond "
+        "those the cloud price list names.",
+    )
     zh: ProseZh = Field(description="form_factor, scale_up_interconnect and memory_type in Chinese.")
 
     @model_validator(mode="after")

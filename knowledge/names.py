@@ -43,6 +43,22 @@ class NameIndex:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
         self.accelerator_ids = frozenset(acc.id for acc in catalog.accelerators)
+        # cloud instance types and the accelerators they hold: "p5.48xlarge at $55/hr" is 8 H100s' hour
+        self.instances: dict[str, tuple[str, int]] = {
+            price.instance_type.lower(): (price.accelerator_id, price.accelerators_per_instance)
+            for price in catalog.cloud_prices
+            if re.fullmatch(r"[A-Za-z][\w-]*\.\w+|Standard_\w+|[a-z]\d\w*-\w+-\w+", price.instance_type)
+        }
+        for acc in catalog.accelerators:
+            self.instances.update({name.lower(): (acc.id, n) for name, n in acc.instances.items()})
+        self.instance_pattern = (
+            re.compile(
+                "|".join(rf"\b{re.escape(name)}\b" for name in sorted(self.instances, key=len, reverse=True)),
+                re.IGNORECASE,
+            )
+            if self.instances
+            else None
+        )
         # a named mixture-of-experts model's active size, which people quote as if it were its size
         self.moe_active_b = {m.id: m.active_params_b for m in catalog.models if m.active_params_b}
         for alias, target in list(table.items()):

@@ -30,6 +30,7 @@ RankBy = Literal[
     "gb_s_per_tflop",
     "cloud_usd_per_hour",
     "cloud_usd_per_tflop_hour",
+    "cloud_usd_per_useful_pflop_hour",
 ]
 # what each criterion reads from a row, how it reads, and which way is better
 _CRITERIA: dict[str, tuple[str, str, bool]] = {
@@ -52,6 +53,13 @@ _CRITERIA: dict[str, tuple[str, str, bool]] = {
     "cloud_usd_per_tflop_hour": (
         "cloud_usd_per_bf16_tflop_hour",
         "cheapest catalog cloud $ per GPU-hour per dense BF16 TFLOP/s",
+        False,
+    ),
+    # "v5p at $4.20/chip-hr and 50% MFU, H100 at $3.00 and 40%: cost per training token?": what a PFLOP of work
+    # that lands costs; cost per token is this x 6N, the same factor for every card
+    "cloud_usd_per_useful_pflop_hour": (
+        "cloud_usd_per_useful_pflop_hour",
+        "$ per GPU-hour / (dense BF16 PFLOP/s x MFU): the price of a PFLOP-hour of useful work",
         False,
     ),
 }
@@ -79,6 +87,16 @@ class GpuCompareInput(ToolInput):
         default_factory=dict,
         description="Your purchase price per GPU, USD, keyed by a name in gpus; replaces the catalog price.",
     )
+    cloud_prices_usd: dict[GpuName, PositiveFloat] = Field(
+        default_factory=dict,
+        description="Your rental price per GPU (or chip) hour, USD, keyed by a name in gpus; replaces the "
+        "catalog's cheapest cloud price.",
+    )
+    mfu: dict[GpuName, Annotated[float, Field(gt=0, le=1)]] = Field(
+        default_factory=dict,
+        description="Your measured MFU per GPU (0-1], keyed by a name in gpus: ranks by the cloud price of "
+        "useful work (cloud_usd_per_useful_pflop_hour).",
+    )
     on_demand_cloud_only: bool = Field(
         default=False, description="Consider only on-demand cloud prices (skip community, spot and reserved)."
     )
@@ -104,9 +122,11 @@ class CloudRate(BaseModel):
     usd_per_gpu_hour: float
     provider: str
     instance_type: str
-    pricing: str = Field(description="on-demand, community, spot, reserved-1y or reserved-3y.")
-    as_of: date
-    price_id: str
+    pricing: str = Field(
+        description="on-demand, community, spot, reserved-1y, reserved-3y, or quoted (yours)."
+    )
+    as_of: date | None = Field(description="When the catalog price was read; None for your quote.")
+    price_id: str | None = Field(description="Catalog price id; None for your quote.")
 
 
 class GpuRow(BaseModel):
@@ -139,6 +159,11 @@ class GpuRow(BaseModel):
     cloud_usd_per_bf16_tflop_hour: float | None = Field(
         default=None,
         description="Cheapest cloud $ per GPU-hour / dense BF16 TFLOP/s: rental price-performance.",
+    )
+    mfu: float | None = Field(default=None, description="Your measured MFU on this card, when given.")
+    cloud_usd_per_useful_pflop_hour: float | None = Field(
+        default=None,
+        description="Cloud $ per GPU-hour / (dense BF16 PFLOP/s x MFU): a PFLOP-hour of work that lands.",
     )
     notes: list[str] = Field(default_factory=list, description="What is missing or needs care for this row.")
 
@@ -183,20 +208,26 @@ def _resolve(catalog: Catalog, inp: GpuCompareInput) -> list[Accelerator]:
     return accelerators
 
 
-def _user_prices(catalog: Catalog, inp: GpuCompareInput, ids: set[str]) -> dict[str, float]:
-    prices: dict[str, float] = {}
+def _per_gpu(
+    catalog: Catalog, given: dict[str, float], ids: set[str], field: str = "prices_usd"
+) -> dict[str, float]:
+    """A figure per GPU compared, keyed by catalog id: each name must be one of the GPUs, once."""
+    values: dict[str, float] = {}
     named: dict[str, str] = {}
-    for name, usd in inp.prices_usd.items():
-        acc = find_accelerator(catalog, name, field="prices_usd")
+    for name, value in given.items():
+        acc = find_accelerator(catalog, name, field=field)
         if acc.id not in ids:
-            raise CalculatorInputError("prices_usd", f"{name!r} ({acc.name}) is not one of the GPUs compared")
-        if acc.id in prices:
+            raise CalculatorInputError(field, f"{name!r} ({acc.name}) is not one of the GPUs compared")
+        if acc.id in values:
             raise CalculatorInputError(
-                "prices_usd", f"{name!r} and {named[acc.id]!r} both price {acc.name}; give one price per GPU"
+                field,
+                f"{name!r} and {named[acc.id]!r} both price {acc.name}; give one price per GPU"
+                if field != "mfu"
+                else f"{name!r} and {named[acc.id]!r} both give {acc.name} an MFU; give one MFU per GPU",
             )
-        prices[acc.id] = usd
+        values[acc.id] = value
         named[acc.id] = name
-    return prices
+    return values
 
 
 def _catalog_price(catalog: Catalog, acc: Accelerator) -> PricePoint | None:
@@ -214,7 +245,12 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 def _row(
-    acc: Accelerator, user_price: float | None, point: PricePoint | None, cloud: CloudPrice | None
+    acc: Accelerator,
+    user_price: float | None,
+    point: PricePoint | None,
+    cloud: CloudPrice | None,
+    quoted_hour: float | None = None,
+    mfu: float | None = None,
 ) -> GpuRow:
     notes: list[str] = []
     price: PurchasePrice | None = None
@@ -232,13 +268,38 @@ def _row(
         )
     if acc.fp8_dense_tflops is None:
         notes.append("no FP8 tensor cores")
-    if cloud is None:
+    if quoted_hour is not None:
+        pass  # the user's own rental price
+    elif cloud is None:
         notes.append("no cloud price in the catalog")
     elif cloud.pricing != "on-demand":
         notes.append(f"cheapest cloud price is {cloud.pricing}, not on-demand")
     if acc.segment == "consumer":
         notes.append("GeForce: BF16 rate with FP32 accumulation (half the FP16-accumulate rate); no NVLink")
     usd = price.usd if price else None
+    rate = (
+        CloudRate(
+            usd_per_gpu_hour=quoted_hour,
+            provider="your quote",
+            instance_type="-",
+            pricing="quoted",
+            as_of=None,
+            price_id=None,
+        )
+        if quoted_hour is not None
+        else CloudRate(
+            usd_per_gpu_hour=cloud.usd_per_accelerator_hour,
+            provider=cloud.provider,
+            instance_type=cloud.instance_type,
+            pricing=cloud.pricing,
+            as_of=cloud.as_of,
+            price_id=cloud.id,
+        )
+        if cloud
+        else None
+    )
+    hourly = rate.usd_per_gpu_hour if rate else None
+    useful = acc.bf16_dense_tflops * mfu / 1000 if acc.bf16_dense_tflops and mfu else None
     return GpuRow(
         id=acc.id,
         name=acc.name,
@@ -260,22 +321,11 @@ def _row(
         usd_per_gb_s=_ratio(usd, acc.memory_bandwidth_gb_s),
         bf16_tflops_per_watt=_ratio(acc.bf16_dense_tflops, acc.tdp_w),
         gb_s_per_bf16_tflop=_ratio(acc.memory_bandwidth_gb_s, acc.bf16_dense_tflops),
-        cheapest_cloud=(
-            CloudRate(
-                usd_per_gpu_hour=cloud.usd_per_accelerator_hour,
-                provider=cloud.provider,
-                instance_type=cloud.instance_type,
-                pricing=cloud.pricing,
-                as_of=cloud.as_of,
-                price_id=cloud.id,
-            )
-            if cloud
-            else None
-        ),
-        cloud_usd_per_gpu_hour=cloud.usd_per_accelerator_hour if cloud else None,
-        cloud_usd_per_bf16_tflop_hour=_ratio(
-            cloud.usd_per_accelerator_hour if cloud else None, acc.bf16_dense_tflops
-        ),
+        cheapest_cloud=rate,
+        cloud_usd_per_gpu_hour=hourly,
+        cloud_usd_per_bf16_tflop_hour=_ratio(hourly, acc.bf16_dense_tflops),
+        mfu=mfu,
+        cloud_usd_per_useful_pflop_hour=_ratio(hourly, useful),
         notes=notes,
     )
 
@@ -345,13 +395,18 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     usd_per_tflop when a card compared is only rented, like a TPU). Unknown names get the closest catalog names.
     """
     accelerators = _resolve(catalog, inp)
-    user_prices = _user_prices(catalog, inp, {a.id for a in accelerators})
+    ids = {a.id for a in accelerators}
+    user_prices = _per_gpu(catalog, inp.prices_usd, ids)
+    quoted_hours = _per_gpu(catalog, inp.cloud_prices_usd, ids, "cloud_prices_usd")
+    mfus = _per_gpu(catalog, inp.mfu, ids, "mfu")
     rows: list[GpuRow] = []
     sources: dict[str, Reference] = {}
     for acc in accelerators:
         point = None if acc.id in user_prices else _catalog_price(catalog, acc)
-        cloud = _cheapest_cloud(catalog, acc, inp.on_demand_cloud_only)
-        rows.append(_row(acc, user_prices.get(acc.id), point, cloud))
+        cloud = None if acc.id in quoted_hours else _cheapest_cloud(catalog, acc, inp.on_demand_cloud_only)
+        rows.append(
+            _row(acc, user_prices.get(acc.id), point, cloud, quoted_hours.get(acc.id), mfus.get(acc.id))
+        )
         for entry in (acc, point, cloud):
             if entry is not None:
                 ref = _reference(entry.sources[0])
@@ -365,19 +420,31 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         # "TPU v5p or H100, which is better per dollar?": a TPU is only rented, so price-performance is
         # the rental price per TFLOP, which every card compared has
         rank_by = "cloud_usd_per_tflop_hour"
+    if (
+        rank_by in {"usd_per_tflop", "cloud_usd_per_tflop_hour"}
+        and rows
+        and all(r.cloud_usd_per_useful_pflop_hour is not None for r in rows)
+    ):
+        # a measured MFU on every card: the price of the work that lands, not of the peak
+        rank_by = "cloud_usd_per_useful_pflop_hour"
     ranking, unranked = _rank(rows, rank_by)
     _, criterion, higher_is_better = _CRITERIA[rank_by]
     return GpuCompareOutput(
         formula=(
             "$ per TFLOP = purchase USD / dense BF16 TFLOP/s; $ per GB = purchase USD / memory GB; "
             "TFLOP/W = dense BF16 TFLOP/s / TDP W; GB/s per TFLOP = memory GB/s / dense BF16 TFLOP/s; cloud $ per "
-            "TFLOP-hour = cheapest cloud $ per GPU-hour / dense BF16 TFLOP/s"
+            "TFLOP-hour = cheapest cloud $ per GPU-hour / dense BF16 TFLOP/s; cloud $ per useful PFLOP-hour = $ per "
+            "GPU-hour / (dense BF16 PFLOP/s x MFU)"
         ),
         assumptions=[
             "TFLOP/s are dense (no 2:4 sparsity) peak tensor rates from the catalog",
             "memory is the vendor's usable GB (10^9 bytes) per GPU; TDP is the highest shipping configuration",
             "purchase price: yours where given, else the newest catalog price for one GPU (any kind)",
-            "cloud: the cheapest catalog price per GPU-hour"
+            (
+                "cloud: your price per GPU-hour where given, else the cheapest catalog price"
+                if quoted_hours
+                else "cloud: the cheapest catalog price per GPU-hour"
+            )
             + (
                 " among on-demand prices"
                 if inp.on_demand_cloud_only

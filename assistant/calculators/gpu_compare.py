@@ -13,6 +13,7 @@ from assistant.calculators.common import (
     View,
     assumed,
     num,
+    pct,
     words,
 )
 from assistant.models import ToolCall
@@ -65,6 +66,22 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 + (f"，按每美元 {num(rate)} 元人民币换算" if cny else ""),
             )
         )
+    compared = {slots.gpu, *slots.other_gpus[:7]}
+    if len(set(slots.card_hourly) & compared) >= 2:
+        # each card's hour at the user's price (an instance's price / the chips it holds), in USD
+        cny = slots.cloud_price_currency == "CNY"
+        rate = slots.usd_to_cny or catalog.defaults.usd_to_cny
+        hourly = {
+            gpu: round(price / rate if cny else price, 4)
+            for gpu, price in slots.card_hourly.items()
+            if gpu in compared
+        }
+        payload["cloud_prices_usd"] = hourly
+        if slots.card_mfu and set(slots.card_mfu) >= set(hourly):
+            payload["mfu"] = {gpu: mfu for gpu, mfu in slots.card_mfu.items() if gpu in compared}
+        payload["rank_by"] = (
+            "cloud_usd_per_tflop_hour"  # the tool ranks by useful work when every MFU is given
+        )
     return Plan(tool="gpu_compare", payload=payload, assumed=assumptions)
 
 
@@ -99,6 +116,44 @@ def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
     return en, zh
 
 
+def _rented(o: dict[str, Any]) -> tuple[str, str] | None:
+    """At the user's hourly prices: what a PFLOP-hour costs on each card, of peak or of work at their MFU."""
+    rows = [r for r in o["rows"] if (r.get("cheapest_cloud") or {}).get("pricing") == "quoted"]
+    useful = o.get("rank_by") == "cloud_usd_per_useful_pflop_hour"
+    key = "cloud_usd_per_useful_pflop_hour" if useful else "cloud_usd_per_bf16_tflop_hour"
+    scale = 1 if useful else 1000  # $ per TFLOP-hour -> per PFLOP-hour
+    rows = sorted((r for r in rows if r.get(key)), key=lambda r: r[key])
+    if len(rows) < 2:
+        return None
+    best, next_ = rows[0], rows[1]
+    times = num(next_[key] / best[key])
+
+    def each(r: dict[str, Any]) -> str:
+        mfu = f" x {pct(r['mfu'])} MFU" if useful else ""
+        return f"{r['name']} ${num(r[key] * scale)} (${num(r['cloud_usd_per_gpu_hour'])}/h, {num(r['bf16_dense_tflops'])} TFLOPS{mfu})"
+
+    listed = "; ".join(each(r) for r in rows)
+    if useful:
+        en = (
+            f"At your prices and MFUs, **{best['name']}** is {times}x cheaper per training token: "
+            f"$ per PFLOP-hour of useful work (dense BF16 x MFU): {listed}."
+        )
+        zh = (
+            f"按你的价格和 MFU，**{best['name']}** 每个训练 token 便宜 {times} 倍："
+            f"每 PFLOP 小时有效算力（BF16 稠密 × MFU）的价格：{listed}。"
+        )
+    else:
+        en = (
+            f"At your prices, **{best['name']}** gives {times}x the compute per dollar (same MFU assumed): "
+            f"$ per dense BF16 PFLOP-hour: {listed}."
+        )
+        zh = (
+            f"按你的价格，**{best['name']}** 每美元算力是后者的 {times} 倍（按相同 MFU）："
+            f"每 PFLOP 小时（BF16 稠密）的价格：{listed}。"
+        )
+    return en, zh
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     rows_in = o["rows"]
@@ -124,6 +179,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     lead = _lead(o, against=(call.input.get("gpus") or [None])[0] if view.asked == "ratio" else None)
     if call.input.get("prices_usd") and (quoted := _quoted(o, call.input)):
         lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
+    if call.input.get("cloud_prices_usd") and (rented := _rented(o)):
+        lead = rented  # the user's hourly prices answer: a PFLOP-hour on each card, of peak or of useful work
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would
     if pick := o.get("datacenter_pick"):

@@ -144,13 +144,17 @@ RULES: list[Rule] = [
         "{field}：{a} 和 {b} 都是 {gpu}；每种 GPU 只列一次",
     ),
     rule(
-        rf"prices_usd: {_NAME} \((?P<gpu>.+)\) is not one of the GPUs compared",
-        "prices_usd：{name}（{gpu}）不在参与比较的 GPU 之中",
+        rf"(?P<field>prices_usd|cloud_prices_usd|mfu): {_NAME} \((?P<gpu>.+)\) is not one of the GPUs compared",
+        "{field}：{name}（{gpu}）不在参与比较的 GPU 之中",
     ),
     rule(
-        r"prices_usd: (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") both price (?P<gpu>.+); "
+        r"(?P<field>prices_usd|cloud_prices_usd): (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") both price (?P<gpu>.+); "
         r"give one price per GPU",
-        "prices_usd：{a} 和 {b} 给的都是 {gpu} 的价格；每种 GPU 只给一个价格",
+        "{field}：{a} 和 {b} 给的都是 {gpu} 的价格；每种 GPU 只给一个价格",
+    ),
+    rule(
+        r"mfu: (?P<a>'[^']*'|\"[^\"]*\") and (?P<b>'[^']*'|\"[^\"]*\") both give (?P<gpu>.+) an MFU; give one MFU per GPU",
+        "mfu：{a} 和 {b} 给的都是 {gpu} 的 MFU；每种 GPU 只给一个 MFU",
     ),
     # gpu_memory, inference_memory
     rule(

@@ -104,3 +104,27 @@ def test_a_cluster_needed_for_a_pretraining_run_is_planned(assistant: Assistant)
     (answer,) = talk(assistant, "we need a new cluster for pretraining a 7b")
     assert tools(answer) == ["cluster_plan"]
     assert output(answer, "cluster_plan")["tokens_b"] == 140
+
+
+def test_hourly_quotes_and_mfus_answer_cost_per_training_token(assistant: Assistant) -> None:
+    """$4.20 / (459 TFLOPS x 50%) = $18.3 per useful PFLOP-hour on TPU v5p; $3.00 / (989 x 40%) = $7.58 on H100:
+    the H100 is 2.41x cheaper per token (a token costs 6N FLOPs on either)."""
+    (answer,) = talk(
+        assistant,
+        "jax team. v5p quoted $4.20/chip-hr, h100 $3.00/gpu-hr from a neocloud. we see ~50% mfu on tpu and "
+        "~40% on h100. which is cheaper per training token?",
+    )
+    assert tools(answer) == ["gpu_compare"]
+    assert output(answer, "gpu_compare")["rank_by"] == "cloud_usd_per_useful_pflop_hour"
+    assert "2.41x cheaper per training token" in first_sentence(answer)
+
+
+def test_instance_prices_are_shared_by_the_chips_they_hold(assistant: Assistant) -> None:
+    """trn2.48xlarge (16 Trainium2) at $35/h is $2.19 a chip-hour; p5.48xlarge (8 H100) at $55/h is $6.88:
+    $3.28 against $6.95 per dense BF16 PFLOP-hour, 2.12x the compute per dollar on Trainium2."""
+    (answer,) = talk(
+        assistant, "trn2.48xlarge at $35/hr vs p5.48xlarge at $55/hr, cost per unit of compute? same mfu"
+    )
+    assert tools(answer) == ["gpu_compare"]
+    assert output(answer, "gpu_compare")["ranking"][0]["id"] == "trainium2"
+    assert "2.12x the compute per dollar" in first_sentence(answer)

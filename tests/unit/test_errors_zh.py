@@ -67,6 +67,9 @@ RAISING: list[Payload] = [
     ("gpu_compare", {"gpus": ["h100-sxm", "H100"]}),
     ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "prices_usd": {"a100-80gb-sxm": 10000}}),
     ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "prices_usd": {"h100-sxm": 30000, "H100": 25000}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "cloud_prices_usd": {"h100-sxm": 3, "H100": 2.5}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "mfu": {"a100-80gb-sxm": 0.4}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "mfu": {"h100-sxm": 0.4, "H100": 0.45}}),
     # gpu_memory
     ("training_memory", {"model": "llama-3-8b", "gpus": 3, "tensor_parallel": 3}),
     # host_ram

@@ -297,3 +297,44 @@ def test_a_data_centre_pick_passes_over_consumer_cards() -> None:
         gpu_compare(GpuCompareInput(gpus=["rtx-4090", "rtx-5090"], datacenter=True), CATALOG).datacenter_pick
         is None
     )
+
+
+def test_quoted_hours_and_measured_mfus_rank_by_the_price_of_useful_work() -> None:
+    """TPU v5p at $4.20 a chip-hour and 50% MFU against H100 at $3.00 and 40%: a PFLOP-hour of work that lands
+    costs 4.20 / (0.459 x 0.5) = $18.30 on the TPU and 3.00 / (0.989 x 0.4) = $7.58 on the H100, 2.41x
+    (Google Cloud TPU v5p: 459 dense BF16 TFLOPS; NVIDIA H100 SXM datasheet: 989)."""
+    out = gpu_compare(
+        GpuCompareInput(
+            gpus=["tpu-v5p", "h100-sxm"],
+            rank_by="cloud_usd_per_tflop_hour",
+            cloud_prices_usd={"tpu-v5p": 4.20, "h100-sxm": 3.00},
+            mfu={"tpu-v5p": 0.5, "h100-sxm": 0.4},
+        ),
+        CATALOG,
+    )
+    assert out.rank_by == "cloud_usd_per_useful_pflop_hour"
+    rows = {r.id: r for r in out.rows}
+    assert rows["tpu-v5p"].cloud_usd_per_useful_pflop_hour == pytest.approx(4.20 / (0.459 * 0.5), rel=0.001)
+    assert rows["h100-sxm"].cloud_usd_per_useful_pflop_hour == pytest.approx(3.00 / (0.989 * 0.4), rel=0.001)
+    assert out.ranking[0].id == "h100-sxm"
+    assert rows["h100-sxm"].cheapest_cloud is not None
+    assert rows["h100-sxm"].cheapest_cloud.pricing == "quoted"
+
+
+def test_quoted_hours_without_mfus_rank_by_the_price_of_peak_compute() -> None:
+    """trn2.48xlarge at $35/h holds 16 Trainium2 ($2.19 a chip-hour, 667 dense BF16 TFLOPS: $3.28 per PFLOP-
+    hour); p5.48xlarge at $55/h holds 8 H100 ($6.88, 989: $6.95): Trainium2 is 2.1x the compute per dollar
+    (AWS Neuron documentation, Trainium2; AWS EC2 P5 instance types)."""
+    out = gpu_compare(
+        GpuCompareInput(
+            gpus=["trainium2", "h100-sxm"],
+            rank_by="cloud_usd_per_tflop_hour",
+            cloud_prices_usd={"trainium2": 35 / 16, "h100-sxm": 55 / 8},
+        ),
+        CATALOG,
+    )
+    assert out.rank_by == "cloud_usd_per_tflop_hour"
+    assert out.ranking[0].id == "trainium2"
+    rows = {r.id: r for r in out.rows}
+    assert rows["trainium2"].cloud_usd_per_bf16_tflop_hour * 1000 == pytest.approx(3.28, rel=0.01)
+    assert rows["h100-sxm"].cloud_usd_per_bf16_tflop_hour * 1000 == pytest.approx(6.95, rel=0.01)
