@@ -328,6 +328,12 @@ _STAY_COUNT = re.compile(
     rf"|(?:还是用|保持|维持|仍用|还用)\s*{NUMBER}\s*(?:张|块)?\s*(?:卡|gpu)",
     re.IGNORECASE,
 )
+# "what if every hour", "and every 30 min?", "那每30分钟呢": only an interval, after a checkpoint schedule
+_BARE_EVERY = re.compile(
+    rf"^\W*(?:(?:and|so|ok|what if|what about|how about|if)[,\s]+)?(?:we\s+)?(?:save\s+|checkpoint\s+)?every\s*(?:{NUMBER})?\s*(hours?|hrs?|h|min(?:ute)?s?)\b[^?]{{0,20}}\??\s*$"
+    rf"|^\W*(?:那|如果|要是)?\s*(?:改成|换成)?\s*每\s*(?:{NUMBER})?\s*(?:个)?\s*(小时|分钟)\s*(?:存一次|一次|存)?\s*(?:呢|的话呢|的话)?\s*[?？]?\s*$",
+    re.IGNORECASE,
+)
 # "and 45 days?", "what about 8 weeks", "那60天呢": only a duration, after a count for a deadline
 _BARE_DEADLINE = re.compile(
     rf"^\W*(?:(?:and|so|ok|what about|how about|with)[,\s]+)?(?:only\s+|just\s+)?{NUMBER}\s*(days?|weeks?|months?)\s*(?:instead|then)?\s*\??\s*$"
@@ -651,6 +657,9 @@ _ASKED = [
                          r"how (?:big|large) (?:is |are |would )?(?:a |one |the |each )?(?:full |resumable |weights?[- ]only )?ckpt",
                          # "checkpoint 呢", "and the checkpoints?": the checkpoints of the job being discussed
                          r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
+    # "how much storage total", "存储要多少": the capacity, not the run that fills it
+    ("storage_total", words(r"how much (?:total |overall )?(?:storage|disk(?: space)?|capacity)\b", r"storage (?:do|would|will|should) (?:we|i) (?:need|plan|buy)",
+                            r"(?:存储|硬盘|磁盘)(?:空间|容量)?\s*(?:一共|总共|总)?\s*(?:要|需要|得)\s*(?:多少|多大)", r"(?:要|需要|准备)多少\s*(?:存储|硬盘|磁盘)")),
     # "按每张卡能扛的并发比", "concurrency per card": sequences each card carries, not the cards needed
     ("per_card", words(r"每张?卡(?:能|可以)?(?:扛|跑|带|支持|承载|撑)?的?(?:多少)?(?:路)?并发", r"并发[^，。？?]{0,6}每张?卡",
                        r"(?:concurrency|concurrent (?:users|requests|sequences)) per (?:gpu|card)", r"per[- ](?:gpu|card) concurrency")),
@@ -790,6 +799,19 @@ class Router:
                 update={
                     "deadline_days": to_number(bare.group(1) or bare.group(3)) * DAYS_PER.get(unit.lower(), 1)
                 }
+            )
+        if (
+            own.checkpoint_hours is None
+            and context.slots.checkpoint_hours
+            and (every := _BARE_EVERY.match(text))
+        ):
+            # "what if every hour", "改成每30分钟呢" after a checkpoint schedule: the new interval
+            count, unit = (
+                to_number(every.group(1) or every.group(3) or "1"),
+                (every.group(2) or every.group(4)).lower(),
+            )
+            own = own.model_copy(
+                update={"checkpoint_hours": count / 60 if unit.startswith(("min", "分")) else count}
             )
         if own.gpu_count is None and context.tools and (stay := _STAY_COUNT.search(text)):
             # "fix mfu to 40% and stay on 128": the count kept is the count run on
@@ -2001,6 +2023,9 @@ def _refine(
             "tdp_w",
         ]
         return ["gpu_spec"]
+    if asked == "storage_total" and "storage" in chosen and "tokens_b" not in stated:
+        # "ckpt every 2h kept 48h … how much storage total": the capacity, not a training run's time beside it
+        chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]
     if len(slots.card_hourly) >= 2 and not (slots.tokens_b or slots.gpu_hours) and "card_hourly" in stated:
         # "v5p at $4.20/chip-hr vs H100 at $3.00, 50% vs 40% MFU: cost per training token?", "trn2.48xlarge
         # at $35/hr vs p5.48xlarge at $55/hr, cost per unit of compute": the rented hours side by side

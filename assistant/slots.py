@@ -749,6 +749,32 @@ _MFU_ON_CARD = flags(
 _CARD_AT_MFU = flags(
     rf"([a-z][\w.-]*)\s*(?:at|@|~|:|is|gets?|hits?|does|跑到|跑|约|能到)?\s*~?\s*{DECIMAL}\s*%\s*mfu"
 )
+# a retention schedule: "every 2h kept for the last 48h", "one daily ckpt kept for 30 days", "每天一个保留30天"
+_KEPT_WINDOW = flags(
+    rf"(?:kept|keep|retain(?:ed)?|保留|留)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近)?\s*{NUMBER}\s*(h|hrs?|hours?|days?|d|小时|天)(?![a-z])"
+)
+_DAILY_FOR = flags(
+    rf"(?:\bdaily|\bone (?:a|per|each) day|\bper day|\bevery day|\bonce a day|每天(?:一个|一次|存一个|留一个)?)"
+    rf"[^.;。；]{{0,40}}?(?:kept|keep|retain\w*|保留|留)\s*(?:for\s*)?(?:the\s*)?(?:last\s*)?{NUMBER}\s*(days?|d|天)(?![a-z])"
+)
+
+
+def _retention(text: str, interval_hours: float | None) -> int | None:
+    """Checkpoints a schedule keeps: a rolling window over the interval, plus one a day kept for some days."""
+    daily = _DAILY_FOR.search(text)
+    if not daily:
+        return None  # a window alone stays a window (retention_days): a later interval recounts it
+    kept = int(to_number(daily.group(1)))
+    window = next(
+        (m for m in _KEPT_WINDOW.finditer(text) if not (daily and daily.start() <= m.start() < daily.end())),
+        None,
+    )
+    if window and interval_hours:
+        hours = to_number(window.group(1)) * (24 if window.group(2).lower().startswith(("d", "天")) else 1)
+        kept += max(1, round(hours / interval_hours))
+    return kept or None
+
+
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
@@ -1278,7 +1304,7 @@ _REPLICAS = flags(
     rf"|(?:keep|store|hold|budget)\s*(?:roughly|about|around|~)?\s*{INTEGER}\s*(?:x|×|times|copies)(?![a-z\d])|(?:存|留|保留|备)\s*{NUMBER}\s*份"
 )
 _RETENTION = flags(
-    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|days?|months?|years?|hours?|h)(?![A-Za-z])"
+    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|kept|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|days?|months?|years?|hours?|h)(?![A-Za-z])"
 )
 _RETENTION_HALF_YEAR = flags(
     r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)"
@@ -2381,6 +2407,9 @@ class SlotExtractor:
         ):
             value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
+        if kept := _retention(text, slots.checkpoint_hours):
+            # a schedule written in time ("保留最近2天", "kept for 30 days") counts what it keeps, not its number
+            slots.checkpoints, slots.keeps_checkpoints = kept, True
         if match := take(_WRITE_TIME):
             value, unit = (
                 float(_group(match, 1, 3, 5, 7, 9) or 0),

@@ -209,7 +209,20 @@ class StorageOutput(ToolOutput):
     tiers: list[TierCheck]
     recommended_tier: str = Field(description="Catalog id of the hot tier for data and checkpoints.")
     cold_tier: str | None = Field(description="Catalog id of the tier for durable cold copies.")
+    checkpoints_cold_usd_per_month: float | None = Field(
+        default=None,
+        description="The retained checkpoints kept on the cold tier when it is rented object storage: "
+        "checkpoints TB x its $ per TB-month.",
+    )
     recommendation: str
+
+
+def _object_month(catalog: Catalog, cold: TierCheck | None, terabytes: float) -> float | None:
+    """What keeping ``terabytes`` on the cold tier costs a month, when it is object storage priced per TB-month."""
+    tier = next((t for t in catalog.storage if cold and t.id == cold.id), None)
+    if tier is None or tier.kind != "object" or not tier.usd_per_tb:
+        return None
+    return terabytes * tier.usd_per_tb  # S3 Standard: $0.023 per GB-month = $23 per TB-month
 
 
 def _local_capacity(inp: StorageInput, catalog: Catalog) -> tuple[float, str]:
@@ -492,5 +505,6 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         tiers=checks,
         recommended_tier=pick.id,
         cold_tier=cold.id if cold else None,
+        checkpoints_cold_usd_per_month=_object_month(catalog, cold, checkpoints / TB),
         recommendation=recommendation,
     )

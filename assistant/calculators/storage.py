@@ -44,6 +44,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["run_days"] = slots.deadline_days
     if slots.checkpoints:
         payload["checkpoints_retained"] = slots.checkpoints
+    elif slots.retention_days and slots.checkpoint_hours:
+        # "a checkpoint every 2 h, kept for 48 h": the window over the interval
+        payload["checkpoints_retained"] = max(1, round(slots.retention_days * 24 / slots.checkpoint_hours))
     if slots.weights_only_checkpoints is not None:
         payload["weights_only_retained"] = slots.weights_only_checkpoints
     if slots.token_bytes:
@@ -121,6 +124,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = (
             f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
             f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{_tier_name(o)}。"
+        )
+    if view.period == "month" and (month := o.get("checkpoints_cold_usd_per_month")):
+        # "and roughly what is that per month on S3?": the retained checkpoints at the object store's rate
+        en = en.replace(
+            f"takes **{num(o['checkpoints_gb'] / 1000)} TB**",
+            f"takes **{num(o['checkpoints_gb'] / 1000)} TB**, about **${num(month)} a month** on S3 Standard "
+            f"(${num(month / (o['checkpoints_gb'] / 1000))} per TB-month, catalog)",
+            1,
+        )
+        zh = zh.replace(
+            f"需要 **{num(o['checkpoints_gb'] / 1000)} TB**",
+            f"需要 **{num(o['checkpoints_gb'] / 1000)} TB**，放在 S3 标准存储上每月约 **${num(month)}**（每 TB 每月 ${num(month / (o['checkpoints_gb'] / 1000))}，目录价）",
+            1,
         )
     if view.asked == "weights_checkpoint" and not o.get("write_seconds_at_bandwidth"):
         model, bytes_ = model_name(call.input, o), call.input.get("weights_precision", "bf16").upper()

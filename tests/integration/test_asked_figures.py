@@ -128,3 +128,28 @@ def test_instance_prices_are_shared_by_the_chips_they_hold(assistant: Assistant)
     assert tools(answer) == ["gpu_compare"]
     assert output(answer, "gpu_compare")["ranking"][0]["id"] == "trainium2"
     assert "2.12x the compute per dollar" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "training a 70b. ckpt every 2h kept for the last 48h plus one daily ckpt kept for 30 days, full "
+            "optimizer state. how much storage total, and per month on s3?",
+            54,
+        ),
+        ("34B 每4小时存一次ckpt 保留最近2天 另外每天一个保留14天 存储要多少", 26),
+    ],
+)
+def test_a_retention_schedule_counts_the_checkpoints_it_keeps(
+    assistant: Assistant, message: str, kept: int
+) -> None:
+    """48 h / 2 h = 24 rolling + 30 daily = 54 checkpoints of 980 GB (70B x 14 bytes: BF16 weights, FP32
+    master and Adam moments) = 52.9 TB, about $1,217 a month at S3 Standard's $23 per TB-month; 2 days / 4 h
+    = 12 + 14 daily = 26 of 34B's 476 GB = 12.4 TB. Only the storage is sized: no training run."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"]
+    assert answer.tool_calls[0].input["checkpoints_retained"] == kept
+    if kept == 54:
+        assert "52.9 TB" in first_sentence(answer)
+        assert "$1,217 a month" in first_sentence(answer)

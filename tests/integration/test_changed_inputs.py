@@ -135,3 +135,14 @@ def test_a_family_and_size_name_the_model_and_long_context_is_32k(assistant: Ass
     assert call.input["context_tokens"] == 32_768
     assert call.output["kv_kib_per_token"] == 320
     assert "32k" in answer.answer
+
+
+@pytest.mark.parametrize(("follow_up", "kept"), [("what if every hour", 48), ("那每30分钟呢", 96)])
+def test_a_changed_checkpoint_interval_recounts_the_window(
+    assistant: Assistant, follow_up: str, kept: int
+) -> None:
+    """A 48 h window at one checkpoint every 2 h keeps 24 resumable 70B checkpoints (980 GB each: 23.5 TB);
+    every hour keeps 48 (47 TB), every 30 minutes 96 (94.1 TB)."""
+    first, changed = talk(assistant, "70b, ckpt every 2h kept for the last 48h, how much storage", follow_up)
+    assert first.tool_calls[0].input["checkpoints_retained"] == 24
+    assert changed.tool_calls[0].input["checkpoints_retained"] == kept

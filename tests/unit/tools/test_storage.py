@@ -295,3 +295,12 @@ def test_growth_is_planned_on_top_of_the_total() -> None:
     assert grown.total_tb == pytest.approx(base.total_tb)
     assert grown.total_after_growth_tb == pytest.approx(base.total_tb * 1.69)
     assert base.total_after_growth_tb == pytest.approx(base.total_tb)
+
+
+def test_retained_checkpoints_on_object_storage_cost_a_month() -> None:
+    """54 resumable 70B checkpoints (70e9 x 14 bytes = 980 GB each) are 52.92 TB; on S3 Standard at $0.023 per
+    GB-month (AWS price list, first 50 TB) that is about $1,217 a month."""
+    out = run(params_b=70, dataset_tokens_b=1400, checkpoints_retained=54)
+    assert out.checkpoints_gb == pytest.approx(54 * 70 * 14, rel=0.001)
+    assert out.cold_tier == "object-s3-standard"
+    assert out.checkpoints_cold_usd_per_month == pytest.approx(54 * 0.98 * 23, rel=0.002)
