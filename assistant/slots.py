@@ -860,7 +860,9 @@ def unnegated(text: str) -> str:
 
 
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b|\bsome\s+full\b|\bfull\s+ones?\b"), "full")]  # fmt: skip
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b|\bsome\s+full\b|\bfull\s+ones?\b"
+                      # "LoRA vs full?", "lora or full": the other method named by its one word
+                      r"|(?<=vs )full\b|(?<=vs\. )full\b|(?<=or )full\b|(?<=and )full\b(?!\s+(?:node|server|rack|cluster|precision))"), "full")]  # fmt: skip
 # two methods the same hardware must carry ("做7B到14B的sft和lora", "mostly LoRA, some full"): the heaviest decides
 _BOTH = flags(r"^[^.;。；?？]{0,30}$")
 _BOTH_JOIN = flags(r"\band\b|\bplus\b|\balso\b|\bsome\b|\bas well\b|和|与|跟|以及|、|/|,|，")
@@ -869,6 +871,8 @@ _EITHER = flags(
     r"\bor\b|\bvs\.?|\bversus\b|compar|还是|或者|或是|对比|比较|哪个|which"
     # "lora和全参显存到底差多少", "difference between LoRA and full fine-tuning": each method, side by side
     r"|差多少|差几倍|差别|区别|相差|\bdifferen\w*|\bhow much (?:more|less)\b"
+    # "lora和全参显存各要多少", "memory for each", "respectively": each method's own figure
+    r"|各(?:要|需要|自|是|占)?|分别|\beach\b|\brespectively\b"
 )
 # adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
 _ADAPTERS = flags(
@@ -2691,7 +2695,7 @@ _UNKNOWN_CARD = flags(
     r"|\bmlu\s*-?\d{3}\w*|寒武纪\w{0,6}"
     r"|(?:kunlun|昆仑)(?:芯|xin)?\s*\w{0,5}|\bp800\b|海光\s*(?:dcu)?\s*\w{0,5}|\b(?:hygon\s*)?dcu\s*[kz]?\d{0,3}\b"
     r"|摩尔线程\s*\w{0,8}|\bmtt\s*s\d{3,4}\b|壁仞\s*\w{0,6}|\bbr1\d0\b|沐曦\s*\w{0,6}|燧原\s*\w{0,6}|天数智芯\s*\w{0,6}"
-    r"|\bl2\b|\b4090\s*d\b|\brtx\s*a6000\b|\ba6000\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
+    r"|\bl2\b|\b4090\s*d\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
     r"|\btrainium(?:\s*[13])?\b|\btrn[13]n?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
 )
 

@@ -146,3 +146,25 @@ def test_a_changed_checkpoint_interval_recounts_the_window(
     first, changed = talk(assistant, "70b, ckpt every 2h kept for the last 48h, how much storage", follow_up)
     assert first.tool_calls[0].input["checkpoints_retained"] == 24
     assert changed.tool_calls[0].input["checkpoints_retained"] == kept
+
+
+def test_a_follow_up_to_a_catalogued_workstation_card_sizes_that_card(assistant: Assistant) -> None:
+    """The RTX A6000 (48 GB GDDR6, NVIDIA's specification) is sized itself, never swapped for the card before:
+    QLoRA of Qwen2.5 72B needs 52.8 GB on one card, so two A6000s shard it with ZeRO-3 (32.4 GB each)."""
+    _, pair = talk(assistant, "qwen2.5 72b qlora 单张4090够吗", "那换成2张a6000呢")
+    call = pair.tool_calls[0]
+    assert call.input["gpu"] == "rtx-a6000"
+    assert call.input["gpus"] == 2
+    assert "不在我的硬件目录" not in pair.answer
+    assert "RTX A6000" in first_sentence(pair)
+
+
+@pytest.mark.parametrize(
+    "message", ["32B模型做领域微调 lora和全参显存各要多少", "32B fine-tune: memory for LoRA vs full?"]
+)
+def test_both_methods_asked_are_both_sized(assistant: Assistant, message: str) -> None:
+    """LoRA keeps the BF16 weights (32B x 2 = 64 GB) plus small adapters; a full fine-tune adds BF16 gradients
+    (64 GB) and FP32 Adam states with master weights (384 GB): each method's figure, side by side."""
+    (answer,) = talk(assistant, message)
+    methods = [c.input["finetune"] for c in answer.tool_calls if c.name == "training_memory"]
+    assert methods == ["lora", "full"]
