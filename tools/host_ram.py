@@ -174,7 +174,18 @@ class HostRamOutput(ToolOutput):
     )
     dimm_layout: str
     reference_servers: list[ReferenceServerRatio]
-    current_ram_sufficient: bool | None
+    current_ram_sufficient: bool | None = Field(
+        description="current_ram_gb covers the floor: 1x GPU memory (or the offloaded states) plus loaders, "
+        "pinned buffers and staging."
+    )
+    current_ram_comfortable: bool | None = Field(
+        default=None, description="current_ram_gb also covers the plan at ram_to_gpu_memory_ratio."
+    )
+    minimum_gib: float = Field(
+        default=0.0,
+        description="The floor a server must have, GiB: 1x GPU memory (or the offloaded states, "
+        "if larger) plus loaders, pinned buffers and checkpoint staging.",
+    )
     cpu_cores_min: int = Field(
         description="Physical cores per server: GPUs x (loader workers + 2: the training process and NCCL/OS)."
     )
@@ -280,6 +291,8 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     # cover the same spare memory: the larger of the two sizes the server, not their sum (which asked 24+
     # bytes per parameter on top of 2x the GPU memory).
     total = max(baseline, offload) + loaders + pinned + staging
+    # the floor: host memory at least the GPUs' own (a copy of every weight and state can pass through it)
+    floor = max(gpu_total * GB, offload) + loaders + pinned + staging
     if offload > baseline:
         assumptions.append(
             "the offloaded states exceed the baseline ratio, so they size the RAM in its place (not added to it)"
@@ -343,20 +356,24 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
             f"plan {planned} cores: {per_gpu:g} per GPU, the median of the catalog's 8-GPU servers"
         )
     sufficient: bool | None = None
+    comfortable: bool | None = None
     verdict = (
         f"install {size:,} GB of RAM per server ({layout}; DIMM GB are GiB) for the {total / GB:,.0f} GB "
         f"= {required_gib:,.0f} GiB needed"
     )
     if inp.current_ram_gb is not None:
-        sufficient = inp.current_ram_gb >= required_gib
+        sufficient = inp.current_ram_gb >= floor / GIB
+        comfortable = inp.current_ram_gb >= required_gib
         if inp.current_ram_gb <= DESKTOP_ADVICE_GB:
             warnings.append(
                 f"{inp.current_ram_gb:g} GB is desktop-PC sizing (the common '8-16 GB is enough' advice); a GPU "
                 f"training server with {gpu_total:g} GB of GPU memory needs about {size:,} GB"
             )
         elif not sufficient:
-            warnings.append(f"{inp.current_ram_gb:g} GB is short of the {required_gib:,.0f} GiB needed")
-        verdict += f"; the current {inp.current_ram_gb:g} GB is {'enough' if sufficient else 'not enough'}"
+            warnings.append(f"{inp.current_ram_gb:g} GB is short of the {floor / GIB:,.0f} GiB floor")
+        verdict += f"; the current {inp.current_ram_gb:g} GB is " + (
+            "enough" if comfortable else "enough at the floor" if sufficient else "not enough"
+        )
 
     sources = [
         Reference(title=f"{s.title} (catalog: {server.id})", url=str(s.url))
@@ -393,6 +410,8 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         dimm_layout=layout,
         reference_servers=references,
         current_ram_sufficient=sufficient,
+        current_ram_comfortable=comfortable,
+        minimum_gib=round(floor / GIB, 1),
         cpu_cores_min=cores,
         cpu_cores_planned=planned,
         verdict=verdict,

@@ -121,7 +121,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if o.get("current_ram_sufficient") is not None:
         # "1T够不够": the verdict on their figure first
         have, need = num(call.input["current_ram_gb"]), num(o["per_node"]["total_gib"])
-        if o["current_ram_sufficient"]:
+        if o["current_ram_sufficient"] and o.get("current_ram_comfortable") is False:
+            # between the floor and the 2x plan: enough without offload, short of room for it
+            floor = num(o["minimum_gib"])
+            verdict_en, verdict_zh = (
+                f"Enough for training without offload, and not overkill: {have} GB covers the ~{floor} GiB floor (the GPUs' own "
+                f"memory plus loaders and pinned buffers); the ~{need} GiB plan at "
+                f"{num(call.input.get('ram_to_gpu_memory_ratio', 2))}x GPU memory is what ZeRO-Offload or "
+                "in-memory checkpoint staging would want.",
+                f"不开 offload 够用，也不算多：{have} GB 高于约 {floor} GiB 的下限（与显存相当，再加数据加载和锁页缓冲）；"
+                f"按显存 {num(call.input.get('ram_to_gpu_memory_ratio', 2))} 倍规划的约 {need} GiB，"
+                "是开 ZeRO-Offload 或在内存里暂存检查点时才需要的。",
+            )
+        elif o["current_ram_sufficient"]:
             verdict_en, verdict_zh = (
                 f"Yes: {have} GB covers the ~{need} GiB needed.",
                 f"够：{have} GB 足以覆盖所需的约 {need} GiB。",

@@ -257,7 +257,7 @@ RULES: list[Rule] = [
         "需要约 {size} GB",
     ),
     rule(
-        rf"(?P<ram>{NUMBER}) GB is short of the (?P<gib>{NUMBER}) GiB needed", "{ram} GB 不足所需的 {gib} GiB"
+        rf"(?P<ram>{NUMBER}) GB is short of the (?P<gib>{NUMBER}) GiB floor", "{ram} GB 低于 {gib} GiB 的下限"
     ),
     # inference_memory
     rule(

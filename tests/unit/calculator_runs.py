@@ -344,6 +344,7 @@ TARGETED: list[Payload] = [
     ("deepspeed_estimate", {"model": "llama-2-7b", "zero_stage": 2, "gpus_per_node": 8}),
     # host RAM: totals given, per-GPU memory given, staging, offload, beyond 8 TiB
     ("host_ram", {"total_gpu_memory_gb": 640}),
+    ("host_ram", {"gpu": "h100-sxm", "current_ram_gb": 512}),  # below the floor of 1x GPU memory
     ("host_ram", {"gpu_memory_gb": 48, "gpus_per_node": 4, "ram_to_gpu_memory_ratio": 3}),
     ("host_ram", {"gpu": "h200", "model": "llama-3-70b", "checkpoint_staging": True, "nodes": 4}),
     ("host_ram", {"gpu": "h100-sxm", "params_b": 405, "offload_optimizer": True, "offload_params": True}),

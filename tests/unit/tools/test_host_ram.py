@@ -230,3 +230,13 @@ def test_offload_takes_the_baselines_place_when_larger_not_added_to_it() -> None
     assert small.per_node.total_gb == pytest.approx(
         small.per_node.baseline_gb + small.per_node.loader_buffers_gb + small.per_node.pinned_gb, rel=1e-9
     )
+
+
+def test_ram_between_the_floor_and_the_plan_is_enough_without_offload() -> None:
+    """8 x H100 = 640 GB of HBM; the floor adds loaders (8 x 4 x 2 x 64 MB = 4.1 GB) and pinned buffers
+    (8 x 2 GB): 660 GB = 615 GiB. 1 TB clears it (pre-training without offload), short of the 2x plan of
+    1,211 GiB that offload or checkpoint staging would want; NVIDIA's DGX H100 ships 2 TB."""
+    out = run(gpu="H100", current_ram_gb=1024)
+    assert out.minimum_gib == pytest.approx((640 + 8 * 4 * 2 * 0.064 + 16) * GB / GIB, rel=0.001)
+    assert out.current_ram_sufficient is True
+    assert out.current_ram_comfortable is False
