@@ -759,10 +759,12 @@ _LADDER_ZH = ("rtx-4090", "l40s", "a100-80gb-sxm", "h20", "h200", "b200")
 _UPGRADES = ("h100-sxm", "h200", "b200")
 _UPGRADES_ZH = ("h20", "h800", "ascend-910b2", "h100-sxm")
 _READ_RATE = words(
-    r"read (?:speed|rate|bandwidth|throughput)",
+    r"read (?:speed|rate|bandwidth|throughput|bw)\b",
+    r"\bread[- ]bw\b",
     r"(?:read|load)s? (?:the )?data (?:at|how fast)",
     r"data[- ]?loading (?:bandwidth|speed|rate)",
     r"读(?:取)?(?:数据)?的?(?:速度|带宽|速率|吞吐)",
+    r"数据\s*读\s*(?:取)?\s*(?:速度|带宽|速率)",
     r"读(?:取)?(?:训练)?数据[^，,。？?]{0,8}(?:速度|带宽|速率|吞吐)",
 )
 _UPGRADE = words(r"\bupgrad\w*", r"\bworth (?:replacing|moving on)", r"升级|换代|换新|淘汰")
@@ -853,7 +855,8 @@ class Router:
         # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")
         explains = (
             explain_words
-            and (not stated.keys() & _CALC_SLOTS or needs_tech)
+            # "what read bw do we need, do we need lustre?": the figure asked leads, the judgement beside it
+            and (not stated.keys() & _CALC_SLOTS or (needs_tech and not (asked or _READ_RATE.search(text))))
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)
@@ -886,7 +889,10 @@ class Router:
             slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
             if "gpu_compare" not in triggered and not slots.spec_fields:
                 triggered.append("gpu_compare")
-        if _READ_RATE.search(text) and (slots.params_b or slots.model) and slots.gpu_count:
+        if _READ_RATE.search(text) and slots.tokens_per_second_per_gpu and slots.gpu_count:
+            # "128 GPUs at 12k tokens/s each: what read bandwidth?": their rate, times the bytes of a token
+            triggered, asked = ["data_volume"], "bandwidth"
+        elif _READ_RATE.search(text) and (slots.params_b or slots.model) and slots.gpu_count:
             # "what read speed does training need? 256 H100s, 8B": its tokens/s, then the bytes they read
             triggered, asked = ["training_compute", "data_volume"], "bandwidth"
         if own.gpu and not own.other_gpus and _UPGRADE.search(text) and own.gpu not in _UPGRADES:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, num, words
+from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, assumed, num, words
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -30,8 +30,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             payload["replicas"] = slots.replicas
     if "tokens_b" in payload and slots.replicas and slots.raw_data_tb is None:
         payload["replicas"] = slots.replicas  # "keep roughly 3x": the corpus, that many times
-    if slots.tokens_per_second_per_gpu and slots.gpu_count and slots.token_bytes:
+    if slots.tokens_per_second_per_gpu and slots.gpu_count:
         payload.update(tokens_per_second_per_gpu=slots.tokens_per_second_per_gpu, gpus=slots.gpu_count)
+        if not slots.token_bytes:
+            # the id width of today's vocabularies (Llama 3: 128,256 ids) is 4 bytes
+            payload["bytes_per_token_id"] = 4
+            assumptions.append(
+                assumed(
+                    "4 bytes per token id (int32: vocabularies above 65,536, as Llama 3's and Qwen's)",
+                    "每个 token id 4 字节（int32：词表超过 65,536，如 Llama 3、Qwen）",
+                )
+            )
     elif slots.samples_per_second_per_gpu and slots.sample_mb and slots.gpu_count:
         # "64卡 每卡每秒40个clip 每个2MB": video or images, read whole
         payload.update(
