@@ -153,3 +153,43 @@ def test_a_retention_schedule_counts_the_checkpoints_it_keeps(
     if kept == 54:
         assert "52.9 TB" in first_sentence(answer)
         assert "$1,217 a month" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "rate"),
+    [
+        (
+            "96 gpus, ~10k tokens/s per gpu. what read bw does the data loader need? do we need a parallel fs?",
+            3.84,
+        ),
+        ("64卡 每卡每秒9000 token 数据读带宽要多少", 2.3),
+    ],
+)
+def test_a_read_rate_is_computed_from_the_rate_given(assistant: Assistant, message: str, rate: float) -> None:
+    """96 GPUs x 10,000 tokens/s x 4 bytes per id = 3.84 MB/s; 64 x 9,000 x 4 = 2.3 MB/s: the figure leads, and
+    a judgement asked beside it ("do we need a parallel fs?") does not replace it."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"]
+    assert output(answer, "data_volume")["read_mb_s"] == pytest.approx(rate, rel=0.01)
+    assert f"{rate:g} MB/s" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "verdict"),
+    [
+        (
+            "is 1TB of RAM per 8xH100 box too much for plain pretraining? no offload",
+            "Enough for training without offload, and not overkill",
+        ),
+        ("8卡H100每台配1T内存是不是太多了 不开offload", "不开 offload 够用，也不算多"),
+        ("our 8x h100 servers have 512GB ram, enough?", "No"),
+    ],
+)
+def test_host_ram_quoted_is_judged_against_the_floor_and_the_plan(
+    assistant: Assistant, message: str, verdict: str
+) -> None:
+    """640 GB of HBM: 1 TB clears the ~615 GiB floor (enough without offload) though short of the 2x plan;
+    512 GB is below the floor."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["host_ram"]
+    assert first_sentence(answer).startswith(verdict), first_sentence(answer)

@@ -127,16 +127,16 @@ def test_questions_the_faq_now_answers_lead_with_its_answer(
     ("question", "heading"),
     [
         ("rail optimized topology是什么 要不要这样布线", "轨道优化"),
-        ("what's a rail-optimized fabric, and do 8 nodes need one?", "Rail-optimised"),
+        ("what's a rail-optimized fabric, and do 8 nodes need one?", "rail-optimi"),
     ],
 )
 def test_a_term_asked_about_reaches_the_section_it_heads(
     assistant: Assistant, question: str, heading: str
 ) -> None:
-    """The heading spells it the British way ("Rail-optimised") or in Chinese with the English beside it; the
-    section still answers, first."""
+    """A heading spells it the British way ("Rail-optimised"), the American way (the FAQ's "rail-optimized") or in
+    Chinese with the English beside it; a section headed by the term still answers, first."""
     answer = assistant.ask(question)
-    assert heading in answer.citations[0].section, [c.section for c in answer.citations]
+    assert heading in answer.citations[0].section.lower(), [c.section for c in answer.citations]
 
 
 @pytest.mark.parametrize(
@@ -265,3 +265,33 @@ def test_the_question_asked_is_answered_by_its_own_section(
     assistant: Assistant, question: str, says: str
 ) -> None:
     assert re.search(says, lead(assistant.ask(question))), lead(assistant.ask(question))[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        # export controls cut both ways: outside China, buying Ascend carries the BIS guidance of May 2025
+        ("we're a startup in texas, is huawei ascend a cheaper option than nvidia for us?", r"^Not safely"),
+        ("美国公司能不能买昇腾910B省钱", r"^不稳妥"),
+        # mixed generations: one cluster, separate jobs (this section or the H100-with-A100 one says so)
+        (
+            "can we run one training job across our A800 nodes and new H800 nodes?",
+            r"^(?:In one cluster yes; in one training job rarely|Not in one synchronous training job)",
+        ),
+        (
+            "老的A800和新买的H800能放在一个任务里一起训吗",
+            r"^(?:一个集群里可以，一个训练任务里很少划算|一个同步训练任务里不要混)",
+        ),
+        # containers on Slurm for a Docker team
+        (
+            "pyxis/enroot vs apptainer for running docker images under slurm?",
+            r"^Enroot with the Pyxis plugin",
+        ),
+        ("slurm上跑docker镜像 用apptainer还是pyxis", r"^多机 GPU 训练选 Enroot 加 Pyxis 插件"),
+    ],
+)
+def test_decisions_added_for_set_21s_classes_lead_with_the_answer(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    answer = assistant.ask(question)
+    assert re.search(says, lead(answer), re.DOTALL), lead(answer)[:300]
