@@ -59,6 +59,10 @@ class Slots(BaseModel):
         default_factory=list,
         description="Utilisations weighed side by side ('show at 100% and 70% utilization', '利用率60%和80%'), 0-1.",
     )
+    tp_options: list[int] = Field(
+        default_factory=list,
+        description="Tensor-parallel sizes weighed on the same GPUs ('TP=4 one instance vs two TP=2'), in order.",
+    )
     zero_options: list[int] = Field(
         default_factory=list,
         description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
@@ -343,6 +347,8 @@ class Slots(BaseModel):
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
         if "zero_stage" in stated:
             carried["zero_options"] = []  # "那用ZeRO-3呢": that stage alone
+        if "tensor_parallel" in stated:
+            carried["tp_options"] = []  # "and TP 8?": that size alone
         if "utilization" in stated:
             carried["utilization_options"] = []  # "and at 40%?": that utilisation alone
         if "mfu" in stated:
@@ -1894,6 +1900,10 @@ class SlotExtractor:
             slots.zero_stage = stages[0]
         if match := _TP.search(text):
             slots.tensor_parallel = int(match.group(1))
+            sizes = list(dict.fromkeys(int(m.group(1)) for m in _TP.finditer(text)))
+            if len(sizes) > 1 and _EITHER.search(text):
+                # "TP=4 one instance vs two TP=2 instances": each size on the same GPUs, replicas filling them
+                slots.tp_options = sizes
         elif _OWN_COPY.search(text):
             slots.tensor_parallel = 1  # "each GPU holds its own copy of the weights": replicas of one card
         if match := _PP.search(text):

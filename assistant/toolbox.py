@@ -156,6 +156,13 @@ class ToolBox:
                 runs.extend(
                     (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
                 )
+            elif name == "inference_memory" and len(slots.tp_options) > 1 and slots.gpu_count:
+                # "TP=4 one instance vs two TP=2 instances on 4 H100s": each layout on the same GPUs
+                runs.extend(
+                    (name, slots.model_copy(update={"tensor_parallel": tp, "tp_options": []}))
+                    for tp in slots.tp_options
+                    if slots.gpu_count % tp == 0
+                )
             elif name == "training_memory" and len(slots.zero_options) > 1:
                 # "zero1 2 3到底差在哪 7B 8卡": the memory of each stage on the same cards
                 runs.extend(

@@ -65,7 +65,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not model_into(slots, payload):
         return None
     gpu_into(slots, payload, assumptions)
-    if slots.gpu_count:
+    if slots.gpu_count and slots.tensor_parallel and slots.gpu_count % slots.tensor_parallel == 0:
+        # "4 H100s as two TP=2 instances": replicas of the group fill the GPUs
+        payload.update(tensor_parallel=slots.tensor_parallel, gpus=slots.gpu_count)
+    elif slots.gpu_count:
         payload.update(tensor_parallel=slots.gpu_count, gpus=slots.gpu_count)
     elif slots.tensor_parallel:
         # "each GPU holds its own copy of the weights", "TP2 instances": replicas of that group, as many as needed

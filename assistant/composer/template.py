@@ -418,6 +418,52 @@ def _bought_time_lead(run: ToolRun, lang: Language) -> str | None:
     return f"On this budget, **{card(runs[0])}** trains fastest ({listed})."
 
 
+def _layouts_lead(run: ToolRun, lang: Language) -> str | None:
+    """ "4×H100: TP=4 one instance vs two TP=2?": each layout's memory per GPU and the sequences it holds in all,
+    the layout that holds the most first named."""
+    calls = [c for c in run.calls if c.name == "inference_memory" and "gpus" in c.input]
+    if len(calls) < 2 or len({c.input.get("tensor_parallel") for c in calls}) < 2:
+        return None
+    zh = lang == "zh"
+
+    def layout(call: ToolCall) -> str:
+        tp, copies = call.output["tensor_parallel"], call.output["replicas"]
+        if zh:
+            return f"{'一个' if copies == 1 else f'{copies} 个'} TP={tp} 实例"
+        return f"{'one' if copies == 1 else copies} TP={tp} instance{'s' if copies > 1 else ''}"
+
+    def held(call: ToolCall) -> str:
+        per, usable = num(call.output["per_gpu"]["total_gb"]), num(call.output.get("usable_gb_per_gpu"))
+        most = call.output.get("max_concurrent_sequences")
+        if call.output.get("fits") and most:
+            return (
+                f"每卡 {per} GB，合计最多约 {num(most)} 路并发"
+                if zh
+                else f"{per} GB per GPU, up to {num(most)} sequences in all"
+            )
+        return (
+            f"每卡 {per} GB，超过可用的 {usable} GB，放不下"
+            if zh
+            else f"{per} GB per GPU, more than the {usable} GB usable: it does not fit"
+        )
+
+    fitting = [c for c in calls if c.output.get("fits") and c.output.get("max_concurrent_sequences")]
+    best = max(fitting, key=lambda c: c.output["max_concurrent_sequences"]) if fitting else None
+    gpus, card = calls[0].input["gpus"], calls[0].output.get("gpu")
+    tokens = num(calls[0].output["context_tokens"])
+    if zh:
+        listed = "；".join(f"{layout(c)}：{held(c)}" for c in calls)
+        pick = f"**{layout(best)}** 能同时容纳的序列最多，吞吐通常更高。" if best else "两种切法都放不下。"
+        return f"{gpus} 张 {card}、每路 {tokens} token：{listed}。{pick}"
+    listed = "; ".join(f"{layout(c)}: {held(c)}" for c in calls)
+    pick = (
+        f"**{layout(best).capitalize()}** holds the most sequences at once, which usually means more throughput."
+        if best
+        else "Neither layout fits."
+    )
+    return f"On {gpus} x {card} at {tokens} tokens per sequence: {listed}. {pick}"
+
+
 def _stages_lead(run: ToolRun, lang: Language) -> str | None:
     """ "zero1 2 3差在哪 7B 8卡": the memory per GPU at each ZeRO stage on the same cards, side by side."""
     calls = [c for c in run.calls if c.name == "training_memory"]
@@ -914,6 +960,9 @@ class TemplateComposer:
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each
                 by_card, heads = [staged], []
+            if laid := _layouts_lead(run, lang):
+                # "TP=4 one instance vs two TP=2": each layout on the same GPUs, instead of one verdict each
+                by_card, heads = [laid], []
             if spread := _utilizations_lead(run, lang, view.first(lang)):
                 # each utilisation's cost per GPU-hour, then the full picture at the last one
                 last = [c for c in ordered if c.name == "tco"][-1]

@@ -193,3 +193,22 @@ def test_host_ram_quoted_is_judged_against_the_floor_and_the_plan(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["host_ram"]
     assert first_sentence(answer).startswith(verdict), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "vllm 部署 llama3 70b bf16，4×H100：TP=4 一个 instance vs 两个 TP=2 instance，throughput 哪个好",
+        "llama 3 70b in bf16 on 4 h100s with vllm: tp=4 or two tp=2 instances?",
+    ],
+)
+def test_tensor_parallel_layouts_on_the_same_gpus_are_weighed(assistant: Assistant, message: str) -> None:
+    """Llama 3 70B in BF16 is 141 GB of weights: TP=4 puts 35.3 GB on each H100 and leaves room for about 51
+    sequences of 8k tokens (320 KiB of KV per token, 2.68 GB each); TP=2 puts 70.6 GB on each, more than the
+    72 GB usable once runtime and activations are added, so two TP=2 instances do not fit in BF16."""
+    (answer,) = talk(assistant, message)
+    runs = [c for c in answer.tool_calls if c.name == "inference_memory"]
+    assert [c.input["tensor_parallel"] for c in runs] == [4, 2]
+    assert [c.output["fits"] for c in runs] == [True, False]
+    assert "TP=4" in first_sentence(answer)
+    assert "TP=2" in first_sentence(answer)
