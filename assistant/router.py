@@ -1755,6 +1755,8 @@ _GENERATES = words(r"\bgenerat(?:e|es|ing|ion)\b", r"\bdecod(?:e|ing)\b", r"生�
 _RUNS_A_MODEL = words(
     r"\brun(?:ning|s)?\b(?! (?:a |the |our )?(?:job|cluster|training|pretrain))", r"\bself[- ]host", r"\blocally\b",
     r"\bat home\b", r"本地跑", r"跑起来", r"跑一下", r"能跑",
+    # "weights are ~26GB and it fits on a 40GB A100": the weights held to run it
+    r"\bweights?\b[^.?;]{0,40}\bfits?\b", r"权重[^。？?；]{0,20}(?:放得下|装得下|塞得下)",
 )  # fmt: skip
 # a pre-training run named as the work (not "a pretrained model"): "continued pretraining", "继续预训练"
 _PRETRAINING_RUN = words(

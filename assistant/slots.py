@@ -23,7 +23,7 @@ from assistant.numbers import (
     scaled,
     to_number,
 )
-from knowledge.names import Mention, NameIndex
+from knowledge.names import Mention, NameIndex, variant
 from tools.gpu_spec import PRICE_FIELDS
 
 
@@ -781,6 +781,10 @@ def _retention(text: str, interval_hours: float | None) -> int | None:
     return kept or None
 
 
+_HOURS_A_DAY = flags(
+    rf"{NUMBER}\s*(?:h|hrs?|hours?)\s*(?:a|per|/|each|every)\s*day\b"
+    rf"|(?:每天|一天|每日)\s*(?:跑|开|用|运行|开机|工作)?\s*{NUMBER}\s*(?:个)?\s*(?:小时|h)"
+)
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
@@ -799,6 +803,11 @@ _SEQ = flags(
     rf"|{DECIMAL}\s*(k)\s*(?:tokens?)?\s*(?:的)?\s*(?:请求|输入|长度|长文本|序列|长上下文)|(?:长度|输入长度)\s*(?:为|是)?\s*{DECIMAL}\s*(k)?"
     # "每路 32k 呢", "每个请求 8k": each stream's length
     rf"|(?:每路|每个请求|每条请求|每个用户|每条)\s*(?:要|是|为)?\s*{DECIMAL}\s*(k)"
+    # "requests are up to 8k tokens", "300 requests of 6k tokens", "prompts around 2,000 tokens"
+    rf"|\b(?:requests?|prompts?|inputs?|conversations?|chats?|sequences?|seqs?)\s*(?:are|is|of|at|with|reach|go)?\s*"
+    rf"(?:up to|about|around|~|≈|max(?:imum)?|at most)?\s*{DECIMAL}\s*(k)?\s*-?\s*tokens?\b"
+    # "16 sequences at 32k", "8 requests of 128k"
+    rf"|\b(?:sequences?|seqs?|requests?|prompts?|streams?)\s*(?:at|of|with)\s*{DECIMAL}\s*(k)\b"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -827,6 +836,10 @@ _CONCURRENT = flags(
     rf"|(?:内部|团队|公司|部门)\s*(?:用|使用)\s*(?:的)?\s*{INTEGER}\s*(?:个)?\s*(?:人|用户)|{INTEGER}\s*(?:个)?\s*(?:人|用户|同事)\s*(?:在)?(?:用|使用)"
     # "concurrency needs to be 64", "concurrency of 64"
     rf"|\bconcurrency\s*(?:of|=|:|is|needs to be|must be|has to be|target(?: of)?|at|around|about)?\s*(?:~|about\s*)?{INTEGER}\b"
+    # "128k context but only 4 seqs", "with just 8 requests at once": sequences in flight
+    rf"|\b(?:only|just|with)\s+{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|streams?)\b"
+    # "16 sequences at 32k": that many at once, each that long
+    rf"|{INTEGER}\s*(?:seqs?|sequences?|requests?|streams?)\s*(?:at|of|with|x|×)\s*\d"
 )
 # a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
 _BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
@@ -866,7 +879,7 @@ def unnegated(text: str) -> str:
 
 
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b|\bsome\s+full\b|\bfull\s+ones?\b"
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b(?!\s*(?:data|dataset|samples|examples|pairs|数据|语料|样本))|\bsome\s+full\b|\bfull\s+ones?\b"
                       # "LoRA vs full?", "lora or full": the other method named by its one word
                       r"|(?<=vs )full\b|(?<=vs\. )full\b|(?<=or )full\b|(?<=and )full\b(?!\s+(?:node|server|rack|cluster|precision))"), "full")]  # fmt: skip
 # two methods the same hardware must carry ("做7B到14B的sft和lora", "mostly LoRA, some full"): the heaviest decides
@@ -890,6 +903,11 @@ _SERVES_ADAPTERS = flags(
     r"\bserv(?:e|es|ing)\b|\binference\b|\bhost(?:ing)?\b|推理|部署|上线|挂|加载|multi[- ]lora"
 )
 _TRAINS = flags(r"fine[\s-]*tun|\btrain(?:ing)?\b|微调|训练")
+# "fits on a 40GB A100", "run it on an H100": one card (not "on an H100 cluster")
+_FITS_ON_A = flags(
+    r"\b(?:fits?|fit it|run it|runs?|load it)\s+(?:on|onto|in|into)\s+an?\s+(?:\d{2,3}\s*gb\s+)?$"
+)
+_A_MACHINE_AFTER = flags(r"\s*(?:cluster|node|server|box|machine|pod|rack|instance|system)s?\b")
 _ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjust one|\bonly one|\b1)\s*(?:张|块)?\s*$")
 
 # --- money and time -------------------------------------------------------------------------------
@@ -1022,7 +1040,7 @@ _TPS = flags(
     rf"|(?:单卡|每卡|每张卡|一张卡)[^。；;，,\n]{{0,12}}?{AMOUNT}\s*(?:个)?\s*(?:token|tok)s?\s*(?:/\s*s|每秒)"  # "单卡H20 900 token/s"
     # the figure after its unit: "每卡 tokens/s 是 420", "per-gpu tokens/sec = 3100", "tok/s per gpu: 2,900"
     rf"|(?:单卡|每卡|每张卡|per[\s-]*(?:gpu|card))\s*(?:的)?\s*(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*"
-    rf"(?:是|为|有|大概|约|=|:|is|of|~|about|around)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
+    rf"(?:是|为|有|大概|约|实测|测得|测出来|跑到|=|:|is|of|~|about|around|measured)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
     rf"|(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|/|each)\s*(?:gpu|card)\s*(?:是|为|=|:|is|of|~|about|around)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
 )
 
@@ -1261,7 +1279,11 @@ _LINK = flags(
 _LINK_PER_GPU = flags(r"^[^。；;?？\n]{0,12}?(?:per|each|a|/)\s*(?:gpu|card)|^\s*(?:的)?\s*每(?:张)?卡")
 _LINK_PER_GPU_BEFORE = flags(r"(?:每(?:张)?卡|per[- ]gpu|each gpu)\s*(?:一个|一张|1\s*(?:x|个|张))?\s*$")
 # the radix, read without the word "switch" so the question still asks about switches
-_SWITCH_PORTS = flags(r"(\d{2,3})[- ]?port(?=\s*switch)|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)")
+_SWITCH_PORTS = flags(
+    r"(\d{2,3})[- ]?port(?=\s*switch)|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)"
+    # "switches are 64x800G run as 128x400G", "split into 128x400G": the ports a switch offers, as run
+    r"|(?:run|used|split|broken out|configured)\s*(?:as|into)\s*(\d{2,3})\s*[x×]\s*\d{3}\s*g\b"
+)
 # the switches' port speed: "800G switches", "用800G的交换机"
 _SWITCH_GBPS = flags(
     r"(400|800|1600)\s*g(?:b/?s|bps)?\s*(?:的)?\s*(?=switch|交换机|ports?\s*switch)"
@@ -1555,7 +1577,12 @@ _SPELLED = re.compile(
 def _spelled_out(text: str) -> str:
     """English number words before a unit as digits, padded to the same length ("two months" -> "2   months"),
     so every rule that reads a count or a period reads them and the spans found stay where they were."""
-    return _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))), text)
+    text = _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))), text)
+    return _KILOWATTS.sub("kW", text)  # "单柜20千瓦": kW, two characters for two
+
+
+# "20千瓦" is 20 kW (not 千瓦时, a kWh)
+_KILOWATTS = re.compile(r"千瓦(?!时)")
 
 
 class SlotExtractor:
@@ -1597,6 +1624,8 @@ class SlotExtractor:
                     int(count.group(1)) if count.group(1) else 1
                 )  # "用8张64G显存的卡", "a 48GB card"
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
+            if slots.gpu and (other := variant(self._names, slots.gpu, slots.card_memory_gb)):
+                slots.gpu = other  # "a 40GB A100": that memory's variant of the card named
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
         self._card_mfus(text, mentions, slots)  # "~50% mfu on tpu … ~40% on h100": each card's own
         self._instances(
@@ -1727,6 +1756,9 @@ class SlotExtractor:
             gpus = [m for m in gpus if m not in ruled_out]
         if gpus:
             slots.gpu = gpus[0].id
+            sized = _MEMORY_BEFORE.search(text[max(0, gpus[0].start - 10) : gpus[0].start])
+            if sized and (other := variant(self._names, slots.gpu, float(sized.group(1)))):
+                slots.gpu = other  # "a 40GB A100": that memory's variant of the card named
             slots.other_gpus = list(dict.fromkeys(m.id for m in gpus[1:] if m.id != gpus[0].id))
             pcie = re.sub(
                 r"-sxm\w*$", "-pcie", gpus[0].id
@@ -1813,6 +1845,8 @@ class SlotExtractor:
             slots.gpu_count = int(after.group(1))
         elif _ONE_CARD.search(before):
             slots.gpu_count = 1  # "单张A100", "a single H100", "one 4090"
+        elif _FITS_ON_A.search(before) and not _A_MACHINE_AFTER.match(text, gpu.end):
+            slots.gpu_count = 1  # "it fits on a 40GB A100": one card, not a cluster of them
 
     def _model_size(self, text: str, slots: Slots) -> None:
         if match := _ACTIVE.search(text):
@@ -1909,7 +1943,8 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
-            number, k = _group(match, 1, 3, 5, 7, 9, 11, 13, 15), _group(match, 2, 4, 6, 8, 10, 12, 14, 16)
+            number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
+            k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         elif _LONG_CONTEXT.search(text):
             slots.long_context = True
@@ -1922,7 +1957,7 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) or 1)
+            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):
@@ -2481,7 +2516,7 @@ class SlotExtractor:
             slots.link_per_gpu = per_gpu
             slots.link_gbit = speed * (ports or (1 if per_gpu else slots.ports_per_node or 1))
         if match := take(_SWITCH_PORTS):
-            slots.switch_ports = int(_group(match, 1, 2) or "64")
+            slots.switch_ports = int(_group(match, 1, 2, 3) or "64")
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):
@@ -2654,6 +2689,10 @@ class SlotExtractor:
             slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0) / 100
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
+        elif (daily := _HOURS_A_DAY.search(text)) and 0 < (
+            hours := to_number(_group(daily, 1, 2) or "0")
+        ) <= 24:
+            slots.utilization = hours / 24  # "8h a day", "每天跑10小时": the share of the day it runs
         if match := _YEARS.search(text):
             slots.years = (
                 1.0
@@ -2679,7 +2718,8 @@ def _terabytes(number: str, unit: str) -> float:
 
 def _a_year(counted: str) -> bool:
     """'2025 H100' names a year, not 2025 GPUs ('2025张H100' or '2025x H100' would be a count)."""
-    return bool(re.fullmatch(r"\s*(?:19|20)\d\d\s*(?:年)?\s*", counted))
+    # "2048 B200s" is a count: only a year a card could be bought in reads as one
+    return bool(re.fullmatch(r"\s*(?:199\d|20[0-3]\d)\s*(?:年)?\s*", counted))
 
 
 def _deadline(text: str) -> float | None:
@@ -2710,6 +2750,7 @@ _UNKNOWN_CARD = flags(
 )
 
 
+_MEMORY_BEFORE = flags(r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*$")
 _CARD_MEMORY = flags(
     r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|hbm|memory|卡|cards?|gpus?)"
     r"|(?:显存|vram|hbm|memory per (?:card|gpu))\s*(?:是|为|有|of|is)?\s*(\d{2,3})\s*(?:g|gb|gib)\b"

@@ -43,6 +43,10 @@ class NameIndex:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
         self.accelerator_ids = frozenset(acc.id for acc in catalog.accelerators)
+        # a card's memory variants: "a 40GB A100" is the A100 40GB, whatever the bare name defaults to
+        self.memory_variants: dict[str, dict[float, str]] = {}
+        for acc in catalog.accelerators:
+            self.memory_variants.setdefault(_family(acc.id), {})[acc.memory_gb] = acc.id
         # cloud instance types and the accelerators they hold: "p5.48xlarge at $55/hr" is 8 H100s' hour
         self.instances: dict[str, tuple[str, int]] = {
             price.instance_type.lower(): (price.accelerator_id, price.accelerators_per_instance)
@@ -104,6 +108,16 @@ class NameIndex:
     def doc_ids(self, text: str) -> list[str]:
         """Catalog passage ids named in ``text``, first mention first, without repeats."""
         return list(dict.fromkeys(m.doc_id for m in self.find(text)))
+
+
+def _family(accelerator_id: str) -> str:
+    """An accelerator's id without its memory size: "a100-40gb-sxm" and "a100-80gb-sxm" are one family."""
+    return re.sub(r"-\d+gb(?=-|$)", "", accelerator_id)
+
+
+def variant(names: NameIndex, accelerator_id: str, memory_gb: float) -> str | None:
+    """The member of ``accelerator_id``'s family with ``memory_gb`` of memory, if the catalog has one."""
+    return names.memory_variants.get(_family(accelerator_id), {}).get(memory_gb)
 
 
 def _fold(text: str) -> tuple[str, list[int], set[int]]:

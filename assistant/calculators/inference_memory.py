@@ -264,6 +264,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="Per GPU", zh="每卡", value=f"{num(per.get('total_gb'))} GB"),
             Row(en="GPUs needed", zh="需要的 GPU 数", value=num(o.get("gpus_needed"))),
             Row(en="Max concurrent sequences", zh="最大并发序列", value=num(o.get("max_concurrent_sequences")))]  # fmt: skip
+    if "gpus" not in i and (spread := o.get("replicas_for_batch")):
+        # replicas share the sequences: one group holding them all (the totals above) is not the plan
+        gpus, tp, each = spread
+        rows = [*rows[:2],
+                Row(en="GPUs needed", zh="需要的 GPU 数", value=num(gpus)),
+                Row(en="Replicas x GPUs each", zh="副本数 × 每副本卡数", value=f"{num(gpus // tp)} x {num(tp)}"),
+                Row(en="Sequences per replica", zh="每副本并发序列", value=num(each))]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows, brief=_brief(i, o))
 
 

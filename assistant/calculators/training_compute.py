@@ -156,6 +156,7 @@ CALCULATOR = Calculator(
         # "理论GPU时多少", "卡时大概多少": GPU-hours asked with the number word after them
         r"(?<![每单])(?:gpu\s*|卡)(?:小时|时)\s*(?:数|总数)?\s*(?:是|要|需要|大概|约|一共|总共|共)?\s*多少(?!\s*钱)",
         r"time to train",
+        r"wall[\s-]*clock",  # "rough wall clock?"
         r"training time",
         r"\bflops\b",
         r"compute budget",

@@ -212,3 +212,17 @@ def test_tensor_parallel_layouts_on_the_same_gpus_are_weighed(assistant: Assista
     assert [c.output["fits"] for c in runs] == [True, False]
     assert "TP=4" in first_sentence(answer)
     assert "TP=2" in first_sentence(answer)
+
+
+def test_mfu_from_a_measured_rate_written_after_its_unit(assistant: Assistant) -> None:
+    """820 tokens/s per H100 on 70B: 820 x 6 x 70e9 / 989e12 = 34.8% MFU."""
+    (answer,) = talk(assistant, "128张H100训70B 每卡tokens/s实测820 MFU多少 正常吗")
+    assert answer.tool_calls[0].input["tokens_per_second_per_gpu"] == 820
+    assert "35%" in first_sentence(answer)
+
+
+def test_a_rack_in_kilowatts_written_in_chinese_is_fitted(assistant: Assistant) -> None:
+    """20 kW a rack, one 8 x H20 server at about 6.5 kW: 3 servers (19.5 kW)."""
+    (answer,) = talk(assistant, "机房单柜20千瓦 能放几台8卡H20服务器")
+    assert tools(answer) == ["rack_fit"]
+    assert "**3 台" in first_sentence(answer)

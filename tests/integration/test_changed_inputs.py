@@ -168,3 +168,107 @@ def test_both_methods_asked_are_both_sized(assistant: Assistant, message: str) -
     (answer,) = talk(assistant, message)
     methods = [c.input["finetune"] for c in answer.tool_calls if c.name == "training_memory"]
     assert methods == ["lora", "full"]
+
+
+def test_a_gpu_count_that_looks_like_a_year_is_a_count(assistant: Assistant) -> None:
+    """2,048 B200s at 40% of 2,250 dense BF16 TFLOPS: 6 x 70e9 x 15e12 = 6.3e24 FLOPs / (2,048 x 9e14) = 39.5 days."""
+    first, h100 = talk(
+        assistant,
+        "llama-3-style 70B, 15T tokens, 2048 B200s at 40% MFU. how long",
+        "same count and mfu on h100?",
+    )
+    assert first.tool_calls[0].input["gpus"] == 2048
+    assert "39.5 days" in first_sentence(first)
+    assert h100.tool_calls[0].input["gpus"] == 2048
+
+
+@pytest.mark.parametrize(
+    ("message", "context", "batch"),
+    [
+        (
+            "serving qwen2.5-7b bf16 on one L40S with vllm, requests are up to 8k tokens. how many at once?",
+            8192,
+            None,
+        ),
+        ("kv cache for llama 3 70b, 16 sequences at 32k?", 32768, 16),
+    ],
+)
+def test_a_request_length_written_beside_the_requests_is_the_context(
+    assistant: Assistant, message: str, context: int, batch: int | None
+) -> None:
+    """ "requests are up to 8k tokens", "16 sequences at 32k": the length each request is sized at."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.input["context_tokens"] == context
+    if batch:
+        assert call.input["batch"] == batch
+
+
+def test_only_n_sequences_in_a_follow_up_is_the_new_concurrency(assistant: Assistant) -> None:
+    """4 sequences of 128k on Llama 3 70B: 4 x 131,072 x 320 KiB = 172 GB of KV cache (not 16 sequences' 687)."""
+    _, fewer = talk(
+        assistant, "kv cache for llama 3 70b, 16 sequences at 32k?", "what about 128k context but only 4 seqs"
+    )
+    assert fewer.tool_calls[0].input["batch"] == 4
+    assert "**172 GB**" in first_sentence(fewer)
+
+
+@pytest.mark.parametrize(
+    ("message", "share"),
+    [
+        ("power bill for a 2x5090 box at home, 8h a day, $0.30/kWh", 8 / 24),
+        ("4卡4090 每天跑10小时 电费0.6 每月多少", 10 / 24),
+    ],
+)
+def test_hours_a_day_are_the_share_of_the_day_it_runs(
+    assistant: Assistant, message: str, share: float
+) -> None:
+    """8 h a day is a third of the day: 1.79 kW x 8 h x 365 x $0.30 = $1,568 a year, not 80% of every hour."""
+    (answer,) = talk(assistant, message)
+    assert answer.tool_calls[0].input["utilization"] == pytest.approx(share)
+
+
+def test_a_switch_split_into_more_ports_is_the_new_radix(assistant: Assistant) -> None:
+    """1,024 ports: 64-port switches need 32 leaves + 16 spines; run as 128 x 400G, 16 + 8 = 24."""
+    _, split = talk(
+        assistant,
+        "1024 gpus, 400G each, non-blocking fat tree, how many 64-port switches?",
+        "what if the switches are 64x800G run as 128x400G",
+    )
+    assert "**24 switches**" in first_sentence(split)
+
+
+def test_a_memory_size_before_the_card_picks_that_variant(assistant: Assistant) -> None:
+    """Mixtral 8x7B holds all 46.7B parameters in memory (93.4 GB in BF16), whatever runs per token: it does
+    not fit on one 40 GB A100 (36 GB usable)."""
+    (answer,) = talk(
+        assistant,
+        "mixtral 8x7b in bf16, a colleague says only ~13B are active so the weights are ~26GB and it fits on a 40GB A100?",
+    )
+    call = answer.tool_calls[0]
+    assert call.name == "inference_memory"
+    assert call.input["gpu"] == "a100-40gb-sxm"
+    assert first_sentence(answer).startswith("No")
+
+
+def test_sft_data_is_data_and_wall_clock_asks_the_time(assistant: Assistant) -> None:
+    """LoRA on Qwen3 8B over 3 x 200M tokens: no weight gradients, so 4 x N x D = 4 x 8.2e9 x 6e8 FLOPs at 40% of
+    the A100's 312 TFLOPS on 4 cards: about 11 hours."""
+    (answer,) = talk(
+        assistant, "LoRA on qwen3-8b, 200M tokens of sft data, 3 epochs, 4x A100 80G. rough wall clock?"
+    )
+    call = answer.tool_calls[0]
+    assert call.name == "training_compute"
+    assert call.input["finetune"] == "lora"
+    assert "hours" in first_sentence(answer)
+
+
+def test_the_table_of_a_replicated_plan_shows_the_replicas_not_one_group(assistant: Assistant) -> None:
+    """10 single-GPU replicas of Llama 3.1 8B, 133 sequences each: no row claims one GPU holds all 1,200."""
+    _, copies = talk(
+        assistant,
+        "we serve llama 3.1 8b, peak 1200 concurrent chats, avg context 3k tokens. how much kv cache memory at peak",
+        "how many h100s is that if each gpu holds its own copy of the weights",
+    )
+    assert "| Sequences per replica | 133 |" in copies.answer
+    assert "| Per GPU |" not in copies.answer
