@@ -725,6 +725,7 @@ _ASKED = [
 ]  # fmt: skip
 _ASKED_DAYS = dict(_ASKED)["days"]
 _ASKED_CONCURRENCY = dict(_ASKED)["concurrency"]
+_ASKED_MFU = dict(_ASKED)["mfu"]
 # words that ask for a number: a calculation was wanted even when an input is missing
 _ASKS_NUMBER = words(
     r"how (?:many|much|long|big|fast)", r"\benough\b", r"\bfit\b", r"\bneed\b", r"多少", r"几", r"多久", r"够不够",
@@ -822,6 +823,22 @@ class Router:
         if theirs:
             # "why 40%? we're getting more like 52% on our runs" after a training time: their MFU, used
             own = own.model_copy(update={"mfu": measured})
+        if (
+            _ASKED_MFU.search(rest)
+            and own.gpu_hours
+            and own.tokens_b
+            and (own.params_b or own.model)
+            and not own.tokens_per_second_per_gpu
+        ):
+            # "V3 took 2.788M H800 hours for 14.8T tokens: what MFU does it imply?": the tokens each GPU-hour
+            # trained are a measured rate
+            own = own.model_copy(
+                update={
+                    "tokens_per_second_per_gpu": own.tokens_b * 1e9 / (own.gpu_hours * 3600),
+                    "gpu_hours": None,
+                    "tokens_b": None,  # the run already happened: its MFU is asked, not its days again
+                }
+            )
         stated = own.stated()
         task = _task(text, own)
         asked = next((name for name, pattern in _ASKED if pattern.search(rest)), None) or next(

@@ -785,6 +785,7 @@ _HOURS_A_DAY = flags(
     rf"{NUMBER}\s*(?:h|hrs?|hours?)\s*(?:a|per|/|each|every)\s*day\b"
     rf"|(?:每天|一天|每日)\s*(?:跑|开|用|运行|开机|工作)?\s*{NUMBER}\s*(?:个)?\s*(?:小时|h)"
 )
+_DEEPSEEK_V3 = flags(r"\bdeepseek\b[^.?;。？]{0,24}?\bv3\b")
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
@@ -1047,6 +1048,8 @@ _TPS = flags(
 # --- quantities people already know ----------------------------------------------------------------
 _GPU_HOURS = flags(
     rf"{AMOUNT}\s*(k|mn|m|million|万|亿)?\s*(?:个)?\s*(?:gpu[\s-]*(?:hours?|hrs?|h)\b|卡时|卡小时|gpu\s*小时|gpu\s*时)"
+    # "2.788M H800 hours" (the card's name taken out): millions of hours are GPU-hours
+    rf"|{AMOUNT}\s*(k|mn|m|million|万)\s+(?:hours?|hrs?)\b"
 )
 _FLOPS = flags(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:e\+?|[x×*]\s*10\^?)\s*(\d{1,3})\s*(?:flops?|flop|次浮点)")
 # one GPU's share of the power, all in: "0.7 kW per GPU", "700 W/GPU", "每卡功耗按0.7kW算"
@@ -1280,7 +1283,7 @@ _LINK_PER_GPU = flags(r"^[^。；;?？\n]{0,12}?(?:per|each|a|/)\s*(?:gpu|card)|
 _LINK_PER_GPU_BEFORE = flags(r"(?:每(?:张)?卡|per[- ]gpu|each gpu)\s*(?:一个|一张|1\s*(?:x|个|张))?\s*$")
 # the radix, read without the word "switch" so the question still asks about switches
 _SWITCH_PORTS = flags(
-    r"(\d{2,3})[- ]?port(?=\s*switch)|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)"
+    r"(\d{2,3})[- ]?port(?=\s*(?:switch|ones?\b))|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)"
     # "switches are 64x800G run as 128x400G", "split into 128x400G": the ports a switch offers, as run
     r"|(?:run|used|split|broken out|configured)\s*(?:as|into)\s*(\d{2,3})\s*[x×]\s*\d{3}\s*g\b"
 )
@@ -1606,6 +1609,8 @@ class SlotExtractor:
         self._named(text, mentions, slots)
         # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)
         masked = _mask(text, mentions)  # "Llama 2 7B" names a preset; its "7B" is not a size
+        if slots.model is None and _DEEPSEEK_V3.search(text):
+            slots.model = "deepseek-v3"  # "deepseek says V3 took…": the model named in two words apart
         if unknown := _UNKNOWN_CARD.search(masked):
             # a card the catalog does not have ("910B跑70B"): named, so nothing stands in for it, and
             # its digits are no model size
@@ -2313,7 +2318,7 @@ class SlotExtractor:
         if slots.samples and slots.sample_tokens:
             slots.tokens_b = slots.samples * slots.sample_tokens / 1e9  # 500k examples x 1k tokens = 0.5B
         if match := take(_GPU_HOURS):
-            slots.gpu_hours = scaled(match.group(1), match.group(2))
+            slots.gpu_hours = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
         if match := take(_FLOPS):
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
         if match := take(_FACILITY_KW):

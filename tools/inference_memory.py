@@ -401,6 +401,11 @@ def _suggestions(
         fp8 = inp.model_copy(update={"weight_precision": "fp8", "quantization_overhead_pct": None})
         if _sizes(fp8, arch, latent=latent, tokens=tokens, tp=tp, batch=batch).total_per_gpu <= usable:
             out.append("serve FP8 weights")
+        elif BYTES_PER_VALUE[inp.weight_precision] > BYTES_PER_VALUE["int4"]:
+            # a 30B on one 24 GB card: a 4-bit build (AWQ, GPTQ) before buying more cards
+            int4 = inp.model_copy(update={"weight_precision": "int4", "quantization_overhead_pct": None})
+            if _sizes(int4, arch, latent=latent, tokens=tokens, tp=tp, batch=batch).total_per_gpu <= usable:
+                out.append("serve 4-bit weights (an AWQ or GPTQ build)")
     for bigger in range(tp + 1, 65):
         try:
             sizes = _sizes(inp, arch, latent=latent, tokens=tokens, tp=bigger, batch=batch)

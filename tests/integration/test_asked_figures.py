@@ -226,3 +226,22 @@ def test_a_rack_in_kilowatts_written_in_chinese_is_fitted(assistant: Assistant) 
     (answer,) = talk(assistant, "机房单柜20千瓦 能放几台8卡H20服务器")
     assert tools(answer) == ["rack_fit"]
     assert "**3 台" in first_sentence(answer)
+
+
+def test_mfu_implied_by_reported_gpu_hours(assistant: Assistant) -> None:
+    """DeepSeek-V3 (arXiv 2412.19437): 2.788M H800 GPU-hours for 14.8T tokens is 1,475 tokens/s per GPU; with
+    37B active parameters, 6 x 37e9 x 1,475 / 989e12 = 33% MFU."""
+    (answer,) = talk(
+        assistant,
+        "deepseek reported V3 at 2.788M H800 hours for 14.8T tokens. what mfu is that?",
+    )
+    assert tools(answer) == ["throughput_calibration"]
+    assert "**33%**" in first_sentence(answer)
+
+
+def test_a_model_too_big_for_one_consumer_card_suggests_4_bit_first(assistant: Assistant) -> None:
+    """Qwen3-30B-A3B keeps all 30.5B parameters resident: 61 GB in BF16, 30.5 GB in FP8, both above a 4090's
+    21.6 GB usable; a 4-bit build (about 16 GB with its scales) fits before any second card is bought."""
+    (answer,) = talk(assistant, "Qwen3-30B-A3B推理 只激活3B 是不是一张4090就够了")
+    assert first_sentence(answer).startswith("放不下")
+    assert "4-bit" in answer.answer.split("\n\n")[0]

@@ -272,3 +272,14 @@ def test_the_table_of_a_replicated_plan_shows_the_replicas_not_one_group(assista
     )
     assert "| Sequences per replica | 133 |" in copies.answer
     assert "| Per GPU |" not in copies.answer
+
+
+def test_back_to_the_earlier_switches_is_their_radix(assistant: Assistant) -> None:
+    """1,024 ports on 64-port switches: 32 leaves + 16 spines = 48, after a turn at 128 ports."""
+    *_, back = talk(
+        assistant,
+        "switch count: 512 GPUs, one 400G port each, non-blocking 2-tier fat tree, 64-port switches",
+        "what if the switches are 64x800G run as 128x400G",
+        "ok back to the 64-port ones but 1024 gpus. only the number",
+    )
+    assert "**48 switches**" in first_sentence(back)
