@@ -2006,6 +2006,8 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
         return "serving_cost"  # what a million tokens cost at a measured rate
     if given.token_bytes and given.tokens_per_second_per_gpu:
         return "data_volume"  # the data a measured throughput reads
+    if given.checkpoint_tb and given.transfer_gbit:
+        return "data_volume"  # "how long to push a 1 TB checkpoint over 2x200G?": its size over the link
     if throughput and has_model and asked in {"mfu", None}:
         return "throughput_calibration"  # the MFU a measured throughput implies
     if throughput and given.tokens_b:
@@ -2117,6 +2119,8 @@ def _refine(
         chosen.insert(0, known)
         if known in _SERVING_TOOLS:
             return [known]  # a measured serving rate answers by itself: no memory plan, no training run
+        if known == "data_volume" and given.transfer_gbit:
+            return [known]  # a copy's time over the link named: not a fabric to size around it
     if (
         (given.cloud_price_per_gpu_hour or asked == "cost")
         and (given.gpu_hours or given.cloud_price_per_gpu_hour)

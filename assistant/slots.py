@@ -79,6 +79,10 @@ class Slots(BaseModel):
     )
     pipeline_parallel: int | None = None
     seq_len: int | None = None
+    transfer_gbit: float | None = Field(
+        default=None,
+        description="A link a copy goes over, Gbit/s ('2x200G to the storage', '出口带宽 25Gbps').",
+    )
     long_context: bool = Field(
         default=False, description="'长上下文', 'long context' said with no length: read as 32k tokens."
     )
@@ -786,6 +790,13 @@ _HOURS_A_DAY = flags(
     rf"|(?:每天|一天|每日)\s*(?:跑|开|用|运行|开机|工作)?\s*{NUMBER}\s*(?:个)?\s*(?:小时|h)"
 )
 _DEEPSEEK_V3 = flags(r"\bdeepseek\b[^.?;。？]{0,24}?\bv3\b")
+# copying something somewhere, and the link it goes over: "push a 1TB shard over 2x200G", "传到 S3 出口带宽 25Gbps"
+_TRANSFER_CUE = flags(
+    r"\b(?:push|copy|copying|upload|transfer|move|send|sync|ship|offload)\w*\b|传(?!感|统|说|闻)|拷贝|拷到|同步到|搬到|迁移"
+)
+_LINK_RATE = flags(
+    r"(?<![\d.])(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:\.\d+)?)\s*(g|m)(?:b(?:it)?(?:/s|ps)?|be)?(?![a-z0-9])"
+)
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
@@ -1738,6 +1749,12 @@ class SlotExtractor:
                 # "8 GPUs at 3,000 tokens/s per GPU, 32 at 2,800": each run's total is its rate x its GPUs
                 slots.measured_runs = [(n, r * n) for n, r in slots.measured_runs]
             slots.tokens_per_second_per_gpu = None
+        if slots.checkpoint_tb and _TRANSFER_CUE.search(text) and (link := _LINK_RATE.search(masked)):
+            # "2x200G to the storage fabric … how long to push a 1 TB shard": the link the copy goes over
+            ports = int(link.group(1)) if link.group(1) else 1
+            slots.transfer_gbit = (
+                ports * float(link.group(2)) * (0.001 if (link.group(3) or "").lower() == "m" else 1)
+            )
         given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
         rest = strip(text, [(i, i + 1) for i in given])
         return slots, rest

@@ -63,6 +63,12 @@ class DataVolumeInput(ToolInput):
     write_seconds: float | None = Field(
         default=None, gt=0, le=1e6, description="Time allowed to write it, s."
     )
+    link_gbit_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="A link the checkpoint is copied over (with checkpoint_tb), Gbit/s: the time to copy it at line rate.",
+    )
     nodes: int | None = Field(
         default=None,
         ge=1,
@@ -101,7 +107,7 @@ class DataVolumeInput(ToolInput):
         if self.tokens_per_second_per_gpu and self.samples_per_second_per_gpu:
             raise ValueError("give tokens_per_second_per_gpu or samples_per_second_per_gpu, not both")
         kept = self.checkpoints_kept or (self.checkpoint_interval_hours and self.checkpoint_window_hours)
-        if self.checkpoint_tb and not (self.write_seconds or kept or self.nodes):
+        if self.checkpoint_tb and not (self.write_seconds or kept or self.nodes or self.link_gbit_s):
             raise ValueError(
                 "checkpoint_tb needs write_seconds (the time allowed to write it), the checkpoints kept "
                 "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours) or nodes "
@@ -136,6 +142,9 @@ class DataVolumeOutput(ToolOutput):
         default=None, description="Each server's share of the write rate, GB/s."
     )
     checkpoints_kept: int | None = Field(default=None, description="Checkpoints held at once.")
+    transfer_seconds: float | None = Field(
+        default=None, description="checkpoint_tb over link_gbit_s at line rate, seconds."
+    )
     checkpoints_tb: float | None = Field(
         default=None, description="checkpoint size x checkpoints kept (+1 while the next is written), TB."
     )
@@ -197,6 +206,15 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     if inp.checkpoint_tb and inp.write_seconds:
         write = round_sig(inp.checkpoint_tb * 1000 / inp.write_seconds)
         formulas.append("write rate = checkpoint size / allowed seconds")
+    transfer = None
+    if inp.checkpoint_tb and inp.link_gbit_s:
+        # "push a 1 TB shard over 2x200G": bytes over the link's rate; protocols and storage keep it below
+        transfer = round_sig(inp.checkpoint_tb * 1e12 * 8 / (inp.link_gbit_s * 1e9))
+        formulas.append("transfer time = checkpoint bytes x 8 / link Gbit/s")
+        assumptions.append(
+            f"{inp.link_gbit_s:g} Gbit/s at line rate; TCP/RDMA overhead and the far end's write speed add to it "
+            "(expect 70-90% of line rate in practice)"
+        )
     share = share_rate = None
     if inp.checkpoint_tb and inp.nodes:
         # sharded saves (torch.distributed.checkpoint, Megatron's dist-ckpt) write from every rank, so each
@@ -244,4 +262,5 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         checkpoint_write_gb_s_per_node=share_rate,
         checkpoints_kept=kept_count,
         checkpoints_tb=store,
+        transfer_seconds=transfer,
     )

@@ -90,6 +90,11 @@ RULES: list[Rule] = [
         "租金已包含电费、托管和维保（用户给定）：不另加费用",
     ),
     rule(rf"(?P<share>{NUMBER})% off the price given \(given\)", "在所给价格上优惠 {share}%（用户给定）"),
+    rule(
+        rf"(?P<gbit>{NUMBER}) Gbit/s at line rate; TCP/RDMA overhead and the far end's write speed add to it "
+        r"\(expect 70-90% of line rate in practice\)",
+        "按 {gbit} Gbit/s 线速计；TCP/RDMA 协议开销和对端的写入速度会拉长时间（实际通常为线速的 70%-90%）",
+    ),
     # driver_check
     rule(
         r"driver minimums for Linux, GA releases \(NVIDIA release notes, as of (?P<date>[\d-]+)\)",

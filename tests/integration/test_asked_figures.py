@@ -245,3 +245,25 @@ def test_a_model_too_big_for_one_consumer_card_suggests_4_bit_first(assistant: A
     (answer,) = talk(assistant, "Qwen3-30B-A3B推理 只激活3B 是不是一张4090就够了")
     assert first_sentence(answer).startswith("放不下")
     assert "4-bit" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "seconds", "says"),
+    [
+        (
+            "each node has 2x200G to the storage fabric. how long to push a 1TB checkpoint shard off one node?",
+            20,
+            "**20 s**",
+        ),
+        ("ckpt 每次 1.1TB 要传 S3, 出口带宽 25Gbps 要多久", 352, "**5.87 分钟**"),
+    ],
+)
+def test_a_copy_over_a_given_link_is_timed(
+    assistant: Assistant, message: str, seconds: float, says: str
+) -> None:
+    """1 TB over 2 x 200 Gbit/s: 8e12 bits / 4e11 = 20 s at line rate; 1.1 TB over 25 Gbit/s: 8.8e12 / 2.5e10 =
+    352 s, 5.87 minutes; nothing asked about switches."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"]
+    assert output(answer, "data_volume")["transfer_seconds"] == pytest.approx(seconds, rel=0.01)
+    assert says in first_sentence(answer)

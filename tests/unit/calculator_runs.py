@@ -274,6 +274,7 @@ TARGETED: list[Payload] = [
     ("data_volume", {"tokens_b": 9.035582198, "bytes_per_token_id": 2, "vocab_size": 50257}),
     ("data_volume", {"tokens_b": 15000, "bytes_per_token_id": 2, "vocab_size": 128256}),
     ("data_volume", {"tokens_b": 15000, "bytes_per_token_id": 2}),
+    ("data_volume", {"checkpoint_tb": 1, "link_gbit_s": 400}),  # a copy timed over a link
     ("data_volume", {"raw_tb": 50, "growth_tb_per_day": 1, "retention_days": 365, "replicas": 3}),
     ("data_volume", {"raw_tb": 80}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),

@@ -98,3 +98,9 @@ def test_video_clips_read_per_gpu_set_the_read_bandwidth() -> None:
     assert out.read_mb_s == 5120
     with pytest.raises(ValidationError, match="together"):
         DataVolumeInput(samples_per_second_per_gpu=40, gpus=64)
+
+
+def test_a_checkpoint_copied_over_a_link_takes_its_bits_over_the_rate() -> None:
+    """1 TB = 8e12 bits; over 2 x 200 Gbit/s (4e11 bit/s) that is 20 s at line rate (SI units: 1 TB = 10^12 B)."""
+    out = data_volume(DataVolumeInput(checkpoint_tb=1, link_gbit_s=400), CATALOG)
+    assert out.transfer_seconds == pytest.approx(20)
