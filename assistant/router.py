@@ -18,7 +18,7 @@ from enum import StrEnum
 from pydantic import BaseModel, Field
 
 from assistant.calculators import CALCULATORS
-from assistant.calculators.common import GPUS_PER_NODE, words
+from assistant.calculators.common import GPUS_PER_NODE, num, words
 from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
 from assistant.slots import DAYS_PER, PER_SERVER_COUNT, SlotExtractor, Slots, unnegated
@@ -1027,6 +1027,18 @@ class Router:
             triggered = [*context.tools, *triggered]
         priced_count = False
         if (
+            stated.keys() & {"target_currency", "usd_to_cny"}
+            and stated.get("servers") == 1
+            and not stated.keys() & {"server_price", "budget", "gpu_price"}
+            and (bought := next((c for c in context.calls if c.name == "budget_fit"), None))
+        ):
+            # "一台折合人民币多少 按7.1算" after what a budget buys: one server's price, in the other currency
+            price = bought.output["server_price"]["usd"]
+            slots = slots.model_copy(
+                update={"server_price": price, "server_price_currency": "USD", "budget": None, "servers": 1}
+            )
+            triggered, asked = ["quote"], "cost"
+        elif (
             follow_up
             and "server_price" in stated
             and "servers" not in stated
@@ -1386,6 +1398,17 @@ class Router:
             # "那GB200 NVL72整柜呢" after "can 4 servers share an air-cooled rack?": that question about it
             tools, follow_up = [], False
             query = f"{message} {_TOPIC_ONLY.sub(' ', context.question or '')}"
+        if (
+            follow_up
+            and set(context.tools) == {"rack_fit"}
+            and _COOLING.search(text)
+            and not stated.keys() - {"gpu", "server", "other_gpus"}
+        ):
+            # "do we need liquid at that density?" after servers per rack: the cooling guidance, at the rack's load
+            load = next((c.output.get("rack_load_kw") for c in context.calls if c.name == "rack_fit"), None)
+            tools, follow_up, explain_words = [], False, True
+            density = f" {num(load)} kW per rack" if load else ""
+            query = f"{message}{density} air cooling or liquid cooling"
         wanted = list(dict.fromkeys(triggered))
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
         # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
@@ -1665,7 +1688,15 @@ _HOSTING = words(
     r"(?:普通|一般|现有|我们的)?机房[^，。？?]{0,8}(?:能放|放得下|能不能放|扛得住|撑得住|能上|上得了)",
 )  # fmt: skip
 _NVL72 = words(r"\bnvl\s*72\b")
-_COOLING = words(r"\bair[- ]?cool", r"\bliquid[- ]?cool", r"\bcooling\b", r"风冷", r"液冷", r"散热")
+_COOLING = words(
+    r"\bair[- ]?cool",
+    r"\bliquid[- ]?cool",
+    r"\bcooling\b",
+    r"\bliquid\b(?! (?:assets|capital|funds))",
+    r"风冷",
+    r"液冷",
+    r"散热",
+)
 
 # software being set up: "slurm里gpu怎么配gres", "how do I configure NCCL" is configuration, not a purchase
 _CONFIGURES = words(

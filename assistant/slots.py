@@ -812,7 +812,7 @@ _SEQ = flags(
     # one request's length: "KV cache for one 32k request", "a 128k-token prompt", "32k的请求", "长度32k"
     rf"|\b(?:a|one|single|each|per|every)\s+{DECIMAL}\s*(k)?\s*-?\s*(?:tokens?\s*)?(?:request|prompt|sequence|input|conversation|document)\b"
     rf"|{DECIMAL}\s*(k)\s*-?\s*tokens?\s*(?:requests?|prompts?|sequences?|inputs?)\b"
-    rf"|{DECIMAL}\s*(k)\s*(?:tokens?)?\s*(?:的)?\s*(?:请求|输入|长度|长文本|序列|长上下文)|(?:长度|输入长度)\s*(?:为|是)?\s*{DECIMAL}\s*(k)?"
+    rf"|{DECIMAL}\s*(k)\s*(?:tokens?)?\s*(?:的话)?\s*(?:的)?\s*(?:一条|每条|单条|一个)?\s*(?:请求|输入|长度|长文本|序列|长上下文)|(?:长度|输入长度)\s*(?:为|是)?\s*{DECIMAL}\s*(k)?"
     # "每路 32k 呢", "每个请求 8k": each stream's length
     rf"|(?:每路|每个请求|每条请求|每个用户|每条)\s*(?:要|是|为)?\s*{DECIMAL}\s*(k)"
     # "requests are up to 8k tokens", "300 requests of 6k tokens", "prompts around 2,000 tokens"
@@ -869,7 +869,7 @@ _MFU_GAP = (
 _MFU = flags(
     # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
     rf"mfu{_MFU_GAP}{DECIMAL}\s*%|mfu{_MFU_GAP}(0\.\d+)(?![\d.%])"
-    rf"|mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
+    rf"|mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|提到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
     rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"

@@ -6,6 +6,8 @@ figures are worked out in each docstring from the inputs and published constants
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.service import Assistant
@@ -283,3 +285,43 @@ def test_back_to_the_earlier_switches_is_their_radix(assistant: Assistant) -> No
         "ok back to the 64-port ones but 1024 gpus. only the number",
     )
     assert "**48 switches**" in first_sentence(back)
+
+
+def test_a_higher_mfu_replaces_the_measured_rate(assistant: Assistant) -> None:
+    """At 40% of the H800's 989 TFLOPS on 32 cards: 6 x 14.8e9 x 200e9 / (32 x 395.6e12) = 16.2 days (the
+    measured 2,900 tokens/s per card gave 24.9)."""
+    _, raised = talk(
+        assistant,
+        "32张H800训Qwen2.5-14B继续预训练 每卡2900 tokens/s 200B token要几天",
+        "如果MFU提到40%呢",
+    )
+    assert raised.tool_calls[0].input["mfu"] == pytest.approx(0.4)
+    assert "16.2 天" in first_sentence(raised)
+
+
+def test_one_server_converted_is_the_server_price_not_the_budget(assistant: Assistant) -> None:
+    """A $1M budget buys 2 B200 servers at the catalog's $415,000; one of them at 7.1 is ¥2,946,500."""
+    _, one = talk(
+        assistant, "budget 100万美元 想买 B200 8卡 server 大概能买几台", "一台折合人民币多少 按7.1算"
+    )
+    assert tools(one) == ["quote"]
+    assert "¥2,946,500" in first_sentence(one)
+
+
+def test_a_cooling_question_after_a_rack_fit_is_answered_by_the_guidance(assistant: Assistant) -> None:
+    _, _, cooling = talk(
+        assistant,
+        "our racks are capped at 40 kW. how many 8xH100 servers per rack",
+        "what about b200 boxes",
+        "do we need liquid at that density?",
+    )
+    assert not cooling.tool_calls
+    assert re.search(r"air|liquid", first_sentence(cooling), re.IGNORECASE)
+
+
+def test_a_context_said_with_de_hua_is_the_request_length(assistant: Assistant) -> None:
+    """DeepSeek-V3's latent attention caches 576 values per token and layer: 61 x 576 x 2 bytes = 68.6 KiB per
+    token, 9.21 GB for one 128k request."""
+    *_, kv = talk(assistant, "DeepSeek-V3 FP8 用H200部署要几台", "KV每个token多大 128k的话一条请求多少")
+    assert kv.tool_calls[0].input["context_tokens"] == 131072
+    assert "9.21 GB" in first_sentence(kv)
