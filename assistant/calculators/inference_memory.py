@@ -37,6 +37,7 @@ _CHANGE_ZH = [
         "KV 缓存用 FP8 存储（vLLM --kv-cache-dtype fp8）",
     ),
     (r"serve FP8 weights", "权重用 FP8"),
+    (r"serve 4-bit weights \(an AWQ or GPTQ build\)", "权重用 4 比特量化（AWQ 或 GPTQ 版本）"),
     (
         r"raise tensor_parallel to (\d+) \((\d+) GPUs per replica\)",
         r"把张量并行提高到 \1（每个副本 \2 张卡）",

@@ -244,7 +244,9 @@ def test_a_model_too_big_for_one_consumer_card_suggests_4_bit_first(assistant: A
     21.6 GB usable; a 4-bit build (about 16 GB with its scales) fits before any second card is bought."""
     (answer,) = talk(assistant, "Qwen3-30B-A3B推理 只激活3B 是不是一张4090就够了")
     assert first_sentence(answer).startswith("放不下")
-    assert "4-bit" in answer.answer.split("\n\n")[0]
+    lead = answer.answer.split("\n\n")[0]
+    assert "4 比特" in lead
+    assert "4-bit" not in lead  # the suggestion is written in the reader's language
 
 
 @pytest.mark.parametrize(
