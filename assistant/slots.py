@@ -1590,7 +1590,8 @@ _SPELLED = re.compile(
 
 def _spelled_out(text: str) -> str:
     """English number words before a unit as digits, padded to the same length ("two months" -> "2   months"),
-    so every rule that reads a count or a period reads them and the spans found stay where they were."""
+    and 千瓦 as kW, so every rule that reads a count, a period or a power reads them and the spans found stay
+    where they were."""
     text = _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))), text)
     return _KILOWATTS.sub("kW", text)  # "单柜20千瓦": kW, two characters for two
 
