@@ -555,15 +555,21 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
             + (f", each replicated on {sizes.replication} GPUs" if sizes.replication > 1 else "")
         )
     )
+    # replicas sharing the sequences: each holds its own share, not the whole batch
+    per_replica, plan_gpus, plan_replicas, plan_tp = (
+        (spread[2], spread[0], spread[0] // spread[1], spread[1])
+        if spread
+        else (inp.batch, gpus, replicas, tp)
+    )
     assumptions = [
         describe(arch),
         f"weights {inp.weight_precision}: {BYTES_PER_VALUE[inp.weight_precision]:g} bytes per parameter"
         + (f" + {overhead_pct:.3g}% quantisation scales/zeros" if overhead_pct else "")
         + "; all parameters are resident (MoE experts too)",
-        f"KV cache {kv_precision}: {sizes.kv_bytes_per_value:g} bytes per value; {tokens:,} tokens x {inp.batch} "
+        f"KV cache {kv_precision}: {sizes.kv_bytes_per_value:g} bytes per value; {tokens:,} tokens x {per_replica} "
         "sequences per replica" + ("" if inp.context_tokens else " (the model's context length)"),
         kv_rule,
-        f"{gpus} GPUs = {replicas} replica(s) x tensor parallel {tp}; weights divided by {tp}",
+        f"{plan_gpus} GPUs = {plan_replicas} replica(s) x tensor parallel {plan_tp}; weights divided by {plan_tp}",
         f"per GPU: {inp.activation_workspace_gb:g} GB activations/workspace + {inp.runtime_overhead_gb:g} GB "
         "CUDA/runtime overhead",
         "every layer attends to the full context (sliding-window layers cache less); paged KV blocks (vLLM: 16 "

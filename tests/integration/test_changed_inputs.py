@@ -266,7 +266,8 @@ def test_sft_data_is_data_and_wall_clock_asks_the_time(assistant: Assistant) -> 
 
 
 def test_the_table_of_a_replicated_plan_shows_the_replicas_not_one_group(assistant: Assistant) -> None:
-    """10 single-GPU replicas of Llama 3.1 8B, 133 sequences each: no row claims one GPU holds all 1,200."""
+    """10 single-GPU replicas of Llama 3.1 8B, 133 sequences each: no row or assumption claims one GPU or one
+    replica holds all 1,200."""
     _, copies = talk(
         assistant,
         "we serve llama 3.1 8b, peak 1200 concurrent chats, avg context 3k tokens. how much kv cache memory at peak",
@@ -274,6 +275,8 @@ def test_the_table_of_a_replicated_plan_shows_the_replicas_not_one_group(assista
     )
     assert "| Sequences per replica | 133 |" in copies.answer
     assert "| Per GPU |" not in copies.answer
+    assert "x 133 sequences per replica" in copies.answer  # the assumptions say what each replica holds
+    assert "x 1200 sequences per replica" not in copies.answer
 
 
 def test_back_to_the_earlier_switches_is_their_radix(assistant: Assistant) -> None:
