@@ -776,7 +776,7 @@ def _retention(text: str, interval_hours: float | None) -> int | None:
         return None  # a window alone stays a window (retention_days): a later interval recounts it
     kept = int(to_number(daily.group(1)))
     window = next(
-        (m for m in _KEPT_WINDOW.finditer(text) if not (daily and daily.start() <= m.start() < daily.end())),
+        (m for m in _KEPT_WINDOW.finditer(text) if not daily.start() <= m.start() < daily.end()),
         None,
     )
     if window and interval_hours:

@@ -277,8 +277,9 @@ def _row(
     if acc.segment == "consumer":
         notes.append("GeForce: BF16 rate with FP32 accumulation (half the FP16-accumulate rate); no NVLink")
     usd = price.usd if price else None
-    rate = (
-        CloudRate(
+    rate: CloudRate | None = None
+    if quoted_hour is not None:
+        rate = CloudRate(
             usd_per_gpu_hour=quoted_hour,
             provider="your quote",
             instance_type="-",
@@ -286,8 +287,8 @@ def _row(
             as_of=None,
             price_id=None,
         )
-        if quoted_hour is not None
-        else CloudRate(
+    elif cloud is not None:
+        rate = CloudRate(
             usd_per_gpu_hour=cloud.usd_per_accelerator_hour,
             provider=cloud.provider,
             instance_type=cloud.instance_type,
@@ -295,9 +296,6 @@ def _row(
             as_of=cloud.as_of,
             price_id=cloud.id,
         )
-        if cloud
-        else None
-    )
     hourly = rate.usd_per_gpu_hour if rate else None
     useful = acc.bf16_dense_tflops * mfu / 1000 if acc.bf16_dense_tflops and mfu else None
     return GpuRow(

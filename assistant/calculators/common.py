@@ -328,6 +328,15 @@ def usd(value: float | None) -> str:
     return "-" if value is None else f"${num(value)}"
 
 
+def duration(seconds: float, zh: bool = False) -> str:
+    """120 s, 3.3 min, 1.5 h: the unit a person would say."""
+    if seconds < 90:
+        return f"{num(seconds)} 秒" if zh else f"{num(seconds)} s"
+    if seconds < 5400:
+        return f"{num(seconds / 60)} 分钟" if zh else f"{num(seconds / 60)} min"
+    return f"{num(seconds / 3600)} 小时" if zh else f"{num(seconds / 3600)} h"
+
+
 def pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, assumed, num, words
+from assistant.calculators.common import (
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    assumed,
+    duration,
+    num,
+    words,
+)
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -70,15 +81,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="data_volume", payload=payload, assumed=assumptions)
 
 
-def _span(seconds: float, zh: bool = False) -> str:
-    """Seconds as a reader counts them: "20 s", "6.5 min", "1.2 h" ("20 秒", "6.5 分钟")."""
-    if seconds < 120:
-        return f"{num(seconds)} {'秒' if zh else 's'}"
-    if seconds < 7200:
-        return f"{num(seconds / 60)} {'分钟' if zh else 'min'}"
-    return f"{num(seconds / 3600)} {'小时' if zh else 'h'}"
-
-
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     en: list[str] = []
@@ -87,14 +89,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if (seconds := o.get("transfer_seconds")) is not None:
         # "how long to push a 1 TB shard over 2x200G?": the time at line rate, and at the 70-90% links deliver
         size, link = num(i["checkpoint_tb"]), num(i["link_gbit_s"])
-        slow, fast = _span(seconds / 0.7), _span(seconds / 0.9)
+        slow, fast = duration(seconds / 0.7), duration(seconds / 0.9)
         en.append(
-            f"Copying {size} TB over {link} Gbit/s takes about **{_span(seconds)}** at line rate "
+            f"Copying {size} TB over {link} Gbit/s takes about **{duration(seconds)}** at line rate "
             f"({fast} to {slow} at the 70-90% of line rate copies usually reach)."
         )
         zh.append(
-            f"{size} TB 走 {link} Gbit/s 链路，按线速约需 **{_span(seconds, zh=True)}**"
-            f"（实际通常只跑到线速的 70%-90%，约 {_span(seconds / 0.9, zh=True)} 到 {_span(seconds / 0.7, zh=True)}）。"
+            f"{size} TB 走 {link} Gbit/s 链路，按线速约需 **{duration(seconds, zh=True)}**"
+            f"（实际通常只跑到线速的 70%-90%，约 {duration(seconds / 0.9, zh=True)} 到 {duration(seconds / 0.7, zh=True)}）。"
         )
         rows.append(Row(en="Transfer time at line rate", zh="按线速传输时间", value=f"{num(seconds)} s"))
     if o.get("checkpoint_write_gb_s") is not None:

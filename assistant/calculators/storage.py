@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Summary,
     View,
     assumed,
+    duration,
     model_into,
     model_name,
     nodes,
@@ -81,15 +82,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
     return Plan(tool="storage", payload=payload, assumed=assumptions,
                 ask=None if slots.tokens_b or slots.raw_data_tb else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
-
-
-def _duration(seconds: float, zh: bool = False) -> str:
-    """120 s, 3.3 min, 1.5 h: the unit a person would say."""
-    if seconds < 90:
-        return f"{num(seconds)} 秒" if zh else f"{num(seconds)} s"
-    if seconds < 5400:
-        return f"{num(seconds / 60)} 分钟" if zh else f"{num(seconds / 60)} min"
-    return f"{num(seconds / 3600)} 小时" if zh else f"{num(seconds / 3600)} h"
 
 
 def _tier_name(o: dict[str, Any]) -> str:
@@ -177,12 +169,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         rate, model = num(call.input["write_bandwidth_gb_s"]), model_name(call.input, o)
         en = (
             f"At {rate} GB/s, one full checkpoint of {model} ({num(o['full_checkpoint_gb'])} GB) takes about "
-            f"**{_duration(seconds)}** to write; a weights-only one ({num(o['weights_only_checkpoint_gb'])} GB) "
-            f"{_duration(light)}. {en}"
+            f"**{duration(seconds)}** to write; a weights-only one ({num(o['weights_only_checkpoint_gb'])} GB) "
+            f"{duration(light)}. {en}"
         )
         zh = (
-            f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB）约需 **{_duration(seconds, True)}**；"
-            f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {_duration(light, True)}。{zh}"
+            f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB）约需 **{duration(seconds, True)}**；"
+            f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {duration(light, True)}。{zh}"
         )
     if "checkpoint_write_seconds" in call.input and not o.get("write_seconds_at_bandwidth"):
         # "what write bandwidth so a save takes under 90 s?": the bandwidth for the pause they allow
