@@ -205,7 +205,13 @@ class ModelArchitecture(Entry):
     )
     ffn_hidden_size: int = Field(ge=64, description="Intermediate size of the MLP (per expert for MoE).")
     vocab_size: int = Field(ge=256)
-    max_context: int = Field(ge=128, description="Context length used in pre-training, tokens.")
+    max_context: int = Field(ge=128, description="Context length of the main pre-training stage, tokens.")
+    context_window: int | None = Field(
+        default=None,
+        ge=128,
+        description="Longest context the released model supports without scaling at inference (a long-context "
+        "stage or RoPE extension), tokens; null when it is max_context.",
+    )
     experts: int | None = Field(default=None, ge=2, description="Routed experts per MoE layer.")
     experts_per_token: int | None = Field(default=None, ge=1)
     activation: Literal["gelu", "swiglu", "geglu", "relu"] = "swiglu"

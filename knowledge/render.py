@@ -88,6 +88,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "ffn_hidden_size": ("FFN hidden size", "FFN 中间维度", ""),
     "vocab_size": ("Vocabulary", "词表大小", ""),
     "max_context": ("Pre-training context", "预训练上下文长度", "tokens"),
+    "context_window": ("Native context window", "原生上下文窗口", "tokens"),
     "experts": ("Routed experts", "路由专家数", ""),
     "experts_per_token": ("Experts per token", "每 token 激活专家数", ""),
     "activation": ("Activation", "激活函数", ""),

@@ -23,6 +23,7 @@ class Architecture(BaseModel):
     vocab_size: int
     activation: str
     max_context: int
+    context_window: int = Field(description="Longest context the released model supports natively, tokens.")
     derived: bool = Field(description="True when the shape was derived from the parameter count.")
 
 
@@ -75,6 +76,7 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
             vocab_size=fields.vocab_size or preset.vocab_size,
             activation=preset.activation,
             max_context=preset.max_context,
+            context_window=preset.context_window or preset.max_context,
             derived=False,
         )
     elif fields.params_b:
@@ -113,6 +115,7 @@ def _derive(fields: ArchitectureFields) -> Architecture:
         vocab_size=fields.vocab_size or 32_000,
         activation="gelu",
         max_context=4096,
+        context_window=4096,
         derived=True,
     )
 

@@ -463,9 +463,9 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         )
     if tp > 8:
         warnings.append("tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow")
-    if tokens > arch.max_context:
+    if tokens > arch.context_window:
         warnings.append(
-            f"{tokens:,} tokens exceed the {arch.max_context:,}-token pre-training context of {arch.name}; "
+            f"{tokens:,} tokens exceed the {arch.context_window:,}-token native context of {arch.name}; "
             "check that the released model supports it"
         )
     if arch.derived and inp.kv_heads is None:

@@ -275,9 +275,9 @@ RULES: list[Rule] = [
         "不再减少，各卡 KV 缓存之和是模型本身的 {times} 倍",
     ),
     rule(
-        rf"(?P<tokens>{NUMBER}) tokens exceed the (?P<context>{NUMBER})-token pre-training context of (?P<model>.+); "
+        rf"(?P<tokens>{NUMBER}) tokens exceed the (?P<context>{NUMBER})-token native context of (?P<model>.+); "
         r"check that the released model supports it",
-        "{tokens} token 超出了 {model} 预训练时 {context} token 的上下文长度；请确认发布的模型支持这么长的上下文",
+        "{tokens} token 超出了 {model} 原生支持的 {context} token 上下文；请确认发布的模型支持这么长的上下文",
     ),
     rule(
         r"derived shape assumes full multi-head attention \(KV heads = attention heads\); a GQA/MQA model "

@@ -186,6 +186,30 @@ def test_hugging_face_llama_3_1_kv_cache_table(model: str, tokens: int, publishe
     assert out.per_gpu.kv_cache_gb * GB / GIB == pytest.approx(published_gib, rel=0.005)
 
 
+@pytest.mark.parametrize(
+    ("model", "tokens", "window"),
+    [
+        # Qwen2.5 technical report (arXiv:2412.15115) section 3: pre-trained at 4,096 tokens, last stage at 32,768
+        ("qwen2.5-32b", 32_768, None),
+        ("qwen2.5-32b", 65_536, 32_768),
+        # Llama 3 herd paper (arXiv:2407.21783) section 3.4.2: long-context pre-training up to 128K
+        ("llama-3.1-70b", 128_000, None),
+        ("llama-3.1-70b", 200_000, 131_072),
+        # Llama 2 paper (arXiv:2307.09288) table 1: 4k context, no extension
+        ("llama-2-70b", 8192, 4096),
+    ],
+)
+def test_context_warning_is_against_the_native_window(model: str, tokens: int, window: int | None) -> None:
+    """A length beyond the main pre-training stage but within the model's released window (Qwen2.5 at 32k,
+    Llama 3.1 at 128k) is not flagged; beyond the window, the warning names the window."""
+    warned = [w for w in run(model=model, context_tokens=tokens).warnings if "native context" in w]
+    if window is None:
+        assert warned == []
+    else:
+        assert len(warned) == 1
+        assert f"{window:,}-token native context" in warned[0]
+
+
 def test_70b_weights_in_fp16_are_140_gb() -> None:
     """The usual "70B in fp16 = 140 GB" (e.g. Hugging Face's Llama 2 launch blog): 70e9 x 2 bytes.
     The preset's exact 68.98B gives 137.96 GB (-1.5%)."""
