@@ -1607,6 +1607,10 @@ _ASIDE_CUE = words(
     r"(?:hdd|ssd|nvme|全闪|闪存|机械盘|对象存储|\bs3\b|lustre|weka|\bnfs\b|slurm|\bk8s\b|kubernetes)[^，,。？?]{0,12}(?:还是|\bor\b|\bvs\.?)",
     # "H100 上用 FP8 训练 能快多少": how much a technique gains in practice, not a figure to look up
     r"能快多少|快多少|提速多少|\bhow much faster\b[^?]{0,30}\b(?:in practice|really|actually|end[- ]to[- ]end)\b",
+    # a yes/no beside the figures: "国内能用吗", "flash attention能直接用吗", "do we need infiniband for it"
+    r"(?:能|可以)(?:直接)?(?:用|跑|买到?|租到?)吗|能不能(?:直接)?(?:用|跑|买|租)|支持吗|需不需要|要不要(?:上|配|买|换)",
+    r"\bdo (?:we|i|you) (?:need|have to|still need)\b|\b(?:is|are) (?:it|they) (?:supported|available)\b"
+    r"|\bwill (?:it|they|that) work\b|\bout of the box\b|\bavailable in china\b",
 )
 # where one question ends and the next begins: a question mark, a full stop, or "and will it…", "，会不会…"
 _CLAUSE_BREAK = re.compile(

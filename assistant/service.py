@@ -113,6 +113,13 @@ class Assistant:
             # a second question beside the figures ("…and will it be painfully slow?") is what the guidance answers
             query = f"{route.aside} {route.query}" if route.aside and run.calls else route.query
             passages = self._retriever.search(query, k=self._top_k, prefer_language=route.language)
+            if route.aside and run.calls:
+                # and the clause alone, whose words the figures' words outweigh in the whole question ("gaudi 3:
+                # memory, bf16, power? and do we need infiniband for it"): the two rankings taken in turn
+                alone = self._retriever.search(route.aside, k=self._top_k, prefer_language=route.language)
+                merged = [p for pair in zip(passages, alone, strict=False) for p in pair]
+                merged += passages[len(alone) :] + alone[len(passages) :]
+                passages = list({p.chunk_id: p for p in merged}.values())[: self._top_k]
             passages = [p for p in passages if f"{p.doc_id}#{p.section}" not in route.seen]
             timings["retrieval"] = time.perf_counter() - started
         draft: Draft | None = None

@@ -20,11 +20,19 @@ from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.change import change_lead
 from assistant.models import Citation, ToolCall
-from assistant.retriever import DEFINES, Passage, defined_term, defines, split_sentences
+from assistant.retriever import (
+    DEFINES,
+    SNIPPET_CHARS,
+    Passage,
+    defined_term,
+    defines,
+    pick,
+    split_sentences,
+)
 from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
-from knowledge.text import Language
+from knowledge.text import Language, tokenize
 
 _L = {
     "inputs": ("Inputs", "输入"),
@@ -739,7 +747,9 @@ _COMPARISON = re.compile(
 )
 # accelerators named by family rather than a model number: "Trainium2", "TPU v5p", "Gaudi 3", "昇腾"
 _FAMILY = re.compile(
-    r"trainium\s*\d?|\btrn\d\b|\btpu\s*v?\d[a-z]?\b|\bgaudi\s*\d?|ascend|昇腾", re.IGNORECASE
+    # (a Chinese character after the name is no word boundary: "TPU v5p单芯片")
+    r"trainium\s*\d?|\btrn\d(?![a-z0-9])|\btpu(?:\s*v?\d[a-z]?)?(?![a-z0-9])|\bgaudi\s*\d?|ascend|昇腾",
+    re.IGNORECASE,
 )
 
 
@@ -847,7 +857,42 @@ def _lead_passage(
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
+    if asked_families:
+        # "do we need infiniband for gaudi 3?": among passages that name the family asked about, when any does
+        naming = [
+            (rank, p)
+            for rank, p in candidates
+            if any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
+        ]
+        candidates = naming or candidates
     return max(candidates, key=merit)[1]
+
+
+def _aside_passage(passages: list[Passage], lang: Language, aside: str, question: str) -> Passage | None:
+    """The passage answering the clause no calculator answered ("…and do we need infiniband for it"): the
+    leading passage for the clause, among those holding the most of the clause's own words. The aside names
+    its subject from the rest of the question (gaudi, bf16), and those words alone do not answer it."""
+    words = aside.split()
+    # the clause as the question wrote it: the longest run of the aside's words found in the question
+    clause = next((c for k in range(len(words), 0, -1) if (c := " ".join(words[:k])) in question), aside)
+    subject = set(tokenize(question.replace(clause, " ")))
+    own = {t for t in tokenize(clause) if t not in subject and len(t) > 1}
+    if not own:
+        own = set(tokenize(aside))
+    pool = [p for p in passages if p.doc_type != "catalog"] or passages
+    families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
+    # "TPU … 国内能用吗" is answered where TPUs are named, not by export rules for other cards
+    pool = [p for p in pool if any(f in f"{p.section} {p.text}".lower() for f in families)] or pool
+    held = {p.chunk_id: sum(t in tokenize(p.text) for t in own) for p in pool}
+    most = max(held.values(), default=0)
+    best = [p for p in pool if held[p.chunk_id] == most] if most else pool
+    lead = _lead_passage(best, lang, aside)
+    if lead is None:
+        return None
+    # its lines that answer the clause, the subject's words only breaking ties
+    weights = {t: 2.0 if t in own else 1.0 for t in tokenize(aside)}
+    picked = pick(split_sentences(lead.text), list(weights), SNIPPET_CHARS, idf=weights)
+    return lead.model_copy(update={"snippet": picked.text})
 
 
 # the longest opening answer put before a question-and-answer section's matching lines
@@ -1008,6 +1053,10 @@ class TemplateComposer:
             if not run.calls or judged or aside
             else None
         )
+        if lead is not None and route.aside and run.calls:
+            # "TPU v5p 的 HBM 和算力多少… 国内能用吗": the figures answer the rest, so the passage's lines are the
+            # ones that answer the clause left over, not the ones that repeat the figures
+            lead = _aside_passage(passages, lang, route.aside, route.query) or lead
         if lead is not None and verdict is not None and lead.chunk_id == verdict.chunk_id:
             lead = None  # the verdict already said it ("is the H20 worth it for training?" once, not twice)
         if lead is not None and any(c.name == "fabric" for c in run.calls):

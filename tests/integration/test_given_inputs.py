@@ -1114,6 +1114,10 @@ def test_a_bigger_model_on_the_same_link_shards_and_moves_more(assistant: Assist
             "training_compute",
             "MFU",
         ),
+        # a yes/no beside a spec look-up: Gaudi 3 carries 24 x 200 GbE RoCE on each chip (Intel Gaudi docs)
+        ("gaudi 3: memory, bf16, power? and do we need infiniband for it", "gpu_spec", r"200 Gb Ethernet"),
+        # Google Cloud lists no mainland-China region, so TPUs are out of reach there
+        ("TPU v5p单芯片HBM多少 算力多少 跟H100比怎么样 国内能用吗", "gpu_spec", r"中国大陆"),
     ],
 )
 def test_a_second_question_beside_the_figures_is_answered_by_the_guidance(

@@ -145,6 +145,8 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
         # a rare name in the question finds the section headed by it, not a neighbouring topic
         ("our stack is megatron + deepspeed, how mature is ROCm for it if we buy MI300X?", r"ROCm"),
         ("Trainium2 芯片有什么，PyTorch 代码要改吗", r"Trainium|NeuronCore|Neuron"),
+        # FlashAttention-2's upstream ROCm build (Composable Kernel and Triton backends) answers the second half
+        ("MI300X上跑pytorch 要rocm哪个版本 flash attention能直接用吗", r"ROCm 6.0.*Composable Kernel"),
         # a section headed by another family is not the answer ("Ascend" under an MI300X question)
         ("does deepspeed run on MI300X as-is?", r"^(?!.*Ascend)"),
         # the facility a rack-scale system needs
