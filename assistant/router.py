@@ -1565,6 +1565,20 @@ class Router:
             # "两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行": the link they have, timed against a step
             tools, intent = ["network"], Intent.CALCULATION
             asked = "step_time" if asked in {"days", "step_time"} else "network"
+        if (
+            tools == ["training_memory"]
+            and intent == Intent.CALCULATION
+            and task is None
+            and not follow_up
+            and asked in {None, "memory"}
+            and set(stated) <= {"params_b", "model", "spec_fields", "gpu", "precision"}
+            and not _JOB_WORDS.search(text)
+        ):
+            # "70B要多少显存", "how much vram for llama 70b": no job named, and serving, QLoRA, LoRA and full
+            # training differ tenfold; each, side by side, instead of full training alone
+            tools = ["inference_memory", "training_memory"]
+            slots = slots.model_copy(update={"finetune_options": ["full", "lora", "qlora"]})
+            asked = "uses"
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
@@ -1594,6 +1608,14 @@ class Router:
             quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
             aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,
         )
+
+
+# words that name the job a memory figure is for: training of any kind, serving, or the settings only training has
+_JOB_WORDS = words(
+    r"\btrain|fine[- ]?tun|\b(?:q?lora|sft|peft|zero|fsdp|adam\w*|optimi[sz]er|gradients?|activations?|epochs?)\b",
+    r"\b(?:serv(?:e|ing)|inference|infer|deploy\w*|host|vllm|decode|batch|context|seq\w*|kv)\b",
+    r"训|微调|全参|推理|部署|上线|服务|优化器|梯度|激活|序列|上下文|并发|批",
+)
 
 
 # a judgement asked beside a figure: whether it is slow, the catch, what is lost, whether it is worth it

@@ -511,6 +511,92 @@ def _stages_lead(run: ToolRun, lang: Language) -> str | None:
     ).strip()
 
 
+def _uses(run: ToolRun) -> tuple[ToolCall, dict[str, ToolCall]] | None:
+    """The serving run and the training run of each method, when a model's memory was asked with no job named."""
+    serving = next((c for c in run.calls if c.name == "inference_memory"), None)
+    trained = {c.input.get("finetune", "full"): c for c in run.calls if c.name == "training_memory"}
+    if serving is None or len(trained) < 3:
+        return None
+    return serving, trained
+
+
+_USE_NAMES = {
+    "en": {"qlora": "QLoRA fine-tuning", "lora": "LoRA", "full": "full training with AdamW"},
+    "zh": {"qlora": "QLoRA 微调", "lora": "LoRA", "full": "AdamW 全参训练"},
+}
+
+
+def _uses_lead(run: ToolRun, lang: Language) -> str | None:
+    """ "70B要多少显存": what serving, QLoRA, LoRA and full training each need, side by side, and which of them
+    one card of the kind assumed holds; the job decides, so the answer asks which it is."""
+    uses = _uses(run)
+    if uses is None:
+        return None
+    serving, trained = uses
+    zh = lang == "zh"
+    o = serving.output
+    model = o.get("architecture", {}).get("name") or f"{num(serving.input.get('params_b', 0))}B"
+    model = re.sub(r"\s*\(derived shape\)$", "", model)
+    served, weights = num(o["total"]["total_gb"]), num(o["total"]["weights_gb"])
+    tokens, precision = num(o["context_tokens"]), serving.input.get("weight_precision", "bf16").upper()
+    each = {m: num(c.output["per_gpu"]["total_gb"]) for m, c in trained.items()}
+    full = trained["full"]
+    gpus = full.input.get("gpus", 1)
+    card, memory = full.output.get("gpu"), num(full.output.get("gpu_memory_gb") or 0)
+    names = _USE_NAMES[lang]
+    holding = [names[m] for m in ("qlora", "lora", "full") if trained[m].output.get("fits")]
+    if zh:
+        line = (
+            f"要看做什么：{model} 用 {precision} 推理约需 **{served} GB**（权重 {weights} GB，加一条 {tokens} token "
+            f"序列的 KV 缓存），{names['qlora']}约 **{each['qlora']} GB**，{names['lora']} 约 **{each['lora']} GB**，"
+            f"{names['full']}约 **{each['full']} GB**（权重、梯度和优化器状态每参数 16 字节，再加激活）"
+        )
+        if gpus == 1 and card:
+            fit = (
+                f"；单张 {card}（{memory} GB）放得下的：{'、'.join(holding)}"
+                if holding
+                else f"；单张 {card}（{memory} GB）训练都放不下"
+            )
+            line += f"{fit}，推理要 {o['gpus_needed']} 张。"
+        else:
+            line += "。"
+        return line + "你要做的是哪一种？"
+    line = (
+        f"It depends on the job: {model} takes about **{served} GB** to serve in {precision} (weights {weights} GB "
+        f"plus the KV cache of one {tokens}-token sequence), about **{each['qlora']} GB** for {names['qlora']}, "
+        f"**{each['lora']} GB** for {names['lora']} and **{each['full']} GB** for {names['full']} (16 bytes per "
+        "parameter for weights, gradients and optimizer states, plus activations)"
+    )
+    if gpus == 1 and card:
+        fit = (
+            f"one {card} ({memory} GB) holds {' and '.join(holding)}"
+            if holding
+            else f"no training fits one {card} ({memory} GB)"
+        )
+        line += f"; {fit}, and serving takes {o['gpus_needed']} of them."
+    else:
+        line += "."
+    return line + " Which job is it?"
+
+
+def _uses_table(run: ToolRun, lang: Language) -> str | None:
+    """The figures of ``_uses_lead`` as one table: each job's memory, and the cards it takes."""
+    uses = _uses(run)
+    if uses is None:
+        return None
+    serving, trained = uses
+    zh = lang == "zh"
+    names = _USE_NAMES[lang]
+    precision = serving.input.get("weight_precision", "bf16").upper()
+    rows = [(f"{precision} 推理" if zh else f"Serving ({precision})", serving.output["total"]["total_gb"])]
+    rows += [
+        (names[m][:1].upper() + names[m][1:], trained[m].output["per_gpu"]["total_gb"])
+        for m in ("qlora", "lora", "full")
+    ]
+    head = "| 用途 | 显存合计 |\n|---|---|\n" if zh else "| Job | Memory in total |\n|---|---|\n"
+    return head + "\n".join(f"| {job} | {num(gb)} GB |" for job, gb in rows)
+
+
 def _utilizations_lead(run: ToolRun, lang: Language, first: str) -> str | None:
     """ "$/GPU-hour at 100% and 70% utilization": owning's cost per GPU-hour used at each utilisation."""
     calls = [c for c in run.calls if c.name == "tco"]
@@ -1005,6 +1091,9 @@ class TemplateComposer:
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each
                 by_card, heads = [staged], []
+            if route.asked == "uses" and (overview := _uses_lead(run, lang)):
+                # "70B要多少显存": each job's memory, side by side, instead of one verdict each
+                by_card, heads = [overview], []
             if laid := _layouts_lead(run, lang):
                 # "TP=4 one instance vs two TP=2": each layout on the same GPUs, instead of one verdict each
                 by_card, heads = [laid], []
@@ -1067,7 +1156,10 @@ class TemplateComposer:
             parts.append(f"{_answer_first(lead) if not run.calls else lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
-        parts.extend(tables(summaries, lang))
+        if route.asked == "uses" and (table := _uses_table(run, lang)):
+            parts.append(table)
+        else:
+            parts.extend(tables(summaries, lang))
         # a headline that recommends changed settings shows that plan: the settings first assumed are gone
         settled = any(s.settled for s in summaries)
         first_settled = any(

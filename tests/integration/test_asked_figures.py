@@ -269,3 +269,31 @@ def test_a_copy_over_a_given_link_is_timed(
     assert tools(answer) == ["data_volume"]
     assert output(answer, "data_volume")["transfer_seconds"] == pytest.approx(seconds, rel=0.01)
     assert says in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "weights", "states"),
+    [
+        ("70B要多少显存", "140", "1,120"),
+        ("how much GPU memory does a 7B model need", "14", "112"),
+    ],
+)
+def test_a_model_memory_asked_with_no_job_shows_every_job(
+    assistant: Assistant, message: str, weights: str, states: str
+) -> None:
+    """No job named, and the jobs differ tenfold: serving holds the BF16 weights (70e9 x 2 bytes = 140 GB) and a
+    KV cache; full training with mixed-precision AdamW holds 16 bytes per parameter (ZeRO paper, Rajbhandari et
+    al. 2020, section 3.1: 70e9 x 16 = 1,120 GB) plus activations; LoRA keeps the BF16 weights and QLoRA a 4-bit
+    copy. The first sentence gives each, smallest to largest in the order QLoRA < serving < LoRA < full, and
+    asks which job it is."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["inference_memory", *["training_memory"] * 3]
+    lead = answer.answer.split("\n\n")[0]
+    serving = output(answer, "inference_memory")["total"]
+    assert f"{weights} GB" in lead, lead
+    trained = {c.input["finetune"]: c.output["per_gpu"]["total_gb"] for c in answer.tool_calls[1:]}
+    assert trained["qlora"] < serving["total_gb"] < trained["lora"] < trained["full"]
+    full = next(c for c in answer.tool_calls if c.input.get("finetune") == "full")
+    kept = full.output["per_gpu"]
+    assert f"{kept['weights_gb'] + kept['gradients_gb'] + kept['optimizer_states_gb']:,.0f}" == states
+    assert lead.rstrip().endswith(("?", "？")), lead
