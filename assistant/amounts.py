@@ -112,7 +112,7 @@ _BEFORE = [
     (
         "lease",
         flags(
-            r"(?:月租金?|月付|月供|租金|monthly (?:rent|lease)(?: payment)?|\brent(?:al)?)\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
+            r"(?:月租金?|月付|月供|租金|包月|monthly (?:rent|lease)(?: payment)?|\brent(?:al)?)\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
         ),
     ),
     (

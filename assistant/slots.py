@@ -856,7 +856,9 @@ _CONCURRENT = flags(
 # a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
 _BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
 _GLOBAL_BATCH = flags(
-    rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是)?\s*{AMOUNT}"
+    rf"(?:global[\s_-]*)?batch(?:[\s_-]*size)\s*(?:of|=|:|为|是)?\s*{AMOUNT}|global[\s_-]*batch\s*(?:of|=|:|为|是"
+    # "global batch翻倍到2048", "global batch doubles to 2048"
+    rf"|翻倍到|加倍到|变成|变为|改成|提到|加到|增加到|(?:doubles?|goes?|grows?|increases?|rises?) to)?\s*{AMOUNT}"
     rf"|全局\s*batch\s*(?:size)?\s*(?:为|=|是)?\s*{AMOUNT}"
 )
 _MFU_GAP = (
@@ -988,6 +990,15 @@ _SCALE_TO_SERVERS = flags(
     rf"\bgo(?:ing)? to)\s*{AMOUNT}\s*(?:台|个节点|节点|nodes?\b|servers?\b|boxes\b|machines\b)"
 )
 # a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
+_CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
+# a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
+_FOR_SERVERS = flags(
+    r"\s*(?:for|buys?|gets?|covers?)\s+(?:the\s+|all\s+|a total of\s+)?(\d{1,3})\s*(?:x\s*)?"
+    r"(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems|units)\b"
+)
+_SERVERS_FOR = flags(
+    r"(\d{1,3})\s*台[^，,。；;]{0,12}?(?:一共|总共|共计?|总价|合计|打包价?|整体)\s*(?:报价|价格|是|为)?\s*$"
+)
 _PRICED_MACHINE = flags(
     r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
     r"|\d+\s*x\s*[a-z0-9 ]{2,12}?\s*(?:servers?|boxe?s?|nodes?)"
@@ -1228,14 +1239,20 @@ _SAMPLES_OF = flags(
     rf"(?:of|at|with|,)\s*(?:~|about|avg\.?|average)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)(?![a-z])"
 )
 _STEP_TIME = flags(
-    rf"step[\s_-]*time\s*(?:of|=|:|is|为|是)?\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
+    rf"step(?:[\s_-]*time)?\s*(?:of|=|:|is|为|是|变成|变为|改成|降到|升到|到|(?:drops?|falls?|goes?|rises?|grows?) to|becomes?)?"
+    rf"\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
     # "单步8.5秒", "一步 8.5s", "8.5 s per step", "8.5s/step"
     rf"|(?:单步|一步|每步)\s*(?:耗时|要)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
     # "21 秒一步", "21s a step"
     rf"|{DECIMAL}\s*(秒|s)\s*(?:一步|一个\s*step|a step)"
 )
-_BATCH_TOKENS = flags(rf"{AMOUNT}\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b")
+_BATCH_TOKENS = flags(
+    rf"{AMOUNT}\s*(?:seqs?|sequences?|samples?)?\s*[x×*]\s*{AMOUNT}\s*(?:tokens?|toks?)\b"
+    # "global batch 1024 x 4096": after the word batch, the second figure is the sequence length
+    rf"|\bbatch(?:[\s_-]*size)?\s*(?:of|=|:|为|是)?\s*{AMOUNT}\s*(?:seqs?|sequences?|samples?|条)?\s*[x×*]\s*{AMOUNT}"
+    rf"(?!\d|[.,]\d|\s*(?:gpus?|cards?|卡|张|nodes?|台|servers?))"
+)
 _NODE_TPS = flags(
     rf"\b(?:each|per|every|one|an?|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
     rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)(?:(?!每卡|每张|单卡|每个?gpu)[^。；;\n]){{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
@@ -2201,6 +2218,13 @@ class SlotExtractor:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
                 case "server" if slots.server_price is None:
                     slots.server_price, slots.server_price_currency = money.amount, money.currency
+                    several = _FOR_SERVERS.match(text, money.end) or _SERVERS_FOR.search(
+                        text[max(0, money.start - 30) : money.start]
+                    )
+                    if several and (machines := int(several.group(1))) > 1:
+                        # "$2.3M for 8 HGX H100 nodes": the quote covers them all; each costs its share
+                        slots.server_price = money.amount / machines
+                        slots.servers = slots.servers or machines
                 case "infra":
                     # "network $600k, storage $400k": what the cluster's network and storage cost, together
                     if slots.network_storage_cost is None or slots.network_storage_currency == money.currency:
@@ -2214,7 +2238,11 @@ class SlotExtractor:
                     slots.lease_per_server = bool(_PER_SERVER.search(around))
                     slots.lease_is_rental = bool(_RENTAL.search(text[max(0, money.start - 48) : money.start]))
                     # "租的话每月8万（含托管）": the rent pays for the machine where it runs
-                    slots.lease_all_in = bool(_LEASE_ALL_IN.search(text[money.end : money.end + 20]))
+                    slots.lease_all_in = bool(
+                        _LEASE_ALL_IN.search(text[money.end : money.end + 20])
+                        # "云上8卡包月6.5万": a cloud's rent pays for the hall, the power and the upkeep too
+                        or _CLOUD_RENT.search(text[max(0, money.start - 24) : money.start])
+                    )
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
                 case "staff" if slots.staff_per_year is None:
@@ -2426,7 +2454,8 @@ class SlotExtractor:
                 _group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6)
             )  # "global batch 4M tokens", "3.1M tokens per step"
         if match := take(_BATCH_TOKENS):
-            slots.global_batch, slots.seq_len = int(to_number(match.group(1))), int(to_number(match.group(2)))
+            slots.global_batch = int(to_number(_group(match, 1, 3) or "0"))
+            slots.seq_len = int(to_number(_group(match, 2, 4) or "0"))
         if match := take(_CHECKPOINT_SIZE):
             slots.checkpoint_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_WEIGHTS_ONLY):

@@ -385,6 +385,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="Cloud", zh="上云", value=money(t["cloud"], view.first())),
             Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),
             Row(en="Break-even utilisation", zh="回本利用率", value=pct(share))]  # fmt: skip
+    if not o.get("cloud_priced", True):
+        rows = rows[:2]  # no cloud price anywhere: a cloud of $0 and a break-even of "-" say nothing
     inputs = [
         Row(en="GPUs", zh="GPU 数量", value=f"{o['gpus']} x {o['gpu']}"),
         Row(en="Years", zh="年限", value=str(o["years"])),

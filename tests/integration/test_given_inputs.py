@@ -747,6 +747,38 @@ def test_a_purchase_price_after_an_approximation_word_is_the_purchase(assistant:
     assert call.input["lease_per_month"] == 70_000
 
 
+def test_a_quote_for_several_machines_is_shared_between_them(assistant: Assistant) -> None:
+    """ "$2.3M for 8 HGX H100 nodes": $287,500 a node, $2.3M in all, against 64 x $2.10 x 26,280 h = $3,532,032 of
+    committed cloud over 3 years; buying wins (it read as $2.3M a node, $18.4M, before)."""
+    (answer,) = talk(
+        assistant,
+        "Vendor quote: $2.3M for 8 HGX H100 nodes (64 GPUs) incl IB fabric + some storage. Alternative is a 3-yr "
+        "reserved cloud deal at $2.10/GPU-hr. Our colo power+space works out to ~$0.14/kWh all-in including "
+        "cooling. Over 3 years which is cheaper?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["capex_per_server"] == pytest.approx(287_500)
+    assert call.output["totals"]["cloud"]["usd"] == pytest.approx(64 * 2.10 * 3 * 8760, rel=0.001)
+    assert "buying is cheapest" in first_sentence(answer)
+
+
+def test_a_cloud_rent_by_the_month_is_all_in(assistant: Assistant) -> None:
+    """ "租的话云上8卡包月6.5万": a cloud machine rented by the month, power, hall and upkeep included: 6.5万 x 36 =
+    ¥2,340,000 against ¥2,200,000 plus three years of power and maintenance; renting wins over 3 years, and
+    over 5 (¥3,900,000) buying does."""
+    three, five = talk(
+        assistant,
+        "一台8卡H800整机报价220万左右，租的话云上8卡包月6.5万。按3年算，买还是租划算？",
+        "如果用5年呢",
+    )
+    for answer, months in ((three, 36), (five, 60)):
+        call = next(c for c in answer.tool_calls if c.name == "tco")
+        assert call.input["lease_per_month"] == 65_000
+        assert call.output["totals"]["lease"]["cny"] == pytest.approx(65_000 * months)
+    assert "租赁最划算" in first_sentence(three)
+    assert "购买最划算" in first_sentence(five)
+
+
 def test_depreciation_years_stand_beside_a_per_server_draw(assistant: Assistant) -> None:
     """'每台125万 5年折旧 每台功耗6kW': five years, 6 kW each (the draw is not read across the price)."""
     (answer,) = talk(assistant, "算下TCO：6台8卡H20 每台125万 5年折旧 每台功耗6kW PUE1.3 电价0.6")

@@ -828,6 +828,46 @@ def test_a_measured_throughput_with_a_model_gives_the_days_not_a_guessed_mfu(ass
         assert "40%" not in first_sentence(answer)  # no assumed MFU in the lead
 
 
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # 512 x 4096 = 2,097,152 tokens a step / 3.6 s / 128 = 4,551 tokens/s per GPU; x 6 x 13e9 = 3.55e14 of
+        # H100 SXM's 989e12 dense BF16 (NVIDIA H100 datasheet) = 35.9%
+        (
+            "sanity check pls. 13B dense model, 128 H100 SXM, global batch 512 seqs x 4096 tokens, we measure 3.6 s "
+            "per step steady state. what MFU is that and is it bad?",
+            512 * 4096 / 3.6 / 128 * 6 * 13e9 / 989e12,
+        ),
+        # "global batch 1024 x 4096" names no unit: after "batch", the second figure is the sequence length;
+        # 4,194,304 / 18.5 / 256 = 886 tokens/s, x 6 x 70e9 / 989e12 (H800 = H100 compute) = 37.6%
+        (
+            "70B on 256 H800, TP8 PP4 DP8, step time 18.5s, global batch 1024 x 4096. MFU多少？",
+            1024 * 4096 / 18.5 / 256 * 6 * 70e9 / 989e12,
+        ),
+    ],
+)
+def test_a_step_time_and_a_global_batch_of_sequences_give_the_mfu(
+    assistant: Assistant, message: str, expected: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["throughput_calibration"]
+    assert output(answer, "throughput_calibration")["implied_mfu"] == pytest.approx(expected, rel=0.01)
+    assert f"{expected:.0%}" in first_sentence(answer)
+
+
+def test_a_changed_batch_and_step_time_give_the_new_mfu(assistant: Assistant) -> None:
+    """ "如果global batch翻倍到2048，step变成35s呢？": both changes, 2048 x 4096 / 35 / 256 = 936 tokens/s per GPU,
+    x 6 x 70e9 / 989e12 = 39.8%."""
+    _, two = talk(
+        assistant,
+        "70B on 256 H800, TP8 PP4 DP8, step time 18.5s, global batch 1024 x 4096. MFU多少？",
+        "如果global batch翻倍到2048，step变成35s呢？",
+    )
+    assert tools(two) == ["throughput_calibration"]
+    expected = 2048 * 4096 / 35 / 256 * 6 * 70e9 / 989e12
+    assert output(two, "throughput_calibration")["implied_mfu"] == pytest.approx(expected, rel=0.01)
+
+
 @pytest.mark.parametrize("ask_mfu", ["模型是13B，这样MFU是多少", "the model is 13B: what MFU is that?"])
 def test_the_mfu_a_step_time_implies(assistant: Assistant, ask_mfu: str) -> None:
     _, two = talk(

@@ -531,8 +531,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         even = f"buying breaks even with cloud at {break_even_u:.0%} utilisation"
     verdict = (
         f"Over {years:g} years at {u:.0%} utilisation: "
-        + ", ".join(f"{k} ${v:,.0f} (¥{v * fx.usd_to_cny:,.0f})" for k, v in totals.items())
-        + f"; {cheapest_option} is cheapest; {when}; {even}."
+        + ", ".join(f"{k} ${totals[k]:,.0f} (¥{totals[k] * fx.usd_to_cny:,.0f})" for k in options)
+        + f"; {cheapest_option} is cheapest"
+        # with no cloud price, nothing is said of the cloud
+        + (f"; {when}; {even}." if cloud_priced else ".")
     )
     if hw.gpus != hw.installed_gpus:
         notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")

@@ -165,6 +165,17 @@ def test_tco_arithmetic() -> None:
     assert out.per_used_gpu_hour.cloud.usd == pytest.approx(5, rel=REL)
 
 
+def test_tco_with_no_cloud_price_says_nothing_of_the_cloud() -> None:
+    """The hand case on an H800, a card the catalog rents nowhere, with no cloud price given: buying (144,528)
+    against leasing (70,128) only; the verdict names no cloud total and no break-even with it."""
+    given = {k: v for k, v in TCO_HAND.items() if k != "cloud_price_per_gpu_hour"} | {"gpu": "H800"}
+    out = tco(TcoInput(**given), CATALOG)
+    assert out.cloud_priced is False
+    assert out.cheapest == "lease"
+    assert "cloud" not in out.verdict
+    assert "lease $70,128" in out.verdict
+
+
 def test_tco_colocation_per_month_is_added_to_the_per_kw_rent() -> None:
     """The hand case with $500 a month of rack rent on top of its per-kW colocation: 12 x 500 more opex a year
     for buying and leasing alike, nothing for the cloud."""
