@@ -1105,7 +1105,8 @@ class Router:
         ):
             # "FSDP with CPU offload: 13B full FT on 2 x 48 GB + 512 GB RAM, doable?": the GPUs' side, then the RAM's
             tools, asked = ["training_memory", "host_ram"], "fit"
-        if slots.measured_gpus and follow_up:
+        if slots.measured_gpus and follow_up and (slots.tokens_per_second_per_gpu or slots.step_time_s):
+            # (a fleet that grows with nothing measured on it, "16 nodes today, 64 next year", is just a count)
             tools = [
                 "throughput_calibration"
             ]  # the measurement projected to the new count, not a new estimate

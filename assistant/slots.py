@@ -1097,7 +1097,7 @@ _SERVER_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
-    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只给到|只给|给到|只能到|能到|可以到|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
 )
@@ -1286,7 +1286,8 @@ _PORTS_PER_GPU = flags(
 # fabric ports per server: "4x400G per node", "每节点4个400G端口", "4 NICs per server", "每台4张网卡"
 _PORTS_PER_NODE = flags(
     # a speed or a port word is needed: "8 per node" alone counts GPUs
-    r"(\d)\s*(?:x|×|\*)?\s*(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?|nics?|hcas?)?|(?:ports?|nics?|hcas?))\s*(?:per|each|a|/)\s*(?:node|server|box)"
+    # ("8x CX7 400G per node": the NIC's model number is no count)
+    r"(?<![A-Za-z0-9.-])(\d{1,2})\s*(?:x|×|\*)?\s*(?:(?:connectx|cx)-?\d\s*)?(?:\d{3}\s*g(?:b(?:/s|e|ps)?)?\s*(?:ports?|nics?|hcas?)?|(?:ports?|nics?|hcas?))\s*(?:per|each|a|/)\s*(?:node|server|box)"
     r"|每(?:个)?(?:节点|台|服务器|机器)\s*(?:配)?\s*(\d|两|二|四|六|八)\s*(?:个|张|块|口)?\s*(?:\d{3}\s*g\w*)?\s*(?:的)?\s*(?:端口|网卡|口|nics?|ports?)"
 )
 # the link between servers: "机间只有 100G 以太网", "100GbE only", "8x400G per node", "IB 200G", "200G RoCE"
@@ -1314,6 +1315,8 @@ _SWITCH_PORTS = flags(
     r"(\d{2,3})[- ]?port(?=\s*(?:switch|ones?\b))|(\d{2,3})\s*口(?=\s*(?:的)?\s*交换机)"
     # "switches are 64x800G run as 128x400G", "split into 128x400G": the ports a switch offers, as run
     r"|(?:run|used|split|broken out|configured)\s*(?:as|into)\s*(\d{2,3})\s*[x×]\s*\d{3}\s*g\b"
+    # "Quantum-X800 switches (144x 800G ports)", "交换机 144 口": the count beside the switch word
+    r"|(?:switch(?:es)?|交换机)[^。;；.?？\d]{0,12}?(\d{2,3})\s*(?:[x×]\s*\d{3}\s*g\w*\s*)?(?:ports?\b|口)"
 )
 # the switches' port speed: "800G switches", "用800G的交换机"
 _SWITCH_GBPS = flags(
@@ -1605,6 +1608,22 @@ _SPELLED = re.compile(
 )
 
 
+# a figure the message replaces: "2T tokens not 1T", "64 nodes instead of 32", "用2T而不是1T"
+_SUPERSEDED = flags(
+    r"(?<=[\w%$¥)])\s*,?\s*(?:\bnot|\binstead of|\brather than|而不是|不是)\s*"
+    r"(~?\s*[$¥]?\d[\d.,]*\s*(?:[kmbt]\b|万|亿|%)?)(?![\d.])"
+)
+
+
+def _superseded(text: str) -> str:
+    """``text`` with the figures it says are no longer so blanked out, at the same offsets: the message's
+    own figure stands ("2T tokens not 1T" is 2T tokens, and 1T is no model size)."""
+    for match in reversed(list(_SUPERSEDED.finditer(text))):
+        if re.search(r"\d", text[max(0, match.start() - 24) : match.start()]):
+            text = text[: match.start(1)] + " " * (match.end(1) - match.start(1)) + text[match.end(1) :]
+    return text
+
+
 def _spelled_out(text: str) -> str:
     """English number words before a unit as digits, padded to the same length ("two months" -> "2   months"),
     and 千瓦 as kW, so every rule that reads a count, a period or a power reads them and the spans found stay
@@ -1634,6 +1653,7 @@ class SlotExtractor:
         GPU-hour" is a price, not a question about GPU-hours), for the words that ask for calculators."""
         slots = Slots()
         text = _spelled_out(text)  # "within two months": 2 months, at the same offsets
+        text = _superseded(text)  # "2T tokens not 1T": the figure replaced is no quantity of the message
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
         # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)
@@ -1649,7 +1669,9 @@ class SlotExtractor:
             masked = (
                 masked[: unknown.start()] + " " * (unknown.end() - unknown.start()) + masked[unknown.end() :]
             )
-        if memory := _CARD_MEMORY.search(masked):
+        if (memory := _CARD_MEMORY.search(masked)) and not _NIC_BEFORE.search(
+            masked[max(0, memory.start() - 20) : memory.start()]
+        ):  # ("one ConnectX-8 800G per GPU" is a link speed)
             slots.card_memory_gb = float(_group(memory, 1, 2, 3, 4, 5) or 0)  # "每卡64G显存", "64GB cards"
             if slots.gpu_count is None and (
                 count := _MEMORY_CARD_COUNT.search(masked[max(0, memory.start() - 10) : memory.start()])
@@ -2568,7 +2590,7 @@ class SlotExtractor:
             slots.link_per_gpu = per_gpu
             slots.link_gbit = speed * (ports or (1 if per_gpu else slots.ports_per_node or 1))
         if match := take(_SWITCH_PORTS):
-            slots.switch_ports = int(_group(match, 1, 2, 3) or "64")
+            slots.switch_ports = int(_group(match, 1, 2, 3, 4) or "64")
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):
@@ -2811,6 +2833,7 @@ _CARD_MEMORY = flags(
     r"|(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:each|apiece|per (?:card|gpu|device))"
     r"|(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:version|variant|one|版本|版)\b"  # "the 40GB version"
 )
+_NIC_BEFORE = flags(r"connectx|\bcx-?\d|\bnics?\b|网卡|infiniband|\bib\b|roce|ethernet|以太网|\blinks?\b")
 # a count of the cards the catalog does not hold: "8 Ascend 910B", "8张910B", "用8张64G显存的卡"
 _UNKNOWN_COUNT = flags(r"(?<![\d.])(\d{1,5})\s*(?:x|×|\*|张|块|颗|片)?\s*$")
 _MEMORY_CARD_COUNT = flags(

@@ -328,3 +328,61 @@ def test_a_context_said_with_de_hua_is_the_request_length(assistant: Assistant) 
     *_, kv = talk(assistant, "DeepSeek-V3 FP8 用H200部署要几台", "KV每个token多大 128k的话一条请求多少")
     assert kv.tool_calls[0].input["context_tokens"] == 131072
     assert "9.21 GB" in first_sentence(kv)
+
+
+def test_a_nic_model_number_is_no_port_count_and_a_grown_fleet_is_just_a_count(assistant: Assistant) -> None:
+    """64 nodes with 8 x ConnectX-7 each: 512 ports on 64-port switches, 16 leaves (32 down, 32 up) + 8 spines =
+    24 (the "7" of CX7 read as 7 ports gave 21); then 128 nodes: 1,024 ports, 32 + 16 = 48. Nothing was measured
+    on today's 16 nodes, so the follow-up is the fabric again, not a throughput projection."""
+    first, grown = talk(
+        assistant,
+        "We have 16 HGX H100 nodes on NDR IB today (8x CX7 400G per node) and plan to grow to 64 nodes next year. "
+        "What has to change on the compute fabric? switches are QM9700.",
+        "and if we go 128 nodes later?",
+    )
+    assert "**24 switches**" in first_sentence(first)
+    assert tools(grown) == ["fabric"]
+    assert "**48 switches**" in first_sentence(grown)
+
+
+def test_the_switch_radix_given_beside_the_switch(assistant: Assistant) -> None:
+    """1,024 ports on 144-port Quantum-X800 switches: a leaf has 72 down, so ceil(1024 / 72) = 15 leaves, whose
+    15 x 72 = 1,080 uplinks take ceil(1080 / 144) = 8 spines: 23 switches. "800G per GPU" is the NIC's speed,
+    no card memory."""
+    (answer,) = talk(
+        assistant,
+        "1024 B200 GPUs, one ConnectX-8 800G per GPU, Quantum-X800 switches (144x 800G ports). how many switches "
+        "for a non-blocking 2-tier fat tree?",
+    )
+    call = answer.tool_calls[0]
+    assert call.input["switch_ports"] == 144
+    assert "**23 switches**" in first_sentence(answer)
+
+
+def test_a_figure_the_message_replaces_is_not_read(assistant: Assistant) -> None:
+    """ "2T tokens not 1T" on the same 7B and 128 H100s: 6 x 7e9 x 2e12 / (128 x 0.4 x 989e12) / 86,400 = 19.2 days;
+    the "1T" was read as a 1,000B model (2,742 days)."""
+    *_, changed = talk(
+        assistant,
+        "pretrain a 7b llama-style model on roughly 1T tokens on 64x H100 SXM. ballpark how long?",
+        "and with 128 cards?",
+        "ok now same 128 gpus but the data team says 2T tokens not 1T",
+    )
+    call = changed.tool_calls[0]
+    assert (call.input["params_b"], call.input["tokens_b"], call.input["gpus"]) == (7, 2000, 128)
+    assert "**19.2 days**" in first_sentence(changed)
+
+
+def test_a_rack_limit_given_is_used_and_the_servers_counted_later_are_billed(assistant: Assistant) -> None:
+    """ "单柜只给到12kW": one 10.2 kW 8-GPU H100 server per rack (NVIDIA DGX H100 user guide, 10.2 kW max); then
+    16 of them draw 16 x 8 = 128 GPUs' power, not the rack's 12 kW."""
+    rack, bill = talk(
+        assistant,
+        "机房单柜只给到12kW，8卡H100服务器一台多少功耗，一柜能放几台",
+        "那16台一年电费多少，电价0.65元/度，PUE 1.3",
+    )
+    assert tools(rack) == ["rack_fit"]
+    assert "**1 台" in first_sentence(rack)
+    call = bill.tool_calls[0]
+    assert call.input["gpus"] == 128
+    assert "it_power_kw" not in call.input
