@@ -1571,8 +1571,10 @@ class Router:
             and intent == Intent.CALCULATION
             and task is None
             and not follow_up
-            and asked in {None, "memory"}
-            and set(stated) <= {"params_b", "model", "spec_fields", "gpu", "precision"}
+            and asked in {None, "memory", "fit"}
+            and set(stated) <= {"params_b", "model", "spec_fields", "gpu", "precision", "gpu_count"}
+            # ("does 7b fit on a 4090": one card; on several, sharding settings decide a training fit)
+            and (slots.gpu_count or 1) == 1
             and not _JOB_WORDS.search(text)
         ):
             # "70B要多少显存", "how much vram for llama 70b": no job named, and serving, QLoRA, LoRA and full

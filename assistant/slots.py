@@ -717,7 +717,9 @@ _SHAPE = [
     ),
 ]
 _KV_PRECISION = flags(
-    r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|量化(?:成|为|到)?|=|:|at|as)?\s*(fp8|int8|fp16|bf16)"
+    r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|改成|改为|换成|变成|量化(?:成|为|到)?|=|:|at|as|to)?\s*(fp8|int8|fp16|bf16)"
+    # "quantize the kv cache to fp8", "把KV cache量化到FP8"
+    r"|kv\s*(?:cache|缓存)?\s*(?:to|into|down to|成|到|为)\s*(fp8|int8|fp16|bf16)"
     r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
     # "weights and KV are both FP8", "权重和KV都用FP8": the cache as well as the weights
     r"|(?:weights?|权重)\s*(?:and|&|\+|和|跟|与)\s*(?:the\s*)?kv(?:\s*cache|缓存)?\s*(?:are|is|都|也)?\s*(?:both|all)?\s*"
@@ -1975,9 +1977,9 @@ class SlotExtractor:
                 setattr(slots, field, int(_group(match, 1, 2, 3) or 0) or None)
         if kv := _KV_PRECISION.search(text):
             # "KV cache in FP8": the cache's precision, not the weights'
-            slots.kv_precision = (_group(kv, 1, 2, 3) or "fp8").lower()
-            if kv.group(3):
-                slots.precision = kv.group(3).lower()  # "weights and KV both FP8": the weights too
+            slots.kv_precision = (_group(kv, 1, 2, 3, 4) or "fp8").lower()
+            if kv.group(4):
+                slots.precision = kv.group(4).lower()  # "weights and KV both FP8": the weights too
             text = text[: kv.start()] + " " * (kv.end() - kv.start()) + text[kv.end() :]
         if match := _PRECISION.search(text):
             slots.precision = (match.group(1) or "bf16").lower()

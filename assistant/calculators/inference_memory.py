@@ -196,6 +196,14 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         fits = o.get("fits")
         verdict_en = "" if fits is None else ("Yes: it fits. " if fits else "No: it does not fit. ")
         verdict_zh = "" if fits is None else ("放得下。" if fits else "放不下。")
+        most = o.get("max_concurrent_sequences")
+        if fits and most is not None and most <= 2 and batch <= most:
+            # "671B FP8 on 8 x H20: fits?" with room for one 4k sequence: a fit in name only for serving
+            verdict_en = (
+                f"Only just: the weights fit, but the KV cache left has room for {num(most)} sequence"
+                f"{'s' if most != 1 else ''} of {context} tokens, too few to serve users; plan more GPUs. "
+            )
+            verdict_zh = f"只是勉强放下：权重放得下，剩下的显存只够 {num(most)} 路 {context} token 的 KV 缓存，撑不起实际服务，要加卡。"
         # the verdict is against the memory a serving engine may use (vLLM's gpu_memory_utilization)
         usable = num(o.get("usable_gb_per_gpu"))
         usable_en = (

@@ -544,7 +544,11 @@ def _uses_lead(run: ToolRun, lang: Language) -> str | None:
     gpus = full.input.get("gpus", 1)
     card, memory = full.output.get("gpu"), num(full.output.get("gpu_memory_gb") or 0)
     names = _USE_NAMES[lang]
-    holding = [names[m] for m in ("qlora", "lora", "full") if trained[m].output.get("fits")]
+    held = {m: bool(trained[m].output.get("fits")) for m in ("qlora", "lora", "full")}
+    serve_name = "推理" if zh else "serving"
+    # one card holds the serving plan when no more than one is needed
+    holding = [serve_name] * (o.get("gpus_needed") == 1) + [names[m] for m in held if held[m]]
+    missing = [serve_name] * (o.get("gpus_needed") != 1) + [names[m] for m in held if not held[m]]
     if zh:
         line = (
             f"要看做什么：{model} 用 {precision} 推理约需 **{served} GB**（权重 {weights} GB，加一条 {tokens} token "
@@ -555,9 +559,12 @@ def _uses_lead(run: ToolRun, lang: Language) -> str | None:
             fit = (
                 f"；单张 {card}（{memory} GB）放得下的：{'、'.join(holding)}"
                 if holding
-                else f"；单张 {card}（{memory} GB）训练都放不下"
+                else f"；单张 {card}（{memory} GB）都放不下"
             )
-            line += f"{fit}，推理要 {o['gpus_needed']} 张。"
+            fit += f"；放不下的：{'、'.join(missing)}" if holding and missing else ""
+            if o.get("gpus_needed", 1) > 1:
+                fit += f"（推理要 {o['gpus_needed']} 张）"
+            line += f"{fit}。"
         else:
             line += "。"
         return line + "你要做的是哪一种？"
@@ -568,12 +575,16 @@ def _uses_lead(run: ToolRun, lang: Language) -> str | None:
         "parameter for weights, gradients and optimizer states, plus activations)"
     )
     if gpus == 1 and card:
+        listed = ", ".join(holding[:-1]) + f" and {holding[-1]}" if len(holding) > 1 else "".join(holding)
         fit = (
-            f"one {card} ({memory} GB) holds {' and '.join(holding)}"
+            f"one {card} ({memory} GB) holds {listed}"
             if holding
-            else f"no training fits one {card} ({memory} GB)"
+            else f"none of them fits one {card} ({memory} GB)"
         )
-        line += f"; {fit}, and serving takes {o['gpus_needed']} of them."
+        fit += f", not {' or '.join(missing)}" if holding and missing else ""
+        if o.get("gpus_needed", 1) > 1:
+            fit += f" (serving takes {o['gpus_needed']})"
+        line += f"; {fit}."
     else:
         line += "."
     return line + " Which job is it?"

@@ -276,6 +276,7 @@ def test_a_copy_over_a_given_link_is_timed(
     [
         ("70B要多少显存", "140", "1,120"),
         ("how much GPU memory does a 7B model need", "14", "112"),
+        ("does 7b fit on a 4090", "14", "112"),
     ],
 )
 def test_a_model_memory_asked_with_no_job_shows_every_job(
@@ -297,3 +298,11 @@ def test_a_model_memory_asked_with_no_job_shows_every_job(
     kept = full.output["per_gpu"]
     assert f"{kept['weights_gb'] + kept['gradients_gb'] + kept['optimizer_states_gb']:,.0f}" == states
     assert lead.rstrip().endswith(("?", "？")), lead
+
+
+def test_a_fit_with_room_for_one_sequence_is_only_just_a_fit(assistant: Assistant) -> None:
+    """DeepSeek-V3 in FP8 on 8 x H20: 671B x 1 byte = 671 GB of weights over 8 x 86.4 GB usable (96 GB at vLLM's
+    0.9) leaves room for about one 4,096-token sequence: the lead says the fit is only just, not a plain yes."""
+    (answer,) = talk(assistant, "DeepSeek-V3 671B FP8 部署 8卡H20 放得下吗")
+    assert output(answer, "inference_memory")["max_concurrent_sequences"] <= 2
+    assert first_sentence(answer).startswith("只是勉强放下")

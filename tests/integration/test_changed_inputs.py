@@ -386,3 +386,20 @@ def test_a_rack_limit_given_is_used_and_the_servers_counted_later_are_billed(ass
     call = bill.tool_calls[0]
     assert call.input["gpus"] == 128
     assert "it_power_kw" not in call.input
+
+
+@pytest.mark.parametrize("change", ["KV cache改成FP8呢", "what if we quantize the kv cache to fp8"])
+def test_the_kv_cache_changed_to_fp8_halves_the_cache_not_the_weights(
+    assistant: Assistant, change: str
+) -> None:
+    """Qwen2.5 7B caches 2 x 28 layers x 4 KV heads x 128 x 2 bytes = 57,344 bytes (56 KiB) a token in BF16
+    (model card: 28 layers, 4 KV heads); in FP8 half, 28 KiB, so about twice the 32k sequences fit; the weights
+    stay BF16."""
+    first, changed = talk(
+        assistant, "qwen2.5-7b推理，单张L40S，每个请求32k上下文拉满，最多扛多少并发", change
+    )
+    before, after = first.tool_calls[0], changed.tool_calls[0]
+    assert after.input["kv_cache_precision"] == "fp8"
+    assert after.input["weight_precision"] == "bf16"
+    assert after.output["kv_kib_per_token"] == before.output["kv_kib_per_token"] / 2 == 28
+    assert after.output["max_concurrent_sequences"] >= 2 * before.output["max_concurrent_sequences"]
