@@ -877,7 +877,8 @@ class Router:
             and not (context.tools and _ANAPHORA.search(text))
         )
         follow_up = _continues(text, context, stated, triggered, explains)
-        reprices = set(stated) <= _REPRICING and bool(set(context.tools) & _PRICED_TOOLS)
+        # (nothing stated is nothing repriced: "what about storage for that?" asks something new)
+        reprices = bool(stated) and set(stated) <= _REPRICING and bool(set(context.tools) & _PRICED_TOOLS)
         if follow_up and len(stated) >= 3 and not _FOLLOW_UP.search(text) and not reprices:
             # "cloud at $2.5/hr per GPU for 64 H100 for a month, cost?" after a power bill: a whole question of
             # its own (its quantities start a different calculation), not the power bill again

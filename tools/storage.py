@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from knowledge.catalog import Catalog, StorageTier
 from tools.architecture import ArchitectureFields, describe, resolve_architecture
 from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_server
+from tools.gpu_memory import lora_params
 
 WeightsPrecision = Literal["bf16", "fp16", "fp32", "fp8"]
 TokenIdBytes = Literal[2, 4]
@@ -150,6 +151,13 @@ class StorageInput(ToolInput, ArchitectureFields):
     local_nvme_drives_per_node: int = Field(
         default=8, ge=1, le=64, description="Data NVMe drives per server, striped (DGX nodes have 8)."
     )
+    lora_rank: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="LoRA rank of a fine-tune that trains adapters only: its checkpoints hold the adapters "
+        "and their optimizer state; the frozen base model is stored once.",
+    )
 
 
 class TierCheck(BaseModel):
@@ -188,6 +196,9 @@ class StorageOutput(ToolOutput):
     )
     checkpoints_retained: int
     checkpoints_gb: float = Field(description="Retained full checkpoints plus any weights-only history, GB.")
+    base_model_gb: float = Field(
+        default=0.0, description="The frozen base model a LoRA fine-tune keeps once beside its adapters, GB."
+    )
     scratch_and_logs_gb: float
     subtotal_gb: float
     headroom_gb: float
@@ -379,6 +390,18 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
 
     weights_only = params * WEIGHT_BYTES[inp.weights_precision]
     full = params * inp.full_checkpoint_bytes_per_param
+    base = 0.0
+    if inp.lora_rank:
+        # LoRA (Hu et al. 2021): the base model is frozen, so a checkpoint is the adapters, their FP32 master
+        # copy and Adam moments; the base model is kept once
+        trained = lora_params(arch, inp.lora_rank)
+        base = weights_only
+        weights_only = trained * WEIGHT_BYTES[inp.weights_precision]
+        full = trained * inp.full_checkpoint_bytes_per_param
+        assumptions.append(
+            f"LoRA rank {inp.lora_rank}: checkpoints hold the {trained / 1e6:,.0f}M adapter parameters; the "
+            f"{base / GB:,.0f} GB base model is stored once"
+        )
     written: int | None = None
     retained = inp.checkpoints_retained or DEFAULT_RETAINED
     history = 0
@@ -408,7 +431,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         f"{WEIGHT_BYTES[inp.weights_precision]:g} ({inp.weights_precision}); gradients are not saved"
     )
 
-    data = raw_kept + tokenized + checkpoints
+    data = raw_kept + tokenized + checkpoints + base
     scratch = data * inp.scratch_and_logs_share
     subtotal = data + scratch
     headroom = subtotal * inp.headroom_share
@@ -490,6 +513,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         checkpoints_written=written,
         checkpoints_retained=retained,
         checkpoints_gb=checkpoints / GB,
+        base_model_gb=base / GB,
         scratch_and_logs_gb=scratch / GB,
         subtotal_gb=subtotal / GB,
         headroom_gb=headroom / GB,

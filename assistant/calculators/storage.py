@@ -24,6 +24,10 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 
+# the fine-tuning set assumed when none is given: generous for supervised fine-tuning (Tulu 3's SFT mix is about
+# 939k samples; at ~1k tokens each, under 1B tokens)
+FINETUNE_TOKENS_B = 1.0
+
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
@@ -32,6 +36,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     if slots.tokens_b:
         payload["dataset_tokens_b"] = slots.tokens_b
+    elif slots.finetune and not slots.raw_data_tb:
+        # a fine-tune's data is instructions and chats, not a pre-training corpus sized by Chinchilla's rule
+        payload["dataset_tokens_b"] = FINETUNE_TOKENS_B
+        assumptions.append(
+            assumed(
+                f"dataset: a fine-tuning set of about {num(FINETUNE_TOKENS_B)}B tokens; give yours",
+                f"数据集：约 {num(FINETUNE_TOKENS_B)}B token 的微调数据；请给出实际大小",
+            )
+        )
     elif not slots.raw_data_tb:  # "数据集2TB": the raw text gives the tokens, at 4 bytes of text each
         payload["dataset_tokens_b"] = 20 * (slots.params_b or catalog.model(slots.model or "").params_b)
         assumptions.append(
@@ -41,6 +54,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
         )
     payload["nodes"] = nodes(slots)
+    if slots.finetune in {"lora", "qlora"}:
+        payload["lora_rank"] = 16  # the common rank of PEFT examples and the QLoRA paper
     if slots.deadline_days:
         payload["run_days"] = slots.deadline_days
     if slots.checkpoints:
@@ -108,14 +123,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"共约 {num(o['total_tb'])} TB（{num(o['total_tib'])} TiB）。"
         )
     else:
+        base = o.get("base_model_gb") or 0
+        # a LoRA fine-tune: the base model once, then checkpoints of the adapters alone
+        base_en = f"the {num(base)} GB base model once, adapter " if base else "full "
+        base_zh = f"基础模型 {num(base)} GB（存一份），每个适配器检查点 " if base else "每个完整检查点 "
         en = (
             f"Plan about **{num(o['total_tb'])} TB** of storage ({num(o['total_tib'])} TiB) with headroom: dataset "
-            f"{num(o['tokenized_gb'])} GB tokenized, full checkpoints {num(o['full_checkpoint_gb'])} GB each, "
+            f"{num(o['tokenized_gb'])} GB tokenized, {base_en}checkpoints {num(o['full_checkpoint_gb'])} GB each, "
             f"{num(o['checkpoint_write_gb_s'])} GB/s to write one in time; hot tier: {_tier_name(o)}."
         )
         zh = (
             f"建议准备约 **{num(o['total_tb'])} TB** 存储（{num(o['total_tib'])} TiB，含余量）：分词后数据 {num(o['tokenized_gb'])} GB，"
-            f"每个完整检查点 {num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{_tier_name(o)}。"
+            f"{base_zh}{num(o['full_checkpoint_gb'])} GB，按时写完需 {num(o['checkpoint_write_gb_s'])} GB/s；热数据层：{_tier_name(o)}。"
         )
     if view.period == "month" and (month := o.get("checkpoints_cold_usd_per_month")):
         # "and roughly what is that per month on S3?": the retained checkpoints at the object store's rate

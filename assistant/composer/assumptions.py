@@ -871,6 +871,11 @@ RULES: list[Rule] = [
         "另外保留 {kept} 个只含权重的检查点（按所给）",
     ),
     rule(
+        rf"LoRA rank (?P<rank>\d+): checkpoints hold the (?P<adapters>{NUMBER})M adapter parameters; the "
+        rf"(?P<base>{NUMBER}) GB base model is stored once",
+        "LoRA 秩 {rank}：检查点只含 {adapters}M 个适配器参数；{base} GB 的基础模型只存一份",
+    ),
+    rule(
         r"(?P<kept>\d+) full checkpoints retained \(give run_days for the written count\)",
         "保留 {kept} 个完整检查点（给出 run_days 可算出写入的总数）",
     ),

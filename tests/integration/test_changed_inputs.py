@@ -403,3 +403,16 @@ def test_the_kv_cache_changed_to_fp8_halves_the_cache_not_the_weights(
     assert after.input["weight_precision"] == "bf16"
     assert after.output["kv_kib_per_token"] == before.output["kv_kib_per_token"] / 2 == 28
     assert after.output["max_concurrent_sequences"] >= 2 * before.output["max_concurrent_sequences"]
+
+
+def test_a_new_topic_after_a_budget_is_that_topic_not_the_budget_again(assistant: Assistant) -> None:
+    """ "what about storage for that?" after what $500k buys states nothing to reprice: storage for the job, a
+    fine-tune's (a 1B-token set, not Chinchilla's 1.4T tokens for 70B), instead of the budget answer again."""
+    _, storage = talk(
+        assistant,
+        "We have ~$500k for hardware. Goal: LoRA on 70B models, full fine-tunes of 8B, and serving a 70B "
+        "internally. What should we buy?",
+        "what about storage for that?",
+    )
+    assert tools(storage) == ["storage"]
+    assert storage.tool_calls[0].input["dataset_tokens_b"] == 1

@@ -434,6 +434,7 @@ TARGETED: list[Payload] = [
     ("gpu_compare", {"gpus": ["v100-sxm2-32gb", "tpu-v5e", "h100-sxm"], "rank_by": "usd_per_tflop"}),
     ("training_memory", {"model": "llama-2-70b", "gpus": 48, "tensor_parallel": 16, "pipeline_parallel": 3}),
     ("training_memory", {"params_b": 7, "gpus": 1, "zero_stage": 2, "gpu": "h100-sxm"}),
+    ("storage", {"params_b": 70, "dataset_tokens_b": 1, "lora_rank": 16}),
     ("host_ram", {"gpu": "h100-sxm", "current_ram_gb": 16}),
     ("host_ram", {"gpu": "h100-sxm", "current_ram_gb": 1024}),
     ("inference_memory", {"model": "deepseek-v3", "weight_precision": "fp8", "gpu": "h200", "tensor_parallel": 8,

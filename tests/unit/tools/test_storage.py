@@ -304,3 +304,18 @@ def test_retained_checkpoints_on_object_storage_cost_a_month() -> None:
     assert out.checkpoints_gb == pytest.approx(54 * 70 * 14, rel=0.001)
     assert out.cold_tier == "object-s3-standard"
     assert out.checkpoints_cold_usd_per_month == pytest.approx(54 * 0.98 * 23, rel=0.002)
+
+
+def test_a_lora_fine_tune_checkpoints_the_adapters_and_keeps_the_base_once() -> None:
+    """LoRA (Hu et al. 2021, arXiv:2106.09685): the base weights are frozen, so a resumable checkpoint is the
+    adapters at 14 bytes each (BF16 2 + FP32 master 4 + Adam 8) and the base model is stored once. Llama 2 70B at
+    rank 16 on the attention and MLP projections: per layer r x (d_in + d_out) summed over q, k, v, o, gate, up,
+    down = 16 x (2 x (8192 + 8192) + 2 x (8192 + 1024) + 3 x (8192 + 28672)) = 16 x 161,792 = 2,588,672;
+    x 80 layers = 207.1M adapter parameters, 2.90 GB a checkpoint; the base 68.98B x 2 bytes = 138 GB."""
+    full = run(model="llama-2-70b", dataset_tokens_b=1)
+    lora = run(model="llama-2-70b", dataset_tokens_b=1, lora_rank=16)
+    adapters = 16 * (2 * (8192 + 8192) + 2 * (8192 + 1024) + 3 * (8192 + 28672)) * 80
+    assert lora.full_checkpoint_gb == pytest.approx(adapters * 14 / GB, rel=1e-6)
+    assert lora.weights_only_checkpoint_gb == pytest.approx(adapters * 2 / GB, rel=1e-6)
+    assert lora.base_model_gb == pytest.approx(full.weights_only_checkpoint_gb)
+    assert lora.total_tb < full.total_tb / 10
