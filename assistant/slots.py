@@ -895,7 +895,7 @@ def unnegated(text: str) -> str:
 
 
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b(?!\s*(?:data|dataset|samples|examples|pairs|数据|语料|样本))|\bsome\s+full\b|\bfull\s+ones?\b"
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b(?!\s*(?:data|dataset|samples|examples|pairs|数据|语料|样本))|\bsome\s+full\b|(?<!\d\s)(?<!\d)\bfull\s+ones?\b"
                       # "LoRA vs full?", "lora or full": the other method named by its one word
                       r"|(?<=vs )full\b|(?<=vs\. )full\b|(?<=or )full\b|(?<=and )full\b(?!\s+(?:node|server|rack|cluster|precision))"), "full")]  # fmt: skip
 # two methods the same hardware must carry ("做7B到14B的sft和lora", "mostly LoRA, some full"): the heaviest decides
@@ -1188,6 +1188,8 @@ _KEPT_COPIES = flags(
 _WEIGHTS_ONLY = flags(
     rf"{INTEGER}\s*(?:个|份)?\s*(?:weights?[- ]only|(?:只|仅)(?:存|含|保留|有)?权重)"
     rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?(?:for\s*|共\s*)?{INTEGER}\s*(?:saves|copies|snapshots|times|checkpoints?|个|份|次)"
+    # "a weights-only snapshot every 1000 steps (~50 over the run)": the count the run writes
+    rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?[(~≈约]\s*~?\s*{INTEGER}\s*(?:over|in|during|across|for)\s+(?:the\s+)?(?:whole\s+)?run"
 )
 _CHECKPOINT_SIZE = flags(
     rf"(?:checkpoints?|ckpts?|检查点)(?:(?!数据|dataset|corpus|语料|\braw\b)[^。;；?？\n]){{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b(?!\s*/\s*s)"
@@ -1202,10 +1204,10 @@ _CHECKPOINT_EVERY = flags(
     r"|\b(?:every|each|once an?|once per)\s*(hour)\b|\b(hour)ly\b|每(?:个)?(小时)\s*(?:存|保存|做|打|写)"
 )
 _WRITE_TIME = flags(
-    rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
+    rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
     # "stall training for 60 seconds max", "a 90 s pause at most", "卡住不超过60秒"
-    rf"|(?:stall|pause|block|freeze|hold(?:s|ing)? up|interrupt)\w*[^.;。；?？\d]{{0,40}}?{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\b"
-    rf"|{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes)\s*(?:max|maximum|at most|or less|tops)\b"
+    rf"|(?:stall|pause|block|freeze|hold(?:s|ing)? up|interrupt)\w*[^.;。；?？\d]{{0,40}}?{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b"
+    rf"|{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\s*(?:max|maximum|at most|or less|tops)\b"
     rf"|(?:不超过|最多|最长|控制在)\s*{DECIMAL}\s*(秒|分钟)"
 )
 # what the storage writes: "our storage does 5 GB/s writes", "存储写入带宽 20GB/s"
@@ -1631,7 +1633,18 @@ def _spelled_out(text: str) -> str:
     and 千瓦 as kW, so every rule that reads a count, a period or a power reads them and the spans found stay
     where they were."""
     text = _SPELLED.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))), text)
+    # "more than a minute": 1 minute
+    text = _ONE_UNIT.sub(lambda m: m.group(0)[: m.start(1) - m.start()] + "1".ljust(len(m.group(1))), text)
     return _KILOWATTS.sub("kW", text)  # "单柜20千瓦": kW, two characters for two
+
+
+# "more than a minute", "within an hour": one of a unit of time, as a span ("1200 requests a minute" and "$2.5 an
+# hour" are rates, left alone)
+_ONE_UNIT = re.compile(
+    r"\b(?:than|within|under|over|for|about|in|takes?|taking|around|roughly|just|only)\s+(an?|one)"
+    r"(?=\s+(?:minute|second|hour)\b)",
+    re.IGNORECASE,
+)
 
 
 # "20千瓦" is 20 kW (not 千瓦时, a kWh)
@@ -2483,7 +2496,7 @@ class SlotExtractor:
         if match := take(_CHECKPOINT_SIZE):
             slots.checkpoint_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_WEIGHTS_ONLY):
-            slots.weights_only_checkpoints = int(_group(match, 1, 2) or 0)
+            slots.weights_only_checkpoints = int(_group(match, 1, 2, 3) or 0)
         if re.search(
             r"(?:checkpoints?|ckpts?|检查点)[^。;；?？.]{0,12}(?:keep|retain|留|保留|存)|(?:keep|retain|留|保留)[^。;；?？.]{0,16}(?:checkpoints?|ckpts?|检查点)",
             text,
@@ -2503,8 +2516,9 @@ class SlotExtractor:
             total = max(
                 to_number(m.group(1)) * {"k": 1000, "万": 10_000}.get(m.group(2) or "", 1) for m in steps
             )
-            slots.checkpoints = max(1, int(total // interval))
-        elif match := _CHECKPOINTS.search(text):
+            # (with no run length beside the interval, "every 1000 steps … keep all" counts nothing)
+            slots.checkpoints = int(total // interval) if total > interval else slots.checkpoints
+        if slots.checkpoints is None and (match := _CHECKPOINTS.search(text)):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match := _ROLLING.search(text):
             slots.checkpoints = int(match.group(1))  # "retention: last 5 rolling"
@@ -2540,7 +2554,9 @@ class SlotExtractor:
                 float(_group(match, 1, 3, 5, 7, 9) or 0),
                 (_group(match, 2, 4, 6, 8, 10) or "s").lower(),
             )
-            slots.write_seconds = value * 60 if unit in {"min", "mins", "minutes", "分钟"} else value
+            slots.write_seconds = (
+                value * 60 if unit in {"min", "mins", "minute", "minutes", "分钟"} else value
+            )
         if match := take(_DISCOUNT):
             if match.group(3):  # "打7折", "八折": pay 70%, 80%
                 tenths = to_number(match.group(3))

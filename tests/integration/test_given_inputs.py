@@ -1421,3 +1421,21 @@ def test_many_sequences_are_served_by_replicas_inside_servers(assistant: Assista
     lead = first_sentence(answer)
     assert "tensor parallel 32" not in lead, lead
     assert "replicas" in lead, lead
+
+
+def test_a_checkpoint_plan_of_full_and_weights_only_copies_is_read_whole(assistant: Assistant) -> None:
+    """Keep the last 5 full checkpoints of 70B (14 bytes/param: 980 GB each, ZeRO paper's mixed-precision Adam
+    states) and 50 weights-only ones (140 GB each): 4,900 + 7,000 = 11,900 GB; one full save within a minute
+    needs 980 / 60 = 16.3 GB/s. "full ones" is no full fine-tune, "a minute" is 60 s, and "every 1000 steps …
+    keep all" with no run length counts no checkpoints."""
+    (answer,) = talk(
+        assistant,
+        "70B pretraining run. plan: full checkpoint every 2h, keep last 5 full ones, plus a weights-only snapshot "
+        "every 1000 steps (~50 over the run, we keep all). how much storage do we need for checkpoints and what "
+        "write bw so saves don't stall training for more than a minute?",
+    )
+    call = answer.tool_calls[0]
+    assert (call.input["checkpoints_retained"], call.input["weights_only_retained"]) == (5, 50)
+    assert call.output["checkpoints_gb"] == pytest.approx(11_900)
+    assert call.output["checkpoint_write_gb_s"] == pytest.approx(980 / 60, rel=0.01)
+    assert "**16.3 GB/s**" in first_sentence(answer)
