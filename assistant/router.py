@@ -231,6 +231,9 @@ class Understanding(BaseModel):
     tools: list[str] = Field(default_factory=list, description="Calculators to run, in order.")
     query: str = Field(description="What to search the knowledge base for.")
     follow_up: bool = Field(default=False, description="The message continues the previous turn.")
+    declined: bool = Field(
+        default=False, description="The message also asks for the instructions or keys, which are not given."
+    )
     quoted: list[str] = Field(
         default_factory=list,
         description="Figures the message quotes to be explained ('why 165 and not 330?'), card model numbers aside.",
@@ -1610,6 +1613,7 @@ class Router:
             seen=seen,
             against_previous=bool(follow_up and context.calls and _CHANGE_ASKED.search(text)),
             quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
+            declined=bool(tools) and bool(_INJECTION.search(text)),
             aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,
         )
 
@@ -1706,6 +1710,8 @@ _BUY = words(
     r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
     r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)",
     # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"
+    # "what server do I need for an LLM?", "which GPUs should we get"
+    r"\bwhat (?:kind of |sort of |type of )?(?:gpu |training )?(?:servers?|machines?|hardware|boxe?s?|gpus?) (?:do|should|would|will) (?:i|we) (?:need|get|buy)\b",
     r"\b(?:need|want|looking for|buy(?:ing)?|get(?:ting)?|spec(?:ing)?|pick(?:ing)?)\s+(?:to buy\s+)?(?:(?:a|an|some|one)\s+)?(?:new\s+)?(?:gpu\s+|training\s+|inference\s+)?(?:servers?|machines?|boxe?s?|cluster|rig)\b(?!\s+(?:with|of)\s+\d)",
 )  # fmt: skip
 

@@ -1454,6 +1454,8 @@ _SPEC_FIELDS = [
 PER_SERVER_COUNT = flags(_PER_SERVER_COUNT)
 _SPEC_ASK = flags(
     r"多少|多大|几|是啥|是什么|有多|\btell me (?:the|its|their)\b|\bhow (?:much|many|fast|big|high)|\bwhat(?:'s|s|\s+is|\s+are|\s+was|\s+does|\s+do)\b|\bspecs?\b|规格|参数"
+    # "tell me what an H100 costs", "what a B200 goes for": the price, asked as a clause
+    r"|\bwhat (?:an?|the|one)\b[^.?？。]{0,30}?\b(?:costs|goes for|sells for)\b"
     # "FP8 TFLOPS of the B200?" (the card's name is already taken out of the text here)
     r"|\b(?:t?flops|tdp|bandwidth|bw|vram|hbm|memory)\s+(?:of|on|for)(?:\s+(?:the|an?))?\s*[?？.]?\s*$"
     # a list of figures: "H20: memory, bandwidth and NVLink per card", "显存、带宽、功耗"

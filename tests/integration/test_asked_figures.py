@@ -90,7 +90,10 @@ def test_investment_advice_is_out_of_scope(assistant: Assistant, message: str) -
     assert "出口" not in answer.answer
 
 
-@pytest.mark.parametrize("message", ["need a server for our llm", "we want to buy a gpu server"])
+@pytest.mark.parametrize(
+    "message",
+    ["need a server for our llm", "we want to buy a gpu server", "what server do I need for an LLM?"],
+)
 def test_a_server_wanted_with_no_workload_asks_what_it_will_run(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert not answer.tool_calls
