@@ -35,6 +35,10 @@ class Slots(BaseModel):
     active_params_b: float | None = Field(default=None, description="MoE active parameters, billions.")
     tokens_b: float | None = Field(default=None, description="Training tokens, billions.")
     gpu: str | None = Field(default=None, description="Catalog accelerator id.")
+    card_counts: dict[str, int] = Field(
+        default_factory=dict,
+        description="How many of each card, when builds with different counts are weighed ('4x 4090 or 2x 5090').",
+    )
     other_gpus: list[str] = Field(
         default_factory=list, description="Further accelerators named (comparisons)."
     )
@@ -343,6 +347,9 @@ class Slots(BaseModel):
                 carried[key] = None
         if "gpu" in stated:
             carried["other_gpus"] = []
+            carried[
+                "card_counts"
+            ] = {}  # "what about a single RTX PRO 6000 instead": that card, as counted now
         if "gpu_count" in stated and "servers" not in stated:
             carried["servers"] = (
                 None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
@@ -993,6 +1000,8 @@ _SCALE_TO_SERVERS = flags(
 )
 # a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
 _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
+# a count written before a card in a build: "4x RTX ", "2 x ", "4张", "两张" is not read here
+_BUILD_COUNT = flags(r"(?<![\d.])(\d{1,2})\s*(?:x|×|\*|张|块)\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$")
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(
     r"\s*(?:for|buys?|gets?|covers?)\s+(?:the\s+|all\s+|a total of\s+)?(\d{1,3})\s*(?:x\s*)?"
@@ -1850,6 +1859,14 @@ class SlotExtractor:
                 # "H100 的 nvlink 带宽多少 跟 pcie 版比呢": the same card's PCIe version beside it
                 slots.other_gpus.append(pcie)
             self._gpu_count(text, gpus[0], slots)
+            # "4x 4090 or 2x 5090": each card with its own count, builds weighed against each other
+            counted = {
+                m.id: int(c.group(1))
+                for m in gpus
+                if (c := _BUILD_COUNT.search(text[max(0, m.start - 10) : m.start]))
+            }
+            if len(counted) >= 2 and len(set(counted.values())) > 1:
+                slots.card_counts = counted
             for again in (m for m in gpus[1:] if m.id == gpus[0].id):
                 if slots.gpu_count is not None or slots.servers is not None:
                     break

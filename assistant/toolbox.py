@@ -153,8 +153,19 @@ class ToolBox:
             elif (name in _PER_CARD and cards) or (
                 name == "training_compute" and cards and "budget_fit" in tools
             ):
+                # each card on its own; in builds of different sizes ("4x 4090 or 2x 5090"), at its own count
                 runs.extend(
-                    (name, slots.model_copy(update={"gpu": card, "other_gpus": []})) for card in cards
+                    (
+                        name,
+                        slots.model_copy(
+                            update={
+                                "gpu": card,
+                                "other_gpus": [],
+                                "gpu_count": slots.card_counts.get(card, slots.gpu_count),
+                            }
+                        ),
+                    )
+                    for card in cards
                 )
             elif name == "inference_memory" and len(slots.tp_options) > 1 and slots.gpu_count:
                 # "TP=4 one instance vs two TP=2 instances on 4 H100s": each layout on the same GPUs

@@ -612,6 +612,91 @@ def _uses_table(run: ToolRun, lang: Language) -> str | None:
     return head + "\n".join(f"| {job} | {num(gb)} GB |" for job, gb in rows)
 
 
+def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | None:
+    """ "4x 4090 or 2x 5090?": each build's memory, compute and power in total, which of them holds the job on
+    every card, and the one with more compute among those that do."""
+    compare = next((c for c in run.calls if c.name == "gpu_compare"), None)
+    if compare is None or len(counts) < 2:
+        return None
+    rows = {r["id"]: r for r in compare.output["rows"] if r["id"] in counts}
+    if len(rows) < 2:
+        return None
+    fits = {c.input.get("gpu"): c for c in run.calls if c.name == "training_memory"}
+    zh = lang == "zh"
+
+    def total(card: str, field: str) -> float:
+        return counts[card] * float(rows[card].get(field) or 0)
+
+    def held(card: str) -> tuple[bool, float, bool]:
+        """Whether the build holds the job, its GB per card, and whether only when sharded over its cards."""
+        out = fits[card].output
+        change = out.get("suggestion") or {}
+        if out.get("fits"):
+            return True, float(out["per_gpu"]["total_gb"]), False
+        if (
+            change.get("gpus")
+            and change["gpus"] <= counts[card]
+            and "offload" not in str(change.get("change"))
+        ):
+            return (
+                True,
+                float(change["total_gb"]),
+                True,
+            )  # "shard with ZeRO stage 3" over the build's own cards
+        return False, float(out["per_gpu"]["total_gb"]), False
+
+    holding = [card for card in rows if card in fits and held(card)[0]]
+    pool = holding or list(rows)
+    best = max(pool, key=lambda card: total(card, "bf16_dense_tflops"))
+    other = [card for card in rows if card != best]
+
+    def build(card: str) -> str:
+        return (
+            f"{counts[card]} x {rows[card]['name']}" if not zh else f"{counts[card]} 张 {rows[card]['name']}"
+        )
+
+    def figures(card: str) -> str:
+        memory, tflops = num(total(card, "memory_gb")), num(total(card, "bf16_dense_tflops"))
+        kw = num(total(card, "tdp_w") / 1000)
+        if zh:
+            return f"{memory} GB 显存、{tflops} TFLOPS 稠密 BF16（GPU 功耗 {kw} kW）"
+        return f"{memory} GB and {tflops} dense BF16 TFLOPS ({kw} kW of GPUs)"
+
+    ratio = total(best, "bf16_dense_tflops") / max(total(other[0], "bf16_dense_tflops"), 1e-9)
+    sharded = " 分片后" if zh else " sharded"
+    per_card = [
+        f"{num(held(c)[1])}/{num(fits[c].output['gpu_memory_gb'])} GB{sharded if held(c)[2] else ''}"
+        for c in rows
+        if c in fits
+    ]
+    no_nvlink = all("no nvlink" in str(rows[c].get("scale_up_interconnect", "")).lower() for c in rows)
+    if zh:
+        line = f"按整机比，**{build(best)}** 更合适：{figures(best)}，对比 {build(other[0])} 的 {figures(other[0])}"
+        if fits:
+            verdict = (
+                "两套都放得下"
+                if len(holding) == len(rows)
+                else f"只有 {'、'.join(build(c) for c in holding)} 放得下"
+                if holding
+                else "两套都放不下"
+            )
+            line += f"；这个任务{verdict}（每卡 {'；'.join(per_card)}）"
+        line += f"，数据并行下算力约为 {num(ratio)} 倍。"
+        return line + ("两者都没有 NVLink，跨卡通信走 PCIe。" if no_nvlink else "")
+    line = f"As builds, **{build(best)}** is the better buy: {figures(best)}, against {figures(other[0])} for {build(other[0])}"
+    if fits:
+        verdict = (
+            "both builds hold the job"
+            if len(holding) == len(rows)
+            else f"only {' and '.join(build(c) for c in holding)} holds the job"
+            if holding
+            else "neither build holds the job"
+        )
+        line += f"; {verdict} ({'; '.join(per_card)} per card)"
+    line += f", and in data parallel it has {num(ratio)}x the compute."
+    return line + (" Neither card has NVLink: work split across cards goes over PCIe." if no_nvlink else "")
+
+
 def _utilizations_lead(run: ToolRun, lang: Language, first: str) -> str | None:
     """ "$/GPU-hour at 100% and 70% utilization": owning's cost per GPU-hour used at each utilisation."""
     calls = [c for c in run.calls if c.name == "tco"]
@@ -1106,6 +1191,9 @@ class TemplateComposer:
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each
                 by_card, heads = [staged], []
+            if builds := _builds_lead(run, route.slots.card_counts, lang):
+                # "4x 4090 or 2x 5090?": the two builds in total, instead of one card against the other
+                by_card, heads = [builds], []
             if route.asked == "uses" and (overview := _uses_lead(run, lang)):
                 # "70B要多少显存": each job's memory, side by side, instead of one verdict each
                 by_card, heads = [overview], []

@@ -1439,3 +1439,23 @@ def test_a_checkpoint_plan_of_full_and_weights_only_copies_is_read_whole(assista
     assert call.output["checkpoints_gb"] == pytest.approx(11_900)
     assert call.output["checkpoint_write_gb_s"] == pytest.approx(980 / 60, rel=0.01)
     assert "**16.3 GB/s**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "building a workstation for lora on ~8B models. 4x 4090 or 2x 5090? budget similar",
+        "4张4090还是2张5090 做8B的lora",
+    ],
+)
+def test_builds_of_different_sizes_are_weighed_as_builds(assistant: Assistant, message: str) -> None:
+    """4 x RTX 4090 (24 GB, 165.2 dense BF16 TFLOPS each, NVIDIA Ada whitepaper) = 96 GB and 661 TFLOPS against
+    2 x RTX 5090 (32 GB, 209.5) = 64 GB and 419 TFLOPS: 1.58x the compute; each card is sized at its build's
+    count, and the lead names the build, not one card against the other."""
+    (answer,) = talk(assistant, message)
+    counts = {c.input["gpu"]: c.input["gpus"] for c in answer.tool_calls if c.name == "training_memory"}
+    assert counts == {"rtx-4090": 4, "rtx-5090": 2}
+    lead = first_sentence(answer)
+    assert "96 GB" in lead
+    assert "64 GB" in lead
+    assert "1.58" in answer.answer.split("\n\n")[0]
