@@ -49,6 +49,8 @@ def detect_language(text: str) -> Language:
 _CHINESE_GRAMMAR = re.compile(
     r"[吗呢吧嘛啊]|多少|多大|多久|几[张台个块天]|怎么|怎样|什么|啥|哪[个些种款]|还是|能不能|可不可以|够不够|够[吗用]|需要|"
     r"我们|我想|想[要用]|如果|要[用多跑]|用[什哪几]|是否|为什么|请问|有没有|可以|应该|的话"
+    # "报错 could not select device driver …，咋整": an error pasted into a Chinese question
+    r"|咋[整办回弄样]|报错|怎么办|咋"
 )
 
 # English function words: present when the English is the sentence ("What does 显存 mean for an H100?")

@@ -913,6 +913,9 @@ def _verdict_passage(passages: list[Passage], lang: Language, run: ToolRun) -> P
             if p.doc_type == "faq"
             and p.lang in {lang, "multi"}
             and p.snippet_score >= FAQ_VERDICT
+            # asked as headed: a heading on another question about the same cards ("can we add H100s to an A100
+            # box?") is no verdict on how much faster one is
+            and "question" in p.ranks
             and all(_names(card, f"{p.section} {p.snippet}") for card in cards)
             and (named := _MODEL_NUMBER.findall(p.section))
             and all(any(_names(card, n) for card in cards) for n in named)

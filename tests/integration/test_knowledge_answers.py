@@ -145,6 +145,18 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
         # a rare name in the question finds the section headed by it, not a neighbouring topic
         ("our stack is megatron + deepspeed, how mature is ROCm for it if we buy MI300X?", r"ROCm"),
         ("Trainium2 芯片有什么，PyTorch 代码要改吗", r"Trainium|NeuronCore|Neuron"),
+        # containers: Docker's 64 MB /dev/shm (NCCL troubleshooting guide); the runtime Docker does not know
+        (
+            "multi-gpu training works on bare metal but inside docker i get NCCL 'unhandled system error' / bus "
+            "error right at init. single node 8 gpus. ideas?",
+            r"^Almost always because the container's shared memory is too small.*--ipc=host",
+        ),
+        (
+            'docker run --gpus all 报错 could not select device driver "" with capabilities: [[gpu]]，咋整',
+            r"nvidia-ctk",
+        ),
+        # preemption lets serving borrow idle training GPUs
+        ("训练集群空闲的时候能不能拿来跑推理服务？怎么调度比较好", r"^能.*(?:抢占|PreemptMode)"),
         # FlashAttention-2's upstream ROCm build (Composable Kernel and Triton backends) answers the second half
         ("MI300X上跑pytorch 要rocm哪个版本 flash attention能直接用吗", r"ROCm 6.0.*Composable Kernel"),
         # a section headed by another family is not the answer ("Ascend" under an MI300X question)
