@@ -289,6 +289,46 @@ def _cloud_gap(run: ToolRun, lang: Language, first: str | None) -> str | None:
     )
 
 
+# "do I size memory by the 47B total or 13B active params?", "按总参数还是激活参数算显存"
+_TOTAL_OR_ACTIVE = re.compile(
+    r"\b(?:total|all)\b[^?？。]{0,40}\b(?:or|vs\.?|versus)\b[^?？。]{0,20}\bactive\b"
+    r"|\bactive\b[^?？。]{0,40}\b(?:or|vs\.?|versus)\b[^?？。]{0,20}\b(?:total|all)\b"
+    r"|总参数?[^？?。]{0,20}还是[^？?。]{0,12}激活|激活参数?[^？?。]{0,20}还是[^？?。]{0,12}总",
+    re.IGNORECASE,
+)
+
+
+def _moe_sizing(run: ToolRun, lang: Language) -> str | None:
+    """A mixture-of-experts model's memory is sized by all its parameters, its compute by the active ones."""
+    call = next((c for c in run.calls if c.name in {"training_memory", "inference_memory"}), None)
+    if call is None:
+        return None
+    arch = call.output.get("architecture", {})
+    total, active = arch.get("params_b"), arch.get("active_params_b")
+    if not total or not active or active >= total:
+        return None
+    name = arch.get("name") or f"{num(total)}B"
+    if call.name == "training_memory":
+        held = model_states_gb(call.output["per_gpu"]) * call.input.get("gpus", 1)
+        what_en, what_zh = (
+            "model states (weights, gradients and optimizer states of every expert)",
+            "模型状态（每个专家的权重、梯度和优化器状态）",
+        )
+    else:
+        held = float(call.output["total"]["weights_gb"])
+        what_en, what_zh = "weights (every expert's)", "权重（所有专家的）"
+    if lang == "zh":
+        return (
+            f"按总参数算：显存要放下 {name} 全部 {num(total)}B 参数，{what_zh}共约 {num(held)} GB；每个 token 激活的 "
+            f"{num(active)}B 只决定计算量和{'训练时间' if call.name == 'training_memory' else '速度'}，不决定显存。"
+        )
+    return (
+        f"By the total: memory holds all {num(total)}B parameters of {name}, about {num(held)} GB of {what_en}; the "
+        f"{num(active)}B active per token set the FLOPs and the {'time' if call.name == 'training_memory' else 'speed'}, "
+        "not the memory."
+    )
+
+
 def _method_verdict(run: ToolRun, zh: bool) -> str | None:
     """ "LoRA or QLoRA for 13B on an A100?": when plain LoRA fits it is the choice (a 16-bit base trains faster
     and loses nothing to quantisation); when only QLoRA fits, QLoRA is. Read from the fits computed."""
@@ -1219,6 +1259,8 @@ class TemplateComposer:
                 else None
             )
             sentences = [*([method] if method else []), *by_card, *heads]
+            if _TOTAL_OR_ACTIVE.search(route.query) and (sized := _moe_sizing(run, lang)):
+                sentences.insert(0, sized)  # "size by the 47B total or the 13B active?": which, first
             if route.against_previous and (
                 changed := change_lead(route.previous, ordered, lang, view.first(lang))
             ):

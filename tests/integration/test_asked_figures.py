@@ -309,3 +309,21 @@ def test_a_fit_with_room_for_one_sequence_is_only_just_a_fit(assistant: Assistan
     (answer,) = talk(assistant, "DeepSeek-V3 671B FP8 部署 8卡H20 放得下吗")
     assert output(answer, "inference_memory")["max_concurrent_sequences"] <= 2
     assert first_sentence(answer).startswith("只是勉强放下")
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "full fine-tuning Mixtral 8x7B — do I size GPU memory by the 47B total or 13B active params?",
+            "By the total",
+        ),
+        ("DeepSeek-V3推理 显存按总参数还是激活参数算", "按总参数算"),
+    ],
+)
+def test_a_moe_model_is_sized_by_its_total_parameters(assistant: Assistant, message: str, lead: str) -> None:
+    """Mixtral 8x7B: 46.7B total, 12.9B active (Mistral AI, "Mixtral of experts", 2024); all experts sit in memory,
+    so 16 bytes x 46.7e9 = 747 GB of model states for full fine-tuning. DeepSeek-V3: 671B total, 37B active
+    (arXiv:2412.19437); BF16 weights 1,342 GB. The answer says which, first."""
+    (answer,) = talk(assistant, message)
+    assert first_sentence(answer).startswith(lead), answer.answer[:300]
