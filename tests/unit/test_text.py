@@ -11,7 +11,10 @@ from knowledge.text import detect_language, slugify, tokenize
         ("How much host RAM does a DGX H100 have?", "en"),
         ("MI300X和H100的显存带宽分别是多少？", "zh"),
         # an English error pasted into a Chinese question
-        ('docker run --gpus all 报错 could not select device driver "" with capabilities: [[gpu]]，咋整', "zh"),
+        (
+            'docker run --gpus all 报错 could not select device driver "" with capabilities: [[gpu]]，咋整',
+            "zh",
+        ),
         ("用256张H100、MFU 45%，训练一个34B模型、1.5T token，要多少天？", "zh"),
         ("What does 显存 mean for an H100?", "en"),
         ("训练 70B model 需要多少 GPU 和多大的内存", "zh"),
