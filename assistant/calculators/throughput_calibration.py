@@ -123,6 +123,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     rows = [Row(en="Implied MFU", zh="折算 MFU", value=pct(o["implied_mfu"])),
             Row(en="Achieved TFLOPS per GPU", zh="单卡实际 TFLOPS", value=num(o["achieved_tflops_per_gpu"])),
             Row(en="Days", zh="天数", value=num(o["days"])), Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"]))]  # fmt: skip
+    if "tokens_b" not in i and view.asked not in {"days", "throughput"}:
+        rows = rows[:2]  # the MFU asked with no data size: no days or GPU-hours of an assumed token count
     return Summary(
         headline_en=en,
         headline_zh=zh,
