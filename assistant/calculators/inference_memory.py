@@ -88,18 +88,25 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("context: the model's pre-training length", "上下文：模型预训练长度"))
     if batch := slots.concurrent or slots.micro_batch or slots.global_batch:
         payload["batch"] = batch  # "batch size 32" when serving: sequences in flight at once
-    serving_fields(slots, payload, assumptions)
+    serving_fields(slots, payload, assumptions, catalog)
     if slots.lora_adapters:
         payload["lora_adapters"] = slots.lora_adapters  # multi-LoRA serving: the adapters stay resident
     return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
-def serving_fields(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
-    """The precisions a served model runs at, and the KV heads of a model known only by its size."""
+def serving_fields(
+    slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog | None = None
+) -> None:
+    """The precisions a served model runs at (as released when none is named), and the KV heads of a model known
+    only by its size."""
     if slots.kv_precision in {"fp8", "int8", "fp16", "bf16"}:
         payload["kv_cache_precision"] = slots.kv_precision
     if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
         payload["weight_precision"] = slots.precision
+    elif slots.model and catalog is not None and catalog.model(slots.model).released_precision == "fp8":
+        # "满血 DeepSeek R1": served as released, in FP8 (about 1 byte a parameter), not converted to BF16
+        payload["weight_precision"] = "fp8"
+        assumptions.append(assumed("weights in FP8, as the model is released", "权重按发布时的 FP8 计"))
     if not slots.model:
         # a size without a name: today's open models cache far fewer KV heads than attention heads
         payload["kv_heads"] = DERIVED_KV_HEADS

@@ -56,7 +56,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["batch_size"] = 1  # "decode 单请求": one stream's own speed
     if slots.gpu_count and not slots.requests_per_second:
         payload["gpus"] = slots.gpu_count  # "on 8x H20": as many replicas as those GPUs hold
-    serving_fields(slots, payload, assumptions)
+    serving_fields(slots, payload, assumptions, catalog)
     return Plan(tool="serving_estimate", payload=payload, assumed=assumptions)
 
 

@@ -324,6 +324,17 @@ def test_a_fit_with_room_for_one_sequence_is_only_just_a_fit(assistant: Assistan
 def test_a_moe_model_is_sized_by_its_total_parameters(assistant: Assistant, message: str, lead: str) -> None:
     """Mixtral 8x7B: 46.7B total, 12.9B active (Mistral AI, "Mixtral of experts", 2024); all experts sit in memory,
     so 16 bytes x 46.7e9 = 747 GB of model states for full fine-tuning. DeepSeek-V3: 671B total, 37B active
-    (arXiv:2412.19437); BF16 weights 1,342 GB. The answer says which, first."""
+    (arXiv:2412.19437), served as released in FP8: 671 GB of weights. The answer says which, first."""
     (answer,) = talk(assistant, message)
     assert first_sentence(answer).startswith(lead), answer.answer[:300]
+
+
+def test_a_model_released_in_fp8_is_served_in_fp8_unless_told_otherwise(assistant: Assistant) -> None:
+    """DeepSeek-R1 and V3 ship FP8 weights (DeepSeek-V3 README_WEIGHTS): 671e9 x 1 byte = 671 GB, more than one
+    8 x 80 GB H100 server holds (8 x 72 GB usable = 576 GB), so the least is 16 H100s in two servers; in BF16 it
+    would be 1,342 GB and 32 of them."""
+    (answer,) = talk(assistant, "满血deepseek r1 本地部署 最少得什么配置 别说量化版")
+    call = answer.tool_calls[0]
+    assert call.input["weight_precision"] == "fp8"
+    assert call.output["total"]["weights_gb"] == pytest.approx(671, rel=0.01)
+    assert "**16 张" in first_sentence(answer)
