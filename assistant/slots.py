@@ -429,6 +429,9 @@ _CLUSTER_TPS = flags(
     rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*每秒\s*(?:约|大概)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)"
     rf"|(?:全集群|整个集群|集群|整体|总|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
     rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|每秒|per\s*sec\w*)"
+    # "550k tokens/s global throughput", "26k tok/s across the cluster": the rate, then the word that makes it whole
+    rf"|{AMOUNT}{_SCALE}\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|per\s*sec\w*)\s*(?:of\s+)?(?:global|total|cluster|aggregate|overall|"
+    rf"across (?:the |all )?(?:cluster|gpus|nodes|job))"
 )
 _PER_GPU_RATE = flags(r"per[\s-]*(?:gpu|card)|/\s*(?:gpu|card)|每卡|单卡|每张卡")
 _THROUGHPUT_WORD = flags(rf"throughput|吞吐|每秒|per second|{_RATE_UNIT}")
@@ -814,7 +817,7 @@ _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*|model[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
-    r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
+    r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|按|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)[\s-]*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -1119,7 +1122,7 @@ _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空�
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 # "PUE 1.5" before "1.5 PUE": in "电价0.8 PUE 1.5" the figure after PUE is its own, the one before the price's
 _PUE = flags(
-    rf"\bpue\s*(?:(?:of|=|:|为|是|按|约|~|is|drops?|falls?|goes|gets|down|up|to|from|降到|降至|降为|降低到|变成|改成|改为|"
+    rf"\bpue\s*(?:(?:of|=|:|为|是|按|约|~|≈|is|about|around|roughly|approximately|大概|大约|drops?|falls?|goes|gets|down|up|to|from|降到|降至|降为|降低到|变成|改成|改为|"
     rf"提高到|升到|到|只有|能到|可以到|做到)\s*){{0,2}}{DECIMAL}"
 )
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
@@ -2146,7 +2149,7 @@ class SlotExtractor:
             spans = [gpus.span(), gain.span()]
         if not spans and slots.gpu_count and (whole := _CLUSTER_TPS.search(text)):
             # "32张A100 … 全集群吞吐每秒2.6万token": the cluster's rate, each GPU's share of it
-            total = rate(_group(whole, 1, 3) or "0", _group(whole, 2, 4))
+            total = rate(_group(whole, 1, 3, 5) or "0", _group(whole, 2, 4, 6))
             slots.tokens_per_second_per_gpu = round(total / slots.gpu_count, 4)
             spans = [whole.span()]
         for start, end in spans:

@@ -7,10 +7,12 @@ in each docstring from the inputs and published constants."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
 from assistant.calculators.common import num
+from assistant.models import Answer
 from assistant.service import Assistant
 from tests.integration.conversation import first_sentence, output, talk, tools
 
@@ -1459,3 +1461,33 @@ def test_builds_of_different_sizes_are_weighed_as_builds(assistant: Assistant, m
     assert "96 GB" in lead
     assert "64 GB" in lead
     assert "1.58" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        # 550,000 / 64 = 8,594 tokens/s per GPU; x 6 x 8.03e9 / 989e12 (H100 SXM dense BF16) = 41.9% MFU
+        (
+            "Our Llama-3-8B style run on 64 H100 SXM does 550k tokens/s global throughput. What MFU is that, and is "
+            "it any good?",
+            lambda a: output(a, "throughput_calibration")["implied_mfu"] == pytest.approx(0.419, abs=0.005),
+        ),
+        # 16 x 10.2 kW (DGX H100 user guide) x PUE 1.3 x 8,760 h x $0.09 = $167k a year; PUE 1.58 gave $203k
+        (
+            "Ballpark annual electricity cost for 16 HGX H100 nodes running flat out? We pay $0.09/kWh and our PUE "
+            "is about 1.3.",
+            lambda a: a.tool_calls[0].input["pue"] == 1.3,
+        ),
+        # Qwen2.5 72B: 320 KiB of KV a token; 8k per stream halves the streams of a 4k assumption
+        (
+            "h20 8卡跑qwen2.5-72b 推理 bf16 能扛多少并发 上下文按8k算",
+            lambda a: a.tool_calls[0].input["context_tokens"] == 8192,
+        ),
+    ],
+)
+def test_a_quantity_given_with_a_hedge_or_a_scope_word_is_read(
+    assistant: Assistant, message: str, check: Callable[[Answer], bool]
+) -> None:
+    """ "global throughput" is the cluster's rate, "PUE is about 1.3" the user's PUE, "上下文按8k算" the context."""
+    (answer,) = talk(assistant, message)
+    assert check(answer), answer.answer[:300]
