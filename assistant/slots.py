@@ -886,7 +886,7 @@ _MFU = flags(
     rf"|mfu\s*(?:(?:is|was|drops|falls|goes|gets|only|just|of|=|:|to|at|~|≈|about|around|roughly|为|是|按|约|只有|只|仅|才|降到|掉到|提高到|提升到|提到|升到|到|改成|改为|换成|设为|设成)\s*){{0,3}}{DECIMAL}\s*%"
     rf"|{DECIMAL}\s*%\s*(?:的\s*)?mfu"
     # a share written as a fraction or a bare figure beside MFU: "0.45 MFU", "MFU of 0.35", "MFU按45算"
-    rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
+    rf"|(?<![\d.])(0\.\d+)\s*(?:的\s*)?mfu|mfu\s*(?:(?:is|was|of|=|:|at|为|是|按|约|取|能优化到|优化到|能提到|提到|提高到|提升到|能到)\s*){{1,2}}(0\.\d+|\d{{2}})(?![\d.%])"
 )
 # a method ruled out: "full fine-tuning (not LoRA)", "不用QLoRA", "非LoRA", "rather than LoRA"; its words are
 # blanked before the method and the task are read
@@ -945,7 +945,7 @@ _DEADLINE = flags(
     # "what if we only have 6 weeks", "只给我们30天", "只有两个月"
     rf"|(?:\bhave|\bhas|\bgot|\bgiven|给(?:我们|我)?|只有)\s*(?:only\s*|just\s*)?{NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![A-Za-z0-9])(?!\s+(?:of|ago|old)\b)"
     # "and 45 days instead of 30", "改成45天呢": the new time the run has
-    rf"|{NUMBER}\s*(days?|weeks?|months?)\s*instead\b|(?:改成|换成|放宽到|延长到|缩短到)\s*{NUMBER}\s*(?:个)?\s*(天|周|月)"
+    rf"|{NUMBER}\s*(days?|weeks?|months?)\s*instead\b|(?:改成|换成|放宽到|延长到|缩短到|压到|压缩到|缩到|控制在)\s*{NUMBER}\s*(?:个)?\s*(天|周|月)"
     # "done overnight (10 hours)", "finished in a 12h window"
     rf"|(?:overnight|done|finish\w*|complete\w*|wrapped up)[^.;。?？\d]{{0,16}}?\(?\s*{NUMBER}\s*(hours?|hrs?|h)\b"
     # "what if the deadline slips to 45 days", "deadline gets pushed back to 8 weeks", "same 45 days?"

@@ -416,3 +416,16 @@ def test_a_new_topic_after_a_budget_is_that_topic_not_the_budget_again(assistant
     )
     assert tools(storage) == ["storage"]
     assert storage.tool_calls[0].input["dataset_tokens_b"] == 1
+
+
+def test_a_better_mfu_then_a_shorter_deadline(assistant: Assistant) -> None:
+    """70B on 2T tokens: 6 x 70e9 x 2e12 = 8.4e23 FLOPs. At 45% of 989 TFLOPS on 128 H100s: 8.4e23 / (128 x
+    445e12) / 86,400 = 171 days; in 60 days at 45%: 8.4e23 / (60 x 86,400 x 445e12) = 364 GPUs, 368 in whole
+    8-GPU servers ("mfu能优化到45", "要压到60天" were not read)."""
+    _, better, sooner = talk(
+        assistant, "128张h100 训70B 2T token 要多久 mfu按38%", "mfu能优化到45的话呢", "要压到60天 得多少卡"
+    )
+    assert better.tool_calls[0].input["mfu"] == 0.45
+    assert "**171 天**" in first_sentence(better)
+    assert tools(sooner) == ["gpus_for_deadline"]
+    assert "**368 张" in first_sentence(sooner)
