@@ -35,6 +35,10 @@ class Slots(BaseModel):
     active_params_b: float | None = Field(default=None, description="MoE active parameters, billions.")
     tokens_b: float | None = Field(default=None, description="Training tokens, billions.")
     gpu: str | None = Field(default=None, description="Catalog accelerator id.")
+    ethernet_fabric: bool = Field(
+        default=False,
+        description="The compute fabric is RoCE or Ethernet ('roce 400G 交换机', 'Ethernet only').",
+    )
     card_counts: dict[str, int] = Field(
         default_factory=dict,
         description="How many of each card, when builds with different counts are weighed ('4x 4090 or 2x 5090').",
@@ -2613,6 +2617,10 @@ class SlotExtractor:
             slots.ports_per_node = int(to_number(_group(match, 1, 2) or "1")) or None
         if match := take(_SWITCH_GBPS):
             slots.switch_gbps = int(match.group(1))
+        if re.search(r"\broce\b|\bethernet\b|以太网|\bspectrum\b", text, re.IGNORECASE) and not re.search(
+            r"infiniband|\bib\b|quantum", text, re.IGNORECASE
+        ):
+            slots.ethernet_fabric = True  # "roce 400G 交换机咋选": Ethernet switches, not InfiniBand ones
         if re.search(r"(?<![a-z])ring(?![a-z])|环形|单环", text, re.I) and not re.search(
             r"hierarch|two[- ]level|tree|分层|树形", text, re.I
         ):

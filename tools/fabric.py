@@ -87,8 +87,9 @@ def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
     ]
     warnings: list[str] = []
     two_tier_max = k * down
-    if leaves == 1:
-        tiers, spines, cores = 1, 0, 0
+    if leaves == 1 or endpoints <= k:
+        # one switch holds every port: nothing to go up to, so it is non-blocking by itself
+        leaves, tiers, spines, cores = 1, 1, 0, 0
         uplinks = 0
     elif endpoints <= two_tier_max:
         tiers = 2

@@ -53,6 +53,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     elif slots.switch_ports:
         payload["switch_ports"] = slots.switch_ports
+    elif slots.ethernet_fabric and (slots.link_gbit or 400) <= 400:
+        # RoCE on 51.2 Tb/s Ethernet switches: 64 x 800GbE ports split into 128 x 400GbE (NVIDIA Spectrum-4
+        # SN5600 datasheet; Broadcom Tomahawk 5 switches alike)
+        payload["switch_ports"] = 128
+        assumptions.append(
+            assumed(
+                "51.2 Tb/s Ethernet switches for RoCE (Spectrum-4 SN5600 class: 64 x 800GbE, run as 128 x 400GbE)",
+                "RoCE 用 51.2 Tb/s 以太网交换机（Spectrum-4 SN5600 一类：64 × 800GbE，拆成 128 × 400GbE）",
+            )
+        )
     else:
         assumptions.append(
             assumed(

@@ -1491,3 +1491,12 @@ def test_a_quantity_given_with_a_hedge_or_a_scope_word_is_read(
     """ "global throughput" is the cluster's rate, "PUE is about 1.3" the user's PUE, "上下文按8k算" the context."""
     (answer,) = talk(assistant, message)
     assert check(answer), answer.answer[:300]
+
+
+def test_a_roce_fabric_is_sized_on_ethernet_switches(assistant: Assistant) -> None:
+    """RoCE at 400G on 51.2 Tb/s Ethernet switches (Spectrum-4 SN5600: 64 x 800GbE split into 128 x 400GbE):
+    16 servers x 8 GPUs = 128 ports fit one switch; on 64-port InfiniBand switches it was 4 leaves + 2 spines."""
+    (answer,) = talk(assistant, "roce 400G 交换机咋选 16台机器128卡 想省点")
+    call = answer.tool_calls[0]
+    assert call.input["switch_ports"] == 128
+    assert call.output["switches"] == 1

@@ -61,6 +61,18 @@ def test_bad_input_names_the_field() -> None:
 @given(ports=st.integers(1, 60_000), k=st.sampled_from([32, 40, 64, 128]))
 def test_every_port_has_a_leaf_and_the_fabric_is_non_blocking(ports: int, k: int) -> None:
     out = fabric(FabricInput(endpoints=ports, switch_ports=k), CATALOG)
-    assert out.leaf_switches * (k // 2) >= ports
+    if out.tiers == 1:
+        assert ports <= k  # one switch takes every port on its own: nothing goes up, so nothing is blocked
+    else:
+        assert out.leaf_switches * (k // 2) >= ports
     if out.tiers >= 2:
         assert out.spine_switches * k >= out.leaf_switches * (k // 2)
+
+
+def test_ports_that_fit_one_switch_need_one_switch() -> None:
+    """128 GPU ports on a 128 x 400GbE switch (NVIDIA Spectrum-4 SN5600 run as 128 x 400G): one switch, no spine;
+    a 64-port switch for 64 ports likewise; 65 ports need two tiers (3 leaves of 32 down + 2 spines)."""
+    assert fabric(FabricInput(endpoints=128, switch_ports=128), CATALOG).switches == 1
+    assert fabric(FabricInput(endpoints=64, switch_ports=64), CATALOG).switches == 1
+    two = fabric(FabricInput(endpoints=65, switch_ports=64), CATALOG)
+    assert (two.tiers, two.leaf_switches, two.spine_switches) == (2, 3, 2)
