@@ -1219,6 +1219,15 @@ _CHECKPOINT_EVERY = flags(
     # "every hour", "hourly", "每小时存一次": one hour
     r"|\b(?:every|each|once an?|once per)\s*(hour)\b|\b(hour)ly\b|每(?:个)?(小时)\s*(?:存|保存|做|打|写)"
 )
+# "10 permanent milestone checkpoints", "再留10个里程碑": checkpoints kept for good beside the rolling ones
+_MILESTONES = flags(
+    r"(?<![\d.])(\d{1,3})\s*(?:个)?\s*(?:permanent\s+|long[- ]term\s+|archived?\s+|永久(?:保存的)?\s*)?(?:milestones?|里程碑)"
+)
+# "每天存两次ckpt", "twice a day", "3 times a day": saves a day, the interval 24 h over them
+_SAVES_A_DAY = flags(
+    rf"每天\s*(?:存|保存|做|打|写|存档)?\s*{NUMBER}\s*(?:次|个)|{NUMBER}\s*(?:times|saves|checkpoints)\s*(?:a|per)\s*day"
+    r"|\b(twice)\s*(?:a|per)\s*day"
+)
 _WRITE_TIME = flags(
     rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
     # "stall training for 60 seconds max", "a 90 s pause at most", "卡住不超过60秒"
@@ -1390,7 +1399,7 @@ _REPLICAS = flags(
     rf"|(?:keep|store|hold|budget)\s*(?:roughly|about|around|~)?\s*{INTEGER}\s*(?:x|×|times|copies)(?![a-z\d])|(?:存|留|保留|备)\s*{NUMBER}\s*份"
 )
 _RETENTION = flags(
-    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|kept|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|days?|months?|years?|hours?|h)(?![A-Za-z])"
+    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|kept|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|周|星期|礼拜|days?|weeks?|months?|years?|hours?|h)(?![A-Za-z])"
 )
 _RETENTION_HALF_YEAR = flags(
     r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)"
@@ -2548,6 +2557,9 @@ class SlotExtractor:
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match := _ROLLING.search(text):
             slots.checkpoints = int(match.group(1))  # "retention: last 5 rolling"
+        if (milestones := _MILESTONES.search(text)) and slots.weights_only_checkpoints is None:
+            # "keep the last 5, plus 10 permanent milestone checkpoints": full ones kept beside the rolling window
+            slots.checkpoints = (slots.checkpoints or 0) + int(milestones.group(1))
         if (
             slots.checkpoints
             and _DAILY_KEPT.search(text)
@@ -2572,6 +2584,13 @@ class SlotExtractor:
         ):
             value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
+        if (
+            slots.checkpoint_hours is None
+            and (saves := _SAVES_A_DAY.search(text))
+            and re.search(r"checkpoint|ckpt|检查点|存一次|保存", text, re.I)
+        ):
+            count = 2 if saves.group(3) else to_number(_group(saves, 1, 2) or "0")
+            slots.checkpoint_hours = 24 / count if count else None
         if kept := _retention(text, slots.checkpoint_hours):
             # a schedule written in time ("保留最近2天", "kept for 30 days") counts what it keeps, not its number
             slots.checkpoints, slots.keeps_checkpoints = kept, True
@@ -2663,6 +2682,8 @@ class SlotExtractor:
                 if unit in {"个月", "月", "month", "months"}
                 else 1 / 24
                 if unit in {"小时", "hour", "hours", "h"}
+                else 7
+                if unit in {"周", "星期", "礼拜", "week", "weeks"}
                 else 1
             )
             slots.retention_days = to_number(match.group(1)) * per

@@ -1500,3 +1500,26 @@ def test_a_roce_fabric_is_sized_on_ethernet_switches(assistant: Assistant) -> No
     call = answer.tool_calls[0]
     assert call.input["switch_ports"] == 128
     assert call.output["switches"] == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # 5 rolling + 10 milestones, all resumable at 14 bytes x 70e9 = 980 GB each: 14.7 TB
+        (
+            "70B pretraining. We checkpoint every 1000 steps, keep the last 5 rolling, plus want 10 permanent "
+            "milestone checkpoints. How much checkpoint storage do I need?",
+            15,
+        ),
+        # twice a day for a week: 7 x 24 / 12 = 14 kept, 13.7 TB
+        ("llama 70b 续训 500亿token 每天存两次ckpt 保留一周", 14),
+    ],
+)
+def test_a_checkpoint_schedule_in_other_words_counts_its_checkpoints(
+    assistant: Assistant, message: str, kept: int
+) -> None:
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.name == "storage"
+    assert call.input["checkpoints_retained"] == kept
+    assert call.output["checkpoints_gb"] == pytest.approx(kept * 980)
