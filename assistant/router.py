@@ -1709,9 +1709,9 @@ _BUY = words(
     r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
     r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
     r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)",
-    # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"
-    # "what server do I need for an LLM?", "which GPUs should we get"
+    # "what server do I need for an LLM?", "what hardware should we buy"
     r"\bwhat (?:kind of |sort of |type of )?(?:gpu |training )?(?:servers?|machines?|hardware|boxe?s?|gpus?) (?:do|should|would|will) (?:i|we) (?:need|get|buy)\b",
+    # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"
     r"\b(?:need|want|looking for|buy(?:ing)?|get(?:ting)?|spec(?:ing)?|pick(?:ing)?)\s+(?:to buy\s+)?(?:(?:a|an|some|one)\s+)?(?:new\s+)?(?:gpu\s+|training\s+|inference\s+)?(?:servers?|machines?|boxe?s?|cluster|rig)\b(?!\s+(?:with|of)\s+\d)",
 )  # fmt: skip
 

@@ -1005,7 +1005,7 @@ _SCALE_TO_SERVERS = flags(
     rf"(?:扩到|扩展到|扩容到|加到|增加到|增至|扩充到|上到|\bscal(?:e|ing) (?:out |up )?to|\bgrow(?:ing)? to|\bexpand(?:ing)? to|"
     rf"\bgo(?:ing)? to)\s*{AMOUNT}\s*(?:台|个节点|节点|nodes?\b|servers?\b|boxes\b|machines\b)"
 )
-# a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
+# where a monthly rent is paid: a cloud's, with the hall, power and upkeep in it ("云上8卡包月6.5万")
 _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
 # a count written before a card in a build: "4x RTX ", "2 x ", "4张", "两张" is not read here
 _BUILD_COUNT = flags(r"(?<![\d.])(\d{1,2})\s*(?:x|×|\*|张|块)\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$")
@@ -1017,6 +1017,7 @@ _FOR_SERVERS = flags(
 _SERVERS_FOR = flags(
     r"(\d{1,3})\s*台[^，,。；;]{0,12}?(?:一共|总共|共计?|总价|合计|打包价?|整体)\s*(?:报价|价格|是|为)?\s*$"
 )
+# a machine described by its cards: "8卡整机", "8卡机", "8-GPU server", "8x H100 box"
 _PRICED_MACHINE = flags(
     r"\d+\s*(?:卡|张卡|张)\s*(?:整机|机器|服务器|机|节点)|\d+[\s-]*gpu\s*(?:servers?|boxe?s?|nodes?|machines?)"
     r"|\d+\s*x\s*[a-z0-9 ]{2,12}?\s*(?:servers?|boxe?s?|nodes?)"

@@ -635,7 +635,7 @@ def _uses_lead(run: ToolRun, lang: Language) -> str | None:
 
 
 def _uses_table(run: ToolRun, lang: Language) -> str | None:
-    """The figures of ``_uses_lead`` as one table: each job's memory, and the cards it takes."""
+    """The figures of ``_uses_lead`` as one table: each job's memory in total."""
     uses = _uses(run)
     if uses is None:
         return None
