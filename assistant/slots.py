@@ -1006,6 +1006,11 @@ _SCALE_TO_SERVERS = flags(
     rf"\bgo(?:ing)? to)\s*{AMOUNT}\s*(?:台|个节点|节点|nodes?\b|servers?\b|boxes\b|machines\b)"
 )
 # where a monthly rent is paid: a cloud's, with the hall, power and upkeep in it ("云上8卡包月6.5万")
+# a tariff that already pays for cooling: "$0.14/kWh all-in including cooling", "电价0.8含空调"
+_TARIFF_WITH_COOLING = flags(
+    r"^[^.;。；?？]{0,24}?(?:all[- ]in[^.;。；?？]{0,16}?(?:cooling|pue)|includ\w*\s+(?:the\s+)?(?:cooling|pue)"
+    r"|incl\.?\s+(?:cooling|pue)|含\s*(?:空调|制冷|冷却|pue))"
+)
 _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
 # a count written before a card in a build: "4x RTX ", "2 x ", "4张", "两张" is not read here
 _BUILD_COUNT = flags(r"(?<![\d.])(\d{1,2})\s*(?:x|×|\*|张|块)\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$")
@@ -2289,6 +2294,9 @@ class SlotExtractor:
                         )
                 case "electricity" if slots.electricity_price_per_kwh is None:
                     slots.electricity_price_per_kwh, slots.electricity_currency = money.amount, money.currency
+                    if _TARIFF_WITH_COOLING.search(text[money.end : money.end + 48]):
+                        # "$0.14/kWh all-in including cooling": a price per IT kWh, cooling paid in it (PUE 1)
+                        slots.pue = 1.0
                 case "server" if slots.server_price is None:
                     slots.server_price, slots.server_price_currency = money.amount, money.currency
                     several = _FOR_SERVERS.match(text, money.end) or _SERVERS_FOR.search(

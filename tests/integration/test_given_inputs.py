@@ -1523,3 +1523,17 @@ def test_a_checkpoint_schedule_in_other_words_counts_its_checkpoints(
     assert call.name == "storage"
     assert call.input["checkpoints_retained"] == kept
     assert call.output["checkpoints_gb"] == pytest.approx(kept * 980)
+
+
+def test_a_tariff_that_includes_cooling_is_not_marked_up_by_a_pue(assistant: Assistant) -> None:
+    """ "$0.14/kWh all-in including cooling": a price per IT kWh, so PUE 1. For 64 H100s (8 servers of 10.2 kW
+    at the wall per the DGX H100 user guide, 8.16 kW at 80%): the power line drops by the 1.58 PUE it carried."""
+    (answer,) = talk(
+        assistant,
+        "Vendor quote: $2.3M for 8 HGX H100 nodes (64 GPUs) incl IB fabric + some storage. Alternative is a 3-yr "
+        "reserved cloud deal at $2.10/GPU-hr. Our colo power+space works out to ~$0.14/kWh all-in including "
+        "cooling. Over 3 years which is cheaper?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["pue"] == 1.0
+    assert call.output["power"]["pue"] == 1.0
