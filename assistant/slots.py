@@ -1005,14 +1005,14 @@ _SCALE_TO_SERVERS = flags(
     rf"(?:扩到|扩展到|扩容到|加到|增加到|增至|扩充到|上到|\bscal(?:e|ing) (?:out |up )?to|\bgrow(?:ing)? to|\bexpand(?:ing)? to|"
     rf"\bgo(?:ing)? to)\s*{AMOUNT}\s*(?:台|个节点|节点|nodes?\b|servers?\b|boxes\b|machines\b)"
 )
-# where a monthly rent is paid: a cloud's, with the hall, power and upkeep in it ("云上8卡包月6.5万")
 # a tariff that already pays for cooling: "$0.14/kWh all-in including cooling", "电价0.8含空调"
 _TARIFF_WITH_COOLING = flags(
     r"^[^.;。；?？]{0,24}?(?:all[- ]in[^.;。；?？]{0,16}?(?:cooling|pue)|includ\w*\s+(?:the\s+)?(?:cooling|pue)"
     r"|incl\.?\s+(?:cooling|pue)|含\s*(?:空调|制冷|冷却|pue))"
 )
+# where a monthly rent is paid: a cloud's, with the hall, power and upkeep in it ("云上8卡包月6.5万")
 _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
-# a count written before a card in a build: "4x RTX ", "2 x ", "4张", "两张" is not read here
+# a count written in digits before a card in a build: "4x RTX ", "2 x ", "4张"
 _BUILD_COUNT = flags(r"(?<![\d.])(\d{1,2})\s*(?:x|×|\*|张|块)\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$")
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(
