@@ -403,7 +403,7 @@ _NOISE = words(
     r"炒菜|火锅|做饭|烧烤|烤肉|煎蛋|\bcook(?:ing)?\b|\bfry(?:ing)?\b|\bbake\b",  # a GPU as a stove
     # senses and moods that hardware has not: "token的味道", "显卡的颜色哪个更重", "scale the vibes"
     # ("what flavour of InfiniBand", "smells like a bottleneck" are idioms)
-    r"味道|好吃|口感|香不香|甜不甜|\b(?:taste|tastes|tasty)\b|\bvibes?\b",
+    r"味道|好吃|口感|香不香|甜不甜|什么味|能吃吗|可以吃吗|能不能吃|\b(?:taste|tastes|tasty|edible)\b|\bvibes?\b",
     r"(?:显卡|gpu|卡|token|显存)的?(?:颜色|心情|性格|星座)",
     # a weekday as a quantity: "7 terabytes of monday"
     r"\bof (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b",

@@ -3853,7 +3853,9 @@ def test_better_to_add_one_card_or_buy_another_compares_the_two(assistant: Assis
     assert set(compare.input["gpus"]) == {"a100-80gb-sxm", "h100-sxm"}
 
 
-@pytest.mark.parametrize("message", ["purple monkey dishwasher gpu????", "紫色 猴子 洗碗机 显卡？？"])
+@pytest.mark.parametrize(
+    "message", ["purple monkey dishwasher gpu????", "紫色 猴子 洗碗机 显卡？？", "显卡能吃吗 h100什么味"]
+)
 def test_words_no_guidance_uses_around_a_card_are_asked_back(assistant: Assistant, message: str) -> None:
     """Most of the words appear in no passage of the knowledge base: a short question back, never a passage
     picked for the one domain word."""
