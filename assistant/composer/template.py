@@ -685,7 +685,8 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
             )  # "shard with ZeRO stage 3" over the build's own cards
         return False, float(out["per_gpu"]["total_gb"]), False
 
-    holding = [card for card in rows if card in fits and held(card)[0]]
+    holds = {card: held(card) for card in rows if card in fits}
+    holding = [card for card, (fit, _, _) in holds.items() if fit]
     pool = holding or list(rows)
     best = max(pool, key=lambda card: total(card, "bf16_dense_tflops"))
     other = [card for card in rows if card != best]
@@ -705,9 +706,8 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
     ratio = total(best, "bf16_dense_tflops") / max(total(other[0], "bf16_dense_tflops"), 1e-9)
     sharded = " 分片后" if zh else " sharded"
     per_card = [
-        f"{num(held(c)[1])}/{num(fits[c].output['gpu_memory_gb'])} GB{sharded if held(c)[2] else ''}"
-        for c in rows
-        if c in fits
+        f"{num(gb)}/{num(fits[c].output['gpu_memory_gb'])} GB{sharded if split else ''}"
+        for c, (_, gb, split) in holds.items()
     ]
     no_nvlink = all("no nvlink" in str(rows[c].get("scale_up_interconnect", "")).lower() for c in rows)
     if zh:
@@ -1112,7 +1112,8 @@ def _aside_passage(passages: list[Passage], lang: Language, aside: str, question
     families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
     # "TPU … 国内能用吗" is answered where TPUs are named, not by export rules for other cards
     pool = [p for p in pool if any(f in f"{p.section} {p.text}".lower() for f in families)] or pool
-    held = {p.chunk_id: sum(t in tokenize(p.text) for t in own) for p in pool}
+    # each passage tokenised once, not once per word of the clause
+    held = {p.chunk_id: len(own & set(tokenize(p.text))) for p in pool}
     most = max(held.values(), default=0)
     best = [p for p in pool if held[p.chunk_id] == most] if most else pool
     lead = _lead_passage(best, lang, aside)
