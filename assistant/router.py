@@ -141,6 +141,24 @@ _CARD_CHOICE = words(
     r"选哪",
     r"选谁",
 )
+# "do TPU slices make more sense than H100s?", "is Trainium worth the hassle over p5?": one option weighed
+_MAKES_SENSE = words(
+    r"\bmakes? (?:more )?sense\b",
+    r"\bworth (?:it|the (?:hassle|switch|effort|money|port))\b",
+    r"\bcheaper\b",
+    r"划算|值不值|值得|省钱|更便宜",
+)
+# buying or owning named: "买还是租", "buy or rent", "capex"
+_OWNING = words(r"\b(?:buy|buying|purchase|own|owning|capex|on[- ]prem)\b", r"买|购|自建|自有")
+# the jobs whose run two cards can be weighed on, and the criteria that weighing replaces
+_JOB_TASKS = {
+    Task.PRETRAIN: "pretrain",
+    Task.FINETUNE: "finetune",
+    Task.LORA: "finetune",
+    Task.QLORA: "finetune",
+}
+_JOB_CRITERIA = {None, "bf16_tflops", "usd_per_tflop", "cloud_usd_per_hour", "cloud_usd_per_tflop_hour",
+                 "cloud_usd_per_useful_pflop_hour"}  # fmt: skip
 # whether to offload, asked: "要不要offload", "do we need CPU offload?", "需不需要卸载"
 _OFFLOAD_ASKED = words(
     r"(?:要不要|需不需要|需要|用不用|必须|得)\s*(?:开|上|做|用)?\s*(?:cpu\s*)?(?:offload|卸载)",
@@ -533,6 +551,10 @@ _TOPIC_OF = {
     "storage": "storage checkpoint write bandwidth",
     "power_cost": "power PUE",
 }
+# a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
+_REFERS_BACK = words(
+    r"\b(?:them|those|these|they|ones|it|that|this)\b", r"这些|那些|它们|它|这个|那个|旧的|老的|之前的|剩下的"
+)
 # words that point back at what the conversation was about
 _ANAPHORA = words(
     r"\bits\b",
@@ -552,6 +574,9 @@ _EXPLAIN = words(
     r"怎么估|如何估|怎么估算|如何估算|\bhow (?:do|would|should|can) (?:i|we|you) estimate\b|\bhow to estimate\b",
     # "should storage sit on the same ib fabric as compute?": a design judgement, from the guidance
     r"^\W*(?:and |so |ok,? )?should (?:the |our |we |storage|it\b)", r"^\W*(?:那)?(?:存储|网络)?(?:要不要|该不该|应不应该|是否应该)",
+    # "cheapest way to keep the older ones around?", "有什么省钱的办法": a way of doing it, from the guidance
+    r"\b(?:cheapest|best|easiest|simplest|safest|fastest|cheaper|better) (?:way|option|approach|place)s? (?:to|for)\b",
+    r"(?:最)?(?:便宜|省钱|划算|简单|稳妥)的(?:办法|方法|方案|做法|方式)|有(?:什么|啥)(?:办法|方法|招)",
 )  # fmt: skip
 # whether a technology is needed is a judgement from knowledge, even with the job's figures given: "do I need
 # NVLink for TP 8 inference of a 70B?", "70B训练需不需要上IB"
@@ -859,6 +884,14 @@ class Router:
         if asked == "gpus" and own.gpu and PER_SERVER_COUNT.search(text):
             asked = None  # "Atlas 800T A2 一台几张卡": what one machine holds, a spec, not a count to size
         triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(rest)]
+        if (
+            stated.keys() & _CHECKPOINT_PLAN
+            and "storage" not in triggered
+            and (own.params_b or own.model)
+            and "checkpoint_tb" not in stated  # a given size is kept by arithmetic on it
+        ):
+            # "checkpoints for a 34B model every 2 hours, keeping the last 10": a checkpoint plan is disk to size
+            triggered.append("storage")
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
             triggered = [name for name in triggered if name != "training_memory"]
@@ -1431,6 +1464,10 @@ class Router:
             # "why?", "为什么" after an answer: the reasons behind that answer
             intent, query = Intent.KNOWLEDGE, f"{context.question} {message}"
             seen = [context.led] if context.led else []  # the answer given: what stands behind it comes next
+        elif not has_domain and context.question and explain_words and _REFERS_BACK.search(text):
+            # "cheapest way to keep the older ones around?" after checkpoints were sized: a way of doing it, for
+            # what the last question was about
+            intent, query = Intent.KNOWLEDGE, f"{message} {context.question}"
         elif not has_domain and _adds_a_fact(text, context):
             # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
             intent = Intent.KNOWLEDGE
@@ -1511,14 +1548,15 @@ class Router:
             own.gpu
             and own.other_gpus
             and not follow_up
-            and _CARD_CHOICE.search(text)
+            and (_CARD_CHOICE.search(text) or _MAKES_SENSE.search(text))
             and tools
-            and set(tools) <= _PRETRAIN_TOOLS
-            and not stated.keys()
-            & {"tokens_b", "deadline_days", "budget", "gpu_count", "servers", "gpu_hours"}
+            and set(tools) <= _PRETRAIN_TOOLS | {"cloud_cost", "tco"}
+            and not ("tco" in tools and _OWNING.search(text))  # "买还是租": owning against renting is a TCO
+            and not stated.keys() & {"deadline_days", "budget", "servers", "gpu_hours"}
         ):
-            # "昇腾910B和H20 训70B 选哪个 标准是单卡算力和生态": two cards weighed for the job, not a cluster planned
-            # on one of them; the guidance after the figures speaks to the rest (software, supply)
+            # "昇腾910B和H20 训70B 选哪个 标准是单卡算力和生态", "do TPU v5p slices make more sense than renting H100s
+            # for pretraining 30B?": two cards weighed for the job (its hours and cost on each), not a cluster
+            # planned on one of them; the guidance after the figures speaks to the rest (software, supply)
             slots = slots.model_copy(update={"rank_by": slots.rank_by or "bf16_tflops"})
             tools, intent = ["gpu_compare"], Intent.BOTH
         if (
@@ -1597,6 +1635,18 @@ class Router:
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
             query = _MIXING_TOPIC[language == "zh"]
+        if (
+            "gpu_compare" in tools
+            and (slots.params_b or slots.model)
+            and slots.rank_by in _JOB_CRITERIA
+            and (
+                job := (follow_up and context.slots.job_compared)
+                or _JOB_TASKS.get(task)  # type: ignore[arg-type]
+                or ("training" if task is None and _TRAINING.search(text) else None)
+            )
+        ):
+            # two cards for a training run: the run's hours and cost on each decide, not their peaks alone
+            slots = slots.model_copy(update={"job_compared": job})
         return Understanding(
             language=language,
             intent=intent,
@@ -1770,6 +1820,8 @@ def _missing(
         return "rack"  # "how many racks for 16 DGX H100?": how much power a rack may draw decides it
     if slots.params_b or slots.model:
         return None
+    if asked == "storage_total" and not stated.keys() & _CALC_SLOTS and not slots.tokens_b:
+        return "storage"  # "要准备多少存储": for which data, which model's checkpoints, and how many kept?
     if _BUY.search(text) and not _CONFIGURES.search(text) and not _FACILITY.search(text):
         # "新建集群 计算网上400G还是800G": a question about one part of the cluster, which the guidance answers
         return "server"
@@ -1909,6 +1961,10 @@ _NEW_TOPIC = words(
     r"new question|off[- ]topic|totally different)\b",
     r"^\W*(?:另外|顺便|再)?(?:换个问题|另一个问题|问个别的|题外话|不相关的?问题|另外问(?:一下|个)?|顺便问(?:一下|个)?)",
 )
+
+
+# how often checkpoints are written and how many are kept: what a checkpoint plan states
+_CHECKPOINT_PLAN = {"checkpoints", "checkpoint_hours", "weights_only_checkpoints"}
 
 
 def _continues(
@@ -2117,8 +2173,12 @@ def _refine(
             "tdp_w",
         ]
         return ["gpu_spec"]
-    if asked == "storage_total" and "storage" in chosen and "tokens_b" not in stated:
-        # "ckpt every 2h kept 48h … how much storage total": the capacity, not a training run's time beside it
+    if "storage" in chosen and (
+        (asked == "storage_total" and "tokens_b" not in stated)
+        or (stated.keys() & _CHECKPOINT_PLAN and asked not in {"gpus", "days", "gpu_hours", "cost"})
+    ):
+        # "ckpt every 2h kept 48h … how much storage total", "13B每3小时存一次 保留8个 跑30天": the capacity, not a
+        # training run's time or GPU count beside it (the run's length sizes the checkpoints kept)
         chosen = [t for t in chosen if t not in _PRETRAIN_TOOLS]
     if len(slots.card_hourly) >= 2 and not (slots.tokens_b or slots.gpu_hours) and "card_hourly" in stated:
         # "v5p at $4.20/chip-hr vs H100 at $3.00, 50% vs 40% MFU: cost per training token?", "trn2.48xlarge
@@ -2177,6 +2237,16 @@ def _refine(
     known = _from_known_figures(Slots.model_validate(stated), asked, has_model) or _from_known_figures(
         given, asked, has_model
     )
+    if (
+        known == "data_volume"
+        and "storage" in chosen
+        and has_model  # the storage plan sizes the checkpoints from the model; a given size is kept as given
+        and not (given.transfer_gbit or given.checkpoint_tb or given.samples_per_second_per_gpu)
+        and asked != "bandwidth"
+    ):
+        known = (
+            None  # "and the checkpoints? 34B, keep 10" after the dataset: the storage plan holds the data too
+        )
     if known:
         # figures the user already has (GPU-hours, total FLOPs, a measured throughput) answer the question
         # by arithmetic: never re-derived from a model size and an assumed MFU
@@ -2287,6 +2357,8 @@ def _refine(
         and (not slots.gpu_count or recount)
         and known != "run_time"  # a measured rate or GPU-hours count the GPUs without an assumed MFU
         and "cluster_plan" not in chosen
+        # "每3小时存一次 保留8个 跑30天": the run's length sizes the checkpoints, it sets no deadline to staff for
+        and not (stated.keys() & _CHECKPOINT_PLAN and "storage" in chosen and asked != "gpus")
         # a fine-tune with its data and a deadline ("500M tokens, done in 10 hours") is counted by compute too
         and (task in {None, Task.PRETRAIN} or (task in _TUNING and given.tokens_b))
     ):

@@ -307,6 +307,11 @@ class Slots(BaseModel):
     )
     offload: bool | None = Field(default=None, description="Optimizer (and parameters) offloaded to CPU.")
     rank_by: str | None = Field(default=None, description="What a comparison of cards is judged by.")
+    job_compared: Literal["pretrain", "finetune", "training"] | None = Field(
+        default=None,
+        description="The cards compared are weighed on the training run asked about (its hours and cost on "
+        "each): a pre-training, a fine-tune, or training of an unnamed kind.",
+    )
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
     states_only: bool = Field(
         default=False,
@@ -343,6 +348,7 @@ class Slots(BaseModel):
         """
         stated = self.stated()
         carried = earlier.model_dump()
+        carried["job_compared"] = None  # set by the router for the turn that weighs cards on a run
         carried["component"] = (
             None  # "just the optimizer state" asks this turn's question, not the next one's
         )

@@ -55,9 +55,17 @@ class NameIndex:
         }
         for acc in catalog.accelerators:
             self.instances.update({name.lower(): (acc.id, n) for name, n in acc.instances.items()})
+        # "p5 instances", "trn2 vs p5": an AWS family named without its size holds the same cards
+        for name, shape in list(self.instances.items()):
+            if family := re.fullmatch(r"([a-z]+\d+[a-z]*)\.\d*xlarge", name):
+                self.instances.setdefault(family.group(1), shape)
         self.instance_pattern = (
             re.compile(
-                "|".join(rf"\b{re.escape(name)}\b" for name in sorted(self.instances, key=len, reverse=True)),
+                # ASCII edges, not \b: "trn2还是p5" has no word boundary between "2" and "还"
+                "|".join(
+                    rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])"
+                    for name in sorted(self.instances, key=len, reverse=True)
+                ),
                 re.IGNORECASE,
             )
             if self.instances
@@ -98,6 +106,7 @@ class NameIndex:
                 if (
                     _bounded(folded, boundaries, start, end)
                     and not _measured(folded, boundaries, end)
+                    and not _article(text, positions, boundaries, start)
                     and not any(taken[start:end])
                 ):
                     taken[start:end] = [True] * (end - start)
@@ -145,6 +154,12 @@ def _measured(text: str, boundaries: set[int], end: int) -> bool:
         return False
     after = unit.end()
     return after == len(text) or after in boundaries or not _ALNUM.match(text[after])
+
+
+def _article(text: str, positions: list[int], boundaries: set[int], start: int) -> bool:
+    """Whether a name begins with the article "a" before a number ("a 40-day run", "a 100 GPUs"): the A40
+    and the A100 are written with a capital or without the space."""
+    return text[positions[start]] == "a" and (start + 1) in boundaries
 
 
 def _bounded(text: str, boundaries: set[int], start: int, end: int) -> bool:

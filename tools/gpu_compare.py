@@ -8,14 +8,19 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import Accelerator, Catalog, CloudPrice, PricePoint, Source
+from tools.architecture import ArchitectureFields, describe, resolve_architecture
 from tools.common import (
+    SECONDS_PER_DAY,
     CalculatorInputError,
     PositiveFloat,
     Reference,
+    Share,
     ToolInput,
     ToolOutput,
     find_accelerator,
+    round_sig,
 )
+from tools.compute import ADAPTER_FLOPS_FACTOR, CHINCHILLA_TOKENS_PER_PARAM, KAPLAN, gpu_hours
 
 RankBy = Literal[
     "bf16_tflops",
@@ -31,6 +36,8 @@ RankBy = Literal[
     "cloud_usd_per_hour",
     "cloud_usd_per_tflop_hour",
     "cloud_usd_per_useful_pflop_hour",
+    "job_cloud_usd",
+    "job_gpu_hours",
 ]
 # what each criterion reads from a row, how it reads, and which way is better
 _CRITERIA: dict[str, tuple[str, str, bool]] = {
@@ -62,9 +69,56 @@ _CRITERIA: dict[str, tuple[str, str, bool]] = {
         "$ per GPU-hour / (dense BF16 PFLOP/s x MFU): the price of a PFLOP-hour of useful work",
         False,
     ),
+    # "TPU v5p or H100 for pretraining 30B?": what the job itself costs, and how long it runs, on each card
+    "job_cloud_usd": ("job_cloud_usd", "$ for the training run at the cloud price per GPU-hour", False),
+    "job_gpu_hours": ("job_gpu_hours", "GPU-hours for the training run", False),
 }
+# criteria about speed or price that a training job given replaces with its own cost or GPU-hours
+_JOB_REPLACES = {"bf16_tflops", "usd_per_tflop", "cloud_usd_per_hour", "cloud_usd_per_tflop_hour",
+                 "cloud_usd_per_useful_pflop_hour"}  # fmt: skip
 
 GpuName = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class TrainingJob(ArchitectureFields):
+    """A training run to work out on every card compared: the model, the tokens and the method."""
+
+    tokens_b: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="Training tokens, billions; default: Chinchilla-optimal (20 per parameter) for pre-training, "
+        "per billion tokens for a fine-tune.",
+    )
+    finetune: Literal["full", "lora", "qlora"] | None = Field(
+        default=None,
+        description="null: pre-training; full: full fine-tuning (both 6N FLOPs per token); lora/qlora: 4N.",
+    )
+    per_billion_tokens: bool = Field(
+        default=False,
+        description="Without tokens_b: give the figures per billion tokens rather than for a Chinchilla-optimal "
+        "run (always so for a fine-tune).",
+    )
+    gpus: int | None = Field(
+        default=None, ge=1, le=1_000_000, description="GPUs of each kind the run uses: gives wall-clock days."
+    )
+    mfu: Share = Field(
+        default=0.40, description="MFU assumed on every card without a measured one in the comparison's mfu."
+    )
+
+
+class JobWork(BaseModel):
+    """The training run's work, the same on every card."""
+
+    model: str
+    params_b: float
+    active_params_b: float
+    tokens_b: float = Field(description="Tokens of the run; 1 when the figures are per billion tokens.")
+    per_billion_tokens: bool = Field(description="True: no token count was given, figures are per 1B tokens.")
+    finetune: Literal["full", "lora", "qlora"] | None = Field(description="null: pre-training.")
+    flops_per_token: float
+    training_flops: float
+    gpus: int | None
 
 
 class GpuCompareInput(ToolInput):
@@ -104,6 +158,11 @@ class GpuCompareInput(ToolInput):
         default=False,
         description="The cards go into data-centre racks running around the clock: a consumer (GeForce) card's "
         "driver licence excludes that use, so the best-ranked non-consumer card is the pick.",
+    )
+    job: TrainingJob | None = Field(
+        default=None,
+        description="A training run to work out on every card: GPU-hours, days on job.gpus cards and its cost "
+        "at each card's cloud price; the ranking is then by that cost (or GPU-hours when a card has no price).",
     )
 
 
@@ -165,6 +224,12 @@ class GpuRow(BaseModel):
         default=None,
         description="Cloud $ per GPU-hour / (dense BF16 PFLOP/s x MFU): a PFLOP-hour of work that lands.",
     )
+    job_mfu: float | None = Field(default=None, description="The MFU the job's figures use on this card.")
+    job_gpu_hours: float | None = Field(default=None, description="GPU-hours of the job on this card.")
+    job_days: float | None = Field(default=None, description="Wall-clock days of the job on job.gpus cards.")
+    job_cloud_usd: float | None = Field(
+        default=None, description="The job's GPU-hours x this card's cloud price per GPU-hour."
+    )
     notes: list[str] = Field(default_factory=list, description="What is missing or needs care for this row.")
 
 
@@ -188,6 +253,7 @@ class GpuCompareOutput(ToolOutput):
         description="With datacenter: the best-ranked card that is not a consumer card, when consumer cards "
         "are among those compared.",
     )
+    job: JobWork | None = Field(default=None, description="The training run worked out on every card.")
 
 
 def _reference(source: Source) -> Reference:
@@ -410,6 +476,11 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
                 ref = _reference(entry.sources[0])
                 sources.setdefault(ref.url, ref)
     rank_by = inp.rank_by
+    work = _job(inp.job, rows, mfus, catalog) if inp.job else None
+    if work is not None and rank_by in _JOB_REPLACES:
+        # the job's own cost answers "which is cheaper for this run"; GPU-hours when a card has no price
+        rank_by = "job_cloud_usd" if all(r.job_cloud_usd for r in rows) else "job_gpu_hours"
+        sources.setdefault(str(KAPLAN.url), KAPLAN)
     if (
         rank_by == "usd_per_tflop"
         and any(r.usd_per_bf16_tflop is None for r in rows)
@@ -427,6 +498,24 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         rank_by = "cloud_usd_per_useful_pflop_hour"
     ranking, unranked = _rank(rows, rank_by)
     _, criterion, higher_is_better = _CRITERIA[rank_by]
+    job_assumptions = []
+    if work is not None and inp.job is not None:
+        arch = resolve_architecture(catalog, inp.job)
+        active = " active" if arch.active_params_b < arch.params_b else ""
+        job_assumptions = [
+            describe(arch),
+            f"job: {'per billion tokens' if work.per_billion_tokens else f'{work.tokens_b:g}B tokens'}"
+            + (
+                " (Chinchilla-optimal: 20 per parameter)"
+                if inp.job.tokens_b is None and not work.per_billion_tokens
+                else ""
+            )
+            + ", "
+            f"{work.flops_per_token / (arch.active_params_b * 1e9):g} x {arch.active_params_b:g}B{active} FLOPs per "
+            f"token (6N trains every weight, 4N adapters on a frozen base), attention term left out",
+            f"job MFU {inp.job.mfu:.0%} on every card without a measured one (well-run training reaches 35-50%); "
+            "the same MFU on different vendors' cards flatters the one whose software is less mature",
+        ]
     return GpuCompareOutput(
         formula=(
             "$ per TFLOP = purchase USD / dense BF16 TFLOP/s; $ per GB = purchase USD / memory GB; "
@@ -449,6 +538,7 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
                 else " of any kind (community, spot too)"
             ),
             "scale-up bandwidth adds both directions (NVLink 900 GB/s = 450 GB/s each way)",
+            *job_assumptions,
         ],
         warnings=_warnings(rows, inp, unranked),
         sources=list(sources.values()),
@@ -458,6 +548,42 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         ranking=ranking,
         unranked=unranked,
         datacenter_pick=_datacenter_pick(rows, ranking) if inp.datacenter else None,
+        job=work,
+    )
+
+
+def _job(job: TrainingJob, rows: list[GpuRow], mfus: dict[str, float], catalog: Catalog) -> JobWork:
+    """The run's FLOPs (6N per token, 4N for adapters on a frozen base; N active for MoE) and, on each row's
+    card, its GPU-hours at that card's MFU, days on job.gpus cards and cost at the row's cloud price."""
+    arch = resolve_architecture(catalog, job)
+    factor = ADAPTER_FLOPS_FACTOR if job.finetune in {"lora", "qlora"} else 6
+    per_token = factor * arch.active_params_b * 1e9
+    # a fine-tune's data is never Chinchilla-sized
+    per_billion = job.tokens_b is None and (job.finetune is not None or job.per_billion_tokens)
+    tokens = job.tokens_b or (1.0 if per_billion else CHINCHILLA_TOKENS_PER_PARAM * arch.params_b)
+    flops = per_token * tokens * 1e9
+    for row in rows:
+        if not row.bf16_dense_tflops:
+            row.notes.append("no dense BF16 figure: the job is not worked out on this card")
+            continue
+        mfu = mfus.get(row.id, job.mfu)
+        hours = gpu_hours(flops, row.bf16_dense_tflops, mfu)
+        row.job_mfu = mfu
+        row.job_gpu_hours = round_sig(hours)
+        if job.gpus:
+            row.job_days = round_sig(hours * 3600 / job.gpus / SECONDS_PER_DAY)
+        if row.cloud_usd_per_gpu_hour:
+            row.job_cloud_usd = round_sig(hours * row.cloud_usd_per_gpu_hour)
+    return JobWork(
+        model=arch.name,
+        params_b=arch.params_b,
+        active_params_b=arch.active_params_b,
+        tokens_b=tokens,
+        per_billion_tokens=per_billion,
+        finetune=job.finetune,
+        flops_per_token=per_token,
+        training_flops=flops,
+        gpus=job.gpus,
     )
 
 

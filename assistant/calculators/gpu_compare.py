@@ -12,6 +12,7 @@ from assistant.calculators.common import (
     Summary,
     View,
     assumed,
+    model_into,
     num,
     pct,
     words,
@@ -45,6 +46,25 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.datacenter_use:
         payload["datacenter"] = True  # "机房标准机架 7x24", "in our racks, 24/7": licence and cooling rule
     assumptions = []
+    if slots.job_compared and (slots.params_b or slots.model):
+        # "TPU v5p slices or H100s for pretraining 30B?": the run itself on each card, hours and cost
+        job: dict[str, object] = {}
+        model_into(slots, job)
+        if slots.tokens_b:
+            job["tokens_b"] = slots.tokens_b * (slots.epochs or 1)
+        elif slots.job_compared != "pretrain":
+            job["per_billion_tokens"] = (
+                True  # a fine-tune's data, or a run's of unknown kind, is not Chinchilla's
+            )
+        if slots.finetune:
+            job["finetune"] = slots.finetune
+        if slots.gpu_count:
+            job["gpus"] = slots.gpu_count
+        if slots.mfu:
+            job["mfu"] = slots.mfu
+        payload["job"] = job
+        # a cluster is rented at on-demand or reserved rates: community and spot prices are single cards
+        payload["on_demand_cloud_only"] = True
     if slots.server_quotes:
         # a quote per server is each card's price: the quote / the GPUs in the server, in USD at the user's
         # rate when they gave one
@@ -154,6 +174,89 @@ def _rented(o: dict[str, Any]) -> tuple[str, str] | None:
     return en, zh
 
 
+_JOB_EN = {
+    None: "Pre-training",
+    "full": "Full fine-tuning",
+    "lora": "LoRA fine-tuning",
+    "qlora": "QLoRA fine-tuning",
+}
+_JOB_ZH = {None: "预训练", "full": "全参微调", "lora": "LoRA 微调", "qlora": "QLoRA 微调"}
+
+
+def job_lead(o: dict[str, Any], *, by_time: bool = False) -> tuple[str, str] | None:
+    """The run on each card: its cost at each card's cloud price (its GPU-hours when a card has no price, or
+    with ``by_time``: "which one fine-tunes it faster?"), the better card first, and the days on the GPUs given."""
+    job = o["job"]
+    rows = [r for r in o["rows"] if r.get("job_gpu_hours")]
+    if len(rows) < 2:
+        return None
+    priced = all(r.get("job_cloud_usd") for r in rows) and not by_time
+    key = "job_cloud_usd" if priced else "job_gpu_hours"
+    rows = sorted(rows, key=lambda r: r[key])
+    best, worst = rows[0], rows[-1]
+    kind = job.get("finetune")
+    active = f" ({num(job['active_params_b'])}B active)" if job["active_params_b"] < job["params_b"] else ""
+    model = job["model"] if "derived" not in job["model"] else f"{num(job['params_b'])}B{active}"
+    per = job["per_billion_tokens"]
+    if kind is None and per:
+        kind = "training"  # a run of unnamed kind: neither pre-training nor a fine-tune said
+    what_en = f"{_JOB_EN.get(kind, 'Training')} {model}" + (
+        " per billion tokens" if per else f" on {num(job['tokens_b'])}B tokens"
+    )
+    what_zh = f"{model} {_JOB_ZH.get(kind, '训练')}" + (
+        "每十亿 token" if per else f"（{num(job['tokens_b'])}B token）"
+    )
+    mfu = pct(best["job_mfu"])
+
+    def hours(r: dict[str, Any]) -> str:
+        return f"{num(r['job_gpu_hours'])} GPU-hours at ${num(r['cloud_usd_per_gpu_hour'])}/h"
+
+    def hours_zh(r: dict[str, Any]) -> str:
+        return f"{num(r['job_gpu_hours'])} 卡时 × 每卡时 ${num(r['cloud_usd_per_gpu_hour'])}"
+
+    times = worst[key] / best[key]
+    if priced and times < NEAR_TIE:
+        en = (
+            f"{what_en} costs about the same on {best['name']} (${num(best[key])}: {hours(best)}) and on "
+            f"{worst['name']} (${num(worst[key])}: {hours(worst)}), at {mfu} MFU"
+        )
+        zh = (
+            f"{what_zh}在 {best['name']}（${num(best[key])}：{hours_zh(best)}）和 {worst['name']}"
+            f"（${num(worst[key])}：{hours_zh(worst)}）上花费相近（MFU {mfu}）"
+        )
+    elif priced:
+        en = (
+            f"{what_en} is cheaper on **{best['name']}**: about **${num(best[key])}** ({hours(best)}) against "
+            f"${num(worst[key])} on {worst['name']} ({hours(worst)}), {num(times)}x less, at {mfu} MFU"
+        )
+        zh = (
+            f"{what_zh}用 **{best['name']}** 更省钱：约 **${num(best[key])}**（{hours_zh(best)}），"
+            f"{worst['name']} 要 ${num(worst[key])}（{hours_zh(worst)}），相差 {num(times)} 倍（MFU {mfu}）"
+        )
+    elif times < NEAR_TIE:
+        en = (
+            f"{what_en} takes about the same time on {best['name']} and {worst['name']}: {num(best[key])} vs "
+            f"{num(worst[key])} GPU-hours at {mfu} MFU"
+        )
+        zh = f"{what_zh}在 {best['name']} 和 {worst['name']} 上用时相近：{num(best[key])} 对 {num(worst[key])} 卡时（MFU {mfu}）"
+    else:
+        en = (
+            f"{what_en} is {num(times)}x faster on **{best['name']}**: {num(best[key])} GPU-hours against "
+            f"{num(worst[key])} on {worst['name']}, at {mfu} MFU"
+        )
+        zh = (
+            f"{what_zh}用 **{best['name']}** 快 {num(times)} 倍：{num(best[key])} 卡时，{worst['name']} 要 "
+            f"{num(worst[key])} 卡时（MFU {mfu}）"
+        )
+    if not by_time and (unpriced := [r["name"] for r in rows if not r.get("job_cloud_usd")]):
+        en += f"; {' and '.join(unpriced)} has no catalog cloud price: give its price per hour to compare the cost"
+        zh += f"；目录里没有 {'、'.join(unpriced)} 的云上价格，给出每小时价格即可比较费用"
+    if job.get("gpus") and best.get("job_days") and worst.get("job_days"):
+        en += f"; on {job['gpus']} of each it runs {num(best['job_days'])} vs {num(worst['job_days'])} days"
+        zh += f"；各用 {job['gpus']} 张，分别需 {num(best['job_days'])} 天和 {num(worst['job_days'])} 天"
+    return en + ".", zh + "。"
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
     rows_in = o["rows"]
@@ -181,6 +284,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
     if call.input.get("cloud_prices_usd") and (rented := _rented(o)):
         lead = rented  # the user's hourly prices answer: a PFLOP-hour on each card, of peak or of useful work
+    if o.get("job") and (run := job_lead(o, by_time=view.asked == "ratio")):
+        lead = run  # "TPU v5p or H100 for this run?": what the run costs and how long it takes on each
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would
     if pick := o.get("datacenter_pick"):
@@ -200,7 +305,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     rows = [Row(en=r["name"], zh=r["name"],
                 value=f"{num(r.get('memory_gb'))} GB {r.get('memory_type', '')}, {num(r.get('memory_bandwidth_gb_s'))} GB/s, "
                       f"{num(r.get('bf16_dense_tflops'))} BF16 TFLOPS, {num(r.get('tdp_w'))} W"
-                      + (f", ${num(r['usd_per_bf16_tflop'])}/TFLOP" if r.get("usd_per_bf16_tflop") else ""))
+                      + (f", ${num(r['usd_per_bf16_tflop'])}/TFLOP" if r.get("usd_per_bf16_tflop") else "")
+                      + (f"; the run {num(r['job_gpu_hours'])} GPU-h" if r.get("job_gpu_hours") else "")
+                      + (f", {num(r['job_days'])} days" if r.get("job_days") else "")
+                      + (f", ${num(r['job_cloud_usd'])}" if r.get("job_cloud_usd") else ""))
             for r in rows_in]  # fmt: skip
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 

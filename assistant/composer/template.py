@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, View, money, num, pct
+from assistant.calculators.gpu_compare import job_lead
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.assumptions import in_language
@@ -120,6 +121,15 @@ CLARIFY = {
         "full fine-tuning in BF16 with AdamW and ZeRO-3.",
         "请问是多大的模型（参数量）、用什么卡几张，以及用来做什么：预训练、全参微调、LoRA/QLoRA 还是推理部署？"
         "显存取决于这三点。如果不说明，我会按 7B 模型、BF16 + AdamW、ZeRO-3 全参微调来估算。",
+    ),
+    "storage": (
+        "How much storage depends on three things: the training data (tokens; about 4 bytes a token "
+        "tokenized, as much again as raw text), the model (a resumable checkpoint is about 14 bytes per "
+        "parameter with mixed-precision Adam) and how many checkpoints you keep. Which model, how many tokens, "
+        "and how often do you save and for how long? With those I will size the fast tier and the archive.",
+        "存储要多少取决于三点：训练数据（token 数；分词后每 token 约 4 字节，原始文本大约同样多）、模型（混合精度 "
+        "Adam 的可续训检查点约每参数 14 字节）以及保留几个检查点。请问是多大的模型、多少 token、多久存一次、保留多久？"
+        "有了这些我来算高速存储和归档各要多少。",
     ),
     "rack": (
         "How much power may one rack draw (kW)? That decides how many servers share a rack. Air-cooled racks "
@@ -417,6 +427,16 @@ def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: L
     briefs = [s.brief for s in summaries if s.brief and s.brief.count]
     if compare is None or len(briefs) < 2:
         return None
+    if compare.output.get("job") and (run_on := job_lead(compare.output, by_time=route.asked == "ratio")):
+        # the run's hours and cost on each card lead; memory sets how many of each it takes
+        en, zh = run_on
+        if lang == "zh":
+            return (
+                f"{zh[:-1]}；按显存，至少需要 " + "、".join(f"{b.count} 张 {b.card}" for b in briefs) + "。"
+            )
+        return (
+            f"{en[:-1]}; memory needs at least " + " and ".join(f"{b.count} x {b.card}" for b in briefs) + "."
+        )
     peak = {r["name"]: r.get("bf16_dense_tflops") for r in compare.output.get("rows", [])}
     if not all(peak.get(b.card) for b in briefs):
         return None
@@ -1232,6 +1252,8 @@ class TemplateComposer:
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names)
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
+                if any(c.name == "gpu_compare" and c.output.get("job") for c in ordered):
+                    heads = []  # the run on each card and the counts say it; the fit verdicts are in the tables
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each
                 by_card, heads = [staged], []

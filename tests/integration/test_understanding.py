@@ -5172,3 +5172,105 @@ def test_garbled_words_beside_a_food_are_asked_back(
     assert any(note.startswith("clarify") for note in answer.notes) is asked_back, answer.answer[:200]
     if asked_back:
         assert not answer.tool_calls
+
+
+# --- two cards weighed on the run asked about -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "cheaper"),
+    [
+        (
+            "we use JAX. for pretraining a 20B model, would TPU v5p pods make more sense than renting H100s?",
+            "H100",
+        ),
+        ("预训练20B模型 租TPU v5p还是H100划算", "H100"),
+    ],
+)
+def test_two_cards_for_a_pretraining_run_are_weighed_on_its_cost(
+    assistant: Assistant, message: str, cheaper: str
+) -> None:
+    """Kaplan et al. (2020): C = 6ND; with no token count, Chinchilla's 20 per parameter: 20B x 400B tokens =
+    4.8e22 FLOPs. At 40% MFU: H100 (989.4 TFLOP/s) 33,690 GPU-hours x $3.99 = $134,400; TPU v5p (459 TFLOP/s)
+    72,620 chip-hours x $4.20 = $305,000: the H100 run is 2.27x cheaper, whatever the peaks per dollar say."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_compare"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["job"]["params_b"] == 20
+    assert call.output["rank_by"] == "job_cloud_usd"
+    lead = first_sentence(answer)
+    assert cheaper in lead.split("against")[0].split("，")[0]
+    assert "2.27" in lead
+    h100 = next(r for r in call.output["rows"] if r["id"] == "h100-sxm")
+    assert f"${num(h100['job_cloud_usd'])}" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["trn2 vs p5 instances for full fine-tuning a 70B, worth the switch?", "70B全参微调 trn2还是p5"],
+)
+def test_cloud_instance_families_name_their_cards(assistant: Assistant, message: str) -> None:
+    """AWS p5 instances hold 8 H100s and trn2 ones 16 Trainium2: a fine-tune between them is the run on each card
+    (6N per token, per billion tokens with no data given: 4.2e20 FLOPs; 295 H100 GPU-hours at 40% MFU against
+    437 on Trainium2's 667 TFLOP/s) and how many of each memory needs."""
+    (answer,) = talk(assistant, message)
+    compare = output(answer, "gpu_compare")
+    assert {r["id"] for r in compare["rows"]} == {"h100-sxm", "trainium2"}  # type: ignore[index]
+    assert compare["job"]["per_billion_tokens"]  # type: ignore[index]
+    lead = first_sentence(answer)
+    assert "H100" in lead.split("against")[0].split("，")[0]
+    assert "1.48" in lead  # 989.4 / 667 = 1.48x the GPU-hours
+
+
+@pytest.mark.parametrize(
+    ("messages", "kept_tb"),
+    [
+        (("How much storage for 5T tokens of pretraining data?",
+          "plus checkpoints of a 13B model every 3 hours over a 30-day run, keeping the last 8?"), 1.456),
+        (("预训练数据5T token 要多大存储", "另外13B模型每3小时存一次checkpoint 保留最近8个 跑30天"), 1.456),
+    ],
+)  # fmt: skip
+def test_a_checkpoint_plan_after_the_dataset_is_sized_with_it(
+    assistant: Assistant, messages: tuple[str, str], kept_tb: float
+) -> None:
+    """A resumable checkpoint is 14 bytes per parameter (BF16 weights, FP32 master, Adam moments; ZeRO paper):
+    13e9 x 14 = 182 GB, 8 kept = 1.456 TB; the 5T-token dataset (20 TB as uint32) stays in the plan. "a 30-day
+    run" is a duration, not an A30 card."""
+    _, second = talk(assistant, *messages)
+    assert tools(second) == ["storage"], second.answer[:200]
+    out = output(second, "storage")
+    assert out["checkpoints_gb"] / 1000 == pytest.approx(kept_tb)  # type: ignore[index,operator]
+    assert second.tool_calls[0].input.get("dataset_tokens_b") == 5000
+    assert "gpu" not in second.tool_calls[0].input
+
+
+@pytest.mark.parametrize(
+    ("messages", "words"),
+    [
+        (("checkpoints for a 7B model every hour, keep 24: how much disk?",
+          "what's the cheapest way to keep the older ones instead of deleting them?"),
+         ("hard disk", "object", "weights-only", "hdd")),
+    ],
+)  # fmt: skip
+def test_a_way_to_do_something_about_the_last_answer_is_answered_from_the_guidance(
+    assistant: Assistant, messages: tuple[str, str], words: tuple[str, ...]
+) -> None:
+    """ "Cheapest way to keep them?" names nothing of its own: it asks how, about the checkpoints just sized."""
+    _, second = talk(assistant, *messages)
+    assert tools(second) == [], second.answer[:200]
+    assert second.citations
+    answer = second.answer.lower()
+    assert any(w in answer for w in words), answer[:300]  # a cheaper tier or a smaller form
+
+
+@pytest.mark.parametrize("message", ["要准备多少存储", "how much storage will we need?"])
+def test_storage_with_nothing_to_size_asks_what_it_holds(assistant: Assistant, message: str) -> None:
+    """Storage is the data (tokens), the checkpoints (14 bytes per parameter each) and how many are kept: with
+    none of them, ask for them, never answer with GPU memory."""
+    (answer,) = talk(assistant, message)
+    assert "clarify: storage" in answer.notes
+    assert not answer.tool_calls
+    assert "token" in answer.answer
+    assert "14" in answer.answer
+    assert "显存" not in answer.answer
+    assert "GPU memory" not in answer.answer

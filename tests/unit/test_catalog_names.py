@@ -30,6 +30,10 @@ NAMES = NameIndex(default_catalog())
         ("华为昇腾910C和H20哪个好", ["ascend-910c", "h20"]),
         ("H20 还是 L20?", ["h20", "l20"]),
         ("trn2.48xlarge vs 8xH100", ["trainium2", "h100-sxm"]),
+        # the article before a number is no card: "a 40-day run" is not an A40, "a 100 GPUs" not an A100
+        ("checkpoints for a 34B model every 2 hours over a 40-day run", []),
+        ("a 100 GPU cluster of A 100s", ["a100-80gb-sxm"]),
+        ("an A40 or a A40?", ["a40", "a40"]),
     ],
 )
 def test_catalog_names_in_a_question(query: str, expected: list[str]) -> None:

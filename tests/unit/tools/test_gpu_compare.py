@@ -338,3 +338,55 @@ def test_quoted_hours_without_mfus_rank_by_the_price_of_peak_compute() -> None:
     rows = {r.id: r for r in out.rows}
     assert rows["trainium2"].cloud_usd_per_bf16_tflop_hour * 1000 == pytest.approx(3.28, rel=0.01)
     assert rows["h100-sxm"].cloud_usd_per_bf16_tflop_hour * 1000 == pytest.approx(6.95, rel=0.01)
+
+
+# --- a training run worked out on each card -------------------------------------------------------------
+
+
+def test_a_pretraining_run_is_priced_on_each_card_at_its_on_demand_rate() -> None:
+    """Kaplan et al. (2020) §2.1: C = 6ND. 30B on 600B tokens = 6 x 30e9 x 600e9 = 1.08e23 FLOPs.
+    H100 SXM (NVIDIA: 989.4 dense BF16 TFLOP/s) at 40% MFU: 1.08e23 / (989.4e12 x 0.4) / 3600 = 75,803
+    GPU-hours; at Lambda's on-demand $3.99 (2026-09-20) = $302,454. TPU v5p (Google: 459 TFLOP/s) at 40%:
+    163,399 chip-hours; at Google's on-demand $4.20 (2026-01-27) = $686,275. On 256 of each: 75,803 / 256 / 24 =
+    12.34 days against 26.59."""
+    out = run(
+        "TPU v5p", "H100", job={"params_b": 30, "tokens_b": 600, "gpus": 256}, on_demand_cloud_only=True
+    )
+    assert out.job is not None
+    assert out.job.training_flops == pytest.approx(1.08e23)
+    h100, v5p = row(out, "h100-sxm"), row(out, "tpu-v5p")
+    assert h100.job_gpu_hours == pytest.approx(75_803, rel=1e-3)
+    assert v5p.job_gpu_hours == pytest.approx(163_399, rel=1e-3)
+    assert h100.job_cloud_usd == pytest.approx(75_803 * 3.99, rel=1e-3)
+    assert v5p.job_cloud_usd == pytest.approx(163_399 * 4.2, rel=1e-3)
+    assert (h100.job_days, v5p.job_days) == (pytest.approx(12.34, abs=0.01), pytest.approx(26.59, abs=0.01))
+    assert out.rank_by == "job_cloud_usd"
+    assert [r.id for r in out.ranking] == ["h100-sxm", "tpu-v5p"]  # the cheaper run first
+
+
+def test_a_fine_tune_without_tokens_is_worked_out_per_billion_tokens() -> None:
+    """LoRA trains adapters on a frozen base: 4N FLOPs per token (no weight gradients; Hu et al. 2021 report 25%
+    faster than full fine-tuning). 70B per billion tokens: 4 x 70e9 x 1e9 = 2.8e20 FLOPs; on an A100 (312 TFLOP/s)
+    at 40% MFU: 2.8e20 / (312e12 x 0.4) / 3600 = 623.2 GPU-hours. A card without a cloud price ranks the run by
+    GPU-hours."""
+    out = run("A100", "Ascend 910B", job={"params_b": 70, "finetune": "lora"})
+    assert out.job is not None
+    assert out.job.per_billion_tokens
+    assert out.job.training_flops == pytest.approx(2.8e20)
+    assert row(out, "a100-80gb-sxm").job_gpu_hours == pytest.approx(623.2, rel=1e-3)
+    assert out.rank_by == "job_gpu_hours"
+
+
+def test_a_measured_mfu_on_one_card_replaces_the_assumed_one_for_the_run() -> None:
+    """The same run at 50% MFU on the H100 takes 40/50 of the GPU-hours at 40%."""
+    base = row(run("H100", "H200", job={"params_b": 7, "tokens_b": 100}), "h100-sxm").job_gpu_hours
+    measured = row(run("H100", "H200", job={"params_b": 7, "tokens_b": 100}, mfu={"H100": 0.5}), "h100-sxm")
+    assert base is not None
+    assert measured.job_gpu_hours == pytest.approx(base * 0.8, rel=1e-3)
+
+
+def test_a_run_is_not_ranked_when_memory_is_the_criterion() -> None:
+    """Ranking by memory asks which card holds more, whatever the run; the run's figures are still there."""
+    out = run("H100", "H200", job={"params_b": 7, "tokens_b": 100}, rank_by="memory_gb")
+    assert out.rank_by == "memory_gb"
+    assert row(out, "h100-sxm").job_gpu_hours
