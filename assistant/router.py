@@ -73,6 +73,11 @@ _DOABLE = words(
     r"\bwill (?:it|this|that) work\b",
     r"能跑吗|能不能跑|可行吗?|行不行",
 )
+# whether a run fits the cards at all, beside how long it takes: "能跑吗？要多久", "will it even run, and how long?"
+_RUNS_AT_ALL = words(
+    r"跑得动|跑得起来|能跑起来|放得下吗|装得下吗|够不够|够吗|能不能训|能训吗",
+    r"\b(?:will|would|does|can) (?:it|this|that|we) (?:even )?(?:run|fit|train)\b",
+)
 # two cards in one job: "能混着用吗", "can we mix them", "in the same training job"
 _MIXING = words(
     r"混(?:着|合|在一起)?用|混搭|混训|一起训|放一起训|合并(?:训练|集群)",
@@ -140,6 +145,10 @@ _CARD_CHOICE = words(
     r"怎么选",
     r"选哪",
     r"选谁",
+    # "why not eight 5090s instead of one H100?": one option weighed against the other
+    r"\binstead of\b",
+    r"\brather than\b",
+    r"而不是|代替",
 )
 # "do TPU slices make more sense than H100s?", "is Trainium worth the hassle over p5?": one option weighed
 _MAKES_SENSE = words(
@@ -1464,10 +1473,21 @@ class Router:
             # "why?", "为什么" after an answer: the reasons behind that answer
             intent, query = Intent.KNOWLEDGE, f"{context.question} {message}"
             seen = [context.led] if context.led else []  # the answer given: what stands behind it comes next
-        elif not has_domain and context.question and explain_words and _REFERS_BACK.search(text):
-            # "cheapest way to keep the older ones around?" after checkpoints were sized: a way of doing it, for
-            # what the last question was about
-            intent, query = Intent.KNOWLEDGE, f"{message} {context.question}"
+        elif (
+            not has_domain
+            and context.question
+            and explain_words
+            and query == message  # (a branch above may have already said what it is about)
+            and (_REFERS_BACK.search(text) or len(text) < 30)
+        ):
+            # "cheapest way to keep the older ones around?" after checkpoints were sized, "为什么是乘 6" after a
+            # cost: a way of doing it, or the reason behind a figure, for what the last answer worked out
+            lines = [str(a) for c in context.calls for a in c.output.get("assumptions", [])]
+            figures = set(re.findall(r"\d+(?:\.\d+)?", text))
+            # "why 6?": the lines of the last answer that hold that figure say what it is about
+            about = [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
+            context_words = " ".join(about)[:300] if about else context.question
+            intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
         elif not has_domain and _adds_a_fact(text, context):
             # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
             intent = Intent.KNOWLEDGE
@@ -1635,6 +1655,17 @@ class Router:
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
             query = _MIXING_TOPIC[language == "zh"]
+        if (
+            tools == ["training_compute"]
+            and intent in {Intent.CALCULATION, Intent.BOTH}
+            and slots.gpu
+            and slots.gpu_count
+            and (slots.params_b or slots.model)
+            and task in {Task.FINETUNE, Task.LORA, Task.QLORA, Task.PRETRAIN}
+            and (_DOABLE.search(text) or _RUNS_AT_ALL.search(text))
+        ):
+            # "4台A800 8卡 做72B全参SFT 能跑吗？大概要多久？": whether it fits on those cards, then how long
+            tools = ["training_memory", "training_compute"]
         if (
             "gpu_compare" in tools
             and (slots.params_b or slots.model)

@@ -542,6 +542,8 @@ _R1_DISTILLS = {70: "llama-3.1-70b", 8: "llama-3.1-8b", 32: "qwen2.5-32b", 14: "
 _EACH_MACHINE = flags(
     r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b"
     r"|\b(?:nodes|servers|boxes|machines)\s*(?:of|with)\s*\d+\s*(?:x\s*)?(?:gpus?|cards?)"
+    # "4 台 A800 80G 8卡": the cards each of the machines counted holds (not "4台一共16卡")
+    r"|\d\s*台(?:(?!共|总|合计|一起)[^，,。；;？?]){0,24}?\d+\s*卡"
 )
 # the GPUs in each machine, said after the card: "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each"
 _PER_NODE_AFTER = flags(
@@ -874,6 +876,9 @@ _CONCURRENT = flags(
     rf"|\b(?:only|just|with)\s+{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|streams?)\b"
     # "16 sequences at 32k": that many at once, each that long
     rf"|{INTEGER}\s*(?:seqs?|sequences?|requests?|streams?)\s*(?:at|of|with|x|×)\s*\d"
+    # "maybe 10-20 users", "10到20个人用": the upper end, which the cards must carry
+    rf"|\d+\s*(?:-|–|~|to|至|到)\s*{INTEGER}\s*(?:concurrent\s*|active\s*)?(?:users|people|ppl|requests)\b"
+    rf"|\d+\s*(?:-|–|~|至|到)\s*{INTEGER}\s*(?:个)?\s*(?:人|用户|并发)"
 )
 # a bare "batch 4", "bs=8", "bs 16": sequences per GPU step when small, the global batch when large
 _BARE_BATCH = flags(rf"\b(?:batch|bs)\s*(?:=|:)?\s*{INTEGER}(?!\s*(?:k|m|万|x|×|\*|tokens?))")
@@ -951,7 +956,7 @@ _DEADLINE = flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?|hours?|hrs?)\b"
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
-    rf"|(?:用|租用|租|跑|运行|for)\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+    rf"|(?:用|租用|租|跑|运行|for)\s*(?:了)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
     # "what if we only have 6 weeks", "只给我们30天", "只有两个月"
     rf"|(?:\bhave|\bhas|\bgot|\bgiven|给(?:我们|我)?|只有)\s*(?:only\s*|just\s*)?{NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![A-Za-z0-9])(?!\s+(?:of|ago|old)\b)"
     # "and 45 days instead of 30", "改成45天呢": the new time the run has
@@ -1019,7 +1024,10 @@ _TARIFF_WITH_COOLING = flags(
 # where a monthly rent is paid: a cloud's, with the hall, power and upkeep in it ("云上8卡包月6.5万")
 _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
 # a count written in digits before a card in a build: "4x RTX ", "2 x ", "4张"
-_BUILD_COUNT = flags(r"(?<![\d.])(\d{1,2})\s*(?:x|×|\*|张|块)\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$")
+# "4x 4090", "8张4090", "eight RTX 5090s … one H100" (spelled counts are digits by then): a count of one card
+_BUILD_COUNT = flags(
+    r"(?<![\d.,$¥])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块)?\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$"
+)
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(
     r"\s*(?:for|buys?|gets?|covers?)\s+(?:the\s+|all\s+|a total of\s+)?(\d{1,3})\s*(?:x\s*)?"
@@ -1157,7 +1165,8 @@ _SERVERS = flags(
 # a budget's share kept for the fabric and storage: "网络存储留20%", "keep 20% for network and storage"
 _NETWORK_RESERVE = flags(
     rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
-    rf"|(?:留|预留|reserve|keep|set aside)\s*{DECIMAL}\s*%\s*(?:给|用于|for|of (?:it|the budget) for)?\s*(?:the\s*)?(?:网络|network)"
+    rf"|(?:留|预留|reserve|keep|set aside)\s*{DECIMAL}\s*%\s*(?:给|用于|for|of (?:it|the budget) for)?\s*(?:the\s*)?"
+    rf"(?:存储(?:和|与|、)?|storage\s*(?:and|&|,)?\s*)?(?:网络|network)"
 )
 # the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
 # "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
@@ -1246,6 +1255,16 @@ _WRITE_TIME = flags(
     rf"|(?:stall|pause|block|freeze|hold(?:s|ing)? up|interrupt)\w*[^.;。；?？\d]{{0,40}}?{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b"
     rf"|{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\s*(?:max|maximum|at most|or less|tops)\b"
     rf"|(?:不超过|最多|最长|控制在)\s*{DECIMAL}\s*(秒|分钟)"
+)
+# a size said to be the named model's own: "Llama 3 architecture at 30B", "scaled to 13B", "按13B算"
+_OWN_SIZE = flags(
+    r"\b(?:scaled?|shrunk|pruned|cut|grown|resized|widened)\s+(?:down |up )?to\s+\d|\barchitecture\b[^.?]{0,20}\b(?:at|with)\s+\d"
+    r"|\b\d+(?:\.\d+)?\s*b\s+(?:params|parameters)\b|按\s*\d+(?:\.\d+)?\s*[bB]\s*算|参数量?\s*(?:是|为)?\s*\d"
+)
+# a checkpoint or a write being timed: what a time "within 60 s" can be the allowance of
+_SAVE_CONTEXT = flags(
+    r"checkpoint|\bckpt|\bsav(?:e|es|ing|ed)\b|\bwrit(?:e|es|ing|ten)\b|\bflush|\bstall|\bpause|\bdump"
+    r"|检查点|存盘|保存|写入|写完|写盘|落盘|卡住|停顿"
 )
 # what the storage writes: "our storage does 5 GB/s writes", "存储写入带宽 20GB/s"
 _WRITE_GB_S = flags(
@@ -1477,7 +1496,7 @@ _SPEC_FIELDS = [
            r"|\b(?:hbm|memory|vram)\s*(?:and|&|\+)\s*(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"
            # "MI325X 的 HBM 容量", "显存大小", "hbm capacity"
            r"|(?:hbm|显存|memory)\s*(?:的)?\s*(?:容量|大小|capacity)|(?:hbm|memory|显存)\s*(?:跟|和|与)\s*(?:power|功耗|tdp)"), "memory_gb"),
-    (flags(r"\btdp\b|power (?:draw|consumption|usage|rating)|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
+    (flags(r"\btdp\b|power (?:draw|consumption|usage|rating|envelope|budget of (?:the|one|a) (?:card|gpu))|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
            # "need bf16 tflops, mem bw, power": power in a list of figures asked
            r"|(?:,|\band|、|和|跟|与|及|\+)\s*power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),
     (flags(r"\bfp8\b"), "fp8_dense_tflops"),
@@ -1531,7 +1550,9 @@ _ACTIVATIONS_ONLY = flags(
 _PCIE_VERSION = flags(r"pcie\s*(?:版本?|款|的(?:卡|版)|versions?|variants?|cards?|ones?\b|model)")
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
-    r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b|\bneed\b"
+    r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b"
+    # "do we need NVLink?" weighs a need; "need the B200's HBM for a deck" asks for figures
+    r"|\b(?:do|does|would|will|really|we|i|you|they)\s+(?:really\s+)?need\b"
     r"|为什么|好处|风险|优缺点|值不值|值得|要不要|需不需要|有什么用|作用|影响"
 )
 _COMPUTE_WORDS = flags(
@@ -1632,6 +1653,12 @@ def _unavailable(text: str, mention: Mention, cards: list[Mention]) -> bool:
         _UNAVAILABLE_AFTER.search(text[mention.end : mention.end + 24])
         or (not other_before and _UNAVAILABLE_BEFORE.search(text[start : mention.start]))
     )
+
+
+def _group_start(match: re.Match[str]) -> int:
+    """Where the first group that matched begins, from the match's start (its length if none did)."""
+    starts = [match.start(i) for i in range(1, (match.re.groups or 0) + 1) if match.group(i)]
+    return (min(starts) if starts else match.end()) - match.start()
 
 
 def _group(match: re.Match[str], *indexes: int) -> str | None:
@@ -1823,6 +1850,16 @@ class SlotExtractor:
             # "Mixtral 8x22B … basically a 39B model": the active size; memory is the named model's total
             slots.params_b = None
         if (
+            slots.model
+            and slots.params_b
+            and (size := self._names.model_params_b.get(slots.model))
+            and abs(slots.params_b - size) > 0.15 * size
+            and not _OWN_SIZE.search(text)
+        ):
+            # "llama-3.1-70B … or should I stick to 8B?", "Qwen2.5-14B 和 7B": the other size is another option,
+            # not the named model's size; the model named keeps its own shape
+            slots.params_b = None
+        if (
             slots.servers
             and slots.servers > 1
             and slots.gpu_count
@@ -1889,7 +1926,7 @@ class SlotExtractor:
             self._gpu_count(text, gpus[0], slots)
             # "4x 4090 or 2x 5090": each card with its own count, builds weighed against each other
             counted = {
-                m.id: int(c.group(1))
+                m.id: int(c.group(1).replace(",", "")) if c.group(1)[0].isdigit() else 1
                 for m in gpus
                 if (c := _BUILD_COUNT.search(text[max(0, m.start - 10) : m.start]))
             }
@@ -2081,7 +2118,7 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) or 1)
+            slots.concurrent = int(_group(match, *range(1, 17)) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):
@@ -2609,7 +2646,8 @@ class SlotExtractor:
         if kept := _retention(text, slots.checkpoint_hours):
             # a schedule written in time ("保留最近2天", "kept for 30 days") counts what it keeps, not its number
             slots.checkpoints, slots.keeps_checkpoints = kept, True
-        if match := take(_WRITE_TIME):
+        if _SAVE_CONTEXT.search(text) and (match := take(_WRITE_TIME)):
+            # ("need it for a slide in 10 min" is the asker's deadline, not a checkpoint's write time)
             value, unit = (
                 float(_group(match, 1, 3, 5, 7, 9) or 0),
                 (_group(match, 2, 4, 6, 8, 10) or "s").lower(),
@@ -2668,6 +2706,8 @@ class SlotExtractor:
             per_gpu = bool(
                 _LINK_PER_GPU.search(text[link.end() :])
                 or _LINK_PER_GPU_BEFORE.search(text[max(0, link.start() - 12) : link.start()])
+                # "网络是每卡 400G IB": said inside the phrase that names the link
+                or _LINK_PER_GPU_BEFORE.search(text[link.start() : link.start() + _group_start(link)])
             )
             slots.link_per_gpu = per_gpu
             slots.link_gbit = speed * (ports or (1 if per_gpu else slots.ports_per_node or 1))

@@ -73,6 +73,7 @@ class NameIndex:
         )
         # a named mixture-of-experts model's active size, which people quote as if it were its size
         self.moe_active_b = {m.id: m.active_params_b for m in catalog.models if m.active_params_b}
+        self.model_params_b = {m.id: m.params_b for m in catalog.models}
         for alias, target in list(table.items()):
             # "A100 40G", "H20 96G": people drop the B of GB
             table.setdefault(re.sub(r"(\d)gb", r"\1g", alias), target)

@@ -102,6 +102,11 @@ class TrainingJob(ArchitectureFields):
     gpus: int | None = Field(
         default=None, ge=1, le=1_000_000, description="GPUs of each kind the run uses: gives wall-clock days."
     )
+    counts: dict[GpuName, Annotated[int, Field(ge=1, le=1_000_000)]] = Field(
+        default_factory=dict,
+        description="GPUs of each card when they differ ('512 H200 or 256 B200'), keyed by a name in gpus; "
+        "replaces gpus for that card.",
+    )
     mfu: Share = Field(
         default=0.40, description="MFU assumed on every card without a measured one in the comparison's mfu."
     )
@@ -119,6 +124,7 @@ class JobWork(BaseModel):
     flops_per_token: float
     training_flops: float
     gpus: int | None
+    counts: dict[str, int] = Field(default_factory=dict, description="GPUs of each card, by catalog id.")
 
 
 class GpuCompareInput(ToolInput):
@@ -556,6 +562,9 @@ def _job(job: TrainingJob, rows: list[GpuRow], mfus: dict[str, float], catalog: 
     """The run's FLOPs (6N per token, 4N for adapters on a frozen base; N active for MoE) and, on each row's
     card, its GPU-hours at that card's MFU, days on job.gpus cards and cost at the row's cloud price."""
     arch = resolve_architecture(catalog, job)
+    counts = _per_gpu(
+        catalog, {k: float(v) for k, v in job.counts.items()}, {r.id for r in rows}, "job.counts"
+    )
     factor = ADAPTER_FLOPS_FACTOR if job.finetune in {"lora", "qlora"} else 6
     per_token = factor * arch.active_params_b * 1e9
     # a fine-tune's data is never Chinchilla-sized
@@ -570,8 +579,8 @@ def _job(job: TrainingJob, rows: list[GpuRow], mfus: dict[str, float], catalog: 
         hours = gpu_hours(flops, row.bf16_dense_tflops, mfu)
         row.job_mfu = mfu
         row.job_gpu_hours = round_sig(hours)
-        if job.gpus:
-            row.job_days = round_sig(hours * 3600 / job.gpus / SECONDS_PER_DAY)
+        if gpus := int(counts.get(row.id) or job.gpus or 0):
+            row.job_days = round_sig(hours * 3600 / gpus / SECONDS_PER_DAY)
         if row.cloud_usd_per_gpu_hour:
             row.job_cloud_usd = round_sig(hours * row.cloud_usd_per_gpu_hour)
     return JobWork(
@@ -584,6 +593,7 @@ def _job(job: TrainingJob, rows: list[GpuRow], mfus: dict[str, float], catalog: 
         flops_per_token=per_token,
         training_flops=flops,
         gpus=job.gpus,
+        counts={k: int(v) for k, v in counts.items()},
     )
 
 

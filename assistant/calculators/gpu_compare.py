@@ -58,7 +58,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
         if slots.finetune:
             job["finetune"] = slots.finetune
-        if slots.gpu_count:
+        if len(slots.card_counts) >= 2:
+            job["counts"] = dict(slots.card_counts)  # "512 H200 or 256 B200": each option's own count
+        elif slots.gpu_count:
             job["gpus"] = slots.gpu_count
         if slots.mfu:
             job["mfu"] = slots.mfu
@@ -174,6 +176,29 @@ def _rented(o: dict[str, Any]) -> tuple[str, str] | None:
     return en, zh
 
 
+def _days_lead(rows: list[dict[str, Any]], counts: dict[str, int], job: dict[str, Any]) -> tuple[str, str]:
+    """Each option at its own count: which finishes first, and the GPU-hours each burns."""
+    rows = sorted(rows, key=lambda r: r["job_days"])
+    best, worst = rows[0], rows[-1]
+    active = f" ({num(job['active_params_b'])}B active)" if job["active_params_b"] < job["params_b"] else ""
+    model = job["model"] if "derived" not in job["model"] else f"{num(job['params_b'])}B{active}"
+    tokens = "" if job["per_billion_tokens"] else f" on {num(job['tokens_b'])}B tokens"
+    tokens_zh = "" if job["per_billion_tokens"] else f"（{num(job['tokens_b'])}B token）"
+    mfu = pct(best["job_mfu"])
+    times = num(worst["job_days"] / best["job_days"])
+    en = (
+        f"**{counts[best['id']]} x {best['name']}** finishes {model}{tokens} first: about **{num(best['job_days'])} "
+        f"days** against {num(worst['job_days'])} on {counts[worst['id']]} x {worst['name']} ({times}x), at {mfu} MFU "
+        f"({num(best['job_gpu_hours'])} vs {num(worst['job_gpu_hours'])} GPU-hours)."
+    )
+    zh = (
+        f"**{counts[best['id']]} 张 {best['name']}** 训完 {model}{tokens_zh} 更快：约 **{num(best['job_days'])} 天**，"
+        f"{counts[worst['id']]} 张 {worst['name']} 要 {num(worst['job_days'])} 天（{times} 倍，MFU {mfu}；"
+        f"{num(best['job_gpu_hours'])} 对 {num(worst['job_gpu_hours'])} 卡时）。"
+    )
+    return en, zh
+
+
 _JOB_EN = {
     None: "Pre-training",
     "full": "Full fine-tuning",
@@ -190,6 +215,11 @@ def job_lead(o: dict[str, Any], *, by_time: bool = False) -> tuple[str, str] | N
     rows = [r for r in o["rows"] if r.get("job_gpu_hours")]
     if len(rows) < 2:
         return None
+    counts = job.get("counts") or {}
+    # "512 H200 or 256 B200": options of their own sizes are weighed on the days each takes
+    by_days = len(set(counts.values())) > 1 and all(r.get("job_days") for r in rows)
+    if by_days:
+        return _days_lead(rows, counts, job)
     priced = all(r.get("job_cloud_usd") for r in rows) and not by_time
     key = "job_cloud_usd" if priced else "job_gpu_hours"
     rows = sorted(rows, key=lambda r: r[key])

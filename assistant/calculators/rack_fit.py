@@ -25,9 +25,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not slots.rack_kw:
         return None
     payload: dict[str, Any] = {"rack_kw": slots.rack_kw}
+    assumptions: list[Assumed] = []
     if slots.facility:
         payload["scope"] = "facility"  # "机房一共 300kW": the room's budget, not a rack's
-    assumptions: list[Assumed] = []
+        if slots.network_reserve and 0 < slots.network_reserve < 1:
+            # "留 20% 给存储网络和冗余": the servers get what is left
+            payload["rack_kw"] = round(slots.rack_kw * (1 - slots.network_reserve), 6)
+            share, left = f"{slots.network_reserve:.0%}", num(payload["rack_kw"])
+            assumptions.append(
+                assumed(
+                    f"{share} of the {num(slots.rack_kw)} kW kept for storage, network and redundancy: {left} kW for servers",
+                    f"{num(slots.rack_kw)} kW 中留 {share} 给存储、网络和冗余：服务器可用 {left} kW",
+                )
+            )
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
     per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
     stated_kw = None if slots.facility else slots.power_kw  # a room's kW is its budget, not a server's

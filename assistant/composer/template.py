@@ -682,6 +682,8 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
     if len(rows) < 2:
         return None
     fits = {c.input.get("gpu"): c for c in run.calls if c.name == "training_memory"}
+    if compare.output.get("job") and not fits:
+        return None  # "512 H200 or 256 B200 for pre-training": the run's days on each build say it
     zh = lang == "zh"
 
     def total(card: str, field: str) -> float:
@@ -730,6 +732,23 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
         for c, (_, gb, split) in holds.items()
     ]
     no_nvlink = all("no nvlink" in str(rows[c].get("scale_up_interconnect", "")).lower() for c in rows)
+    # a GeForce build against a data-centre one: what its compute per dollar leaves out
+    consumer = [c for c in rows if rows[c].get("segment") == "consumer"]
+    linked = [c for c in rows if "no nvlink" not in str(rows[c].get("scale_up_interconnect", "")).lower()]
+    caveat_en = caveat_zh = ""
+    if consumer and linked and not fits:
+        card, peer = consumer[0], linked[0]
+        caveat_en = (
+            f" But {rows[card]['name']} is a GeForce card: {num(rows[card]['memory_gb'])} GB each, and a model "
+            f"that does not fit one card is split over PCIe (no NVLink) where {rows[peer]['name']} uses NVLink; "
+            "its driver licence excludes data-centre deployment, and it draws "
+            f"{num(total(card, 'tdp_w') / 1000)} kW against {num(total(peer, 'tdp_w') / 1000)} kW."
+        )
+        caveat_zh = (
+            f"但 {rows[card]['name']} 是消费级 GeForce 卡：每张 {num(rows[card]['memory_gb'])} GB，单卡放不下的模型只能"
+            f"走 PCIe 切分（没有 NVLink），而 {rows[peer]['name']} 走 NVLink；其驱动许可不允许数据中心部署，功耗 "
+            f"{num(total(card, 'tdp_w') / 1000)} kW 对 {num(total(peer, 'tdp_w') / 1000)} kW。"
+        )
     if zh:
         line = f"按整机比，**{build(best)}** 更合适：{figures(best)}，对比 {build(other[0])} 的 {figures(other[0])}"
         if fits:
@@ -742,8 +761,9 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
             )
             line += f"；这个任务{verdict}（每卡 {'；'.join(per_card)}）"
         line += f"，数据并行下算力约为 {num(ratio)} 倍。"
-        return line + ("两者都没有 NVLink，跨卡通信走 PCIe。" if no_nvlink else "")
-    line = f"As builds, **{build(best)}** is the better buy: {figures(best)}, against {figures(other[0])} for {build(other[0])}"
+        return line + ("两者都没有 NVLink，跨卡通信走 PCIe。" if no_nvlink else "") + caveat_zh
+    better = "is the better buy" if fits else "has more compute in total"
+    line = f"As builds, **{build(best)}** {better}: {figures(best)}, against {figures(other[0])} for {build(other[0])}"
     if fits:
         verdict = (
             "both builds hold the job"
@@ -754,7 +774,11 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
         )
         line += f"; {verdict} ({'; '.join(per_card)} per card)"
     line += f", and in data parallel it has {num(ratio)}x the compute."
-    return line + (" Neither card has NVLink: work split across cards goes over PCIe." if no_nvlink else "")
+    return (
+        line
+        + (" Neither card has NVLink: work split across cards goes over PCIe." if no_nvlink else "")
+        + caveat_en
+    )
 
 
 def _utilizations_lead(run: ToolRun, lang: Language, first: str) -> str | None:

@@ -5274,3 +5274,184 @@ def test_storage_with_nothing_to_size_asks_what_it_holds(assistant: Assistant, m
     assert "14" in answer.answer
     assert "显存" not in answer.answer
     assert "GPU memory" not in answer.answer
+
+
+# --- given inputs read as given (set 25's classes, our own phrasings) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "有 3 台 H800 80G 8卡，全参微调 Qwen2.5-32B，zero3，跑得动吗？5 亿 token 大概多久",
+        "we have 3 servers of H800 80G with 8 cards each: full fine-tune Qwen2.5-32B on 0.5B tokens, will it even "
+        "run and how long?",
+    ],
+)
+def test_servers_of_eight_cards_are_all_the_cards_and_fit_comes_with_time(
+    assistant: Assistant, message: str
+) -> None:
+    """3 servers x 8 = 24 H800s. Qwen2.5-32B (32.8B) x 6 x 0.5e9 = 9.8e19 FLOPs; at 40% of 989.4 TFLOP/s that is
+    69 GPU-hours, about 2.9 hours on 24 cards. 'Will it run' asks the memory on those 24 cards too."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory", "training_compute"], answer.answer[:200]
+    run = output(answer, "training_compute")
+    assert run["gpus"] == 24  # type: ignore[index]
+    memory = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert memory.input["gpus"] == 24
+
+
+@pytest.mark.parametrize(
+    ("message", "model"),
+    [
+        ("can two H100s serve qwen2.5-72b for our team, or should we settle for 14B?", "qwen2.5-72b"),
+        ("4张L40S 部署 llama-3.1-70b 行不行 还是老实用8B", "llama-3.1-70b"),
+    ],
+)
+def test_another_size_named_as_an_option_does_not_resize_the_named_model(
+    assistant: Assistant, message: str, model: str
+) -> None:
+    """A size said as an alternative ('or should we settle for 14B') is another option: the named model keeps its
+    own shape (Qwen2.5-72B: 72.7B, 80 layers, 8 KV heads; Llama 3.1 70B: 70.6B), never '70B with 8B parameters'."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input.get("model") == model
+    assert "params_b" not in call.input
+
+
+@pytest.mark.parametrize(
+    ("message", "servers"),
+    [
+        ("the hall has 200 kW of IT power, keep 25% for storage and network: how many 8x H100 servers?", 14),
+        ("机房 IT 电力 200kW，留 25% 给存储网络，能放几台 8卡 H100", 14),
+    ],
+)
+def test_a_share_of_facility_power_kept_back_is_taken_off_first(
+    assistant: Assistant, message: str, servers: int
+) -> None:
+    """200 kW less 25% = 150 kW for servers; a DGX-class 8x H100 server draws about 10.2 kW: 150 / 10.2 = 14."""
+    (answer,) = talk(assistant, message)
+    out = output(answer, "rack_fit")
+    assert out["rack_kw"] == 150  # type: ignore[index]
+    assert out["servers_per_rack"] == servers  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "two 8x H100 nodes training 7B now, going to six nodes: how much does per-GPU throughput drop? network is "
+        "per GPU 400G InfiniBand",
+        "两台8卡H100训7B，扩到6台，每卡吞吐掉多少？网络是每卡 400G IB",
+    ],
+)
+def test_a_link_said_per_card_inside_its_phrase_is_per_gpu(assistant: Assistant, message: str) -> None:
+    """'网络是每卡 400G': each GPU has its own 400 Gb/s port, 3.2 Tb/s per node, not 400 Gb/s shared by eight."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "network")
+    assert call.input["inter_node_gbit_s_per_gpu"] == 400
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Pretraining 70B on 4T tokens: 1,024 H100 or 512 B200 for the same money. Which finishes first?",
+        "预训练70B 4T token，同样的钱 1024张H100 还是 512张B200，哪个先训完",
+    ],
+)
+def test_options_of_their_own_sizes_are_weighed_on_the_days_each_takes(
+    assistant: Assistant, message: str
+) -> None:
+    """6 x 70e9 x 4e12 = 1.68e24 FLOPs. At 40% MFU: 1,024 H100 (989.4 TFLOP/s) take 1.68e24 / (1,024 x 989.4e12
+    x 0.4) / 86,400 = 48.0 days; 512 B200 (2,250 TFLOP/s) take 42.2 days: the B200 build finishes first."""
+    (answer,) = talk(assistant, message)
+    compare = output(answer, "gpu_compare")
+    rows = {r["id"]: r for r in compare["rows"]}  # type: ignore[index]
+    assert rows["h100-sxm"]["job_days"] == pytest.approx(48.0, abs=0.1)
+    assert rows["b200"]["job_days"] == pytest.approx(42.2, abs=0.1)
+    lead = first_sentence(answer)
+    assert "B200" in lead.split("against")[0].split("，")[0]
+    assert "42.2" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "why not six RTX 5090s instead of one H100 for fine-tuning? way cheaper per TFLOP",
+        "为什么不买6张5090代替1张H100做微调，每TFLOP便宜多了",
+    ],
+)
+def test_consumer_cards_instead_of_a_datacentre_one_say_what_the_compute_leaves_out(
+    assistant: Assistant, message: str
+) -> None:
+    """6 x 209.5 = 1,257 dense BF16 TFLOPS and 192 GB against 989 and 80 GB; but 32 GB per card over PCIe with no
+    NVLink, a driver licence that excludes data centres, and 6 x 575 W = 3.45 kW against 0.7 kW."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer)
+    assert "NVLink" in answer.answer
+    assert "3.45 kW" in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("message", "cost"),
+    [
+        ("how are GPU-hours worked out? we ran 256 GPUs for 10 days at $2.5 per GPU-hour, what did it cost?", "153,600"),
+        ("卡时怎么算？我们 256 卡跑了 10 天，按每卡时 2.5 美元，花了多少", "153,600"),
+    ],
+)  # fmt: skip
+def test_a_finished_run_is_priced_from_its_cards_days_and_rate(
+    assistant: Assistant, message: str, cost: str
+) -> None:
+    """256 GPUs x 10 days x 24 h = 61,440 GPU-hours; x $2.5 = $153,600."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["cloud_cost"], answer.answer[:200]
+    assert cost in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("messages", "words"),
+    [
+        (("How long to train 13B on 2T tokens with 128 H100?", "why 6?"), ("forward", "backward")),
+        (("128张H100训13B 2T token要多久", "为啥乘6"), ("前向", "反向")),
+    ],
+)
+def test_why_a_figure_of_the_last_answer_is_explained(
+    assistant: Assistant, messages: tuple[str, str], words: tuple[str, str]
+) -> None:
+    """6 FLOPs per parameter per token: 2 in the forward pass, 4 in the backward (Kaplan et al. 2020, §2.1)."""
+    _, why = talk(assistant, *messages)
+    assert not why.tool_calls
+    assert all(w in first_sentence(why) or w in why.answer[:300] for w in words), why.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "need the B200's HBM, bandwidth and power envelope for a deck in 5 min",
+        "B200 显存、带宽、功耗多少？5分钟内要放进PPT",
+    ],
+)
+def test_an_askers_deadline_is_no_checkpoint_write_time(assistant: Assistant, message: str) -> None:
+    """'In 5 min' is when the asker needs the figures; the card's figures answer: 180 GB, 7,700 GB/s, 1,000 W."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    lead = first_sentence(answer)
+    assert "180" in lead
+    assert "7,700" in lead
+    assert "1,000" in lead
+
+
+@pytest.mark.parametrize(
+    ("message", "concurrent"),
+    [
+        ("RTX PRO 6000 Blackwell cards to serve Qwen2.5-32B for 5-15 users, how many cards?", 15),
+        ("内部 10到30个人用，部署 qwen2.5 32b，RTX PRO 6000 要几张", 30),
+    ],
+)
+def test_a_range_of_users_sizes_for_its_upper_end_on_the_card_named(
+    assistant: Assistant, message: str, concurrent: int
+) -> None:
+    """The RTX PRO 6000 Blackwell (NVIDIA: 96 GB GDDR7, 1,792 GB/s, 600 W) is the card sized, at the upper end of
+    the users given."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input["gpu"] == "rtx-pro-6000"
+    assert call.input["batch"] == concurrent
