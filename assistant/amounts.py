@@ -166,7 +166,7 @@ _BEFORE = [
             r"(?<!incl\s)(?<!incl\.\s)(?<!including\s)(?<!含)(?<!包括)(?<!包含)"
             r"(?:\bnetwork(?:ing)?|\bfabric|\bswitch(?:es|ing)?|infiniband|\bib\b|\bstorage|网络|组网|交换机|存储)"
             r"(?:\s*(?:gear|hardware|systems?|and\s+storage|&\s*storage|\+\s*storage|和存储|加存储))?"
-            r"\s*(?:(?:is|are|costs?|at|of|for|=|:|：|要|约|大概|另算|另外|预算|花)\s*){0,2}$"
+            r"\s*(?:(?:is|are|costs?|at|of|for|=|:|：|要|约|大概|另算|另外|预算|花|another|extra|plus|on top)\s*){0,2}$"
         ),
     ),
 ]

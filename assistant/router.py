@@ -932,6 +932,18 @@ class Router:
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if (
+            _DAILY_WEIGHTS_ONLY.search(text)
+            and slots.checkpoints
+            and (rolling := _ROLLING_FULL.search(text))
+            and 0 < (full := int(to_number(rolling.group(1)))) < slots.checkpoints
+        ):
+            # "and if the daily ones are weights-only and only the rolling 3 keep optimizer state?" after 93 kept:
+            # 3 kept whole, the other 90 as weights alone
+            light = slots.checkpoints - full
+            slots = slots.model_copy(update={"checkpoints": full, "weights_only_checkpoints": light})
+            stated = {**stated, "checkpoints": full, "weights_only_checkpoints": light}
+            triggered = triggered or ["storage"]
         if own.gpu and not own.server and slots.server and own.gpu != context.slots.gpu:
             # "what about B200 in 40 kW racks?" after DGX H100s: the new card replaces the server named
             slots = slots.model_copy(update={"server": None})
@@ -1655,6 +1667,9 @@ class Router:
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
             query = _MIXING_TOPIC[language == "zh"]
+        if "driver_check" in tools and own.gpu and own.other_gpus and _MOVING_TO.search(text):
+            # "moving our stack from A100 to B200, cuda 12.1: anything to change?": the card moved to decides
+            slots = slots.model_copy(update={"gpu": own.other_gpus[-1], "other_gpus": []})
         if (
             tools == ["training_compute"]
             and intent in {Intent.CALCULATION, Intent.BOTH}
@@ -1994,6 +2009,24 @@ _NEW_TOPIC = words(
 )
 
 
+# a move from one card to another: "from A100 to B200", "从A100迁到B200", "A100升级到H100"
+_MOVING_TO = words(
+    r"\bfrom\b[^?.;]{0,30}\bto\b",
+    r"\b(?:moving|migrating|switching|upgrading|porting)\b",
+    r"从[^？?。；]{0,20}(?:迁|换|升级|切|转|搬)(?:到|成)?",
+    r"(?:迁移|升级|换|切换)到",
+)
+# the checkpoints kept one a day turned weights-only: "the daily ones are weights-only", "每天那个只存权重"
+_DAILY_WEIGHTS_ONLY = words(
+    r"\b(?:daily|per[- ]day|day's|nightly|permanent|milestone|archived?) (?:ones?|checkpoints?|snapshots?|copies)\b"
+    r"[^?.;]{0,24}\bweights?[- ]only\b",
+    r"(?:每天|每日|永久)(?:的|那个|那些)?(?:检查点|ckpt|checkpoint)?[^？?。；]{0,12}(?:只存|仅存|只保留|只要)权重",
+)
+# the rolling checkpoints kept whole: "only the rolling 3 keep optimizer state", "最近3个存完整的"
+_ROLLING_FULL = words(
+    r"\b(?:rolling|last|latest|recent) (\d{1,3})\b[^?.;]{0,30}\b(?:optimi[sz]er|full|resumable|complete)",
+    r"最近\s*(\d{1,3})\s*个[^？?。；]{0,12}(?:完整|优化器|全量)",
+)
 # how often checkpoints are written and how many are kept: what a checkpoint plan states
 _CHECKPOINT_PLAN = {"checkpoints", "checkpoint_hours", "weights_only_checkpoints"}
 

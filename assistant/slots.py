@@ -238,6 +238,10 @@ class Slots(BaseModel):
     scaling_efficiency: float | None = Field(
         default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
     )
+    goodput: float | None = Field(
+        default=None,
+        description="Share of wall-clock time spent training (restarts, evaluation and stalls take the rest), 0-1.",
+    )
     peak_factor: float | None = Field(default=None, description="Peak demand / average demand.")
     measured_totals: bool = Field(
         default=False, description="measured_runs hold each run's total rate already (one was given per GPU)."
@@ -582,7 +586,7 @@ _STORED = flags(
 _PER_TB = flags(r"\s*tb\b")
 # renting a provider's machine, not financing one's own: "rent at $18k a month", "租的报价每月12万"
 _RENTAL = flags(r"\brent(?:al|ing|ed|s)?\b|(?<!融资)租")
-_PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点")
+_PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|每个节点|/\s*(?:月\s*/\s*)?台")
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
     # "峰值QPS 50", "QPS=120", "qps大概80"
@@ -636,7 +640,7 @@ _BARE_BUDGET = flags(
     rf"(?=[^.?!]{{0,60}}\b(?:buy|spend|get|server|cluster|gpus?|hardware)\b)"
 )
 _PER_RACK_COUNT = flags(
-    r"(\d+)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|(?:每|一|单)(?:个)?(?:机)?柜\s*(?:放|装|能放|可以放|可放|只放|只能放)?\s*(\d+|[一两二三四五六七八九十])\s*台"
+    r"(\d+|\bone|\ba single)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|(?:每|一|单)(?:个)?(?:机)?柜\s*(?:放|装|能放|可以放|可放|只放|只能放)?\s*(\d+|[一两二三四五六七八九十])\s*台"
 )
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
@@ -1064,7 +1068,7 @@ _ROUND_THE_CLOCK = flags(
     r"|\bfull[- ]tilt\b|\bflat[- ]out\b|\bat full load\b|\bfull(?:y)? loaded\b|满负荷|满载|满负载|满功率|跑满"
 )
 _UTIL = flags(
-    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:(?:估计|大概|预计|预估|实际上?|平均|也就|顶多|最多|可能|realistically|probably|maybe|will be|would be)\s*)?(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到)?\s*(?:only|just|about|around|~|约|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
+    rf"(?:utili[sz]ation|utilised|utilized|利用率|使用率)\s*(?:(?:估计|大概|预计|预估|实际上?|其实|平均|也就|顶多|最多|可能|realistically|probably|maybe|will be|would be)\s*)?(?:of|=|:|为|是|按|is|was|at|drops to|falls to|only|just|of only|is only|只有|仅|才|到|达到|提到|升到|降到|提高到|能到|(?:ends up|comes in|lands|turns out)(?: (?:being|to be))?)?\s*(?:only|just|about|around|~|约|只有|more like|closer to|like|nearer)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:utili[sz]ation|利用率)"
     rf"|(?:use|used|using|run|running|busy)\s*(?:it|them)?\s*(?:~|about|around)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*of the time"
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use|util)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
@@ -1335,6 +1339,11 @@ _SCALING = flags(
     # "假设线性90%", "线性按90%算", "scaling at 90%", "90% linear scaling", "scales 90% linearly"
     rf"|(?:线性|扩展)\s*(?:度|比)?\s*(?:为|是|按|有|只有)?\s*{DECIMAL}\s*%|{DECIMAL}\s*%\s*(?:的)?\s*(?:线性|扩展|linear(?:ly)?\b|scaling\b)"
     rf"|\bscal(?:ing|es)\s*(?:at|of|is|=)?\s*{DECIMAL}\s*%"
+)
+# the share of wall-clock time that trains: "assume ~95% goodput", "有效训练时间占90%"
+_GOODPUT = flags(
+    rf"{DECIMAL}\s*%\s*goodput|goodput\s*(?:of|=|is|at|:|around|about|~)?\s*(?:~|about\s*)?{DECIMAL}\s*%"
+    rf"|有效(?:训练)?(?:时间|时长|率)\s*(?:占|为|是|按|约|大概)?\s*{DECIMAL}\s*%"
 )
 _SINGLE_STREAM = flags(
     r"单请求|单个请求|单路|单条(?:请求|序列)|单用户|一个请求|\bsingle (?:request|stream|user|sequence)\b|\bone (?:request|stream|user)\b"
@@ -1653,6 +1662,12 @@ def _unavailable(text: str, mention: Mention, cards: list[Mention]) -> bool:
         _UNAVAILABLE_AFTER.search(text[mention.end : mention.end + 24])
         or (not other_before and _UNAVAILABLE_BEFORE.search(text[start : mention.start]))
     )
+
+
+def _rack_count(packed: re.Match[str]) -> int | None:
+    """The servers one rack holds, as written: a digit, a Chinese numeral, or "one"."""
+    written = _group(packed, 1, 2) or "0"
+    return 1 if written.lower() in {"one", "a single"} else int(to_number(written)) or None
 
 
 def _group_start(match: re.Match[str]) -> int:
@@ -2417,7 +2432,7 @@ class SlotExtractor:
                     slots.colo_per_month = money.amount / (12 if yearly else 1)
                     slots.colo_currency, slots.colo_basis = money.currency, basis
                     if slots.electricity_price_per_kwh is None and _POWER_INCLUDED.search(
-                        text[max(0, money.start - 40) : money.end + 48]
+                        text[max(0, money.start - 40) : money.end + 72]
                     ):
                         # "colo is $150/kW/month all-in incl power": no electricity bill beside it
                         slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, money.currency
@@ -2425,9 +2440,7 @@ class SlotExtractor:
                         slots.racks = int(to_number(racks.group(1))) or None  # "2 racks at $4k a month each"
                     elif basis == "rack" and slots.racks is None and (packed := _PER_RACK_COUNT.search(text)):
                         # "16 nodes … colo $2,500/rack/month at 2 nodes per rack": 8 racks, once the servers are read
-                        slots.nodes_per_rack = (
-                            int(to_number(_group(packed, 1, 2) or "0")) or None
-                        )  # "一柜一台"
+                        slots.nodes_per_rack = _rack_count(packed)  # "一柜一台", "one server per rack"
                 case "budget" if slots.budget is None and money.amount < _HOURLY_CEILING.get(
                     money.currency or "USD", 0
                 ):
@@ -2683,6 +2696,8 @@ class SlotExtractor:
             slots.single_stream = True  # "decode 单请求每秒多少 token", "batch size 1": one stream alone
         if match := take(_SCALING):
             slots.scaling_efficiency = float(_group(match, 1, 2, 3, 4, 5, 6) or 0) / 100
+        if (match := take(_GOODPUT)) and 0 < (share := float(_group(match, 1, 2, 3) or 0) / 100) <= 1:
+            slots.goodput = share
         if match := take(_PORTS_PER_GPU):
             slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
         elif match := take(_PORTS_PER_NODE):
@@ -2822,7 +2837,7 @@ class SlotExtractor:
             slots.component = "activations"
         packed = _PER_RACK_COUNT.search(text)
         if packed and slots.nodes_per_rack is None:
-            slots.nodes_per_rack = int(to_number(_group(packed, 1, 2) or "0")) or None  # "一柜放两台"
+            slots.nodes_per_rack = _rack_count(packed)  # "一柜放两台", "one server per rack"
         # "64卡 … 一柜放两台": with the fleet counted in cards, what one rack holds is not the fleet ("4 nodes in one
         # rack" alone is both)
         counted = strip(text, [packed.span()]) if packed and slots.gpu_count else text
@@ -2867,6 +2882,11 @@ class SlotExtractor:
             slots.colo_basis = (
                 "rack" if re.search(r"柜", match.group(1)) else "server" if match.group(1) else None
             )
+            if slots.electricity_price_per_kwh is None and _POWER_INCLUDED.search(
+                text[match.start() : match.end() + 24]
+            ):
+                # "托管每柜每月8000（一柜放一台，含电）": no electricity bill beside it
+                slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, "CNY"
         slots.deadline_days = _deadline(text)
         if (
             slots.deadline_days is None

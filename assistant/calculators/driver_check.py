@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.calculators.common import Calculator, Plan, Row, Summary, View, words
@@ -25,12 +26,29 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="driver_check", payload=payload)
 
 
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     driver, cuda, upgrade = i.get("driver"), o.get("cuda"), o.get("upgrade_to")
     en: list[str] = []
     zh: list[str] = []
-    if o.get("gpu") and o.get("gpu_cuda"):
+    asked_cuda, gpu_cuda = i.get("cuda"), o.get("gpu_cuda")
+    cuda_too_old = bool(asked_cuda and gpu_cuda and _version(str(asked_cuda)) < _version(str(gpu_cuda)))
+    if cuda_too_old:
+        # "moving from A100 to B200, containers on CUDA 12.1": the toolkit itself cannot build for the new card
+        en.append(
+            f"**CUDA {asked_cuda} is too old for the {o['gpu']}**: its architecture needs CUDA {gpu_cuda} or newer, "
+            f"so rebuild the containers (and the PyTorch build inside them) on CUDA {gpu_cuda}+ and run driver "
+            f"{o['gpu_driver']} or newer."
+        )
+        zh.append(
+            f"**CUDA {asked_cuda} 对 {o['gpu']} 来说太旧**：它的架构需要 CUDA {gpu_cuda} 及以上，容器（以及其中的 "
+            f"PyTorch 构建）要换成 CUDA {gpu_cuda}+ 的版本，驱动用 {o['gpu_driver']} 及以上。"
+        )
+    elif o.get("gpu") and o.get("gpu_cuda"):
         if o.get("gpu_supported") is False:
             en.append(
                 f"**Driver {driver} is too old for the {o['gpu']}**: it needs CUDA {o['gpu_cuda']} or newer, "
@@ -52,7 +70,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     support = o.get("support")
     # the GPU's own requirement already says what a driver too old for it lacks
     too_old_for_gpu = o.get("gpu_supported") is False and cuda == o.get("gpu_cuda")
-    if cuda and (i.get("cuda") or not o.get("gpu")) and not too_old_for_gpu:
+    if cuda and (i.get("cuda") or not o.get("gpu")) and not too_old_for_gpu and not cuda_too_old:
         if support == "full":
             en.append(
                 f"Driver {driver} fully supports CUDA {cuda} (which needs {o['release_driver']} or newer)."

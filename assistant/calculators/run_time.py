@@ -43,6 +43,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                     f"每卡每秒 {num(slots.tokens_per_second_per_gpu)} token × 扩展效率 {slots.scaling_efficiency:.0%} = {num(rate)}",
                 )
             )
+        if slots.goodput:
+            # "assume ~95% goodput for restarts and evals": the wall clock trains that share of the time
+            measured, rate = rate, round(rate * slots.goodput, 3)
+            assumptions.append(
+                assumed(
+                    f"{num(measured)} tokens/s per GPU x {slots.goodput:.0%} goodput (restarts, evaluation) = "
+                    f"{num(rate)} averaged over the wall clock",
+                    f"每卡每秒 {num(measured)} token × 有效训练时间 {slots.goodput:.0%}（重启、评测）= 平均 {num(rate)}",
+                )
+            )
         payload.update(tokens_per_second_per_gpu=rate, tokens_b=slots.tokens_b)
     else:
         return None

@@ -5455,3 +5455,83 @@ def test_a_range_of_users_sizes_for_its_upper_end_on_the_card_named(
     call = next(c for c in answer.tool_calls if c.name == "inference_memory")
     assert call.input["gpu"] == "rtx-pro-6000"
     assert call.input["batch"] == concurrent
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "48 H100s (6 nodes) for 3 years: $280k per server, network + storage another $400k, colo $2,000/rack/month, "
+        "one server per rack, power included. Or cloud at $2.20/GPU-hr reserved. Which is cheaper?",
+        "6台8卡H100用3年：每台28万美元，网络存储另外40万美元，托管每柜每月2000美元（一柜放一台，含电）。"
+        "或者云上每卡时2.2美元，哪个便宜？",
+    ],
+)
+def test_a_buy_quote_keeps_its_network_racks_and_power_as_given(assistant: Assistant, message: str) -> None:
+    """Buy: 6 x $280k = $1.68M + $400k network and storage + 6 racks x $2,000 x 36 months = $432k, no power bill
+    (colo includes it): $2.512M. The extra $400k is no budget, and one server per rack makes six racks."""
+    (answer,) = talk(assistant, message)
+    tco = output(answer, "tco")
+    assert tco["totals"]["buy"]["usd"] == pytest.approx(2_512_000, rel=1e-3)  # type: ignore[index]
+    assert "2,512,000" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("buy vs cloud for 16 H100 over 3 years at 70% utilization, cloud $2.50/GPU-hr", "what if utilization ends up more like 35%?"),
+        ("16张H100 三年 利用率70% 买还是上云 云上每卡时2.5美元", "利用率其实只有35%呢"),
+    ],
+)  # fmt: skip
+def test_a_utilization_said_loosely_in_a_follow_up_is_read(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """'More like 35%', '其实只有35%': the same comparison again at 35% utilisation."""
+    _, again = talk(assistant, first, follow_up)
+    assert output(again, "tco")["utilization"] == 0.35  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("34B pretrain, 60 day run, checkpoint every 3 hours, keep the last 4 plus one per day forever. How much storage?",
+         "and if the daily ones are weights-only and only the last 4 keep optimizer state?"),
+    ],
+)  # fmt: skip
+def test_daily_checkpoints_turned_weights_only_are_resized(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """4 rolling + 60 daily = 64 kept. Resumable: 34e9 x 14 B = 476 GB; weights-only BF16: 34e9 x 2 = 68 GB.
+    4 x 476 + 60 x 68 = 1,904 + 4,080 GB = 5.98 TB of checkpoints."""
+    one, two = talk(assistant, first, follow_up)
+    assert output(one, "storage")["checkpoints_retained"] == 64  # type: ignore[index]
+    out = output(two, "storage")
+    assert out["checkpoints_gb"] == pytest.approx(5_984, rel=1e-3)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("message", "days"),
+    [
+        ("we measure 3,000 tokens/s per GPU on a 13B; 1T tokens on 128 GPUs, assume 90% goodput: how many days?", 33.5),
+        ("13B 实测每卡每秒3000 token，1T token，128卡，有效训练时间按90%，要几天", 33.5),
+    ],
+)  # fmt: skip
+def test_goodput_stretches_a_measured_run(assistant: Assistant, message: str, days: float) -> None:
+    """1e12 / (128 x 3,000 x 0.9) = 2.894e6 s = 33.5 days (30.1 at 100% goodput)."""
+    (answer,) = talk(assistant, message)
+    assert output(answer, "run_time")["days"] == pytest.approx(days, abs=0.1)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "migrating from H100 to B200, our images are CUDA 12.4 with pytorch 2.3. what must change?",
+        "从H100迁到B200，镜像是CUDA 12.4 + pytorch 2.3，要改什么",
+    ],
+)
+def test_a_move_to_a_new_card_checks_the_card_moved_to(assistant: Assistant, message: str) -> None:
+    """NVIDIA's Blackwell compatibility guide: sm_100 needs CUDA 12.8 or newer (driver 570.26+); CUDA 12.4 is too old."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "driver_check")
+    assert call.output["gpu"].startswith("NVIDIA B200")
+    assert "12.8" in first_sentence(answer)
+    assert "12.4" in first_sentence(answer)
