@@ -804,6 +804,12 @@ _READ_RATE = words(
     r"读(?:取)?(?:数据)?的?(?:速度|带宽|速率|吞吐)",
     r"数据\s*读\s*(?:取)?\s*(?:速度|带宽|速率)",
     r"读(?:取)?(?:训练)?数据[^，,。？?]{0,8}(?:速度|带宽|速率|吞吐)",
+    # "训练数据放 HDD 的 NAS 可以吗", "can the training data sit on an HDD NAS?": whether it reads fast enough
+    r"(?:训练)?数据[^，,。？?]{0,6}(?:放|存|用)[^，,。？?]{0,8}(?:hdd|机械(?:硬)?盘|nas)[^，,。？?]{0,10}(?:可以|行|够|能)",
+    r"\b(?:data|dataset|corpus)\b[^?.]{0,30}\b(?:on|from) (?:an? |the |our )?(?:hdd|spinning[- ]disk|nas|nfs)\b[^?.]{0,30}"
+    r"\b(?:ok|okay|enough|fine|fast enough|work)\b",
+    r"\b(?:can|could|is it|will|would|ok|okay|fine|enough)\b[^?.]{0,40}\bdata\b[^?.]{0,24}"
+    r"\b(?:on|from) (?:an? |the |our )?(?:hdd|spinning[- ]disks?|hard disks?|nas|nfs)\b",
 )
 _UPGRADE = words(r"\bupgrad\w*", r"\bworth (?:replacing|moving on)", r"升级|换代|换新|淘汰")
 
@@ -900,6 +906,14 @@ class Router:
             and "checkpoint_tb" not in stated  # a given size is kept by arithmetic on it
         ):
             # "checkpoints for a 34B model every 2 hours, keeping the last 10": a checkpoint plan is disk to size
+            triggered.append("storage")
+        if (
+            "write_gb_s" in stated
+            and (own.params_b or own.model)
+            and _CHECKPOINT_WORDS.search(text)
+            and "storage" not in triggered
+        ):
+            # "175B 的检查点写一次要 20 分钟，NAS 写带宽 2GB/s，正常吗": that checkpoint at that bandwidth
             triggered.append("storage")
         if "inference_memory" in triggered and not _TRAINING.search(text):
             # "部署…显存够吗": whether memory suffices for serving, not for training
@@ -1270,7 +1284,13 @@ class Router:
             tools = ["scaling"]
         advice = bool(_ADVICE.search(text))
         # "256卡到1024卡 吞吐…, 扩展效率多少 正常吗": the calculator judges its own result against published runs
-        judged = not advice and bool(_JUDGE.search(text)) and not ("scaling" in tools and slots.measured_runs)
+        judged = (
+            not advice
+            and bool(_JUDGE.search(text))
+            and not ("scaling" in tools and slots.measured_runs)
+            # "a 175B checkpoint takes 20 min at 2 GB/s, normal?": the write time at that bandwidth judges it
+            and not ("storage" in tools and "write_gb_s" in stated)
+        )
         if (advice and asked in {None, "mfu"}) or (judged and asked is None):
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about

@@ -186,14 +186,28 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         # "our storage writes 5 GB/s: how long to save a checkpoint?": the time at the bandwidth they have
         seconds, light = o["write_seconds_at_bandwidth"], o["weights_only_write_seconds_at_bandwidth"]
         rate, model = num(call.input["write_bandwidth_gb_s"]), model_name(call.input, o)
+        full = float(o["full_checkpoint_gb"])
+        # the capacity plan only when kept checkpoints or capacity are asked; else what a faster save needs
+        planned = bool(call.input.get("checkpoints_retained")) or view.asked in {"storage_total", "storage"}
+        faster_en = faster_zh = ""
+        if seconds > 120:
+            faster_en = (
+                f" Saving in 2 minutes needs {num(full / 120)} GB/s, in 1 minute {num(full / 60)} GB/s; "
+                "asynchronous checkpointing instead hides most of the write behind training at the bandwidth you have."
+            )
+            faster_zh = (
+                f"要 2 分钟存完需 {num(full / 120)} GB/s，1 分钟需 {num(full / 60)} GB/s；"
+                "也可以用异步检查点，在现有带宽下把大部分写入藏到训练后面。"
+            )
         en = (
-            f"At {rate} GB/s, one full checkpoint of {model} ({num(o['full_checkpoint_gb'])} GB) takes about "
+            f"At {rate} GB/s, one full checkpoint of {model} ({num(full)} GB) takes about "
             f"**{duration(seconds)}** to write; a weights-only one ({num(o['weights_only_checkpoint_gb'])} GB) "
-            f"{duration(light)}. {en}"
+            f"{duration(light)}.{faster_en}" + (f" {en}" if planned else "")
         )
         zh = (
-            f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(o['full_checkpoint_gb'])} GB）约需 **{duration(seconds, True)}**；"
-            f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {duration(light, True)}。{zh}"
+            f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(full)} GB）约需 **{duration(seconds, True)}**；"
+            f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {duration(light, True)}。{faster_zh}"
+            + (zh if planned else "")
         )
     if "checkpoint_write_seconds" in call.input and not o.get("write_seconds_at_bandwidth"):
         # "what write bandwidth so a save takes under 90 s?": the bandwidth for the pause they allow

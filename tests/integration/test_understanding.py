@@ -5535,3 +5535,37 @@ def test_a_move_to_a_new_card_checks_the_card_moved_to(assistant: Assistant, mes
     assert call.output["gpu"].startswith("NVIDIA B200")
     assert "12.8" in first_sentence(answer)
     assert "12.4" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a 70B checkpoint takes about 8 minutes to write to our NAS at 2 GB/s, is that normal? what do we need?",
+        "70B 的检查点写一次 8 分钟，NAS 写带宽大概 2GB/s，这正常吗？要升级成多少",
+    ],
+)
+def test_a_checkpoint_write_time_at_a_given_bandwidth_is_judged_by_computing_it(
+    assistant: Assistant, message: str
+) -> None:
+    """70e9 x 14 bytes = 980 GB; at 2 GB/s that is 490 s = 8.2 min, so 8 minutes is expected. Saving in 2 minutes
+    needs 980 / 120 = 8.17 GB/s, in 1 minute 16.3 GB/s."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    assert "8.17" in answer.answer
+    assert "16.3" in answer.answer
+    assert "TB" not in first_sentence(answer)  # no capacity plan nobody asked for
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can our training data sit on an HDD NAS? 128 H100s pretraining a 7B",
+        "训练数据放机械盘的NAS上可以吗？128卡H100 训7B",
+    ],
+)
+def test_whether_disks_feed_training_is_the_read_rate_computed(assistant: Assistant, message: str) -> None:
+    """7B at 40% MFU on an H100: 989.4e12 x 0.4 / (6 x 7e9) = 9,423 tokens/s per GPU; x 128 GPUs x 4 bytes =
+    4.8 MB/s, which a disk NAS serves."""
+    (answer,) = talk(assistant, message)
+    assert "data_volume" in tools(answer), answer.answer[:200]
+    assert re.search(r"4\.8\d? MB/s", first_sentence(answer))
