@@ -48,7 +48,8 @@ _MONEY = flags(
     # "$300k", "US$ 2M", "¥2,000,000", "RMB 500万"
     rf"(?P<pre>us\$|\$|usd(?![a-z])|¥|￥|rmb(?![a-z])|cny(?![a-z]))\s*{_number('a')}\s*(?P<ma>{_MULT})?(?![A-Za-z])"
     # "50万美元", "300万元", "15块", "1.5 million dollars", "800k USD", "8元", "0.09 $/kWh"
-    rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT})?\s*(?P<suf>美元|美金|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan|\$(?!\s*\d))(?![A-Za-z])"
+    # ("1.5w刀": 1.5万 dollars, as Chinese engineers write it)
+    rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT}|w)?\s*(?P<suf>美元|美金|刀|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan|\$(?!\s*\d))(?![A-Za-z])"
     # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
     rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿)"
     r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"
@@ -174,7 +175,7 @@ _MONEY_WORDS = flags(
     r"预算|budget|花|成本|投入|资金|账单|价格|售价|报价|钱|付|买|租|费|capex|spend|price|cost"
 )
 _CURRENCY: dict[str, Currency] = {
-    "$": "USD", "us$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "$": "USD", "us$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "刀": "USD", "dollar": "USD", "dollars": "USD",
     "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
     "人民币": "CNY", "yuan": "CNY",
 }  # fmt: skip
@@ -239,6 +240,7 @@ def money_mentions(text: str) -> list[Money]:
             number, mult, unit = match.group("a"), match.group("ma"), match.group("pre")
         elif match.group("b"):
             number, mult, unit = match.group("b"), match.group("mb"), match.group("suf")
+            mult = "万" if mult and mult.lower() == "w" else mult
         else:
             number, mult, unit = match.group("c"), match.group("mc"), None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None

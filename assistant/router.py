@@ -1152,6 +1152,14 @@ class Router:
             slots = slots.model_copy(
                 update={"rank_by": "usd_per_gb_s" if task == Task.SERVE else "usd_per_tflop"}
             )
+        elif (
+            task == Task.SERVE
+            and slots.card_prices
+            and slots.rank_by in {None, "usd_per_tflop", "fp8_tflops", "bf16_tflops", "memory_bandwidth_gb_s"}
+        ):
+            # "MI300X $15k a card, H200 $30k, serving 70B: throughput per dollar?": decoding reads memory, so the
+            # price of bandwidth
+            slots = slots.model_copy(update={"rank_by": "usd_per_gb_s"})
         elif task == Task.SERVE and slots.other_gpus and not slots.rank_by:
             slots = slots.model_copy(
                 update={"rank_by": "memory_bandwidth_gb_s"}
@@ -1687,6 +1695,15 @@ class Router:
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
             query = _MIXING_TOPIC[language == "zh"]
+        if (
+            "tco" in tools
+            and "gpu_compare" in tools
+            and own.other_gpus
+            and not _OWNING.search(text)
+            and not stated.keys() & {"years", "utilization", "electricity_price_per_kwh", "colo_per_month"}
+        ):
+            # "MI300X 1.5w刀一张，H200 3w刀，推理哪个更划算": better value between the cards, not owning against renting
+            tools = [t for t in tools if t != "tco"]
         if "driver_check" in tools and own.gpu and own.other_gpus and _MOVING_TO.search(text):
             # "moving our stack from A100 to B200, cuda 12.1: anything to change?": the card moved to decides
             slots = slots.model_copy(update={"gpu": own.other_gpus[-1], "other_gpus": []})

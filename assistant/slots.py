@@ -153,6 +153,12 @@ class Slots(BaseModel):
         "910B 8卡 95万/台'); in server_quotes_currency.",
     )
     server_quotes_currency: str | None = None
+    card_prices: dict[str, float] = Field(
+        default_factory=dict,
+        description="Quoted price of one card, when several cards are priced ('MI300X $15k a card, H200 $30k'); "
+        "in card_prices_currency.",
+    )
+    card_prices_currency: str | None = None
     peak_tflops: dict[str, float] = Field(
         default_factory=dict,
         description="Dense peak TFLOP/s per GPU the user plans with, per catalog card ('910B按320T算'); the key "
@@ -646,6 +652,10 @@ _PER_RACK_COUNT = flags(
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
     r"|托管(?:费)?\s*(?:加|和|含|\+|及|、)?\s*电费|电费?\s*(?:加|和|\+|及|、)\s*托管|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+)
+# a price said to be one card's: "$15k a card", "1.5w刀一张", "each GPU"
+_PER_CARD_PRICE = flags(
+    r"\b(?:a|per|each|one)\s+(?:card|gpu|accelerator)\b|\bper[- ]card\b|一张|每张|单卡|每卡(?!时)|张卡(?:价|报价)"
 )
 # "$310k per server, we need 4", "要买4台": how many of the machines just priced
 _SERVERS_NEEDED = flags(
@@ -1864,6 +1874,8 @@ class SlotExtractor:
         ):
             # "Mixtral 8x22B … basically a 39B model": the active size; memory is the named model's total
             slots.params_b = None
+        if slots.card_prices:
+            slots.budget = slots.gpu_price = None  # each card's own price, not a budget or one GPU's price
         if (
             slots.model
             and slots.params_b
@@ -2259,9 +2271,21 @@ class SlotExtractor:
             kind = "server" if money.kind == "budget" and per_server else money.kind
             if kind == "server" and before and before[-1].id not in quotes:
                 quotes[before[-1].id] = (money.amount, money.currency)
-        if len(quotes) >= 2 and len({c for _, c in quotes.values()}) == 1:
+        per_card = bool(_PER_CARD_PRICE.search(text))
+        if len(quotes) >= 2 and len({c for _, c in quotes.values()}) == 1 and not per_card:
             slots.server_quotes = {card: amount for card, (amount, _) in quotes.items()}
             slots.server_quotes_currency = next(iter(quotes.values()))[1]
+        elif per_card:
+            # "MI300X 报价 1.5w刀一张，H200 大概 3w刀", "MI300X $15k a card, H200 about $30k": each card's own price
+            priced: dict[str, tuple[float, str | None]] = {}
+            for money in money_mentions(text):
+                near = [c for c in cards if c.end <= money.start and money.start - c.end <= 24]
+                if money.kind in {"gpu", "budget", "server"} and near and near[-1].id not in priced:
+                    priced[near[-1].id] = (money.amount, money.currency)
+            if len(priced) >= 2 and len({c for _, c in priced.values()}) == 1:
+                slots.card_prices = {card: amount for card, (amount, _) in priced.items()}
+                slots.card_prices_currency = next(iter(priced.values()))[1]
+                slots.budget = slots.gpu_price = None  # the prices are the cards', not a budget
         # "if h100 is $2.10/hr and b200 is $4.60/hr": an hourly price after each card, each card's own
         hourly: dict[str, float] = {}
         for money in money_mentions(text):

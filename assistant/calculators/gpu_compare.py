@@ -88,6 +88,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 + (f"，按每美元 {num(rate)} 元人民币换算" if cny else ""),
             )
         )
+    if len(slots.card_prices) >= 2:
+        # "MI300X $15k a card, H200 $30k": each card at the user's price, in USD at their rate when they gave one
+        cny = slots.card_prices_currency == "CNY"
+        rate = slots.usd_to_cny or catalog.defaults.usd_to_cny
+        payload["prices_usd"] = {
+            gpu: round(amount / rate if cny else amount, 2)
+            for gpu, amount in slots.card_prices.items()
+            if gpu in payload["gpus"]  # type: ignore[operator]
+        }
+        if not slots.rank_by or slots.rank_by in {"memory_bandwidth_gb_s", "bf16_tflops", "fp8_tflops"}:
+            # what the money buys of what the job runs on: bandwidth for decoding, compute for training
+            serving = slots.rank_by == "memory_bandwidth_gb_s"
+            payload["rank_by"] = "usd_per_gb_s" if serving else "usd_per_tflop"
     compared = {slots.gpu, *slots.other_gpus[:7]}
     if len(set(slots.card_hourly) & compared) >= 2:
         # each card's hour at the user's price (an instance's price / the chips it holds), in USD
@@ -135,6 +148,19 @@ def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
     pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜{by_zh}：{per_pf}"
     en = f"At your quotes, {gb_en}; {pf_en}." if memory_first else f"At your quotes, {pf_en}; {gb_en}."
     zh = f"按你的报价，{gb_zh}；{pf_zh}。" if memory_first else f"按你的报价，{pf_zh}；{gb_zh}。"
+    if o.get("rank_by") == "usd_per_gb_s" and all(r.get("usd_per_gb_s") for r in rows):
+        # serving: decoding reads every weight per token, so tokens per dollar follow the price of bandwidth
+        fast = sorted(rows, key=lambda r: r["usd_per_gb_s"])
+        times = num(fast[1]["usd_per_gb_s"] / fast[0]["usd_per_gb_s"])
+        listed = ", ".join(f"{r['name']} ${num(r['usd_per_gb_s'])}" for r in fast)
+        en = (
+            f"At your quotes, **{fast[0]['name']}** gives {times}x the decode throughput per dollar (memory "
+            f"bandwidth per dollar, which bounds tokens/s when serving): $ per GB/s {listed}. {en}"
+        )
+        zh = (
+            f"按你的报价，**{fast[0]['name']}** 每美元的解码吞吐是后者的 {times} 倍（推理解码受显存带宽限制，"
+            f"按每 GB/s 带宽的价格算）：{listed}。{zh}"
+        )
     return en, zh
 
 

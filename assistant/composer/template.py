@@ -1268,12 +1268,24 @@ class TemplateComposer:
                     f"{_METHOD[lang][c.input['finetune']]}{head}" if c.name == "training_memory" else head
                     for c, head in zip(ordered, heads, strict=True)
                 ]
-            if "gpu_compare" in names and _memory_tie(summaries) and route.asked != "which_gpu":
+            priced = "gpu_compare" in names and bool(
+                ordered[names.index("gpu_compare")].input.get("prices_usd")
+            )
+            if (
+                "gpu_compare" in names
+                and _memory_tie(summaries)
+                and route.asked != "which_gpu"
+                and not priced
+            ):
                 # every card holds the model alike: the criterion the comparison ranks by decides, so it comes
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names)
+            if priced:
+                # "MI300X $15k a card, H200 $30k: which gives more per dollar?": the user's prices decide, first
+                heads.insert(0, heads.pop(names.index("gpu_compare")))
+                by_card = []
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
                 if any(c.name == "gpu_compare" and c.output.get("job") for c in ordered):

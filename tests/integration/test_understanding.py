@@ -5569,3 +5569,26 @@ def test_whether_disks_feed_training_is_the_read_rate_computed(assistant: Assist
     (answer,) = talk(assistant, message)
     assert "data_volume" in tools(answer), answer.answer[:200]
     assert re.search(r"4\.8\d? MB/s", first_sentence(answer))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "H100 quoted at $25k a card, MI300X at $14k: for serving a 70B, which gives more tokens per dollar?",
+        "H100 报价 2.5w刀一张，MI300X 1.4w刀，部署 70B 推理，哪个每美元吞吐高",
+    ],
+)
+def test_a_price_per_card_for_each_card_decides_a_serving_comparison(
+    assistant: Assistant, message: str
+) -> None:
+    """Decoding is bound by memory bandwidth, so tokens per dollar follow $ per GB/s: H100 SXM (NVIDIA: 3,350 GB/s)
+    $25,000 / 3,350 = $7.46; MI300X (AMD: 5,300 GB/s) $14,000 / 5,300 = $2.64: MI300X 2.83x. '2.5w刀' is 2.5万
+    dollars; the prices are the cards', no budget."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert call.input["prices_usd"] == {"h100-sxm": 25_000, "mi300x": 14_000}
+    assert call.output["rank_by"] == "usd_per_gb_s"
+    assert "tco" not in tools(answer)
+    lead = first_sentence(answer)
+    assert "MI300X" in lead
+    assert "2.83" in lead
