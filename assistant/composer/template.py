@@ -413,6 +413,28 @@ def _cards_lead(
 def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: Language) -> str | None:
     """ "910B or H20 for full SFT of 70B?": a training job runs at the compute it has, so the cards compare by
     the dense BF16 of the count each needs for memory, not by which needs fewer cards."""
+    compare = next((c for c in run.calls if c.name == "gpu_compare"), None)
+    briefs = [s.brief for s in summaries if s.brief and s.brief.count]
+    if (
+        compare is not None
+        and len([s for s in summaries if s.brief]) >= 2
+        and compare.output.get("job")
+        # (a count or a fit asked: the counts lead, the run follows in the comparison)
+        and route.asked not in {"which_gpu", "budget_cards", "per_card", "gpus", "servers", "memory", "fit"}
+        and (run_on := job_lead(compare.output, by_time=route.asked == "ratio"))
+    ):
+        # the run's hours and cost on each card lead; memory sets how many of each it takes (a card that
+        # holds it on the count given has no count of its own; its fit is in its table)
+        en, zh = run_on
+        if not briefs:
+            return en if lang == "en" else zh
+        if lang == "zh":
+            return (
+                f"{zh[:-1]}；按显存，至少需要 " + "、".join(f"{b.count} 张 {b.card}" for b in briefs) + "。"
+            )
+        return (
+            f"{en[:-1]}; memory needs at least " + " and ".join(f"{b.count} x {b.card}" for b in briefs) + "."
+        )
     if route.task not in {Task.PRETRAIN, Task.FINETUNE} or route.asked in {
         "which_gpu",
         "budget_cards",
@@ -423,20 +445,8 @@ def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: L
         "fit",
     }:
         return None  # a count or a fit asked: the counts lead, the compute follows in the comparison
-    compare = next((c for c in run.calls if c.name == "gpu_compare"), None)
-    briefs = [s.brief for s in summaries if s.brief and s.brief.count]
     if compare is None or len(briefs) < 2:
         return None
-    if compare.output.get("job") and (run_on := job_lead(compare.output, by_time=route.asked == "ratio")):
-        # the run's hours and cost on each card lead; memory sets how many of each it takes
-        en, zh = run_on
-        if lang == "zh":
-            return (
-                f"{zh[:-1]}；按显存，至少需要 " + "、".join(f"{b.count} 张 {b.card}" for b in briefs) + "。"
-            )
-        return (
-            f"{en[:-1]}; memory needs at least " + " and ".join(f"{b.count} x {b.card}" for b in briefs) + "."
-        )
     peak = {r["name"]: r.get("bf16_dense_tflops") for r in compare.output.get("rows", [])}
     if not all(peak.get(b.card) for b in briefs):
         return None

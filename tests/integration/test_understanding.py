@@ -5592,3 +5592,21 @@ def test_a_price_per_card_for_each_card_decides_a_serving_comparison(
     lead = first_sentence(answer)
     assert "MI300X" in lead
     assert "2.83" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "sourcing in China: Ascend 910B or H20 for full fine-tuning Qwen2.5-32B? 8-card machines either way",
+        "国内采购，全参微调 Qwen2.5-32B，昇腾910B 和 H20 选哪个？都是8卡机",
+    ],
+)
+def test_a_fine_tune_between_two_cards_leads_with_the_run_on_each(assistant: Assistant, message: str) -> None:
+    """6 x 32.8e9 per token: per billion tokens 1.97e20 FLOPs; at 40% MFU the 910B (376 TFLOP/s) takes 1,308
+    GPU-hours against 3,323 on the H20 (148 TFLOP/s): 2.54x, whichever card holds it with fewer cards."""
+    (answer,) = talk(assistant, message)
+    compare = output(answer, "gpu_compare")
+    assert compare["job"]["per_billion_tokens"]  # type: ignore[index]
+    lead = first_sentence(answer)
+    assert "910B" in re.split(r"against|，NVIDIA", lead)[0]
+    assert "2.54" in lead
