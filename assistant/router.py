@@ -229,6 +229,10 @@ _COST_SENSITIVE = words(
     r"省钱",
     r"性价比",
     r"成本敏感",
+    # "we care about cost per token", "throughput per dollar", "每 token 成本"
+    r"\bcost per (?:token|(?:1|one|a) ?(?:m|k|million|thousand) tokens|request|query)\b",
+    r"\b(?:tokens?|throughput|perf(?:ormance)?) per (?:dollar|\$)",
+    r"每\s*(?:百万|千)?\s*token\s*(?:的)?\s*成本|单\s*token\s*成本",
 )
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 

@@ -1278,8 +1278,11 @@ class TemplateComposer:
                     f"{_METHOD[lang][c.input['finetune']]}{head}" if c.name == "training_memory" else head
                     for c, head in zip(ordered, heads, strict=True)
                 ]
-            priced = "gpu_compare" in names and bool(
-                ordered[names.index("gpu_compare")].input.get("prices_usd")
+            compared = ordered[names.index("gpu_compare")] if "gpu_compare" in names else None
+            # the user's prices, or a question about value ("cost per token"): what the money buys leads
+            priced = compared is not None and (
+                bool(compared.input.get("prices_usd"))
+                or compared.output.get("rank_by") in {"usd_per_gb_s", "usd_per_tflop", "usd_per_gb"}
             )
             if (
                 "gpu_compare" in names

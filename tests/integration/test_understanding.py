@@ -5610,3 +5610,22 @@ def test_a_fine_tune_between_two_cards_leads_with_the_run_on_each(assistant: Ass
     lead = first_sentence(answer)
     assert "910B" in re.split(r"against|，NVIDIA", lead)[0]
     assert "2.54" in lead
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "serving a 70B: is the MI300X really better than the H100? we care about cost per token",
+        "部署70B推理 MI300X 真比 H100 强吗？我们看每 token 成本",
+    ],
+)
+def test_cost_per_token_between_cards_leads_with_what_the_money_buys(
+    assistant: Assistant, message: str
+) -> None:
+    """Decoding is bound by memory bandwidth: at the catalog's prices, MI300X $12,500 / 5,300 GB/s = $2.36 per
+    GB/s against the H100 SXM's $30,000 / 3,350 = $8.96: 3.8x."""
+    (answer,) = talk(assistant, message)
+    assert output(answer, "gpu_compare")["rank_by"] == "usd_per_gb_s"  # type: ignore[index]
+    lead = first_sentence(answer)
+    assert "3.8" in lead
+    assert "MI300X" in lead
