@@ -149,7 +149,9 @@ _BEFORE = [
             # "vendor quoted $310k for an 8x H100 server": a quote is a machine's price
             r"|\b(?:quoted|priced)\s*(?:us|me|at|=|:)?\s*$"
             # "vendor quote $280k", "the OEM's quote is $300k"
-            r"|\b(?:vendor|supplier|oem|reseller|dell|hpe|supermicro|lenovo|inspur)(?:'s)?\s+quotes?\s*(?:is|was|of|at|=|:)?\s*$"
+            r"|\b(?:vendor|supplier|oem|reseller|dell|hpe|supermicro|lenovo|inspur|our|the|a)(?:'s)?\s+quotes?\s*(?:is|was|of|at|=|:)?\s*$"
+            # "我们的报价是 320 万美元", "供应商报价 290万": a quote for the machine named
+            r"|(?:我们|我方|供应商|厂商|代理商?|渠道|经销商)的?\s*报价\s*(?:是|为|:|：|大概|约)?\s*$"
         ),
     ),
     (

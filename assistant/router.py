@@ -730,6 +730,7 @@ _ASKED = [
                    r"(?<![这那哪])(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
+                   r"\b(?:rough|ballpark|estimated?) (?:time|timeline|duration)\b", r"\btime estimate\b",
                    r"多久", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
     # "内存要配多少", "how much host RAM": the server's memory, not the GPUs'
     ("ram", words(r"(?<!显)内存\s*(?:要|需要|得)?\s*(?:配|装|上|准备)?\s*(?:多少|多大|几)", r"(?:配|装|上)多少\s*(?:g|gb|t|tb)?\s*(?<!显)内存",
@@ -780,6 +781,8 @@ _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # what a price follows up with: "汇率按7.25 买6台 再加15%网络存储 总共多少" is the same quote, repriced
 _REPRICING = {"usd_to_cny", "servers", "gpu_count", "infra_share", "network_share", "years", "period"}
 _PRICED_TOOLS = {"quote", "tco", "budget_fit", "cloud_cost"}
+# every calculator whose answer is an amount of money
+_MONEY_TOOLS = _PRICED_TOOLS | {"power_cost", "serving_cost", "gpu_compare"}
 # slots a question about a card's own figures may state: the cards, the figures, a precision, a criterion
 _SPEC_SLOTS = {"gpu", "other_gpus", "spec_fields", "rank_by", "precision"}
 _MEMORY_TOOLS = {"training_memory", "inference_memory"}
@@ -942,6 +945,15 @@ class Router:
         follow_up = _continues(text, context, stated, triggered, explains)
         # (nothing stated is nothing repriced: "what about storage for that?" asks something new)
         reprices = bool(stated) and set(stated) <= _REPRICING and bool(set(context.tools) & _PRICED_TOOLS)
+        if (
+            context.tools
+            and stated.keys() & {"target_currency", "usd_to_cny"}
+            and not stated.keys() - {"target_currency", "usd_to_cny", "gpu", "period"}
+            and own.gpu in {None, context.slots.gpu}
+            and set(context.tools) & _MONEY_TOOLS
+        ):
+            # "give me the B200 number in CNY at 7.2" after the B200's power bill: the same figure, converted
+            follow_up, triggered = True, list(context.tools)
         if follow_up and len(stated) >= 3 and not _FOLLOW_UP.search(text) and not reprices:
             # "cloud at $2.5/hr per GPU for 64 H100 for a month, cost?" after a power bill: a whole question of
             # its own (its quantities start a different calculation), not the power bill again
@@ -1708,6 +1720,18 @@ class Router:
         ):
             # "MI300X 1.5w刀一张，H200 3w刀，推理哪个更划算": better value between the cards, not owning against renting
             tools = [t for t in tools if t != "tco"]
+        if (
+            own.server
+            and own.nodes_per_rack
+            and not slots.rack_kw
+            and not tools
+            and (_COOLING.search(text) or re.search(r"\bpower\b|\bkw\b|功率|功耗|电力", text, re.IGNORECASE))
+        ):
+            # "4 DGX B200 per rack: power per rack? can we stay air cooled?": one rack's draw, computed, then the
+            # cooling guidance at that load
+            slots = slots.model_copy(update={"servers": own.nodes_per_rack, "racks": None})
+            tools, intent, asked = ["power_cost"], Intent.BOTH, "power"
+            query = f"{message} air cooling or liquid cooling kW per rack"
         if "driver_check" in tools and own.gpu and own.other_gpus and _MOVING_TO.search(text):
             # "moving our stack from A100 to B200, cuda 12.1: anything to change?": the card moved to decides
             slots = slots.model_copy(update={"gpu": own.other_gpus[-1], "other_gpus": []})

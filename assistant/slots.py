@@ -646,7 +646,7 @@ _BARE_BUDGET = flags(
     rf"(?=[^.?!]{{0,60}}\b(?:buy|spend|get|server|cluster|gpus?|hardware)\b)"
 )
 _PER_RACK_COUNT = flags(
-    r"(\d+|\bone|\ba single)\s*(?:nodes?|servers?|boxes|machines)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|(?:每|一|单)(?:个)?(?:机)?柜\s*(?:放|装|能放|可以放|可放|只放|只能放)?\s*(\d+|[一两二三四五六七八九十])\s*台"
+    r"(\d+|\bone|\ba single)\s*(?:nodes?|servers?|boxes|machines|systems?|units)\s*(?:per|a|each|/|in (?:a|each|one))\s*rack|(?:每|一|单)(?:个)?(?:机)?柜\s*(?:放|装|能放|可以放|可放|只放|只能放)?\s*(\d+|[一两二三四五六七八九十])\s*台"
 )
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
@@ -781,7 +781,11 @@ _ZERO_STAGES = flags(
     rf"(?:zero[\s_-]*)?(?:stage[\s_-]*)?{_ZERO_STAGE_NUMBER})+)"
 )
 _ZERO = flags(r"zero\s*[- ]?\s*(?:stage\s*)?([0-3])\b|\bzero\s*stage\s*([0-3])|(fsdp)")
-_TP = flags(rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+_TP = flags(
+    rf"(?:\btp|tensor[- ]parallel(?:ism)?|张量并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}"
+    # "两卡tensor并行", "2卡张量并行", "4-way tensor parallel": the cards one model is split over
+    rf"|(?<![\d.])(\d|[两二三四八])\s*(?:卡|张卡|张|-way|way)\s*(?:做)?\s*(?:tensor\s*并行|tensor[- ]parallel|张量并行|\btp\b)"
+)
 # one whole copy of the model per card: "each gpu holds its own copy of the weights", "no tensor parallel",
 # "每张卡各放一份权重", "单卡一个副本", "不做张量并行"
 _OWN_COPY = flags(
@@ -2121,8 +2125,12 @@ class SlotExtractor:
             )  # against no sharding: what each saves
             slots.zero_stage = stages[0]
         if match := _TP.search(text):
-            slots.tensor_parallel = int(match.group(1))
-            sizes = list(dict.fromkeys(int(m.group(1)) for m in _TP.finditer(text)))
+            slots.tensor_parallel = int(to_number(_group(match, 1, 2) or "1"))
+            if match.group(2) and slots.gpu_count is None:
+                slots.gpu_count = (
+                    slots.tensor_parallel
+                )  # "两卡tensor并行": those cards hold one copy between them
+            sizes = list(dict.fromkeys(int(to_number(_group(m, 1, 2) or "1")) for m in _TP.finditer(text)))
             if len(sizes) > 1 and _EITHER.search(text):
                 # "TP=4 one instance vs two TP=2 instances": each size on the same GPUs, replicas filling them
                 slots.tp_options = sizes

@@ -107,6 +107,9 @@ def gpus_of(slots: Slots, catalog: Catalog) -> int | None:
             catalog.server(slots.server).accelerator_count if slots.server else GPUS_PER_NODE
         )
         return slots.servers * per
+    if slots.server:
+        # "one GB200 NVL72 rack", "a DGX B200": one of the machine named, with the GPUs it holds
+        return catalog.server(slots.server).accelerator_count
     return None
 
 

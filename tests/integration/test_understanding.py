@@ -5629,3 +5629,68 @@ def test_cost_per_token_between_cards_leads_with_what_the_money_buys(
     lead = first_sentence(answer)
     assert "3.8" in lead
     assert "MI300X" in lead
+
+
+@pytest.mark.parametrize(
+    ("messages", "cny"),
+    [
+        (("yearly power bill for 8 nodes of 8x H100 at $0.12/kWh, PUE 1.4", "and for B200 nodes?",
+          "give me the B200 number in CNY at 7.0"), "¥"),
+    ],
+)  # fmt: skip
+def test_a_figure_asked_again_in_another_currency_converts_the_last_answer(
+    assistant: Assistant, messages: tuple[str, ...], cny: str
+) -> None:
+    """Naming the card of the last answer again beside a currency and a rate converts that answer."""
+    *_, b200, converted = talk(assistant, *messages)
+    assert tools(converted) == ["power_cost"], converted.answer[:200]
+    usd = output(b200, "power_cost")["yearly_energy_cost"]["usd"]  # type: ignore[index]
+    assert f"¥{num(usd * 7.0)}" in first_sentence(converted)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [("L20 48G 部署 Qwen2.5-14B bf16 上下文16k 单卡能撑几个并发", "两卡tensor并行呢"),
+     ("how many 16k requests can one L20 48GB hold serving Qwen2.5-14B in bf16?", "and with 2-way tensor parallel?")],
+)  # fmt: skip
+def test_n_cards_in_tensor_parallel_is_that_many_cards(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """'两卡tensor并行': the weights split over 2 cards (TP 2), so each holds half: 14.8B x 2 bytes / 2 = 14.8 GB."""
+    _, two = talk(assistant, first, follow_up)
+    call = next(c for c in two.tool_calls if c.name == "inference_memory")
+    assert call.input["tensor_parallel"] == 2
+    assert call.input["gpus"] == 2
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "3 racks of DGX B200, 3 systems per rack: power per rack? can we stay air cooled?",
+        "DGX B200 每柜放3台，单柜功率多少？风冷能扛住吗",
+    ],
+)
+def test_servers_per_rack_give_the_racks_draw_then_the_cooling_guidance(
+    assistant: Assistant, message: str
+) -> None:
+    """DGX B200 user guide: about 14.3 kW per system; 3 per rack = 42.9 kW, above what air-cooled racks usually take."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert "42.9" in first_sentence(answer)
+    assert answer.citations
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "TCO over 3 years for one GB200 NVL72 rack, our quote is $3.2M, power $0.10/kWh, PUE 1.2",
+        "一柜 GB200 NVL72 三年 TCO，我们的报价是 320 万美元，电价 0.10 美元/度，PUE 1.2",
+    ],
+)
+def test_a_rack_scale_machine_named_once_counts_all_its_gpus(assistant: Assistant, message: str) -> None:
+    """One GB200 NVL72 is 72 GPUs (NVIDIA): the quote is for the rack, and the cloud alternative rents 72 GPUs,
+    not a default 8."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["gpus"] == 72
+    assert call.input["capex_per_server"] == 3_200_000
