@@ -566,7 +566,8 @@ _TOPIC_OF = {
 }
 # a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 _REFERS_BACK = words(
-    r"\b(?:them|those|these|they|ones|it|that|this)\b", r"这些|那些|它们|它|这个|那个|旧的|老的|之前的|剩下的"
+    r"\b(?:them|those|these|they|ones|it|that|this|both|either)\b",
+    r"这些|那些|它们|它|这个|那个|旧的|老的|之前的|剩下的|两种|两者|一起",
 )
 # words that point back at what the conversation was about
 _ANAPHORA = words(
@@ -1544,6 +1545,9 @@ class Router:
             about = [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
+            if _MIXING.search(text):
+                # "why can't we just run one job across both?": whether generations mix in one job
+                query = _MIXING_TOPIC[language == "zh"]
         elif not has_domain and _adds_a_fact(text, context):
             # "we only have 2 ops people", "我们就三个人" after a question: that question, for them
             intent = Intent.KNOWLEDGE
@@ -1707,7 +1711,15 @@ class Router:
         if intent == Intent.KNOWLEDGE and _HOST_CPU.search(text) and not follow_up and not own.offload:
             # (not "zero-offload 把优化器放cpu 会慢多少": the CPU there holds the optimizer, the question is offload)
             query = f"{query} {_HOST_CPU_TOPIC[language == 'zh']}"
-        if intent == Intent.KNOWLEDGE and own.gpu and own.other_gpus and _MIXING.search(text):
+        if (
+            intent == Intent.KNOWLEDGE
+            and (
+                (own.gpu and own.other_gpus)
+                # "why can't one training job just use both?" after two generations were named
+                or (not own.gpu and context.slots.gpu and context.slots.other_gpus)
+            )
+            and _MIXING.search(text)
+        ):
             # "16 台 A800 加 8 台 H800 一起训，能混着用吗": whether generations mix in one job, whichever two cards
             # asked in the guidance's own words: the cards, servers and counts are the setting, not the topic
             query = _MIXING_TOPIC[language == "zh"]

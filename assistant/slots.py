@@ -1044,7 +1044,8 @@ _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
 # a count written in digits before a card in a build: "4x RTX ", "2 x ", "4张"
 # "4x 4090", "8张4090", "eight RTX 5090s … one H100" (spelled counts are digits by then): a count of one card
 _BUILD_COUNT = flags(
-    r"(?<![\d.,$¥])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块)?\s*(?:(?:nvidia|geforce|rtx|amd|instinct)\s*)*$"
+    r"(?<![\d.,$¥])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块|颗|片)?\s*"
+    r"(?:(?:nvidia|geforce|rtx|amd|instinct|google|cloud|tpu)\s*)*$"
 )
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(

@@ -211,7 +211,25 @@ def _days_lead(rows: list[dict[str, Any]], counts: dict[str, int], job: dict[str
     tokens = "" if job["per_billion_tokens"] else f" on {num(job['tokens_b'])}B tokens"
     tokens_zh = "" if job["per_billion_tokens"] else f"（{num(job['tokens_b'])}B token）"
     mfu = pct(best["job_mfu"])
-    times = num(worst["job_days"] / best["job_days"])
+    ratio = worst["job_days"] / best["job_days"]
+    times = num(ratio)
+    if ratio < NEAR_TIE and all(r.get("job_cloud_usd") for r in rows):
+        # "512 v5p or 256 v6e?": the same days either way, so what the run costs on each decides
+        cheap = sorted(rows, key=lambda r: r["job_cloud_usd"])
+        lo, hi = cheap[0], cheap[-1]
+        en = (
+            f"{counts[best['id']]} x {best['name']} and {counts[worst['id']]} x {worst['name']} finish {model}{tokens} "
+            f"in about the same time ({num(best['job_days'])} vs {num(worst['job_days'])} days at {mfu} MFU), so the "
+            f"price decides: **{lo['name']}** costs about **${num(lo['job_cloud_usd'])}** against "
+            f"${num(hi['job_cloud_usd'])} ({num(hi['job_cloud_usd'] / lo['job_cloud_usd'])}x less) at catalog cloud rates."
+        )
+        zh = (
+            f"{counts[best['id']]} 张 {best['name']} 和 {counts[worst['id']]} 张 {worst['name']} 训完 {model}{tokens_zh} "
+            f"用时相近（{num(best['job_days'])} 对 {num(worst['job_days'])} 天，MFU {mfu}），所以看价格：**{lo['name']}** "
+            f"约 **${num(lo['job_cloud_usd'])}**，另一种要 ${num(hi['job_cloud_usd'])}"
+            f"（便宜 {num(hi['job_cloud_usd'] / lo['job_cloud_usd'])} 倍，按目录云价）。"
+        )
+        return en, zh
     en = (
         f"**{counts[best['id']]} x {best['name']}** finishes {model}{tokens} first: about **{num(best['job_days'])} "
         f"days** against {num(worst['job_days'])} on {counts[worst['id']]} x {worst['name']} ({times}x), at {mfu} MFU "

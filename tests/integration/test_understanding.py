@@ -5694,3 +5694,37 @@ def test_a_rack_scale_machine_named_once_counts_all_its_gpus(assistant: Assistan
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["gpus"] == 72
     assert call.input["capex_per_server"] == 3_200_000
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pretraining a 34B on 1T tokens on GCP: 256 TPU v5p chips or 128 v6e chips, which one?",
+        "在GCP上预训练34B，1T token，256颗TPU v5p 还是 128颗 v6e，选哪个",
+    ],
+)
+def test_options_finishing_together_are_decided_by_what_the_run_costs(
+    assistant: Assistant, message: str
+) -> None:
+    """256 v5p x 459 TFLOP/s = 117.5 PFLOP/s = 128 v6e x 918: the same days (6 x 34e9 x 1e12 = 2.04e23 FLOPs,
+    50.2 days at 40% MFU); at Google's on-demand $4.20 and $2.70 per chip-hour the v6e run costs 3.11x less."""
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert "v6e" in lead.split("against")[0].split("另一种")[0].split("：")[-1]
+    assert "3.11" in lead
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("we run 2 nodes of 8x A100 and are buying 2 nodes of H200. add them to the same cluster?",
+         "why can't one training job just use both?"),
+    ],
+)  # fmt: skip
+def test_why_not_one_job_on_both_generations_is_the_mixing_guidance(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """A synchronous step waits for the slowest GPU: A100s and H200s in one job run at A100 speed."""
+    _, why = talk(assistant, first, follow_up)
+    assert not why.tool_calls
+    assert "slowest" in why.answer[:300]
