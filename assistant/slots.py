@@ -1136,6 +1136,10 @@ _GPU_KW = flags(
     rf"{DECIMAL}\s*(kw|w)\s*(?:per|each|/|a|an)\s*(?:gpu|card|accelerator)\b"
     rf"|每(?:张|块)?卡\s*(?:功耗|功率|耗电)?\s*(?:按|约|是|为|算)?\s*{DECIMAL}\s*(kw|w)(?![a-z])"
     rf"|(?:per[- ]gpu|each gpu)\s*(?:power|draw)?\s*(?:of|is|at|~|about|=)?\s*{DECIMAL}\s*(kw|w)\b"
+    # "把GPU功耗限到700W", "power-cap the GPUs at 700 W": each GPU held to that draw
+    rf"|(?:gpu|卡)\s*(?:的)?\s*(?:功耗|功率)\s*(?:限|压|降|锁|设)(?:制)?\s*(?:到|在|为)\s*{DECIMAL}\s*(kw|w)(?![a-z])"
+    rf"|\bpower[- ]?(?:cap|limit)\w*\s+(?:the\s+)?(?:gpus?|cards?)\s*(?:at|to)\s*{DECIMAL}\s*(kw|w)\b"
+    rf"|\b(?:cap|limit)\w*\s+(?:the\s+)?(?:gpus?|cards?)\s*(?:at|to)\s*{DECIMAL}\s*(kw|w)\b"
 )
 _SERVER_KW = flags(
     rf"(?:每台|每个节点|单台|单机|整机|一台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
@@ -2553,7 +2557,8 @@ class SlotExtractor:
             else:
                 slots.rack_kw, slots.racks = rack_kw, count or None
         if match := take(_GPU_KW):
-            value, unit = float(_group(match, 1, 3, 5) or 0), (_group(match, 2, 4, 6) or "kw").lower()
+            value = float(_group(match, 1, 3, 5, 7, 9, 11) or 0)
+            unit = (_group(match, 2, 4, 6, 8, 10, 12) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
             slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)

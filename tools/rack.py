@@ -35,6 +35,12 @@ class RackFitInput(ToolInput):
     server: str | None = Field(default=None, description="Catalog reference server, e.g. 'dgx-h100'.")
     gpu: str | None = Field(default=None, description="Catalog GPU of a generic server, e.g. 'H100'.")
     gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs in one generic server.")
+    gpu_power_cap_w: float | None = Field(
+        default=None,
+        gt=0,
+        le=5_000,
+        description="Each GPU held to this draw (nvidia-smi -pl): the server draws gpus x (TDP - cap) less.",
+    )
     servers: int | None = Field(default=None, ge=1, le=100_000, description="Servers to place, if any.")
     racks: int | None = Field(default=None, ge=1, le=100_000, description="Racks available, if given.")
 
@@ -95,6 +101,18 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     if inp.server_power_kw is not None:
         server_kw = inp.server_power_kw
         assumptions.append(f"{server_kw:g} kW per server (given)")
+    elif inp.gpu_power_cap_w is not None and gpus and (inp.server or inp.gpu):
+        # "cap the GPUs at 700 W": the rest of the server (CPUs, NICs, fans) draws as before
+        tdp = catalog.accelerator(
+            find_server(catalog, inp.server).accelerator_id if inp.server else str(inp.gpu)
+        ).tdp_w
+        if inp.gpu_power_cap_w < tdp:
+            cut = gpus * (tdp - inp.gpu_power_cap_w) / 1000
+            server_kw -= cut
+            assumptions.append(
+                f"GPUs capped at {inp.gpu_power_cap_w:g} W instead of {tdp:g} W: {gpus} x {tdp - inp.gpu_power_cap_w:g} W "
+                f"= {cut:.3g} kW less per server, {server_kw:.3g} kW"
+            )
     per_rack = math.floor(inp.rack_kw / server_kw + 1e-9)
     if per_rack == 0:
         warnings.append(

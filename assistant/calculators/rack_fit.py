@@ -39,8 +39,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 )
             )
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
-    per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
     stated_kw = None if slots.facility else slots.power_kw  # a room's kW is its budget, not a server's
+    if slots.gpu_power_kw and (slots.gpu or slots.server) and not (slots.server_power_kw or stated_kw):
+        # "把GPU功耗限到700W": the named server or card, each GPU held to that draw
+        payload["gpu_power_cap_w"] = round(slots.gpu_power_kw * 1000, 3)
+        per_gpu = None
+    else:
+        per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
     if server_kw := slots.server_power_kw or stated_kw or per_gpu:
         payload["server_power_kw"] = server_kw
     if slots.server:

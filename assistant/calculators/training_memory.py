@@ -351,6 +351,23 @@ def _plan(call: ToolCall, view: View) -> Summary:
             en += f" Without offloading: {least['change']} ({num(least['total_gb'])} GB per GPU)."
             zh += f"不卸载的话：{_fix_zh(least['change'])}（每卡 {num(least['total_gb'])} GB）。"
         return _summary(call, en, zh, led=fix)
+    elif (
+        fix
+        and _same_job(fix)
+        and (stage := i.get("zero_stage"))
+        and f"ZeRO stage {stage}" not in str(fix["change"])
+        and "ZeRO stage" in str(fix["change"])
+    ):
+        # "那用ZeRO-2呢": the stage asked does not hold it; the stage that does comes after
+        en = (
+            f"No, not with ZeRO stage {stage}: {model} needs about **{total} GB per GPU**, more than the {capacity} GB "
+            f"of {where} ({parts_en}). It fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)."
+        )
+        zh = (
+            f"ZeRO-{stage} 放不下：{model} 每卡约需 **{total} GB**，超过 {where_zh} 的 {capacity} GB（{parts_zh}）。"
+            f"{_fix_zh(fix['change'])}才放得下（每卡 {num(fix['total_gb'])} GB）。"
+        )
+        return _summary(call, en, zh, led=fix)
     elif fix and _same_job(fix):
         # "can we train 7B on 8 H100s?": yes, sharded; the settings assumed are not the answer
         tight = _tight(fix["total_gb"], o["gpu_memory_gb"])

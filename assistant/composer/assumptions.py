@@ -343,6 +343,11 @@ RULES: list[Rule] = [
     ),
     rule(rf"(?P<kw>{NUMBER}) kW per server \(given\)", "每台服务器 {kw} kW（用户给定）"),
     rule(
+        rf"GPUs capped at (?P<cap>{NUMBER}) W instead of (?P<tdp>{NUMBER}) W: (?P<n>\d+) x (?P<d>{NUMBER}) W = "
+        rf"(?P<cut>{NUMBER}) kW less per server, (?P<kw>{NUMBER}) kW",
+        "GPU 功耗限到 {cap} W（原 {tdp} W）：每台少 {n} × {d} W = {cut} kW，为 {kw} kW",
+    ),
+    rule(
         r"only servers counted: switches, storage and PDUs in the same rack take their share",
         "只计入服务器：同一机柜里的交换机、存储和 PDU 也要占用功率",
     ),

@@ -5728,3 +5728,34 @@ def test_why_not_one_job_on_both_generations_is_the_mixing_guidance(
     _, why = talk(assistant, first, follow_up)
     assert not why.tool_calls
     assert "slowest" in why.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [("Llama3-8B 全参微调 AdamW bf16混合精度，单机8卡4090能跑吗", "那用ZeRO-2呢"),
+     ("full fine-tune Llama 3 8B with AdamW on one 8x RTX 4090 box, will it fit?", "and with ZeRO-2?")],
+)  # fmt: skip
+def test_a_stage_asked_that_does_not_hold_the_job_is_answered_no(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """ZeRO-2 shards gradients and optimizer states over 8 cards but keeps the 16 GB of BF16 weights whole on each
+    (ZeRO paper): weights 16.1 + gradients 2.0 + Adam 12.0 + activations > 24 GB, so not on a 4090; ZeRO-3 fits."""
+    _, two = talk(assistant, first, follow_up)
+    call = next(c for c in two.tool_calls if c.name == "training_memory")
+    assert call.input["zero_stage"] == 2
+    lead = first_sentence(two)
+    assert lead.startswith(("No", "ZeRO-2 放不下"))
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [("8 HGX B200 servers, air-cooled hall at 24 kW per rack: how many racks?", "what if we power-cap the GPUs at 700 W?"),
+     ("要上8台HGX B200 风冷机房单柜24kW 需要几个柜子", "要是把GPU功耗限到700W呢")],
+)  # fmt: skip
+def test_a_power_cap_follow_up_reworks_the_racks(assistant: Assistant, first: str, follow_up: str) -> None:
+    """14.3 kW per 8x B200 server (scaled from DGX B200); capped at 700 W each GPU gives up 300 W: 11.9 kW, two
+    per 24 kW rack, 4 racks for 8 servers instead of 8."""
+    _, capped = talk(assistant, first, follow_up)
+    out = output(capped, "rack_fit")
+    assert out["server_kw"] == pytest.approx(11.9)  # type: ignore[index]
+    assert out["racks_needed"] == 4  # type: ignore[index]

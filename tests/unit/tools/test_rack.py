@@ -82,3 +82,19 @@ def test_a_full_rack_never_exceeds_its_budget_and_one_more_server_would(rack: fl
     out = rack_fit(RackFitInput(rack_kw=rack, server_power_kw=server), CATALOG)
     assert out.rack_load_kw <= rack + 5e-4  # rounded to watts
     assert (out.servers_per_rack + 1) * server > rack - 1e-6
+
+
+def test_a_power_cap_on_the_gpus_lowers_the_server_by_what_the_gpus_give_up() -> None:
+    """DGX B200 user guide: 14.3 kW for eight 1,000 W B200s. Capped at 700 W (nvidia-smi -pl), each GPU gives up
+    300 W: 14.3 - 8 x 0.3 = 11.9 kW, so a 24 kW rack holds two instead of one."""
+    uncapped = rack_fit(RackFitInput(rack_kw=24, server="DGX B200"), CATALOG)
+    capped = rack_fit(RackFitInput(rack_kw=24, server="DGX B200", gpu_power_cap_w=700), CATALOG)
+    assert (uncapped.server_kw, uncapped.servers_per_rack) == (14.3, 1)
+    assert capped.server_kw == pytest.approx(11.9)
+    assert capped.servers_per_rack == 2
+
+
+def test_a_cap_above_the_tdp_changes_nothing() -> None:
+    """A 1,200 W cap on a 1,000 W B200 is no cap: the server draws its 14.3 kW."""
+    out = rack_fit(RackFitInput(rack_kw=24, server="DGX B200", gpu_power_cap_w=1200), CATALOG)
+    assert out.server_kw == 14.3
