@@ -948,8 +948,22 @@ class Router:
         reprices = bool(stated) and set(stated) <= _REPRICING and bool(set(context.tools) & _PRICED_TOOLS)
         if (
             context.tools
-            and stated.keys() & {"target_currency", "usd_to_cny"}
-            and not stated.keys() - {"target_currency", "usd_to_cny", "gpu", "period"}
+            # ("… and what if the hosting already includes power?": the same figure without the power bill)
+            and (
+                stated.keys() & {"target_currency", "usd_to_cny"}
+                or stated.get("electricity_price_per_kwh") == 0
+            )
+            and not stated.keys()
+            - {
+                "target_currency",
+                "usd_to_cny",
+                "budget_currency",
+                "datacenter_use",
+                "gpu",
+                "period",
+                "electricity_price_per_kwh",
+                "electricity_currency",
+            }
             and own.gpu in {None, context.slots.gpu}
             and set(context.tools) & _MONEY_TOOLS
         ):

@@ -2914,6 +2914,14 @@ class SlotExtractor:
             chinese = re.search(r"[\u4e00-\u9fff]", text)
             slots.electricity_price_per_kwh = float(match.group(1))
             slots.electricity_currency = "CNY" if chinese else "USD"
+        if (
+            slots.electricity_price_per_kwh is None
+            and slots.colo_per_month is None
+            and _POWER_INCLUDED.search(text)
+            and re.search(r"托管|机房|\bcolo|\bhosting|\bdata ?cent(?:er|re)", text, re.IGNORECASE)
+        ):
+            # "what if 托管 already includes power": the hosting paid already covers the electricity
+            slots.electricity_price_per_kwh = 0.0
         if slots.colo_per_month is None and (match := _BARE_COLO.search(text)):
             # "托管每柜每月8000": a bare monthly rent in a Chinese message, per rack or per server as written
             slots.colo_per_month, slots.colo_currency = to_number(match.group(2)), "CNY"

@@ -5759,3 +5759,18 @@ def test_a_power_cap_follow_up_reworks_the_racks(assistant: Assistant, first: st
     out = output(capped, "rack_fit")
     assert out["server_kw"] == pytest.approx(11.9)  # type: ignore[index]
     assert out["racks_needed"] == 4  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [("2台8卡H20 一年 TCO？整机 120万/台，托管 1万/月/台，电费 0.8", "in USD? and what if 托管 already includes power"),
+     ("1-year TCO for 2 servers of 8x H20 at ¥1.2M each, hosting ¥10k per server per month, power ¥0.8/kWh",
+      "what if the colo already includes power?")],
+)  # fmt: skip
+def test_hosting_that_includes_power_drops_the_power_bill(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """Buy = 2 x ¥1.2M + 2 x ¥10k x 12 = ¥2.64M once the hosting pays for the electricity."""
+    _, again = talk(assistant, first, follow_up)
+    tco = output(again, "tco")
+    assert tco["totals"]["buy"]["cny"] == pytest.approx(2_640_000, rel=1e-3)  # type: ignore[index]
