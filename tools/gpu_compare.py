@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import Accelerator, Catalog, CloudPrice, PricePoint, Source
-from tools.architecture import ArchitectureFields, describe, resolve_architecture
+from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
 from tools.common import (
     SECONDS_PER_DAY,
     CalculatorInputError,
@@ -118,8 +118,12 @@ class JobWork(BaseModel):
     model: str
     params_b: float
     active_params_b: float
-    tokens_b: float = Field(description="Tokens of the run; 1 when the figures are per billion tokens.")
-    per_billion_tokens: bool = Field(description="True: no token count was given, figures are per 1B tokens.")
+    tokens_b: float = Field(
+        description="Tokens of the run: given, Chinchilla-optimal for a pre-training, or 1 per billion tokens."
+    )
+    per_billion_tokens: bool = Field(
+        description="True: the run's figures are per billion tokens (no data size)."
+    )
     finetune: Literal["full", "lora", "qlora"] | None = Field(description="null: pre-training.")
     flops_per_token: float
     training_flops: float
@@ -462,7 +466,10 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     cloud price per GPU-hour with its provider and date. Rank by bf16_tflops, fp8_tflops, memory_gb,
     memory_bandwidth_gb_s, scale_up_bandwidth_gb_s, usd_per_tflop, usd_per_gb, usd_per_gb_s, tflops_per_watt,
     gb_s_per_tflop, cloud_usd_per_hour or cloud_usd_per_tflop_hour (rental price-performance, used for
-    usd_per_tflop when a card compared is only rented, like a TPU). Unknown names get the closest catalog names.
+    usd_per_tflop when a card compared is only rented, like a TPU). With a training job (a model, its tokens and
+    method, the GPUs of each card), every row also gets the run's GPU-hours at its MFU, its days and its cost at
+    the card's cloud price (6N FLOPs per token, 4N for LoRA/QLoRA), and speed or price criteria rank by that cost.
+    Unknown names get the closest catalog names.
     """
     accelerators = _resolve(catalog, inp)
     ids = {a.id for a in accelerators}
@@ -482,7 +489,8 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
                 ref = _reference(entry.sources[0])
                 sources.setdefault(ref.url, ref)
     rank_by = inp.rank_by
-    work = _job(inp.job, rows, mfus, catalog) if inp.job else None
+    arch = resolve_architecture(catalog, inp.job) if inp.job else None
+    work = _job(inp.job, arch, rows, mfus, catalog) if inp.job and arch else None
     if work is not None and rank_by in _JOB_REPLACES:
         # the job's own cost answers "which is cheaper for this run"; GPU-hours when a card has no price
         rank_by = "job_cloud_usd" if all(r.job_cloud_usd for r in rows) else "job_gpu_hours"
@@ -505,8 +513,7 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     ranking, unranked = _rank(rows, rank_by)
     _, criterion, higher_is_better = _CRITERIA[rank_by]
     job_assumptions = []
-    if work is not None and inp.job is not None:
-        arch = resolve_architecture(catalog, inp.job)
+    if work is not None and inp.job is not None and arch is not None:
         active = " active" if arch.active_params_b < arch.params_b else ""
         job_assumptions = [
             describe(arch),
@@ -558,10 +565,11 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
     )
 
 
-def _job(job: TrainingJob, rows: list[GpuRow], mfus: dict[str, float], catalog: Catalog) -> JobWork:
+def _job(
+    job: TrainingJob, arch: Architecture, rows: list[GpuRow], mfus: dict[str, float], catalog: Catalog
+) -> JobWork:
     """The run's FLOPs (6N per token, 4N for adapters on a frozen base; N active for MoE) and, on each row's
     card, its GPU-hours at that card's MFU, days on job.gpus cards and cost at the row's cloud price."""
-    arch = resolve_architecture(catalog, job)
     counts = _per_gpu(
         catalog, {k: float(v) for k, v in job.counts.items()}, {r.id for r in rows}, "job.counts"
     )
