@@ -1718,6 +1718,9 @@ class Router:
             tools = ["inference_memory", "training_memory"]
             slots = slots.model_copy(update={"finetune_options": ["full", "lora", "qlora"]})
             asked = "uses"
+        if intent in {Intent.KNOWLEDGE, Intent.BOTH} and (facts := _team_facts(text, language)):
+            # "Slurm or Kubernetes? we have exactly one ops guy": the guidance's sentence for a team like theirs
+            query = f"{query} {facts}"
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
@@ -2107,6 +2110,34 @@ _MOVING_TO = words(
     r"从[^？?。；]{0,20}(?:迁|换|升级|切|转|搬)(?:到|成)?",
     r"(?:迁移|升级|换|切换)到",
 )
+# facts about the team that the guidance's choices turn on, in the guidance's own words
+_SMALL_OPS = words(
+    r"\b(?:one|1|a single|two|2|three|3|four|4|five|5|small|tiny)\s*(?:-?\s*(?:person|people|man))?\s*"
+    r"(?:ops|infra|infrastructure|sre|devops|admin|it|platform)\w*\s*(?:guy|person|people|team|engineers?|staff)?",
+    r"\bno (?:dedicated )?(?:ops|sre|devops|admins?|operations)\b",
+    r"运维\s*(?:就|只有)?\s*(?:一|两|二|三|1|2|3)\s*个?\s*人|没有(?:专职)?运维|没人运维|小团队|(?:一|两|三|1|2|3)\s*个\s*人的\s*(?:运维|infra)",
+)
+_ETHERNET_TEAM = words(
+    r"\b(?:know|knows|familiar with|experienced with|run|runs|used to)\s+ethernet\b",
+    r"\bnever (?:run|ran|used|operated|touched)\s+(?:ib|infiniband)\b",
+    r"熟悉以太网|没(?:用|搞|碰)过\s*(?:ib|infiniband)",
+)
+
+
+def _team_facts(text: str, language: str) -> str:
+    """The guidance's words for what the message says about the team, to find the sentence written for them."""
+    facts = []
+    if _SMALL_OPS.search(text):
+        facts.append(
+            "没有专职运维的小团队" if language == "zh" else "a small team without dedicated operations staff"
+        )
+    if _ETHERNET_TEAM.search(text):
+        facts.append(
+            "团队已经在大规模运维以太网" if language == "zh" else "your team already runs Ethernet at scale"
+        )
+    return " ".join(facts)
+
+
 # the checkpoints kept one a day turned weights-only: "the daily ones are weights-only", "每天那个只存权重"
 _DAILY_WEIGHTS_ONLY = words(
     r"\b(?:daily|per[- ]day|day's|nightly|permanent|milestone|archived?) (?:ones?|checkpoints?|snapshots?|copies)\b"

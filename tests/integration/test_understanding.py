@@ -5774,3 +5774,18 @@ def test_hosting_that_includes_power_drops_the_power_bill(
     _, again = talk(assistant, first, follow_up)
     tco = output(again, "tco")
     assert tco["totals"]["buy"]["cny"] == pytest.approx(2_640_000, rel=1e-3)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Slurm or Kubernetes for 24 training nodes that also host a couple of inference endpoints? 3 person infra team",
+        "10台机器 训练为主 用slurm还是k8s 运维就一个人",
+    ],
+)
+def test_a_choice_answered_with_the_guidance_written_for_a_team_like_theirs(
+    assistant: Assistant, message: str
+) -> None:
+    """The FAQ's answer for a small team without dedicated operations staff is Slurm with a cluster manager."""
+    (answer,) = talk(assistant, message)
+    assert re.search(r"small team|小团队", answer.answer[:400]), answer.answer[:400]
