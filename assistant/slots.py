@@ -2298,7 +2298,6 @@ class SlotExtractor:
             if len(priced) >= 2 and len({c for _, c in priced.values()}) == 1:
                 slots.card_prices = {card: amount for card, (amount, _) in priced.items()}
                 slots.card_prices_currency = next(iter(priced.values()))[1]
-                slots.budget = slots.gpu_price = None  # the prices are the cards', not a budget
         # "if h100 is $2.10/hr and b200 is $4.60/hr": an hourly price after each card, each card's own
         hourly: dict[str, float] = {}
         for money in money_mentions(text):

@@ -75,13 +75,14 @@ class DriverCheckOutput(ToolOutput):
     upgrade_to: str | None = Field(description="The minimum driver for full support of everything asked.")
 
 
-def _version(text: str) -> tuple[int, ...]:
+def version(text: str) -> tuple[int, ...]:
+    """'535.54.03' -> (535, 54, 3), '12.1' -> (12, 1): versions compared part by part."""
     return tuple(int(part) for part in text.split("."))
 
 
 def _at_least(driver: str, minimum: str) -> bool:
     """'535' meets '535.54.03' (a branch named alone is taken at its newest release)."""
-    have, need = _version(driver), _version(minimum)
+    have, need = version(driver), version(minimum)
     return have[: len(need)] >= need[: len(have)] if len(have) < len(need) else have >= need
 
 
@@ -131,7 +132,7 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
             support = "unsupported"
     gpu_supported = _at_least(inp.driver, gpu_driver) if inp.driver and gpu_driver else None
     needs = [d for d in (release, gpu_driver) if d]
-    upgrade_to = max(needs, key=_version) if needs else None
+    upgrade_to = max(needs, key=version) if needs else None
     if inp.driver and upgrade_to and _at_least(inp.driver, upgrade_to):
         upgrade_to = None
     return DriverCheckOutput(

@@ -66,16 +66,18 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     warnings: list[str] = []
     cited: list[Entry] = []
     gpus: int | None = None
+    tdp_w: float | None = None  # each GPU's, when the server or card is known
     if inp.server:
         server = find_server(catalog, inp.server)
         server_kw, label, gpus = server.max_power_kw, server.name, server.accelerator_count
+        tdp_w = catalog.accelerator(server.accelerator_id).tdp_w
         cited.append(server)
         assumptions.append(
             f"{server.name}: {server_kw:g} kW maximum system power (catalog, as of {server.as_of})"
         )
     elif inp.gpu:
         acc = find_accelerator(catalog, inp.gpu)
-        gpus = inp.gpus_per_server
+        gpus, tdp_w = inp.gpus_per_server, acc.tdp_w
         label = f"{gpus} x {acc.name}"
         if reference := _reference_server(catalog, acc):
             # a server around GPUs of the same power and socket draws like the catalog's reference system
@@ -101,18 +103,14 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     if inp.server_power_kw is not None:
         server_kw = inp.server_power_kw
         assumptions.append(f"{server_kw:g} kW per server (given)")
-    elif inp.gpu_power_cap_w is not None and gpus and (inp.server or inp.gpu):
+    elif inp.gpu_power_cap_w is not None and gpus and tdp_w and inp.gpu_power_cap_w < tdp_w:
         # "cap the GPUs at 700 W": the rest of the server (CPUs, NICs, fans) draws as before
-        tdp = catalog.accelerator(
-            find_server(catalog, inp.server).accelerator_id if inp.server else str(inp.gpu)
-        ).tdp_w
-        if inp.gpu_power_cap_w < tdp:
-            cut = gpus * (tdp - inp.gpu_power_cap_w) / 1000
-            server_kw -= cut
-            assumptions.append(
-                f"GPUs capped at {inp.gpu_power_cap_w:g} W instead of {tdp:g} W: {gpus} x {tdp - inp.gpu_power_cap_w:g} W "
-                f"= {cut:.3g} kW less per server, {server_kw:.3g} kW"
-            )
+        cut = gpus * (tdp_w - inp.gpu_power_cap_w) / 1000
+        server_kw -= cut
+        assumptions.append(
+            f"GPUs capped at {inp.gpu_power_cap_w:g} W instead of {tdp_w:g} W: {gpus} x "
+            f"{tdp_w - inp.gpu_power_cap_w:g} W = {cut:.3g} kW less per server, {server_kw:.3g} kW"
+        )
     per_rack = math.floor(inp.rack_kw / server_kw + 1e-9)
     if per_rack == 0:
         warnings.append(

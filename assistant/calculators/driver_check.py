@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from assistant.calculators.common import Calculator, Plan, Row, Summary, View, words
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.driver_check import version
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -26,17 +26,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="driver_check", payload=payload)
 
 
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
-
-
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     driver, cuda, upgrade = i.get("driver"), o.get("cuda"), o.get("upgrade_to")
     en: list[str] = []
     zh: list[str] = []
     asked_cuda, gpu_cuda = i.get("cuda"), o.get("gpu_cuda")
-    cuda_too_old = bool(asked_cuda and gpu_cuda and _version(str(asked_cuda)) < _version(str(gpu_cuda)))
+    cuda_too_old = bool(asked_cuda and gpu_cuda and version(str(asked_cuda)) < version(str(gpu_cuda)))
     if cuda_too_old:
         # "moving from A100 to B200, containers on CUDA 12.1": the toolkit itself cannot build for the new card
         en.append(

@@ -202,12 +202,19 @@ def _rented(o: dict[str, Any]) -> tuple[str, str] | None:
     return en, zh
 
 
+def _job_model(job: dict[str, Any]) -> str:
+    """The run's model as the reader knows it: the preset's name, or its size (and active size) when derived."""
+    if "derived" not in job["model"]:
+        return str(job["model"])
+    active = f" ({num(job['active_params_b'])}B active)" if job["active_params_b"] < job["params_b"] else ""
+    return f"{num(job['params_b'])}B{active}"
+
+
 def _days_lead(rows: list[dict[str, Any]], counts: dict[str, int], job: dict[str, Any]) -> tuple[str, str]:
     """Each option at its own count: which finishes first, and the GPU-hours each burns."""
     rows = sorted(rows, key=lambda r: r["job_days"])
     best, worst = rows[0], rows[-1]
-    active = f" ({num(job['active_params_b'])}B active)" if job["active_params_b"] < job["params_b"] else ""
-    model = job["model"] if "derived" not in job["model"] else f"{num(job['params_b'])}B{active}"
+    model = _job_model(job)
     tokens = "" if job["per_billion_tokens"] else f" on {num(job['tokens_b'])}B tokens"
     tokens_zh = "" if job["per_billion_tokens"] else f"（{num(job['tokens_b'])}B token）"
     mfu = pct(best["job_mfu"])
@@ -269,8 +276,7 @@ def job_lead(o: dict[str, Any], *, by_time: bool = False) -> tuple[str, str] | N
     rows = sorted(rows, key=lambda r: r[key])
     best, worst = rows[0], rows[-1]
     kind = job.get("finetune")
-    active = f" ({num(job['active_params_b'])}B active)" if job["active_params_b"] < job["params_b"] else ""
-    model = job["model"] if "derived" not in job["model"] else f"{num(job['params_b'])}B{active}"
+    model = _job_model(job)
     per = job["per_billion_tokens"]
     if kind is None and per:
         kind = "training"  # a run of unnamed kind: neither pre-training nor a fine-tune said

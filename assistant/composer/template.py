@@ -1301,7 +1301,7 @@ class TemplateComposer:
                 by_card = []
             if training := _training_lead(summaries, run, route, lang):
                 by_card = [training]  # a training job between cards: the compute each buys decides
-                if any(c.name == "gpu_compare" and c.output.get("job") for c in ordered):
+                if compared is not None and compared.output.get("job"):
                     heads = []  # the run on each card and the counts say it; the fit verdicts are in the tables
             if staged := _stages_lead(run, lang):
                 # each stage's memory, side by side, instead of one verdict each

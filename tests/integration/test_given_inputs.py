@@ -749,15 +749,18 @@ def test_a_purchase_price_after_an_approximation_word_is_the_purchase(assistant:
     assert call.input["lease_per_month"] == 70_000
 
 
+# one vendor quote for eight nodes, a cloud deal and an all-in tariff: several tests read it
+_QUOTE_FOR_8_NODES = (
+    "Vendor quote: $2.3M for 8 HGX H100 nodes (64 GPUs) incl IB fabric + some storage. Alternative is a 3-yr "
+    "reserved cloud deal at $2.10/GPU-hr. Our colo power+space works out to ~$0.14/kWh all-in including "
+    "cooling. Over 3 years which is cheaper?"
+)
+
+
 def test_a_quote_for_several_machines_is_shared_between_them(assistant: Assistant) -> None:
     """ "$2.3M for 8 HGX H100 nodes": $287,500 a node, $2.3M in all, against 64 x $2.10 x 26,280 h = $3,532,032 of
     committed cloud over 3 years; buying wins (it read as $2.3M a node, $18.4M, before)."""
-    (answer,) = talk(
-        assistant,
-        "Vendor quote: $2.3M for 8 HGX H100 nodes (64 GPUs) incl IB fabric + some storage. Alternative is a 3-yr "
-        "reserved cloud deal at $2.10/GPU-hr. Our colo power+space works out to ~$0.14/kWh all-in including "
-        "cooling. Over 3 years which is cheaper?",
-    )
+    (answer,) = talk(assistant, _QUOTE_FOR_8_NODES)
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["capex_per_server"] == pytest.approx(287_500)
     assert call.output["totals"]["cloud"]["usd"] == pytest.approx(64 * 2.10 * 3 * 8760, rel=0.001)
@@ -1528,12 +1531,7 @@ def test_a_checkpoint_schedule_in_other_words_counts_its_checkpoints(
 def test_a_tariff_that_includes_cooling_is_not_marked_up_by_a_pue(assistant: Assistant) -> None:
     """ "$0.14/kWh all-in including cooling": a price per IT kWh, so PUE 1. For 64 H100s (8 servers of 10.2 kW
     at the wall per the DGX H100 user guide, 8.16 kW at 80%): the power line drops by the 1.58 PUE it carried."""
-    (answer,) = talk(
-        assistant,
-        "Vendor quote: $2.3M for 8 HGX H100 nodes (64 GPUs) incl IB fabric + some storage. Alternative is a 3-yr "
-        "reserved cloud deal at $2.10/GPU-hr. Our colo power+space works out to ~$0.14/kWh all-in including "
-        "cooling. Over 3 years which is cheaper?",
-    )
+    (answer,) = talk(assistant, _QUOTE_FOR_8_NODES)
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["pue"] == 1.0
     assert call.output["power"]["pue"] == 1.0
