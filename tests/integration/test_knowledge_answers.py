@@ -309,3 +309,22 @@ def test_decisions_added_for_set_21s_classes_lead_with_the_answer(
 ) -> None:
     answer = assistant.ask(question)
     assert re.search(says, lead(answer), re.DOTALL), lead(answer)[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        # FP8 changes the compute format, not the optimizer's FP32 master weights and Adam moments
+        # (Transformer Engine's low-precision training guide; DeepSeek-V3 report, section 3.3)
+        (
+            "does FP8 training on H100 cut our memory in half vs bf16? boss thinks so",
+            r"^No: .*12 bytes per parameter",
+        ),
+        ("FP8训练能把显存省一半吗 老板说可以", r"^不能：.*12 字节"),
+    ],
+)
+def test_whether_fp8_halves_training_memory_is_answered_no_with_the_optimizer_states(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    answer = assistant.ask(question)
+    assert re.search(says, lead(answer), re.DOTALL), lead(answer)[:300]
