@@ -1853,9 +1853,12 @@ def _aside(text: str, tools: list[str]) -> str | None:
             # what the clause is about lives in the rest ("…and will *it* be painfully slow?"): the cards and the
             # domain's words of the other clauses, never their figures
             rest = " ".join(c for c in clauses if c is not clause)
-            subject = dict.fromkeys(
-                m.group().lower() for pattern in (_CARD_NUMBER, _SUBJECT) for m in pattern.finditer(rest)
-            )
+            # a clause with a topic of its own ("do we need infiniband for it") takes only the cards it is
+            # about from the rest, not the figures asked there ("gaudi 3: memory, bf16, power?")
+            own_topic = bool(_SUBJECT.search(clause))
+            patterns = (_CARD_NUMBER, _FAMILY_WORD) if own_topic else (_CARD_NUMBER, _SUBJECT)
+            found = (m.group().lower() for pattern in patterns for m in pattern.finditer(rest))
+            subject = dict.fromkeys(w for w in found if not (own_topic and _NUMBER_FORMAT.fullmatch(w)))
             return " ".join([clause, *subject])
     return None
 
@@ -1868,6 +1871,11 @@ _SUBJECT = words(
     r"|tpu|mfu|fp8|fp4|fp16|bf16|int8|int4|mxfp\w*|nvfp4)\b",
     r"昇腾|训练|微调|全参|推理|预训练|卸载|显存|内存|张量并行|流水线并行|数据并行|生态|驱动",
 )
+
+
+# the accelerator families a clause can be about when its card is named without a model number ("gaudi 3")
+_NUMBER_FORMAT = re.compile(r"(?:bf|fp|tf|int|mxfp|nvfp)\d+", re.IGNORECASE)  # "bf16" is no card number
+_FAMILY_WORD = words(r"\b(?:ascend|gaudi|trainium|tpu|instinct|geforce)\b", r"昇腾")
 
 
 # a figure quoted in a question ("165", "330", "1,979"), and a card's model number ("4090", "910B")
@@ -2385,6 +2393,7 @@ def _refine(
         and (task is None or not (slots.params_b or slots.model or slots.other_gpus))
         and not counts
         and not (slots.other_gpus and asked == "ratio")  # "H100 to B200, how much faster at bf16?"
+        and asked != "ram"  # "how much system memory does a server with 8 MI300X need?": the host's, not HBM
     ):
         return ["gpu_spec"]  # "H200的显存带宽是多少": the catalog's figure, not a calculation
     if (

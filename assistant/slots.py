@@ -1576,6 +1576,9 @@ _ACTIVATIONS_ONLY = flags(
 )
 # the PCIe version of a card just named: "跟 pcie 版比呢", "vs the pcie version"
 _PCIE_VERSION = flags(r"pcie\s*(?:版本?|款|的(?:卡|版)|versions?|variants?|cards?|ones?\b|model)")
+# the server's memory named as such, against the card's: "system memory", "服务器内存" vs "GPU memory", "显存"
+_SERVER_MEMORY = flags(r"\b(?:system|host|cpu|server|main|node)\s+(?:memory|ram)\b|(?<!显)内存")
+_GPU_MEMORY_WORDS = flags(r"\b(?:gpu|card|device)\s+memory\b|\bhbm\b|\bvram\b|显存")
 _OVERVIEW_FIELDS = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "fp8_dense_tflops", "tdp_w")
 _WHY = flags(
     r"\bwhy\b|\bgains?\b|benefits?|\brisks?\b|\bpros\b|\bcons\b|trade-?offs?|\bworth\b|\bshould\b"
@@ -2861,6 +2864,9 @@ class SlotExtractor:
         if slots.budget or _NOT_A_PRICE.search(text):
             # "power cost of 16 H100s", "cost to train 7B", "$500k budget": not the price of the hardware
             fields = [f for f in fields if f not in PRICE_FIELDS]
+        if _SERVER_MEMORY.search(text) and not _GPU_MEMORY_WORDS.search(text):
+            # "how much system memory does a server with 8 MI300X need?": the host's RAM, not the card's HBM
+            fields = [f for f in fields if f != "memory_gb"]
         if "cloud_usd_per_gpu_hour" in fields or "server_price_usd" in fields:
             # one price is asked: by the hour, or of the server, not also the card's
             fields = [f for f in fields if f != "price_usd"]

@@ -41,7 +41,7 @@ class ToolBox:
             # a training run's cloud bill is its GPU-hours ("what would that run cost at $2.20?" prices the
             # previous turn's run); "N GPUs for D days" prices a reservation only when there is no run
             plan = (
-                self._cloud_after_compute([*(previous or []), *result.calls], on)
+                self._cloud_after_compute(previous or [], result.calls, on)
                 if name == "cloud_cost" and not on.gpu_hours
                 else None
             )
@@ -193,10 +193,16 @@ class ToolBox:
                 runs.append((name, slots))
         return runs
 
-    def _cloud_after_compute(self, calls: list[ToolCall], slots: Slots) -> Plan | None:
+    def _cloud_after_compute(
+        self, previous: list[ToolCall], calls: list[ToolCall], slots: Slots
+    ) -> Plan | None:
         """Cloud cost of the GPU-hours the latest training calculation produced: an estimate from a model
-        size, or a run timed from a measured throughput ("at $2.49/GPU-hour, what's the bill?")."""
-        runs = [c for c in reversed(calls) if c.name in {"training_compute", "run_time"}]
+        size, or a run timed from a measured throughput ("at $2.49/GPU-hour, what's the bill?"). Within one
+        turn the measured run prices the bill: "we measure 4,200 tokens/s/GPU … 800B tokens at $2.4" costs
+        the hours that rate takes, not the 6·N·D estimate shown beside it for comparison."""
+        timed = {"training_compute", "run_time"}
+        measured = [c for c in calls if c.name == "run_time"]
+        runs = measured + [c for c in reversed([*previous, *calls]) if c.name in timed and c not in measured]
         # with a price per card, the run on that card ("h100 is $2.10/hr and b200 is $4.60/hr")
         compute = next(
             (c for c in runs if slots.card_hourly and c.input.get("gpu") == slots.gpu), None

@@ -1535,3 +1535,26 @@ def test_a_tariff_that_includes_cooling_is_not_marked_up_by_a_pue(assistant: Ass
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["pue"] == 1.0
     assert call.output["power"]["pue"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("message", "total"),
+    [
+        # 800e9 tokens / 4,200 tokens/s per GPU / 3,600 = 52,910 GPU-hours; x $2.4 = $126,984
+        (
+            "我们测的 throughput 是 4200 tokens/s/gpu on H100，模型13B，要跑 800B tokens，云上 $2.4/gpu-hr，总共多少钱？",
+            "$126,984",
+        ),
+        # 1e12 / 3,000 / 3,600 = 92,593 GPU-hours, kept to four figures (92,590); x $2.10 = $194,439
+        (
+            "we measure 3,000 tokens/s per gpu training our 8B model, 1T tokens planned, cloud h100 at $2.10/gpu-hr. total bill?",
+            "$194,439",
+        ),
+    ],
+)
+def test_a_measured_rate_prices_the_run_not_the_6nd_estimate_beside_it(
+    assistant: Assistant, message: str, total: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert "cloud_cost" in tools(answer), answer.answer[:200]
+    assert total in first_sentence(answer), answer.answer[:300]

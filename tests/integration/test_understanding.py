@@ -1923,7 +1923,12 @@ def test_a_price_and_a_duration_asked_together_are_both_answered(
 
 @pytest.mark.parametrize(
     "message",
-    ["ram + cpu core count for a node with 8 h100s?", "8卡H200训练机配多少内存、CPU要几核"],
+    [
+        "ram + cpu core count for a node with 8 h100s?",
+        "8卡H200训练机配多少内存、CPU要几核",
+        # "system memory" beside a card is the host's RAM, not the card's HBM figure
+        "how much system memory and how many cores does a server with 8 H100 need for training?",
+    ],
 )
 def test_host_ram_and_cpu_cores_are_both_answered(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
