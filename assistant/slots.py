@@ -25,6 +25,7 @@ from assistant.numbers import (
 )
 from knowledge.names import Mention, NameIndex, variant
 from tools.gpu_spec import PRICE_FIELDS
+from tools.storage import COMPRESSION_RATIOS
 
 
 class Slots(BaseModel):
@@ -289,6 +290,16 @@ class Slots(BaseModel):
     data_tokenized: bool = Field(
         default=False, description="The data size given is of the tokenised shards, not raw text."
     )
+    data_compression: float | None = Field(
+        default=None, description="How many times larger the raw data is uncompressed ('jsonl.zst': 3.19)."
+    )
+    data_kept_share: float | None = Field(
+        default=None, description="Share of the raw data kept after cleaning ('清洗后剩20%')."
+    )
+    to_tokenize: bool = Field(
+        default=False, description="The raw data is still to be tokenized ('tokenize之后需要多少存储')."
+    )
+    disk_tb: float | None = Field(default=None, description="Capacity of one disk, TB ('单盘20TB').")
     storage_tb: float | None = Field(default=None, description="Data kept in priced cloud storage, TB.")
     storage_price_per_gb_month: float | None = Field(
         default=None, description="A storage price per GB-month."
@@ -1439,7 +1450,7 @@ _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*toke
 _RAW_DATA = flags(
     rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
     # "400 TB raw", "400TB of raw video", "400TB原始视频"
-    rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:of\s*)?(?:raw|原始)"
+    rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:的\s*)?(?:of\s*)?(?:the\s*)?(?:raw|原始|crawl|web\s*(?:text|data|crawl)|text|jsonl|corpus|common\s*crawl|语料|文本|网页)"
 )
 _KEEP_ALL = flags(
     r"\bkeep (?:all|every one|them all)\b|\ball of them\b|全部(?:保留|留着|都留)|都(?:保留|留着|要留)|一个不删"
@@ -1448,6 +1459,32 @@ _EVERY_STEPS = flags(rf"every\s*{DECIMAL}\s*(k)?\s*steps?|每\s*{DECIMAL}\s*(k|�
 _RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万)?\s*(?:training\s*)?(?:steps?\b|步)")
 # the data already tokenised: "tokenized dataset is ~12TB", "分词后数据 12TB"
 _TOKENIZED = flags(r"tokeni[sz]ed|分词后|token\s*化后?|(?:token|tok)\s*ids?")
+# raw data still to be tokenized: "we will tokenize it", "tokenize之后需要多少存储", "after tokenization"
+_TO_TOKENIZE = flags(
+    r"\b(?:will|to|going to|gonna|then|and)\s+tokeni[sz]e\b|\bafter tokeni[sz](?:ation|ing)\b|\bonce tokeni[sz]ed\b"
+    r"|tokeni[sz]e\s*(?:之后|以后|后|完)|分词(?:之后|以后|后|完)|token\s*化(?:之后|以后|后)"
+)
+# a compressed delivery: "jsonl.zst", "zstd compressed", ".gz", "压缩后40TB"
+_COMPRESSED = flags(r"\.zst\b|\bzstd\b|\.gz\b|\bgzip(?:ped)?\b|\bcompressed\b|压缩(?:过|后|的|包|格式)")
+_GZIP = flags(r"\.gz\b|\bgzip")
+_COMPRESSION_RATIO = flags(
+    rf"(?:compression ratio|compresses|压缩比|压缩率)\s*(?:of|is|是|约|大概|about|~|=)?\s*{DECIMAL}\s*(?:x|:\s*1|倍)?"
+)
+# the share cleaning keeps: "清洗后大概剩20%", "after dedup about 30% is left", "keep only 20% after filtering";
+# and the share it drops: "filtering throws away 80%", "过滤掉80%"
+_KEPT_SHARE = flags(
+    rf"(?:清洗|过滤|去重|筛选|处理|质量过滤)\s*(?:完|之后|以后|后)?\s*(?:大概|大约|约|只|还)?\s*(?:剩下?|保留|留下|剩余)\s*(?:大概|大约|约|只有)?\s*{DECIMAL}\s*%"
+    rf"|\b(?:after|post)[- ](?:cleaning|filtering|dedup\w*|quality filtering)[^.?;]{{0,24}}?{DECIMAL}\s*%\s*(?:of it\s*)?(?:remains?|is left|left|survives?|is kept|kept)"
+    rf"|\b(?:keep|keeps|retain|retains|left with|survives?)\s*(?:only\s*|about\s*|roughly\s*|~)?{DECIMAL}\s*%\s*(?:of it\s*)?(?:after|once|post)[- ]?(?:cleaning|filtering|dedup)"
+)
+_DROPPED_SHARE = flags(
+    rf"(?:cleaning|filtering|dedup\w*)\s*(?:drops|removes|throws away|cuts|discards)\s*(?:about\s*|~|roughly\s*)?{DECIMAL}\s*%"
+    rf"|(?:清洗|过滤|去重)\s*掉\s*(?:大概|约)?\s*{DECIMAL}\s*%"
+)
+_DISK_SIZE = flags(
+    rf"(?:单盘|每块盘|每块硬盘|每盘|单块盘|单块硬盘)\s*(?:是|为|用)?\s*{DECIMAL}\s*(?:tb?|t)\b"
+    rf"|{DECIMAL}\s*(?:tb|t)\s*(?:的)?\s*(?:hdds?|disks?|drives?|硬盘|盘|机械盘)"
+)
 _GROWTH = flags(
     rf"(?:每天|每日|per day|a day|daily)\s*(?:新增|增加|增长|grow(?:s|ing)?(?:\s*by)?|add(?:s|ing)?|ingest(?:s|ing)?)?\s*{DECIMAL}\s*(tb|gb|pb)\b"
     rf"|{DECIMAL}\s*(tb|gb|pb)\s*(?:per day|a day|/\s*day|每天|daily)"
@@ -2774,9 +2811,20 @@ class SlotExtractor:
             slots.residual_share = float(_group(match, 1, 2, 3, 4, 5) or 0) / 100
         if match := take(_PEAK):
             slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
+        if match := take(_KEPT_SHARE):
+            slots.data_kept_share = float(_group(match, 1, 2, 3) or 100) / 100
+        elif match := take(_DROPPED_SHARE):
+            slots.data_kept_share = 1 - float(_group(match, 1, 2) or 0) / 100
+        if match := take(_DISK_SIZE):
+            slots.disk_tb = float(_group(match, 1, 2) or 0)
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
             slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
+        slots.to_tokenize = bool(_TO_TOKENIZE.search(text))
+        if match := take(_COMPRESSION_RATIO):
+            slots.data_compression = float(match.group(1))
+        elif _COMPRESSED.search(text):
+            slots.data_compression = COMPRESSION_RATIOS["gzip" if _GZIP.search(text) else "zstd"]
         if match := take(_GROWTH):
             slots.growth_tb_per_day = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_REPLICAS):

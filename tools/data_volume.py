@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 
 from knowledge.catalog import Catalog
 from tools.common import Reference, ToolInput, ToolOutput, round_sig
-from tools.storage import NANOGPT, OPENAI_TOKENS, TB, TIB, TokenIdBytes
+from tools.storage import LZBENCH, NANOGPT, OPENAI_TOKENS, TB, TIB, TokenIdBytes
 
 UINT16_MAX_VOCAB = 65_536
 UNITS = Reference(
@@ -39,6 +39,28 @@ class DataVolumeInput(ToolInput):
     )
     vocab_size: int | None = Field(
         default=None, ge=2, le=10_000_000, description="Vocabulary, to check uint16."
+    )
+    text_tb: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e7,
+        description="Raw text still to be tokenized, TB as stored (with compression_ratio and kept_share): "
+        "its tokens and their ids are estimated from it.",
+    )
+    compression_ratio: float = Field(
+        default=1.0,
+        ge=1,
+        le=50,
+        description="How many times larger text_tb is uncompressed (jsonl.zst: about 3.2; 1 for plain text).",
+    )
+    kept_share: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Share of text_tb kept after cleaning, filtering and deduplication (0.2 keeps a fifth).",
+    )
+    disk_tb: float | None = Field(
+        default=None, gt=0, le=1000, description="Capacity of one disk, TB: the disks the data needs."
     )
     raw_tb: float | None = Field(default=None, ge=0, le=1e7, description="Data on hand now, TB.")
     growth_tb_per_day: float | None = Field(default=None, ge=0, le=1e5, description="New data per day, TB.")
@@ -91,6 +113,7 @@ class DataVolumeInput(ToolInput):
         if not any(
             (
                 self.tokens_b,
+                self.text_tb,
                 self.raw_tb is not None,
                 self.tokens_per_second_per_gpu,
                 self.samples_per_second_per_gpu,
@@ -98,8 +121,11 @@ class DataVolumeInput(ToolInput):
             )
         ):
             raise ValueError(
-                "give tokens_b, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or checkpoint_tb"
+                "give tokens_b, text_tb, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or "
+                "checkpoint_tb"
             )
+        if self.text_tb and (self.tokens_b or self.raw_tb is not None):
+            raise ValueError("text_tb estimates the tokens: give it without tokens_b or raw_tb")
         if (self.tokens_per_second_per_gpu or self.samples_per_second_per_gpu) and not self.gpus:
             raise ValueError("a read rate per GPU needs gpus, the GPUs reading data")
         if bool(self.samples_per_second_per_gpu) != bool(self.sample_mb):
@@ -123,6 +149,13 @@ class DataVolumeInput(ToolInput):
 
 
 class DataVolumeOutput(ToolOutput):
+    text_uncompressed_tb: float | None = Field(
+        default=None, description="text_tb x compression ratio: the text uncompressed, TB."
+    )
+    tokens_b: float | None = Field(
+        default=None,
+        description="Tokens: as given, or estimated from text_tb (uncompressed x kept share / text bytes per token).",
+    )
     token_ids_tb: float | None = Field(description="tokens x bytes per id, TB.")
     token_ids_tib: float | None
     raw_text_tb: float | None = Field(default=None, description="tokens x text bytes per token, TB.")
@@ -148,6 +181,9 @@ class DataVolumeOutput(ToolOutput):
     checkpoints_tb: float | None = Field(
         default=None, description="checkpoint size x checkpoints kept (+1 while the next is written), TB."
     )
+    disks: int | None = Field(
+        default=None, description="Disks of disk_tb for the capacity kept (or the token ids), rounded up."
+    )
 
 
 def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
@@ -163,13 +199,35 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
     assumptions: list[str] = []
     warnings: list[str] = []
     formulas: list[str] = []
-    ids_tb = ids_tib = text_tb = kept = read = write = None
+    ids_tb = ids_tib = text_tb = kept = read = write = uncompressed = None
     width = inp.bytes_per_token_id
-    if inp.tokens_b:
-        size = inp.tokens_b * 1e9 * width
+    tokens_b = inp.tokens_b
+    if inp.text_tb:
+        # "2 PB of raw data, 20% left after cleaning", "40 TB of jsonl.zst": the text the tokenizer sees, then its
+        # tokens at the bytes of text per token
+        uncompressed = round_sig(inp.text_tb * inp.compression_ratio)
+        text_tb = round_sig(inp.text_tb * inp.compression_ratio * inp.kept_share)
+        tokens_b = round_sig(
+            inp.text_tb * inp.compression_ratio * inp.kept_share * TB / inp.text_bytes_per_token / 1e9
+        )
+        formulas.append(
+            "tokens = text x compression ratio x share kept / text bytes per token; token ids = tokens x bytes per id"
+        )
+        if inp.compression_ratio > 1:
+            assumptions.append(
+                f"{inp.text_tb:g} TB compressed x {inp.compression_ratio:g} = {uncompressed:g} TB of text "
+                "uncompressed (`zstd -l` or `gzip -l` prints your files' real ratio)"
+            )
+        if inp.kept_share < 1:
+            assumptions.append(
+                f"{inp.kept_share:.0%} kept after cleaning and deduplication: {text_tb:g} TB of text"
+            )
+    if tokens_b:
+        size = tokens_b * 1e9 * width
         ids_tb, ids_tib = round_sig(size / TB), round_sig(size / TIB)
-        text_tb = round_sig(inp.tokens_b * 1e9 * inp.text_bytes_per_token / TB)
-        formulas.append("token ids = tokens x bytes per id; raw text = tokens x text bytes per token")
+        if not inp.text_tb:
+            text_tb = round_sig(tokens_b * 1e9 * inp.text_bytes_per_token / TB)
+            formulas.append("token ids = tokens x bytes per id; raw text = tokens x text bytes per token")
         assumptions.append(f"{width} bytes per token id ({'uint16' if width == 2 else 'uint32'})")
         assumptions.append(
             f"{inp.text_bytes_per_token:g} bytes of raw text per token (English averages about 4; measure your "
@@ -191,6 +249,12 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
             f"{inp.raw_tb:g} TB now" + (f" + {inp.growth_tb_per_day:g} TB/day x {inp.retention_days:g} days" if grown else "")
             + f", {inp.replicas} cop{'y' if inp.replicas == 1 else 'ies'}"
         )  # fmt: skip
+    elif inp.text_tb and ids_tb is not None:
+        # the tokenized shards are what training keeps; the source text is archived once, elsewhere
+        kept = round_sig(ids_tb * inp.replicas)
+        formulas.append("kept = token ids x copies")
+        if inp.replicas > 1:
+            assumptions.append(f"{inp.replicas} copies of the token ids")
     elif inp.tokens_b and inp.replicas > 1 and ids_tb is not None and text_tb is not None:
         # "keep roughly 3x for dedup stages and versions": the text and its ids, that many times over
         kept = round_sig((ids_tb + text_tb) * inp.replicas)
@@ -245,11 +309,23 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         assumptions.append(
             "one more checkpoint is on disk while the next is written, before the oldest is deleted"
         )
+    disks = None
+    if inp.disk_tb and (kept or ids_tb or store):
+        # "20 TB disks, three copies: how many disks?": the capacity over one disk's, before spares and the
+        # file system's own overhead
+        disks = math.ceil((kept or ids_tb or store or 0) / inp.disk_tb - 1e-9)
+        formulas.append("disks = capacity / disk size, rounded up")
+        assumptions.append(f"{inp.disk_tb:g} TB per disk, before hot spares and file-system or RAID overhead")
+    sources = [NANOGPT, OPENAI_TOKENS, UNITS] if tokens_b else [NANOGPT, UNITS]
+    if inp.text_tb and inp.compression_ratio > 1:
+        sources.append(LZBENCH)
     return DataVolumeOutput(
         formula="; ".join(formulas),
         assumptions=assumptions,
         warnings=warnings,
-        sources=[NANOGPT, OPENAI_TOKENS, UNITS] if inp.tokens_b else [NANOGPT, UNITS],
+        sources=sources,
+        text_uncompressed_tb=uncompressed,
+        tokens_b=tokens_b,
         token_ids_tb=ids_tb,
         token_ids_tib=ids_tib,
         raw_text_tb=text_tb,
@@ -263,4 +339,5 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         checkpoints_kept=kept_count,
         checkpoints_tb=store,
         transfer_seconds=transfer,
+        disks=disks,
     )

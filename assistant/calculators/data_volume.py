@@ -31,7 +31,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["tokens_b"] = slots.tokens_b
         if slots.model:
             payload["vocab_size"] = catalog.model(slots.model).vocab_size
-    if slots.raw_data_tb is not None:
+    if slots.raw_data_tb and not slots.data_tokenized and "tokens_b" not in payload and _to_tokenize(slots):
+        # "2PB原始数据，清洗后剩20%，tokenize之后多少", "40 TB of jsonl.zst, we will tokenize it": the tokens that
+        # text makes and their ids, not the raw bytes again
+        payload["text_tb"] = slots.raw_data_tb
+        if slots.data_compression:
+            payload["compression_ratio"] = slots.data_compression
+        if slots.data_kept_share:
+            payload["kept_share"] = slots.data_kept_share
+        if slots.replicas:
+            payload["replicas"] = slots.replicas
+    elif slots.raw_data_tb is not None:
         payload["raw_tb"] = slots.raw_data_tb
         if slots.growth_tb_per_day:
             payload.update(
@@ -76,9 +86,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 checkpoint_interval_hours=slots.checkpoint_hours,
                 checkpoint_window_hours=round((slots.retention_days or 0) * 24, 6),
             )
+    if slots.disk_tb and payload.keys() & {"text_tb", "raw_tb", "tokens_b", "checkpoint_tb"}:
+        payload["disk_tb"] = slots.disk_tb  # "单盘20TB 三副本 要多少块盘"
     if not payload.keys() - {"bytes_per_token_id"}:
         return None
     return Plan(tool="data_volume", payload=payload, assumed=assumptions)
+
+
+def _to_tokenize(slots: Slots) -> bool:
+    """Whether the raw data given is text still to be tokenized: said so, compressed, or cleaned down to a share."""
+    return bool(slots.to_tokenize or slots.data_compression or slots.data_kept_share)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
@@ -177,7 +194,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{num(i['tokens_per_second_per_gpu'])} token/s × {i['bytes_per_token_id']} 字节）：决定存储带宽的是检查点，不是数据读取。"
         )
         rows.append(Row(en="Data read rate", zh="数据读取速率", value=f"{num(o['read_mb_s'])} MB/s"))
-    if o.get("token_ids_tb") is not None:
+    if o.get("token_ids_tb") is not None and i.get("text_tb"):
+        en_text, zh_text, text_rows = _from_text(i, o)
+        en.append(en_text)
+        zh.append(zh_text)
+        rows.extend(text_rows)
+    elif o.get("token_ids_tb") is not None:
         width = "uint16" if i.get("bytes_per_token_id") == 2 else "uint32"
         text = o.get("raw_text_tb")
         per = num(i.get("text_bytes_per_token", 4))
@@ -201,7 +223,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         rows.append(Row(en="Token ids", zh="分词后数据", value=f"{num(o['token_ids_tb'])} TB"))
         if text:
             rows.append(Row(en="Raw text", zh="原始文本", value=f"{num(text)} TB"))
-    if o.get("kept_tb") is not None:
+    if o.get("kept_tb") is not None and i.get("text_tb"):
+        copies = i.get("replicas", 1)
+        if copies > 1:
+            en.append(
+                f"With {copies} copies that is **{num(o['kept_tb'])} TB** ({num(o['kept_pb'])} PB) of raw capacity."
+            )
+            zh.append(f"{copies} 副本共需约 **{num(o['kept_tb'])} TB**（{num(o['kept_pb'])} PB）裸容量。")
+            rows.append(Row(en="Capacity with copies", zh="含副本总容量", value=f"{num(o['kept_tb'])} TB"))
+    elif o.get("kept_tb") is not None:
         en.append(
             f"Keeping it takes **{num(o['kept_tb'])} TB** ({num(o['kept_pb'])} PB) of raw capacity "
             f"with {i.get('replicas', 1)} cop{'y' if i.get('replicas', 1) == 1 else 'ies'}."
@@ -210,7 +240,72 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"总共需要约 **{num(o['kept_tb'])} TB**（{num(o['kept_pb'])} PB）裸容量（{i.get('replicas', 1)} 副本）。"
         )
         rows.append(Row(en="Capacity kept", zh="总容量", value=f"{num(o['kept_tb'])} TB"))
+    if (disks := o.get("disks")) is not None:
+        total = o.get("kept_tb") or o.get("token_ids_tb") or o.get("checkpoints_tb")
+        en.insert(
+            0,
+            f"You need **{disks} disks** of {num(i['disk_tb'])} TB for {num(total)} TB, before hot spares and "
+            "file-system or RAID overhead (plan 10-20% more).",
+        )
+        zh.insert(
+            0,
+            f"需要 **{disks} 块** {num(i['disk_tb'])} TB 硬盘（{num(total)} TB），未计热备盘和文件系统/RAID 开销（再多留 10%-20%）。",
+        )
+        rows.insert(0, Row(en="Disks", zh="硬盘数", value=f"{disks} x {num(i['disk_tb'])} TB"))
     return Summary(headline_en=" ".join(en), headline_zh="".join(zh), inputs=[], results=rows)
+
+
+def _tokens_zh(tokens_b: float) -> str:
+    """A token count as Chinese engineers say it: "100 万亿" for 100T, "3,190 亿" for 319B."""
+    if tokens_b >= 1000:
+        return f"{num(tokens_b / 1000)} 万亿（{num(tokens_b / 1000)}T）"
+    return f"{num(tokens_b * 10)} 亿（{num(tokens_b)}B）"
+
+
+def _from_text(i: dict[str, Any], o: dict[str, Any]) -> tuple[str, str, list[Row]]:
+    """Raw text still to be tokenized: the text kept, its tokens and the ids' size, in the order they follow."""
+    width = "uint16" if i.get("bytes_per_token_id") == 2 else "uint32"
+    ratio, share, per = (
+        i.get("compression_ratio", 1),
+        i.get("kept_share", 1),
+        num(i.get("text_bytes_per_token", 4)),
+    )
+    tokens = o["tokens_b"]
+    tokens_en = f"{num(tokens / 1000)}T" if tokens >= 1000 else f"{num(tokens)}B"
+    steps_en = [f"{num(i['text_tb'])} TB"]
+    steps_zh = [f"{num(i['text_tb'])} TB"]
+    if ratio > 1:
+        steps_en.append(f"x {num(ratio)} uncompressed")
+        steps_zh.append(f"解压 x {num(ratio)}")
+    if share < 1:
+        steps_en.append(f"x {share:.0%} kept")
+        steps_zh.append(f"清洗后保留 {share:.0%}")
+    made_en = " ".join(steps_en) + f" = {num(o['raw_text_tb'])} TB of text"
+    made_zh = "，".join(steps_zh) + f"，得到 {num(o['raw_text_tb'])} TB 文本"
+    en = (
+        f"Tokenized, the data takes about **{num(o['token_ids_tb'])} TB** ({num(o['token_ids_tib'])} TiB) as {width} ids: "
+        f"{made_en}, about **{tokens_en} tokens** at {per} bytes of text per token"
+        + (
+            f" ({num(o['token_ids_tb'] / 2)} TB as uint16 if the vocabulary fits 65,536 ids)."
+            if width == "uint32"
+            else "."
+        )
+    )
+    zh = (
+        f"分词后约 **{num(o['token_ids_tb'])} TB**（{num(o['token_ids_tib'])} TiB，{width} 存储）：{made_zh}，"
+        f"按每 token {per} 字节约 **{_tokens_zh(tokens)} token**"
+        + (
+            f"（词表不超过 65,536 时用 uint16 减半为 {num(o['token_ids_tb'] / 2)} TB）。"
+            if width == "uint32"
+            else "。"
+        )
+    )
+    rows = [
+        Row(en="Text after cleaning", zh="清洗后文本", value=f"{num(o['raw_text_tb'])} TB"),
+        Row(en="Tokens", zh="token 数", value=tokens_en),
+        Row(en="Token ids", zh="分词后数据", value=f"{num(o['token_ids_tb'])} TB"),
+    ]
+    return en, zh, rows
 
 
 CALCULATOR = Calculator(

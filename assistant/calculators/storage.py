@@ -95,6 +95,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     elif slots.raw_data_tb:
         payload["dataset_raw_gb"] = slots.raw_data_tb * 1000
+        if slots.data_compression:
+            payload["raw_compression_ratio"] = slots.data_compression  # "40 TB of jsonl.zst"
+        if slots.data_kept_share:
+            payload["raw_kept_share"] = slots.data_kept_share  # "清洗后剩20%"
     return Plan(tool="storage", payload=payload, assumed=assumptions,
                 ask=None if slots.tokens_b or slots.raw_data_tb else assumed("How large is the training dataset (tokens)?", "训练数据集有多少 token？"))  # fmt: skip
 

@@ -478,6 +478,29 @@ RULES: list[Rule] = [
         r"(?P<n>\d+) copies of the raw text and the token ids \(given\)",
         "原始文本和 token id 各保留 {n} 份（用户给定）",
     ),
+    rule(r"(?P<n>\d+) copies of the token ids", "token id 数据保留 {n} 份"),
+    rule(
+        rf"(?P<share>{NUMBER})% kept after cleaning and deduplication: (?P<tb>{NUMBER}) TB of text",
+        "清洗、去重后保留 {share}%：{tb} TB 文本",
+    ),
+    rule(
+        rf"(?P<share>{NUMBER})% of the text kept after cleaning and deduplication",
+        "清洗、去重后保留 {share}% 的文本",
+    ),
+    rule(
+        rf"(?P<disk>{NUMBER}) TB per disk, before hot spares and file-system or RAID overhead",
+        "每块盘 {disk} TB，未计热备盘和文件系统或 RAID 开销",
+    ),
+    rule(
+        rf"(?P<c>{NUMBER}) TB compressed x (?P<r>{NUMBER}) = (?P<u>{NUMBER}) TB of text uncompressed "
+        r"\(`zstd -l` or `gzip -l` prints your files' real ratio\)",
+        "压缩后 {c} TB × {r} = 解压后 {u} TB 文本（`zstd -l` 或 `gzip -l` 可查看文件的实际压缩比）",
+    ),
+    rule(
+        rf"the (?P<c>{NUMBER}) TB are compressed: x (?P<r>{NUMBER}) = (?P<u>{NUMBER}) TB of text "
+        r"\(`zstd -l` prints the real ratio\)",
+        "这 {c} TB 是压缩数据：× {r} = {u} TB 文本（`zstd -l` 可查看实际压缩比）",
+    ),
     # scaling
     rule(
         r"the same job \(model, batch per GPU, sequence length\) on both runs",

@@ -288,8 +288,13 @@ RULES: list[Rule] = [
         "请给出 gpu（目录中的卡）或 gpu_memory_gb（每卡显存）",
     ),
     rule(
-        r"input: give tokens_b, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or checkpoint_tb",
-        "请给出 tokens_b、raw_tb、tokens_per_second_per_gpu、samples_per_second_per_gpu 或 checkpoint_tb 之一",
+        r"input: give tokens_b, text_tb, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or "
+        r"checkpoint_tb",
+        "请给出 tokens_b、text_tb、raw_tb、tokens_per_second_per_gpu、samples_per_second_per_gpu 或 checkpoint_tb 之一",
+    ),
+    rule(
+        r"input: text_tb estimates the tokens: give it without tokens_b or raw_tb",
+        "text_tb 用来估算 token 数：给了 text_tb 就不要再给 tokens_b 或 raw_tb",
     ),
     rule(
         r"input: checkpoint_tb needs write_seconds \(the time allowed to write it\), the checkpoints kept "

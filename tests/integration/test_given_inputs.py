@@ -1558,3 +1558,46 @@ def test_a_measured_rate_prices_the_run_not_the_6nd_estimate_beside_it(
     (answer,) = talk(assistant, message)
     assert "cloud_cost" in tools(answer), answer.answer[:200]
     assert total in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "tokens_b", "ids_tb"),
+    [
+        # 2,000 TB x 20% kept = 400 TB of text; / 4 bytes per token = 100T tokens; x 4-byte ids = 400 TB
+        ("我们有2PB原始数据，清洗后大概剩20%，tokenize之后需要多少存储", 100_000, 400),
+        # 300 TB of .jsonl.gz x 3.14 (lzbench, libdeflate -6 on Silesia) x 40% kept = 376.8 TB -> 94.2T tokens
+        ("we've got 300 TB of crawl as .jsonl.gz, dedup removes about 60%. tokenized size?", 94_200, 376.8),
+    ],
+)
+def test_raw_data_to_tokenize_is_counted_after_cleaning_and_decompression(
+    assistant: Assistant, message: str, tokens_b: float, ids_tb: float
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["data_volume"], answer.answer[:200]
+    out = output(answer, "data_volume")
+    assert out["tokens_b"] == pytest.approx(tokens_b, rel=1e-3)
+    assert out["token_ids_tb"] == pytest.approx(ids_tb, rel=1e-3)
+    assert num(ids_tb) in first_sentence(answer), answer.answer[:300]
+
+
+def test_disks_for_the_tokenized_data_follow_its_copies(assistant: Assistant) -> None:
+    """400 TB of token ids x 3 copies = 1,200 TB; / 20 TB disks = 60 disks."""
+    _, answer = talk(
+        assistant,
+        "我们有2PB原始数据，清洗后大概剩20%，tokenize之后需要多少存储",
+        "用HDD的话 单盘20TB 三副本 要多少块盘",
+    )
+    assert output(answer, "data_volume")["disks"] == 60
+    assert "60 块" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_compressed_dataset_for_a_storage_plan_is_tokenized_from_its_text(assistant: Assistant) -> None:
+    """40 TB of jsonl.zst x 3.19 = 127.6 TB of text -> 31.9T tokens -> 127.6 TB of uint32 ids (no model vocabulary
+    given: 4 bytes), not the 40 TB read as if it were the text."""
+    (answer,) = talk(
+        assistant,
+        "dataset is 40 TB of raw web text (jsonl.zst compressed). we will tokenize it. need a storage plan for a "
+        "128 GPU H100 cluster, training a 30B",
+    )
+    assert tools(answer) == ["storage"], answer.answer[:200]
+    assert output(answer, "storage")["tokenized_gb"] == pytest.approx(127_600, rel=1e-3)

@@ -276,6 +276,8 @@ TARGETED: list[Payload] = [
     ("data_volume", {"tokens_b": 15000, "bytes_per_token_id": 2}),
     ("data_volume", {"checkpoint_tb": 1, "link_gbit_s": 400}),  # a copy timed over a link
     ("data_volume", {"raw_tb": 50, "growth_tb_per_day": 1, "retention_days": 365, "replicas": 3}),
+    ("data_volume", {"text_tb": 2000, "kept_share": 0.2, "replicas": 3, "disk_tb": 20}),
+    ("data_volume", {"text_tb": 40, "compression_ratio": 3.19}),
     ("data_volume", {"raw_tb": 80}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),
     ("data_volume", {"checkpoint_tb": 1, "write_seconds": 60}),
@@ -366,6 +368,7 @@ TARGETED: list[Payload] = [
     ("network", {"params_b": 70, "gpu": "h100-sxm", "gpus_per_node": 8, "step_time_s": 2, "target_comm_share": 0.2}),
     # storage: token widths, raw text, checkpoint history, several servers, local NVMe given
     ("storage", {"params_b": 7, "dataset_tokens_b": 1000, "bytes_per_token_id": 4}),
+    ("storage", {"params_b": 30, "dataset_raw_gb": 40000, "raw_compression_ratio": 3.19, "raw_kept_share": 0.5}),
     ("storage", {"model": "llama-2-7b", "dataset_tokens_b": 2000, "keep_raw_text": True, "run_days": 30,
                  "keep_weights_only_history": True, "nodes": 16}),
     ("storage", {"model": "llama-3-70b", "dataset_raw_gb": 4000, "checkpoint_interval_hours": 6, "run_days": 10,

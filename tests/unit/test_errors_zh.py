@@ -142,6 +142,7 @@ INVALID: list[Payload] = [
     ("run_time", {"gpu_hours": 1000, "step_time_s": 3}),
     ("data_volume", {}),
     ("serving_capacity", {"demand_tokens_per_second": 1000}),
+    ("data_volume", {"text_tb": 40, "tokens_b": 10}),
     ("data_volume", {"checkpoint_tb": 1}),
     ("data_volume", {"tokens_b": 1, "nodes": 4}),
     ("data_volume", {"checkpoints_kept": 4, "tokens_b": 1}),

@@ -104,3 +104,34 @@ def test_a_checkpoint_copied_over_a_link_takes_its_bits_over_the_rate() -> None:
     """1 TB = 8e12 bits; over 2 x 200 Gbit/s (4e11 bit/s) that is 20 s at line rate (SI units: 1 TB = 10^12 B)."""
     out = data_volume(DataVolumeInput(checkpoint_tb=1, link_gbit_s=400), CATALOG)
     assert out.transfer_seconds == pytest.approx(20)
+
+
+def test_raw_text_still_to_tokenize_gives_its_tokens_and_ids() -> None:
+    """2 PB of raw text, 20% kept after cleaning: 400 TB of text; at OpenAI's ~4 bytes of English text per token
+    that is 100T tokens, 400 TB as uint32 ids; three copies on 20 TB disks take 1,200 / 20 = 60 disks."""
+    out = data_volume(DataVolumeInput(text_tb=2000, kept_share=0.2, replicas=3, disk_tb=20), CATALOG)
+    assert out.raw_text_tb == pytest.approx(400)
+    assert out.tokens_b == pytest.approx(100_000)
+    assert out.token_ids_tb == pytest.approx(400)
+    assert out.kept_tb == pytest.approx(1200)
+    assert out.disks == 60
+
+
+def test_compressed_text_is_uncompressed_before_it_is_counted() -> None:
+    """40 TB of jsonl.zst at zstd's default level (lzbench, Silesia: 31.39% kept, 3.19:1) is 127.6 TB of text,
+    31.9T tokens at 4 bytes each; the source is cited."""
+    out = data_volume(DataVolumeInput(text_tb=40, compression_ratio=3.19), CATALOG)
+    assert out.text_uncompressed_tb == pytest.approx(127.6)
+    assert out.tokens_b == pytest.approx(31_900)
+    assert any("lzbench" in s.title for s in out.sources)
+
+
+def test_text_and_tokens_are_not_given_together() -> None:
+    with pytest.raises(ValidationError, match="text_tb estimates the tokens"):
+        DataVolumeInput(text_tb=10, tokens_b=100)
+
+
+def test_disks_for_tokens_alone_round_up() -> None:
+    # 3T tokens x 4 bytes = 12 TB on 7.68 TB disks: 1.56, so 2 disks
+    out = data_volume(DataVolumeInput(tokens_b=3000, disk_tb=7.68), CATALOG)
+    assert out.disks == 2
