@@ -485,7 +485,7 @@ _ACTIVE = flags(
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
 _PER_UNIT = flags(r"(?:每|per|/|a|every)\s*$")
 _TOKENS_AFTER = flags(
-    rf"(?:tokens?|数据量|语料)\s*(?:of|:|=|为|是|约|共)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
+    rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
     rf"|(?:dataset|data\s*set|data|corpus|训练数据|数据集|数据)\s*(?:size\s*)?(?:\w+\s+)?"
     rf"(?:翻倍到|增加到|扩到|变成|改成|到|is|of|goes to|grows to|doubles to|doubled to|to|=|:|为|是)\s*{NUMBER}\s*(t|b)(?![A-Za-z])"
@@ -850,6 +850,23 @@ _TRANSFER_CUE = flags(
 _LINK_RATE = flags(
     r"(?<![\d.])(?:(\d{1,2})\s*[x×]\s*)?(\d+(?:\.\d+)?)\s*(g|m)(?:b(?:it)?(?:/s|ps)?|be)?(?![a-z0-9])"
 )
+# the words that name a link before its rate: "我们出口10G", "uplink is 25G", "egress 10Gbps"
+_LINK_WORD = flags(
+    r"(?:出口|上行|带宽|专线|链路|网络|网卡|\begress|\buplink|\blink|\bbandwidth|\bnic|\bpipe)\W{0,3}(?:是|为|只有|有|is|of|=|:)?\s*$"
+)
+
+
+def _link_rate(text: str, checkpoint_tb: float) -> re.Match[str] | None:
+    """The link a copy goes over: the rate a link word names ("我们出口10G"), else the first rate that is not the
+    checkpoint's own size ("一个 900GB … 出口10G" is a 900 GB file over 10 Gbit/s)."""
+    rates = list(_LINK_RATE.finditer(text))
+    named = [m for m in rates if _LINK_WORD.search(text[max(0, m.start() - 12) : m.start()])]
+    if named:
+        return named[0]
+    size_gb = checkpoint_tb * 1000
+    return next((m for m in rates if abs(float(m.group(2)) - size_gb) > 1e-6 or m.group(1)), None)
+
+
 _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
@@ -920,7 +937,7 @@ _GLOBAL_BATCH = flags(
 _MFU_GAP = (
     r"(?:\s*(?:on|in|for|with|at|is|was|are|of|about|around|roughly|typically|usually|measured|only|just"
     r"|conservatively|conservative|assume|assumed|say|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为"
-    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计"
+    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计|能做到|做到|能达到|达到|能跑到|跑到|能上|提高到|提升到|提到|到|如果|要是"
     # "MFU is more like 20%", "realistic MFU is closer to 35", "MFU不知道 按35%吧"
     r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就)\s*){0,5}"
 )
@@ -1956,7 +1973,11 @@ class SlotExtractor:
                 # "8 GPUs at 3,000 tokens/s per GPU, 32 at 2,800": each run's total is its rate x its GPUs
                 slots.measured_runs = [(n, r * n) for n, r in slots.measured_runs]
             slots.tokens_per_second_per_gpu = None
-        if slots.checkpoint_tb and _TRANSFER_CUE.search(text) and (link := _LINK_RATE.search(masked)):
+        if (
+            slots.checkpoint_tb
+            and _TRANSFER_CUE.search(text)
+            and (link := _link_rate(masked, slots.checkpoint_tb))
+        ):
             # "2x200G to the storage fabric … how long to push a 1 TB shard": the link the copy goes over
             ports = int(link.group(1)) if link.group(1) else 1
             slots.transfer_gbit = (

@@ -200,7 +200,7 @@ class ToolBox:
         size, or a run timed from a measured throughput ("at $2.49/GPU-hour, what's the bill?"). Within one
         turn the measured run prices the bill: "we measure 4,200 tokens/s/GPU … 800B tokens at $2.4" costs
         the hours that rate takes, not the 6·N·D estimate shown beside it for comparison."""
-        timed = {"training_compute", "run_time"}
+        timed = {"training_compute", "run_time", "gpus_for_deadline"}
         measured = [c for c in calls if c.name == "run_time"]
         runs = measured + [c for c in reversed([*previous, *calls]) if c.name in timed and c not in measured]
         # with a price per card, the run on that card ("h100 is $2.10/hr and b200 is $4.60/hr")
@@ -209,7 +209,13 @@ class ToolBox:
         ) or next(iter(runs), None)
         if compute is None:
             return None
-        hours = compute.output["gpu_hours"]
+        if compute.name == "gpus_for_deadline":
+            # "cloud 租 H100 $2.2/GPU-hr 大概多少钱" after a GPU count for a deadline: those GPUs for the days the
+            # run takes on them, the run's own GPU-hours
+            out = compute.output
+            hours = round(out["gpus"] * out["days_at_gpus"] * 24, 1) if out.get("days_at_gpus") else 0
+        else:
+            hours = compute.output["gpu_hours"]
         if isinstance(hours, dict):
             hours = hours["expected"]
         if not hours:

@@ -9,6 +9,7 @@ converts units (TB = 10^12 bytes, TiB = 2^40) so nobody has to.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -62,6 +63,13 @@ class DataVolumeInput(ToolInput):
     disk_tb: float | None = Field(
         default=None, gt=0, le=1000, description="Capacity of one disk, TB: the disks the data needs."
     )
+    price_per_gb_month: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="A storage price per GB-month, in currency: what the capacity kept costs a month.",
+    )
+    currency: Literal["USD", "CNY"] = Field(default="USD", description="Currency of price_per_gb_month.")
     raw_tb: float | None = Field(default=None, ge=0, le=1e7, description="Data on hand now, TB.")
     growth_tb_per_day: float | None = Field(default=None, ge=0, le=1e5, description="New data per day, TB.")
     retention_days: float | None = Field(
@@ -183,6 +191,13 @@ class DataVolumeOutput(ToolOutput):
     )
     disks: int | None = Field(
         default=None, description="Disks of disk_tb for the capacity kept (or the token ids), rounded up."
+    )
+    priced_gb: float | None = Field(
+        default=None,
+        description="The capacity priced, GB: the checkpoints kept, else the data kept or its ids.",
+    )
+    monthly_cost: float | None = Field(
+        default=None, description="priced_gb x price per GB-month, in the input's currency."
     )
 
 
@@ -316,6 +331,14 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         disks = math.ceil((kept or ids_tb or store or 0) / inp.disk_tb - 1e-9)
         formulas.append("disks = capacity / disk size, rounded up")
         assumptions.append(f"{inp.disk_tb:g} TB per disk, before hot spares and file-system or RAID overhead")
+    priced = monthly = None
+    if inp.price_per_gb_month and (kept_count or kept or ids_tb):
+        # "保留20个，按 0.12元/GB/月 一个月多少钱": what is kept in steady state, at the price given
+        priced = round_sig(
+            (inp.checkpoint_tb or 0) * kept_count * 1000 if kept_count else (kept or ids_tb or 0) * 1000
+        )
+        monthly = round_sig(priced * inp.price_per_gb_month)
+        formulas.append("monthly cost = GB kept x price per GB-month")
     sources = [NANOGPT, OPENAI_TOKENS, UNITS] if tokens_b else [NANOGPT, UNITS]
     if inp.text_tb and inp.compression_ratio > 1:
         sources.append(LZBENCH)
@@ -340,4 +363,6 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         checkpoints_tb=store,
         transfer_seconds=transfer,
         disks=disks,
+        priced_gb=priced,
+        monthly_cost=monthly,
     )

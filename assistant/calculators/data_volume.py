@@ -86,6 +86,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 checkpoint_interval_hours=slots.checkpoint_hours,
                 checkpoint_window_hours=round((slots.retention_days or 0) * 24, 6),
             )
+    if slots.storage_price_per_gb_month and payload.keys() & {
+        "text_tb",
+        "raw_tb",
+        "tokens_b",
+        "checkpoint_tb",
+    }:
+        # "保留20个，按 0.12元/GB/月 一个月多少钱": the capacity kept, at that price
+        payload["price_per_gb_month"] = slots.storage_price_per_gb_month
+        payload["currency"] = "CNY" if slots.storage_price_currency == "CNY" else "USD"
     if slots.disk_tb and payload.keys() & {"text_tb", "raw_tb", "tokens_b", "checkpoint_tb"}:
         payload["disk_tb"] = slots.disk_tb  # "单盘20TB 三副本 要多少块盘"
     if not payload.keys() - {"bytes_per_token_id"}:
@@ -240,6 +249,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"总共需要约 **{num(o['kept_tb'])} TB**（{num(o['kept_pb'])} PB）裸容量（{i.get('replicas', 1)} 副本）。"
         )
         rows.append(Row(en="Capacity kept", zh="总容量", value=f"{num(o['kept_tb'])} TB"))
+    if (monthly := o.get("monthly_cost")) is not None:
+        sign = "¥" if i.get("currency") == "CNY" else "$"
+        price = f"{sign}{num(i['price_per_gb_month'])}"
+        en.insert(
+            0,
+            f"Storing {num(o['priced_gb'])} GB at {price} per GB-month costs about **{sign}{num(monthly)} a month**.",
+        )
+        zh.insert(0, f"按每 GB 每月 {price} 存 {num(o['priced_gb'])} GB，每月约 **{sign}{num(monthly)}**。")
+        rows.insert(0, Row(en="Monthly storage cost", zh="每月存储费用", value=f"{sign}{num(monthly)}"))
     if (disks := o.get("disks")) is not None:
         total = o.get("kept_tb") or o.get("token_ids_tb") or o.get("checkpoints_tb")
         en.insert(

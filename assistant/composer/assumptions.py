@@ -480,6 +480,10 @@ RULES: list[Rule] = [
     ),
     rule(r"(?P<n>\d+) copies of the token ids", "token id 数据保留 {n} 份"),
     rule(
+        r"one more checkpoint is on disk while the next is written, before the oldest is deleted",
+        "写下一个检查点时最旧的还没删，盘上会多一个",
+    ),
+    rule(
         rf"(?P<share>{NUMBER})% kept after cleaning and deduplication: (?P<tb>{NUMBER}) TB of text",
         "清洗、去重后保留 {share}%：{tb} TB 文本",
     ),

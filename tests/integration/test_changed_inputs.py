@@ -429,3 +429,32 @@ def test_a_better_mfu_then_a_shorter_deadline(assistant: Assistant) -> None:
     assert "**171 天**" in first_sentence(better)
     assert tools(sooner) == ["gpus_for_deadline"]
     assert "**368 张" in first_sentence(sooner)
+
+
+def test_tokens_changed_in_a_follow_up_are_tokens_not_a_model_size(assistant: Assistant) -> None:
+    """'tokens 改成 2.5T' changes the data: 6 x 7e9 x 2.5e12 / (989.4e12 x 40%) / 3,600 = 73,700 GPU-hours, 48 days
+    on 64 H800s (not a 2,500B model); the H800 rent then prices those hours: 73,700 x ¥13 = ¥958,100."""
+    _, changed, priced = talk(
+        assistant,
+        "7B 从零预训，1T tokens，64张H800，MFU按40%算，要多久",
+        "tokens 改成 2.5T 呢",
+        "租卡的话 H800 按 13块/卡时，大概多少钱",
+    )
+    compute = output(changed, "training_compute")
+    assert changed.tool_calls[0].input["params_b"] == 7
+    assert compute["days"]["expected"] == pytest.approx(48, rel=0.01)
+    assert "¥958,100" in first_sentence(priced), priced.answer[:300]
+
+
+def test_a_cloud_price_after_a_gpu_count_for_a_deadline_prices_that_run(assistant: Assistant) -> None:
+    """13B on 500B tokens at 45% MFU: 6 x 13e9 x 5e11 / (989.4e12 x 0.45) / 3,600 = 24,340 GPU-hours (40 H100s for
+    25.4 days); x $2.2 x 7.1 = ¥380,000: the MFU follow-up ('如果 MFU 能做到 45% 呢') and the price both count."""
+    _, faster, priced = talk(
+        assistant,
+        "我们要 train 一个 13B dense model，500B tokens，deadline 30 天，用 H100，MFU 按 35% 算，需要多少卡？",
+        "如果 MFU 能做到 45% 呢？",
+        "cloud 租 H100 $2.2/GPU-hr，换成人民币，汇率 7.1，大概多少钱（按 45% 那个）",
+    )
+    assert output(faster, "gpus_for_deadline")["gpus"] == 40
+    assert "cloud_cost" in tools(priced), priced.answer[:200]
+    assert output(priced, "cloud_cost")["total"]["cny"] == pytest.approx(380_128, rel=0.01)

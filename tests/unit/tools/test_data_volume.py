@@ -135,3 +135,13 @@ def test_disks_for_tokens_alone_round_up() -> None:
     # 3T tokens x 4 bytes = 12 TB on 7.68 TB disks: 1.56, so 2 disks
     out = data_volume(DataVolumeInput(tokens_b=3000, disk_tb=7.68), CATALOG)
     assert out.disks == 2
+
+
+def test_checkpoints_kept_are_priced_per_gb_month() -> None:
+    # 20 x 900 GB kept at ¥0.12 per GB-month (the price given): 18,000 GB, ¥2,160 a month
+    out = data_volume(
+        DataVolumeInput(checkpoint_tb=0.9, checkpoints_kept=20, price_per_gb_month=0.12, currency="CNY"),
+        CATALOG,
+    )
+    assert out.priced_gb == pytest.approx(18_000)
+    assert out.monthly_cost == pytest.approx(2160)
