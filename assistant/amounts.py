@@ -53,6 +53,8 @@ _MONEY = flags(
     # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
     rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿)"
     r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"
+    # a bare price per GPU-hour: "if we pay 2.50/gpu-hr", "2.2 per GPU-hour"
+    rf"|{_number('d')}(?=\s*(?:/|per)\s*(?:gpu|card|chip|accelerator)[\s-]*(?:h|hr|hrs|hour)(?![A-Za-z]))"
 )
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
@@ -243,9 +245,14 @@ def money_mentions(text: str) -> list[Money]:
         elif match.group("b"):
             number, mult, unit = match.group("b"), match.group("mb"), match.group("suf")
             mult = "万" if mult and mult.lower() == "w" else mult
-        else:
+        elif match.group("c"):
             number, mult, unit = match.group("c"), match.group("mc"), None
+        else:
+            number, mult, unit = match.group("d"), None, None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None
+        if match.group("d"):
+            # "we pay 2.50/gpu-hr": dollars in an English message, yuan in a Chinese one
+            currency = "CNY" if _CJK.search(text) else "USD"
         before = text[max(0, match.start() - 40) : match.start()]
         kind, unit_length = _kind(before, text[match.end() : match.end() + 40])
         nearby = before + text[match.end() : match.end() + 8]

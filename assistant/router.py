@@ -720,7 +720,7 @@ _ASKED = [
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
-    ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:大概|是|有)?\s*多少", r"\bmfu (?:are|is|do|would|will)\b",
+    ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:算下来|算出来|实际|大概|是|有|能到)*\s*(?:大概|是|有)?\s*(?:多少|几)", r"mfu\s*(?:正常|合理|偏低|算高|低不低|高不高)", r"\bmfu (?:are|is|do|would|will)\b",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("step_time", words(r"\btime per step\b|\bper[- ]step time\b|每步(?:要)?(?:多久|多长时间|耗时|时间)",r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
                         r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),

@@ -1365,7 +1365,9 @@ _BATCH_TOKENS = flags(
     rf"(?!\d|[.,]\d|\s*(?:gpus?|cards?|卡|张|nodes?|台|servers?))"
 )
 _NODE_TPS = flags(
-    rf"\b(?:each|per|every|one|an?|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+    rf"\b(?:each|per|every|one|an?|single|1)\s[^.;\n]{{0,25}}?(?:node|server|box|machine)\b[^.;\n]{{0,20}}?{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?"
+    # "on one 8xH100 node: 9,500 tokens/s per GPU": the node where a per-GPU rate was measured
+    r"(?!\s*(?:per|/|each|a|every)\s*(?:gpu|card|device|chip|accelerator))"
     rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)(?:(?!每卡|每张|单卡|每个?gpu)[^。；;\n]){{0,20}}?{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)s?\s*(?:/\s*s|每秒)"
     rf"|(?:每台|单台|一台|单机|每个节点|单节点|一个节点)[^。；;\n]{{0,8}}?每秒(?:钟)?\s*(?:能|可以|大概|约)?\s*(?:出|输出|生成|跑|处理)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
     rf"|{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|a|/|each)\s*(?:node|server|box|machine|台)"

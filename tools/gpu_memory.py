@@ -32,6 +32,11 @@ LORA = Reference(
     title="Hu et al., LoRA: Low-Rank Adaptation of Large Language Models (2021)",
     url="https://arxiv.org/abs/2106.09685",
 )
+FSDP_QLORA = Reference(
+    title="Answer.AI, You can now train a 70b language model at home (FSDP + QLoRA on two 24 GB GPUs, with "
+    "gradient checkpointing and CPU offloading), 2024-03-06",
+    url="https://www.answer.ai/posts/2024-03-06-fsdp-qlora",
+)
 ZERO_OFFLOAD = Reference(
     title="DeepSpeed memory requirements (estimate_zero2/zero3_model_states_mem_needs, buffer factor 1.5)",
     url="https://deepspeed.readthedocs.io/en/latest/memory.html",
@@ -82,6 +87,11 @@ class TrainingMemoryInput(ToolInput, ArchitectureFields):
         default=16, ge=1, le=4096, description="LoRA rank r (adapters on every linear layer)."
     )
     offload_optimizer: bool = Field(default=False, description="ZeRO-Offload: optimizer states in host RAM.")
+    offload_params: bool = Field(
+        default=False,
+        description="FSDP CPU offload / ZeRO-3 offload_param: the sharded weights live in host RAM and each "
+        "layer is gathered onto the GPU when it runs (needs zero_stage 3).",
+    )
     keep: list[Literal["seq_len", "micro_batch", "gpus", "finetune", "offload_optimizer"]] = Field(
         default_factory=list,
         description="Settings the suggested fixes must not change (a sequence length the data needs, the GPUs "
@@ -107,6 +117,8 @@ class TrainingMemoryInput(ToolInput, ArchitectureFields):
             raise ValueError(
                 f"gpus ({self.gpus}) must be a multiple of tensor x pipeline x context parallel ({group})"
             )
+        if self.offload_params and self.zero_stage != 3:
+            raise ValueError("offload_params offloads the shards of ZeRO stage 3 (FSDP): set zero_stage 3")
         return self
 
 
@@ -141,6 +153,7 @@ class FitSettings(BaseModel):
     seq_len: int
     finetune: Finetune
     offload_optimizer: bool
+    offload_params: bool = False
 
 
 class FitSuggestion(BaseModel):
@@ -165,6 +178,7 @@ def _suggest(text: str, changed: TrainingMemoryInput, arch: Architecture) -> Fit
         seq_len=changed.seq_len or arch.max_context,
         finetune=changed.finetune,
         offload_optimizer=changed.offload_optimizer,
+        offload_params=changed.offload_params,
     )
     return FitSuggestion(
         change=text,
@@ -280,6 +294,10 @@ def _breakdown(
     grads = trainable * g / (shard_group if stage >= 2 else 1)
     optim = trainable * k / (shard_group if stage >= 1 else 1)
     host = 0.0
+    if inp.offload_params and stage == 3:
+        # the shard lives in host RAM; the GPU holds the layer running and the next one being fetched, whole
+        host += weights
+        weights = 2 * (frozen_w + trainable * w) / arch.layers
     if inp.offload_optimizer:
         # DeepSpeed keeps FP32 gradients beside the offloaded states and adds a 1.5x buffer
         host = (optim + trainable * 4 / (shard_group if stage >= 1 else 1)) * 1.5
@@ -363,6 +381,13 @@ def _candidates(
     if seq > 2048:
         # activations grow with the sequence: fine-tuning data rarely needs the longest context
         add(f"shorten sequences to {seq // 2:,} tokens", seq_len=seq // 2)
+    if inp.finetune != "full" and not inp.offload_params and dp > 1 and "offload_optimizer" not in inp.keep:
+        # FSDP + QLoRA trains a 70B model on two 24 GB cards with the shards in CPU RAM (Answer.AI, 2024)
+        add(
+            "shard with FSDP (ZeRO-3) and offload the sharded weights to CPU RAM (FSDP CPU offload; slower steps)",
+            zero_stage=3,
+            offload_params=True,
+        )
     if inp.finetune == "lora":
         # the same adapters on a 4-bit base: a quarter of the frozen weights' memory (Dettmers et al. 2023)
         add("use QLoRA (the same adapters on a 4-bit base model)", finetune="qlora")
@@ -561,6 +586,7 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
             KORTHIKANTI,
             *([LORA, QLORA] if inp.finetune != "full" else []),
             *([ZERO_OFFLOAD] if inp.offload_optimizer else []),
+            *([FSDP_QLORA] if inp.offload_params else []),
         ],
         architecture=arch,
         data_parallel=dp,

@@ -61,6 +61,10 @@ _FIX_ZH = [
         "改用 QLoRA 微调（4 bit 底座，只训练适配器）",
     ),
     ("use QLoRA (the same adapters on a 4-bit base model)", "改用 QLoRA（同样的适配器，底座模型用 4 bit）"),
+    (
+        "shard with FSDP (ZeRO-3) and offload the sharded weights to CPU RAM (FSDP CPU offload; slower steps)",
+        "用 FSDP（ZeRO-3）分片，并把权重分片卸载到主机内存（FSDP CPU offload，速度变慢）",
+    ),
     (", and ", "，并且"),
     ("use ", "使用 "),
 ]
@@ -322,6 +326,24 @@ def _plan(call: ToolCall, view: View) -> Summary:
             f"{'勉强放得下' if tight else '放得下'}：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，"
             f"余量 {num(o['headroom_pct'])}%；{parts_zh}）。" + (_TIGHT_ZH if tight else "")
         )
+    elif fix and _same_job(fix) and (fix.get("settings") or {}).get("offload_params"):
+        # "qlora a 70b on two 4090s?": yes, the way FSDP + QLoRA does it (Answer.AI, 2024): the 4-bit shards in CPU
+        # RAM, one layer at a time on the cards
+        host = num(fix["host_ram_gb"])
+        en = (
+            f"Yes, with FSDP and CPU offload: sharded over the {i['gpus']} GPUs with the weights' shards in CPU RAM, "
+            f"{model} needs about **{num(fix['total_gb'])} GB per GPU** of the {capacity} GB of {where}, plus "
+            f"{host} GB of host RAM for the shards (Answer.AI's FSDP + QLoRA trains a 70B model this way on two 24 GB "
+            f"cards). Every layer then crosses PCIe each step, so expect slow steps; on the GPUs alone it needs "
+            f"{total} GB per GPU ({parts_en})."
+        )
+        zh = (
+            f"可以，用 FSDP 加 CPU 卸载：权重分片到 {i['gpus']} 张卡、分片放在主机内存里，{model} 每卡约需 "
+            f"**{num(fix['total_gb'])} GB**（{where_zh} 共 {capacity} GB），另需 {host} GB 主机内存存放分片"
+            f"（Answer.AI 的 FSDP + QLoRA 就是这样在两张 24 GB 卡上微调 70B）。每步每层都要走 PCIe，速度会慢；"
+            f"只靠显存则每卡需 {total} GB（{parts_zh}）。"
+        )
+        return _summary(call, en, zh, led=fix)
     elif fix and _same_job(fix) and "offload" in fix["change"] and not i.get("offload_optimizer"):
         # "70B全参8卡H800够不够": not as asked; offloading to host RAM is a slower job, so it is the
         # alternative beside the count that holds the job on GPUs alone, not a "yes"

@@ -293,6 +293,10 @@ RULES: list[Rule] = [
         "请给出 tokens_b、text_tb、raw_tb、tokens_per_second_per_gpu、samples_per_second_per_gpu 或 checkpoint_tb 之一",
     ),
     rule(
+        r"input: offload_params offloads the shards of ZeRO stage 3 \(FSDP\): set zero_stage 3",
+        "offload_params 卸载的是 ZeRO stage 3（FSDP）的分片：请把 zero_stage 设为 3",
+    ),
+    rule(
         r"input: text_tb estimates the tokens: give it without tokens_b or raw_tb",
         "text_tb 用来估算 token 数：给了 text_tb 就不要再给 tokens_b 或 raw_tb",
     ),

@@ -1633,3 +1633,37 @@ def test_cooking_and_shell_commands_beside_domain_words_are_declined(
     assert not answer.tool_calls, answer.answer[:200]
     assert not answer.citations, answer.answer[:200]
     assert re.search(says, answer.answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "mfu"),
+    [
+        # 6 x 8.03e9 x 9,500 / 989.4e12 = 46%: the rate is per GPU, measured on one node
+        (
+            "we benchmarked our llama-3-8b style run on one 8xH100 node: 9,500 tokens/s per GPU steady state. "
+            "we'll go to 64 GPUs for 500B tokens. how long, and what MFU is that btw",
+            "46%",
+        ),
+        # 6 x 7e9 x 2,600 / 312e12 = 35% on A800 (A100's dense BF16)
+        (
+            "llama架构7B，32张A800，实测每卡 2600 tokens/s，seq 4096。MFU 算下来多少？正常吗 是不是哪里配错了",
+            "35%",
+        ),
+    ],
+)
+def test_an_mfu_asked_beside_a_measured_rate_is_computed(
+    assistant: Assistant, message: str, mfu: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["throughput_calibration"], answer.answer[:200]
+    assert mfu in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_bare_price_per_gpu_hour_prices_the_run(assistant: Assistant) -> None:
+    """'if we pay 2.50/gpu-hr' (no currency sign: dollars in English): 29,480 GPU-hours x $2.50 = $73,700."""
+    (answer,) = talk(
+        assistant,
+        "ballpark wall-clock + gpu hours for pretraining 7B on 1T tokens with 64 H100 SXM. use 40% mfu. "
+        "and rough cloud $ if we pay 2.50/gpu-hr",
+    )
+    assert output(answer, "cloud_cost")["total"]["usd"] == pytest.approx(73_700)

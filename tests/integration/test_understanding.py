@@ -5794,3 +5794,23 @@ def test_a_choice_answered_with_the_guidance_written_for_a_team_like_theirs(
     """The FAQ's answer for a small team without dedicated operations staff is Slurm with a cluster manager."""
     (answer,) = talk(assistant, message)
     assert re.search(r"small team|小团队", answer.answer[:400]), answer.answer[:400]
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        (
+            "got 2x 4090 in a workstation (no nvlink obviously). qlora llama-3-70b feasible?? seq 2048, batch 1",
+            r"^Yes, with FSDP and CPU offload",
+        ),
+        ("两张4090能QLoRA微调70B吗", r"^可以，用 FSDP 加 CPU 卸载"),
+    ],
+)
+def test_qlora_of_a_70b_on_two_24gb_cards_is_the_fsdp_offload_recipe(
+    assistant: Assistant, message: str, says: str
+) -> None:
+    """Answer.AI's FSDP + QLoRA (2024) fine-tunes a 70B on two 24 GB cards with the shards in CPU RAM: a yes with
+    that recipe, the host RAM it takes and its slow steps, not a flat no."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    assert re.search(says, answer.answer), answer.answer[:300]

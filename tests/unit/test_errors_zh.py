@@ -72,6 +72,7 @@ RAISING: list[Payload] = [
     ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "mfu": {"h100-sxm": 0.4, "H100": 0.45}}),
     # gpu_memory
     ("training_memory", {"model": "llama-3-8b", "gpus": 3, "tensor_parallel": 3}),
+    ("training_memory", {"params_b": 7, "gpus": 2, "offload_params": True}),
     # host_ram
     ("host_ram", {"gpus_per_node": 8}),
     # inference_memory

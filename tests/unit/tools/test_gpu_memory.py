@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from knowledge.catalog import default_catalog
 from tools.common import CalculatorInputError
@@ -259,3 +260,27 @@ def test_the_states_floor_is_the_model_states_over_one_cards_memory() -> None:
     # no card, or a LoRA job whose frozen base needs no optimizer: no floor to state
     assert run(params_b=405, gpus=1, zero_stage=3).states_floor_gpus is None
     assert run(params_b=70, gpus=1, finetune="lora", gpu="h100-sxm").states_floor_gpus is None
+
+
+def test_fsdp_qlora_puts_a_70b_on_two_24gb_cards_with_the_shards_in_cpu_ram() -> None:
+    """Answer.AI (2024-03-06) fine-tunes a 70B with FSDP + QLoRA on two 24 GB cards, the shards offloaded to CPU:
+    NF4 weights of Llama 3 70B are 70.6e9 x 4.127 / 8 = 36.4 GB, half of it per rank in host RAM; on the card two
+    layers' worth at a time (2 x 36.4 / 80 = 0.9 GB) beside the adapters' states and activations."""
+    inp = TrainingMemoryInput(
+        model="llama-3-70b", gpus=2, finetune="qlora", seq_len=2048, recompute="full", gpu="rtx-4090"
+    )
+    out = training_memory(inp, CATALOG)
+    assert out.fits is False
+    fix = out.suggestion
+    assert fix is not None
+    assert fix.settings is not None
+    assert fix.settings.offload_params
+    assert fix.gpus == 2
+    assert fix.per_gpu is not None
+    assert fix.per_gpu.weights_gb == pytest.approx(0.92, rel=0.02)
+    assert fix.host_ram_gb == pytest.approx(36.8, rel=0.02)
+
+
+def test_parameter_offload_needs_zero_stage_3() -> None:
+    with pytest.raises(ValidationError, match="set zero_stage 3"):
+        TrainingMemoryInput(params_b=7, gpus=2, offload_params=True)
