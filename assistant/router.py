@@ -1213,6 +1213,14 @@ class Router:
         if priced_count:
             tools = ["quote"]  # the figures carried over (a room's power) are the count's, not a new fit
         if (
+            "took_days" in stated
+            and slots.gpu
+            and slots.other_gpus
+            and asked in {None, "days", "ratio", "speedup"}
+        ):
+            # "之前 64 张 A100 跑了 20 天，换成 64 张 H100 大概几天": the finished run moved to the other card
+            tools = ["run_time"]
+        if (
             tools == ["host_ram"]
             and slots.offload
             and (slots.params_b or slots.model)
@@ -1560,8 +1568,12 @@ class Router:
             # cost: a way of doing it, or the reason behind a figure, for what the last answer worked out
             lines = [str(a) for c in context.calls for a in c.output.get("assumptions", [])]
             figures = set(re.findall(r"\d+(?:\.\d+)?", text))
-            # "why 6?": the lines of the last answer that hold that figure say what it is about
-            about = [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
+            # "why 6?": the lines of the last answer that hold that figure say what it is about; "why 14 bytes?"
+            # the lines holding "14 bytes" (not "uint16")
+            with_unit = {(n, u.lower()) for n, u in _FIGURE_UNIT.findall(text)}
+            about = [
+                line for line in lines if with_unit & {(n, u.lower()) for n, u in _FIGURE_UNIT.findall(line)}
+            ] or [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
             if _MIXING.search(text):
@@ -1726,6 +1738,10 @@ class Router:
         if intent in {Intent.KNOWLEDGE, Intent.BOTH} and (facts := _team_facts(text, language)):
             # "Slurm or Kubernetes? we have exactly one ops guy": the guidance's sentence for a team like theirs
             query = f"{query} {facts}"
+        if intent == Intent.KNOWLEDGE and _BYTES_WHY.search(text) and not _TOKEN_ID.search(text):
+            # "where does the 16 bytes even come from", "why 14 bytes?": the bytes a parameter takes in training
+            # and in a checkpoint, in the guidance's words
+            query = f"{query} {_BYTES_TOPIC[language == 'zh']}"
         if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
@@ -1875,6 +1891,25 @@ _SUBJECT = words(
     r"|cpu|nvme|infiniband|roce|ethernet|cuda|rocm|driver|llama|qwen|deepseek|mixtral|ascend|gaudi|trainium"
     r"|tpu|mfu|fp8|fp4|fp16|bf16|int8|int4|mxfp\w*|nvfp4)\b",
     r"昇腾|训练|微调|全参|推理|预训练|卸载|显存|内存|张量并行|流水线并行|数据并行|生态|驱动",
+)
+
+
+# a figure with the unit written after it: "14 bytes", "16 GB", "6 字节"
+_FIGURE_UNIT = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(bytes?|字节|gb|tb|kw|w|%)(?![A-Za-z])", re.IGNORECASE
+)
+# why a parameter takes so many bytes: "where does the 16 bytes come from", "为什么是每参数16字节"
+_BYTES_WHY = words(
+    r"\b(?:why|where|how come|how (?:do|does|did) (?:you|we|they) get)\b[^.?!]{0,40}\b(?:2|4|6|8|12|14|16|18|20)\s*(?:bytes?|b)\b",
+    r"\b(?:2|4|6|8|12|14|16|18|20)\s*bytes?\b[^.?!]{0,30}\b(?:come from|why|from where)\b",
+    r"(?:为什么|为啥|怎么来|哪来|从哪)[^。？！]{0,20}(?:2|4|6|8|12|14|16|18|20)\s*(?:个)?\s*字节",
+    r"(?:2|4|6|8|12|14|16|18|20)\s*(?:个)?\s*字节[^。？！]{0,12}(?:怎么来|哪来|从哪|为什么|为啥)",
+)
+_TOKEN_ID = words(r"\btoken[\s-]*ids?\b|\buint\d+|\bint32\b|\bvocab", r"词表|token\s*id")
+_BYTES_TOPIC = (
+    "bytes per parameter model states mixed-precision Adam BF16 weights gradients FP32 master weights moments "
+    "checkpoint 14 bytes gradients not saved",
+    "每参数 字节 模型状态 混合精度 Adam BF16 权重 梯度 FP32 主权重 动量 检查点 14 字节 不保存梯度",
 )
 
 

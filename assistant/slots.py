@@ -290,6 +290,9 @@ class Slots(BaseModel):
     data_tokenized: bool = Field(
         default=False, description="The data size given is of the tokenised shards, not raw text."
     )
+    took_days: float | None = Field(
+        default=None, description="Days a finished run of the same job took ('64 张 A100 跑了 20 天')."
+    )
     data_compression: float | None = Field(
         default=None, description="How many times larger the raw data is uncompressed ('jsonl.zst': 3.19)."
     )
@@ -557,6 +560,11 @@ _RAM_GB = flags(
     rf"|(?<!显)内存\s*(?:配|是|有|为|只有)?\s*{DECIMAL}\s*(gb?|tb?)\b"
 )
 _HOST_MEMORY = flags(r"(?<!显)内存|\bram\b|\bdram\b|\bddr\d?\b|host memory|system memory")
+# a size whose sufficiency is asked: "512G够吗", "is 1TB enough", "768GB够不够用"
+_SIZE_ENOUGH = flags(
+    rf"{DECIMAL}\s*(gb?|tb?|gib|tib)\s*(?:的)?\s*(?:够吗|够不够|够用吗|够用|够|是否够|enough|sufficient|ok\b|okay)"
+    rf"|\bis\s+{DECIMAL}\s*(gb?|tb?|gib|tib)\s+(?:enough|sufficient|ok|okay|fine)"
+)
 _DISTILL = flags(r"distill|蒸馏")
 # DeepSeek-R1's distilled models and their bases (DeepSeek-R1 model card, "Distilled Model Evaluation" table)
 _R1_DISTILLS = {70: "llama-3.1-70b", 8: "llama-3.1-8b", 32: "qwen2.5-32b", 14: "qwen2.5-14b", 7: "qwen2.5-7b"}
@@ -1514,7 +1522,7 @@ _REPLICAS = flags(
     rf"|(?:keep|store|hold|budget)\s*(?:roughly|about|around|~)?\s*{INTEGER}\s*(?:x|×|times|copies)(?![a-z\d])|(?:存|留|保留|备)\s*{NUMBER}\s*份"
 )
 _RETENTION = flags(
-    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|kept|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|周|星期|礼拜|days?|weeks?|months?|years?|hours?|h)(?![A-Za-z])"
+    rf"(?:存|保存|保留|keep(?:ing)?(?: it| them| all(?: of)? (?:it|them)| every(?: one| checkpoint)?| all)?|kept|retain(?:ed)?|store[ds]?)\s*(?:for\s*)?(?:the\s*)?(?:last|past|最近|最后)?\s*{NUMBER}\s*(?:个)?\s*(年|个月|月|天|小时|周|星期|礼拜|days?|weeks?|months?|years?|hours?|h)(?![A-Za-z])"
 )
 _RETENTION_HALF_YEAR = flags(
     r"(?:存|保存|保留|keep(?:ing)?(?: it| them)?|retain(?:ed)?)\s*(?:for\s*)?(?:半年|half a year|six months)"
@@ -2238,6 +2246,14 @@ class SlotExtractor:
             slots.ram_gb = float(_group(match, 1, 3) or 0) * (
                 1024 if (_group(match, 2, 4) or "").lower().startswith("t") else 1
             )
+        elif (
+            slots.ram_gb is None
+            and _SERVER_MEMORY.search(text)
+            and not _GPU_MEMORY_WORDS.search(text)
+            and (match := _SIZE_ENOUGH.search(text))
+        ):
+            # "内存配多少？512G够吗": a size asked about beside the server's memory is that memory
+            slots.ram_gb = float(match.group(1)) * (1024 if match.group(2).lower().startswith("t") else 1)
         if match := _MFU.search(text):
             share = _group(match, 1, 2, 3, 4, 5, 6) or "0"
             slots.mfu = float(share) if share.startswith("0.") else float(share) / 100
@@ -3010,6 +3026,14 @@ class SlotExtractor:
                 # "托管每柜每月8000（一柜放一台，含电）": no electricity bill beside it
                 slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, "CNY"
         slots.deadline_days = _deadline(text)
+        if (took := _TOOK.search(text)) and not _FUTURE_RUN.search(
+            text[max(0, took.start() - 12) : took.start()]
+        ):
+            # "之前 64 张 A100 跑了 20 天", "our last run took 20 days": a finished run's length (the days stay the
+            # run's days too: "256 卡跑了 10 天，按每卡时 2.5 美元" prices those GPU-days)
+            slots.took_days = to_number(_group(took, 1, 3) or "0") * DAYS_PER.get(
+                (_group(took, 2, 4) or "").lower(), 1
+            )
         if (
             slots.deadline_days is None
             and slots.params_b
@@ -3060,6 +3084,14 @@ def _a_year(counted: str) -> bool:
     """'2025 H100' names a year, not 2025 GPUs ('2025张H100' or '2025x H100' would be a count)."""
     # "2048 B200s" is a count: only a year a card could be bought in reads as one
     return bool(re.fullmatch(r"\s*(?:199\d|20[0-3]\d)\s*(?:年)?\s*", counted))
+
+
+# a run that already happened and how long it took: "跑了 20 天", "用了两周", "took 20 days", "ran for 3 weeks"
+_TOOK = flags(
+    rf"(?:跑了|训了|用了|花了|耗时|训练了)\s*(?:大概|约|差不多)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|个月|月)"
+    rf"|\b(?:took|ran for|run took|trained for|needed)\s*(?:about|around|roughly|~)?\s*{NUMBER}\s*(days?|weeks?|months?)\b"
+)
+_FUTURE_RUN = flags(r"\b(?:will|would|should|must|to be|it'?ll)\s*$|(?:要|需要|得|能)\s*$")
 
 
 def _deadline(text: str) -> float | None:

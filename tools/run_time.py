@@ -23,8 +23,13 @@ from tools.common import (
     peak_tflops,
     round_sig,
 )
-from tools.compute import PALM, ComputePrecision
+from tools.compute import LLAMA3, PALM, ComputePrecision
 
+MEGATRON = Reference(
+    title="Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM "
+    "(52% of A100 peak on a 1T-parameter model)",
+    url="https://arxiv.org/abs/2104.04473",
+)
 GPU_HOUR = Reference(
     title="GPU-hours = GPUs x wall-clock hours (the unit of Llama 3's and DeepSeek-V3's reported compute)",
     url="https://arxiv.org/abs/2412.19437",
@@ -53,6 +58,13 @@ class RunTimeInput(ToolInput):
         default=None, gt=0, le=36_500, description="Days available: gives the GPUs needed."
     )
     gpu: str | None = Field(default=None, description="Catalog GPU (for FLOPs: its dense peak).")
+    from_gpu: str | None = Field(
+        default=None,
+        description="Card of a finished run of the same job (with from_gpus and from_days): the run is moved to "
+        "gpu at the same MFU.",
+    )
+    from_gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs of that finished run.")
+    from_days: float | None = Field(default=None, gt=0, le=36_500, description="Days that finished run took.")
     precision: ComputePrecision = Field(default="bf16", description="Peak used as the MFU denominator.")
     mfu: Share = Field(default=0.40, description="MFU assumed when converting FLOPs to GPU-hours.")
     gpus_per_node: int = Field(
@@ -66,11 +78,14 @@ class RunTimeInput(ToolInput):
             self.training_flops is not None,
             self.tokens_per_second_per_gpu is not None,
             self.step_time_s is not None,
+            self.from_gpu is not None,
         ]
         if sum(bases) != 1:
             raise ValueError(
-                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu or step_time_s"
+                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or from_gpu"
             )
+        if self.from_gpu is not None and not (self.from_gpus and self.from_days and self.gpu):
+            raise ValueError("from_gpu needs from_gpus, from_days and gpu, the card the run moves to")
         if self.training_flops is not None and self.gpu is None:
             raise ValueError("training_flops needs the gpu whose peak runs them")
         if self.step_time_s is not None and (self.tokens_per_step is None or self.tokens_b is None):
@@ -91,6 +106,12 @@ class RunTimeOutput(ToolOutput):
     hours: float | None = Field(description="Wall-clock hours on `gpus` GPUs.")
     days: float | None = Field(description="Wall-clock days on `gpus` GPUs.")
     tokens_per_second_per_gpu: float | None = Field(description="Given, or from the step time.")
+    speedup: float | None = Field(
+        default=None,
+        description="New card's dense peak over the old one's: the move's speed-up at the same MFU.",
+    )
+    from_gpu_name: str | None = Field(default=None, description="The finished run's card.")
+    gpu_name: str | None = Field(default=None, description="The card the run moves to.")
 
 
 def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
@@ -103,6 +124,7 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
     """
     assumptions: list[str] = []
     per_gpu: float | None = None
+    moved: dict[str, object] = {}
     if inp.gpu_hours is not None:
         hours_total, formula = inp.gpu_hours, "days = GPU-hours / GPUs / 24"
     elif inp.training_flops is not None:
@@ -114,6 +136,23 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         assumptions.append(
             f"MFU {inp.mfu:.0%} " + ("(given)" if "mfu" in inp.model_fields_set else "(assumed)")
         )
+    elif inp.from_gpu is not None:
+        # the same FLOPs on another card: the old run's GPU-hours scaled by the ratio of dense peaks
+        old, new = find_accelerator(catalog, inp.from_gpu), find_accelerator(catalog, inp.gpu or "")
+        old_peak, new_peak = peak_tflops(old, inp.precision), peak_tflops(new, inp.precision)
+        measured = (inp.from_gpus or 0) * (inp.from_days or 0) * 24
+        hours_total = measured * old_peak / new_peak
+        formula = (
+            "GPU-hours on the new card = GPUs x days x 24 on the old card x old dense peak / new dense peak"
+        )
+        assumptions.append(
+            f"{old.name} {old_peak:g} -> {new.name} {new_peak:g} dense {inp.precision.upper()} TFLOP/s (catalog): "
+            f"{new_peak / old_peak:.2f}x at the same MFU; a faster card is harder to keep fed, so its MFU is often "
+            "lower (Llama 3 reports 38-43% on H100, Megatron-LM 52% on A100): take this as the fastest case"
+        )
+        if inp.gpus is None and inp.deadline_days is None:
+            inp = inp.model_copy(update={"gpus": inp.from_gpus})
+        moved = {"speedup": round_sig(new_peak / old_peak), "from_gpu_name": old.name, "gpu_name": new.name}
     elif inp.step_time_s is not None and inp.gpus is None:
         # the whole job's pace is known without its GPU count: wall-clock time, not GPU-hours
         job = (inp.tokens_per_step or 0) / inp.step_time_s
@@ -154,11 +193,12 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         formula=formula,
         assumptions=assumptions,
         warnings=[],
-        sources=[GPU_HOUR, PALM],
+        sources=[GPU_HOUR, PALM, *([LLAMA3, MEGATRON] if inp.from_gpu else [])],
         gpu_hours=round_sig(hours_total),
         gpus=gpus,
         exact_gpus=round_sig(exact) if exact is not None else None,
         hours=round_sig(hours) if hours is not None else None,
         days=round_sig(hours / 24) if hours is not None else None,
         tokens_per_second_per_gpu=round_sig(per_gpu) if per_gpu is not None else None,
+        **moved,
     )

@@ -139,9 +139,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"够：{have} GB 足以覆盖所需的约 {need} GiB。",
             )
         else:
+            # below the floor: the least that covers it, for a tight budget, beside the plan
+            floor = o["minimum_gib"]
+            least = next((size for size in _RAM_SIZES if size >= floor), None)
+            least_en = f" On a tight budget the least that covers it is {num(least)} GB;" if least else ""
+            least_zh = f"预算紧的话至少配 {num(least)} GB；" if least else ""
             verdict_en, verdict_zh = (
-                f"No: {have} GB is short of the ~{need} GiB needed.",
-                f"不够：{have} GB 少于所需的约 {need} GiB。",
+                f"No: {have} GB is below the ~{num(floor)} GiB floor (the GPUs' own memory plus loaders and pinned "
+                f"buffers).{least_en} the ~{need} GiB plan at {num(call.input.get('ram_to_gpu_memory_ratio', 2))}x GPU "
+                "memory leaves room for ZeRO-Offload and checkpoint staging.",
+                f"不够：{have} GB 低于约 {num(floor)} GiB 的下限（与显存相当，再加数据加载和锁页缓冲）。{least_zh}"
+                f"按显存 {num(call.input.get('ram_to_gpu_memory_ratio', 2))} 倍规划约 {need} GiB，给 ZeRO-Offload 和检查点暂存留出空间。",
             )
     else:
         verdict_en = verdict_zh = ""
@@ -160,6 +168,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         + cores_zh
     )
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=_rows(o))
+
+
+# server memory totals sold in common DIMM layouts (16 or 24 DIMMs of 32, 48, 64 or 96 GB), GB
+_RAM_SIZES = (512, 768, 1024, 1536, 2048, 3072)
 
 
 def _rows(o: dict[str, Any]) -> list[Row]:
@@ -193,6 +205,7 @@ CALCULATOR = Calculator(
         r"host (?:ram|memory)",
         r"system (?:ram|memory)",
         r"\bram\b",
+        r"\d\s*(?:gb|tb)\s*(?:of\s+)?(?:ddr\d|dimms?)\b",  # "512GB DDR5": the server's memory, as quoted
         r"cpu memory",
         r"(?<!显)内存",
         r"主机内存",

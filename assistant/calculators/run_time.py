@@ -13,6 +13,13 @@ from knowledge.catalog import Catalog
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
+    if slots.took_days and slots.gpu and slots.other_gpus:
+        # "64 张 A100 跑了 20 天，换成 64 张 H100": the same FLOPs on the other card, at the same MFU
+        new = slots.other_gpus[0]
+        before = slots.card_counts.get(slots.gpu) or slots.gpu_count or 8
+        payload.update(from_gpu=slots.gpu, from_gpus=before, from_days=slots.took_days, gpu=new)
+        payload["gpus"] = slots.card_counts.get(new) or slots.gpu_count or before
+        return Plan(tool="run_time", payload=payload, assumed=assumptions)
     if slots.gpu_hours:
         payload["gpu_hours"] = slots.gpu_hours
     elif slots.training_flops:
@@ -71,6 +78,25 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     hours = num(o["gpu_hours"])
+    if o.get("speedup"):
+        # the same job moved to another card: its days there, and why not simply divided by the spec ratio
+        before = f"{num(i['from_gpus'])} x {o['from_gpu_name']} in {num(i['from_days'])} days"
+        en = (
+            f"The same job on {num(o['gpus'])} x {o['gpu_name']} takes about **{num(o['days'])} days** at best: it ran "
+            f"on {before}, and the dense BF16 peak is {num(o['speedup'])}x higher at the same MFU ({hours} GPU-hours). "
+            f"A faster card is harder to keep fed, so plan on a little longer than the ratio alone gives."
+        )
+        zh = (
+            f"同一个任务在 {num(o['gpus'])} 张 {o['gpu_name']} 上最快约 **{num(o['days'])} 天**：原来 {num(i['from_gpus'])} 张 "
+            f"{o['from_gpu_name']} 跑了 {num(i['from_days'])} 天，稠密 BF16 峰值高 {num(o['speedup'])} 倍，按相同 MFU 计"
+            f"（{hours} GPU 小时）。更快的卡更难喂饱，MFU 往往更低，排期按比单纯除以比值略长来留余量。"
+        )
+        rows = [
+            Row(en="Speed-up at the same MFU", zh="相同 MFU 下的加速比", value=f"{num(o['speedup'])}x"),
+            Row(en="Days", zh="天数", value=num(o["days"])),
+            Row(en="GPU-hours", zh="GPU 小时", value=hours),
+        ]
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     if o["gpu_hours"] is None:
         # a step time and a batch, no GPU count: the run's wall-clock time
         en = (

@@ -111,8 +111,8 @@ def _tier_name(o: dict[str, Any]) -> str:
 
 def _summarize(call: ToolCall, view: View) -> Summary:
     o = call.output
-    kept = f"{o['checkpoints_retained']} full checkpoints of {num(o['full_checkpoint_gb'])} GB"
-    kept_zh = f"保留 {o['checkpoints_retained']} 个完整检查点（每个 {num(o['full_checkpoint_gb'])} GB）"
+    kept = f"{num(o['checkpoints_retained'])} full checkpoints of {num(o['full_checkpoint_gb'])} GB"
+    kept_zh = f"保留 {num(o['checkpoints_retained'])} 个完整检查点（每个 {num(o['full_checkpoint_gb'])} GB）"
     if (light := call.input.get("weights_only_retained")) is not None:
         kept += f" and {light} weights-only ones of {num(o['weights_only_checkpoint_gb'])} GB"
         kept_zh += f"和 {light} 个仅权重检查点（每个 {num(o['weights_only_checkpoint_gb'])} GB）"

@@ -480,6 +480,13 @@ RULES: list[Rule] = [
     ),
     rule(r"(?P<n>\d+) copies of the token ids", "token id 数据保留 {n} 份"),
     rule(
+        rf"(?P<old>.+?) (?P<op>{NUMBER}) -> (?P<new>.+?) (?P<np>{NUMBER}) dense (?P<p>[A-Z0-9]+) TFLOP/s \(catalog\): "
+        rf"(?P<x>{NUMBER})x at the same MFU; a faster card is harder to keep fed, so its MFU is often lower "
+        r"\(Llama 3 reports 38-43% on H100, Megatron-LM 52% on A100\): take this as the fastest case",
+        "{old} {op} → {new} {np} 稠密 {p} TFLOP/s（目录数据）：相同 MFU 下快 {x} 倍；更快的卡更难喂饱，MFU 往往更低"
+        "（Llama 3 在 H100 上为 38%-43%，Megatron-LM 在 A100 上为 52%），这是最快的情况",
+    ),
+    rule(
         r"one more checkpoint is on disk while the next is written, before the oldest is deleted",
         "写下一个检查点时最旧的还没删，盘上会多一个",
     ),

@@ -258,8 +258,12 @@ RULES: list[Rule] = [
         "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）",
     ),
     rule(
-        r"input: give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu or step_time_s",
-        "gpu_hours、training_flops、tokens_per_second_per_gpu 和 step_time_s 请给且只给其中一个",
+        r"input: give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or from_gpu",
+        "gpu_hours、training_flops、tokens_per_second_per_gpu、step_time_s 和 from_gpu 请给且只给其中一个",
+    ),
+    rule(
+        r"input: from_gpu needs from_gpus, from_days and gpu, the card the run moves to",
+        "from_gpu 需要同时给出 from_gpus、from_days 和 gpu（任务要换到的卡）",
     ),
     rule(r"input: training_flops needs the gpu whose peak runs them", "training_flops 需要指定运行它的 GPU"),
     rule(

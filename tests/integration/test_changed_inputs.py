@@ -458,3 +458,16 @@ def test_a_cloud_price_after_a_gpu_count_for_a_deadline_prices_that_run(assistan
     assert output(faster, "gpus_for_deadline")["gpus"] == 40
     assert "cloud_cost" in tools(priced), priced.answer[:200]
     assert output(priced, "cloud_cost")["total"]["cny"] == pytest.approx(380_128, rel=0.01)
+
+
+def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
+    """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
+    183 TB (not the earlier plan's three)."""
+    _, answer = talk(
+        assistant,
+        "we've got ~3.5 TB raw jsonl (english + code) for pretraining a 13B model. how much storage do we need in "
+        "total including tokenized copies and checkpoints? ballpark is fine",
+        "we actually want to checkpoint every 30 min and keep ALL of them for 3 weeks",
+    )
+    assert output(answer, "storage")["checkpoints_retained"] == 1008
+    assert "1,008" in first_sentence(answer), answer.answer[:300]

@@ -1667,3 +1667,25 @@ def test_a_bare_price_per_gpu_hour_prices_the_run(assistant: Assistant) -> None:
         "and rough cloud $ if we pay 2.50/gpu-hr",
     )
     assert output(answer, "cloud_cost")["total"]["usd"] == pytest.approx(73_700)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # 20 days x 312 / 989.4 = 6.31 days at the same MFU
+        (
+            "同一个任务之前 64 张 A100 跑了 20 天，换成 64 张 H100 大概几天？直接除以3？",
+            r"^同一个任务在 64 张 .*H100.*最快约 \*\*6\.31 天\*\*",
+        ),
+        (
+            "our last run took 20 days on 64 A100s. same job on 64 H100s, how many days?",
+            r"^The same job on 64 x .*H100.*\*\*6\.31 days\*\*",
+        ),
+    ],
+)
+def test_a_finished_run_moved_to_another_card_takes_the_peak_ratio_at_best(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["run_time"], answer.answer[:200]
+    assert re.search(lead, answer.answer), answer.answer[:300]

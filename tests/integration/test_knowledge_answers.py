@@ -10,6 +10,7 @@ import pytest
 
 from assistant.models import Answer
 from assistant.service import Assistant
+from tests.integration.conversation import talk
 
 pytestmark = pytest.mark.integration
 
@@ -328,3 +329,29 @@ def test_whether_fp8_halves_training_memory_is_answered_no_with_the_optimizer_st
 ) -> None:
     answer = assistant.ask(question)
     assert re.search(says, lead(answer), re.DOTALL), lead(answer)[:300]
+
+
+def test_why_a_checkpoint_is_14_bytes_a_parameter_after_one_was_sized(assistant: Assistant) -> None:
+    """ZeRO's mixed-precision Adam: 2 (BF16 weights) + 12 (FP32 master and two moments) = 14 bytes saved, 16 with
+    the gradients in training; the '14 bytes' line of the last answer says what the question is about, not a line
+    that merely holds a 16 (uint16)."""
+    _, answer = talk(
+        assistant,
+        "checkpoint 一个 34B model with Adam states 多大？我们 storage write 只有 2 GB/s，每小时存一次 ok 吗",
+        "why 14 bytes? I thought it's 16 per param",
+    )
+    assert re.search(r"14 bytes per parameter.*16 if gradients", lead(answer)), lead(answer)[:300]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "why is full FT soooo much bigger, where does the 16 bytes even come from",
+        "为什么全参微调要按每参数16字节算，怎么来的",
+    ],
+)
+def test_where_16_bytes_a_parameter_come_from_is_the_model_states_breakdown(
+    assistant: Assistant, question: str
+) -> None:
+    answer = assistant.ask(question)
+    assert re.search(r"(?:2 bytes|2 字节).*(?:12 bytes|12 字节)", lead(answer)), lead(answer)[:300]

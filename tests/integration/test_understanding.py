@@ -5814,3 +5814,26 @@ def test_qlora_of_a_70b_on_two_24gb_cards_is_the_fsdp_offload_recipe(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["training_memory"], answer.answer[:200]
     assert re.search(says, answer.answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        # 8 x 80 GB = 640 GB of HBM: the ~615 GiB floor (GPU memory plus loaders and pinned buffers) is above 512 GB;
+        # the smallest common size that covers it is 768 GB; the plan at 2x GPU memory is ~1,211 GiB
+        (
+            "8卡H100服务器内存配多少合适，512G够吗？预算有点紧",
+            r"^不够：512 GB 低于约 615 GiB 的下限.*至少配 768 GB",
+        ),
+        (
+            "vendor config for our 8x H100 nodes has 512GB DDR5 and 2x 32-core CPUs to save money. is that dumb?",
+            r"^No: 512 GB is below the ~615 GiB floor.*768 GB",
+        ),
+    ],
+)
+def test_a_servers_ram_asked_about_gets_a_verdict_with_the_least_that_covers_it(
+    assistant: Assistant, message: str, says: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["host_ram"], answer.answer[:200]
+    assert re.search(says, answer.answer, re.DOTALL), answer.answer[:300]

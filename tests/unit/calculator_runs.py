@@ -278,6 +278,7 @@ TARGETED: list[Payload] = [
     ("data_volume", {"raw_tb": 50, "growth_tb_per_day": 1, "retention_days": 365, "replicas": 3}),
     ("data_volume", {"text_tb": 2000, "kept_share": 0.2, "replicas": 3, "disk_tb": 20}),
     ("data_volume", {"text_tb": 40, "compression_ratio": 3.19}),
+    ("run_time", {"from_gpu": "a100-80gb-sxm", "from_gpus": 64, "from_days": 20, "gpu": "h100-sxm"}),
     ("data_volume", {"checkpoint_tb": 0.9, "checkpoints_kept": 20, "price_per_gb_month": 0.12, "currency": "CNY"}),
     ("data_volume", {"raw_tb": 80}),
     ("data_volume", {"tokens_per_second_per_gpu": 3000, "gpus": 1024, "bytes_per_token_id": 4}),

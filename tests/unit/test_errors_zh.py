@@ -141,6 +141,7 @@ INVALID: list[Payload] = [
     ("throughput_calibration", {"params_b": 7, "gpus": 8, "tokens_per_second_per_gpu": 1000, "tokens_per_second": 8000}),
     ("throughput_calibration", {"params_b": 7, "gpus": 8, "step_time_s": 3}),
     ("run_time", {"gpu_hours": 1000, "step_time_s": 3}),
+    ("run_time", {"from_gpu": "a100-80gb-sxm", "from_days": 20}),
     ("data_volume", {}),
     ("serving_capacity", {"demand_tokens_per_second": 1000}),
     ("data_volume", {"text_tb": 40, "tokens_b": 10}),

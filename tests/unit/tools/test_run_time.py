@@ -61,3 +61,14 @@ def test_a_step_time_is_a_throughput() -> None:
 def test_the_input_must_name_one_basis(payload: dict[str, object]) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 - pydantic's ValidationError, with the field in the message
         RunTimeInput.model_validate(payload)
+
+
+def test_a_finished_run_moved_to_a_faster_card_scales_by_the_dense_peaks() -> None:
+    """64 A100s for 20 days = 30,720 A100-hours; x 312 / 989.4 (dense BF16, catalog) = 9,687 H100-hours, 6.31 days on
+    64 H100s: 3.17x at the same MFU, the fastest case (Llama 3: 38-43% MFU on H100; Megatron-LM: 52% on A100)."""
+    out = run_time(
+        RunTimeInput(from_gpu="a100-80gb-sxm", from_gpus=64, from_days=20, gpu="h100-sxm"), CATALOG
+    )
+    assert out.gpu_hours == pytest.approx(9687, rel=1e-3)
+    assert out.days == pytest.approx(6.31, rel=1e-3)
+    assert out.speedup == pytest.approx(3.17, rel=1e-3)
