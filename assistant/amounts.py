@@ -108,6 +108,15 @@ _AFTER = [
         "monthly",
         _PER_MONTH,
     ),
+    # "$120k IB switches/cables, $80k storage", "30万的交换机": what the cluster's network and storage cost
+    (
+        "infra",
+        flags(
+            r"^\s*(?:of\s+|for\s+|in\s+|on\s+|worth of\s+)?(?:the\s+)?(?:ib|infiniband|roce|ethernet|network(?:ing)?|fabric"
+            r"|switch(?:es)?|cabl(?:es|ing)|optics|storage|nas|parallel file system|交换机|网络|组网|存储|光模块)\b"
+            r"|^\s*的\s*(?:交换机|网络设备|组网|存储|光模块)"
+        ),
+    ),
 ]
 # ... and the words right before it
 _BEFORE = [

@@ -979,6 +979,15 @@ class Router:
             # its own (its quantities start a different calculation), not the power bill again
             alone = _refine(triggered, own, own, stated, task, asked, False)
             follow_up = not (alone and not set(alone) & set(context.tools))
+        if (
+            follow_up
+            and triggered == ["power_cost"]
+            and set(context.tools) & {"tco", "cloud_cost", "quote"}
+            and stated.keys() <= _TARIFF_SLOTS
+            and asked not in {"power", "power_cost"}
+        ):
+            # "what if electricity was 0.08 instead" after a TCO: the same TCO at that tariff, not the power bill alone
+            triggered = list(context.tools)
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
@@ -1212,6 +1221,14 @@ class Router:
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
         if priced_count:
             tools = ["quote"]  # the figures carried over (a room's power) are the count's, not a new fit
+        if (
+            "network_storage_cost" in slots.stated()
+            and "fabric" in tools
+            and len(tools) > 1
+            and asked != "switches"
+        ):
+            # "$120k IB switches/cables, $80k storage … 4-yr TCO?": the switches are a priced line, not a question
+            tools = [t for t in tools if t != "fabric"]
         if (
             "took_days" in stated
             and slots.gpu
@@ -1911,6 +1928,10 @@ _BYTES_TOPIC = (
     "checkpoint 14 bytes gradients not saved",
     "每参数 字节 模型状态 混合精度 Adam BF16 权重 梯度 FP32 主权重 动量 检查点 14 字节 不保存梯度",
 )
+
+
+# what a changed tariff states: the price of a kWh, its currency, the PUE
+_TARIFF_SLOTS = {"electricity_price_per_kwh", "electricity_currency", "pue"}
 
 
 # the accelerator families a clause can be about when its card is named without a model number ("gaudi 3")

@@ -670,7 +670,8 @@ _PER_RACK_COUNT = flags(
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
-    r"|托管(?:费)?\s*(?:加|和|含|\+|及|、)?\s*电费|电费?\s*(?:加|和|\+|及|、)\s*托管|含电(?:费)?|包电(?:费)?|电费(?:已)?(?:包含|在内|含在)|包含电费"
+    r"|托管(?:费)?\s*(?:加|和|(?<![不未没])含|\+|及|、)?\s*电费|电费?\s*(?:加|和|\+|及|、)\s*托管|(?<![不未没])含电(?:费)?|(?<![不未没])包电(?:费)?"
+    r"|电费(?:已)?(?:包含|在内|含在)|(?<![不未没])包含电费"
 )
 # a price said to be one card's: "$15k a card", "1.5w刀一张", "each GPU"
 _PER_CARD_PRICE = flags(

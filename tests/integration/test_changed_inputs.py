@@ -471,3 +471,27 @@ def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assist
     )
     assert output(answer, "storage")["checkpoints_retained"] == 1008
     assert "1,008" in first_sentence(answer), answer.answer[:300]
+
+
+_H200_QUOTE = (
+    "got a quote: 4x 8-GPU H200 servers at $315k each, $120k IB switches/cables, $80k storage. plan to run 4 years. "
+    "each server ~11 kW under load, power $0.12/kWh, PUE 1.35. what's the 4-yr TCO and effective $/GPU-hr at 70% "
+    "utilization? ignore staff"
+)
+
+
+def test_network_and_storage_quoted_after_their_amounts_are_in_the_tco(assistant: Assistant) -> None:
+    """4 x $315k + $120k switches + $80k storage = $1.46M; power 4 x 11 kW x 1.35 x 8,760 h x $0.12 = $62,441 a year;
+    4 years: $1,709,765, / (32 x 8,760 x 70% x 4) = $2.18 a GPU-hour; the switches are a priced line, not a
+    question about how many."""
+    (answer,) = talk(assistant, _H200_QUOTE)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert "$1,709,765" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_new_tariff_after_a_tco_reruns_the_tco(assistant: Assistant) -> None:
+    """At $0.08/kWh the power bill is 4 x 11 x 1.35 x 8,760 x 0.08 = $41,628 a year: $1,709,765 - 4 x $20,813 =
+    $1,626,510, the whole TCO again rather than the power bill alone."""
+    _, answer = talk(assistant, _H200_QUOTE, "what if electricity was 0.08 instead")
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert "$1,626,510" in first_sentence(answer), answer.answer[:300]

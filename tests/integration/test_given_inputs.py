@@ -1689,3 +1689,16 @@ def test_a_finished_run_moved_to_another_card_takes_the_peak_ratio_at_best(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["run_time"], answer.answer[:200]
     assert re.search(lead, answer.answer), answer.answer[:300]
+
+
+def test_hosting_said_to_exclude_power_adds_the_power_bill(assistant: Assistant) -> None:
+    """'托管每月1.2万（不含电）': the hosting excludes power, so buying pays an electricity bill beside it (the
+    '含电' inside '不含电' is no 'power included')."""
+    (answer,) = talk(
+        assistant,
+        "算力租赁报价 8卡H800 一台 7.5万/月。买的话一台 230万，托管每月1.2万（不含电）。用3年，哪个划算？",
+    )
+    call = answer.tool_calls[0]
+    assert call.name == "tco"
+    assert call.input.get("electricity_price_per_kwh") != 0
+    assert "电费" in answer.answer.split("\n\n")[0], answer.answer[:300]
