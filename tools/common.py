@@ -100,6 +100,13 @@ def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -
     return value
 
 
+def desk_side_kw(gpu_kw: float, catalog: Catalog) -> float:
+    """IT power of a box of consumer or workstation cards: the cards, a host (CPU, memory, drives, fans) and a
+    power supply's losses (catalog defaults), not a DGX's NVSwitch-and-all overhead."""
+    defaults = catalog.defaults
+    return (gpu_kw + defaults.workstation_host_kw) / defaults.workstation_psu_efficiency
+
+
 def round_sig(value: float, digits: int = 4) -> float:
     """Round to significant digits for display without losing magnitude."""
     if value == 0 or not math.isfinite(value):

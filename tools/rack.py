@@ -13,7 +13,15 @@ from typing import Literal
 from pydantic import Field
 
 from knowledge.catalog import Accelerator, Catalog, Entry, Server
-from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator, find_server
+from tools.common import (
+    CalculatorInputError,
+    Reference,
+    ToolInput,
+    ToolOutput,
+    desk_side_kw,
+    find_accelerator,
+    find_server,
+)
 
 
 class RackFitInput(ToolInput):
@@ -87,6 +95,16 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
                 f"server IT power scaled from {reference.name} ({reference.max_power_kw:g} kW for "
                 f"{reference.accelerator_count} GPUs of the same {acc.tdp_w:g} W): {server_kw:.3g} kW "
                 f"(catalog, as of {reference.as_of})"
+            )
+        elif acc.segment != "datacenter" and gpus <= 8:
+            # consumer and workstation cards: a host and a power supply around them, as the power bill counts them
+            server_kw = desk_side_kw(gpus * acc.tdp_w / 1000, catalog)
+            cited += [acc, catalog.defaults]
+            defaults = catalog.defaults
+            assumptions.append(
+                f"server IT power = ({gpus} x {acc.tdp_w:g} W + {defaults.workstation_host_kw:g} kW host) / "
+                f"{defaults.workstation_psu_efficiency:.0%} power supply = {server_kw:.3g} kW (catalog defaults, as of "
+                f"{defaults.as_of}): {acc.segment} cards, not a DGX's overhead"
             )
         else:
             share = catalog.defaults.server_overhead_share

@@ -1702,3 +1702,16 @@ def test_hosting_said_to_exclude_power_adds_the_power_bill(assistant: Assistant)
     assert call.name == "tco"
     assert call.input.get("electricity_price_per_kwh") != 0
     assert "电费" in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+def test_a_rack_of_consumer_card_servers_counts_them_as_the_power_bill_does(assistant: Assistant) -> None:
+    """8 x 450 W RTX 4090 + 0.5 kW host over a 92% power supply = 4.46 kW a server (catalog defaults), the same
+    figure the power bill uses: two fit a 12 kW cabinet ('每个柜子12kW' is the cabinet's limit)."""
+    (answer,) = talk(
+        assistant,
+        "机房每个柜子12kW，想放8卡4090服务器，一台满载多少瓦？能放几台？一年电费多少（电价0.65，PUE 1.4）",
+    )
+    assert tools(answer)[0] == "rack_fit", answer.answer[:200]
+    fit = output(answer, "rack_fit")
+    assert fit["servers_per_rack"] == 2
+    assert "4.46 kW" in first_sentence(answer), answer.answer[:300]

@@ -13,6 +13,7 @@ from tools.common import (
     HOURS_PER_YEAR,
     CalculatorInputError,
     Reference,
+    desk_side_kw,
     find_accelerator,
     find_server,
 )
@@ -358,7 +359,7 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
             notes.assumptions.append(f"non-GPU server power {share:.0%} of GPU TDP (given)")
         elif _desk_side(acc, hw):
             host, efficiency = defaults.workstation_host_kw, defaults.workstation_psu_efficiency
-            share = (host + gpu_kw) / efficiency / gpu_kw - 1
+            share = desk_side_kw(gpu_kw, catalog) / gpu_kw - 1
             notes.assumptions.append(
                 f"a {acc.segment} build of {hw.installed_gpus} cards is a workstation: {host:g} kW for the CPU, "
                 f"memory, drives and fans, and a {efficiency:.0%}-efficient power supply (catalog defaults, as of "
