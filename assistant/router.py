@@ -720,11 +720,11 @@ _ASKED = [
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",
                         r"(?:什么|啥|哪种|哪款|哪个|哪张|哪块)\s*(?:显)?卡", r"(?:什么|啥|哪种|哪款)\s*(?:gpu|显卡)")),
-    ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:算下来|算出来|实际|大概|是|有|能到)*\s*(?:大概|是|有)?\s*(?:多少|几)", r"mfu\s*(?:正常|合理|偏低|算高|低不低|高不高)", r"\bmfu (?:are|is|do|would|will)\b",
+    ("mfu", words(r"\bwhat mfu\b", r"\bwhat(?:'s|s| is)? (?:our|the|my|its|their) mfu\b", r"mfu\s*(?:算下来|算出来|实际|大概|是|有|能到)*\s*(?:大概|是|有)?\s*(?:多少|几)", r"mfu\s*(?:正常|合理|偏低|算高|低不低|高不高)", r"(?<!whatever )\bmfu (?:are|is|do|would|will)\b(?!\s+(?:realistic|reasonable|typical|normal|sensible|fine))",
                   r"(?:getting|achieving|get|achieve|hit)\s*(?:what\s*)?(?:an?\s*)?mfu", r"implied mfu")),
     ("step_time", words(r"\btime per step\b|\bper[- ]step time\b|每步(?:要)?(?:多久|多长时间|耗时|时间)",r"\bstep[\s-]*time\b(?!\s*(?:is|was|of|=|:)\s*\d)", r"how long (?:is|does|will|would|should) (?:a|one|each) (?:training )?step",
                         r"(?:每步|一步|每个\s*step|单步)\s*(?:要|需要|大概|应该|得)?\s*(?:多少秒|多久|多长时间|几秒)", r"seconds per step\s*\?")),
-    ("gpu_hours", words(r"(?<!per )(?<!per used )gpu[\s-]*hours?\s*\??\s*$", r"how many gpu[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时)",
+    ("gpu_hours", words(r"(?<!per )(?<!per used )gpu[\s-]*hours?\s*\??\s*$", r"how many (?:gpu|chip|[\w.]+ instance|instance)[\s-]*hours", r"多少\s*(?:个)?\s*(?:gpu\s*小时|卡时|实例小时|机时)",
                         r"gpu[\s-]*hours (?:do|would|will|to)",
                         r"(?<![每单])(?:gpu\s*|卡)(?:小时|时)\s*(?:数|总数)?\s*(?:是|要|需要|大概|约|一共|总共|共)?\s*多少(?!\s*钱)")),
     ("gpus", words(r"how many\s+(?:[\w-]+\s+)?(?:gpus|cards|accelerators|nodes|servers|h\d+|a\d+|machines|boxes)",
@@ -1508,6 +1508,9 @@ class Router:
                 tools = ["rack_fit"]
             else:
                 tools, asked = ["power_cost"], "power"
+        if not tools and asked == "gpu_hours" and (own.params_b or own.model) and own.tokens_b:
+            # "how many trn2.48xlarge instance-hours to pretrain 8B on 1T tokens?": the run's compute, in hours
+            tools = ["training_compute"]
         if (
             not tools
             and not explains

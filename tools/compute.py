@@ -186,6 +186,10 @@ class TrainingComputeOutput(ToolOutput):
     step_time_s: float | None = Field(
         default=None, description="Seconds per optimizer step at the expected MFU (needs tokens_per_step)."
     )
+    instance_hours: dict[str, float] = Field(
+        default_factory=dict,
+        description="Expected GPU-hours per cloud instance type that rents this chip (trn2.48xlarge: 16 chips).",
+    )
 
 
 def _hours_range(flops: float, peak: float, inp: ComputeFields) -> Range:
@@ -232,7 +236,14 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
         tokens_per_second_per_gpu=round_sig(per_gpu),
         tokens_per_second=round_sig(per_gpu * inp.gpus) if inp.gpus else None,
         step_time_s=None if step is None else round_sig(step),
+        instance_hours=_instance_hours(catalog, inp.gpu, hours.expected),
     )
+
+
+def _instance_hours(catalog: Catalog, gpu: str | None, chip_hours: float) -> dict[str, float]:
+    """Chip-hours as the instances that rent the chip bill them: "trn2.48xlarge instance-hours" = chip-hours / 16."""
+    acc = find_accelerator(catalog, gpu) if gpu else None
+    return {name: round_sig(chip_hours / chips) for name, chips in (acc.instances if acc else {}).items()}
 
 
 class GpusForDeadlineInput(ToolInput, ComputeFields):

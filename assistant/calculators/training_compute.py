@@ -106,6 +106,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"以 MFU {mfu}{of_zh} 在 {gpu} 上{doing_zh}（{tokens}B token）约需 **{num(hours['expected'])} GPU 小时**"
             f"（区间 {span(hours['low'], hours['high'])}）。"
         )
+    if instances := o.get("instance_hours"):
+        # "how many trn2.48xlarge instance-hours?": the chips as the cloud rents them
+        name, count = next(iter(instances.items()))
+        chips = round(hours["expected"] / count) if count else 0
+        en += f" That is **{num(count)} {name} instance-hours** ({chips} chips each)."
+        zh += f"折合 **{num(count)} 个 {name} 实例小时**（每个实例 {chips} 颗芯片）。"
     if (step := o.get("step_time_s")) and (view.asked == "step_time" or not days):
         # "MFU 40% 的话 step time 应该多少秒": one step's time leads, the whole run follows
         per_step = num(i["tokens_per_step"])

@@ -1715,3 +1715,15 @@ def test_a_rack_of_consumer_card_servers_counts_them_as_the_power_bill_does(assi
     fit = output(answer, "rack_fit")
     assert fit["servers_per_rack"] == 2
     assert "4.46 kW" in first_sentence(answer), answer.answer[:300]
+
+
+def test_instance_hours_asked_are_the_runs_chip_hours_over_the_instance(assistant: Assistant) -> None:
+    """8B on 1T tokens: 49,980 Trainium2 chip-hours at 40% MFU / 16 chips = 3,124 trn2.48xlarge instance-hours; no
+    deadline is invented and 'whatever MFU is realistic' asks no MFU."""
+    (answer,) = talk(
+        assistant,
+        "we're all-in on AWS. roughly how many trn2.48xlarge instance-hours to pretrain an 8B dense model on 1T "
+        "tokens? assume whatever MFU is realistic, just tell me what you assumed",
+    )
+    assert tools(answer) == ["training_compute"], answer.answer[:200]
+    assert "3,124 trn2.48xlarge instance-hours" in answer.answer.split("\n\n")[0], answer.answer[:300]

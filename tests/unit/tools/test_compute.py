@@ -272,3 +272,11 @@ def test_the_step_time_at_a_planned_mfu_inverts_the_mfu_of_a_measured_step() -> 
     )
     assert measured.implied_mfu == pytest.approx(0.4, abs=0.005)
     assert compute(params_b=32, gpu="H800", gpus=128).step_time_s is None  # no step size given: no step time
+
+
+def test_chip_hours_are_also_given_as_the_instances_that_rent_the_chip() -> None:
+    """6 x 8e9 x 1e12 = 4.8e22 FLOPs at 667 dense BF16 TFLOPS per Trainium2 (AWS Neuron docs) and 40% MFU:
+    49,980 chip-hours; a trn2.48xlarge holds 16 chips, so 3,124 instance-hours."""
+    out = training_compute(TrainingComputeInput(params_b=8, tokens_b=1000, gpu="trainium2"), CATALOG)
+    assert out.gpu_hours.expected == pytest.approx(49_980, rel=1e-3)
+    assert out.instance_hours["trn2.48xlarge"] == pytest.approx(3124, rel=1e-3)
