@@ -290,6 +290,13 @@ class Slots(BaseModel):
     data_tokenized: bool = Field(
         default=False, description="The data size given is of the tokenised shards, not raw text."
     )
+    fabric_choice: bool = Field(
+        default=False, description="InfiniBand or RoCE is asked ('IB or RoCE?', 'RoCE还是IB')."
+    )
+    ethernet_team: bool = Field(
+        default=False,
+        description="A reason to prefer Ethernet is given: the team knows Ethernet, never ran IB, a tight budget.",
+    )
     took_days: float | None = Field(
         default=None, description="Days a finished run of the same job took ('64 张 A100 跑了 20 天')."
     )
@@ -2825,6 +2832,9 @@ class SlotExtractor:
             r"infiniband|\bib\b|quantum", text, re.IGNORECASE
         ):
             slots.ethernet_fabric = True  # "roce 400G 交换机咋选": Ethernet switches, not InfiniBand ones
+        slots.fabric_choice = bool(_FABRIC_CHOICE.search(text))
+        # (only beside a network: "cheapest way to keep the older checkpoints" is no fabric's budget)
+        slots.ethernet_team = bool(_ETHERNET_TEAM.search(text)) and bool(_NETWORK_NAMED.search(text))
         if re.search(r"(?<![a-z])ring(?![a-z])|环形|单环", text, re.I) and not re.search(
             r"hierarch|two[- ]level|tree|分层|树形", text, re.I
         ):
@@ -3087,6 +3097,22 @@ def _a_year(counted: str) -> bool:
     return bool(re.fullmatch(r"\s*(?:199\d|20[0-3]\d)\s*(?:年)?\s*", counted))
 
 
+# InfiniBand against RoCE asked: "IB or RoCE?", "InfiniBand NDR or RoCE", "RoCE还是IB", "用IB还是以太网"
+_FABRIC_CHOICE = flags(
+    r"\b(?:infiniband|ib)\b(?:\s*(?:ndr|xdr|hdr))?[^.?。？]{0,16}(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或)[^.?。？]{0,8}(?:\broce|\bethernet|以太网)"
+    r"|(?:\broce|\bethernet|以太网)(?:\s*v2)?[^.?。？]{0,16}(?:\bor\b|\bvs\.?|\bversus\b|还是|或者|或)[^.?。？]{0,8}(?:\binfiniband|\bib\b)"
+)
+# why Ethernet would suit them: skills, no IB experience, a tight budget
+_ETHERNET_TEAM = flags(
+    r"\b(?:knows?|know|familiar with|experience with|only (?:knows?|do|does|run)|comfortable with)\b[^.?]{0,16}\bethernet"
+    r"|\bnever (?:run|ran|used|operated)\s+(?:ib|infiniband)|\bbudget (?:is )?tight|\btight budget|cost[- ]sensitive|\bcheap"
+    r"|只会以太网|熟悉以太网|没(?:用|玩|搞)过\s*(?:ib|infiniband)|预算紧|预算有限|预算不多|省钱|便宜"
+)
+
+
+_NETWORK_NAMED = flags(r"\broce\b|\bethernet\b|以太网|\binfiniband\b|\bib\b|\bfabric\b|\bnetwork|网络|组网|交换机")
+
+
 # a run that already happened and how long it took: "跑了 20 天", "用了两周", "took 20 days", "ran for 3 weeks"
 _TOOK = flags(
     rf"(?:跑了|训了|用了|花了|耗时|训练了)\s*(?:大概|约|差不多)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|个月|月)"
@@ -3095,10 +3121,18 @@ _TOOK = flags(
 _FUTURE_RUN = flags(r"\b(?:will|would|should|must|to be|it'?ll)\s*$|(?:要|需要|得|能)\s*$")
 
 
+_A_PERIOD = flags(r"\b(?:in|within|under|inside)\s+(?:a|one|1)\s+(day|week|fortnight|month|quarter)\b")
+_PERIOD_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "quarter": 91}
+
+
 def _deadline(text: str) -> float | None:
     for phrase, days in _RELATIVE_TIME.items():
         if re.search(rf"{phrase}\s*(?:内|以内|之内|完成|训完|搞定)", text):
             return float(days)
+    if (period := _A_PERIOD.search(text)) and not _KEPT_FOR.search(
+        text[max(0, period.start() - 40) : period.end()]
+    ):
+        return float(_PERIOD_DAYS[period.group(1).lower()])  # "want it done in a week", "within a month"
     match = _DEADLINE.search(text)
     if match and _KEPT_FOR.search(text[max(0, match.start() - 40) : match.end()]):
         match = None  # "keep checkpoints for 30 days": how long something is kept, not the time the run has

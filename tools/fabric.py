@@ -46,6 +46,13 @@ class FabricInput(ToolInput):
     oversubscription: float = Field(
         default=1.0, ge=1, le=8, description="Leaf down:up bandwidth ratio; 1 is non-blocking."
     )
+    compare_switch_ports: int | None = Field(
+        default=None,
+        ge=8,
+        le=512,
+        description="A second radix to count the same fabric with ('InfiniBand or RoCE, how many switches in each "
+        "case?': 64-port NDR against 128 x 400GbE Ethernet).",
+    )
 
 
 class FabricOutput(ToolOutput):
@@ -58,6 +65,9 @@ class FabricOutput(ToolOutput):
     endpoint_cables: int
     switch_to_switch_cables: int
     max_endpoints_two_tier: int = Field(description="Endpoints two tiers of this radix reach.")
+    compared: dict[str, int] | None = Field(
+        default=None, description="Tiers and leaf, spine, core and total switches at compare_switch_ports."
+    )
 
 
 def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
@@ -105,6 +115,20 @@ def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
             warnings.append(
                 f"{endpoints:,} ports exceed a 3-tier fat tree of {k}-port switches ({k**3 // 4:,})"
             )
+    compared = None
+    if inp.compare_switch_ports:
+        other = fabric(
+            inp.model_copy(update={"switch_ports": inp.compare_switch_ports, "compare_switch_ports": None}),
+            catalog,
+        )
+        compared = {
+            "switch_ports": inp.compare_switch_ports,
+            "tiers": other.tiers,
+            "leaf_switches": other.leaf_switches,
+            "spine_switches": other.spine_switches,
+            "core_switches": other.core_switches,
+            "switches": other.switches,
+        }
     return FabricOutput(
         formula=(
             "leaves = ceil(ports / down ports per leaf); two tiers up to k x down ports: spines = ceil(leaves x up / k); "
@@ -122,4 +146,5 @@ def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
         endpoint_cables=endpoints,
         switch_to_switch_cables=uplinks,
         max_endpoints_two_tier=two_tier_max,
+        compared=compared,
     )

@@ -362,6 +362,7 @@ class View:
     states_only: bool = False  # "not counting activations": the model states alone are the question
     rank_by: str | None = None  # what cards are judged by ("mainly for serving": memory bandwidth)
     component: str | None = None  # "just the optimizer state", "activation memory": that part of memory first
+    ethernet_team: bool = False  # "our team only knows Ethernet", "预算紧": a fabric choice leans to RoCE
 
     def first(self, language: Language | None = None) -> str:
         """The currency to show first: the one asked for, else the reader's own (yuan for Chinese)."""

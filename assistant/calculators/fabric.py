@@ -70,6 +70,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "64 口交换机（NDR Quantum-2 QM9700：64 × 400 Gb/s）",
             )
         )
+    if slots.fabric_choice and "switch_ports" not in payload and (slots.link_gbit or 400) <= 400:
+        # "InfiniBand NDR or RoCE? how many switches in each case?": 64-port NDR, then 51.2 Tb/s Ethernet at 400G
+        payload["compare_switch_ports"] = 128
     return Plan(tool="fabric", payload=payload, assumed=assumptions)
 
 
@@ -95,6 +98,46 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个{'' if 'endpoints' in i else ' GPU '}端口，{i['switch_ports']} 口交换机组成无阻塞 "
             f"{o['tiers']} 层胖树；服务器到交换机 {num(o['endpoint_cables'])} 根线缆，交换机之间 {num(o['switch_to_switch_cables'])} 根。"
         )
+    if other := o.get("compared"):
+        # both fabrics counted, and which one suits a team like theirs
+        def made(counts: dict[str, Any], radix: int, zh: bool = False) -> str:
+            if counts["tiers"] == 1:
+                return f"1 台 {radix} 口交换机" if zh else f"one {radix}-port switch"
+            core_en = f" + {counts['core_switches']} core" if counts["core_switches"] else ""
+            core_zh = f" + {counts['core_switches']} core" if counts["core_switches"] else ""
+            if zh:
+                return (
+                    f"{counts['leaf_switches']} leaf + {counts['spine_switches']} spine{core_zh}，{radix} 口"
+                )
+            return f"{counts['leaf_switches']} leaf + {counts['spine_switches']} spine{core_en}, {radix}-port"
+
+        ib = {k: o[k] for k in ("tiers", "leaf_switches", "spine_switches", "core_switches", "switches")}
+        radix = other["switch_ports"]
+        en = (
+            f"InfiniBand NDR: about **{o['switches']} switch{'es' if o['switches'] > 1 else ''}** "
+            f"({made(ib, i['switch_ports'])} QM9700); RoCE on 51.2 Tb/s Ethernet: about **{other['switches']} "
+            f"switch{'es' if other['switches'] > 1 else ''}** ({made(other, radix)}, 400GbE), non-blocking for "
+            f"{ports} GPU ports."
+        )
+        zh = (
+            f"InfiniBand NDR 约需 **{o['switches']} 台交换机**（{made(ib, i['switch_ports'], True)} QM9700）；"
+            f"RoCE 用 51.2 Tb/s 以太网交换机约需 **{other['switches']} 台**（{made(other, radix, True)} 400GbE），"
+            f"{ports} 个 GPU 端口无阻塞。"
+        )
+        if view.ethernet_team:
+            en = (
+                "RoCE, for a team that runs Ethernet on a tight budget: Meta trained Llama 3 405B on a 24,576-GPU RoCE "
+                "cluster; budget time for lossless tuning (PFC, ECN/DCQCN) and run nccl-tests before training. "
+                + en
+            )
+            zh = (
+                "选 RoCE：团队熟悉以太网、预算紧时更合适，Meta 在 24,576 卡的 RoCE 集群上训练了 Llama 3 405B；"
+                "要预留无损网络调优（PFC、ECN/DCQCN）的时间，训练前先跑 nccl-tests。" + zh
+            )
+        rows = [Row(en="InfiniBand switches", zh="InfiniBand 交换机", value=str(o["switches"])),
+                Row(en="RoCE switches", zh="RoCE 交换机", value=str(other["switches"])),
+                Row(en="Fabric ports", zh="网络端口", value=ports)]  # fmt: skip
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     rows = [Row(en="Fabric ports", zh="网络端口", value=ports),
             Row(en="Leaf switches", zh="Leaf 交换机", value=str(o["leaf_switches"])),
             Row(en="Spine switches", zh="Spine 交换机", value=str(o["spine_switches"])),

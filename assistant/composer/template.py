@@ -1241,6 +1241,7 @@ class TemplateComposer:
             states_only=route.slots.states_only,
             rank_by=route.slots.rank_by,
             component=route.slots.component,
+            ethernet_team=route.slots.ethernet_team,
         )
         # the calculator that answers the quantity asked speaks first
         # ... unless the RAM the user has falls short of what the plan offloads: that decides "够不够" first
@@ -1372,7 +1373,13 @@ class TemplateComposer:
             lead = _aside_passage(passages, lang, route.aside, route.query) or lead
         if lead is not None and verdict is not None and lead.chunk_id == verdict.chunk_id:
             lead = None  # the verdict already said it ("is the H20 worth it for training?" once, not twice)
-        if lead is not None and any(c.name == "fabric" for c in run.calls):
+        decided = route.slots.ethernet_team and any(
+            c.name == "fabric" and c.output.get("compared") for c in run.calls
+        )
+        if lead is not None and decided:
+            # "16台H20，预算紧，RoCE还是IB？": the verdict for a team like theirs and both counts lead; the guidance follows
+            parts.append(f"{lead.snippet} {cite(lead)}")
+        elif lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(
                 0, f"{lead.snippet} {cite(lead)}"
             )  # "IB还是RoCE": the choice first, its switches next

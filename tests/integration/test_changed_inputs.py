@@ -495,3 +495,15 @@ def test_a_new_tariff_after_a_tco_reruns_the_tco(assistant: Assistant) -> None:
     _, answer = talk(assistant, _H200_QUOTE, "what if electricity was 0.08 instead")
     assert tools(answer) == ["tco"], answer.answer[:200]
     assert "$1,626,510" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_run_wanted_done_in_a_week_counts_gpus_for_that_deadline(assistant: Assistant) -> None:
+    """6 x 34e9 x 20e9 = 4.08e21 FLOPs / (989.4e12 x 40%) / 3,600 = 2,865 GPU-hours; over 7 x 24 h that is 17.1
+    GPUs, 24 in whole servers of 8 ('in a week' is the deadline, not memory alone)."""
+    _, answer = talk(
+        assistant,
+        "how many gpus do i need",
+        "full-param finetune of a 34B model, ~20B tokens, want it done in a week, H100s",
+    )
+    assert "gpus_for_deadline" in tools(answer), answer.answer[:200]
+    assert output(answer, "gpus_for_deadline")["gpus"] == 24

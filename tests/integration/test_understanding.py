@@ -5837,3 +5837,23 @@ def test_a_servers_ram_asked_about_gets_a_verdict_with_the_least_that_covers_it(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["host_ram"], answer.answer[:200]
     assert re.search(says, answer.answer, re.DOTALL), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        # 256 ports: 12 NDR switches (8 + 4) against 6 Ethernet ones (4 + 2); the team's Ethernet and budget decide
+        (
+            "InfiniBand or RoCE for a 256-GPU H100 training cluster? budget is tight, our team knows Ethernet well and "
+            "has never run IB. Also how many switches roughly",
+            r"^RoCE, for a team.*\*\*12 switches\*\*.*\*\*6 switches\*\*",
+        ),
+        ("16台H20，预算紧，RoCE还是IB？", r"^选 RoCE.*\*\*6 台交换机\*\*.*\*\*1 台\*\*"),
+    ],
+)
+def test_ib_or_roce_for_an_ethernet_team_is_a_verdict_with_both_switch_counts(
+    assistant: Assistant, message: str, says: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["fabric"], answer.answer[:200]
+    assert re.search(says, answer.answer, re.DOTALL), answer.answer[:400]

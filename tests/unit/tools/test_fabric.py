@@ -76,3 +76,13 @@ def test_ports_that_fit_one_switch_need_one_switch() -> None:
     assert fabric(FabricInput(endpoints=64, switch_ports=64), CATALOG).switches == 1
     two = fabric(FabricInput(endpoints=65, switch_ports=64), CATALOG)
     assert (two.tiers, two.leaf_switches, two.spine_switches) == (2, 3, 2)
+
+
+def test_the_same_fabric_counted_at_a_second_radix() -> None:
+    """256 GPU ports non-blocking: 64-port NDR (QM9700) leaves give 32 down, so 8 leaves + 4 spines = 12; 128 x 400GbE
+    Ethernet (Spectrum-4 SN5600 split ports) leaves give 64 down: 4 leaves + 2 spines = 6."""
+    out = fabric(FabricInput(nodes=32, compare_switch_ports=128), CATALOG)
+    assert out.switches == 12
+    assert out.compared is not None
+    assert out.compared["switches"] == 6
+    assert out.compared["leaf_switches"] == 4
