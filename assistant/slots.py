@@ -3110,7 +3110,9 @@ _ETHERNET_TEAM = flags(
 )
 
 
-_NETWORK_NAMED = flags(r"\broce\b|\bethernet\b|以太网|\binfiniband\b|\bib\b|\bfabric\b|\bnetwork|网络|组网|交换机")
+_NETWORK_NAMED = flags(
+    r"\broce\b|\bethernet\b|以太网|\binfiniband\b|\bib\b|\bfabric\b|\bnetwork|网络|组网|交换机"
+)
 
 
 # a run that already happened and how long it took: "跑了 20 天", "用了两周", "took 20 days", "ran for 3 weeks"
