@@ -53,6 +53,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     elif slots.switch_ports:
         payload["switch_ports"] = slots.switch_ports
+    elif _port_gbit(slots) >= 800 and not slots.ethernet_fabric:
+        # XDR 800 Gb/s endpoints: NVIDIA Quantum-X800 Q3400 switches carry 144 ports of 800 Gb/s
+        payload["switch_ports"] = 144
+        assumptions.append(
+            assumed(
+                "XDR 800 Gb/s: Quantum-X800 Q3400 switches, 144 x 800 Gb/s ports (ConnectX-8 NICs)",
+                "XDR 800 Gb/s：Quantum-X800 Q3400 交换机，144 个 800 Gb/s 端口（ConnectX-8 网卡）",
+            )
+        )
     elif slots.ethernet_fabric and (slots.link_gbit or 400) <= 400:
         # RoCE on 51.2 Tb/s Ethernet switches: 64 x 800GbE ports split into 128 x 400GbE (NVIDIA Spectrum-4
         # SN5600 datasheet; Broadcom Tomahawk 5 switches alike)
@@ -74,6 +83,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         # "InfiniBand NDR or RoCE? how many switches in each case?": 64-port NDR, then 51.2 Tb/s Ethernet at 400G
         payload["compare_switch_ports"] = 128
     return Plan(tool="fabric", payload=payload, assumed=assumptions)
+
+
+def _port_gbit(slots: Slots) -> float:
+    """One port's speed: "8x CX7 400G per node" is 3,200 Gb/s a server over 8 ports, 400 each."""
+    link = slots.link_gbit or 0
+    return link if slots.link_per_gpu else link / (slots.ports_per_node or 1)
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

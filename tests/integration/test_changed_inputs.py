@@ -507,3 +507,17 @@ def test_a_run_wanted_done_in_a_week_counts_gpus_for_that_deadline(assistant: As
     )
     assert "gpus_for_deadline" in tools(answer), answer.answer[:200]
     assert output(answer, "gpus_for_deadline")["gpus"] == 24
+
+
+def test_going_800g_recounts_the_fabric_on_800g_switches(assistant: Assistant) -> None:
+    """512 GPU ports at XDR 800 Gb/s on Quantum-X800 Q3400 (144 x 800G): 72 down per leaf, 8 leaves, 576 uplinks,
+    4 spines = 12 switches (against 24 of 64-port NDR)."""
+    _, answer = talk(
+        assistant,
+        "planning 64 nodes x 8 H200 = 512 GPUs, IB NDR 400G per GPU, rail-optimized, non-blocking. how many "
+        "switches and cables roughly?",
+        "would going 800G (XDR / CX-8) change that picture?",
+    )
+    out = output(answer, "fabric")
+    assert answer.tool_calls[0].input["switch_ports"] == 144
+    assert out["switches"] == 12
