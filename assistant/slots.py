@@ -1428,7 +1428,7 @@ _PORTS_PER_NODE = flags(
 _LINK_SPEEDS = r"(10|25|50|100|200|400|800|1600)"
 _LINK_UNIT = r"\s*(?:gbit/s|gbit|gb/s|gbps|gbe|gige|gb|g)(?![a-z0-9])"
 _LINK_WORDS = (
-    r"(?:以太网|ethernet|roce(?:\s*v2)?|\bib\b|infiniband|ndr|hdr|xdr|\(\s*xdr|网卡|nics?|网络|互联|interconnect|links?|网口"
+    r"(?:以太网?|ethernet|roce(?:\s*v2)?|\bib\b|infiniband|ndr|hdr|xdr|\(\s*xdr|网卡|nics?|网络|互联|interconnect|links?|网口"
     r"|ports?|端口)"
 )
 _LINK = flags(

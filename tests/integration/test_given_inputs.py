@@ -1727,3 +1727,15 @@ def test_instance_hours_asked_are_the_runs_chip_hours_over_the_instance(assistan
     )
     assert tools(answer) == ["training_compute"], answer.answer[:200]
     assert "3,124 trn2.48xlarge instance-hours" in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
+def test_a_25g_ethernet_written_in_short_chinese_is_the_link_between_servers(assistant: Assistant) -> None:
+    """'机房只有25G以太': 25 Gb/s a server shared by 8 GPUs = 3.125 Gb/s each; a 14 GB BF16 gradient all-reduce
+    then takes about 9.9 s against 6.6 s of compute, so the network is the bottleneck (not 400G IB assumed)."""
+    (answer,) = talk(
+        assistant,
+        "现在单机8卡训7B，要扩到8台64卡，需要改啥？网络要什么规格？能接近线性加速吗，现在机房只有25G以太",
+    )
+    assert tools(answer) == ["network"], answer.answer[:200]
+    assert answer.tool_calls[0].input["inter_node_gbit_s_per_gpu"] == pytest.approx(3.125)
+    assert "瓶颈" in first_sentence(answer), answer.answer[:300]
