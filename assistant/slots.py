@@ -1119,7 +1119,8 @@ _PEAK_GIVEN = flags(
 # a bare monthly colocation rent: "托管每柜每月8000", "机柜租金每月6000", "托管费每台每月3000"
 _BARE_COLO = flags(
     r"(?:托管|机柜租金|柜租|机位)(?:费)?\s*(每(?:个)?(?:机)?柜|每台|单柜)?\s*(?:每月|一个月|月租|每个月)\s*(?:约|大概)?\s*"
-    r"(\d[\d,]*(?:\.\d+)?)(?!\s*(?:[万亿千]|kw|台|卡|%|\.\d|美元|\$))"
+    # ("1w" is 1万, as chats write it: "机柜托管一个月 1w")
+    r"(\d[\d,]*(?:\.\d+)?)(?:\s*(w)(?![a-z]))?(?!\s*(?:[万亿千]|kw|台|卡|%|\.\d|美元|\$))"
 )
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
 _ROUND_THE_CLOCK = flags(
@@ -3027,10 +3028,10 @@ class SlotExtractor:
             slots.electricity_price_per_kwh = 0.0
         if slots.colo_per_month is None and (match := _BARE_COLO.search(text)):
             # "托管每柜每月8000": a bare monthly rent in a Chinese message, per rack or per server as written
-            slots.colo_per_month, slots.colo_currency = to_number(match.group(2)), "CNY"
-            slots.colo_basis = (
-                "rack" if re.search(r"柜", match.group(1)) else "server" if match.group(1) else None
-            )
+            scale = 10_000 if match.group(3) else 1
+            slots.colo_per_month, slots.colo_currency = to_number(match.group(2)) * scale, "CNY"
+            per = match.group(1) or ""
+            slots.colo_basis = "rack" if "柜" in per else "server" if per else None
             if slots.electricity_price_per_kwh is None and _POWER_INCLUDED.search(
                 text[match.start() : match.end() + 24]
             ):

@@ -1739,3 +1739,15 @@ def test_a_25g_ethernet_written_in_short_chinese_is_the_link_between_servers(ass
     assert tools(answer) == ["network"], answer.answer[:200]
     assert answer.tool_calls[0].input["inter_node_gbit_s_per_gpu"] == pytest.approx(3.125)
     assert "瓶颈" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_hosting_fee_in_w_without_a_per_rack_word_is_read_not_a_crash(assistant: Assistant) -> None:
+    """'机柜托管一个月 1w': a monthly hosting fee of 1万 (10,000 yuan) with no '每柜/每台' before it; reading it once
+    raised on the missing group and failed the request."""
+    (answer,) = talk(
+        assistant,
+        "8卡 H800 整机 买的话 220w，租的话月租 7.5w。机柜托管一个月 1w，电费 0.8 一度。用3年 买还是租划算",
+    )
+    assert answer.answer
+    slots = assistant._router.route("机柜托管一个月 1w，电费 0.8 一度").slots
+    assert slots.colo_per_month == 10_000
