@@ -1222,6 +1222,17 @@ class Router:
         if priced_count:
             tools = ["quote"]  # the figures carried over (a room's power) are the count's, not a new fit
         if (
+            follow_up
+            and "cloud_cost" in tools
+            and "training_compute" in context.tools
+            and "training_compute" not in tools
+            and stated.keys() & {"gpu", "finetune", "tokens_b", "params_b", "model", "mfu", "epochs"}
+            and len(slots.card_hourly) < 2  # "h100 is $2.10/hr and b200 is $4.60/hr": each earlier run priced
+        ):
+            # "换 LoRA 能省多少", "H20 才 8 块一卡时 用 H20 跑是不是更便宜": the run's GPU-hours again on what changed,
+            # never the earlier run's hours at the new price
+            tools.insert(tools.index("cloud_cost"), "training_compute")
+        if (
             "network_storage_cost" in slots.stated()
             and "fabric" in tools
             and len(tools) > 1

@@ -388,6 +388,10 @@ class Slots(BaseModel):
                 carried[key] = None
         if "gpu" in stated:
             carried["other_gpus"] = []
+            if "server_power_kw" not in stated:
+                carried["server_power_kw"] = (
+                    None  # "那换 8卡 L40S 的机器呢": the H100 server's 10.2 kW was its own
+                )
             carried[
                 "card_counts"
             ] = {}  # "what about a single RTX PRO 6000 instead": that card, as counted now

@@ -521,3 +521,28 @@ def test_going_800g_recounts_the_fabric_on_800g_switches(assistant: Assistant) -
     out = output(answer, "fabric")
     assert answer.tool_calls[0].input["switch_ports"] == 144
     assert out["switches"] == 12
+
+
+def test_a_new_card_in_a_follow_up_drops_the_earlier_servers_draw(assistant: Assistant) -> None:
+    """'8卡 H100 一台 10.2kw' belongs to the H100 server; 8 x L40S at 350 W x (1 + 82%) = 5.1 kW, two per 12 kW."""
+    _, answer = talk(
+        assistant,
+        "机房单柜 12kw，8卡 H100 一台 10.2kw，一个柜子能放几台",
+        "那换 8卡 L40S 的机器呢，一台功耗多少，能放几台",
+    )
+    out = output(answer, "rack_fit")
+    assert out["servers_per_rack"] == 2
+    assert answer.tool_calls[0].input.get("server_power_kw") is None
+
+
+def test_a_cheaper_card_in_a_follow_up_is_priced_on_its_own_gpu_hours(assistant: Assistant) -> None:
+    """LoRA of 72B on 0.6B tokens: 4 x 72e9 x 6e8 FLOPs; at 148 dense TFLOPS (H20) x 40% that is 811 GPU-hours,
+    x ¥8 = ¥6,488, more than on the H100 (121 GPU-hours x ¥18 = ¥2,183): the H20's hours, not the H100's at ¥8."""
+    *_, answer = talk(
+        assistant,
+        "SFT 数据 2 亿 token，72B 全参，3 个 epoch，租 H100 18 块一卡时，大概多少钱 要多少卡",
+        "换 LoRA 能省多少",
+        "H20 才 8 块一卡时 用 H20 跑是不是更便宜",
+    )
+    assert "training_compute" in tools(answer), answer.answer[:200]
+    assert output(answer, "cloud_cost")["gpu_hours"] == pytest.approx(811, rel=0.01)
