@@ -636,6 +636,8 @@ _OFF_TASK = words(
     r"写(?:一)?(?:个|份|篇|封)?[^。？?，,]{0,10}?(?:周报|日报|月报|年终总结|述职|简历|邮件|文案|爬虫)",
     # investment advice: "英伟达股票现在能买吗", "should I buy NVDA stock"
     r"股票|股价|股市|炒股|\b(?:nvda|amd|intc|nvidia|intel)(?:'s)? (?:stock|shares)\b|\bstock (?:price|market|tips?)\b|\bshare price\b",
+    # a ticker's price: "NVDA 明天会涨吗 要不要 all in" (the ticker, not the company's cards)
+    r"\b(?:nvda|smci|tsm)\b[^。？?!.]{0,16}(?:涨(?!价)|跌(?!价)|抄底|买入|\ball[- ]in\b|\bgo up\b|\bgo down\b|\bmoon\b|\bcalls?\b|\bputs?\b)",
     # cooking: "a good lasagna recipe for 8 people" ("the FP8 recipe" is training)
     r"\blasagn[ae]\b|\brecipe for \d+ (?:people|persons|guests|adults|kids)\b|\b(?:dinner|lunch|breakfast|dessert) recipe\b|菜谱|食谱|怎么做菜",
 )  # fmt: skip

@@ -1751,3 +1751,11 @@ def test_a_hosting_fee_in_w_without_a_per_rack_word_is_read_not_a_crash(assistan
     assert answer.answer
     slots = assistant._router.route("机柜托管一个月 1w，电费 0.8 一度").slots
     assert slots.colo_per_month == 10_000
+
+
+def test_a_tickers_price_is_declined_however_it_is_asked(assistant: Assistant) -> None:
+    """'NVDA 明天会涨吗 要不要 all in' is investment advice, not a passage on cloud bursts."""
+    (answer,) = talk(assistant, "NVDA 明天会涨吗 lol 要不要 all in")
+    assert not answer.tool_calls, answer.answer[:200]
+    assert not answer.citations, answer.answer[:200]
+    assert "不在我的范围内" in answer.answer, answer.answer[:200]
