@@ -1950,8 +1950,8 @@ _BYTES_TOPIC = (
 _TARIFF_SLOTS = {"electricity_price_per_kwh", "electricity_currency", "pue"}
 
 
-# the accelerator families a clause can be about when its card is named without a model number ("gaudi 3")
 _NUMBER_FORMAT = re.compile(r"(?:bf|fp|tf|int|mxfp|nvfp)\d+", re.IGNORECASE)  # "bf16" is no card number
+# the accelerator families a clause can be about when its card is named without a model number ("gaudi 3")
 _FAMILY_WORD = words(r"\b(?:ascend|gaudi|trainium|tpu|instinct|geforce)\b", r"昇腾")
 
 

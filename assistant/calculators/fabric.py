@@ -118,13 +118,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         def made(counts: dict[str, Any], radix: int, zh: bool = False) -> str:
             if counts["tiers"] == 1:
                 return f"1 台 {radix} 口交换机" if zh else f"one {radix}-port switch"
-            core_en = f" + {counts['core_switches']} core" if counts["core_switches"] else ""
-            core_zh = f" + {counts['core_switches']} core" if counts["core_switches"] else ""
-            if zh:
-                return (
-                    f"{counts['leaf_switches']} leaf + {counts['spine_switches']} spine{core_zh}，{radix} 口"
-                )
-            return f"{counts['leaf_switches']} leaf + {counts['spine_switches']} spine{core_en}, {radix}-port"
+            core = f" + {counts['core_switches']} core" if counts["core_switches"] else ""
+            tree = f"{counts['leaf_switches']} leaf + {counts['spine_switches']} spine{core}"
+            return f"{tree}，{radix} 口" if zh else f"{tree}, {radix}-port"
 
         ib = {k: o[k] for k in ("tiers", "leaf_switches", "spine_switches", "core_switches", "switches")}
         radix = other["switch_ports"]
