@@ -1250,6 +1250,9 @@ class Router:
         ):
             # "之前 64 张 A100 跑了 20 天，换成 64 张 H100 大概几天": the finished run moved to the other card
             tools = ["run_time"]
+        if "took_days" in stated and slots.measured_gpus and slots.gpu_count and not slots.other_gpus:
+            # "现在 64 卡训一个模型要 7 天，扩到 512 卡能 1 天内训完吗": the finished run scaled to more GPUs
+            tools = ["run_time"]
         if (
             tools == ["host_ram"]
             and slots.offload
@@ -1885,6 +1888,9 @@ _ASIDE_CUE = words(
     r"(?:能|可以)(?:直接)?(?:用|跑|买到?|租到?)吗|能不能(?:直接)?(?:用|跑|买|租)|支持吗|需不需要|要不要(?:上|配|买|换)",
     r"\bdo (?:we|i|you) (?:need|have to|still need)\b|\b(?:is|are) (?:it|they) (?:supported|available)\b"
     r"|\bwill (?:it|they|that) work\b|\bout of the box\b|\bavailable in china\b",
+    # the reason asked beside the figures: "为啥总说不是线性的", "why isn't it linear?"
+    r"(?:为啥|为什么)[^，,。？?]{0,6}(?:总|都|不是|不能|不)",
+    r"\b(?:why|how come)\b[^,?]{0,20}\b(?:not|n't|never|always|everyone|people)\b",
 )
 # where one question ends and the next begins: a question mark, a full stop, or "and will it…", "，会不会…"
 _CLAUSE_BREAK = re.compile(

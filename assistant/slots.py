@@ -325,6 +325,10 @@ class Slots(BaseModel):
     cloud_price_per_instance: bool = Field(
         default=False, description="cloud_price_per_gpu_hour is the price of a whole instance-hour."
     )
+    instance_gpus: int | None = Field(
+        default=None,
+        description='GPUs of the one cloud instance named with an hourly price ("p5.48xlarge at $55/hr").',
+    )
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
@@ -1034,6 +1038,9 @@ _DEADLINE = flags(
     rf"|(?:\bsame|\bslips?|\bslipped|\bpushed(?:\s*back|\s*out)?|\bextended|\bstretched|\brelaxed|\bmoved?(?:\s*out)?)\s*(?:to\s*)?{NUMBER}\s*(days?|weeks?|months?)\b"
     # "工期放宽到45天", "截止时间推迟到两个月", "期限延长到6周"
     rf"|(?:延期|推迟|延后|延到|推到|放到|拖到)\s*(?:到)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月)"
+    # "要跑 4 台 两周", "rent 4 nodes for 2 weeks": the machines, then how long they run
+    rf"|(?:跑|租|用|\brun|\brent|\bkeep)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:台|个?节点|个?实例|nodes?|instances?|servers?|boxes|machines)"
+    rf"\s*[,，]?\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)(?![A-Za-z])"
 )
 # "70b, 1.4T tokens, 60 days": with a model and its data given, a bare duration is the time the run has
 _BARE_DURATION = flags(rf"(?<![\w.]){NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![\w])")
@@ -1234,6 +1241,8 @@ _SERVERS = flags(
     # "on 2 of these nodes": a count of the machines just described
     rf"|\b(?:on|across|over|use|using)\s+{NUMBER}\s+of\s+(?:these|those|them|the|our)\b(?:\s+(?:nodes?|servers?|boxes|machines))?"
 )
+# how many of a named cloud instance: "running 2 instances", "need 4 of them", "3 个实例"
+_INSTANCE_COUNT = flags(rf"{NUMBER}\s*(?:x\s*)?(?:instances?|个实例|台实例|of (?:them|those|these)\b)")
 # a budget's share kept for the fabric and storage: "网络存储留20%", "keep 20% for network and storage"
 _NETWORK_RESERVE = flags(
     rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
@@ -1887,6 +1896,9 @@ class SlotExtractor:
             masked, slots
         )  # "64卡1.2M tokens/s, 256卡4.1M": no model size, no tokens
         money = self._money(masked, slots)  # "$300k", "每台220万": never a size or a count
+        if slots.instance_gpus and slots.cloud_price_per_gpu_hour is not None:
+            slots.cloud_price_per_instance = True  # the named instance's price, whatever words surround it
+            slots.gpus_per_node = slots.gpus_per_node or slots.instance_gpus
         if slots.budget is not None and slots.budget in slots.server_quotes.values():
             slots.budget = None  # "MI325X $290k, H200 $330k": the first quote is not a sum to spend
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
@@ -2443,13 +2455,23 @@ class SlotExtractor:
             elif card != slots.gpu and card not in slots.other_gpus:
                 slots.other_gpus.append(card)
         hourly: dict[str, float] = {}
+        gpus: dict[str, int] = {}
         for money in money_mentions(masked):
             near = [m for m in found if m.end() <= money.start and money.start - m.end() <= 16]
             if money.kind == "hourly" and near:
                 card, per_instance = shapes[near[-1].group(0).lower()]
                 hourly.setdefault(card, money.amount / per_instance)  # "$55/hr" for 8 H100s: $6.88 each
+                gpus.setdefault(card, per_instance)
         if len(hourly) >= 2:
             slots.card_hourly = hourly
+        elif hourly and not _PER_GPU_PRICE.search(text):
+            # "p5.48xlarge 我们拿到的价格是 $55/hr": one instance's hour, its GPUs sharing it
+            slots.instance_gpus = next(iter(gpus.values()))
+            if count := _INSTANCE_COUNT.search(masked):
+                # "running 2 instances", "need 4 of them": machines of that type, not GPUs
+                slots.servers = int(to_number(count.group(1)))
+                if slots.gpu_count == slots.servers:
+                    slots.gpu_count = None
 
     def _money(self, text: str, slots: Slots) -> str:
         """Every amount of money, by what it is the price of; the amounts are blanked out of ``text``."""
@@ -3047,9 +3069,21 @@ class SlotExtractor:
         ):
             # "之前 64 张 A100 跑了 20 天", "our last run took 20 days": a finished run's length (the days stay the
             # run's days too: "256 卡跑了 10 天，按每卡时 2.5 美元" prices those GPU-days)
-            slots.took_days = to_number(_group(took, 1, 3) or "0") * DAYS_PER.get(
-                (_group(took, 2, 4) or "").lower(), 1
+            slots.took_days = to_number(_group(took, 1, 3, 5, 7) or "0") * DAYS_PER.get(
+                (_group(took, 2, 4, 6, 8) or "").lower(), 1
             )
+            if (grow := _SCALE_TO_GPUS.search(text)) and slots.gpu_count and not slots.other_gpus:
+                # "现在 64 卡要 7 天，扩到 512 卡": the finished run's GPUs, and the count it scales to
+                target = int(to_number(grow.group(1)))
+                counts = [
+                    int(to_number(_group(c, 1, 2) or "0"))
+                    for c in _GPU_COUNT_WORD.finditer(text[: grow.start()])
+                ]
+                before = next((c for c in reversed(counts) if c != target), None)
+                if before:
+                    slots.measured_gpus, slots.gpu_count = before, target
+                    if slots.deadline_days == slots.took_days:
+                        slots.deadline_days = None
         if (
             slots.deadline_days is None
             and slots.params_b
@@ -3124,6 +3158,19 @@ _NETWORK_NAMED = flags(
 _TOOK = flags(
     rf"(?:跑了|训了|用了|花了|耗时|训练了)\s*(?:大概|约|差不多)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|个月|月)"
     rf"|\b(?:took|ran for|run took|trained for|needed)\s*(?:about|around|roughly|~)?\s*{NUMBER}\s*(days?|weeks?|months?)\b"
+    # the run as it goes today: "现在 64 卡训一个模型要 7 天", "currently takes 7 days on 64 GPUs"
+    rf"|(?:现在|目前|当前)[^。？?；;]{{0,24}}?(?:要|需要|得|用|花)\s*(?:大概|约|差不多)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|个月|月)"
+    rf"|\b(?:currently|right now|today)\b[^.?;]{{0,40}}?\btakes?\s*(?:about|around|roughly|~)?\s*{NUMBER}\s*(days?|weeks?|months?)\b"
+)
+# a count of GPUs: "64 卡", "128 H100s", "on 256 GPUs"
+_GPU_COUNT_WORD = flags(
+    rf"{AMOUNT}\s*(?:x\s*)?(?:张卡|张|卡(?![时])|GPUs?\b|cards\b|[A-Za-z]*\d+[A-Za-z]*s\b)"
+    rf"|(?:\bon|\bacross|\busing|用|在)\s*{AMOUNT}(?=\s)"  # "on 128 H100s", the card's name blanked out
+)
+# the GPUs a finished run is scaled to: "扩到 512 卡", "scale to 512 GPUs", "go to 512 H100s"
+_SCALE_TO_GPUS = flags(
+    rf"(?:扩到|扩展到|扩容到|加到|增加到|增至|上到|换到|\bscal(?:e|ing) (?:out |up )?to|\bgrow(?:ing)? to|\bgo(?:ing)? to|\bmove to)"
+    rf"\s*{AMOUNT}\s*(?:张卡|张|卡(?![时])|GPUs?\b|cards\b|[A-Za-z]*\d+[A-Za-z]*s\b)"
 )
 _FUTURE_RUN = flags(r"\b(?:will|would|should|must|to be|it'?ll)\s*$|(?:要|需要|得|能)\s*$")
 
@@ -3145,8 +3192,8 @@ def _deadline(text: str) -> float | None:
         match = None  # "keep checkpoints for 30 days": how long something is kept, not the time the run has
     if not match:
         return None
-    number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
-    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22) or "day").lower()
+    number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23)
+    unit = (_group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24) or "day").lower()
     return round(to_number(number or "0") * DAYS_PER.get(unit, 1), 6)
 
 

@@ -30,6 +30,11 @@ MEGATRON = Reference(
     "(52% of A100 peak on a 1T-parameter model)",
     url="https://arxiv.org/abs/2104.04473",
 )
+MLPERF_SCALING = Reference(
+    title="MLCommons MLPerf Training v3.1, GPT-3 175B: 3.9 min on 10,752 H100 vs 10.9 min on 3,584 "
+    "(3x the GPUs for 2.8x the speed, 93% scaling efficiency as NVIDIA reports it)",
+    url="https://developer.nvidia.com/blog/setting-new-records-at-data-center-scale-using-nvidia-h100-gpus-and-quantum-2-infiniband/",
+)
 GPU_HOUR = Reference(
     title="GPU-hours = GPUs x wall-clock hours (the unit of Llama 3's and DeepSeek-V3's reported compute)",
     url="https://arxiv.org/abs/2412.19437",
@@ -63,8 +68,19 @@ class RunTimeInput(ToolInput):
         description="Card of a finished run of the same job (with from_gpus and from_days): the run is moved to "
         "gpu at the same MFU.",
     )
-    from_gpus: int | None = Field(default=None, ge=1, le=1_000_000, description="GPUs of that finished run.")
+    from_gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="GPUs of a finished run of the same job (with from_days); without from_gpu it ran on the "
+        "same card, and gpus is the count it scales to.",
+    )
     from_days: float | None = Field(default=None, gt=0, le=36_500, description="Days that finished run took.")
+    scaling_efficiency: Share | None = Field(
+        default=None,
+        description="Share of linear speed-up kept when the finished run moves to more GPUs (0.9 assumed "
+        "for a non-blocking 400G fabric when not given).",
+    )
     precision: ComputePrecision = Field(default="bf16", description="Peak used as the MFU denominator.")
     mfu: Share = Field(default=0.40, description="MFU assumed when converting FLOPs to GPU-hours.")
     gpus_per_node: int = Field(
@@ -78,11 +94,12 @@ class RunTimeInput(ToolInput):
             self.training_flops is not None,
             self.tokens_per_second_per_gpu is not None,
             self.step_time_s is not None,
-            self.from_gpu is not None,
+            self.from_gpu is not None or (self.from_gpus is not None and self.from_days is not None),
         ]
         if sum(bases) != 1:
             raise ValueError(
-                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or from_gpu"
+                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or a "
+                "finished run (from_gpus and from_days)"
             )
         if self.from_gpu is not None and not (self.from_gpus and self.from_days and self.gpu):
             raise ValueError("from_gpu needs from_gpus, from_days and gpu, the card the run moves to")
@@ -111,6 +128,16 @@ class RunTimeOutput(ToolOutput):
         description="New card's dense peak over the old one's: the move's speed-up at the same MFU.",
     )
     from_gpu_name: str | None = Field(default=None, description="The finished run's card.")
+    ideal_days: float | None = Field(
+        default=None, description="Days of a finished run scaled to more GPUs with perfectly linear speed-up."
+    )
+    scaling_efficiency: float | None = Field(
+        default=None, description="Share of linear speed-up used for a finished run scaled to more GPUs."
+    )
+    efficiency_needed: float | None = Field(
+        default=None,
+        description="Scaling efficiency a finished run scaled to `gpus` needs to finish within deadline_days.",
+    )
     gpu_name: str | None = Field(default=None, description="The card the run moves to.")
 
 
@@ -153,6 +180,23 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         if inp.gpus is None and inp.deadline_days is None:
             inp = inp.model_copy(update={"gpus": inp.from_gpus})
         moved = {"speedup": round_sig(new_peak / old_peak), "from_gpu_name": old.name, "gpu_name": new.name}
+    elif inp.from_gpus is not None and inp.from_days is not None:
+        # the same job on the same card, on more (or fewer) GPUs: its GPU-hours grow by what scaling loses
+        measured = inp.from_gpus * inp.from_days * 24
+        scaled_to = inp.gpus or inp.from_gpus
+        efficiency = 1.0 if scaled_to <= inp.from_gpus else inp.scaling_efficiency or 0.9
+        hours_total = measured / efficiency
+        formula = "days = from GPUs x from days / GPUs / scaling efficiency"
+        if scaled_to > inp.from_gpus:
+            assumptions.append(
+                f"scaling efficiency {efficiency:.0%} from {inp.from_gpus} to {scaled_to} GPUs "
+                + ("(given)" if inp.scaling_efficiency else "(assumed: 90-95% on a non-blocking 400G fabric)")
+            )
+        ideal = inp.from_gpus * inp.from_days / scaled_to
+        moved = {"ideal_days": round_sig(ideal), "scaling_efficiency": efficiency}
+        if inp.gpus and inp.deadline_days:
+            moved["efficiency_needed"] = round_sig(ideal / inp.deadline_days)
+        inp = inp.model_copy(update={"gpus": scaled_to})
     elif inp.step_time_s is not None and inp.gpus is None:
         # the whole job's pace is known without its GPU count: wall-clock time, not GPU-hours
         job = (inp.tokens_per_step or 0) / inp.step_time_s
@@ -193,7 +237,12 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         formula=formula,
         assumptions=assumptions,
         warnings=[],
-        sources=[GPU_HOUR, PALM, *([LLAMA3, MEGATRON] if inp.from_gpu else [])],
+        sources=[
+            GPU_HOUR,
+            PALM,
+            *([LLAMA3, MEGATRON] if inp.from_gpu else []),
+            *([MLPERF_SCALING] if "ideal_days" in moved else []),
+        ],
         gpu_hours=round_sig(hours_total),
         gpus=gpus,
         exact_gpus=round_sig(exact) if exact is not None else None,

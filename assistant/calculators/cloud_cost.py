@@ -28,6 +28,13 @@ from knowledge.catalog import Catalog
 _PERIOD_DAYS = {"day": 1, "month": 30, "year": 365}
 
 
+def _instance_gpus(slots: Slots) -> int | None:
+    """The GPUs of the instances rented ("4 台 p5.48xlarge": 4 × 8), when machines and not GPUs are counted."""
+    if slots.servers and slots.instance_gpus:
+        return slots.servers * slots.instance_gpus
+    return None
+
+
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     payload: dict[str, Any] = {}
     assumptions: list[Assumed] = []
@@ -45,8 +52,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 f"每年 {num(slots.hours_per_year)} 小时 × {num(years)} 年 × {slots.gpu_count} 张卡",
             )
         )
-    elif slots.gpu_count and slots.deadline_days:
-        payload.update(gpus=slots.gpu_count, days=slots.deadline_days)
+    elif (gpus := slots.gpu_count or _instance_gpus(slots)) and slots.deadline_days:
+        payload.update(gpus=gpus, days=slots.deadline_days)
     elif slots.gpu_count and (slots.period in _PERIOD_DAYS or slots.years):
         # "rent 64 H100 at $2.5/GPU-hour for a month", "租一个月", "renting 40 H100 for a year": the GPUs
         # around the clock for that period, at the price given or the catalog's
@@ -113,11 +120,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         )
     )
     per_instance = (
-        f"（每台 {i['gpus_per_instance']} 卡实例每小时 {num(i['price_per_instance_hour'])}）"
+        f"（每台 {i['gpus_per_instance']} 卡实例每小时 {'¥' if i.get('currency') == 'CNY' else '$'}"
+        f"{num(i['price_per_instance_hour'])}）"
         if "price_per_instance_hour" in i
         else ""
     )
-    zh = f"{hours_zh} 卡时按每卡时 {price}{per_instance} 计，约 **{money(o['total'], view.first('zh'))}**" + (
+    zh = f"{hours_zh} 卡时按每卡时 {price}{per_instance}计，约 **{money(o['total'], view.first('zh'))}**" + (
         "。" if given else f"（{o['gpu']}，目录价格）。"
     )
     if before := o.get("total_before_discount"):

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.calculators.common import Assumed, Calculator, Plan, Row, Summary, View, assumed, num, words
+from assistant.calculators.common import (
+    Assumed,
+    Calculator,
+    Plan,
+    Row,
+    Summary,
+    View,
+    assumed,
+    num,
+    pct,
+    words,
+)
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
@@ -19,6 +30,14 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         before = slots.card_counts.get(slots.gpu) or slots.gpu_count or 8
         payload.update(from_gpu=slots.gpu, from_gpus=before, from_days=slots.took_days, gpu=new)
         payload["gpus"] = slots.card_counts.get(new) or slots.gpu_count or before
+        return Plan(tool="run_time", payload=payload, assumed=assumptions)
+    if slots.took_days and slots.measured_gpus and slots.gpu_count and not slots.other_gpus:
+        # "现在 64 卡要 7 天，扩到 512 卡能 1 天内训完吗": the same job on more GPUs of the same card
+        payload.update(from_gpus=slots.measured_gpus, from_days=slots.took_days, gpus=slots.gpu_count)
+        if slots.scaling_efficiency:
+            payload["scaling_efficiency"] = slots.scaling_efficiency
+        if slots.deadline_days:
+            payload["deadline_days"] = slots.deadline_days
         return Plan(tool="run_time", payload=payload, assumed=assumptions)
     if slots.gpu_hours:
         payload["gpu_hours"] = slots.gpu_hours
@@ -97,6 +116,8 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             Row(en="GPU-hours", zh="GPU 小时", value=hours),
         ]
         return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+    if o.get("ideal_days") is not None:
+        return _scaled(i, o, hours)
     if o["gpu_hours"] is None:
         # a step time and a batch, no GPU count: the run's wall-clock time
         en = (
@@ -142,6 +163,54 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         rows.append(Row(en="Wall-clock days", zh="天数", value=num(o["days"])))
     if o.get("tokens_per_second_per_gpu"):
         rows.append(Row(en="Tokens/s per GPU", zh="每卡 tokens/s", value=num(o["tokens_per_second_per_gpu"])))
+    return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
+
+
+def _scaled(i: dict[str, Any], o: dict[str, Any], hours: str) -> Summary:
+    """A finished run on more GPUs of the same card: linear at best, less by what scaling loses, and against a
+    deadline the scaling efficiency it would need."""
+    eff, ideal, days = o["scaling_efficiency"], num(o["ideal_days"]), num(o["days"])
+    before, after = num(i["from_gpus"]), num(o["gpus"])
+    ran = num(i["from_gpus"] * i["from_days"] * 24)  # the finished run's own GPU-hours, before any loss
+    given = f"{before} GPUs x {num(i['from_days'])} days = {ran} GPU-hours"
+    given_zh = f"{before} 卡 × {num(i['from_days'])} 天 = {ran} 卡时"
+    at_eff = f"at {pct(eff)} scaling efficiency" if eff < 1 else "with no scaling loss"
+    at_eff_zh = f"按 {pct(eff)} 扩展效率" if eff < 1 else "没有扩展损失"
+    if (needed := o.get("efficiency_needed")) is not None:
+        deadline = num(i["deadline_days"])
+        met = o["days"] <= i["deadline_days"]
+        if needed > 1:
+            lead_en = (
+                f"**No**: even perfectly linear, {after} GPUs take {ideal} days, more than {deadline}, and about "
+                f"**{days} days** {at_eff}"
+            )
+            lead_zh = f"**不能**：即使完全线性，{after} 卡也要 {ideal} 天，超过 {deadline} 天；{at_eff_zh}约 **{days} 天**"
+        elif met:
+            lead_en = f"**Only just**: {after} GPUs take about **{days} days** {at_eff}, inside {deadline}"
+            lead_zh = f"**勉强能**：{after} 卡{at_eff_zh}约 **{days} 天**，在 {deadline} 天以内"
+        else:
+            lead_en = f"**Probably not**: {after} GPUs take about **{days} days** {at_eff}, over {deadline}"
+            lead_zh = f"**大概率不能**：{after} 卡{at_eff_zh}约 **{days} 天**，超过 {deadline} 天"
+        en = (
+            f"{lead_en} ({given}; linear would be {ideal} days). "
+            + (
+                f"It needs at least {num(needed * 100)}% scaling efficiency to finish in {deadline} days."
+                if needed <= 1
+                else ""
+            )
+        ).rstrip()
+        zh = f"{lead_zh}（{given_zh}；线性扩展为 {ideal} 天）。" + (
+            f"要在 {deadline} 天内完成，扩展效率至少要 {num(needed * 100)}%。" if needed <= 1 else ""
+        )
+    else:
+        en = f"About **{days} days** on {after} GPUs {at_eff} ({given}; linear would be {ideal} days)."
+        zh = f"{after} 卡{at_eff_zh}约 **{days} 天**（{given_zh}；线性扩展为 {ideal} 天）。"
+    rows = [
+        Row(en="Days, linear", zh="线性扩展天数", value=ideal),
+        Row(en="Days at the scaling efficiency", zh="按扩展效率的天数", value=days),
+        Row(en="Scaling efficiency", zh="扩展效率", value=pct(eff)),
+        Row(en="GPU-hours on the new count", zh="扩展后的 GPU 小时", value=hours),
+    ]
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
 
 

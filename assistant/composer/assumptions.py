@@ -487,6 +487,15 @@ RULES: list[Rule] = [
         "（Llama 3 在 H100 上为 38%-43%，Megatron-LM 在 A100 上为 52%），这是最快的情况",
     ),
     rule(
+        rf"scaling efficiency (?P<eff>{NUMBER})% from (?P<a>{NUMBER}) to (?P<b>{NUMBER}) GPUs \(given\)",
+        "从 {a} 卡到 {b} 卡的扩展效率 {eff}%（用户给定）",
+    ),
+    rule(
+        rf"scaling efficiency (?P<eff>{NUMBER})% from (?P<a>{NUMBER}) to (?P<b>{NUMBER}) GPUs "
+        r"\(assumed: 90-95% on a non-blocking 400G fabric\)",
+        "从 {a} 卡到 {b} 卡的扩展效率按 {eff}% 计（假设：无阻塞 400G 网络上一般为 90%-95%）",
+    ),
+    rule(
         r"one more checkpoint is on disk while the next is written, before the oldest is deleted",
         "写下一个检查点时最旧的还没删，盘上会多一个",
     ),

@@ -258,8 +258,10 @@ RULES: list[Rule] = [
         "step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）",
     ),
     rule(
-        r"input: give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or from_gpu",
-        "gpu_hours、training_flops、tokens_per_second_per_gpu、step_time_s 和 from_gpu 请给且只给其中一个",
+        r"input: give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or a "
+        r"finished run \(from_gpus and from_days\)",
+        "gpu_hours、training_flops、tokens_per_second_per_gpu、step_time_s 和已完成的一次训练（from_gpus 与 from_days）"
+        "请给且只给其中一个",
     ),
     rule(
         r"input: from_gpu needs from_gpus, from_days and gpu, the card the run moves to",

@@ -300,6 +300,8 @@ TARGETED: list[Payload] = [
     ("serving_estimate", {"model": "llama-3-70b", "gpu": "l40s", "requests_per_second": 1, "tokens_per_second_per_user": 200}),
     # run time from known figures: GPU-hours with GPUs or a deadline, FLOPs, a throughput, a step time
     ("run_time", {"gpu_hours": 1.2e6, "gpus": 512}),
+    ("run_time", {"from_gpus": 64, "from_days": 7, "gpus": 512, "deadline_days": 1}),
+    ("run_time", {"from_gpus": 64, "from_days": 7, "gpus": 512, "scaling_efficiency": 0.85}),
     ("run_time", {"gpu_hours": 3e5, "deadline_days": 20}),
     ("run_time", {"training_flops": 2.4e24, "gpu": "h200"}),
     ("run_time", {"training_flops": 2.4e24, "gpu": "h200", "mfu": 0.38, "gpus": 1024}),

@@ -72,3 +72,27 @@ def test_a_finished_run_moved_to_a_faster_card_scales_by_the_dense_peaks() -> No
     assert out.gpu_hours == pytest.approx(9687, rel=1e-3)
     assert out.days == pytest.approx(6.31, rel=1e-3)
     assert out.speedup == pytest.approx(3.17, rel=1e-3)
+
+
+def test_a_finished_run_on_more_gpus_of_the_same_card_reproduces_mlperfs_scaling() -> None:
+    """MLPerf Training v3.1, GPT-3 175B (NVIDIA's blog, Nov 2023): 10.9 min on 3,584 H100s; at the 93% efficiency
+    NVIDIA reports, 10,752 GPUs take 10.9 x 3,584 / 10,752 / 0.93 = 3.91 min, the 3.9 min published."""
+    minutes = 1 / 1440
+    out = run_time(
+        RunTimeInput(from_gpus=3584, from_days=10.9 * minutes, gpus=10_752, scaling_efficiency=0.93), CATALOG
+    )
+    assert out.days is not None
+    assert out.days / minutes == pytest.approx(3.9, abs=0.05)
+    assert out.ideal_days is not None
+    assert out.ideal_days / minutes == pytest.approx(10.9 / 3, rel=1e-3)
+
+
+def test_a_finished_run_against_a_deadline_says_the_efficiency_it_needs() -> None:
+    """64 GPUs x 7 days = 10,752 GPU-hours; on 512 GPUs linear is 0.875 days, at the assumed 90% 0.972 days, and a
+    1-day deadline needs 0.875 / 1 = 87.5% efficiency. Fewer GPUs lose nothing to scaling."""
+    out = run_time(RunTimeInput(from_gpus=64, from_days=7, gpus=512, deadline_days=1), CATALOG)
+    assert (out.ideal_days, out.scaling_efficiency, out.efficiency_needed) == (0.875, 0.9, 0.875)
+    assert out.days == pytest.approx(0.9722, rel=1e-3)
+    assert any("90%" in a and "assumed" in a for a in out.assumptions)
+    fewer = run_time(RunTimeInput(from_gpus=64, from_days=7, gpus=32), CATALOG)
+    assert (fewer.days, fewer.scaling_efficiency) == (14, 1.0)
