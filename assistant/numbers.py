@@ -34,11 +34,22 @@ def flags(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace(r"\b", ASCII_BOUNDARY), re.IGNORECASE)
 
 
+_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
 def to_number(text: str) -> float:
-    """'1,024' -> 1024.0, '1.5' -> 1.5, '两' -> 2.0, '十二' -> 12.0."""
+    """'1,024' -> 1024.0, '1.5' -> 1.5, '两' -> 2.0, '十二' -> 12.0, '三四' (three or four) -> 3.5."""
     text = text.strip()
     if text and text[0].isdigit():
         return float(text.replace(",", ""))
+    if (
+        len(text) == 2
+        and (low := _DIGIT.get(text[0]))
+        and (high := _DIGIT.get(text[1]))
+        and 0 < high - low <= 2
+    ):
+        # "三四个月", "两三台", "三五年": two digits side by side are a rough range, not 34; its middle
+        return (low + high) / 2
     if text[:1] in {"十", "百", "千"}:
         text = "一" + text  # "千亿" is one thousand hundred-millions
     try:

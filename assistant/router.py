@@ -613,7 +613,8 @@ _TASKS = [
     (Task.FINETUNE, words(r"fine[\s-]*tun", r"finetun", r"\bsft\b", r"全参", r"全量微调", r"微调", r"instruction[- ]tun")),
     (Task.SERVE, words(r"\bserv(?:e|es|ing)\b", r"\binference\b", r"推理", r"部署", r"上线", r"\bvllm\b", r"\blatency\b",
                        r"\bdeploy(?:s|ing|ed|ment)?\b", r"\bself[- ]host(?:ed|ing)?\b",
-                       r"\bqps\b", r"concurrent (?:users|requests)", r"并发", r"\boutput tok", r"输出\s*token")),
+                       r"\bqps\b", r"concurrent (?:users|requests)", r"并发", r"\boutput tok", r"输出\s*token",
+                       r"日活", r"\bdau\b", r"daily active", r"客服", r"\bchat ?bot\b", r"聊天机器人")),
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
 ]  # fmt: skip
@@ -638,6 +639,8 @@ _OFF_TASK = words(
     r"股票|股价|股市|炒股|\b(?:nvda|amd|intc|nvidia|intel)(?:'s)? (?:stock|shares)\b|\bstock (?:price|market|tips?)\b|\bshare price\b",
     # a ticker's price: "NVDA 明天会涨吗 要不要 all in" (the ticker, not the company's cards)
     r"\b(?:nvda|smci|tsm)\b[^。？?!.]{0,16}(?:涨(?!价)|跌(?!价)|抄底|买入|\ball[- ]in\b|\bgo up\b|\bgo down\b|\bmoon\b|\bcalls?\b|\bputs?\b)",
+    # mining: "晚上闲着拿来挖 bitcoin 划算吗" (a GPU's hours, but not an LLM's)
+    r"\b(?:bitcoin|btc|crypto|ethereum|eth|monero|xmr)\b[^。？?!.]{0,12}(?:min(?:e|ing)|挖)|\b(?:mine|mining)\s+(?:bitcoin|btc|crypto|eth\w*|monero)\b|挖矿|挖\s*(?:bitcoin|btc|比特币|以太坊|币)",
     # cooking: "a good lasagna recipe for 8 people" ("the FP8 recipe" is training)
     r"\blasagn[ae]\b|\brecipe for \d+ (?:people|persons|guests|adults|kids)\b|\b(?:dinner|lunch|breakfast|dessert) recipe\b|菜谱|食谱|怎么做菜",
 )  # fmt: skip
@@ -645,6 +648,12 @@ _OFF_TASK = words(
 _COUNTING = {"serving_estimate", "gpus_for_deadline"}
 _TUNING = {Task.FINETUNE, Task.LORA, Task.QLORA}
 _ON_THE_SETUP = {"power_cost", "host_ram", "rack_fit", "network", "fabric", "budget_fit"}
+# one of several asked for: "训练的话选哪个", "which one should we pick for training"
+_WHICH_ONE = words(
+    r"选哪(?:个|款|种|张)",
+    r"哪个(?:好|更好|合适|更合适)",
+    r"\bwhich (?:one|card|gpu)?\s*(?:should|would|to|is better|for)\b",
+)
 # a ratio between two cards asked: the comparison's lead, not a table of their figures
 _HOW_MUCH_FASTER = words(
     r"how much (?:faster|slower|quicker|better)",
@@ -1207,6 +1216,19 @@ class Router:
             # "MI300X $15k a card, H200 $30k, serving 70B: throughput per dollar?": decoding reads memory, so the
             # price of bandwidth
             slots = slots.model_copy(update={"rank_by": "usd_per_gb_s"})
+        elif (
+            slots.other_gpus
+            and _TRAINING.search(text)
+            and _WHICH_ONE.search(text)
+            and slots.rank_by in {None, "memory_bandwidth_gb_s", "memory_gb", "scale_up_bandwidth_gb_s"}
+            and task != Task.SERVE
+        ):
+            # "显存 带宽 算力 互联对比一下，训练的话选哪个": a training choice ranks by dense compute, whatever
+            # field was named first
+            fields = sorted(
+                slots.spec_fields, key=lambda f: f != "bf16_dense_tflops"
+            )  # the deciding one first
+            slots = slots.model_copy(update={"rank_by": "bf16_tflops", "spec_fields": fields})
         elif task == Task.SERVE and slots.other_gpus and not slots.rank_by:
             slots = slots.model_copy(
                 update={"rank_by": "memory_bandwidth_gb_s"}
@@ -1994,6 +2016,8 @@ _BUY = words(
     r"\bwhat (?:kind of |sort of |type of )?(?:gpu |training )?(?:servers?|machines?|hardware|boxe?s?|gpus?) (?:do|should|would|will) (?:i|we) (?:need|get|buy)\b",
     # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"
     r"\b(?:need|want|looking for|buy(?:ing)?|get(?:ting)?|spec(?:ing)?|pick(?:ing)?)\s+(?:to buy\s+)?(?:(?:a|an|some|one)\s+)?(?:new\s+)?(?:gpu\s+|training\s+|inference\s+)?(?:servers?|machines?|boxe?s?|cluster|rig)\b(?!\s+(?:with|of)\s+\d)",
+    # "budget 500k USD total. what config?", "what gpu servers can we buy", "which setup would you pick"
+    r"\b(?:what|which)\s+(?:(?:gpu|hardware|server)\s+)?(?:config(?:uration)?s?|setups?|build)\b", r"\bwhat (?:gpu )?servers? can (?:we|i) (?:buy|get|afford)\b",
 )  # fmt: skip
 
 
@@ -2109,6 +2133,7 @@ def _task(text: str, slots: Slots) -> Task | None:
         task is None
         and not slots.mfu  # "we're getting 52% on our runs": an MFU is a training run's
         and _RUNS_A_MODEL.search(text)
+        and not _A_RUN.search(text)
         and not _TRAINING.search(text)
         and not _PRETRAIN_WORDS.search(text)
     ):
@@ -2125,6 +2150,11 @@ _RUNS_A_MODEL = words(
     # "weights are ~26GB and it fits on a 40GB A100": the weights held to run it
     r"\bweights?\b[^.?;]{0,40}\bfits?\b", r"权重[^。？?；]{0,20}(?:放得下|装得下|塞得下)",
 )  # fmt: skip
+# "run" as a noun, a training run: "the 4T run done in 60 days", "our last run", "a 2-week run"
+_A_RUN = words(
+    r"\b(?:the|a|an|our|this|that|each|one|same|whole|full|next|first|last|whole)\s+(?:[\w.-]+\s+){0,2}?runs?\b"
+    r"(?!\s+(?:it|them|this|that|the|a|llama|qwen|deepseek|mistral|mixtral|inference|locally)\b)"
+)
 # a pre-training run named as the work (not "a pretrained model"): "continued pretraining", "继续预训练"
 _PRETRAINING_RUN = words(
     r"continued pre[\s-]?train",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from assistant.amounts import clause, money_mentions, strip
 from assistant.numbers import (
     AMOUNT,
+    CN_DIGITS,
     DECIMAL,
     INTEGER,
     NUMBER,
@@ -231,6 +232,10 @@ class Slots(BaseModel):
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
     requests_per_day: float | None = Field(
         default=None, description="Requests a day to serve ('日均请求10万次')."
+    )
+    daily_users: float | None = Field(
+        default=None,
+        description="Daily active users of the service ('日活10万', '100k DAU'); their requests are assumed.",
     )
     tokens_per_request: float | None = Field(default=None, description="Output tokens per request.")
     prompt_tokens: int | None = Field(default=None, description="Input (prompt) tokens per request.")
@@ -788,7 +793,7 @@ _SHAPE = [
     ),
 ]
 _KV_PRECISION = flags(
-    r"kv\s*(?:cache|缓存)?\s*(?:in|用|使用|采用|存成|存为|改成|改为|换成|变成|量化(?:成|为|到)?|=|:|at|as|to)?\s*(fp8|int8|fp16|bf16)"
+    r"kv\s*(?:cache|缓存)?\s*(?:也|都|also|too)?\s*(?:in|用|使用|采用|存成|存为|改成|改为|换成|变成|是|量化(?:成|为|到)?|=|:|at|as|to)?\s*(fp8|int8|fp16|bf16)"
     # "quantize the kv cache to fp8", "把KV cache量化到FP8"
     r"|kv\s*(?:cache|缓存)?\s*(?:to|into|down to|成|到|为)\s*(fp8|int8|fp16|bf16)"
     r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
@@ -963,7 +968,9 @@ _MFU_GAP = (
     r"|conservatively|conservative|assume|assumed|say|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为"
     r"|保守|保守点|保守地|乐观|按|取|算|假设|估计|能做到|做到|能达到|达到|能跑到|跑到|能上|提高到|提升到|提到|到|如果|要是"
     # "MFU is more like 20%", "realistic MFU is closer to 35", "MFU不知道 按35%吧"
-    r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就)\s*){0,5}"
+    r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就"
+    # "昇腾上实际 MFU 也就 30% 左右"
+    r"|也就|也|只有|只|仅|才|顶多|最多|实际上|实际|其实)\s*){0,5}"
 )
 _MFU = flags(
     # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
@@ -1099,7 +1106,7 @@ _CLOUD_RENT = flags(r"云上|云厂商|上云|公有云|\bcloud\b")
 # a count written in digits before a card in a build: "4x RTX ", "2 x ", "4张"
 # "4x 4090", "8张4090", "eight RTX 5090s … one H100" (spelled counts are digits by then): a count of one card
 _BUILD_COUNT = flags(
-    r"(?<![\d.,$¥])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块|颗|片)?\s*"
+    r"(?<![\d.,$¥A-Za-z])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块|颗|片)?\s*"
     r"(?:(?:nvidia|geforce|rtx|amd|instinct|google|cloud|tpu)\s*)*$"
 )
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
@@ -1148,6 +1155,11 @@ _UTIL = flags(
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
     # "只用60%的时间", "60%的时间在跑", "用到60%"
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
+)
+# the months of the year the GPUs are used: "一年大概集中训三四个月", "train about 4 months a year"
+_MONTHS_A_YEAR = flags(
+    rf"(?:一年|每年)[^，,。？?；;]{{0,10}}?(?:训|用|跑|开|租)[^，,。？?；;\d{CN_DIGITS}]{{0,6}}{NUMBER}\s*个?\s*月"
+    rf"|{NUMBER}\s*(?:-\s*\d+\s*)?months?\s*(?:a|per|each|out of the|of the|every)\s*year"
 )
 # several utilisations at once: "at 100% and 70% utilization", "利用率分别按60%、80%算"
 _PCT_LIST = r"\d+(?:\.\d+)?\s*%(?:\s*(?:and|or|vs\.?|/|和|与|跟|或|、|,|，)\s*\d+(?:\.\d+)?\s*%){1,3}"
@@ -1501,6 +1513,27 @@ _RAW_DATA = flags(
     # "400 TB raw", "400TB of raw video", "400TB原始视频"
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:的\s*)?(?:of\s*)?(?:the\s*)?(?:raw|原始|crawl|web\s*(?:text|data|crawl)|text|jsonl|corpus|common\s*crawl|语料|文本|网页)"
 )
+# daily active users: "日活10万", "DAU 100k", "100k daily active users", "每天10万活跃用户"
+_DAILY_USERS = flags(
+    rf"(?:日活|\bdau\b|daily active users?)\s*(?:约|大概|有|是|为|of|is|~|about|around)?\s*(?:~|约)?\s*{NUMBER}\s*(万|k|m|million)?"
+    rf"|{NUMBER}\s*(万|k|m|million)?\s*(?:的)?\s*(?:日活|\bdau\b|daily active|活跃用户|daily users)"
+)
+# the requests one daily active user of a chat assistant sends a day, when nobody measured it
+REQUESTS_PER_USER = 10
+# a data size written without its unit's B in a storage question: "数据集 20T", "dataset is 20T"
+_RAW_DATA_T = flags(
+    rf"(?:数据集|数据|语料|dataset|data set|corpus|training data)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|约|大概)?"
+    rf"\s*{DECIMAL}\s*t(?![A-Za-z])(?!\s*(?:tokens?|个?token|词元))"
+)
+_STORAGE_CONTEXT = flags(
+    r"nvme|ssd|存储|硬盘|\bdisks?\b|\bstorage\b|\b[a-z]*fs\b|lustre|本地盘|几个盘|多少盘|容量"
+)
+# what a bare "T" or "B" after it sizes: the data ("数据集 20T"), not the model
+_DATA_BEFORE = flags(
+    r"(?:数据集|数据量|语料|dataset|data set|corpus|training data)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|约|大概)?\s*$"
+)
+# an amount that follows a budget word: "if the budget doubles to 1M", "预算加到 1M"
+_BUDGET_BEFORE = flags(r"(?:budget|预算|capex|funding)\b[^.;。；?？]{0,30}$")
 _KEEP_ALL = flags(
     r"\bkeep (?:all|every one|them all)\b|\ball of them\b|全部(?:保留|留着|都留)|都(?:保留|留着|要留)|一个不删"
 )
@@ -1700,7 +1733,9 @@ _RANK_BY = [
             # "vs the H100 for pre-training speed?": said, so an earlier turn's criterion is not inherited
             (flags(r"pre-?train|training speed|\btflops\b|算力|训练(?:速度|快|慢)|(?:faster|slower)\b|(?:快|慢)(?:多少|几倍)|(?:哪个|哪家|谁)[^，,。？?]{0,12}(?:更)?(?:快|慢)"), "bf16_tflops")]  # fmt: skip
 _HALF_YEAR = flags(r"(?:租|用|跑|算|按|只用)\s*半年|\b(?:for|over) half a year\b")
-_MONTHS = flags(rf"{NUMBER}\s*(?:个)?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))")
+_MONTHS = flags(
+    rf"{NUMBER}\s*(?:个)?\s*-?\s*(?:months?|个月)(?!\s*(?:内|以内|之内))"
+)  # "an 18-month project"
 
 _RELATIVE_TIME = {"一个月": 30, "半个月": 15, "一周": 7, "两周": 14, "半年": 182, "一年": 365, "一季度": 91}
 DAYS_PER = {
@@ -1878,7 +1913,7 @@ class SlotExtractor:
         ):  # ("one ConnectX-8 800G per GPU" is a link speed)
             slots.card_memory_gb = float(_group(memory, 1, 2, 3, 4, 5) or 0)  # "每卡64G显存", "64GB cards"
             if slots.gpu_count is None and (
-                count := _MEMORY_CARD_COUNT.search(masked[max(0, memory.start() - 10) : memory.start()])
+                count := _MEMORY_CARD_COUNT.search(masked[max(0, memory.start() - 20) : memory.start()])
             ):
                 slots.gpu_count = (
                     int(count.group(1)) if count.group(1) else 1
@@ -2179,6 +2214,24 @@ class SlotExtractor:
                     r"(?:atlas|ascend|昇腾)\s*$", text[max(0, match.start() - 8) : match.start()], re.I
                 ):
                     continue  # "Atlas 800T A2", "Atlas 300I": a product's number, not a model size
+                before = text[max(0, match.start() - 40) : match.start()]
+                trillions = match.group(2).lower() in {"t", "trillion"}
+                if _DATA_BEFORE.search(before) or (
+                    trillions and re.match(r"\s*-?\s*(?:runs?|corpus|dataset|data)\b", tail)
+                ):
+                    # "数据集 20T", "the 4T run": the data a run trains on, not the model ("our 70B run" is a model's)
+                    if (
+                        slots.tokens_b is None
+                        and match.group(2).lower() in {"t", "trillion", "b", "bn", "billion"}
+                        and not (_STORAGE_CONTEXT.search(text) and _DATA_BEFORE.search(before))
+                    ):
+                        slots.tokens_b = scaled(match.group(1), match.group(2)) / 1e9
+                    continue
+                if _BUDGET_BEFORE.search(before) and match.group(2).lower() in {"m", "million"}:
+                    # "if the budget doubles to 1M": money, not a model of a million parameters
+                    if slots.budget is None:
+                        slots.budget = scaled(match.group(1), match.group(2))
+                    continue
                 if scaled(match.group(1), match.group(2)) > 20e12:
                     continue  # no model has more than 20 trillion parameters: a number of something else
                 slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
@@ -2833,6 +2886,11 @@ class SlotExtractor:
             slots.requests_per_day = scaled(_group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6))
             # served at the rate of its busy hours, not spread evenly over 24 (stated with the plan)
             slots.requests_per_second = round(slots.requests_per_day / (BUSY_HOURS_A_DAY * 3600), 4)
+        elif match := take(_DAILY_USERS):
+            # "日活10万的客服机器人": users, not requests; each is assumed to send REQUESTS_PER_USER a day
+            slots.daily_users = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
+            slots.requests_per_day = slots.daily_users * REQUESTS_PER_USER
+            slots.requests_per_second = round(slots.requests_per_day / (BUSY_HOURS_A_DAY * 3600), 4)
         if match := take(_PER_REQUEST):
             slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         if match := take(_PROMPT_TOKENS):
@@ -2897,6 +2955,8 @@ class SlotExtractor:
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
             slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
+        elif _STORAGE_CONTEXT.search(text) and (match := take(_RAW_DATA_T)):
+            slots.raw_data_tb = float(match.group(1))  # "本地 NVMe 配多少 … 数据集 20T": twenty terabytes
         slots.to_tokenize = bool(_TO_TOKENIZE.search(text))
         if match := take(_COMPRESSION_RATIO):
             slots.data_compression = float(match.group(1))
@@ -3093,6 +3153,7 @@ class SlotExtractor:
         ):
             unit = match.group(2).lower()
             slots.deadline_days = to_number(match.group(1)) * DAYS_PER.get(unit, 1)
+        yearly = _MONTHS_A_YEAR.search(text)
         options = _UTIL_OPTIONS.search(text)
         listed = re.findall(r"(\d+(?:\.\d+)?)\s*%", _group(options, 1, 2) or "") if options else []
         shares = [u for u in dict.fromkeys(float(p) / 100 for p in listed) if 0 < u <= 1]
@@ -3101,6 +3162,11 @@ class SlotExtractor:
             slots.utilization_options, slots.utilization = shares, shares[-1]
         elif match := _UTIL.search(text):
             slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0) / 100
+        elif yearly:
+            # "一年大概集中训三四个月", "we train 3 months a year": the share of the year the GPUs work
+            months = to_number(_group(yearly, 1, 2) or "0")
+            if 0 < months <= 12:
+                slots.utilization = round(months / 12, 4)
         elif _ROUND_THE_CLOCK.search(text):
             slots.utilization = 1.0
         elif (daily := _HOURS_A_DAY.search(text)) and 0 < (
@@ -3113,8 +3179,8 @@ class SlotExtractor:
                 if _group(match, 8, 9)
                 else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14) or "0")
             )
-        elif (match := _MONTHS.search(text)) and slots.deadline_days is None:
-            slots.years = to_number(match.group(1)) / 12
+        elif (match := _MONTHS.search(text)) and slots.deadline_days is None and not yearly:
+            slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")
         elif _HALF_YEAR.search(text) and slots.deadline_days is None:
             slots.years = 0.5  # "租半年呢", "for half a year"
 
@@ -3224,7 +3290,9 @@ _NIC_BEFORE = flags(r"connectx|\bcx-?\d|\bnics?\b|网卡|infiniband|\bib\b|roce|
 # a count of the cards the catalog does not hold: "8 Ascend 910B", "8张910B", "用8张64G显存的卡"
 _UNKNOWN_COUNT = flags(r"(?<![\d.])(\d{1,5})\s*(?:x|×|\*|张|块|颗|片)?\s*$")
 _MEMORY_CARD_COUNT = flags(
-    r"(?:(?<![\d.])(\d{1,5})\s*(?:张|块|x|×)|\b(an?|one|single)|(一张|单张|一块|单卡))\s*(?:每卡)?\s*$"
+    r"(?:(?<![\d.])(\d{1,5})\s*(?:张|块|x|×)|\b(an?|one|single)|(一张|单张|一块|单卡)"
+    # "just one of those 40GB cards", "其中一张"
+    r"|\b(one) of (?:those|these|the|our|them|my)|(其中一张|其中一块))\s*(?:每卡)?\s*$"
 )
 
 

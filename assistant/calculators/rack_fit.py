@@ -28,14 +28,25 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if slots.facility:
         payload["scope"] = "facility"  # "机房一共 300kW": the room's budget, not a rack's
+        if slots.pue and slots.pue > 1:
+            # "200kW total（包括 cooling），PUE 1.3": the grid's kW feed the cooling too; the servers get kW / PUE
+            payload["rack_kw"] = round(slots.rack_kw / slots.pue, 6)
+            assumptions.append(
+                assumed(
+                    f"{num(slots.rack_kw)} kW at the grid includes cooling: {num(slots.rack_kw)} / PUE {num(slots.pue)} "
+                    f"= {num(payload['rack_kw'])} kW for IT",
+                    f"{num(slots.rack_kw)} kW 含制冷：{num(slots.rack_kw)} ÷ PUE {num(slots.pue)} = {num(payload['rack_kw'])} kW 给 IT 设备",
+                )
+            )
         if slots.network_reserve and 0 < slots.network_reserve < 1:
             # "留 20% 给存储网络和冗余": the servers get what is left
-            payload["rack_kw"] = round(slots.rack_kw * (1 - slots.network_reserve), 6)
+            whole = payload["rack_kw"]
+            payload["rack_kw"] = round(whole * (1 - slots.network_reserve), 6)
             share, left = f"{slots.network_reserve:.0%}", num(payload["rack_kw"])
             assumptions.append(
                 assumed(
-                    f"{share} of the {num(slots.rack_kw)} kW kept for storage, network and redundancy: {left} kW for servers",
-                    f"{num(slots.rack_kw)} kW 中留 {share} 给存储、网络和冗余：服务器可用 {left} kW",
+                    f"{share} of the {num(whole)} kW kept for storage, network and redundancy: {left} kW for servers",
+                    f"{num(whole)} kW 中留 {share} 给存储、网络和冗余：服务器可用 {left} kW",
                 )
             )
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")

@@ -21,7 +21,7 @@ from assistant.calculators.common import (
 )
 from assistant.calculators.inference_memory import serving_fields
 from assistant.models import ToolCall
-from assistant.slots import BUSY_HOURS_A_DAY, Slots
+from assistant.slots import BUSY_HOURS_A_DAY, REQUESTS_PER_USER, Slots
 from knowledge.catalog import Catalog
 
 
@@ -31,6 +31,14 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if slots.requests_per_second:
         payload["requests_per_second"] = slots.requests_per_second
+    if slots.daily_users:
+        assumptions.append(
+            assumed(
+                f"{num(slots.daily_users)} daily active users x {REQUESTS_PER_USER} requests each a day "
+                f"(a chat assistant's typical use; give your own)",
+                f"日活 {num(slots.daily_users)} × 每人每天 {REQUESTS_PER_USER} 次请求（对话助手的常见用量；有实测请替换）",
+            )
+        )
     if slots.requests_per_day:
         assumptions.append(busy_hours(slots.requests_per_day, slots.requests_per_second or 0))
     if not model_into(slots, payload):

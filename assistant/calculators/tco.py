@@ -416,6 +416,9 @@ CALCULATOR = Calculator(
         r"(?:\d|几|[一二三四五六七八九十])\s*年(?:的|下来)?\s*总(?:成本|花费|开销)",
         r"租(?:还是|赁)",
         r"买还是租",
+        # "自己买 8 卡 H100 还是租云", "buy the servers or just rent in the cloud"
+        r"(?:买|自建|自购|采购)[^，,。？?]{0,20}还是\s*(?:租|上云|用云)",
+        r"\bbuy\b[^?.]{0,30}\bor\s+(?:just\s+)?(?:rent|lease|use the cloud|go cloud)",
         r"自建还是",
         r"回本",
         r"pay (?:for )?itself",

@@ -969,6 +969,8 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
 QUESTION_HEADED = 1.3
 # what a passage's match counts for when its heading names a card the question does not
 OTHER_CARDS = 0.6
+# and when it never names the software the question asks about ("slurm", "lustre")
+UNNAMED_TOOL = 0.75
 # and when its answer opens by defining the term the question asks about ("what is PUE?")
 DEFINING = 1.3
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
@@ -1037,6 +1039,8 @@ _FAMILY = re.compile(
 
 
 _FAMILY_ROOT = {"trn": "trainium", "昇腾": "ascend"}
+# a question about China's own accelerators without naming one: "国产卡能训吗", "domestic alternatives"
+_HOME_MADE = re.compile(r"国产|国内|信创|自主可控|domestic|chinese|china|huawei|华为", re.IGNORECASE)
 
 
 def _root(family: str) -> str:
@@ -1112,13 +1116,21 @@ def _lead_passage(
         headed = {
             _FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(passage.section) if (root := _root(f))
         }
-        if headed and not headed & asked_families and (asked_cards or asked_families):
-            # "ROCm on MI300X?" is not answered under "Does Megatron-LM run on Ascend NPUs?"
+        if (
+            headed
+            and not headed & asked_families
+            and (asked_cards or asked_families or not _HOME_MADE.search(question))
+        ):
+            # "ROCm on MI300X?" is not answered under "Does Megatron-LM run on Ascend NPUs?", nor is "full
+            # activation checkpointing in Megatron" (no accelerator named): the family heads another question
             other_cards = other_cards or {"family"}
         said = f"{passage.section} {passage.snippet}".lower()
-        if asked_tools and not any(t in said or (t == "kubernetes" and "k8s" in said) for t in asked_tools):
-            # "10台GPU服务器，怎么搭 slurm" is not answered by a passage that never names Slurm
-            other_cards = other_cards or {"tool"}
+        # "10台GPU服务器，怎么搭 slurm" is not answered by a passage that never names Slurm; but a passage on the
+        # wrong hardware that names the software ("Megatron on Ascend" for "our Megatron stack on MI300X") is
+        # further off than one on the right hardware that does not
+        unnamed_tool = bool(asked_tools) and not any(
+            t in said or (t == "kubernetes" and "k8s" in said) for t in asked_tools
+        )
         if asked_families and not any(
             f in said or (f == "trainium" and "trn" in said) for f in asked_families
         ):
@@ -1131,6 +1143,7 @@ def _lead_passage(
             * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
+            * (UNNAMED_TOOL if unnamed_tool else 1.0)
             # the sentence defines the term asked about, or the section is headed by it
             * (
                 DEFINING
@@ -1296,6 +1309,8 @@ class TemplateComposer:
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
             by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names)
+            if route.asked == "budget_cards" and by_card:
+                heads = []  # what the budget buys of each card, and whether it holds the job, in one sentence
             if priced:
                 # "MI300X $15k a card, H200 $30k: which gives more per dollar?": the user's prices decide, first
                 heads.insert(0, heads.pop(names.index("gpu_compare")))

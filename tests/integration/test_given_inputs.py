@@ -1814,3 +1814,116 @@ def test_a_run_that_takes_days_today_scaled_to_more_gpus_is_judged_against_the_d
     assert english.answer.startswith("**No**: even perfectly linear, 1,024 GPUs take 1.25 days"), (
         english.answer[:200]
     )
+
+
+def test_months_used_each_year_are_the_utilisation_of_a_buy_or_rent_choice(assistant: Assistant) -> None:
+    """'一年大概集中训三四个月 … 自己买 8 卡 H100 还是租云': three or four months (3.5, not 34) of the year's 12 is
+    29% use, so over the default 3 years the cloud wins; once '三四' read as 34 months and priced 1,034 days of
+    round-the-clock rental (¥5.56M) against nothing."""
+    (answer,) = talk(
+        assistant,
+        "我们训练任务不连续，一年大概集中训三四个月，其余时间卡基本闲着。自己买 8 卡 H100 还是租云？",
+    )
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input["utilization"] == pytest.approx(3.5 / 12, abs=1e-4)
+    assert "months" not in call.input, call.input
+    assert "上云最划算" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_projects_months_written_with_a_hyphen_are_the_horizon(assistant: Assistant) -> None:
+    """'an 18-month project … buy, lease, or cloud?': the comparison runs 18 months, not the default 3 years."""
+    (answer,) = talk(
+        assistant,
+        "We have an 18-month project that needs ~64 H100s, might get extended but no guarantee. Buy, lease, or "
+        "cloud reserved?",
+    )
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert answer.tool_calls[0].input["months"] == 18
+    assert answer.answer.startswith("Over 18 months"), answer.answer[:200]
+
+
+def test_a_token_run_and_a_budget_in_a_follow_up_are_not_model_sizes(assistant: Assistant) -> None:
+    """'the 4T run done in 60 days' after a 70B plan: 4T tokens, so 6 x 70e9 x 4e12 / (989e12 x 0.4 x 60 x 86,400)
+    = 820 GPUs, 824 in whole servers (it once became a 4,000B model served from one card); 'if the budget doubles
+    to 1M' is a million dollars (it once became a 0.001B model)."""
+    *_, answer = talk(
+        assistant,
+        "Planning a 70B dense pretrain, 2T tokens, on 512 H100 SXM. Our 7B pilot ran at ~40% MFU so assume that. "
+        "Wall clock + GPU hours pls",
+        "and with 2x the tokens?",
+        "ok but we need the 4T run done in 60 days. how many GPUs then?",
+    )
+    assert tools(answer) == ["gpus_for_deadline"], answer.answer[:200]
+    assert "**824 x NVIDIA H100" in first_sentence(answer), answer.answer[:200]
+    _, budget = talk(
+        assistant,
+        "small startup, one cluster for both fine-tuning 7B-13B models and serving them. budget 500k USD total. "
+        "what config?",
+        "ok and if the budget doubles to 1M?",
+    )
+    assert set(tools(budget)) == {"budget_fit"}, budget.answer[:200]
+    assert budget.tool_calls[0].input["budget"] == 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("messages", "field", "value"),
+    [
+        # a dataset's size in a storage question is terabytes, not a 20T-parameter model
+        (["每台训练机本地 NVMe 配多少合适？数据集 20T，另外有共享存储"], "raw_data_tb", 20),
+        # the MFU corrected in a follow-up: "也就 30% 左右"
+        (["910B 64G 集群 256卡，从头预训一个 13B，1T tokens，MFU 先按 40% 算，要多久？", "那换成 H800 呢 同样 256 卡",
+          "昇腾上实际 MFU 也就 30% 左右，重新算下 910B 的"], "mfu", 0.3),
+        # the KV cache's precision "也 FP8" beside the weights'
+        (["Qwen2.5-72B 上线，一台 H20 8卡，32k 上下文，bf16，能撑多少并发？", "权重 FP8 + KV 也 FP8 呢"], "kv_precision", "fp8"),
+        # one card of those in the plan
+        (["Trying LoRA on Llama 3.1 70B (rank 16, all linear layers), seq 4096, on one 8x A100 40GB node. fits?",
+          "what if I do QLoRA on just one of those 40GB cards instead?"], "gpu_count", 1),
+    ],
+)  # fmt: skip
+def test_a_quantity_written_loosely_is_read_as_what_it_is(
+    assistant: Assistant, messages: list[str], field: str, value: object
+) -> None:
+    """Each of these was read as something else (a model size, the old MFU, BF16 KV, the eight cards of the first
+    turn) and gave a figure that misled (set 29)."""
+    answer = talk(assistant, *messages)[-1]
+    slots = assistant.memory.load(answer.conversation_id, owner=None, start=False).slots
+    assert getattr(slots, field) == value, (field, getattr(slots, field), answer.answer[:200])
+
+
+def test_a_power_budget_that_includes_cooling_is_divided_by_the_pue(assistant: Assistant) -> None:
+    """'200kW total（包括 cooling），PUE 大概 1.3': 200 / 1.3 = 153.8 kW for IT, 15 DGX-class H100 servers of
+    10.2 kW (19 when the cooling was forgotten)."""
+    (answer,) = talk(
+        assistant,
+        "data center 只给我们 200kW total（包括 cooling），PUE 大概 1.3，最多能放几台 8卡 H100 nodes？",
+    )
+    assert tools(answer) == ["rack_fit"], answer.answer[:200]
+    assert answer.tool_calls[0].input["rack_kw"] == pytest.approx(153.846, rel=1e-4)
+    assert "**15 台" in first_sentence(answer), answer.answer[:200]
+
+
+def test_daily_active_users_are_served_at_an_assumed_rate_per_user(assistant: Assistant) -> None:
+    """'日活10万的客服机器人，7B 模型，要几张卡': 100,000 users x 10 requests = 1M a day within 8 busy hours = 34.7
+    requests/s, a serving estimate (not an 8-card pre-training plan), with the per-user rate stated."""
+    (answer,) = talk(assistant, "日活10万的客服机器人，7B 模型，要几张卡？")
+    assert tools(answer) == ["serving_estimate"], answer.answer[:200]
+    assert answer.tool_calls[0].input["requests_per_second"] == pytest.approx(34.72, rel=1e-3)
+    assert any("日活 100,000 × 每人每天 10 次请求" in a for a in answer.assumptions), answer.assumptions
+
+
+def test_model_numbers_side_by_side_are_not_counts_and_a_training_pick_ranks_by_compute(
+    assistant: Assistant,
+) -> None:
+    """'H100 H800 H20 … 训练的话选哪个': the '100' of H100 is no count of H800s (it once compared 100 H800s with 800
+    H20s and picked the H20s); for training the cards rank by dense BF16, the H100 at 6.69x the H20 (989 / 148)."""
+    (answer,) = talk(assistant, "H100 H800 H20 这仨参数对比一下，显存 带宽 算力 互联，训练的话选哪个")
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    assert first_sentence(answer).startswith("**NVIDIA H100 SXM5 80GB** 的 BF16 算力"), answer.answer[:200]
+
+
+def test_mining_on_idle_gpus_is_declined(assistant: Assistant) -> None:
+    """'晚上闲着，拿来挖 bitcoin 划算吗' is not an LLM hardware question: no TCO of an imagined purchase."""
+    (answer,) = talk(assistant, "我们 H100 cluster 晚上闲着，拿来挖 bitcoin 划算吗? just curious lol")
+    assert not answer.tool_calls, answer.answer[:200]
+    assert "不在我的范围内" in answer.answer, answer.answer[:200]

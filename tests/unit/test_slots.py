@@ -406,7 +406,18 @@ def test_follow_ups_inherit_unstated_slots() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "value"), [("1,024", 1024), ("两", 2), ("十二", 12), ("三", 3), ("2.5", 2.5)]
+    ("text", "value"),
+    # "三四" is "three or four" (its middle), never thirty-four: "一年训三四个月"
+    [
+        ("1,024", 1024),
+        ("两", 2),
+        ("十二", 12),
+        ("三", 3),
+        ("2.5", 2.5),
+        ("三四", 3.5),
+        ("两三", 2.5),
+        ("三五", 4),
+    ],
 )
 def test_numbers(text: str, value: float) -> None:
     assert to_number(text) == value
