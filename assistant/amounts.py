@@ -206,6 +206,9 @@ _PER_YEAR = flags(
 _INCLUDED = flags(r"^[^。.;；$¥\d]{0,6}(?:含|包含|包括|including|incl\.?|with)\s*(?:托管|机柜|colo|hosting)")
 _EACH_MACHINE = flags(r"(?:每台|单台|一台)\s*(?:服务器|机器|整机)?\s*(?:约|大概|要|价格|报价)?\s*$")
 _COLO_AFTER = flags(r"^[^。.,，;；$¥\d]{0,32}(?:\bcolo\b|\bcolocation|\brack space|托管)")
+_PRICE_EACH = flags(
+    r"\s*(?:each|apiece|a piece|per (?:node|server|box|machine)|一台|每台)\b(?![^。.,，;；]{0,12}(?:month|mo\b|月))"
+)
 _BUILT_ONE = flags(
     r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥\d]{0,12}?(?:\d+\s*卡[^。，,；;？?$¥]{0,8})?\s*$"
     r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)\s+for\s*$"
@@ -318,7 +321,10 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
     for kind, pattern in _PAYS_FOR:
         if kind == "colo" and _KWH_AFTER.search(after):
             continue  # "我们 IDC 电价 ¥0.55/kWh": a tariff per kWh, wherever the hall is
-        if pattern.search(before) or (kind == "colo" and _COLO_AFTER.search(after)):
+        if pattern.search(before) or (
+            # "$280k each and put them in colo": each machine's price, the hall named after it
+            kind == "colo" and _COLO_AFTER.search(after) and not _PRICE_EACH.match(after)
+        ):
             period = _PER_MONTH.search(after) or _PER_YEAR.search(after)
             return kind, period.end() if period else 0  # type: ignore[return-value]
     # after people and hosting: "托管加电费每月1.5万" is the hosting bill, power included

@@ -710,6 +710,12 @@ _EACH_CLAUSE = flags(
 _WORD_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _MONTHLY_PAY = flags(r"(?:/|per|a|每)\s*(?:month|mo\b)|每(?:个)?月|月薪|monthly")
 _YEARLY_PAY = flags(r"(?:/|per|a|每)\s*(?:year|yr|annum)|每年|一年")
+# a rack's rent written without a currency: "机柜 8000/月", "机柜每月 8000", "rack 2500/month"
+_RACK_RENT = flags(
+    r"(?:机柜|柜子|机位|\brack)(?:费|租金|租)?\s*(?:每月|一个月|月租)?\s*(\d{3,6}(?:,\d{3})?)(?![\d.])\s*(?:元)?"
+    r"\s*(?:/\s*(?:月|mo\b|month)|每月|一个月|per month|a month)"
+    r"|(?:机柜|柜子|机位)(?:费|租金|租)?\s*(?:每月|一个月|月租)\s*(\d{3,6})(?![\d.万])"
+)
 _COLO_BASIS: list[tuple[Literal["server", "rack", "kw"], re.Pattern[str]]] = [
     ("kw", flags(r"(?:per|/|a|每)\s*(?:kw|千瓦)(?![a-z时])")),  # not "¥0.8/kWh", an electricity tariff
     (
@@ -919,6 +925,8 @@ _SEQ = flags(
     rf"(?:up to|about|around|~|≈|max(?:imum)?|at most)?\s*{DECIMAL}\s*(k)?\s*-?\s*tokens?\b"
     # "16 sequences at 32k", "8 requests of 128k"
     rf"|\b(?:sequences?|seqs?|requests?|prompts?|streams?)\s*(?:at|of|with)\s*{DECIMAL}\s*(k)\b"
+    # a global batch written as samples x length: "全局 batch 2048 条 × 4096 长度", "2048 seqs x 4096"
+    rf"|(?:条|个样本|samples?|sequences?|seqs?)\s*[x×*]\s*{DECIMAL}\s*(k)?(?:\s*(?:长度|长|tokens?|token))?"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -2293,8 +2301,8 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
-            number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19)
-            k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20)
+            number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
+            k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         elif _LONG_CONTEXT.search(text):
             slots.long_context = True
@@ -2699,7 +2707,17 @@ class SlotExtractor:
             slots.sample_tokens = to_number(match.group(3)) * (1000 if match.group(4) else 1)
         if match := take(_SAMPLE_TOKENS):
             slots.sample_tokens = to_number(_group(match, 1, 3) or "0") * (1000 if _group(match, 2, 4) else 1)
-        if (match := take(_SAMPLES)) and (count := scaled(match.group(1), match.group(2))) >= 100:
+        if (
+            (match := _SAMPLES.search(rest))
+            # "全局 batch 2048 条 × 4096 长度": a batch's sequences, not a data set's examples
+            and not re.search(
+                r"batch\s*(?:size)?\s*(?:为|=|是)?\s*$",
+                rest[max(0, match.start() - 16) : match.start()],
+                re.I,
+            )
+            and (match := take(_SAMPLES))
+            and (count := scaled(match.group(1), match.group(2))) >= 100
+        ):
             slots.samples = count
         if slots.samples and slots.sample_tokens:
             slots.tokens_b = slots.samples * slots.sample_tokens / 1e9  # 500k examples x 1k tokens = 0.5B
@@ -3095,6 +3113,11 @@ class SlotExtractor:
             amount = float(match.group(1))
             if _KWH_CEILING[currency] < amount < _HOURLY_CEILING[currency]:
                 slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = amount, currency
+        if slots.colo_per_month is None and (match := _RACK_RENT.search(text)):
+            # "机柜 8000/月": a rack's monthly rent written without 元
+            slots.colo_per_month = to_number(_group(match, 1, 2) or "0")
+            slots.colo_currency = "CNY" if chinese_text else "USD"
+            slots.colo_basis = "rack"
         if slots.electricity_price_per_kwh is None and (match := _BARE_POWER_PRICE.search(text)):
             slots.electricity_price_per_kwh, slots.electricity_currency = (
                 float(_group(match, 1, 2, 3) or 0),

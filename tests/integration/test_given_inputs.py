@@ -1927,3 +1927,42 @@ def test_mining_on_idle_gpus_is_declined(assistant: Assistant) -> None:
     (answer,) = talk(assistant, "我们 H100 cluster 晚上闲着，拿来挖 bitcoin 划算吗? just curious lol")
     assert not answer.tool_calls, answer.answer[:200]
     assert "不在我的范围内" in answer.answer, answer.answer[:200]
+
+
+def test_a_machines_price_each_before_the_hall_is_the_price_not_the_rent(assistant: Assistant) -> None:
+    """'buy 4 HGX H100 nodes @ $280k each and put them in colo … rent at $2.40/GPU-hr … ~70% … 3 yrs': $280k is each
+    server's price (it was read as a $280k monthly colo rent), so buy $1.12M of servers against 32 x 26,280 h x 70% x
+    $2.40 = $1.41M of cloud."""
+    (answer,) = talk(
+        assistant,
+        "Have ~$2M. Option A: buy 4 HGX H100 nodes @ $280k each and put them in colo. Option B: rent H100s at "
+        "$2.40/GPU-hr from a neocloud. We'd realistically use the GPUs ~70% of the time over 3 yrs. which one's cheaper?",
+    )
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert (call.input["capex_per_server"], call.input["colocation_per_month"]) == (280_000, 0)
+    assert "cloud $1,412,813" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_racks_monthly_rent_without_a_currency_joins_the_purchase(assistant: Assistant) -> None:
+    """'机柜 8000/月' over 3 years is ¥288,000 on the purchase side (¥96,000 a year); it was dropped."""
+    (answer,) = talk(
+        assistant,
+        "H100 8卡整机买的话 230万一台，租的话月租 7万/台（含不含托管电费我还没问清）。用3年，自己托管电费 0.8元/度，机柜 8000/月，哪个划算",
+    )
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert "¥96,000 ($13,675) 托管费" in answer.answer, answer.answer[:400]
+
+
+def test_a_global_batch_in_sequences_times_their_length_gives_the_mfu(assistant: Assistant) -> None:
+    """'全局 batch 2048 条 × 4096 长度，一个 step 6.2 秒', 14B on 128 H800: 8,388,608 tokens / 6.2 s / 128 = 10,570
+    tokens/s per GPU, x 6 x 14e9 = 888 TFLOP/s of 989: 90% MFU, which the answer flags as implausible. The 2,048
+    was once read as a fine-tuning data set's examples and no MFU was computed."""
+    (answer,) = talk(
+        assistant,
+        "14B 继续预训，128 张 H800，全局 batch 2048 条 × 4096 长度，一个 step 6.2 秒，MFU 算下来多少，正常吗",
+    )
+    assert tools(answer) == ["throughput_calibration"], answer.answer[:200]
+    assert answer.tool_calls[0].input["tokens_per_step"] == 2048 * 4096
+    assert "MFU **90%**" in answer.answer.split("\n\n")[0], answer.answer[:300]
+    assert "高于公开报告的水平" in answer.answer, answer.answer[:300]
