@@ -648,6 +648,12 @@ _OFF_TASK = words(
 _COUNTING = {"serving_estimate", "gpus_for_deadline"}
 _TUNING = {Task.FINETUNE, Task.LORA, Task.QLORA}
 _ON_THE_SETUP = {"power_cost", "host_ram", "rack_fit", "network", "fabric", "budget_fit"}
+# a count of racks asked: "要多少柜子", "几个机柜", "how many racks"
+_RACKS_ASKED = words(
+    r"(?:多少|几个|几)\s*(?:个)?\s*(?:柜子|机柜|柜)",
+    r"\bhow many racks\b",
+    r"\bracks? (?:do|would) (?:we|i) need\b",
+)
 # one of several asked for: "训练的话选哪个", "which one should we pick for training"
 _WHICH_ONE = words(
     r"选哪(?:个|款|种|张)",
@@ -1188,6 +1194,15 @@ class Router:
                 # "what if we only get 64?" after a GPU count for a deadline: how long those GPUs take
                 triggered = ["training_compute" if t == "gpus_for_deadline" else t for t in triggered]
                 asked = "days"
+        if (
+            follow_up
+            and slots.rack_kw
+            and _RACKS_ASKED.search(text)
+            and triggered is not None
+            and "rack_fit" not in triggered
+        ):
+            # "要放 20 台，要多少柜子，总功率多少" after what one 12 kW rack holds: the racks first, then the power
+            triggered = ["rack_fit", *triggered]
         if task in {Task.LORA, Task.QLORA, Task.FINETUNE} and not slots.finetune:
             slots.finetune = {Task.LORA: "lora", Task.QLORA: "qlora"}.get(task, "full")
         if (

@@ -1966,3 +1966,16 @@ def test_a_global_batch_in_sequences_times_their_length_gives_the_mfu(assistant:
     assert answer.tool_calls[0].input["tokens_per_step"] == 2048 * 4096
     assert "MFU **90%**" in answer.answer.split("\n\n")[0], answer.answer[:300]
     assert "高于公开报告的水平" in answer.answer, answer.answer[:300]
+
+
+def test_racks_asked_after_what_one_rack_holds_are_counted(assistant: Assistant) -> None:
+    """'要放 20 台，要多少柜子，总功率多少' after '单机柜只有12kW … 一个柜子能放几台': one 10.2 kW H100 server per 12 kW
+    rack, so 20 racks and 204 kW of IT load (the racks were dropped and only the power answered)."""
+    *_, answer = talk(
+        assistant,
+        "机房单机柜只有12kW，风冷，H100 8卡服务器一个柜子能放几台",
+        "要放 20 台，要多少柜子，总功率多少",
+    )
+    assert tools(answer)[0] == "rack_fit", answer.answer[:200]
+    assert "**20 个** 12 kW 机柜" in first_sentence(answer), answer.answer[:200]
+    assert "204 kW" in first_sentence(answer), answer.answer[:200]
