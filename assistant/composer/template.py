@@ -1039,6 +1039,17 @@ _FAMILY = re.compile(
 
 
 _FAMILY_ROOT = {"trn": "trainium", "昇腾": "ascend"}
+# each maker's platform as a heading names it: its cards and its software stack
+_PLATFORMS = {
+    maker: re.compile(rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])", re.IGNORECASE)
+    for maker, words in {
+        "ascend": r"ascend|昇腾|910b\d?|910c|cann|mindspeed|mindspore|torch_npu",
+        "amd": r"amd|rocm|mi3\d\dx?|instinct|hipify",
+        "trainium": r"trainium\d?|trn[12]|neuron",
+        "tpu": r"tpus?(?:\s*v\d\w*)?",
+        "gaudi": r"gaudi\s*\d?|habana",
+    }.items()
+}
 # a question about China's own accelerators without naming one: "国产卡能训吗", "domestic alternatives"
 _HOME_MADE = re.compile(r"国产|国内|信创|自主可控|domestic|chinese|china|huawei|华为", re.IGNORECASE)
 
@@ -1160,7 +1171,21 @@ def _lead_passage(
             for rank, p in candidates
             if any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
         ]
-        candidates = naming or candidates
+        # ... and when none does, never one headed by another maker's platform: "Megatron 迁到昇腾 910B 要改多少"
+        # is not answered by the section on porting to the MI300X, whose libraries "basically run"
+        asked_makers = asked_families | {
+            maker for maker, pattern in _PLATFORMS.items() if pattern.search(question)
+        }
+        neutral = [
+            (rank, p)
+            for rank, p in candidates
+            if not any(
+                pattern.search(p.section)
+                for maker, pattern in _PLATFORMS.items()
+                if maker not in asked_makers
+            )
+        ]
+        candidates = naming or neutral or candidates
     return max(candidates, key=merit)[1]
 
 

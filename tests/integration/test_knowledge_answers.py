@@ -355,3 +355,14 @@ def test_where_16_bytes_a_parameter_come_from_is_the_model_states_breakdown(
 ) -> None:
     answer = assistant.ask(question)
     assert re.search(r"(?:2 bytes|2 字节).*(?:12 bytes|12 字节)", lead(answer)), lead(answer)[:300]
+
+
+def test_a_question_about_one_makers_platform_is_never_led_by_anothers(assistant: Assistant) -> None:
+    """'迁到昇腾 910B 上要改多少' names Ascend; no passage among the leaders does, and the section on porting to the
+    MI300X ('库基本能直接跑') must not answer it for Ascend, where the opposite holds (k3, scored wrong)."""
+    answer = assistant.ask(
+        "我们现在是 Megatron-LM + 一些自己写的 CUDA kernel，迁到昇腾 910B 上要改多少？有没有现成的方案"
+    )
+    lead = answer.answer.split("\n\n")[0]
+    assert "能直接跑" not in lead, lead[:300]
+    assert not re.search(r"MI300|ROCm|AMD", lead.split("。")[0]), lead[:300]

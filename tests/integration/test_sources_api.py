@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -36,6 +38,9 @@ def test_user_files_are_not_served_when_keys_are_configured(
         assert c.get("/v1/sources/en/storage").status_code == 200
 
 
+ARTICLE = Path(__file__).resolve().parents[2] / "knowledge" / "corpus" / "en" / "storage.md"
+
+
 def test_article_page_shows_title_passages_and_sources(client: TestClient) -> None:
     resp = client.get("/v1/sources/en/storage")
     assert resp.status_code == 200
@@ -44,7 +49,9 @@ def test_article_page_shows_title_passages_and_sources(client: TestClient) -> No
     page = resp.text
     assert "<h1>Storage for LLM training: capacity, drive tiers, file systems and checkpoints</h1>" in page
     assert '<html lang="en">' in page
-    assert "2026-12-03" in page
+    # the article's own as-of date, as its front matter states it
+    (as_of,) = re.findall(r"^as_of: (\S+)$", ARTICLE.read_text(encoding="utf-8"), re.MULTILINE)
+    assert as_of in page
     assert page.count("<section>") >= 3
     assert 'href="https://arxiv.org/abs/2407.21783"' in page
 
