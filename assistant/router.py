@@ -2167,7 +2167,7 @@ _RUNS_A_MODEL = words(
 )  # fmt: skip
 # "run" as a noun, a training run: "the 4T run done in 60 days", "our last run", "a 2-week run"
 _A_RUN = words(
-    r"\b(?:the|a|an|our|this|that|each|one|same|whole|full|next|first|last|whole)\s+(?:[\w.-]+\s+){0,2}?runs?\b"
+    r"\b(?:the|a|an|our|this|that|each|one|same|whole|full|next|first|last)\s+(?:[\w.-]+\s+){0,2}?runs?\b"
     r"(?!\s+(?:it|them|this|that|the|a|llama|qwen|deepseek|mistral|mixtral|inference|locally)\b)"
 )
 # a pre-training run named as the work (not "a pretrained model"): "continued pretraining", "继续预训练"
