@@ -216,7 +216,14 @@ class ModelArchitecture(Entry):
         default="bf16", description="Precision of the weights as released (DeepSeek-V3 and R1 ship FP8)."
     )
     experts: int | None = Field(default=None, ge=2, description="Routed experts per MoE layer.")
-    experts_per_token: int | None = Field(default=None, ge=1)
+    experts_per_token: int | None = Field(
+        default=None, ge=1, description="Routed experts each token goes through (top-k)."
+    )
+    shared_experts: int | None = Field(
+        default=None,
+        ge=1,
+        description="Experts every token goes through besides the routed ones (DeepSeek-V3: 1); null when none.",
+    )
     activation: Literal["gelu", "swiglu", "geglu", "relu"] = "swiglu"
     training_tokens_t: Positive | None = Field(
         default=None, description="Published pre-training tokens, trillions."
@@ -230,6 +237,8 @@ class ModelArchitecture(Entry):
             )
         if self.active_params_b and self.active_params_b > self.params_b:
             raise ValueError("active parameters exceed total parameters")
+        if self.experts_per_token and self.experts and self.experts_per_token > self.experts:
+            raise ValueError(f"{self.experts_per_token} experts per token exceed the {self.experts} experts")
         return self
 
     @property

@@ -91,6 +91,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "context_window": ("Native context window", "原生上下文窗口", "tokens"),
     "experts": ("Routed experts", "路由专家数", ""),
     "experts_per_token": ("Experts per token", "每 token 激活专家数", ""),
+    "shared_experts": ("Shared experts", "共享专家数", ""),
     "activation": ("Activation", "激活函数", ""),
     "training_tokens_t": ("Pre-training tokens", "预训练 token 数", "T"),
     "electricity_usd_per_kwh": ("Electricity price", "电价", "USD/kWh"),

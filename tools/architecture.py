@@ -19,12 +19,21 @@ class Architecture(BaseModel):
     attention_heads: int
     kv_heads: int
     head_dim: int
-    ffn_hidden_size: int
+    ffn_hidden_size: int = Field(description="MLP intermediate size; per expert for MoE.")
+    experts_per_token: int | None = Field(default=None, description="MoE: routed experts per token (top-k).")
+    shared_experts: int = Field(default=0, description="MoE: experts every token passes through as well.")
     vocab_size: int
     activation: str
     max_context: int
     context_window: int = Field(description="Longest context the released model supports natively, tokens.")
     derived: bool = Field(description="True when the shape was derived from the parameter count.")
+
+    @property
+    def mlp_width(self) -> int:
+        """MLP width one token passes through: for MoE, one expert's width x (top-k routed + shared experts)."""
+        if self.experts_per_token is None:
+            return self.ffn_hidden_size
+        return self.ffn_hidden_size * (self.experts_per_token + self.shared_experts)
 
 
 class ArchitectureFields(BaseModel):
@@ -73,6 +82,8 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
             kv_heads=fields.kv_heads or preset.kv_heads,
             head_dim=preset.head_dim or hidden // heads,
             ffn_hidden_size=preset.ffn_hidden_size,
+            experts_per_token=preset.experts_per_token,
+            shared_experts=preset.shared_experts or 0,
             vocab_size=fields.vocab_size or preset.vocab_size,
             activation=preset.activation,
             max_context=preset.max_context,

@@ -252,7 +252,8 @@ def activation_bytes_per_layer(
     """Korthikanti et al. (2022) Table 2, per transformer layer, 16-bit activations.
 
     No parallelism: s·b·h·(34 + 5·a·s/h). The 34 = 15 (attention block and norms) + 19 (4h GeLU MLP); the MLP
-    part is rescaled for other widths and gated MLPs. Selective recomputation or FlashAttention drops the
+    part is rescaled for other widths and gated MLPs. ``mlp_ratio`` is the MLP width a token passes through over h:
+    for MoE, top-k routed plus shared experts (the router's copies of the expert inputs are not counted). Selective recomputation or FlashAttention drops the
     5·a·s/h term; sequence parallelism divides the 10 non-parallel units by t; full recomputation keeps 2·s·b·h.
     """
     sbh = seq * batch * hidden
@@ -307,7 +308,7 @@ def _breakdown(
     sp = inp.sequence_parallel if inp.sequence_parallel is not None else tp > 1
     per_layer = activation_bytes_per_layer(
         seq=seq, batch=inp.micro_batch, hidden=arch.hidden_size, heads=arch.attention_heads, tp=tp, sp=sp,
-        recompute=inp.recompute, flash=inp.flash_attention, mlp_ratio=arch.ffn_hidden_size / arch.hidden_size,
+        recompute=inp.recompute, flash=inp.flash_attention, mlp_ratio=arch.mlp_width / arch.hidden_size,
         gated=arch.activation in {"swiglu", "geglu"},
     )  # fmt: skip
     # the first pipeline stage holds p micro-batches of L/p layers: L layers' worth whatever p is
@@ -315,7 +316,8 @@ def _breakdown(
     if inp.recompute == "full":  # one layer is rebuilt at a time during the backward pass
         activations += activation_bytes_per_layer(
             seq=seq, batch=inp.micro_batch, hidden=arch.hidden_size, heads=arch.attention_heads, tp=tp, sp=sp,
-            recompute="selective", flash=True, mlp_ratio=arch.ffn_hidden_size / arch.hidden_size,
+            recompute="selective", flash=True, mlp_ratio=arch.mlp_width / arch.hidden_size,
+            gated=arch.activation in {"swiglu", "geglu"},
         )  # fmt: skip
     logits = 4.0 * seq * inp.micro_batch * arch.vocab_size / tp if pp == 1 else 0.0
     total = weights + grads + optim + activations + logits + inp.overhead_gb * GB
@@ -562,6 +564,14 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         f"activations: Korthikanti et al. 2022, recompute={inp.recompute}, sequence parallel={'on' if sp else 'off'}, "
         f"FlashAttention={'on' if inp.flash_attention else 'off'}; first pipeline stage holds L layers' worth",
         f"overhead {inp.overhead_gb:g} GB per GPU (CUDA context, NCCL buffers, fragmentation)",
+        *(
+            [
+                f"MoE activations: each token passes through {arch.experts_per_token} routed + "
+                f"{arch.shared_experts} shared experts of {arch.ffn_hidden_size}, an MLP width of {arch.mlp_width}"
+            ]
+            if arch.experts_per_token
+            else []
+        ),
         "GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is ~7% larger",
     ]
     if inp.finetune == "qlora":

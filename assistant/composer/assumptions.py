@@ -679,6 +679,11 @@ RULES: list[Rule] = [
         "每卡额外开销 {gb} GB（CUDA 上下文、NCCL 缓冲区、显存碎片）",
     ),
     rule(
+        r"MoE activations: each token passes through (?P<k>\d+) routed \+ (?P<shared>\d+) shared experts of "
+        r"(?P<ffn>\d+), an MLP width of (?P<width>\d+)",
+        "MoE 激活：每个 token 经过 {k} 个路由专家 + {shared} 个共享专家（每个宽 {ffn}），MLP 总宽度 {width}",
+    ),
+    rule(
         r"GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is "
         r"~7% larger",
         "显存容量按厂商标称的 GB 计；HBM 实际通常是同样数量的 GiB，所以真实余量约多 7%",

@@ -347,6 +347,10 @@ TARGETED: list[Payload] = [
     ("training_memory", {"params_b": 13, "finetune": "lora", "lora_rank": 64, "gpu": "a100-80gb-sxm"}),
     ("training_memory", {"params_b": 30, "gpus": 8, "zero_stage": 3, "bytes_per_param": 12, "gpu_memory_gb": 80,
                          "recompute": "full", "offload_optimizer": True}),
+    # MoE activations: top-k routed experts, and a shared expert (DeepSeek-V3)
+    ("training_memory", {"model": "mixtral-8x7b", "seq_len": 4096, "gpu": "h100-sxm"}),
+    ("training_memory", {"model": "deepseek-v3", "gpus": 2048, "tensor_parallel": 8, "pipeline_parallel": 16,
+                         "zero_stage": 1, "seq_len": 4096}),
     # DeepSpeed: largest layer derived (embedding) and given
     ("deepspeed_estimate", {"model": "llama-2-7b", "zero_stage": 2, "gpus_per_node": 8}),
     # host RAM: totals given, per-GPU memory given, staging, offload, beyond 8 TiB

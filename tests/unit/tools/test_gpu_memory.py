@@ -84,6 +84,36 @@ def test_flash_attention_drops_the_attention_score_term() -> None:
     assert with_flash == pytest.approx(8192 * 4096 * 34)
 
 
+def test_moe_activations_count_the_top_k_experts_a_token_passes_through() -> None:
+    # Jiang et al., "Mixtral of Experts" (arXiv:2401.04088), Table 1: 32 layers, dim 4,096, SwiGLU experts of
+    # 14,336, top-2 of 8. With Korthikanti et al. (2022) Table 2 at 4k context, batch 1, selective recomputation:
+    # s·b·h·L·(15 + 3 + 6 x 2 x 14,336 / 4,096) = 32.2 GB; one expert's width alone gave 20.9 GB.
+    out = run(model="mixtral-8x7b", seq_len=4096, micro_batch=1)
+    expected = 4096 * 1 * 4096 * 32 * (15 + 3 + 6 * 2 * 14336 / 4096) / 1e9
+    assert out.per_gpu.activations_gb == pytest.approx(expected, rel=1e-9)
+    assert out.per_gpu.activations_gb == pytest.approx(32.2, abs=0.1)
+    assert out.architecture.mlp_width == 2 * 14336
+    assert any("2 routed + 0 shared experts of 14336" in a for a in out.assumptions)
+
+
+def test_a_shared_expert_is_counted_with_the_routed_ones() -> None:
+    # DeepSeek-AI, DeepSeek-V3 (arXiv:2412.19437) and its config.json: 8 routed + 1 shared expert of 2,048 per
+    # token; the first 3 dense layers' intermediate_size is 18,432 = (8 + 1) x 2,048
+    moe = run(model="deepseek-v3", gpus=8, tensor_parallel=8, seq_len=4096)
+    assert moe.architecture.mlp_width == 18432
+    dense = activation_bytes_per_layer(
+        seq=4096, batch=1, hidden=7168, heads=128, tp=8, sp=True, recompute="selective", flash=True,
+        mlp_ratio=18432 / 7168, gated=True,
+    )  # fmt: skip
+    assert moe.per_gpu.activations_gb == pytest.approx(61 * dense / 1e9, rel=1e-9)
+
+
+def test_a_dense_model_passes_through_its_one_mlp() -> None:
+    out = run(model="llama-2-7b", seq_len=4096)
+    assert out.architecture.mlp_width == out.architecture.ffn_hidden_size == 11008
+    assert not any(a.startswith("MoE activations") for a in out.assumptions)
+
+
 def test_a_7b_full_finetune_does_not_fit_one_80gb_gpu_and_the_fix_is_named() -> None:
     # 7B x 16 bytes = 112 GB of states (Rajbhandari et al. 2019, §3.1 convention)
     out = run(model="llama-2-7b", gpus=1, gpu="H100", seq_len=4096)
