@@ -201,7 +201,14 @@ class ModelArchitecture(Entry):
     attention_heads: int = Field(ge=1)
     kv_heads: int = Field(ge=1, description="Key/value heads (fewer than attention heads with GQA/MQA).")
     head_dim: int | None = Field(
-        default=None, ge=8, description="Per-head size when not hidden_size / heads."
+        default=None,
+        ge=8,
+        description="Per-head size when not hidden_size / heads (the value head's under MLA).",
+    )
+    qk_head_dim: int | None = Field(
+        default=None,
+        ge=8,
+        description="Query/key head size when it differs from head_dim (DeepSeek-V3's MLA: 128 + 64 RoPE = 192).",
     )
     ffn_hidden_size: int = Field(ge=64, description="Intermediate size of the MLP (per expert for MoE).")
     vocab_size: int = Field(ge=256)

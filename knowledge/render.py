@@ -85,6 +85,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "attention_heads": ("Attention heads", "注意力头数", ""),
     "kv_heads": ("KV heads", "KV 头数", ""),
     "head_dim": ("Head dimension", "每头维度", ""),
+    "qk_head_dim": ("Query/key head dimension", "Q/K 每头维度", ""),
     "ffn_hidden_size": ("FFN hidden size", "FFN 中间维度", ""),
     "vocab_size": ("Vocabulary", "词表大小", ""),
     "max_context": ("Pre-training context", "预训练上下文长度", "tokens"),

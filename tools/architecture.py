@@ -18,7 +18,8 @@ class Architecture(BaseModel):
     hidden_size: int
     attention_heads: int
     kv_heads: int
-    head_dim: int
+    head_dim: int = Field(description="Per-head size (the value head's under MLA).")
+    qk_head_dim: int = Field(description="Query/key head size; head_dim except under MLA (DeepSeek-V3: 192).")
     ffn_hidden_size: int = Field(description="MLP intermediate size; per expert for MoE.")
     experts_per_token: int | None = Field(default=None, description="MoE: routed experts per token (top-k).")
     shared_experts: int = Field(default=0, description="MoE: experts every token passes through as well.")
@@ -81,6 +82,7 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
             attention_heads=heads,
             kv_heads=fields.kv_heads or preset.kv_heads,
             head_dim=preset.head_dim or hidden // heads,
+            qk_head_dim=preset.qk_head_dim or preset.head_dim or hidden // heads,
             ffn_hidden_size=preset.ffn_hidden_size,
             experts_per_token=preset.experts_per_token,
             shared_experts=preset.shared_experts or 0,
@@ -122,6 +124,7 @@ def _derive(fields: ArchitectureFields) -> Architecture:
         attention_heads=heads,
         kv_heads=fields.kv_heads or heads,
         head_dim=hidden // heads,
+        qk_head_dim=hidden // heads,
         ffn_hidden_size=4 * hidden,
         vocab_size=fields.vocab_size or 32_000,
         activation="gelu",

@@ -69,7 +69,8 @@ class ComputeFields(ArchitectureFields):
     mfu_low: Share = Field(default=0.35, description="Pessimistic end of the MFU range.")
     mfu_high: Share = Field(default=0.50, description="Optimistic end of the MFU range.")
     include_attention: bool = Field(
-        default=False, description="Add the attention term 12·L·h·s per token to 6N."
+        default=False,
+        description="Add the attention term 12·L·H·Q·s per token to 6N (H heads of size Q, PaLM Appendix B).",
     )
     finetune: Literal["full", "lora", "qlora"] | None = Field(
         default=None,
@@ -103,6 +104,16 @@ class Workload(BaseModel):
     gpu: str
 
 
+def attention_flops_per_token(arch: Architecture, seq: int) -> float:
+    """Training FLOPs per token of the attention scores and their weighted sum over ``seq`` tokens.
+
+    PaLM (Chowdhery et al. 2022, Appendix B): 12·L·H·Q·T, with H heads of size Q, which is not the hidden size
+    under GQA (Qwen3) or MLA (DeepSeek-V3). Q·Kᵀ runs over the query/key head size and A·V over the value head
+    size, so with MLA's wider queries and keys it is 6·L·H·(Q_k + Q_v)·T; no causal-mask saving is taken.
+    """
+    return 6.0 * arch.layers * arch.attention_heads * (arch.qk_head_dim + arch.head_dim) * seq
+
+
 def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerator, list[str], list[str]]:
     arch = resolve_architecture(catalog, inp)
     acc = find_accelerator(catalog, inp.gpu)
@@ -117,14 +128,24 @@ def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerat
     factor = ADAPTER_FLOPS_FACTOR if inp.finetune in {"lora", "qlora"} else 6
     per_token = factor * arch.active_params_b * 1e9
     seq = inp.seq_len or arch.max_context
+    attention = attention_flops_per_token(arch, seq)
     if inp.include_attention:
-        per_token += 12 * arch.layers * arch.hidden_size * seq
+        per_token += attention
     assumptions = [
         describe(arch),
         f"{tokens:g}B tokens" + ("" if inp.tokens_b else " (Chinchilla-optimal: 20 per parameter; not a data recommendation)"),
         f"FLOPs per token = {factor} x {arch.active_params_b:g}B" + (" active" if arch.active_params_b < arch.params_b else "")
         + (" (frozen base: no weight gradients)" if factor != 6 else "")
-        + (f" + 12·L·h·s (s={seq})" if inp.include_attention else " (attention term left out)"),
+        + (f" + 12·L·H·Q·s (s={seq})" if inp.include_attention else " (attention term left out)"),
+        *(
+            [
+                f"attention 6·L·H·(Qk+Qv)·s = 6 x {arch.layers} x {arch.attention_heads} x ({arch.qk_head_dim} + "
+                f"{arch.head_dim}) x {seq} = {attention:.3g} FLOPs per token (PaLM Appendix B: heads x head size, "
+                "not the hidden size)"
+            ]
+            if inp.include_attention
+            else []
+        ),
         f"{acc.name}: {peak:g} dense {precision.upper()} TFLOP/s per GPU"
         + (" (user value)" if inp.peak_tflops else " (catalog)")
         + (" (it has no BF16)" if precision != inp.precision else ""),
@@ -134,7 +155,7 @@ def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerat
         warnings.append("MFU against the FP8 peak is half the MFU against the BF16 peak for the same run")
     if not inp.include_attention and seq >= 16_384:
         warnings.append(
-            f"at s={seq} the attention term adds {12 * arch.layers * arch.hidden_size * seq / (6 * arch.active_params_b * 1e9):.0%}: set include_attention"
+            f"at s={seq} the attention term adds {attention / (6 * arch.active_params_b * 1e9):.0%}: set include_attention"
         )
     workload = Workload(
         architecture=arch,
@@ -204,8 +225,8 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
     """Training FLOPs, GPU-hours and wall-clock days for a model size, token count, GPU type and count.
 
     FLOPs = 6 x parameters x tokens (Kaplan et al. 2020; MoE models count active parameters), plus the
-    attention term 12·L·h·s per token when asked (PaLM, Appendix B). GPU-hours = FLOPs / (dense peak x MFU);
-    an MFU range (default 35-50%, expected 40%) gives a range of days. Also returns the Chinchilla-optimal
+    attention term 12·L·H·Q·s per token when asked (PaLM, Appendix B: H heads of size Q, not the hidden size).
+    GPU-hours = FLOPs / (dense peak x MFU); an MFU range (default 35-50%, expected 40%) gives a range of days. Also returns the Chinchilla-optimal
     token count (20 per parameter) and the tokens per second the job would process.
     """
     workload, _, assumptions, warnings = _workload(inp, catalog)
@@ -223,7 +244,7 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
         # one step's FLOPs over the whole job's sustained rate: tokens per step / (tokens/s per GPU x GPUs)
         step = inp.tokens_per_step / (per_gpu * inp.gpus)
     return TrainingComputeOutput(
-        formula=f"FLOPs = {ADAPTER_FLOPS_FACTOR if inp.finetune in {'lora', 'qlora'} else 6}·N·D (+12·L·h·s·D); "
+        formula=f"FLOPs = {ADAPTER_FLOPS_FACTOR if inp.finetune in {'lora', 'qlora'} else 6}·N·D (+12·L·H·Q·s·D); "
         "GPU-hours = FLOPs / (peak x MFU) / 3600; days = GPU-hours / GPUs / 24",
         assumptions=assumptions,
         warnings=warnings,

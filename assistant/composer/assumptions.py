@@ -221,6 +221,18 @@ RULES: list[Rule] = [
         _flops_per_token,
     ),
     rule(
+        rf"FLOPs per token = (?P<factor>[46]) x (?P<params>{NUMBER})B(?P<active> active)?"
+        r"(?P<frozen> \(frozen base: no weight gradients\))? \+ 12·L·H·Q·s \(s=(?P<seq>\d+)\)",
+        lambda g: _flops_per_token(g).replace("12·L·h·s", "12·L·H·Q·s"),
+    ),
+    rule(
+        rf"attention 6·L·H·\(Qk\+Qv\)·s = 6 x (?P<L>\d+) x (?P<H>\d+) x \((?P<qk>\d+) \+ (?P<v>\d+)\) x "
+        rf"(?P<s>\d+) = (?P<flops>{NUMBER}) FLOPs per token \(PaLM Appendix B: heads x head size, not the hidden "
+        r"size\)",
+        "注意力项 6·L·H·(Qk+Qv)·s = 6 × {L} × {H} × ({qk} + {v}) × {s} = 每 token {flops} FLOPs"
+        "（PaLM 附录 B：按注意力头数 × 每头维度计，而不是隐藏维度）",
+    ),
+    rule(
         rf"(?P<gpu>.+): (?P<peak>{NUMBER}) dense (?P<precision>[A-Z0-9]+) TFLOP/s per GPU "
         r"\((?P<source>catalog|user value)\)(?P<no_bf16> \(it has no BF16\))?",
         lambda g: (

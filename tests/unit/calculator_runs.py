@@ -262,6 +262,7 @@ MAPPERS: dict[str, Callable[[Catalog, dict[str, Any]], list[Payload]]] = {
 TARGETED: list[Payload] = [
     # compute: Chinchilla tokens, attention term, MoE, a user peak, FP8
     ("training_compute", {"params_b": 7, "gpu": "a100-80gb-sxm", "gpus": 64, "include_attention": True, "seq_len": 8192}),
+    ("training_compute", {"model": "deepseek-v3", "gpu": "h800", "gpus": 2048, "include_attention": True}),
     ("training_compute", {"model": "mixtral-8x7b", "tokens_b": 500, "gpu": "h100-sxm", "precision": "fp8"}),
     ("training_compute", {"params_b": 7, "tokens_b": 1000, "gpu": "v100-sxm2-32gb", "gpus": 64}),  # no BF16: FP16
     ("gpus_for_deadline", {"model": "deepseek-v3", "tokens_b": 14800, "gpu": "h800", "deadline_days": 60, "peak_tflops": 1000}),

@@ -73,6 +73,44 @@ def test_attention_term_adds_about_three_percent_for_gpt3() -> None:
     assert full.workload.training_flops / base.workload.training_flops - 1 == pytest.approx(0.028, abs=0.002)
 
 
+@pytest.mark.parametrize(("include_attention", "published_mfu"), [(True, 0.462), (False, 0.457)])
+def test_palm_540b_mfu_with_and_without_self_attention(include_attention: bool, published_mfu: float) -> None:
+    # Chowdhery et al., "PaLM" (2022), Table 3 and Appendix B: 238.3K tokens/s on 6,144 TPU v4 chips (275 TFLOP/s
+    # BF16 peak) is 46.2% MFU counting self-attention (12·L·H·Q·T with 48 heads of 256, not d_model 18,432) and
+    # 45.7% without; the hidden size in place of H·Q would give 46.5%.
+    out = throughput_calibration(
+        ThroughputCalibrationInput(
+            model="palm-540b", peak_tflops=275, gpus=6144, tokens_per_second=238.3e3,
+            include_attention=include_attention, seq_len=2048, tokens_b=780,
+        ),
+        CATALOG,
+    )  # fmt: skip
+    assert out.implied_mfu == pytest.approx(published_mfu, abs=0.0006)
+
+
+def test_the_attention_term_counts_heads_times_head_size_under_gqa() -> None:
+    # Qwen Team, Qwen3 Technical Report (arXiv:2505.09388) and Qwen/Qwen3-235B-A22B config.json: 94 layers, 64
+    # query heads of 128 (8,192) over a hidden size of 4,096. At s = 32,768 the attention term is
+    # 12 x 94 x 64 x 128 x 32,768 = 3.03e11 FLOPs per token; 12·L·h·s gave half that, a total 35% low.
+    out = compute(model="qwen3-235b-a22b", tokens_b=100, gpu="H100", include_attention=True, seq_len=32768)
+    attention = 12 * 94 * 64 * 128 * 32768
+    assert out.workload.flops_per_token == pytest.approx(6 * 22.19e9 + attention, rel=1e-9)
+    hidden_size_version = 6 * 22.19e9 + 12 * 94 * 4096 * 32768
+    assert 1 - hidden_size_version / out.workload.flops_per_token == pytest.approx(0.35, abs=0.01)
+    assert any("6 x 94 x 64 x (128 + 128) x 32768 = 3.03e+11" in a for a in out.assumptions)
+
+
+def test_the_attention_term_uses_mla_head_sizes() -> None:
+    # DeepSeek-AI, DeepSeek-V3 (arXiv:2412.19437) §2.1 and config.json: 61 layers, 128 heads, query/key heads of
+    # 192 (128 + 64 RoPE), value heads of 128: Q·Kᵀ and A·V cost 6 x 61 x 128 x (192 + 128) FLOPs per token per
+    # token of context, 2.86x the 12 x 61 x 7,168 that the hidden size gives.
+    base = compute(model="deepseek-v3", tokens_b=100, gpu="H800", seq_len=4096)
+    full = compute(model="deepseek-v3", tokens_b=100, gpu="H800", seq_len=4096, include_attention=True)
+    attention = full.workload.flops_per_token - base.workload.flops_per_token
+    assert attention == pytest.approx(6 * 61 * 128 * (192 + 128) * 4096, rel=1e-9)
+    assert attention / (12 * 61 * 7168 * 4096) == pytest.approx(2.86, abs=0.01)
+
+
 def test_opt_175b_implied_mfu_from_measured_throughput() -> None:
     # Zhang et al., "OPT" (2022), §2.4: 147 TFLOP/s per A100-80GB. Per GPU that is 147e12 / (6 x 175e9)
     # tokens/s; against the 312 dense BF16 peak the implied MFU is 147 / 312 = 47%.
