@@ -19,6 +19,7 @@ _SOURCE = {
     "catalog estimate, no vendor figure": "目录估算值，厂商未公布",
 }
 _CURRENCY = {"USD": "美元", "CNY": "元"}
+_LEASE_SOURCE = {"given": "用户给定", "assumed": "假设"}
 _COOLING = {"air": "风冷", "liquid": "液冷"}
 _PRICE_UNIT = {"accelerator": "单卡", "server": "整机"}
 _RECOMPUTE = {"none": "不做激活重计算", "selective": "选择性激活重计算", "full": "完整激活重计算"}
@@ -557,18 +558,46 @@ RULES: list[Rule] = [
         lambda g: f"租金每月 {g['lease']} {_CURRENCY[g['currency']]}（用户给定）",
     ),
     rule(
-        rf"lease payment (?P<rate>{NUMBER})% of capex per month: an assumption, not a quote \(about what "
-        r"a 36-month lease of the hardware costs\); ask lessors for a rate",
-        "月租按购置成本的 {rate}% 计：这是假设而非报价（大致相当于 36 个月租期的硬件租金）；请向租赁方询价",
+        rf"lease payment (?P<rate>{NUMBER})% of capex per month: capex repaid over a (?P<term>\d+)-month term "
+        rf"\((?P<ts>given|assumed)\) at (?P<apr>{NUMBER})% APR \((?P<as>given|assumed)\) as an annuity, "
+        r"r / \(1 - \(1 \+ r\)\^-n\) with r = APR / 12; ask lessors for their terms",
+        lambda g: (
+            f"月租按购置成本的 {g['rate']}% 计：购置成本按 {g['term']} 个月租期（{_LEASE_SOURCE[g['ts']]}）、"
+            f"年利率 {g['apr']}%（{_LEASE_SOURCE[g['as']]}）等额偿还，r / (1 - (1 + r)^-n)，r = 年利率 / 12；"
+            "请向租赁方询问实际条款"
+        ),
     ),
     rule(
-        r"no resale value, financing cost, inflation or discounting; prices stay flat over the period",
-        "不计残值、融资成本、通胀和折现；期内价格不变",
+        rf"lease payment (?P<rate>{NUMBER})% of capex per month \(given\)",
+        "月租按购置成本的 {rate}% 计（用户给定）",
+    ),
+    rule(rf"period (?P<months>{NUMBER}) months \(given\)", "比较期 {months} 个月（用户给定）"),
+    rule(
+        r"the rent is paid every month of the period: a rental has no term",
+        "租金按比较期内每个月支付：租用没有租期",
     ),
     rule(
-        rf"resale value (?P<share>{NUMBER})% of capex at the end \(given\); no financing cost, inflation or "
-        "discounting; prices stay flat over the period",
-        "期末残值按购置成本的 {share}% 计（用户给定）；不计融资成本、通胀和折现；期内价格不变",
+        rf"lease payments stop after the (?P<term>\d+)-month term \((?P<ts>given|assumed)\), (?P<paid>{NUMBER}) of "
+        rf"the period's (?P<months>{NUMBER}) months: a full-payout lease, so the hardware is then the lessee's and "
+        r"only its running costs go on",
+        lambda g: (
+            f"租金在 {g['term']} 个月租期（{_LEASE_SOURCE[g['ts']]}）满后停止，即比较期 {g['months']} 个月中付 "
+            f"{g['paid']} 个月：全额融资租赁，期满后硬件归承租方，之后只付运行费用"
+        ),
+    ),
+    rule(
+        rf"the (?P<term>\d+)-month lease term \((?P<ts>given|assumed)\) covers the whole (?P<months>{NUMBER})-month "
+        r"period",
+        lambda g: f"{g['term']} 个月的租期（{_LEASE_SOURCE[g['ts']]}）覆盖整个 {g['months']} 个月的比较期",
+    ),
+    rule(
+        r"no resale value, financing cost on a purchase, inflation or discounting; prices stay flat over the period",
+        "不计残值、购置的融资成本、通胀和折现；期内价格不变",
+    ),
+    rule(
+        rf"resale value (?P<share>{NUMBER})% of capex at the end \(given\); no financing cost on a purchase, "
+        "inflation or discounting; prices stay flat over the period",
+        "期末残值按购置成本的 {share}% 计（用户给定）；不计购置的融资成本、通胀和折现；期内价格不变",
     ),
     rule(
         r"cloud cost is every GPU-hour of the period x the reserved price \(paid whether used or not\): no "

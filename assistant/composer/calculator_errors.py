@@ -363,6 +363,10 @@ RULES: list[Rule] = [
         "lease_per_month 和 lease_rate_per_month 只给其中一个",
     ),
     rule(
+        r"input: give lease_apr or a lease payment \(lease_per_month or lease_rate_per_month\), not both",
+        "lease_apr 和租金（lease_per_month 或 lease_rate_per_month）只给其中一个",
+    ),
+    rule(
         r"gpus_to: the two runs have the same number of GPUs; give two GPU counts",
         "两次运行的 GPU 数量（gpus_to）相同：请给出两个不同的卡数",
     ),
@@ -416,6 +420,8 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
     "months": ("the period", "月数"),
     "utilization": ("the utilisation", "利用率"),
     "lease_per_month": ("the monthly lease", "每月租金"),
+    "lease_term_months": ("the lease term", "租期"),
+    "lease_apr": ("the lease APR", "租赁年利率"),
     "staff_per_year": ("staff cost per year", "每年人员成本"),
     "weight_precision": ("the weights' precision", "权重精度"),
     "kv_cache_precision": ("the KV cache precision", "KV 缓存精度"),

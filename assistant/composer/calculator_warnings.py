@@ -191,6 +191,11 @@ RULES: list[Rule] = [
         r"staff cost is 0: owned clusters need operators; give staff_per_year",
         "人力成本为 0：自有集群需要运维人员；请给出 staff_per_year",
     ),
+    rule(
+        rf"the period ends (?P<left>{NUMBER}) months before the (?P<term>\d+)-month lease term does: those payments "
+        r"are still owed but are not counted",
+        "比较期比 {term} 个月的租期早 {left} 个月结束：这部分租金仍需支付，但未计入",
+    ),
     # deepspeed_estimate
     rule(
         r"the docs' ZeRO-2 table predates DeepSpeed PR #5099; current code gives less",

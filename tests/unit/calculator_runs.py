@@ -427,6 +427,9 @@ TARGETED: list[Payload] = [
     ("tco", {"gpu": "h800", "gpus": 64, "capex_per_gpu": 200000, "network_storage_cost": 3.8e6, "currency": "CNY"}),
     ("tco", {"gpu": "b200", "gpus": 8, "server": "dgx-b200", "years": 5}),
     ("tco", {"server": "dgx-h100", "gpus": 16, "years": 3, "residual_share": 0.2}),
+    # lease terms: a rate given over a period shorter than the term; a term and an APR given
+    ("tco", {"gpu": "h100-sxm", "gpus": 16, "capex_per_server": 300000, "months": 18, "lease_rate_per_month": 0.025}),
+    ("tco", {"server": "dgx-h100", "gpus": 16, "years": 5, "lease_term_months": 48, "lease_apr": 0.07}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "capex_per_server": 2.3e6, "currency": "CNY", "lease_per_month": 8e4,
              "lease_all_in": True, "electricity_price_per_kwh": 0.8}),
     # a stated average draw paid every hour

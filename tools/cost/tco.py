@@ -109,11 +109,26 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     lease_per_month: float | None = Field(
         default=None, gt=0, le=1e10, description="Your lease payment per month in `currency`."
     )
-    lease_rate_per_month: float = Field(
-        default=0.03,
+    lease_rate_per_month: float | None = Field(
+        default=None,
         gt=0,
         le=0.5,
-        description="Lease payment per month as a share of capex when no payment is given; an assumption.",
+        description="Your lease payment per month as a share of capex (e.g. 0.03); without it or "
+        "lease_per_month, the payment is derived from lease_apr and lease_term_months.",
+    )
+    lease_term_months: int | None = Field(
+        default=None,
+        ge=1,
+        le=120,
+        description="Lease term, months; payments stop after it (a full-payout lease: the hardware is then yours). "
+        "Default 36, an assumption; a rent that includes hosting (lease_all_in) runs the whole period unless given.",
+    )
+    lease_apr: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Annual financing rate (APR) the lease payment is derived from, e.g. 0.10: payment = capex x r / "
+        "(1 - (1 + r)^-term) with r = APR / 12. Default 10%, an assumption; not used with a payment given.",
     )
     lease_includes_maintenance: bool = Field(
         default=False, description="The lease covers support and spares, so maintenance is not added."
@@ -167,6 +182,10 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
             raise ValueError("give cloud_per_month or cloud_price_per_gpu_hour, not both")
         if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
             raise ValueError("give lease_per_month or lease_rate_per_month, not both")
+        if self.lease_apr is not None and (self.lease_per_month or self.lease_rate_per_month):
+            raise ValueError(
+                "give lease_apr or a lease payment (lease_per_month or lease_rate_per_month), not both"
+            )
         return self
 
 
@@ -213,6 +232,13 @@ class TcoOutput(ToolOutput):
         default=None, description="Resale value at the end, taken off the buy total."
     )
     lease_per_month: Money
+    lease_term_months: int | None = Field(
+        default=None, description="Months the lease payments run for; null for a rent paid the whole period."
+    )
+    lease_apr: float | None = Field(
+        default=None, description="APR the payment was derived from; null when a payment was given."
+    )
+    lease_months_paid: float = Field(default=0.0, description="Lease payments within the period, months.")
     lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
     cloud_usd_per_gpu_hour: float
     cloud_priced: bool = Field(
@@ -334,6 +360,44 @@ def _capex(
     return hardware + network, items, price
 
 
+# Lease terms assumed when none are given: a 36-month term, and the 10% APR of the corpus's leasing example
+# (knowledge/corpus/en/budget-and-tco.md); both are planning assumptions, not quotes
+LEASE_TERM_MONTHS = 36
+LEASE_APR = 0.10
+
+
+def annuity_payment(principal: float, apr: float, months: int) -> float:
+    """Level monthly payment that repays ``principal`` with interest at ``apr`` over ``months`` (an annuity)."""
+    r = apr / MONTHS_PER_YEAR
+    return principal / months if r == 0 else principal * r / (1 - (1 + r) ** -months)
+
+
+def _lease_payment(
+    inp: TcoInput, capex: float, fx: _Fx, notes: _Notes
+) -> tuple[float, int | None, float | None]:
+    """The monthly payment in USD, the months it runs (None: a rent for the whole period) and the APR used."""
+    # a rent that covers hosting is a rental: paid as long as the machine is used, unless a term is given
+    term = inp.lease_term_months or (None if inp.lease_all_in else LEASE_TERM_MONTHS)
+    if inp.lease_per_month is not None:
+        notes.assumptions.append(f"lease {inp.lease_per_month:g} {inp.currency} per month (given)")
+        return fx.to_usd(inp.lease_per_month), term, None
+    if inp.lease_rate_per_month is not None:
+        notes.assumptions.append(
+            f"lease payment {100 * inp.lease_rate_per_month:.3g}% of capex per month (given)"
+        )
+        return inp.lease_rate_per_month * capex, term, None
+    apr = LEASE_APR if inp.lease_apr is None else inp.lease_apr
+    months = term or LEASE_TERM_MONTHS
+    payment = annuity_payment(capex, apr, months)
+    notes.assumptions.append(
+        f"lease payment {100 * payment / capex:.3g}% of capex per month: capex repaid over a {months}-month term "
+        f"({'given' if inp.lease_term_months else 'assumed'}) at {100 * apr:.3g}% APR "
+        f"({'given' if inp.lease_apr is not None else 'assumed'}) as an annuity, r / (1 - (1 + r)^-n) with "
+        "r = APR / 12; ask lessors for their terms"
+    )
+    return payment, months if term is None else term, apr
+
+
 def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     """Compare the total cost of buying, leasing or renting cloud GPUs over N years at a utilisation.
 
@@ -341,7 +405,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     prices get a platform share for CPUs/RAM/NICs/chassis, and a network/storage share is added) plus
     yearly opex: electricity (GPU TDP or server power x PUE x hours x utilisation x price), maintenance
     (share of capex per year), software licences per GPU, staff and colocation (per kW and/or per month). Lease = monthly
-    payment (yours, or a share of capex per month) plus the same opex, less maintenance if the lease
+    payment (yours, a share of capex, or capex repaid as an annuity at an APR over the term; default 10% over 36
+    months) for the months of the term within the period, plus the same opex, less maintenance if the lease
     includes it. Cloud = GPU-hours used (GPUs x 8,760 h x utilisation) x price per GPU-hour (cheapest
     current catalog on-demand, or yours). Returns the three totals and yearly cash flows in USD and CNY,
     the cheapest option, the month buying overtakes cloud, and the utilisation at which buying breaks even.
@@ -420,15 +485,27 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     if inp.lease_all_in:
         notes.assumptions.append("the rent covers power, hosting and support: nothing is added to it")
 
-    if inp.lease_per_month is not None:
-        lease_month = fx.to_usd(inp.lease_per_month)
-        notes.assumptions.append(f"lease {inp.lease_per_month:g} {inp.currency} per month (given)")
-    else:
-        lease_month = inp.lease_rate_per_month * capex
+    months = round(years * MONTHS_PER_YEAR, 6)
+    lease_month, lease_term, lease_apr = _lease_payment(inp, capex, fx, notes)
+    lease_paid = months if lease_term is None else min(months, lease_term)
+    term_source = "given" if inp.lease_term_months is not None else "assumed"
+    if lease_term is None:
+        notes.assumptions.append("the rent is paid every month of the period: a rental has no term")
+    elif months > lease_term:
         notes.assumptions.append(
-            f"lease payment {inp.lease_rate_per_month:.1%} of capex per month: an assumption, not a quote "
-            "(about what a 36-month lease of the hardware costs); ask lessors for a rate"
+            f"lease payments stop after the {lease_term}-month term ({term_source}), {lease_paid:g} of the "
+            f"period's {months:g} months: a full-payout lease, so the hardware is then the lessee's and only its "
+            "running costs go on"
         )
+    else:
+        notes.assumptions.append(
+            f"the {lease_term}-month lease term ({term_source}) covers the whole {months:g}-month period"
+        )
+        if months < lease_term:
+            notes.warnings.append(
+                f"the period ends {lease_term - months:g} months before the {lease_term}-month lease term does: "
+                "those payments are still owed but are not counted"
+            )
 
     cloud_priced = True
     if inp.cloud_per_month is not None:
@@ -462,11 +539,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
     billed_hours = hw.gpus * HOURS_PER_YEAR if inp.cloud_committed else used_hours
     cloud_year = billed_hours * cloud_price
-    lease_year = lease_month * MONTHS_PER_YEAR + lease_opex
     residual = inp.residual_share * capex  # sold at the end of the period
     totals = {
         "buy": capex + years * buy_opex - residual,
-        "lease": years * lease_year,
+        "lease": lease_month * lease_paid + years * lease_opex,
         "cloud": years * cloud_year,
     }
 
@@ -474,11 +550,13 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     cumulative = dict.fromkeys(totals, 0.0)
     for year in range(1, math.ceil(years) + 1):
         part = min(1.0, years - (year - 1))  # the last year of an 18-month period is half a year
+        start = (year - 1) * MONTHS_PER_YEAR
+        payments = max(0.0, min(lease_paid, start + part * MONTHS_PER_YEAR) - start)  # none after the term
         flows = {
             "buy": buy_opex * part
             + (capex if year == 1 else 0.0)
             - (residual if year == math.ceil(years) else 0.0),
-            "lease": lease_year * part,
+            "lease": lease_month * payments + lease_opex * part,
             "cloud": cloud_year * part,
         }
         for k, v in flows.items():
@@ -539,10 +617,11 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     if hw.gpus != hw.installed_gpus:
         notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
     notes.assumptions += [
-        f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost, inflation or "
-        "discounting; prices stay flat over the period"
+        f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost on a purchase, "
+        "inflation or discounting; prices stay flat over the period"
         if residual
-        else "no resale value, financing cost, inflation or discounting; prices stay flat over the period",
+        else "no resale value, financing cost on a purchase, inflation or discounting; prices stay flat over the "
+        "period",
         "cloud cost is the monthly bill given, for the whole period"
         if inp.cloud_per_month is not None
         else "cloud cost is every GPU-hour of the period x the reserved price (paid whether used or not): no "
@@ -557,7 +636,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         formula=(
             "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation) "
             "- resale value; "
-            "lease = years x (12 x monthly payment + opex [- maintenance]); cloud = years x GPUs x 8760 h x "
+            "lease = monthly payment x months paid (up to the term) + years x opex [- maintenance], payment = "
+            "capex x r / (1 - (1 + r)^-term) with r = APR / 12 unless given; cloud = years x GPUs x 8760 h x "
             "utilisation x price; electricity = wall kW x 8760 h x utilisation x price/kWh; "
             "break-even utilisation = (capex - resale + years x fixed opex) / (years x (GPUs x 8760 x cloud price - "
             "electricity at 100%))"
@@ -578,6 +658,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         buy_opex_items=buy_opex_items,
         resale=fx.money(residual) if residual else None,
         lease_per_month=fx.money(lease_month),
+        lease_term_months=lease_term,
+        lease_apr=lease_apr,
+        lease_months_paid=round(lease_paid, 4),
         lease_opex_per_year=fx.money(lease_opex),
         cloud_usd_per_gpu_hour=round(cloud_price, 6),
         cloud_priced=cloud_priced,

@@ -33,6 +33,7 @@ from tools.cost import (
     quote,
     tco,
 )
+from tools.cost.tco import annuity_payment
 
 CATALOG = default_catalog()
 REL = 1e-9
@@ -288,6 +289,59 @@ def test_tco_user_lease_payment_and_capex_total() -> None:
     assert out.lease_per_month.usd == 5_000
     # maintenance 5% of 200,000 = 10,000 is in buy opex and left out of lease opex
     assert out.buy_opex_per_year.usd - out.lease_opex_per_year.usd == pytest.approx(10_000, rel=REL)
+
+
+def test_the_annuity_payment_matches_a_published_example() -> None:
+    # Microsoft Support, "PMT function" (Excel): $10,000 at 8% a year over 10 months is $1,037.03 a month
+    assert annuity_payment(10_000, 0.08, 10) == pytest.approx(1_037.03, abs=0.005)
+    # knowledge/corpus/en/budget-and-tco.md's leasing example: $320,000 over 36 months at 10% is about $10,300 a
+    # month and $371,700 in all
+    assert annuity_payment(320_000, 0.10, 36) == pytest.approx(10_325.50, abs=0.01)
+    assert annuity_payment(36_000, 0.0, 36) == 1_000
+
+
+def test_a_derived_lease_is_an_annuity_and_stops_at_the_term() -> None:
+    """The hand case (capex $120,000, lease opex $6,264 a year) over 5 years with no payment given: capex repaid
+    over the assumed 36 months at the assumed 10% APR, $3,872.06 a month, paid 36 times ($139,394), then only the
+    opex; the old 3% of capex for all 60 months paid $216,000."""
+    hand = {k: v for k, v in TCO_HAND.items() if k not in {"lease_rate_per_month", "years"}}
+    out = tco(TcoInput(**hand, years=5), CATALOG)
+    payment = 120_000 * (0.10 / 12) / (1 - (1 + 0.10 / 12) ** -36)
+    assert out.lease_per_month.usd == pytest.approx(payment, abs=0.005)  # Money is rounded to the cent
+    assert (out.lease_term_months, out.lease_apr, out.lease_months_paid) == (36, 0.10, 36)
+    assert out.totals.lease.usd == pytest.approx(36 * payment + 5 * 6_264, abs=0.005)
+    assert [y.lease.usd for y in out.cash_flow] == pytest.approx(
+        [12 * payment + 6_264] * 3 + [6_264] * 2, abs=0.005
+    )
+    assert out.cash_flow[-1].cumulative.lease.usd == pytest.approx(out.totals.lease.usd, rel=REL)
+    assert any("36-month term (assumed) at 10% APR (assumed)" in a for a in out.assumptions)
+    assert any(a.startswith("lease payments stop after the 36-month term (assumed), 36 of the period's 60") for a in out.assumptions)  # fmt: skip
+
+
+def test_a_given_lease_payment_also_stops_at_the_term() -> None:
+    """$5,000 a month over a 24-month term given, compared over 3 years: 24 payments ($120,000), and the third
+    year carries the running costs only."""
+    hand = {k: v for k, v in TCO_HAND.items() if k not in {"lease_rate_per_month", "years"}}
+    out = tco(TcoInput(**hand, years=3, lease_per_month=5_000, lease_term_months=24), CATALOG)
+    assert out.lease_apr is None
+    assert out.totals.lease.usd == pytest.approx(24 * 5_000 + 3 * 6_264, rel=REL)
+    assert out.cash_flow[2].lease.usd == pytest.approx(6_264, rel=REL)
+
+
+def test_a_rent_with_hosting_runs_the_whole_period_and_a_short_period_warns_of_the_rest() -> None:
+    hand = {k: v for k, v in TCO_HAND.items() if k not in {"lease_rate_per_month", "years"}}
+    rent = tco(TcoInput(**hand, years=5, lease_per_month=5_000, lease_all_in=True), CATALOG)
+    assert (rent.lease_term_months, rent.totals.lease.usd) == (None, 60 * 5_000)
+    short = tco(TcoInput(**TCO_HAND), CATALOG)  # 2 years of a 36-month lease at 2% of capex
+    assert short.totals.lease.usd == pytest.approx(70_128, rel=REL)
+    assert any(
+        w.startswith("the period ends 12 months before the 36-month lease term") for w in short.warnings
+    )
+
+
+def test_an_apr_and_a_payment_together_are_refused() -> None:
+    with pytest.raises(ValidationError, match="lease_apr"):
+        TcoInput(gpu="H100", gpus=8, lease_per_month=5_000, lease_apr=0.08)
 
 
 # --- catalog values, read by id, and overridden by the user ------------------------------------------
