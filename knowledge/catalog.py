@@ -83,7 +83,11 @@ class Accelerator(Entry):
     fp8_dense_tflops: Positive | None = Field(description="Dense FP8 tensor TFLOP/s; null if unsupported.")
     tf32_dense_tflops: Positive | None = Field(description="Dense TF32 tensor TFLOP/s; null if none.")
     fp32_tflops: Positive | None = Field(description="FP32 vector (non-tensor) TFLOP/s.")
-    tdp_w: Positive = Field(description="Maximum board/module power, W (highest shipping config).")
+    tdp_w: Positive = Field(
+        description="Maximum board/module power of the SKU the entry names, W. Where one name covers air- and "
+        "liquid-cooled versions, the air-cooled one's (its highest setting); a liquid figure only for a SKU that "
+        "is liquid-cooled by name or only ships liquid-cooled (GB200, MI355X). The other versions are in notes."
+    )
     tdp_estimated: bool = Field(
         default=False,
         description="The vendor publishes no TDP: tdp_w is a rough estimate (basis in notes), not a spec.",

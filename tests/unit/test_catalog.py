@@ -57,6 +57,13 @@ def test_every_entry_has_a_source_and_a_date() -> None:
         ("a100-80gb-sxm", "memory_bandwidth_gb_s", 2039),
         ("a100-80gb-pcie", "tdp_w", 300),
         ("a100-80gb-sxm", "tdp_w", 400),
+        # TDP of the air-cooled SKU unless the name is a liquid-cooled one (pitfall 11; accelerators.yaml header):
+        # Intel Gaudi 3 HL-325L air-cooled OAM 900 W (1,200 W liquid); HGX B200 1,000 W (GB200 1,200 W, liquid
+        # only); AMD MI355X 1,400 W is itself the liquid-cooled SKU (MI350X is the 1,000 W air-cooled one)
+        ("gaudi3", "tdp_w", 900),
+        ("b200", "tdp_w", 1000),
+        ("gb200", "tdp_w", 1200),
+        ("mi355x", "tdp_w", 1400),
         # usable vs physical HBM (pitfall 5)
         ("h200", "memory_gb", 141),
         ("b200", "memory_gb", 180),
