@@ -6,6 +6,7 @@ A100 datasheets, AMD MI300X data sheet, NVIDIA Ada whitepaper); see ../shared/DO
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -233,6 +234,24 @@ def test_an_estimated_tdp_is_said_in_the_passage() -> None:
     assert "Max power is an estimate" in estimated
     assert "estimate" not in published
     assert "False" not in published
+
+
+# "1,600 Gbps = 200 GB/s", "24 x 100 Gb/s = 300 GB/s": a link rate converted in the text, bits over 8
+_BITS_AS_BYTES = re.compile(
+    r"(?:(\d+)\s*x\s*)?(\d[\d,.]*)\s*(?:Gbps|Gb/s|Gbit/s)['\s]*\(?\s*=\s*~?(\d[\d,.]*)\s*(?:GB/s|GBps)"
+)
+
+
+def test_every_bits_to_bytes_conversion_in_the_catalog_divides_by_8() -> None:
+    """DOMAIN-PITFALLS 10: the TPU v5e ICI note said '1,600 Gbps = 400 GB/s'; 1,600 Gb/s is 200 GB/s."""
+    checked = []
+    for path in sorted((KNOWLEDGE / "catalog").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8").replace("''", "'")
+        for m in _BITS_AS_BYTES.finditer(text):
+            gbit = float(m[1] or 1) * float(m[2].replace(",", ""))
+            checked.append(" ".join(m[0].split()))
+            assert float(m[3].replace(",", "")) == pytest.approx(gbit / 8, rel=0.02), f"{path.name}: {m[0]}"
+    assert len(checked) >= 3, checked  # Gaudi 2 and 3 RoCE ports, TPU v5e ICI
 
 
 def test_broken_yaml_names_the_file(tmp_path: Path) -> None:
