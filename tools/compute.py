@@ -274,6 +274,12 @@ class GpusForDeadlineInput(ToolInput, ComputeFields):
     gpus_per_node: int = Field(
         default=8, ge=1, le=72, description="GPUs per server; the count is rounded to whole servers."
     )
+    goodput: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Share of the wall clock spent training (restarts, failures and evaluation take the rest).",
+    )
 
 
 class GpusForDeadlineOutput(ToolOutput):
@@ -290,11 +296,11 @@ class GpusForDeadlineOutput(ToolOutput):
 def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDeadlineOutput:
     """How many GPUs finish a training run within a deadline, rounded up to whole servers.
 
-    GPUs = FLOPs / (dense peak x MFU x deadline in seconds), where FLOPs = 6 x (active) parameters x tokens;
-    the count is rounded up to whole servers of ``gpus_per_node`` and given for the MFU range too.
+    GPUs = FLOPs / (dense peak x MFU x deadline in seconds x goodput), where FLOPs = 6 x (active) parameters x
+    tokens; the count is rounded up to whole servers of ``gpus_per_node`` and given for the MFU range too.
     """
     workload, _, assumptions, warnings = _workload(inp, catalog)
-    seconds = inp.deadline_days * SECONDS_PER_DAY
+    seconds = inp.deadline_days * SECONDS_PER_DAY * inp.goodput
     peak = workload.peak_tflops_per_gpu * 1e12
 
     def needed(mfu: float) -> tuple[float, int]:
@@ -308,12 +314,17 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
         warnings.append(
             f"{exact:.1f} GPUs fill the last server almost completely: a lower MFU needs another server"
         )
-    days = workload.training_flops / (peak * inp.mfu * gpus) / SECONDS_PER_DAY
+    days = workload.training_flops / (peak * inp.mfu * gpus) / SECONDS_PER_DAY / inp.goodput
     assumptions.append(
         f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); {inp.gpus_per_node} GPUs per server"
     )
+    if inp.goodput < 1:
+        assumptions.append(
+            f"goodput {inp.goodput:.0%}: {inp.deadline_days:g} days of wall clock train for "
+            f"{inp.deadline_days * inp.goodput:.3g} days"
+        )
     return GpusForDeadlineOutput(
-        formula="GPUs = 6·N·D / (peak x MFU x deadline_s), rounded up to whole servers",
+        formula="GPUs = 6·N·D / (peak x MFU x deadline_s x goodput), rounded up to whole servers",
         assumptions=assumptions,
         warnings=warnings,
         sources=[KAPLAN, PALM],

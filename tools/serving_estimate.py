@@ -68,6 +68,13 @@ class ServingEstimateInput(InferenceMemoryInput):
     )
     headroom: float = Field(default=0.2, ge=0, le=5, description="Spare capacity over the peak (0.2 = 20%).")
     gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs per server.")
+    ttft_ms: float | None = Field(
+        default=None,
+        gt=0,
+        le=600_000,
+        description="Time-to-first-token target, ms: the replica's tensor parallelism grows (up to a server) "
+        "until one prompt's prefill fits it.",
+    )
 
 
 class ServingEstimateOutput(ToolOutput):
@@ -92,6 +99,10 @@ class ServingEstimateOutput(ToolOutput):
         description="One stream's decode ceiling at the full memory bandwidth: TP x bandwidth / (weights + "
         "the sequence's KV cache), the bound a single request never exceeds.",
     )
+    meets_ttft: bool | None = Field(
+        default=None,
+        description="Whether one prompt's prefill fits ttft_ms on an idle replica; none: no target.",
+    )
 
 
 def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOutput:
@@ -108,6 +119,48 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
     """
     if not inp.gpu:
         raise CalculatorInputError("gpu", "a catalog GPU is needed: its bandwidth and FLOPs set the rate")
+    if inp.ttft_ms is None:
+        return _estimate(inp, catalog)
+    # a time-to-first-token target: prefill splits across the tensor-parallel group, so a slow-compute card
+    # meets it with a wider group (fewer, larger replicas); the smallest group that meets it, up to a server
+    best = _estimate(inp, catalog)
+    tp = best.tensor_parallel
+    while (
+        best.prefill_ms_per_request > inp.ttft_ms
+        and not inp.tensor_parallel
+        and tp * 2 <= inp.gpus_per_server
+    ):
+        tp *= 2
+        try:
+            best = _estimate(inp.model_copy(update={"tensor_parallel": tp}), catalog)
+        except CalculatorInputError:
+            continue  # a group size the model's heads do not divide
+    meets = best.prefill_ms_per_request <= inp.ttft_ms
+    note = (
+        f"time to first token: one {inp.prompt_tokens:,}-token prefill takes {best.prefill_ms_per_request:g} ms on "
+        f"{best.tensor_parallel} GPU(s) against the {inp.ttft_ms:g} ms target; queueing at the peak adds to it, "
+        "so keep the replicas below saturation (the headroom) or measure p95 under load"
+    )
+    return best.model_copy(
+        update={
+            "meets_ttft": meets,
+            "assumptions": [*best.assumptions, note],
+            "warnings": best.warnings
+            + (
+                []
+                if meets
+                else [
+                    f"the {inp.ttft_ms:g} ms first-token target is missed even at tensor parallel "
+                    f"{best.tensor_parallel}: a card with more FLOPs, FP8 or a shorter prompt is needed"
+                ]
+            ),
+        }
+    )
+
+
+def _estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOutput:
+    """The estimate at the input's (or the smallest fitting) tensor parallelism."""
+    assert inp.gpu  # checked by serving_estimate
     acc = find_accelerator(catalog, inp.gpu)
     context = inp.prompt_tokens + inp.output_tokens
     memory = inference_memory(

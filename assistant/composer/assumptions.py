@@ -836,6 +836,17 @@ RULES: list[Rule] = [
         "潜在注意力（MLA）：每层每 token 缓存 {values} 个值，各张量并行 rank 上相同",
     ),
     rule(
+        rf"goodput (?P<g>{NUMBER})%: (?P<d>{NUMBER}) days of wall clock train for (?P<t>{NUMBER}) days",
+        "有效训练时间占比 {g}%：{d} 天的工期实际训练 {t} 天",
+    ),
+    rule(
+        rf"time to first token: one (?P<p>{NUMBER})-token prefill takes (?P<ms>{NUMBER}) ms on (?P<tp>\d+) GPU\(s\) "
+        rf"against the (?P<t>{NUMBER}) ms target; queueing at the peak adds to it, so keep the replicas below "
+        r"saturation \(the headroom\) or measure p95 under load",
+        "首 token 时间：一次 {p} token 的预填充在 {tp} 张卡上约 {ms} ms，目标 {t} ms；高峰时的排队会再加上去，"
+        "所以副本要留余量不跑满，或在真实负载下实测 p95",
+    ),
+    rule(
         r"KV heads split over tensor parallel (?P<tp>\d+): (?P<per>\d+) per GPU(?:, each replicated on "
         r"(?P<copies>\d+) GPUs)?",
         lambda g: (

@@ -84,6 +84,11 @@ RULES: list[Rule] = [
         "张量并行 {tp}：未计入卡间通信，估算的速率偏乐观",
     ),
     rule(
+        rf"the (?P<t>{NUMBER}) ms first-token target is missed even at tensor parallel (?P<tp>\d+): a card with more "
+        r"FLOPs, FP8 or a shorter prompt is needed",
+        "即使张量并行 {tp}，也达不到 {t} ms 的首 token 目标：需要算力更强的卡、FP8 或更短的输入",
+    ),
+    rule(
         r"mixture of experts: every expert's weights are counted as read each step",
         "混合专家模型：按每一步读取全部专家权重计算",
     ),

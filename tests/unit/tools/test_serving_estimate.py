@@ -121,3 +121,32 @@ def test_one_stream_is_bounded_by_the_memory_bandwidth() -> None:
     )
     assert group.tensor_parallel == 8
     assert 215 < group.stream_ceiling_tokens_per_second < 235
+
+
+def test_a_first_token_target_widens_the_group_until_one_prefill_fits() -> None:
+    """Prefill is 2 x active params x prompt tokens of FLOPs split over the tensor-parallel group (Kaplan et al.
+    2020's 2N FLOPs a token forward). Llama 3.1 70B (70.6B), 4,000-token prompt, L40S at 362 dense BF16 TFLOPS
+    x 50%: 5.65e14 FLOPs / (TP x 1.81e14) = 780 ms at TP 4 (the smallest group that holds it), 390 ms at TP 8.
+    A 500 ms target takes TP 8; 300 ms is missed even there, and the answer says so."""
+
+    def run(ttft: float | None) -> tuple[int, float, bool | None]:
+        out = serving_estimate(
+            ServingEstimateInput(
+                model="llama-3.1-70b",
+                gpu="l40s",
+                requests_per_second=3,
+                prompt_tokens=4000,
+                output_tokens=250,
+                ttft_ms=ttft,
+            ),
+            CATALOG,
+        )
+        return out.tensor_parallel, out.prefill_ms_per_request, out.meets_ttft
+
+    flops = 2 * 70.6e9 * 4000
+    assert run(None)[:2] == (4, pytest.approx(flops / (4 * 362.05e12 * 0.5) * 1000, rel=0.01))
+    assert run(1000)[0::2] == (4, True)  # already within: the group stays the smallest
+    tp, prefill, meets = run(500)
+    assert (tp, meets) == (8, True)
+    assert prefill == pytest.approx(flops / (8 * 362.05e12 * 0.5) * 1000, rel=0.01)
+    assert run(300)[0::2] == (8, False)
