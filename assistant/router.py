@@ -66,6 +66,8 @@ _BARE_SECONDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:秒|s\b|sec\b|secs\b|seconds\b
 # a bare decimal below one after a power bill: a tariff per kWh ("a site at 0.07?", "0.45呢")
 _BARE_TARIFF = re.compile(r"(?<![\d.$¥])(0?\.\d{1,3})(?![\d.%])")
 # whether a plan works at all: "doable?", "能跑吗"
+# "Enough?", "够吗", "够不够", "is it sufficient": whether what was named holds the job
+_ENOUGH = words(r"\benough\b", r"\bsufficient\b", r"够吗|够不够|够用吗|够用不|足够吗")
 _DOABLE = words(
     r"\bdoable\b",
     r"\bfeasible\b",
@@ -1292,12 +1294,13 @@ class Router:
             tools = ["run_time"]
         if (
             tools == ["host_ram"]
-            and slots.offload
+            and (slots.offload or slots.finetune)
             and (slots.params_b or slots.model)
             and slots.gpu
-            and (asked == "fit" or _DOABLE.search(text))
+            and (asked == "fit" or _DOABLE.search(text) or _ENOUGH.search(text))
         ):
-            # "FSDP with CPU offload: 13B full FT on 2 x 48 GB + 512 GB RAM, doable?": the GPUs' side, then the RAM's
+            # "FSDP with CPU offload: 13B full FT on 2 x 48 GB + 512 GB RAM, doable?", "QLoRA 70B on one 96 GB
+            # card. Enough? What CPU/RAM should go with it?": the GPUs' side, then the RAM's
             tools, asked = ["training_memory", "host_ram"], "fit"
         if slots.measured_gpus and follow_up and (slots.tokens_per_second_per_gpu or slots.step_time_s):
             # (a fleet that grows with nothing measured on it, "16 nodes today, 64 next year", is just a count)

@@ -230,6 +230,7 @@ class Slots(BaseModel):
     )
     discount_share: float | None = Field(default=None, description="Discount off a quoted price, 0-1.")
     requests_per_second: float | None = Field(default=None, description="Requests per second (QPS) to serve.")
+    ttft_ms: float | None = Field(default=None, description="Time-to-first-token target, ms.")
     requests_per_day: float | None = Field(
         default=None, description="Requests a day to serve ('日均请求10万次')."
     )
@@ -247,6 +248,14 @@ class Slots(BaseModel):
     switch_ports: int | None = Field(default=None, description="Ports per network switch.")
     growth_share_per_year: float | None = Field(default=None, description="Yearly growth, 0.3 = +30%.")
     residual_share: float | None = Field(default=None, description="Resale value at the end, share of capex.")
+    resale_amount: float | None = Field(
+        default=None,
+        description="What the hardware sells for at the end ('三年后能卖60万'), in resale_currency.",
+    )
+    resale_currency: str | None = Field(default=None, description="Currency of resale_amount.")
+    cloud_on_demand: bool = Field(
+        default=False, description="The cloud is paid by the hour used ('on-demand', '按需'), not reserved."
+    )
     scaling_efficiency: float | None = Field(
         default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
     )
@@ -416,6 +425,9 @@ class Slots(BaseModel):
             carried["tp_options"] = []  # "and TP 8?": that size alone
         if "utilization" in stated:
             carried["utilization_options"] = []  # "and at 40%?": that utilisation alone
+        if stated.get("cloud_on_demand"):
+            # "but on-demand is $3.50, we'd pay only for what we use": no longer a reservation
+            carried["cloud_committed"] = False
         if "mfu" in stated:
             # "what if we instead fix mfu to 40%": an assumed utilisation replaces what was measured
             carried["tokens_per_second_per_gpu"] = carried["step_time_s"] = None
@@ -532,6 +544,10 @@ _NODES = flags(
 _INSTANCE_SHAPE = flags(
     rf"{NUMBER}\s*(?:卡|x|×|-?\s*gpus?)\s*(?:[A-Za-z]+\d+\w*\s*)?(?:的)?\s*(?:实例|云主机|instances?)"
 )
+# a machine's shape, in the plural: "round to whole 8-GPU nodes", "(4-GPU servers)": GPUs per node, not a count
+_NODE_SHAPE = flags(
+    rf"(?<!\ban )(?<!\ba )(?<!\bone )(?<!\bsingle ){INTEGER}\s*-\s*gpus?\s+(?:nodes|servers|boxes|machines|hosts)\b"
+)
 # an hourly price for a whole instance: "$98/hr per instance", "8卡实例每小时180元", "每台每小时"
 _PER_INSTANCE = flags(
     r"instance|实例|云主机|per (?:node|server|box|machine)|每台|每节点|/\s*node"
@@ -635,7 +651,17 @@ _PER_SERVER = flags(r"per (?:server|node|box|machine)|each|每台|一台|单台|
 _QPS = flags(
     rf"{DECIMAL}\s*(?:qps|rps|req(?:uest)?s?\s*(?:/|per)\s*s(?:ec(?:ond)?)?)\b|每秒\s*{DECIMAL}\s*(?:个)?\s*(?:请求|次请求|query)"
     # "峰值QPS 50", "QPS=120", "qps大概80"
-    rf"|\b(?:qps|rps)\s*(?:(?:is|of|=|:|at|around|about|~|为|是|约|大概|峰值|要|达到|有)\s*){{0,2}}{DECIMAL}(?![\d.]|\s*(?:%|k\b|万))"
+    rf"|\b(?:qps|rps)\s*(?:(?:is|of|=|:|at|around|about|~|为|是|约|大约|大概|峰值|要|达到|有|peak|峰值大约)\s*){{0,3}}{DECIMAL}(?![\d.]|\s*(?:%|k\b|万))"
+)
+# a cloud paid by the hour used: "on-demand", "pay only for what we use", "按需", "用多少付多少"
+_ON_DEMAND = flags(
+    r"\bon[- ]demand\b|\bpay(?:ing)?\s+(?:only\s+)?(?:for\s+)?(?:what|the hours)\s+(?:we|you|i)\s+use|pay[- ]as[- ]you[- ]go"
+    r"|按需|用多少付多少|按量(?:计费|付费)?"
+)
+# a time-to-first-token target: "p95 TTFT 要 < 2s", "time to first token under 500 ms", "首token延迟1秒以内"
+_TTFT = flags(
+    rf"(?:\bttft|time[- ]to[- ]first[- ]token|首\s*(?:个\s*)?(?:token|字|词|包)\s*(?:延迟|时延|时间|latency)?)"
+    rf"[^。；;,，\d]{{0,14}}?{DECIMAL}\s*(ms\b|毫秒|s\b|secs?\b|seconds?\b|秒)"
 )
 # a day's requests arrive within a working day's busy hours: 3x the 24-hour average
 BUSY_HOURS_A_DAY = 8
@@ -762,14 +788,18 @@ _PER_REQUEST = flags(
     rf"|(?:，|,|;|；)\s*每个\s*(?:请求)?\s*(?:平均)?\s*(?:输出|生成|返回)\s*(?:约)?\s*{DECIMAL}\s*(?:个)?\s*token"
     # the output side of a request's shape: "400 prompt and 250 completion tokens", "500 in / 300 out",
     # "输入2k输出500" (never a rate: "1800 generated tokens/s" is a throughput)
-    rf"|{DECIMAL}\s*(?:output|completion|generated|gen|decode|response|out)\s*(?:tokens?|toks?)?(?![\w/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
-    rf"|(?:输出|生成|回复|回答)\s*(?:约|平均|大概)?\s*{DECIMAL}\s*(?:个)?\s*(?:tokens?|toks?)?(?![\w/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
+    rf"|{DECIMAL}\s*(?:k(?![a-z])\s*)?(?:output|completion|generated|gen|decode|response|out)\s*(?:tokens?|toks?)?(?![\w/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
+    rf"|(?:输出|生成|回复|回答)\s*(?:约|平均|大概)?\s*{DECIMAL}\s*(?:k(?![a-z]))?\s*(?:个)?\s*(?:tokens?|toks?)?(?![A-Za-z0-9_/])(?!\s*(?:tokens?|toks?)?\s*(?:/\s*s|per\s*s|a\s*s|每秒))"
+    # "input 2k output 300", "output ~400": the word before the figure
+    rf"|\b(?:output|completion)s?\s*(?:of|is|=|:|~|about|around)?\s*(?:~|about)?\s*{DECIMAL}(?!\s*(?:k\b|%|/|tokens?\s*/|tok/))"
 )
 # the input side of a request's shape: "400 prompt and 250 completion", "500 in / 300 out", "输入2k"
 _PROMPT_TOKENS = flags(
-    rf"{AMOUNT}\s*(k)?\s*(?:prompt|input|in)\s*(?:tokens?|toks?)?\s*(?:/|and|,|\+|&)"
+    rf"{AMOUNT}\s*(k)?\s*(?:prompts?|inputs?|in)\s*(?:tokens?|toks?)?\s*(?:/|and|,|\+|&)"
     rf"|(?:prompts?|input)\s*(?:of|is|~|about|=|:)?\s*(?:~|about)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)"
-    rf"|(?:输入|prompt)\s*(?:约|平均|大概)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)?(?![\w/])"
+    rf"|(?:输入|prompt)\s*(?:约|平均|大概)?\s*{AMOUNT}\s*(k)?\s*(?:个)?\s*(?:tokens?|toks?)?(?![A-Za-z0-9_/])"
+    # "平均 input 2k output 300": the word before the figure, a request's side beside it
+    rf"|\binputs?\s*(?:of|is|=|:|~|about|around)?\s*(?:~|about)?\s*{AMOUNT}\s*(k)?(?=\s*(?:tokens?\s*)?(?:[,，/+&]|and\b)?\s*(?:output|out\b|completion|输出))"
 )
 # a model's shape, as users give it: "64 layers, 8 KV heads", "80层 GQA 8", "hidden 8192, 64 heads"
 _SHAPE = [
@@ -978,7 +1008,9 @@ _MFU_GAP = (
     # "MFU is more like 20%", "realistic MFU is closer to 35", "MFU不知道 按35%吧"
     r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就"
     # "昇腾上实际 MFU 也就 30% 左右"
-    r"|也就|也|只有|只|仅|才|顶多|最多|实际上|实际|其实)\s*){0,5}"
+    r"|也就|也|只有|只|仅|才|顶多|最多|实际上|实际|其实"
+    # "MFU on H100 at this size is 38%": the card's name is masked, the model's scale named
+    r"|this|that|our|size|scale|model|sizes?)\s*){0,6}"
 )
 _MFU = flags(
     # "MFU on A100 is ~45%", "MFU大概45%": a few words (no other figure) between MFU and its share
@@ -1122,6 +1154,16 @@ _FOR_SERVERS = flags(
     r"\s*(?:for|buys?|gets?|covers?)\s+(?:the\s+|all\s+|a total of\s+)?(\d{1,3})\s*(?:x\s*)?"
     r"(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems|units)\b"
 )
+# an amount the hardware is sold for at the end: "三年后能卖60万", "resell them for $900k", "二手回收 50万"
+_RESALE_BEFORE = flags(
+    r"(?:能|可以|还能)?\s*(?:卖|卖掉|卖出|转卖|回收|残值)\s*(?:个|到|出)?\s*(?:约|大概)?\s*$"
+    r"|\b(?:re)?sell\w*\s+(?:(?:it|them|the\s+\w+|our\s+\w+|those|these)\s+)?(?:for|at)\s*(?:~|about|around)?\s*$"
+    r"|\b(?:resale|residual|salvage)(?:\s*value)?\s*(?:of|is|=|:|at)?\s*(?:~|about|around)?\s*$"
+)
+# a price quoted for machines, not money to spend: "purchase quote $2.6M", "vendor quoted $1.9M", "报价"
+_QUOTED_BEFORE = flags(
+    r"(?:\b(?:quotes?d?|purchase price|priced at|costs?)\b|报价|采购价)[^.?!。？$¥\d]{0,12}$"
+)
 _SERVERS_FOR = flags(
     r"(\d{1,3})\s*台[^，,。；;]{0,12}?(?:一共|总共|共计?|总价|合计|打包价?|整体)\s*(?:报价|价格|是|为)?\s*$"
 )
@@ -1150,7 +1192,7 @@ _BARE_COLO = flags(
 )
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
 _ROUND_THE_CLOCK = flags(
-    r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休"
+    r"\b24\s*/\s*7\b|24x7|全天候|7\s*[x×*]\s*24|全年无休|\bfull(?:y)?\s*utili[sz](?:ation|ed)\b"
     r"|\bfull[- ]tilt\b|\bflat[- ]out\b|\bat full load\b|\bfull(?:y)? loaded\b|满负荷|满载|满负载|满功率|跑满"
 )
 _UTIL = flags(
@@ -1163,6 +1205,9 @@ _UTIL = flags(
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
     # "只用60%的时间", "60%的时间在跑", "用到60%"
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
+    # the average draw as a share of the maximum: "they average 70% of max power", "10.5 kW 满载 平均 75%"
+    rf"|{DECIMAL}\s*%\s*of\s*(?:the\s*|their\s*|its\s*)?(?:max(?:imum)?|peak|rated|nameplate|full|tdp)\b"
+    rf"|(?:kw|满载|满功率|功率|功耗)[^。；;%]{{0,10}}?平均\s*(?:在|是|为|按|约|大概)?\s*{DECIMAL}\s*%"
 )
 # the months of the year the GPUs are used: "一年大概集中训三四个月", "train about 4 months a year"
 _MONTHS_A_YEAR = flags(
@@ -1189,6 +1234,9 @@ _YEARS = flags(
     # "depreciate 5 yrs", "amortize over 4 years", "折旧5年", "按5年摊销": the years the hardware is paid off over
     rf"|(?:depreciat\w*|amorti[sz]\w*|write[- ]off|折旧|摊销|分摊)\s*(?:it\s*|them\s*)?(?:over|across|for|in|按|期|年限|周期)?\s*(?:为|是)?\s*{NUMBER}\s*(?:年|years?|yrs?)"
     rf"|{NUMBER}\s*(?:年|-?years?|-?yrs?)\s*(?:的\s*)?(?:折旧|摊销|depreciation|amorti[sz]ation|straight[- ]line)"
+    # "keep the hardware 5 years instead of 3", "run them for 4 years": the period of use
+    rf"|{NUMBER}\s*(?:years?|yrs?)\s*instead\b"
+    rf"|\b(?:keep|run|use|own|hold)(?:ing)?\s+(?:it|them|the\s+[\w-]+|our\s+[\w-]+)\s+(?:for\s+)?{NUMBER}\s*(?:years?|yrs?)\b"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -1485,6 +1533,14 @@ _SWITCH_PORTS = flags(
     r"|(?:run|used|split|broken out|configured)\s*(?:as|into)\s*(\d{2,3})\s*[x×]\s*\d{3}\s*g\b"
     # "Quantum-X800 switches (144x 800G ports)", "交换机 144 口": the count beside the switch word
     r"|(?:switch(?:es)?|交换机)[^。;；.?？\d]{0,12}?(\d{2,3})\s*(?:[x×]\s*\d{3}\s*g\w*\s*)?(?:ports?\b|口)"
+)
+# a named switch model: its ports and their speed, from the vendors' datasheets (NVIDIA Quantum-2 QM9700/QM9790:
+# 64 x 400 Gb/s NDR; Quantum QM8700/QM8790: 40 x 200 Gb/s HDR; Quantum-X800 Q3400: 144 x 800 Gb/s XDR;
+# Spectrum-4 SN5600: 64 x 800GbE; SN5400: 64 x 400GbE; SN4700: 32 x 400GbE; all as of 2025)
+_SWITCH_MODELS = {"qm97": (64, 400), "qm87": (40, 200), "q3400": (144, 800), "quantum-x800": (144, 800),
+                  "sn5600": (64, 800), "sn5400": (64, 400), "sn4700": (32, 400)}  # fmt: skip
+_SWITCH_MODEL = flags(
+    r"\b(qm\s*97|qm\s*87)[09]0\b|\b(q\s*3400|quantum[- ]x800|sn\s*5600|sn\s*5400|sn\s*4700)\b"
 )
 # the switches' port speed: "800G switches", "用800G的交换机"
 _SWITCH_GBPS = flags(
@@ -2120,6 +2176,11 @@ class SlotExtractor:
             plain = plain[: shape.start()] + " " * (shape.end() - shape.start()) + plain[shape.end() :]
             if slots.gpu_count == per and _PLAIN_COUNT.search(plain):
                 slots.gpu_count = None  # "8卡H100实例 … 用64卡": the count is the other number
+        for shape in _NODE_SHAPE.finditer(plain):
+            per = int(shape.group(1))
+            if slots.gpus_per_node is None:
+                slots.gpus_per_node = per
+            plain = plain[: shape.start()] + " " * (shape.end() - shape.start()) + plain[shape.end() :]
         if (
             slots.gpu_count == 1
             and gpus
@@ -2673,6 +2734,20 @@ class SlotExtractor:
                         slots.cloud_price_per_instance = bool(
                             _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
                         )  # "H100 8卡 一小时 ¥120": the whole machine's hour
+                case "budget" if slots.resale_amount is None and _RESALE_BEFORE.search(
+                    text[max(0, money.start - 16) : money.start]
+                ):
+                    # "三年后能卖60万", "resell them for $900k": what the hardware fetches at the end
+                    slots.resale_amount, slots.resale_currency = money.amount, money.currency
+                case "budget" if (
+                    slots.server_price is None
+                    and _QUOTED_BEFORE.search(text[max(0, money.start - 24) : money.start])
+                    and (several := _FOR_SERVERS.match(text, money.end))
+                ):
+                    # "purchase quote $2.6M for 8 HGX nodes": the machines' price, each its share
+                    machines = int(several.group(1))
+                    slots.server_price, slots.server_price_currency = money.amount / machines, money.currency
+                    slots.servers = slots.servers or machines
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
         if slots.budget_currency is None and (named := _CURRENCY_REPLY.search(text)):
@@ -2896,6 +2971,11 @@ class SlotExtractor:
                 slots.discount_share = round(1 - tenths / 10, 4) if tenths < 10 else None
             else:
                 slots.discount_share = float(_group(match, 1, 2) or 0) / 100
+        if _ON_DEMAND.search(text) and not _COMMITTED.search(text):
+            slots.cloud_on_demand = True
+        if match := take(_TTFT):
+            unit = match.group(2).lower()
+            slots.ttft_ms = float(match.group(1)) * (1 if unit in {"ms", "毫秒"} else 1000)
         if match := take(_QPS):
             slots.requests_per_second = float(_group(match, 1, 2, 3) or 0)
         elif match := take(_QPM):
@@ -2909,11 +2989,16 @@ class SlotExtractor:
             slots.daily_users = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
             slots.requests_per_day = slots.daily_users * REQUESTS_PER_USER
             slots.requests_per_second = round(slots.requests_per_day / (BUSY_HOURS_A_DAY * 3600), 4)
-        if match := take(_PER_REQUEST):
-            slots.tokens_per_request = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         if match := take(_PROMPT_TOKENS):
-            number, k = _group(match, 1, 3, 5), _group(match, 2, 4, 6)
+            number, k = _group(match, 1, 3, 5, 7), _group(match, 2, 4, 6, 8)
             slots.prompt_tokens = int(to_number(number or "0") * (1000 if k else 1)) or None
+        if match := take(_PER_REQUEST):
+            figure = str(next(g for g in match.groups() if g))
+            # "1k output", "输出1k": thousands
+            thousands = re.search(
+                rf"(?<![\d.]){re.escape(figure)}\s*k(?![a-z])", match.group(0), re.IGNORECASE
+            )
+            slots.tokens_per_request = float(figure) * (1000 if thousands else 1)
         if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
@@ -2956,8 +3041,14 @@ class SlotExtractor:
             )
             slots.link_per_gpu = per_gpu
             slots.link_gbit = speed * (ports or (1 if per_gpu else slots.ports_per_node or 1))
+            if ports and not per_gpu and slots.ports_per_node is None:
+                slots.ports_per_node = ports  # "8x 400G NDR per node": eight ports of 400 each
         if match := take(_SWITCH_PORTS):
             slots.switch_ports = int(_group(match, 1, 2, 3, 4) or "64")
+        if match := _SWITCH_MODEL.search(text):
+            # "fat tree with QM9700 (64 NDR ports)": the named switch's radix and port speed
+            ports, speed = _SWITCH_MODELS[re.sub(r"\s+", "", _group(match, 1, 2) or "").lower()]
+            slots.switch_ports, slots.switch_gbps = slots.switch_ports or ports, speed
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):
@@ -3184,7 +3275,7 @@ class SlotExtractor:
             # "show at 100% and 70% utilization": each one, the last as the one the rest is computed at
             slots.utilization_options, slots.utilization = shares, shares[-1]
         elif match := _UTIL.search(text):
-            slots.utilization = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0) / 100
+            slots.utilization = float(next(g for g in match.groups() if g)) / 100
         elif yearly:
             # "一年大概集中训三四个月", "we train 3 months a year": the share of the year the GPUs work
             months = to_number(_group(yearly, 1, 2) or "0")
@@ -3200,7 +3291,7 @@ class SlotExtractor:
             slots.years = (
                 1.0
                 if _group(match, 8, 9)
-                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14) or "0")
+                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16) or "0")
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None and not yearly:
             slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")

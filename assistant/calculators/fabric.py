@@ -41,7 +41,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["ports_per_gpu"] = slots.ports_per_gpu
     else:
         assumptions.append(assumed("one 400 Gb/s fabric port per GPU", "每张卡一个 400 Gb/s 计算网端口"))
-    if slots.switch_gbps == 800 and not (slots.ports_per_gpu or slots.ports_per_node):
+    if slots.switch_gbps == 800 and not slots.ports_per_gpu and (_port_gbit(slots) or 400) <= 400:
         # "用800G的交换机呢": each 800G port splits into two 400G links for 400G NICs, doubling the radix
         ports = slots.switch_ports or 64
         payload["switch_ports"] = ports * 2

@@ -32,6 +32,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         return None
     compute_fields(slots, payload, assumptions, catalog)
     payload["deadline_days"] = slots.deadline_days
+    if slots.gpus_per_node:
+        payload["gpus_per_node"] = slots.gpus_per_node  # "rounded to whole 4-GPU nodes"
+    if slots.goodput:
+        payload["goodput"] = slots.goodput  # "assume 90% goodput for failures and restarts"
     if slots.finetune:
         payload["finetune"] = slots.finetune  # LoRA and QLoRA skip the weight gradients: fewer FLOPs a token
     ask = None if slots.tokens_b else ASK_TOKENS
@@ -53,12 +57,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     train_zh = {"full": "全参微调完", "lora": "LoRA 微调完", "qlora": "QLoRA 微调完"}.get(kind, "训完")
     en = (
         f"To {train_en} {model} on {num(w['tokens_b'])}B tokens within {within_en} you need "
-        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of 8) "
+        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of {i.get('gpus_per_node', 8)}) "
         f"at {pct(i.get('mfu', 0.4))} MFU; {span(rng['low'], rng['high'])} GPUs across the MFU range."
     )
     zh = (
         f"要在 {within_zh}内{train_zh} {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
-        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 8 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
+        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 {i.get('gpus_per_node', 8)} 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
     )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{num(w['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i['deadline_days'])} d"), Row(en="GPU", zh="GPU", value=gpu)]  # fmt: skip

@@ -76,6 +76,19 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["tensor_parallel"] = slots.tensor_parallel
     if slots.seq_len:
         payload["context_tokens"] = slots.seq_len
+    elif slots.prompt_tokens:
+        # "avg prompt 1.5k tokens + 500 output": a request's KV cache holds its prompt and what it generates
+        context = slots.prompt_tokens + int(slots.tokens_per_request or 0)
+        payload["context_tokens"] = context
+        if slots.tokens_per_request:
+            assumptions.append(
+                assumed(
+                    f"each sequence holds {num(slots.prompt_tokens)} prompt + {num(slots.tokens_per_request)} output "
+                    f"= {num(context)} tokens of KV cache",
+                    f"每条序列的 KV 缓存按 {num(slots.prompt_tokens)} 输入 + {num(slots.tokens_per_request)} 输出 "
+                    f"= {num(context)} token 计",
+                )
+            )
     elif slots.long_context:
         payload["context_tokens"] = LONG_CONTEXT
         assumptions.append(

@@ -56,6 +56,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         assumptions.append(assumed("1,000 prompt tokens per request", "每个请求输入 1,000 token"))
     if slots.headroom is not None:
         payload["headroom"] = slots.headroom
+    if slots.ttft_ms:
+        payload["ttft_ms"] = slots.ttft_ms
     if slots.gpus_per_node:
         payload["gpus_per_server"] = slots.gpus_per_node
     if slots.tensor_parallel:
@@ -101,6 +103,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         + (f"、张量并行 {o['tensor_parallel']}" if o["tensor_parallel"] > 1 else "")
         + f"，每个用户至少 {user} token/s。这是按显存带宽的屋顶线估算；有实测的每卡 token/s 时以实测为准。"
     )
+    if (meets := o.get("meets_ttft")) is not None:
+        # "p95 TTFT < 2s": one prompt's prefill on the replica against the target, queueing aside
+        prefill, target = num(o["prefill_ms_per_request"]), num(i["ttft_ms"])
+        en += (
+            f" First token: one {num(i.get('prompt_tokens', 1000))}-token prefill takes about {prefill} ms "
+            f"{'within' if meets else 'over'} your {target} ms target"
+            + ("" if meets else ": a card with more FLOPs, FP8 or shorter prompts is needed")
+            + "; queueing at the peak adds to it."
+        )
+        zh += (
+            f"首 token：{num(i.get('prompt_tokens', 1000))} token 的预填充约 {prefill} ms，"
+            f"{'在' if meets else '超出'} {target} ms 的目标{'以内' if meets else ''}"
+            + ("" if meets else "，需要算力更强的卡、FP8 或更短的输入")
+            + "；高峰时的排队还会再加上去。"
+        )
     rows = [
         Row(en="GPUs", zh="GPU 数量", value=num(gpus)),
         Row(en="Servers", zh="服务器台数", value=num(servers)),

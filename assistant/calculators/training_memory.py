@@ -378,9 +378,10 @@ def _plan(call: ToolCall, view: View) -> Summary:
         and _same_job(fix)
         and (stage := i.get("zero_stage"))
         and f"ZeRO stage {stage}" not in str(fix["change"])
-        and "ZeRO stage" in str(fix["change"])
+        and re.search(r"ZeRO stage|tensor parallel", str(fix["change"]))
     ):
-        # "那用ZeRO-2呢": the stage asked does not hold it; the stage that does comes after
+        # "那用ZeRO-2呢": the stage asked does not hold it; the change that does (another stage, or tensor
+        # parallelism) comes after
         en = (
             f"No, not with ZeRO stage {stage}: {model} needs about **{total} GB per GPU**, more than the {capacity} GB "
             f"of {where} ({parts_en}). It fits if you {fix['change']} ({num(fix['total_gb'])} GB per GPU)."

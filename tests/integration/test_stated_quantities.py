@@ -1,0 +1,160 @@
+"""Quantities the user states are the ones computed with (issue 11, set 30's "given quantities replaced by
+defaults"): a named switch's radix, a share of maximum power, the machine shape a count is rounded to, an MFU
+written a few words from its figure, a request's prompt and output lengths, a request rate written with words
+between "QPS" and its figure, and a time-to-first-token target. Phrasings are our own; expected figures are
+worked out in each docstring from the inputs and published constants."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.models import Answer
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk
+
+pytestmark = pytest.mark.integration
+
+
+def _call(answer: Answer, name: str) -> dict[str, object]:
+    return next(call.input for call in answer.tool_calls if call.name == name)
+
+
+def test_a_named_switch_sets_the_radix_of_the_fat_tree(assistant: Assistant) -> None:
+    """NVIDIA's QM9700 datasheet: 64 NDR (400 Gb/s) ports. 40 servers x 8 ports = 320 endpoints; a non-blocking
+    leaf gives 32 ports down and 32 up, so ceil(320 / 32) = 10 leaves and 320 uplinks over 64-port spines = 5;
+    15 switches, not the 144-port XDR switches a 400G fabric never uses. Grown to 96 servers: 768 endpoints,
+    24 leaves + 12 spines = 36, still two tiers (64-port switches reach 64^2 / 2 = 2,048 endpoints)."""
+    first, second = talk(
+        assistant,
+        "40 HGX H100 servers, 8x 400G NDR per server, non-blocking fat tree on QM9700 switches: how many leaf "
+        "and spine switches?",
+        "and if we grow to 96 servers?",
+    )
+    assert (_call(first, "fabric")["switch_ports"], output(first, "fabric")["switches"]) == (64, 15)
+    assert (output(second, "fabric")["leaf_switches"], output(second, "fabric")["spine_switches"]) == (24, 12)
+    assert "64-port" in first_sentence(first)
+
+
+def test_an_ethernet_switch_named_runs_its_800g_ports_as_two_400g_links(assistant: Assistant) -> None:
+    """Spectrum-4 SN5600: 64 x 800GbE, each split into two 400GbE links for 400G NICs: 128 ports a switch. 256
+    GPUs x one 400G port: 4 leaves (64 down, 64 up) and 256 / 128 = 2 spines."""
+    (answer,) = talk(
+        assistant, "SN5600 switches for 32 servers of 8 H100, one 400G port per GPU: how many switches?"
+    )
+    assert _call(answer, "fabric")["switch_ports"] == 128
+    assert output(answer, "fabric")["switches"] == 6
+
+
+@pytest.mark.parametrize(
+    ("message", "share"),
+    [
+        ("What's the yearly electricity bill for 20 DGX H100 at $0.09/kWh, PUE 1.25, if they average 65% of "
+         "max power?", 0.65),
+        ("20台DGX H100，每台 10.2 kW 满载 平均 65%，电价 0.6 元/度，PUE 1.25，一年电费多少", 0.65),
+    ],
+)  # fmt: skip
+def test_an_average_share_of_maximum_power_is_the_load_billed(
+    assistant: Assistant, message: str, share: float
+) -> None:
+    """DGX H100 at its 10.2 kW maximum (NVIDIA DGX H100 datasheet): 20 x 10.2 = 204 kW x 1.25 PUE x 8,760 h x
+    0.65 = 1,451,970 kWh a year; x $0.09 = $130,677 (or x ¥0.6 = ¥871,182)."""
+    (answer,) = talk(assistant, message)
+    assert _call(answer, "power_cost")["utilization"] == share
+    assert output(answer, "power_cost")["energy_mwh_per_year"] == pytest.approx(1_451.97, rel=0.01)
+
+
+def test_whole_nodes_of_a_size_round_the_count_and_a_worded_mfu_is_used(assistant: Assistant) -> None:
+    """ "round to whole 4-GPU nodes" is the machine's shape, not four GPUs; "MFU on A100 at our scale is 45%";
+    90% goodput leaves 27 of the 30 days for training. 13B x 0.5T tokens x 6 = 3.9e22 FLOPs; A100 at 312 dense
+    BF16 TFLOPS x 45% x 27 days x 86,400 s = 3.28e20 FLOPs a GPU: 119.1 GPUs, 120 in whole 4-GPU nodes."""
+    (answer,) = talk(
+        assistant,
+        "Pretraining a 13B model on 500B tokens in 30 days. MFU on A100 at our scale is 45%, and assume 90% "
+        "goodput. How many A100s, rounded to whole 4-GPU nodes?",
+    )
+    call = _call(answer, "gpus_for_deadline")
+    assert (call["mfu"], call["gpus_per_node"], call["goodput"]) == (0.45, 4, 0.9)
+    assert output(answer, "gpus_for_deadline")["gpus"] == 120
+    assert "120 x" in first_sentence(answer)
+    assert "of 4)" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Internal assistant on Llama 3.1 8B: 40 concurrent users, avg prompt 3k tokens + 1k output. One L4 enough?",
+        "Llama 3.1 8B 内部助手，并发 40，平均输入3k输出1k，一张 L4 够吗",
+    ],
+)
+def test_a_requests_prompt_and_output_are_the_context_cached(assistant: Assistant, message: str) -> None:
+    """Each sequence caches its prompt and what it generates: 3,000 + 1,000 = 4,000 tokens, not the model's
+    128k. Llama 3.1 8B caches 32 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes = 128 KiB a token: 40 x 4,000 x
+    128 KiB = 21 GB of KV cache plus 16 GB of weights, over the L4's 24 GB."""
+    (answer,) = talk(assistant, message)
+    call = _call(answer, "inference_memory")
+    assert (call["context_tokens"], call["batch"]) == (4000, 40)
+    assert output(answer, "inference_memory")["fits"] is False
+
+
+@pytest.mark.parametrize(
+    ("message", "ttft"),
+    [
+        ("上线 Llama 3.1 70B，L40S，QPS 峰值大约 3，平均 input 4k output 250，TTFT 要 < 0.5s，要几张卡", 500),
+        ("Serving Llama 3.1 70B on L40S: 3 requests/s at peak, 4k prompts, 250 output tokens, time to first "
+         "token under 500 ms. How many GPUs?", 500),
+    ],
+)  # fmt: skip
+def test_a_request_rate_shape_and_first_token_target_size_the_serving_estimate(
+    assistant: Assistant, message: str, ttft: int
+) -> None:
+    """Prefill of a 4,000-token prompt on Llama 3.1 70B is 2 x 70.6B x 4,000 = 5.65e14 FLOPs; on L40S at 362
+    dense BF16 TFLOPS x 50% that is 780 ms at tensor parallel 4 (the smallest group that holds it) and 390 ms at
+    8, so a 500 ms target takes 8-GPU replicas; the headline says the first token lands within it."""
+    (answer,) = talk(assistant, message)
+    call = _call(answer, "serving_estimate")
+    assert (call["requests_per_second"], call["prompt_tokens"], call["output_tokens"]) == (3, 4000, 250)
+    assert call["ttft_ms"] == ttft
+    result = output(answer, "serving_estimate")
+    assert (result["tensor_parallel"], result["meets_ttft"]) == (8, True)
+    lead = answer.answer.split("\n\n")[0]
+    assert "500 ms" in lead
+    assert "390" in lead
+
+
+def test_a_quote_for_several_machines_on_demand_use_and_a_longer_life_are_applied(
+    assistant: Assistant,
+) -> None:
+    """The quote is the capex: $1.6M for 4 nodes incl. networking = $400k a node, nothing added for the fabric;
+    running costs $30k a month = $360k a year. Fully used for 3 years: buy $1.6M + 3 x $360k = $2.68M against
+    reserved cloud 32 x 8,760 x 3 x $2.40 = $2,018,304. Used half the time on demand at $3.80: cloud pays only
+    the hours used, 32 x 8,760 x 3 x 0.5 x $3.80 = $1,597,824. Kept 5 years: buy $1.6M + 5 x $360k = $3.4M
+    against 32 x 8,760 x 5 x 0.5 x $3.80 = $2,663,040."""
+    first, second, third = talk(
+        assistant,
+        "Buy or cloud for 32 H100s? Purchase quote $1.6M for 4 HGX nodes incl. networking and storage; colo, "
+        "power and ops about $30k/month. Cloud is $2.40/GPU-hr reserved for 3 years. 3-year life, full "
+        "utilization.",
+        "We'd really only use them 50% of the time, and on-demand we'd pay only for what we use, at $3.80/GPU-hr.",
+        "What if we keep the hardware 5 years instead of 3?",
+    )
+    one = _call(first, "tco")
+    assert (one["capex_per_server"], one["network_storage_share"], one["utilization"]) == (400_000, 0.0, 1.0)
+    assert output(first, "tco")["totals"]["buy"]["usd"] == pytest.approx(2_680_000)  # type: ignore[index]
+    assert output(first, "tco")["totals"]["cloud"]["usd"] == pytest.approx(2_018_304)  # type: ignore[index]
+    assert _call(second, "tco")["cloud_committed"] is False
+    assert output(second, "tco")["totals"]["cloud"]["usd"] == pytest.approx(1_597_824)  # type: ignore[index]
+    assert _call(third, "tco")["years"] == 5
+    assert output(third, "tco")["totals"]["buy"]["usd"] == pytest.approx(3_400_000)  # type: ignore[index]
+    assert output(third, "tco")["totals"]["cloud"]["usd"] == pytest.approx(2_663_040)  # type: ignore[index]
+
+
+def test_a_resale_amount_comes_off_the_purchase(assistant: Assistant) -> None:
+    """¥2.2M a server + ¥25k a month hosting for 3 years = ¥3.1M; sold for ¥600k at the end: ¥2.5M, below the
+    ¥2.7M of renting at ¥75k a month, so buying now wins."""
+    _, resale = talk(
+        assistant,
+        "H800 8卡整机，买的话 ¥220万一台，托管+电费每台每月 ¥2.5万；租的话整机月租 ¥7.5万。用3年，哪个划算？",
+        "买的话如果三年后能卖 60万呢？",
+    )
+    assert output(resale, "tco")["totals"]["buy"]["cny"] == pytest.approx(2_500_000, rel=1e-6)  # type: ignore[index]
+    assert "购买最划算" in first_sentence(resale)
