@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from knowledge.catalog import default_catalog
+from tests.helpers import KNOWLEDGE
 from tools.common import CalculatorInputError
 from tools.network import NetworkInput, NetworkOutput, network
 
@@ -280,3 +281,22 @@ def test_a_batch_gives_the_compute_a_step_hides_the_all_reduce_in() -> None:
     assert run(params_b=7, gpu="h100-sxm", step_time_s=3, batch_tokens=4e6).step_time_s == 3
     moe = run(params_b=47, active_params_b=13, gpu="h100-sxm", batch_tokens=4e6, mfu=0.5)
     assert moe.step_time_s == pytest.approx(6 * 13e9 * 4e6 / (8 * 989.4e12 * 0.5), rel=1e-3)
+
+
+def test_the_networking_articles_worked_example_is_what_the_calculator_computes() -> None:
+    """knowledge/corpus/{en,zh}/networking.md: 7B (14 GB of BF16 gradients) on 64 H100 in 8 servers, NVLink 450
+    GB/s each way inside, one 400 Gb/s NIC per GPU. Two-level all-reduce (Jia et al. 2018; NCCL tests' 2(n-1)/n):
+    2 x 7/8 x 14/450 + 2 x 7/8 x (14/8)/50 = 0.054 + 0.061 = 0.116 s at line rate, 0.145 s at 80%; with one
+    100 Gb/s NIC per GPU 0.37 s at 80%. The flat ring's 27.6 GB per NIC (0.55 s) is not what runs."""
+    shape = {"params_b": 7, "nodes": 8, "gpus_per_node": 8, "gpu": "h100-sxm", "step_time_s": 1.0}
+    full = run(**shape, inter_node_link="infiniband-ndr", efficiency=1)
+    assert full.flat_ring_s == pytest.approx(2 * 63 / 64 * 14 / 50, rel=1e-9)  # 0.55 s
+    assert full.allreduce_s == pytest.approx(2 * 7 / 8 * 14 / 450 + 2 * 7 / 8 * 14 / 8 / 50, rel=1e-9)
+    assert round(full.allreduce_s, 3) == 0.116  # type: ignore[arg-type]
+    at_80 = run(**shape, inter_node_link="infiniband-ndr")
+    slow = run(**shape, inter_node_link="ethernet-100gbe")
+    assert (round(at_80.allreduce_s, 3), round(slow.allreduce_s, 2)) == (0.145, 0.37)  # type: ignore[arg-type]
+    assert (round(at_80.comm_share_of_step, 2), round(slow.comm_share_of_step, 2)) == (0.13, 0.27)  # type: ignore[arg-type]
+    for lang, unit in (("en", " s"), ("zh", " 秒")):
+        text = (KNOWLEDGE / "corpus" / lang / "networking.md").read_text(encoding="utf-8")
+        assert all(f"{figure}{unit}" in text for figure in ("0.116", "0.145", "0.37")), lang
