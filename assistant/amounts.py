@@ -51,11 +51,15 @@ _MONEY = flags(
     # ("1.5w刀": 1.5万 dollars, as Chinese engineers write it)
     rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT}|w)?\s*(?P<suf>美元|美金|刀|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan|\$(?!\s*\d))(?![A-Za-z])"
     # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
-    rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿)"
+    # ("报价 110w 一台": a bare "w" is 万 where a price is talked about; elsewhere "450w" is watts)
+    rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿|w(?![A-Za-z]))"
     r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"
     # a bare price per GPU-hour: "if we pay 2.50/gpu-hr", "2.2 per GPU-hour"
     rf"|{_number('d')}(?=\s*(?:/|per)\s*(?:gpu|card|chip|accelerator)[\s-]*(?:h|hr|hrs|hour)(?![A-Za-z]))"
 )
+# the words around "110w" that make it money (万 yuan): "报价 110w 一台", "预算2000w", "每台 95w"
+_W_PRICE = flags(r"报价|预算|价格|售价|单价|总价|花了?|卖|买|租|成本|每台|一台|\|\s*(?:一|每)\s*台")
+_W_WATTS = flags(r"功耗|功率|tdp|电源|psu|瓦|供电|满载|散热")
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
 # what the words right before an amount say it pays for, whatever period follows: people ("one admin at
@@ -259,6 +263,15 @@ def money_mentions(text: str) -> list[Money]:
             mult = "万" if mult and mult.lower() == "w" else mult
         elif match.group("c"):
             number, mult, unit = match.group("c"), match.group("mc"), None
+            if mult.lower() == "w":
+                around = (
+                    text[max(0, match.start() - 12) : match.start()]
+                    + "|"
+                    + text[match.end() : match.end() + 4]
+                )
+                if not _W_PRICE.search(around) or _W_WATTS.search(around):
+                    continue  # "4090 450w", "每台功耗 700w": watts
+                mult = "万"
         else:
             number, mult, unit = match.group("d"), None, None
         currency = _CURRENCY.get(unit.strip().lower()) if unit else None

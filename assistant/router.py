@@ -647,7 +647,15 @@ _OFF_TASK = words(
     r"\blasagn[ae]\b|\brecipe for \d+ (?:people|persons|guests|adults|kids)\b|\b(?:dinner|lunch|breakfast|dessert) recipe\b|菜谱|食谱|怎么做菜",
 )  # fmt: skip
 # calculators whose result is a number of GPUs, which a follow-up about that setup goes on with
-_COUNTING = {"serving_estimate", "gpus_for_deadline"}
+_COUNTING = {"serving_estimate", "gpus_for_deadline", "budget_fit"}
+# the setup the last answer gave, named: "按你说的配置", "用这些卡", "on that setup", "with those GPUs"
+_THAT_SETUP = words(
+    r"按(?:你|您)?(?:说|给|推荐|算)的(?:配置|方案|卡数|机器)",
+    r"(?:这个|那个|这套|那套|上面的?)(?:配置|方案)",
+    r"用这些(?:卡|机器|服务器)",
+    r"\b(?:on|with|using) (?:that|this|those|these) (?:setup|config(?:uration)?|cluster|gpus|cards|servers|nodes)\b",
+    r"\b(?:the )?(?:setup|config(?:uration)?) you (?:suggested|recommended|gave)\b",
+)
 _TUNING = {Task.FINETUNE, Task.LORA, Task.QLORA}
 _ON_THE_SETUP = {"power_cost", "host_ram", "rack_fit", "network", "fabric", "budget_fit"}
 # a count of racks asked: "要多少柜子", "几个机柜", "how many racks"
@@ -1289,6 +1297,9 @@ class Router:
         ):
             # "之前 64 张 A100 跑了 20 天，换成 64 张 H100 大概几天": the finished run moved to the other card
             tools = ["run_time"]
+        if "compare_pue" in stated and slots.electricity_price_per_kwh:
+            # "PUE 1.5 vs 1.2 for 1 MW, 电价0.5, 一年差多少钱": the bill in each facility, not what fits the power
+            tools = ["power_cost"]
         if "took_days" in stated and slots.measured_gpus and slots.gpu_count and not slots.other_gpus:
             # "现在 64 卡训一个模型要 7 天，扩到 512 卡能 1 天内训完吗": the finished run scaled to more GPUs
             tools = ["run_time"]
@@ -1309,7 +1320,7 @@ class Router:
             ]  # the measurement projected to the new count, not a new estimate
         if (
             tools
-            and set(tools) <= _ON_THE_SETUP
+            and (set(tools) <= _ON_THE_SETUP or (_THAT_SETUP.search(text) and "training_compute" in tools))
             and slots.gpu_count is None
             and not stated.keys() & {"gpu", "gpu_count", "servers", "server"}
         ):

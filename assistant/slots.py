@@ -253,6 +253,9 @@ class Slots(BaseModel):
         description="What the hardware sells for at the end ('三年后能卖60万'), in resale_currency.",
     )
     resale_currency: str | None = Field(default=None, description="Currency of resale_amount.")
+    compare_pue: float | None = Field(
+        default=None, description="A second facility's PUE to price the same load at."
+    )
     cloud_on_demand: bool = Field(
         default=False, description="The cloud is paid by the hour used ('on-demand', '按需'), not reserved."
     )
@@ -610,6 +613,18 @@ _EACH_MACHINE = flags(
     # "4 台 A800 80G 8卡": the cards each of the machines counted holds (not "4台一共16卡")
     r"|\d\s*台(?:(?!共|总|合计|一起)[^，,。；;？?]){0,24}?\d+\s*卡"
 )
+# a link speed or a rate before "per node" describes the link, not the cards: "IB is only 200g per node"
+_RATE_BEFORE = flags(r"(?:\d\s*(?:g|gb|gbps|gb/s|tb/s|kw|w|tokens?/s|tok/s)|\$\s*[\d.,]+\s*k?)\s*$")
+
+
+def _counts_each_machine(text: str) -> bool:
+    """Whether the text says what each machine holds ("2 nodes, 8 each", "每台8卡"), not a per-node rate."""
+    return any(
+        not _RATE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+        for m in _EACH_MACHINE.finditer(text)
+    )
+
+
 # the GPUs in each machine, said after the card: "H100 80GB nodes, 8 per node", "H100 servers with 8 GPUs each"
 _PER_NODE_AFTER = flags(
     r"(?:[^.;。；?？\d]|\d+\s*gb){0,30}?(?:\b|(?<=\d))(\d+)\s*(?:gpus?|cards?)?\s*(?:per|each|a|/|in each|in a)\s*(?:node|server|box|machine)"
@@ -1149,6 +1164,11 @@ _BUILD_COUNT = flags(
     r"(?<![\d.,$¥A-Za-z])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块|颗|片)?\s*"
     r"(?:(?:nvidia|geforce|rtx|amd|instinct|google|cloud|tpu)\s*)*$"
 )
+# machines of a size before a card: "2 nodes of 8x", "one node of 8 x", "4 servers with 8x", "两台8卡"
+_MACHINES_OF_BEFORE = flags(
+    r"(?<![\d.])(\d{1,3}|one|a|an|two|three|four|一|两|二|三|四)\s*(?:nodes?|servers?|boxes|box|machines?|台)\s*"
+    r"(?:of|with|each with)?\s*(\d{1,2})\s*(?:x|×|\*|卡|张)\s*(?:(?:nvidia|amd|instinct)\s*)*$"
+)
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(
     r"\s*(?:for|buys?|gets?|covers?)\s+(?:the\s+|all\s+|a total of\s+)?(\d{1,3})\s*(?:x\s*)?"
@@ -1295,6 +1315,11 @@ _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 _PUE = flags(
     rf"\bpue\s*(?:(?:of|=|:|为|是|按|约|~|≈|is|about|around|roughly|approximately|大概|大约|drops?|falls?|goes|gets|down|up|to|from|降到|降至|降为|降低到|变成|改成|改为|"
     rf"提高到|升到|到|只有|能到|可以到|做到)\s*){{0,2}}{DECIMAL}"
+)
+# two facilities weighed: "PUE 1.5 vs 1.2", "PUE 1.5 机房和 PUE 1.2 机房", "1.5 PUE or 1.2 PUE"
+_PUE_PAIR = flags(
+    r"\bpue\s*(?:of\s*)?(\d\.\d+)[^\d。;；?？]{0,12}?(?:\bvs\.?|\bversus\b|\bor\b|\band\b|对比|比|和|与|跟|还是)\s*"
+    r"(?:[^\d。;；?？]{0,14}?pue\s*(?:of\s*|is\s*|为\s*|是\s*)?)?([12]\.\d+)(?![\d.])"
 )
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
@@ -1573,7 +1598,7 @@ _HEADROOM = flags(
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
 _RAW_DATA = flags(
-    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:原始|的原始|raw|总共|一共|总量)?\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
     # "400 TB raw", "400TB of raw video", "400TB原始视频"
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:的\s*)?(?:of\s*)?(?:the\s*)?(?:raw|原始|crawl|web\s*(?:text|data|crawl)|text|jsonl|corpus|common\s*crawl|语料|文本|网页)"
 )
@@ -1600,6 +1625,8 @@ _DATA_BEFORE = flags(
 _BUDGET_BEFORE = flags(r"(?:budget|预算|capex|funding)\b[^.;。；?？]{0,30}$")
 _KEEP_ALL = flags(
     r"\bkeep (?:all|every one|them all)\b|\ball of them\b|全部(?:保留|留着|都留)|都(?:保留|留着|要留)|一个不删"
+    # "全留的话", "全都留", "全保留", "keep every checkpoint", "never delete"
+    r"|全(?:都)?(?:留|保留|存)|\bkeep every (?:checkpoint|ckpt|one)\b|\bnever delet\w*"
 )
 _EVERY_STEPS = flags(rf"every\s*{DECIMAL}\s*(k)?\s*steps?|每\s*{DECIMAL}\s*(k|千)?\s*(?:步|steps?)")
 _RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万)?\s*(?:training\s*)?(?:steps?\b|步)")
@@ -2093,7 +2120,7 @@ class SlotExtractor:
             and slots.gpu_count <= 16
             and (
                 slots.gpu_count == slots.gpus_per_node
-                or (not slots.gpus_per_node and (_EACH_MACHINE.search(text) or _PRICED_MACHINE.search(text)))
+                or (not slots.gpus_per_node and (_counts_each_machine(text) or _PRICED_MACHINE.search(text)))
             )
         ):
             # "2 nodes of H100, 8 per node", "2台服务器 每台8张H100": the count is each machine's
@@ -2161,6 +2188,12 @@ class SlotExtractor:
                 for m in gpus
                 if (c := _BUILD_COUNT.search(text[max(0, m.start - 10) : m.start]))
             }
+            for m in gpus:
+                # "2 nodes of 8x H100 or 1 node of 8x H200": machines of so many cards, each option its own
+                if shape := _MACHINES_OF_BEFORE.search(text[max(0, m.start - 30) : m.start]):
+                    word = shape.group(1).lower()
+                    machines = {"a": 1, "an": 1, **_WORD_COUNT}.get(word) or int(to_number(word))
+                    counted[m.id] = machines * int(shape.group(2))
             if len(counted) >= 2 and len(set(counted.values())) > 1:
                 slots.card_counts = counted
             for again in (m for m in gpus[1:] if m.id == gpus[0].id):
@@ -2848,7 +2881,10 @@ class SlotExtractor:
                 slots.power_at_wall = True
         if match := take(_ACHIEVED_TFLOPS):
             slots.achieved_tflops = float(_group(match, 1, 2, 3, 4) or 0)
-        if match := take(_PUE) or take(_PUE_BEFORE):
+        if pair := take(_PUE_PAIR):
+            # "PUE 1.5 机房 vs PUE 1.2 机房", "PUE 1.5 or 1.2": two facilities, the bill at each
+            slots.pue, slots.compare_pue = float(pair.group(1)), float(pair.group(2))
+        elif match := take(_PUE) or take(_PUE_BEFORE):
             slots.pue = float(match.group(1))
         if match := take(_NODE_TPS):
             unit = _group(match, 2, 4, 6, 8) or ""

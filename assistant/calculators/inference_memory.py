@@ -120,7 +120,7 @@ def serving_fields(
         # "满血 DeepSeek R1": served as released, in FP8 (about 1 byte a parameter), not converted to BF16
         payload["weight_precision"] = "fp8"
         assumptions.append(assumed("weights in FP8, as the model is released", "权重按发布时的 FP8 计"))
-    if not slots.model:
+    if not slots.model and not slots.kv_heads:  # "4个KV head": the shape given is used as given
         # a size without a name: today's open models cache far fewer KV heads than attention heads
         payload["kv_heads"] = DERIVED_KV_HEADS
         assumptions.append(

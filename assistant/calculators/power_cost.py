@@ -50,6 +50,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["years"] = slots.years  # "那3年呢": the bill over the years
     if slots.circuit_amps:
         payload.update(circuit_amps=slots.circuit_amps, circuit_volts=slots.circuit_volts or 120)
+    if slots.compare_pue and slots.compare_pue != slots.pue:
+        payload["compare_pue"] = slots.compare_pue  # "PUE 1.5 vs 1.2": the bill in each facility
     return Plan(tool="power_cost", payload=payload, assumed=assumptions,
                 ask=None if slots.electricity_price_per_kwh else assumed("What do you pay per kWh?", "你们的电价是多少（元/度）？"))  # fmt: skip
 
@@ -66,6 +68,30 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         what_zh = f"{n} 台服务器" if n else "这些设备"
     else:
         what_en, what_zh = f"{o['installed_gpus']} x {o['gpu']}", f"{o['installed_gpus']} 张 {o['gpu']}"
+    if (difference := o.get("yearly_difference")) is not None:
+        # "PUE 1.5 vs 1.2, how much a year?": the difference first, then each facility's bill
+        first = view.first("en")
+        saved = {k: abs(v) for k, v in difference.items()}
+        cheaper, dearer = sorted([(o["pue"], cost), (o["compare_pue"], o["compare_yearly_energy_cost"])],
+                                 key=lambda pair: pair[1]["usd"])  # fmt: skip
+        it = num(o["it_power_kw"])
+        en = (
+            f"PUE {num(cheaper[0])} saves about **{money(saved, first)} a year** against PUE {num(dearer[0])}: "
+            f"{money(cheaper[1], first)} vs {money(dearer[1], first)} for {it} kW of IT load at "
+            f"{pct(o['utilization'])} use."
+        )
+        zh = (
+            f"PUE {num(cheaper[0])} 比 PUE {num(dearer[0])} 每年约省 **{money(saved, view.first('zh'))}**："
+            f"{money(cheaper[1], view.first('zh'))} 对 {money(dearer[1], view.first('zh'))}（IT 负载 {it} kW，"
+            f"使用率 {pct(o['utilization'])}）。"
+        )
+        rows = [
+            Row(en=f"PUE {num(o['pue'])}", zh=f"PUE {num(o['pue'])}", value=money(cost, first)),
+            Row(en=f"PUE {num(o['compare_pue'])}", zh=f"PUE {num(o['compare_pue'])}",
+                value=money(o["compare_yearly_energy_cost"], first)),
+            Row(en="Difference per year", zh="每年差额", value=money(saved, first)),
+        ]  # fmt: skip
+        return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)
     draw_en = f"{num(o['wall_power_kw'])} kW at the wall (PUE {num(o['pue'])})"
     draw_zh = f"市电侧 {num(o['wall_power_kw'])} kW（PUE {num(o['pue'])}）"
     # no tariff given and no money asked ("1000张H100需要多大的电力和多少台交换机"): the draw is the answer

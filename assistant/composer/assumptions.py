@@ -283,6 +283,7 @@ RULES: list[Rule] = [
         rf"(?P<gpu>.+) TDP (?P<w>{NUMBER}) W per GPU \((?P<source>given|catalog estimate, no vendor figure|catalog)\)",
         lambda g: f"{g['gpu']} 单卡 TDP {g['w']} W（{_SOURCE[g['source']]}）",
     ),
+    rule(rf"IT load (?P<kw>{NUMBER}) kW \(given\)", "IT 负载 {kw} kW（给定）"),
     rule(
         rf"IT load = (?P<n>\d+) x (?P<kw>{NUMBER}) kW per server \(given\)",
         "IT 负载 = {n} × 每台 {kw} kW（用户给定）",
@@ -834,6 +835,10 @@ RULES: list[Rule] = [
     rule(
         r"latent attention: (?P<values>\d+) cached values per token per layer, the same on every TP rank",
         "潜在注意力（MLA）：每层每 token 缓存 {values} 个值，各张量并行 rank 上相同",
+    ),
+    rule(
+        rf"PUE (?P<b>{NUMBER}) instead of (?P<a>{NUMBER}): the same (?P<kw>{NUMBER}) kW of IT load and hours",
+        "PUE {b} 代替 {a}：同样 {kw} kW 的 IT 负载和运行时长",
     ),
     rule(
         rf"goodput (?P<g>{NUMBER})%: (?P<d>{NUMBER}) days of wall clock train for (?P<t>{NUMBER}) days",

@@ -158,3 +158,102 @@ def test_a_resale_amount_comes_off_the_purchase(assistant: Assistant) -> None:
     )
     assert output(resale, "tco")["totals"]["buy"]["cny"] == pytest.approx(2_500_000, rel=1e-6)  # type: ignore[index]
     assert "购买最划算" in first_sentence(resale)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Full fine-tune of Llama 3.1 70B on 2B tokens: 2 nodes of 8x H100 SXM or 1 node of 8x H200, which is faster?",
+        "70B 全参微调 2B token，两台8卡H100 还是 一台8卡H200，哪个快",
+    ],
+)
+def test_machines_of_each_card_compare_as_counted(assistant: Assistant, message: str) -> None:
+    """Each option with its own count: 2 x 8 = 16 H100 against 1 x 8 = 8 H200, not 16 of each. Both cards have
+    989 dense BF16 TFLOPS (NVIDIA datasheets), so 6 x 70.6B x 2B tokens = 8.5e20 FLOPs at 40% MFU takes 594
+    GPU-hours on either: 1.55 days on 16 H100s, twice that on 8 H200s."""
+    (answer,) = talk(assistant, message)
+    compare = _call(answer, "gpu_compare")
+    assert compare["job"]["counts"] == {"h100-sxm": 16, "h200": 8}  # type: ignore[index]
+    lead = answer.answer.split("\n\n")[0]
+    assert "16 x" in lead or "16 张" in lead
+    assert "8 x" in lead or "8 张" in lead
+
+
+def test_raw_corpus_named_before_its_size_is_read_with_the_share_kept(assistant: Assistant) -> None:
+    """ "语料原始大概 50TB … 清洗完大概剩30%": 50 TB x 30% = 15 TB of clean text; at about 4 bytes of text per token
+    (OpenAI's rule of thumb) that is 3.75T tokens, 15 TB as 4-byte ids."""
+    (answer,) = talk(assistant, "中文语料原始大概 40TB（jsonl 没压缩），清洗完大概剩30%，要准备多少存储？")
+    call = _call(answer, "data_volume")
+    assert (call["text_tb"], call["kept_share"]) == (40.0, 0.3)
+    assert "12 TB" in first_sentence(answer)
+
+
+def test_a_link_speed_per_node_does_not_make_the_count_per_node(assistant: Assistant) -> None:
+    """ "16 h100s (2 nodes) … IB is only 200g per node": 16 GPUs in all; the "per node" is the link's. 6 x 34B x
+    5B tokens = 1.02e21 FLOPs / (16 x 989 TFLOPS x 40%) = 44.8 hours, not the 22.4 of 32 GPUs."""
+    (answer,) = talk(
+        assistant,
+        "we got 16 h100s (2 nodes), full finetune of a 34b model, how long for 5B tokens? our IB is only 200g per "
+        "node btw",
+    )
+    assert _call(answer, "training_compute")["gpus"] == 16
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Qwen2-7B 推理，28层，4个KV head，head_dim 128，32k 上下文 fp16。单卡 L20 48G 能并发几路？",
+        "serving a 7B model with 28 layers and 4 KV heads (head dim 128) at 32k context in fp16 on one L20 48GB: "
+        "how many concurrent sequences?",
+    ],
+)
+def test_kv_heads_given_for_an_unnamed_model_are_the_ones_cached(assistant: Assistant, message: str) -> None:
+    """2 (K, V) x 28 layers x 4 KV heads x 128 x 2 bytes = 57,344 bytes = 56 KiB a token (not the 112 KiB of the
+    8 KV heads assumed when none are given); a 32,768-token sequence caches 1.88 GB."""
+    (answer,) = talk(assistant, message)
+    assert _call(answer, "inference_memory")["kv_heads"] == 4
+    assert output(answer, "inference_memory")["kv_bytes_per_token_per_gpu"] == 57_344
+
+
+def test_a_quote_written_with_w_buys_whole_machines_and_the_follow_up_runs_on_them(
+    assistant: Assistant,
+) -> None:
+    """ "110w" is 110万 (1.1M yuan) where a price is talked about: ¥20M / ¥1.1M = 18 servers, 144 H20s. "按你说的
+    配置" then trains on those 144: 6 x 7B x 1T tokens = 4.2e22 FLOPs / (144 x 148 TFLOPS x 40%) = 57 days."""
+    bought, timed = talk(
+        assistant,
+        "预算 2000w RMB，H20 8卡整机报价 110w 一台，能买几台？",
+        "按你说的配置，训 7B 1T tokens 要多久",
+    )
+    assert _call(bought, "budget_fit")["capex_per_server"] == 1_100_000
+    assert output(bought, "budget_fit")["gpus"] == 144
+    assert _call(timed, "training_compute")["gpus"] == 144
+    assert "57 天" in first_sentence(timed)
+
+
+def test_keeping_every_checkpoint_of_a_run_counts_them_all(assistant: Assistant) -> None:
+    """ "每 2000 步存一次，一共 4 万步，全留": 40,000 / 2,000 = 20 full checkpoints of a 70B run, 70B x 14 bytes
+    (BF16 weights + FP32 master and Adam moments) = 980 GB each: 19.6 TB of checkpoints."""
+    (answer,) = talk(
+        assistant, "70B 预训练，checkpoint 每 2000 步存一次，一共 4 万步，全留的话 checkpoint 要多少存储"
+    )
+    assert _call(answer, "storage")["checkpoints_retained"] == 20
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("PUE 1.5 机房 vs PUE 1.2 机房，1 MW IT 负载，电价 0.5 元/kWh，一年差多少钱?", "¥1,314,000"),
+        ("Colo A has PUE 1.5 and colo B PUE 1.2; 1 MW of IT load at 0.5 CNY/kWh, what's the yearly difference?",
+         "¥1,314,000"),
+    ],
+)  # fmt: skip
+def test_two_facilities_pues_lead_with_the_yearly_difference(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """PUE is facility energy over IT energy (The Green Grid): 1,000 kW x 8,760 h x (1.5 - 1.2) = 2,628 MWh a
+    year more at PUE 1.5; x ¥0.5 = ¥1,314,000."""
+    (answer,) = talk(assistant, message)
+    call = _call(answer, "power_cost")
+    assert (call["pue"], call["compare_pue"]) == (1.5, 1.2)
+    assert lead in answer.answer.split("\n\n")[0]

@@ -39,10 +39,25 @@ class PowerCostInput(ToolInput, PowerFields, MoneyFields):
         le=480,
         description="Circuit voltage (120 in a US office, 220-230 in China and Europe).",
     )
+    compare_pue: float | None = Field(
+        default=None,
+        ge=1,
+        le=3,
+        description="A second facility's PUE: the same load's yearly bill there, and the difference.",
+    )
 
 
 class PowerCostOutput(ToolOutput, PowerDraw):
     """Power at the wall, energy per year and its cost in USD and CNY."""
+
+    compare_pue: float | None = Field(default=None, description="The second facility's PUE, when given.")
+    compare_yearly_energy_cost: Money | None = Field(
+        default=None, description="The yearly bill at compare_pue, the same IT load and hours."
+    )
+    yearly_difference: Money | None = Field(
+        default=None,
+        description="Bill at compare_pue minus the bill at pue (negative: compare_pue is cheaper).",
+    )
 
     cost_over_years: Money | None = Field(default=None, description="The yearly cost x years, when given.")
     circuit_kw: float | None = Field(
@@ -75,6 +90,15 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         if inp.years
         else None
     )
+    compare = difference = None
+    if inp.compare_pue is not None:
+        # the same IT load and hours behind a second facility's PUE
+        other = _power(inp.model_copy(update={"pue": inp.compare_pue}), hw, catalog, fx, _Notes()).summary(fx)
+        compare = other.yearly_energy_cost
+        difference = Money(usd=round(compare.usd - yearly.usd, 2), cny=round(compare.cny - yearly.cny, 2))
+        notes.assumptions.append(
+            f"PUE {inp.compare_pue:g} instead of {draw.pue:g}: the same {draw.it_power_kw:g} kW of IT load and hours"
+        )
     circuit = fits = None
     if inp.circuit_amps:
         # a breaker carries 80% of its rating for loads running three hours or more (NEC 210.19(A)(1), 210.20(A))
@@ -94,6 +118,9 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         warnings=notes.warnings,
         sources=notes.sources,
         cost_over_years=over,
+        compare_pue=inp.compare_pue,
+        compare_yearly_energy_cost=compare,
+        yearly_difference=difference,
         circuit_kw=circuit,
         fits_circuit=fits,
         **dict(draw),

@@ -89,6 +89,24 @@ CLOUD_CASES = [
 ]  # fmt: skip
 
 
+def test_a_second_pue_prices_the_same_load_in_the_other_facility() -> None:
+    """The Green Grid's PUE is facility energy over IT energy (White Paper 49), so the same 1 MW of IT load all
+    year costs 1,000 kW x 8,760 h x PUE x tariff: at ¥0.5/kWh, ¥6,570,000 at PUE 1.5 and ¥5,256,000 at 1.2, a
+    difference of ¥1,314,000 a year (0.3 x 8,760 MWh x ¥500)."""
+    out = power_cost(
+        PowerCostInput(
+            gpu="h100-sxm", gpus=8, it_power_kw=1000, pue=1.5, compare_pue=1.2, utilization=1.0, electricity_price_per_kwh=0.5,
+            currency="CNY",
+        ),
+        CATALOG,
+    )  # fmt: skip
+    assert out.yearly_energy_cost.cny == pytest.approx(6_570_000)
+    assert out.compare_yearly_energy_cost is not None
+    assert out.compare_yearly_energy_cost.cny == pytest.approx(5_256_000)
+    assert out.yearly_difference is not None
+    assert out.yearly_difference.cny == pytest.approx(-1_314_000)
+
+
 @pytest.mark.parametrize(("payload", "gpu_hours", "usd", "cny"), CLOUD_CASES)
 def test_cloud_cost_arithmetic(payload: dict[str, Any], gpu_hours: float, usd: float, cny: float) -> None:
     out = cloud_cost(CloudCostInput(**payload), CATALOG)
