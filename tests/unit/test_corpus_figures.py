@@ -108,3 +108,26 @@ def test_a100_is_two_generations_old_in_the_checklist(lang: str, two: str) -> No
     assert years == sorted(years)
     assert len(set(years)) == 3
     assert two in article(lang, "selection-checklist")
+
+
+@pytest.mark.parametrize(
+    ("lang", "barred"), [("en", "include B200, B300 and GB200"), ("zh", "包括 B200、B300 和 GB200")]
+)
+def test_the_export_rule_limits_sort_the_catalogs_parts_as_the_faq_says(lang: str, barred: str) -> None:
+    """BIS rule effective 15 January 2026 (Morgan Lewis and Covington summaries): case-by-case review for chips
+    below a total processing performance of 21,000 and 6,500 GB/s of DRAM bandwidth, such as the H200 and the
+    MI325X. TPP = dense TFLOPS x operand bits (3A090 technical note), from the catalog: H200 1,979 x 8 = 15,831,
+    MI325X 2,615 x 8 = 20,919 (under both limits); B200, B300 and GB200 exceed both."""
+
+    def below(gpu: str) -> bool:
+        acc = CATALOG.accelerator(gpu)
+        assert acc.fp8_dense_tflops is not None
+        return acc.fp8_dense_tflops * 8 < 21_000 and acc.memory_bandwidth_gb_s < 6_500
+
+    assert below("h200")
+    assert below("mi325x")
+    assert not any(below(gpu) for gpu in ("b200", "b300", "gb200"))
+    text = article(lang, "faq")
+    assert "21,000" in text
+    assert "6,500 GB/s" in text
+    assert barred in text
