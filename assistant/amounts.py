@@ -59,6 +59,7 @@ _MONEY = flags(
 )
 # the words around "110w" that make it money (万 yuan): "报价 110w 一台", "预算2000w", "每台 95w"
 _W_PRICE = flags(r"报价|预算|价格|售价|单价|总价|花了?|卖|买|租|成本|每台|一台|\|\s*(?:一|每)\s*台")
+_PER_CARD_MONTH_BEFORE = flags(r"(?:每|一)\s*(?:卡|张卡?)\s*(?:每|一)\s*个?月\s*$")
 _W_WATTS = flags(r"功耗|功率|tdp|电源|psu|瓦|供电|满载|散热")
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
@@ -271,6 +272,8 @@ def money_mentions(text: str) -> list[Money]:
                 )
                 if not _W_PRICE.search(around) or _W_WATTS.search(around):
                     continue  # "4090 450w", "每台功耗 700w": watts
+                if _PER_CARD_MONTH_BEFORE.search(text[max(0, match.start() - 10) : match.start()]):
+                    continue  # "租一卡一月 1.2w": a rent per card-month, read with the other rents per card
                 mult = "万"
         else:
             number, mult, unit = match.group("d"), None, None

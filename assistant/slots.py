@@ -428,6 +428,10 @@ class Slots(BaseModel):
             carried["tp_options"] = []  # "and TP 8?": that size alone
         if "utilization" in stated:
             carried["utilization_options"] = []  # "and at 40%?": that utilisation alone
+        if stated.get("precision") == "fp8" and "mfu" not in stated and earlier.precision != "fp8":
+            # "and with FP8?" after a BF16 run at 40% MFU: that MFU was of the BF16 peak; at the FP8 peak the
+            # planned MFU is lower (FP8 seldom doubles the speed), so the FP8 default replaces it
+            carried["mfu"] = None
         if stated.get("cloud_on_demand"):
             # "but on-demand is $3.50, we'd pay only for what we use": no longer a reservation
             carried["cloud_committed"] = False
@@ -1113,7 +1117,7 @@ _NOT_A_DEADLINE = flags(
 _KEPT_FOR = flags(r"(?:keep|kept|retain\w*|stored?|held|保留|保存)\b[^.;?。？]{0,30}?\bfor\s*\S+\s*\S+$")
 # a monthly rent per card: "每卡每月6000", "每张卡一个月 5000 元", "$1,500 per GPU per month", "$1.5k/gpu/month"
 _PER_CARD_MONTH = flags(
-    rf"(?:每卡|每张卡?|单卡)\s*(?:每|一)\s*(?:个)?月\s*(?:租金|费用|价格)?\s*(?:是|为|按|要)?\s*[¥￥]?\s*{AMOUNT}\s*(?:元|块)?(?!\s*(?:%|度|kw|小时|h\b))"
+    rf"(?:每卡|每张卡?|单卡|一卡|一张卡?)\s*(?:每|一)\s*(?:个)?月\s*(?:租金|费用|价格)?\s*(?:是|为|按|要)?\s*[¥￥]?\s*{AMOUNT}\s*(w|万)?\s*(?:元|块)?(?!\s*(?:%|度|kw|小时|h\b))"
     rf"|[$¥]\s*{AMOUNT}\s*(?:/|per|a|每)\s*(?:gpu|card|卡)\s*(?:/|per|a|每)\s*(?:month|mo\b|月)"
 )
 # a bare price per GPU-hour said of the cloud: "what if cloud drops to 1.80", "云上降到12呢"
@@ -3232,7 +3236,9 @@ class SlotExtractor:
         if slots.cloud_price_per_gpu_hour is None and (match := _PER_CARD_MONTH.search(text)):
             # "包月 每卡每月6000", "$1,500 per GPU per month": a rent paid whether used or not, per hour of the month
             currency = "USD" if "$" in match.group(0) else "CNY" if chinese_text else "USD"
-            slots.cloud_price_per_gpu_hour = to_number(_group(match, 1, 2) or "0") * 12 / 8760
+            # ("租一卡一月 1.2w": 1.2万 yuan a card a month)
+            wan = 10_000 if match.group(2) else 1
+            slots.cloud_price_per_gpu_hour = to_number(_group(match, 1, 3) or "0") * wan * 12 / 8760
             slots.cloud_price_currency, slots.cloud_committed = currency, True
         elif slots.cloud_price_per_gpu_hour is None and (match := _BARE_CLOUD_PRICE.search(text)):
             # "what if cloud drops to 1.80", "云上降到12呢": a bare price per GPU-hour, in the message's currency

@@ -257,3 +257,28 @@ def test_two_facilities_pues_lead_with_the_yearly_difference(
     call = _call(answer, "power_cost")
     assert (call["pue"], call["compare_pue"]) == (1.5, 1.2)
     assert lead in answer.answer.split("\n\n")[0]
+
+
+def test_prices_written_with_w_rent_per_card_month_and_buy_per_machine(assistant: Assistant) -> None:
+    """ "租一卡一月 1.2w": ¥12,000 a card a month, paid whether used or not: 8 x 12,000 x 36 = ¥3,456,000 over 3
+    years; "买一台 8 卡 240w": ¥2.4M, the machine's price (the catalog's missing H800 price is no obstacle)."""
+    (answer,) = talk(
+        assistant, "H800 租一卡一月 1.2w（含电），买一台 8 卡 240w 用三年，电 0.8 一度、PUE 1.3，哪个划算"
+    )
+    call = _call(answer, "tco")
+    assert call["capex_per_server"] == 2_400_000
+    assert output(answer, "tco")["totals"]["cloud"]["cny"] == pytest.approx(3_456_000, rel=1e-4)  # type: ignore[index]
+    assert "购买最划算" in first_sentence(answer)
+
+
+def test_fp8_after_a_bf16_mfu_is_planned_below_twice_the_speed(assistant: Assistant) -> None:
+    """The 40% MFU given for BF16 is of the BF16 peak; FP8 end to end is seldom 2x (NVIDIA's Transformer Engine
+    results run 1.3-1.5x), so the FP8 run is planned at 30% of the FP8 peak: 1,979 x 0.30 = 594 TFLOPS a GPU,
+    1.5x BF16's 989 x 0.40 = 396: 41.1 days become 27.4, not 20.6."""
+    _, fp8 = talk(
+        assistant,
+        "Pretraining an 8B model on 15T tokens on 512 H100s at 40% MFU: how long?",
+        "and with FP8?",
+    )
+    call = _call(fp8, "training_compute")
+    assert (call["precision"], call["mfu"]) == ("fp8", 0.3)
