@@ -40,8 +40,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["extra_share"] = share  # "再加15%网络存储": on top of the machines
     if slots.years:
         payload["months"] = round(slots.years * 12, 2)  # "amortize over 4 years": 48 months
-        if per_item:
-            payload["gpus_per_item"] = per_item
+    if per_item:
+        payload["gpus_per_item"] = per_item  # what each GPU costs, and per GPU-hour when amortised
     return Plan(tool="quote", payload=payload)
 
 
@@ -82,7 +82,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if count == 1 and not share:
             en = f"{_unit(i)} is **{money(o['total'], first)}** at {rate} CNY per USD."
             zh = f"{_unit(i)} 约合 **{money(o['total'], first)}**（汇率按 {rate} 计）。"
+    gpus = count * (i.get("gpus_per_item") or 0)
+    if gpus > 1 and not o.get("per_month"):
+        # "and per GPU?": the quote over the GPUs it buys
+        each = {k: v / gpus for k, v in o["total"].items()}
+        en += f" Per GPU: **{money(each, first)}** ({num(gpus)} GPUs)."
+        zh += f"折合每卡 **{money(each, first)}**（共 {num(gpus)} 张）。"
     rows = [Row(en="Total", zh="合计", value=money(o["total"], first))]
+    if gpus > 1:
+        rows.append(
+            Row(en="Per GPU", zh="每卡", value=money({k: v / gpus for k, v in o["total"].items()}, first))
+        )
     if o.get("per_month"):
         rows.append(Row(en="Per month", zh="每月", value=money(o["per_month"], first)))
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)

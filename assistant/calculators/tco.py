@@ -156,8 +156,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 )
             )
         elif slots.lease_is_rental and not slots.lease_all_in:
-            # a rented machine is the provider's: its support and spares are in the rent
+            # a rented machine is the provider's: its support and spares are in the rent, and the rent runs for
+            # as long as the machine is used, not for a lease's term
             payload["lease_includes_maintenance"] = True
+            payload["lease_term_months"] = min(
+                120, round(payload.get("months") or payload.get("years", 3) * 12)
+            )
             assumptions.append(
                 assumed(
                     "the rent includes the machine's maintenance (it is the provider's)",

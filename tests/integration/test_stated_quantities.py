@@ -282,3 +282,21 @@ def test_fp8_after_a_bf16_mfu_is_planned_below_twice_the_speed(assistant: Assist
     )
     call = _call(fp8, "training_compute")
     assert (call["precision"], call["mfu"]) == ("fp8", 0.3)
+
+
+def test_a_quote_converted_also_says_what_each_gpu_costs(assistant: Assistant) -> None:
+    """¥2,350,000 for an 8-GPU server at the catalog's 7.02 CNY per USD: $334,758, and $41,845 (¥293,750) per
+    GPU, the figure asked."""
+    (answer,) = talk(
+        assistant, "供应商 quote 是 2,350,000 元 per 8×H800 server. What's that in USD, and per GPU?"
+    )
+    lead = answer.answer.split("\n\n")[0]
+    assert "$334,758" in lead
+    assert "$41,845" in lead
+
+
+def test_a_monthly_rent_runs_for_the_whole_period_compared(assistant: Assistant) -> None:
+    """A machine rented at ¥80,000 a month for 5 years is paid 60 times (¥4.8M), not for a 36-month lease term
+    after which a leased machine is owned."""
+    (answer,) = talk(assistant, "租一台8卡H800 月租8万，买的话230万一台，用5年，哪个划算")
+    assert _call(answer, "tco")["lease_term_months"] == 60
