@@ -1566,7 +1566,7 @@ _SWITCH_PORTS = flags(
 # a named switch model: its ports and their speed, from the vendors' datasheets (NVIDIA Quantum-2 QM9700/QM9790:
 # 64 x 400 Gb/s NDR; Quantum QM8700/QM8790: 40 x 200 Gb/s HDR; Quantum-X800 Q3400: 144 x 800 Gb/s XDR;
 # Spectrum-4 SN5600: 64 x 800GbE; SN5400: 64 x 400GbE; SN4700: 32 x 400GbE; all as of 2025)
-_SWITCH_MODELS = {"qm97": (64, 400), "qm87": (40, 200), "q3400": (144, 800), "quantum-x800": (144, 800),
+_SWITCH_MODELS = {"qm97": (64, 400), "qm87": (40, 200), "q3400": (144, 800), "quantumx800": (144, 800),
                   "sn5600": (64, 800), "sn5400": (64, 400), "sn4700": (32, 400)}  # fmt: skip
 _SWITCH_MODEL = flags(
     r"\b(qm\s*97|qm\s*87)[09]0\b|\b(q\s*3400|quantum[- ]x800|sn\s*5600|sn\s*5400|sn\s*4700)\b"
@@ -3087,7 +3087,7 @@ class SlotExtractor:
             slots.switch_ports = int(_group(match, 1, 2, 3, 4) or "64")
         if match := _SWITCH_MODEL.search(text):
             # "fat tree with QM9700 (64 NDR ports)": the named switch's radix and port speed
-            ports, speed = _SWITCH_MODELS[re.sub(r"\s+", "", _group(match, 1, 2) or "").lower()]
+            ports, speed = _SWITCH_MODELS[re.sub(r"[\s-]+", "", _group(match, 1, 2) or "").lower()]
             slots.switch_ports, slots.switch_gbps = slots.switch_ports or ports, speed
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100

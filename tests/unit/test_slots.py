@@ -355,6 +355,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         "电价0.6元/度，8卡H100一年电费多少？",
         {"electricity_price_per_kwh": 0.6, "gpu": "h100-sxm", "gpu_count": 8},
     ),
+    # named switches: their radix and port speed, however the model is spelled (vendor datasheets)
+    ("fat tree on QM9700 switches for 64 nodes", {"switch_ports": 64, "switch_gbps": 400}),
+    ("Quantum X800 switches for 64 nodes", {"switch_ports": 144, "switch_gbps": 800}),
+    ("交换机用 SN5600，32台服务器", {"switch_ports": 64, "switch_gbps": 800}),
+    ("报价 110w 一台 8卡H20", {"server_price": 1_100_000.0, "server_price_currency": "CNY"}),
 ]
 
 # Things that must NOT be read as slots.
@@ -378,6 +383,9 @@ NEGATIVE: list[tuple[str, list[str]]] = [
     ("2万亿token", ["budget"]),
     ("$0.09/kWh electricity", ["budget", "cloud_price_per_gpu_hour"]),
     ("in 3 months", ["years"]),
+    # "450w" beside a card or a power word is watts, never 450万 yuan
+    ("4090 功耗 450w 一张", ["budget", "server_price", "gpu_price"]),
+    ("一台8卡4090 整机 3500w功耗", ["budget", "server_price"]),
 ]
 
 
