@@ -219,23 +219,15 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["capex_per_server"] = amount_in(
             slots.server_price, slots.server_price_currency, payload["currency"], catalog
         )
-        if slots.resale_amount and slots.residual_share is None:
-            # "三年后能卖60万": the amount as a share of what the servers cost
-            machines = slots.servers or -(-payload["gpus"] // (slots.gpus_per_node or GPUS_PER_NODE))
-            resale = amount_in(slots.resale_amount, slots.resale_currency, payload["currency"], catalog)
-            share = resale / (payload["capex_per_server"] * machines)
-            if 0 < share < 1:
-                payload["residual_share"] = share
-                assumptions.append(
-                    assumed(
-                        f"resale {num(resale)} at the end = {share:.1%} of {machines} x {num(payload['capex_per_server'])}",
-                        f"期末转售 {num(resale)} = {machines} × {num(payload['capex_per_server'])} 的 {share:.1%}",
-                    )
-                )
         if slots.budget_all_in and not (slots.network_storage_cost or slots.network_share is not None):
             # "quote $2.6M for 8 nodes incl. networking and storage": nothing to add for the fabric
             payload["network_storage_share"] = 0.0
             assumptions.append(assumed("the quote includes the network and storage", "报价已含网络和存储"))
+    if slots.resale_amount and slots.residual_share is None:
+        # "三年后能卖60万": what the hardware fetches at the end, as an amount
+        payload["resale_value"] = amount_in(
+            slots.resale_amount, slots.resale_currency, payload["currency"], catalog
+        )
     if slots.network_share is not None and not slots.network_storage_cost:
         payload["network_storage_share"] = (
             slots.network_share

@@ -596,6 +596,13 @@ RULES: list[Rule] = [
         "不计残值、购置的融资成本、通胀和折现；期内价格不变",
     ),
     rule(
+        rf"resale value (?P<value>{NUMBER}) (?P<cur>USD|CNY) at the end \(given\); no financing cost on a purchase, "
+        "inflation or discounting; prices stay flat over the period",
+        lambda g: (
+            f"期末按 {'¥' if g['cur'] == 'CNY' else '$'}{g['value']} 转售（用户给定）；不计购置的融资成本、通胀和折现；期内价格不变"
+        ),
+    ),
+    rule(
         rf"resale value (?P<share>{NUMBER})% of capex at the end \(given\); no financing cost on a purchase, "
         "inflation or discounting; prices stay flat over the period",
         "期末残值按购置成本的 {share}% 计（用户给定）；不计购置的融资成本、通胀和折现；期内价格不变",

@@ -355,6 +355,10 @@ RULES: list[Rule] = [
         "capex_total 和 capex_per_gpu 只给其中一个",
     ),
     rule(
+        r"input: give resale_value or residual_share, not both",
+        "resale_value 和 residual_share 只给其中一个",
+    ),
+    rule(
         r"input: give cloud_per_month or cloud_price_per_gpu_hour, not both",
         "cloud_per_month 和 cloud_price_per_gpu_hour 只给其中一个",
     ),

@@ -299,6 +299,7 @@ TARGETED: list[Payload] = [
     ("serving_estimate", {"model": "llama-3-70b", "gpu": "h100-sxm", "requests_per_second": 50, "weight_precision": "fp8"}),
     ("serving_estimate", {"model": "mixtral-8x7b", "gpu": "h100-sxm", "requests_per_second": 5, "batch_size": 8}),
     ("gpus_for_deadline", {"params_b": 30, "tokens_b": 1200, "gpu": "h100-sxm", "mfu": 0.38, "deadline_days": 45, "goodput": 0.9}),
+    ("tco", {"gpu": "h800", "gpus": 8, "currency": "CNY", "capex_per_server": 2_200_000, "resale_value": 600_000}),
     ("power_cost", {"gpu": "h100-sxm", "gpus": 8, "it_power_kw": 1000, "pue": 1.5, "compare_pue": 1.2, "electricity_price_per_kwh": 0.5, "currency": "CNY"}),
     ("serving_estimate", {"model": "llama-3.1-70b", "gpu": "l40s", "requests_per_second": 3, "prompt_tokens": 4000, "ttft_ms": 500}),
     ("serving_estimate", {"model": "llama-3.1-70b", "gpu": "l40s", "requests_per_second": 3, "prompt_tokens": 4000, "ttft_ms": 300}),

@@ -166,6 +166,7 @@ INVALID: list[Payload] = [
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "cloud_per_month": 1e5, "cloud_price_per_gpu_hour": 2.5}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "lease_per_month": 1e5, "lease_rate_per_month": 0.03}),
     ("tco", {"gpu": "h100-sxm", "gpus": 8, "lease_per_month": 1e5, "lease_apr": 0.08}),
+    ("tco", {"gpu": "h100-sxm", "gpus": 8, "resale_value": 1e5, "residual_share": 0.2}),
 ]  # fmt: skip
 
 # Chinese questions whose calculation fails through the real Router and ToolBox

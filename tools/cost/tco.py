@@ -156,6 +156,13 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         le=1,
         description="Resale value of the bought hardware at the end of the period, as a share of capex.",
     )
+    resale_value: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e11,
+        description="What the bought hardware sells for at the end of the period, in `currency` (instead of a "
+        "share of capex).",
+    )
     cloud_price_per_gpu_hour: float | None = Field(
         default=None,
         gt=0,
@@ -178,6 +185,8 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     def _check_overrides(self) -> TcoInput:
         if self.capex_total is not None and self.capex_per_gpu is not None:
             raise ValueError("give capex_total or capex_per_gpu, not both")
+        if self.resale_value is not None and self.residual_share:
+            raise ValueError("give resale_value or residual_share, not both")
         if self.cloud_per_month is not None and self.cloud_price_per_gpu_hour is not None:
             raise ValueError("give cloud_per_month or cloud_price_per_gpu_hour, not both")
         if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
@@ -539,7 +548,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     # a reserved or committed price is paid for every hour of the term; on-demand only for the hours used
     billed_hours = hw.gpus * HOURS_PER_YEAR if inp.cloud_committed else used_hours
     cloud_year = billed_hours * cloud_price
-    residual = inp.residual_share * capex  # sold at the end of the period
+    # sold at the end of the period: for the amount given, or a share of capex
+    residual = fx.to_usd(inp.resale_value) if inp.resale_value is not None else inp.residual_share * capex
     totals = {
         "buy": capex + years * buy_opex - residual,
         "lease": lease_month * lease_paid + years * lease_opex,
@@ -617,7 +627,10 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     if hw.gpus != hw.installed_gpus:
         notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
     notes.assumptions += [
-        f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost on a purchase, "
+        f"resale value {inp.resale_value:,.0f} {inp.currency} at the end (given); no financing cost on a purchase, "
+        "inflation or discounting; prices stay flat over the period"
+        if inp.resale_value is not None
+        else f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost on a purchase, "
         "inflation or discounting; prices stay flat over the period"
         if residual
         else "no resale value, financing cost on a purchase, inflation or discounting; prices stay flat over the "

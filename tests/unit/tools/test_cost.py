@@ -184,6 +184,18 @@ def test_tco_arithmetic() -> None:
     assert out.per_used_gpu_hour.cloud.usd == pytest.approx(5, rel=REL)
 
 
+def test_a_resale_amount_comes_off_the_purchase_as_given() -> None:
+    """Four servers at ¥1,000,000 plus the 10% network-and-storage share: ¥4,400,000 of capex. Sold for ¥800,000 at
+    the end, the buy total falls by exactly ¥800,000, not by the same share of the network too (800,000 / 4,000,000
+    = 20% of capex would be ¥880,000)."""
+    base = {"gpu": "h800", "gpus": 32, "currency": "CNY", "capex_per_server": 1_000_000, "utilization": 1.0}
+    sold = tco(TcoInput(resale_value=800_000, **base), CATALOG)  # type: ignore[arg-type]
+    kept = tco(TcoInput(**base), CATALOG)  # type: ignore[arg-type]
+    assert sold.resale is not None
+    assert sold.resale.cny == pytest.approx(800_000)
+    assert kept.totals.buy.cny - sold.totals.buy.cny == pytest.approx(800_000)
+
+
 def test_tco_with_no_cloud_price_says_nothing_of_the_cloud() -> None:
     """The hand case on an H800, a card the catalog rents nowhere, with no cloud price given: buying (144,528)
     against leasing (70,128) only; the verdict names no cloud total and no break-even with it."""
