@@ -82,17 +82,15 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if count == 1 and not share:
             en = f"{_unit(i)} is **{money(o['total'], first)}** at {rate} CNY per USD."
             zh = f"{_unit(i)} 约合 **{money(o['total'], first)}**（汇率按 {rate} 计）。"
-    gpus = count * (i.get("gpus_per_item") or 0)
-    if gpus > 1 and not o.get("per_month"):
-        # "and per GPU?": the quote over the GPUs it buys
-        each = {k: v / gpus for k, v in o["total"].items()}
-        en += f" Per GPU: **{money(each, first)}** ({num(gpus)} GPUs)."
-        zh += f"折合每卡 **{money(each, first)}**（共 {num(gpus)} 张）。"
     rows = [Row(en="Total", zh="合计", value=money(o["total"], first))]
+    gpus = count * (i.get("gpus_per_item") or 0)
     if gpus > 1:
-        rows.append(
-            Row(en="Per GPU", zh="每卡", value=money({k: v / gpus for k, v in o["total"].items()}, first))
-        )
+        # "and per GPU?": the quote over the GPUs it buys
+        each = money({k: v / gpus for k, v in o["total"].items()}, first)
+        rows.append(Row(en="Per GPU", zh="每卡", value=each))
+        if not o.get("per_month"):
+            en += f" Per GPU: **{each}** ({num(gpus)} GPUs)."
+            zh += f"折合每卡 **{each}**（共 {num(gpus)} 张）。"
     if o.get("per_month"):
         rows.append(Row(en="Per month", zh="每月", value=money(o["per_month"], first)))
     return Summary(headline_en=en, headline_zh=zh, inputs=[], results=rows)

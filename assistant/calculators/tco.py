@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assistant.calculators.common import (
@@ -27,7 +28,7 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from tools.common import HOURS_PER_YEAR
-from tools.cost import MONTHS_PER_YEAR
+from tools.cost import MONTHS_PER_YEAR, TcoInput
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -159,9 +160,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             # a rented machine is the provider's: its support and spares are in the rent, and the rent runs for
             # as long as the machine is used, not for a lease's term
             payload["lease_includes_maintenance"] = True
-            payload["lease_term_months"] = min(
-                120, round(payload.get("months") or payload.get("years", 3) * 12)
+            period = (
+                payload.get("months") or payload.get("years", TcoInput.model_fields["years"].default) * 12
             )
+            payload["lease_term_months"] = math.ceil(
+                period
+            )  # never short of the period (the input caps it at 120)
             assumptions.append(
                 assumed(
                     "the rent includes the machine's maintenance (it is the provider's)",
