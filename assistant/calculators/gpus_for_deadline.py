@@ -6,6 +6,7 @@ from typing import Any
 
 from assistant.calculators.common import (
     ASK_TOKENS,
+    GPUS_PER_NODE,
     Assumed,
     Calculator,
     Plan,
@@ -47,6 +48,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     w = o["workload"]
     model, gpu, rng = model_name(i, o), w["gpu"], o["gpus_range"]
     days = i["deadline_days"]
+    per_node = i.get("gpus_per_node", GPUS_PER_NODE)
     # "overnight (10 hours)" reads in hours
     within_en = f"{num(days * 24)} hours" if days < 2 else f"{num(days)} days"
     within_zh = f"{num(days * 24)} 小时" if days < 2 else f"{num(days)} 天"
@@ -57,12 +59,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     train_zh = {"full": "全参微调完", "lora": "LoRA 微调完", "qlora": "QLoRA 微调完"}.get(kind, "训完")
     en = (
         f"To {train_en} {model} on {num(w['tokens_b'])}B tokens within {within_en} you need "
-        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of {i.get('gpus_per_node', 8)}) "
+        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of {per_node}) "
         f"at {pct(i.get('mfu', 0.4))} MFU; {span(rng['low'], rng['high'])} GPUs across the MFU range."
     )
     zh = (
         f"要在 {within_zh}内{train_zh} {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
-        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 {i.get('gpus_per_node', 8)} 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
+        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 {per_node} 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
     )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{num(w['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i['deadline_days'])} d"), Row(en="GPU", zh="GPU", value=gpu)]  # fmt: skip
