@@ -23,6 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, mod
 
 CATALOG_DIR = Path(__file__).parent / "catalog"
 
+# a bound that catches a typo, not a product limit: the largest single-system scale-up domains announced are
+# thousands of accelerators (a TPU7x pod is 9,216 chips)
+MAX_ACCELERATORS_PER_SYSTEM = 16_384
+
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$", max_length=64)]
 Positive = Annotated[float, Field(gt=0)]
 
@@ -47,7 +51,14 @@ class Entry(BaseModel):
     notes: str = Field(default="", description="Caveats a buyer should know (configurable TDP, ...).")
 
 
-Vendor = Literal["NVIDIA", "AMD", "Intel", "Google", "AWS", "Huawei"]
+# China-market makers beside Huawei: Cambricon (MLU), Kunlunxin (Baidu's XPU) and Hygon (DCU)
+Vendor = Literal["NVIDIA", "AMD", "Intel", "Google", "AWS", "Huawei", "Cambricon", "Kunlunxin", "Hygon"]
+
+# the FP8/BF16 dense ratio each maker's data sheet shows: NVIDIA and AMD tensor cores run FP8 at twice BF16, so a
+# ratio near 1 means one of the two is a 2:4-sparse headline figure; Gaudi's MME runs FP8 at the BF16 rate, and so
+# do the TPUs before Ironwood; Trainium3's MXFP8 runs at 3.75 times its BF16 (AWS: 2,517 against 671)
+_FP8_RATIO: dict[str, tuple[float, float]] = {"Intel": (0.95, 2.5), "Google": (0.95, 2.5), "AWS": (1.5, 4.0)}
+_FP8_RATIO_DEFAULT = (1.5, 2.5)
 
 
 class ProseZh(BaseModel):
@@ -105,14 +116,12 @@ class Accelerator(Entry):
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Accelerator:
-        # NVIDIA and AMD tensor cores run FP8 at twice the BF16 rate, so a ratio near 1 means one of the
-        # two is a 2:4-sparse headline figure. Gaudi's MME runs FP8 at the BF16 rate, so 1 is right there.
         if self.fp8_dense_tflops and self.bf16_dense_tflops:
             ratio = self.fp8_dense_tflops / self.bf16_dense_tflops
-            low = 0.95 if self.vendor in {"Intel", "Google"} else 1.5
-            if not low <= ratio <= 2.5:
+            low, high = _FP8_RATIO.get(self.vendor, _FP8_RATIO_DEFAULT)
+            if not low <= ratio <= high:
                 raise ValueError(
-                    f"FP8/BF16 dense ratio {ratio:.2f} is outside {low}-2.5: one of the two is likely sparse"
+                    f"FP8/BF16 dense ratio {ratio:.2f} is outside {low}-{high}: one of the two is likely sparse"
                 )
         return self
 
@@ -123,13 +132,19 @@ class Accelerator(Entry):
 
 
 class Server(Entry):
-    """A reference server (an 8-GPU DGX/HGX node or an OEM platform)."""
+    """A reference server: an 8-GPU DGX/HGX node, an OEM platform, or a rack-scale system sold as one unit
+    (GB200/GB300 NVL72, Huawei CloudMatrix 384), whose figures are then per system."""
 
     name: str
     vendor: str
     aliases: list[str] = Field(default_factory=list)
     accelerator_id: Slug = Field(description="Id of the accelerator in accelerators.yaml.")
-    accelerator_count: int = Field(ge=1, le=72)
+    accelerator_count: int = Field(
+        ge=1,
+        le=MAX_ACCELERATORS_PER_SYSTEM,
+        description="Accelerators in one node or rack-scale system (8 for a DGX, 72 for an NVL72, 384 for a "
+        "CloudMatrix 384).",
+    )
     cpu: str = Field(description="CPU model and count, e.g. '2x Intel Xeon Platinum 8480C'.")
     cpu_cores_total: int = Field(ge=1)
     ram_gb: Positive = Field(description="Host system memory, GB.")
