@@ -195,3 +195,37 @@ def test_a_verdict_beside_figures_asked_is_said_once(assistant: Assistant) -> No
     answer = assistant.ask("h20 memory and bf16 tflops? and is it worth it for training vs the h100")
     paragraphs = [p for p in answer.answer.split("\n\n") if p.strip()]
     assert len(paragraphs) == len(set(paragraphs)), answer.answer[:800]
+
+
+# Issue 13 coverage: every card added is asked by a name people write, in each language, and answers with its own
+# figure from the catalog (bold in the first sentence) and cites its own catalog entry among its sources.
+ADDED_CARDS = [
+    ("gb300", "memory_gb", "en", "How much memory does a GB300 have?"),
+    ("gb300", "fp8_dense_tflops", "zh", "GB300的FP8算力是多少"),
+    ("h200-nvl", "memory_bandwidth_gb_s", "en", "What is the memory bandwidth of the H200 NVL?"),
+    ("h200-nvl", "tdp_w", "zh", "H200 NVL功耗多少"),
+    ("gh200", "bf16_dense_tflops", "en", "GH200 bf16 tflops"),
+    ("gh200", "memory_gb", "zh", "GH200显存多大？"),
+    ("gh200-144gb", "memory_bandwidth_gb_s", "en", "GH200 144GB memory bandwidth?"),
+    ("gh200-144gb", "memory_bandwidth_gb_s", "zh", "GH200 144GB的显存带宽是多少"),
+    ("mi350x", "tdp_w", "en", "What is the TDP of the MI350X?"),
+    ("mi350x", "memory_bandwidth_gb_s", "zh", "MI350X的显存带宽是多少"),
+    ("tpu7x", "memory_bandwidth_gb_s", "en", "What is the memory bandwidth of Ironwood?"),
+    ("tpu7x", "memory_gb", "zh", "TPU v7的显存多大？"),
+    ("trainium3", "fp8_dense_tflops", "en", "Trainium3 FP8 TFLOPS?"),
+    ("trainium3", "memory_bandwidth_gb_s", "zh", "Trn3显存带宽多少"),
+]
+
+
+@pytest.mark.parametrize(("card", "field", "lang", "question"), ADDED_CARDS)
+def test_an_added_card_answers_with_its_own_figure_and_cites_its_entry(
+    assistant: Assistant, card: str, field: str, lang: str, question: str
+) -> None:
+    answer = assistant.ask(question)
+    first = first_sentence(answer)
+    value = float(getattr(default_catalog().accelerator(card), field))
+    assert answer.language == lang, question
+    assert shows(value, first), (question, value, first)
+    assert card in [c.section for c in answer.citations], [c.section for c in answer.citations]
+    if lang == "zh":
+        assert not _ENGLISH_PHRASE.search(first), first
