@@ -19,6 +19,7 @@ from api.schemas import ERROR_RESPONSES, error_responses
 from api.slack.bot import ListenerPool, build_slack_app
 from assistant.service import Assistant
 from assistant.settings import Settings, get_settings
+from assistant.version import VERSION
 
 logger = logging.getLogger(__name__)
 # how long a stopping service waits for Slack answers it has begun
@@ -50,11 +51,13 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         if not app.state.slack_listeners.wait_idle(timeout=SHUTDOWN_GRACE_S):
             logger.warning("stopping with Slack answers still in flight after %s s", SHUTDOWN_GRACE_S)
         app.state.slack_listeners.shutdown(wait=False)
+        ready.memory.close()
 
     app = FastAPI(
         title="advisor",
         summary="Choose servers for training large language models.",
-        version="0.1.0",
+        version=VERSION,
+        description=f"Version {VERSION}; embedding model `{settings.embedding.model}`.",
         lifespan=lifespan,
         # without API keys, requests not addressed to localhost (or cross-site changes) are refused
         responses=error_responses(403),

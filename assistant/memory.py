@@ -18,6 +18,7 @@ import os
 import sqlite3
 import threading
 import uuid
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -112,6 +113,10 @@ class ConversationStore(Protocol):
         """Read and write once; ``StorageError`` when the store cannot serve a chat."""
         ...
 
+    def close(self) -> None:
+        """Release connections at shutdown; a later use may open them again."""
+        ...
+
     def save_feedback(
         self,
         conversation_id: str,
@@ -158,6 +163,13 @@ _TURNS = (
 )
 
 
+def _close_all(opened: list[sqlite3.Connection], lock: threading.Lock) -> None:
+    with lock:
+        connections, opened[:] = list(opened), []
+    for db in connections:
+        db.close()
+
+
 class SqliteStore:
     """Conversations in one SQLite file; each turn is one transaction, so a crash never half-saves a turn.
 
@@ -170,6 +182,10 @@ class SqliteStore:
         self._path = path
         self._history = history
         self._local = threading.local()
+        # every connection any thread opened, so close() (or the store being collected) closes them all
+        self._opened: list[sqlite3.Connection] = []
+        self._opened_lock = threading.Lock()
+        weakref.finalize(self, _close_all, self._opened, self._opened_lock)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._connect()
@@ -183,11 +199,13 @@ class SqliteStore:
         if held is not None and held[1] == current and current is not None:
             return held[0]
         if held is not None:
-            held[0].close()
+            self._forget(held[0])
             logger.warning(
                 "the conversation database %s was removed or replaced; opening it anew", self._path
             )
-        db = sqlite3.connect(self._path, timeout=10, isolation_level=None)
+        # each connection is used only by the thread that opened it (``_local``); check_same_thread is off
+        # so that close() may close it from another thread at shutdown
+        db = sqlite3.connect(self._path, timeout=10, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=10000")
@@ -200,7 +218,20 @@ class SqliteStore:
             db.close()
             raise
         self._local.held = (db, _identity(self._path))
+        with self._opened_lock:
+            self._opened.append(db)
         return db
+
+    def _forget(self, db: sqlite3.Connection) -> None:
+        with self._opened_lock:
+            if db in self._opened:
+                self._opened.remove(db)
+        db.close()
+
+    def close(self) -> None:
+        """Close every thread's connection (at shutdown); a later use opens a new one."""
+        _close_all(self._opened, self._opened_lock)
+        self._local = threading.local()
 
     @contextmanager
     def _storage(self, action: str) -> Iterator[sqlite3.Connection]:

@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def client(settings: Settings, assistant: Assistant) -> Iterator[TestClient]:
 
 
 def _turns(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         return int(db.execute("SELECT COUNT(*) FROM turns").fetchone()[0])
 
 
@@ -91,7 +92,7 @@ def test_a_database_corrupted_while_running_is_a_503_and_not_ready(
 ) -> None:
     assert client.post("/v1/chat", json={"message": QUESTION}).status_code == 200
     path = settings.conversations_path
-    with sqlite3.connect(path) as db:  # move every page from the write-ahead log into the file ...
+    with closing(sqlite3.connect(path)) as db:  # move every page from the write-ahead log into the file ...
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     with path.open("r+b") as f:  # ... and overwrite it in place: the open connection now reads junk
         f.write(b"junk" * (path.stat().st_size // 4))

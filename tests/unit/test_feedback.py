@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -46,8 +47,8 @@ def test_a_later_vote_replaces_the_earlier_one(store: SqliteStore) -> None:
     feedback = store.get(conversation.id).turns[0].feedback
     assert feedback is not None
     assert (feedback.rating, feedback.comment) == ("down", "")
-    db = sqlite3.connect(store._path)
-    assert db.execute("SELECT COUNT(*) FROM feedback").fetchone() == (1,)
+    with closing(sqlite3.connect(store._path)) as db:
+        assert db.execute("SELECT COUNT(*) FROM feedback").fetchone() == (1,)
 
 
 @pytest.mark.parametrize(
