@@ -9,7 +9,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from pydantic import ValidationError
@@ -21,7 +21,13 @@ from rich.table import Table
 
 from assistant.errors import AdvisorError, InvalidInput
 from assistant.settings import ConversationSettings, Settings, get_settings
+from assistant.version import VERSION
 from knowledge.indexing import IndexStats
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+
+    from assistant.service import Assistant
 
 app = typer.Typer(
     name="advisor",
@@ -49,7 +55,9 @@ def _quiet_libraries() -> None:
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged PDF is reported once, as a file error
 
 
-def _run_ingest(settings: Settings, paths: list[Path] | None, *, rebuild: bool) -> IndexStats:
+def _run_ingest(
+    settings: Settings, paths: list[Path] | None, *, rebuild: bool, embeddings: Embeddings | None = None
+) -> IndexStats:
     """Index with a progress bar on a terminal, or a line per batch in logs."""
     from assistant.wiring import ingest
 
@@ -62,6 +70,7 @@ def _run_ingest(settings: Settings, paths: list[Path] | None, *, rebuild: bool) 
                 settings,
                 paths,
                 rebuild=rebuild,
+                embeddings=embeddings,
                 on_start=lambda total: progress.update(task, total=total),
                 on_progress=lambda done, total: progress.update(task, completed=done),
             )
@@ -69,13 +78,14 @@ def _run_ingest(settings: Settings, paths: list[Path] | None, *, rebuild: bool) 
         settings,
         paths,
         rebuild=rebuild,
+        embeddings=embeddings,
         on_start=lambda total: err.print(f"embedding {total} passages"),
         on_progress=lambda done, total: err.print(f"embedded {done}/{total}"),
     )
 
 
-def _report(stats: IndexStats) -> None:
-    out.print(
+def _report(stats: IndexStats, console: Console = out) -> None:
+    console.print(
         f"indexed {stats.files} files: {stats.added} added, {stats.updated} updated, "
         f"{stats.removed} removed, {stats.unchanged} unchanged"
     )
@@ -87,6 +97,50 @@ def _report(stats: IndexStats) -> None:
             markup=True,
             soft_wrap=True,
         )
+
+
+def _ensure_index(settings: Settings) -> Embeddings | None:
+    """Build the index on first use, or complete one that a stopped build left half-made, so no command
+    answers from a partial index; the embedding model it loaded, for reuse, or None when there was
+    nothing to do. The progress and the summary go to stderr: stdout is the answer."""
+    from assistant.providers import load_embeddings
+    from assistant.wiring import stored_index_state
+
+    state = stored_index_state(settings)
+    if state == "complete":
+        return None
+    if state == "empty":
+        err.print("no index yet: building it from the knowledge base (once; later runs reuse it)")
+    else:
+        err.print("the index is incomplete (an earlier build stopped): completing it")
+    embeddings = load_embeddings(settings.embedding.model)
+    _report(_run_ingest(settings, None, rebuild=False, embeddings=embeddings), console=err)
+    return embeddings
+
+
+def _assistant(settings: Settings) -> Assistant:
+    """The assistant over a complete index. The conversation store is opened first, so a bad one fails
+    at once rather than after the index is built."""
+    from assistant.wiring import build_assistant, open_memory
+
+    memory = open_memory(settings)
+    return build_assistant(settings, _ensure_index(settings), memory=memory)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        out.print(f"advisor {VERSION}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    pass  # the help text is the Typer app's; this callback only adds --version
 
 
 @app.command()
@@ -117,9 +171,7 @@ def ask(
     ] = None,
 ) -> None:
     """Answer one question and print the answer with its citations."""
-    from assistant.wiring import build_assistant
-
-    answer = build_assistant(get_settings()).ask(question, conversation_id=conversation)
+    answer = _assistant(get_settings()).ask(question, conversation_id=conversation)
     if as_json:
         sys.stdout.write(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n")
         return
@@ -164,7 +216,6 @@ def serve(
     import uvicorn
 
     from api.app import create_app
-    from assistant.wiring import build_assistant, open_index
 
     settings = get_settings()
     host = host or settings.server.host
@@ -177,10 +228,7 @@ def serve(
             f"program on this machine that can reach {host}, document administration included",
             highlight=False,
         )
-    if open_index(settings).count() == 0:
-        err.print("no index yet: building it from the knowledge base")
-        _report(_run_ingest(settings, None, rebuild=False))
-    assistant = build_assistant(settings)
+    assistant = _assistant(settings)
     uvicorn.run(
         create_app(settings=settings, assistant=assistant),
         host=host,
@@ -214,12 +262,8 @@ def slack() -> None:
         )
         raise typer.Exit(2)
     from api.slack.bot import run_socket_mode
-    from assistant.wiring import build_assistant, open_index
 
-    if open_index(settings).count() == 0:
-        err.print("no index yet: building it from the knowledge base")
-        _report(_run_ingest(settings, None, rebuild=False))
-    assistant = build_assistant(settings)
+    assistant = _assistant(settings)
     # the bot's own log (connections, answers that failed) goes to stderr
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     run_socket_mode(settings, assistant)
@@ -279,12 +323,13 @@ def eval_answers(
 
     settings = get_settings()
     loaded = load_eval_items(items or DEFAULT_ANSWER_SET)
+    embeddings = _ensure_index(settings)
     with tempfile.TemporaryDirectory() as scratch:
         # evaluation conversations go to a scratch store, never into the user's history
         settings = settings.model_copy(
             update={"conversations": ConversationSettings(path=Path(scratch) / "eval.db")}
         )
-        report = evaluate_answers(build_assistant(settings), loaded)
+        report = evaluate_answers(build_assistant(settings, embeddings), loaded)
     table = Table(title="answers: pass rate")
     for column in ("group", "passed", "total", "rate"):
         table.add_column(column)
@@ -311,7 +356,8 @@ def eval_retrieval(
     from assistant.wiring import build_retriever
 
     labelled = load_questions(questions or DEFAULT_RETRIEVAL_SET)
-    report = evaluate(build_retriever(get_settings()), labelled, k=k)
+    settings = get_settings()
+    report = evaluate(build_retriever(settings, _ensure_index(settings)), labelled, k=k)
     table = Table(title=f"retrieval: recall@{k} and MRR")
     for column in ("group", "questions", f"recall@{k}", "MRR"):
         table.add_column(column)

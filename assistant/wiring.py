@@ -12,7 +12,7 @@ from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady, StorageError
 from assistant.library import DocumentLibrary
-from assistant.memory import SqliteStore
+from assistant.memory import ConversationStore, SqliteStore
 from assistant.providers import load_embeddings
 from assistant.retriever import HybridRetriever, Retriever
 from assistant.router import Router
@@ -21,7 +21,16 @@ from assistant.settings import Settings
 from assistant.slots import SlotExtractor
 from assistant.toolbox import ToolBox
 from knowledge.catalog import Catalog, default_catalog, load_catalog
-from knowledge.indexing import KNOWLEDGE_DIR, IndexStats, Root, extra_root, knowledge_root, sync
+from knowledge.indexing import (
+    KNOWLEDGE_DIR,
+    IndexState,
+    IndexStats,
+    Root,
+    extra_root,
+    index_state,
+    knowledge_root,
+    sync,
+)
 from knowledge.names import NameIndex
 from knowledge.store import collection_name, open_client, open_collection
 
@@ -41,6 +50,11 @@ def open_index(settings: Settings) -> Collection:
     except Exception as exc:  # an unwritable folder, a corrupt store, a server that is down
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         raise StorageError(f"cannot open the vector index at {where}: {reason}") from exc
+
+
+def stored_index_state(settings: Settings) -> IndexState:
+    """Whether the configured index is ``empty``, ``partial`` (a build stopped half-way) or ``complete``."""
+    return index_state(open_index(settings))
 
 
 def ingest(
@@ -137,9 +151,16 @@ def build_composer(settings: Settings) -> Composer:
     )
 
 
-def build_assistant(settings: Settings, embeddings: Embeddings | None = None) -> Assistant:
+def open_memory(settings: Settings) -> SqliteStore:
+    """The conversation store; ``StorageError`` at once when its file cannot be opened."""
+    return SqliteStore(settings.conversations_path)
+
+
+def build_assistant(
+    settings: Settings, embeddings: Embeddings | None = None, *, memory: ConversationStore | None = None
+) -> Assistant:
     """Everything the assistant needs, built once."""
-    memory = SqliteStore(settings.conversations_path)  # first: a bad store fails before models load
+    memory = memory or open_memory(settings)  # first: a bad store fails before models load
     catalog = catalog_for(settings)
     names = NameIndex(catalog)  # one index for slot filling and the retriever's catalog ranking
     return Assistant(

@@ -4,7 +4,9 @@ The collection itself is the record of what is indexed: every passage stores a h
 metadata, its root and its path. A run compares the passages it builds with the stored hashes, deletes
 passages of removed files, and embeds and upserts the rest in batches. Because there is no second
 record to keep in step, a run killed at any point leaves a usable index (each batch is committed as a
-whole), and the next run finds the passages that still differ and repairs them.
+whole), and the next run finds the passages that still differ and repairs them. The collection's
+metadata also says whether the last run finished (``index_state``), so a start after a killed run
+completes the index before answering from it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from chromadb.api.models.Collection import Collection
 from langchain_core.documents import Document
@@ -26,6 +29,10 @@ from knowledge.render import CATALOG_ROOT, render_catalog
 
 KNOWLEDGE_DIR = Path(__file__).parent
 _ROOTS_KEY = "advisor_roots"
+# "building" from the first write of a sync until its last; "complete" after. An index a killed run left
+# half-built says "building", so the next start completes it instead of answering from part of it.
+_STATE_KEY = "advisor_index_state"
+IndexState = Literal["empty", "partial", "complete"]
 ProgressFn = Callable[[int, int], None]
 
 
@@ -178,6 +185,19 @@ def _record_roots(collection: Collection, roots: Iterable[Root]) -> None:
     collection.modify(metadata={**(collection.metadata or {}), _ROOTS_KEY: json.dumps(keys)})
 
 
+def index_state(collection: Collection) -> IndexState:
+    """``empty`` before the first build, ``partial`` when a build stopped before its last write,
+    else ``complete`` (an index written before the marker existed counts as complete)."""
+    if collection.count() == 0:
+        return "empty"
+    return "partial" if (collection.metadata or {}).get(_STATE_KEY) == "building" else "complete"
+
+
+def _set_state(collection: Collection, state: str) -> None:
+    if (collection.metadata or {}).get(_STATE_KEY) != state:
+        collection.modify(metadata={**(collection.metadata or {}), _STATE_KEY: state})
+
+
 def sync(
     collection: Collection,
     embeddings: Embeddings,
@@ -209,6 +229,8 @@ def sync(
         chunk_id for chunk_id, meta in existing.items()
         if chunk_id not in collected.chunks and (meta.get("root", ""), meta.get("path", "")) not in collected.failed
     ]  # fmt: skip
+    if changed or stale:
+        _set_state(collection, "building")
     for start in range(0, len(stale), 500):
         collection.delete(ids=stale[start : start + 500])
     stats.removed = len(stale)
@@ -228,4 +250,5 @@ def sync(
         done += len(batch)
         if on_progress:
             on_progress(done, len(changed))
+    _set_state(collection, "complete")
     return stats

@@ -7,14 +7,21 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from assistant.errors import AdvisorError
+from assistant.version import VERSION
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz")
-def healthz() -> dict[str, str]:
-    """The process is up."""
-    return {"status": "ok"}
+class Health(BaseModel):
+    status: str = Field(description="Always 'ok': the process is up.")
+    version: str = Field(description="The installed advisor version.")
+    embedding_model: str = Field(description="The embedding model the index was built with and queries use.")
+
+
+@router.get("/healthz", response_model=Health)
+def healthz(request: Request) -> Health:
+    """The process is up; which version it runs and with which embedding model."""
+    return Health(status="ok", version=VERSION, embedding_model=request.app.state.settings.embedding.model)
 
 
 class Readiness(BaseModel):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
+
 import pytest
 from langchain_core.embeddings import Embeddings
 
@@ -16,6 +18,13 @@ pytestmark = pytest.mark.integration
 def test_health_and_readiness(indexed_settings: Settings, use_embeddings: Embeddings) -> None:
     app = create_app(settings=indexed_settings, assistant=build_assistant(indexed_settings, use_embeddings))
     with ContractClient(app) as client:
-        assert client.get("/healthz").json() == {"status": "ok"}
+        installed = version("advisor")
+        assert client.get("/healthz").json() == {
+            "status": "ok",
+            "version": installed,
+            "embedding_model": indexed_settings.embedding.model,
+        }
         assert client.get("/readyz").json() == {"status": "ready"}
-        assert client.get("/openapi.json").status_code == 200
+        info = client.get("/openapi.json").json()["info"]
+        assert info["version"] == installed
+        assert indexed_settings.embedding.model in info["description"]

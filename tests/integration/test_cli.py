@@ -34,12 +34,24 @@ def run(data_dir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[s
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data folder indexed once by `advisor ingest`, shared by this module's tests."""
+    """A fresh data folder whose first command is `advisor ask`: it builds the index itself (said in one
+    line, the progress and summary on stderr) and answers; this module's other tests share the index."""
     folder = tmp_path_factory.mktemp("cli")
-    first = run(folder, "ingest")
+    first = run(folder, "ask", "How much memory does one H100 SXM have?", "--json")
     assert first.returncode == 0, first.stderr
-    assert "0 updated, 0 removed, 0 unchanged" in first.stdout
+    assert first.stderr.startswith("no index yet: building it from the knowledge base"), first.stderr
+    assert "0 updated, 0 removed, 0 unchanged" in first.stderr
+    answer = Answer.model_validate_json(first.stdout)  # stdout holds the answer and nothing else
+    assert "80 GB" in answer.answer.split("\n")[0]
     return folder
+
+
+def test_version_is_the_installed_packages(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    result = run(tmp_path, "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"advisor {version('advisor')}"
 
 
 def test_second_ingest_re_embeds_nothing(data_dir: Path) -> None:
@@ -149,11 +161,17 @@ def test_a_run_killed_mid_way_leaves_a_usable_index_that_the_next_run_repairs(tm
     assert 80 <= indexed < total
     assert build_retriever(settings).search("How many kW does rack 3 use?", k=3)
 
-    repaired = run(data, "ingest")  # no paths: the folder indexed before is remembered
+    # ... but it is marked as partial, and the next command completes it before answering from it
+    from knowledge.indexing import index_state
+
+    assert index_state(open_index(settings)) == "partial"
+    repaired = run(data, "ask", "How many kW does rack 3 use?")  # the folder indexed before is remembered
     assert repaired.returncode == 0, repaired.stderr
-    added = int(repaired.stdout.split(" added")[0].rsplit(" ", 1)[1])
+    assert repaired.stderr.startswith("the index is incomplete (an earlier build stopped): completing it")
+    added = int(repaired.stderr.split(" added")[0].rsplit(" ", 1)[1])
     assert added == total - indexed
-    assert " 0 updated, 0 removed" in repaired.stdout
+    assert " 0 updated, 0 removed" in repaired.stderr
+    assert index_state(open_index(settings)) == "complete"
     again = run(data, "ingest")
     assert " 0 added, 0 updated, 0 removed, " in again.stdout
 
