@@ -229,3 +229,20 @@ def test_the_8_gpu_servers_still_ship_14_cores_per_gpu_at_the_median() -> None:
     """host_ram plans CPU cores at the median per GPU of the catalog's 8-GPU servers (an H100 node: 112)."""
     per_gpu = [s.cpu_cores_total / s.accelerator_count for s in CATALOG.servers if s.accelerator_count == 8]
     assert statistics.median(per_gpu) == 14
+
+
+@pytest.mark.parametrize(
+    ("card", "provider", "usd"),
+    [
+        ("b300", "Hyperstack", 7.40),  # on-demand rate card, 2026-08-26
+        ("l40s", "RunPod", 1.09),  # Secure Cloud, 2026-09-25 (Community $0.79)
+        ("gh200", "Lambda", 2.29),  # 1x GH200 96 GB, 2026-09-25
+    ],
+)
+def test_cloud_prices_added_are_per_gpu_hour_dated_and_sourced(card: str, provider: str, usd: float) -> None:
+    price = next(c for c in CATALOG.cloud_prices_for(card) if c.provider == provider)
+    assert price.usd_per_accelerator_hour == pytest.approx(usd)
+    assert price.accelerators_per_instance == 1
+    assert price.pricing == "on-demand"
+    assert price.as_of.year == 2026
+    assert len(price.sources) == 2  # the provider's page, then the dated transcription it was read from
