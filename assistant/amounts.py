@@ -57,8 +57,8 @@ _MONEY = flags(
     # a bare price per GPU-hour: "if we pay 2.50/gpu-hr", "2.2 per GPU-hour"
     rf"|{_number('d')}(?=\s*(?:/|per)\s*(?:gpu|card|chip|accelerator)[\s-]*(?:h|hr|hrs|hour)(?![A-Za-z]))"
 )
-# the words around "110w" that make it money (万 yuan): "报价 110w 一台", "预算2000w", "每台 95w"
-_W_PRICE = flags(r"报价|预算|价格|售价|单价|总价|花了?|卖|买|租|成本|每台|一台|\|\s*(?:一|每)\s*台")
+# the words around "110w" that make it money (万 yuan): "报价 110w 一台", "预算2000w", "每台 95w", "单台 150w"
+_W_PRICE = flags(r"报价|预算|价格|售价|单价|总价|花了?|卖|买|租|成本|每台|一台|单台|\|\s*(?:一|每|单)\s*台")
 _PER_CARD_MONTH_BEFORE = flags(r"(?:每|一)\s*(?:卡|张卡?)\s*(?:每|一)\s*个?月\s*$")
 _W_WATTS = flags(r"功耗|功率|tdp|电源|psu|瓦|供电|满载|散热")
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")

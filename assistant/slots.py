@@ -959,7 +959,9 @@ _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*|model[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
     r"|上下文(?:长度)?|序列(?:长度)?)"
-    r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|按|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到)\s*){0,3}"
+    # "goes from 4k to 32k", "从4k拉到32k": the length it becomes
+    r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|按|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到"
+    r"|from\s*\d[\d.,]*\s*k?\s*(?:tokens?\s*)?(?:to|→|->)|(?:从|由)\s*\d[\d.,]*\s*k?\s*(?:到|改成|变成|加到|拉到|提高到|→))\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)[\s-]*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -1632,8 +1634,19 @@ _KEEP_ALL = flags(
     # "全留的话", "全都留", "全保留", "keep every checkpoint", "never delete"
     r"|全(?:都)?(?:留|保留|存)|\bkeep every (?:checkpoint|ckpt|one)\b|\bnever delet\w*"
 )
+# "k"/"千" thousand, "万"/"w" ten thousand ("5w step")
+_STEP_UNITS = {"k": 1000, "千": 1000, "万": 10_000, "w": 10_000}
 _EVERY_STEPS = flags(rf"every\s*{DECIMAL}\s*(k)?\s*steps?|每\s*{DECIMAL}\s*(k|千)?\s*(?:步|steps?)")
-_RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万)?\s*(?:training\s*)?(?:steps?\b|步)")
+_RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万|w)?\s*(?:training\s*)?(?:steps?\b|步)")
+
+
+def _run_steps(matches: list[re.Match[str]]) -> float:
+    """The run's length in steps: the largest step count named (0 when none is)."""
+    return max(
+        (to_number(m.group(1)) * _STEP_UNITS.get((m.group(2) or "").lower(), 1) for m in matches), default=0
+    )
+
+
 # the data already tokenised: "tokenized dataset is ~12TB", "分词后数据 12TB"
 _TOKENIZED = flags(r"tokeni[sz]ed|分词后|token\s*化后?|(?:token|tok)\s*ids?")
 # raw data still to be tokenized: "we will tokenize it", "tokenize之后需要多少存储", "after tokenization"
@@ -1731,7 +1744,7 @@ _SPEC_FIELDS = [
     (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信|gpu[- ]to[- ]gpu|\bp2p\b"), "scale_up_bandwidth_gb_s"),
     (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?<!network )(?<!networking )(?<!scale-out )(?<!scale out )(?<!nic )(?<!网络)(?<!网卡)(?<!网络 )(?<!网卡 )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
-    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|memory (?:size|capacity)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
+    (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|(?:memory|hbm|vram)\s*(?:size|capacity|容量|大小)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"
            # a list of the figures wanted: "hbm, bw, bf16 tflops, tdp", "显存 带宽 算力 功耗"
            r"|\b(?:hbm|memory|vram)\s*[,/、，]|显存\s*[,/、， ]\s*(?:带宽|算力|功耗|互联)"
            # "the h20's memory and bf16 flops", "H20的显存和算力": the memory, then another figure
@@ -2950,9 +2963,7 @@ class SlotExtractor:
         ):
             # "50k steps, a full checkpoint every 1000 steps, keep all of them": 50 checkpoints (the run is the
             # largest step count named)
-            total = max(
-                to_number(m.group(1)) * {"k": 1000, "万": 10_000}.get(m.group(2) or "", 1) for m in steps
-            )
+            total = _run_steps(steps)
             # (with no run length beside the interval, "every 1000 steps … keep all" counts nothing)
             slots.checkpoints = int(total // interval) if total > interval else slots.checkpoints
         if slots.checkpoints is None and (match := _CHECKPOINTS.search(text)):
@@ -2996,6 +3007,18 @@ class SlotExtractor:
         if kept := _retention(text, slots.checkpoint_hours):
             # a schedule written in time ("保留最近2天", "kept for 30 days") counts what it keeps, not its number
             slots.checkpoints, slots.keeps_checkpoints = kept, True
+        if (
+            slots.checkpoints is None
+            and re.search(r"checkpoint|ckpt|检查点|存一次|保存一次", text, re.I)
+            and (save_at := _EVERY_STEPS.search(text))
+            and (
+                save_every := to_number(_group(save_at, 1, 3) or "0") * (1000 if _group(save_at, 2, 4) else 1)
+            )
+            and (run_steps := _run_steps(list(_RUN_STEPS.finditer(text)))) > save_every
+        ):
+            # "每 500 step 存一次 ckpt，一共跑 5w step" with no number kept: the run writes 100 checkpoints, and
+            # the storage asked for is what holding them takes (a retention stated anywhere wins)
+            slots.checkpoints, slots.keeps_checkpoints = int(run_steps // save_every), True
         if _SAVE_CONTEXT.search(text) and (match := take(_WRITE_TIME)):
             # ("need it for a slide in 10 min" is the asker's deadline, not a checkpoint's write time)
             value, unit = (

@@ -163,6 +163,25 @@ def test_figures_asked_in_one_clause_and_a_judgement_in_another_are_both_kept(as
     assert "148 TFLOPS" in head, head
 
 
+@pytest.mark.parametrize(
+    ("question", "figure"),
+    [
+        # AMD's MI300X data sheet: 192 GB HBM3, 5.3 TB/s, 1,307 dense BF16 TFLOPS
+        ("quick one. MI300X: HBM size, bandwidth, BF16 dense TFLOPS?", "192 GB"),
+        # Huawei's Ascend 910B2 figures in the catalog: 64 GB HBM2e, 1.6 TB/s
+        ("910B的HBM容量和带宽多少", "64 GB"),
+    ],
+)
+def test_memory_named_by_its_hbm_size_is_among_the_figures_shown(
+    assistant: Assistant, question: str, figure: str
+) -> None:
+    """ "HBM size" / "HBM容量" ask for the memory capacity, shown beside the other figures asked."""
+    answer = assistant.ask(question)
+    call = next(c for c in answer.tool_calls if c.name == "gpu_spec")
+    assert "memory_gb" in call.input["fields"], call.input
+    assert figure in answer.answer.split("\n\n")[0]
+
+
 def test_a_chinese_price_lookup_leads_in_yuan_with_the_dollars_beside(assistant: Assistant) -> None:
     """'H20 8卡服务器多少钱': the catalog's H20 street price (Reuters, February 2024: $12,000-15,000, midpoint
     $13,500) x 8 + 25% platform = $135,000, shown first as yuan at the catalog's 7.02: ¥947,700."""

@@ -300,3 +300,45 @@ def test_a_monthly_rent_runs_for_the_whole_period_compared(assistant: Assistant)
     after which a leased machine is owned."""
     (answer,) = talk(assistant, "租一台8卡H800 月租8万，买的话230万一台，用5年，哪个划算")
     assert _call(answer, "tco")["lease_term_months"] == 60
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "lead"),
+    [
+        # 50,000 / 500 = 100 checkpoints of 34B x 14 bytes = 476 GB: 47.6 TB
+        ("34B 模型，每 500 step 存一次 ckpt（带 optimizer），一共跑 5w step。存储要多大", 100, "47.6 TB"),
+        # a retention stated beside the schedule wins: the last 5 of 20 checkpoints, 5 x 980 GB = 4.9 TB
+        ("70B model, checkpoint every 1000 steps, 20k steps total, keep the last 5. Storage?", 5, "4.9 TB"),
+    ],
+)
+def test_a_checkpoint_schedule_in_steps_counts_the_checkpoints_the_run_writes(
+    assistant: Assistant, question: str, kept: int, lead: str
+) -> None:
+    """A save interval and a run length in steps, with no number kept, mean every checkpoint the run writes
+    is held; a number kept, when given, is what is held."""
+    (answer,) = talk(assistant, question)
+    assert _call(answer, "storage")["checkpoints_retained"] == kept
+    assert lead in answer.answer.split("\n\n")[0]
+
+
+def test_a_per_server_price_written_in_w_is_the_servers_price_in_a_tco(assistant: Assistant) -> None:
+    """ "16 台 910B 服务器，单台 150w": ¥1.5M a server (w = 万), so buying is 16 x 1.5M = ¥24M plus five years of
+    power (16 x 5.5 kW x 1.3 x 8,760 h x ¥0.6 = ¥601,286 a year) and 5% maintenance (¥1.2M a year): ¥33.0M."""
+    (answer,) = talk(
+        assistant,
+        "帮忙算个 TCO：16 台 910B 服务器，单台 150w，用 5 年，电费 0.6/度，PUE 1.3，单台按 5.5kW， 维保每年按设备款 5%",
+    )
+    assert "¥33,006,432" in answer.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize("follow_up", ["and seq len goes from 4k to 32k?", "序列长度从4k拉到32k呢"])
+def test_a_length_that_goes_from_one_value_to_another_is_the_new_one(
+    assistant: Assistant, follow_up: str
+) -> None:
+    """ "goes from 4k to 32k" changes the sequence length to 32k (32,768 tokens), not back to the 4k it was."""
+    _, changed = talk(
+        assistant,
+        "full finetune Qwen2.5-14B, bf16 mixed precision + AdamW. will 8x A100 80GB do it? seq 4k",
+        follow_up,
+    )
+    assert _call(changed, "training_memory")["seq_len"] == 32768
