@@ -168,6 +168,10 @@ _BEFORE = [
             r"|\b(?:vendor|supplier|oem|reseller|dell|hpe|supermicro|lenovo|inspur|our|the|a)(?:'s)?\s+quotes?\s*(?:is|was|of|at|=|:)?\s*$"
             # "我们的报价是 320 万美元", "供应商报价 290万": a quote for the machine named
             r"|(?:我们|我方|供应商|厂商|代理商?|渠道|经销商)的?\s*报价\s*(?:是|为|:|：|大概|约)?\s*$"
+            # "hardware $310k", "hw cost: $1.2M", "硬件 150万": what the machines cost (all of them when several
+            # are named: the slots share it out)
+            r"|\b(?:hardware|hw)\s*(?:costs?|price|capex|is|of|at|=|:)?\s*(?:is|of|at|=|:)?\s*(?:about|around|~)?\s*$"
+            r"|硬件\s*(?:成本|价格|费用|投入)?\s*(?:一共|总共|共计?|合计|总价)?\s*(?:是|为|:|：|约|大概)?\s*$"
         ),
     ),
     (

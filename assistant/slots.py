@@ -1187,6 +1187,12 @@ _RESALE_BEFORE = flags(
     r"|\b(?:resale|residual|salvage)(?:\s*value)?\s*(?:of|is|=|:|at)?\s*(?:~|about|around)?\s*$"
 )
 # a price quoted for machines, not money to spend: "purchase quote $2.6M", "vendor quoted $1.9M", "报价"
+# the machines' whole price: "hardware $1.2M", "硬件 150万" (amounts.py reads it as a server price)
+_HARDWARE_BEFORE = flags(r"\b(?:hardware|hw)\b[^.;。；\d$¥]{0,16}$|硬件[^，,。；;\d$¥]{0,8}$")
+# how many machines a message names: "4 HGX H100 nodes", "4x DGX boxes", "16 台 910B 服务器"
+_MACHINES_NAMED = flags(
+    r"\b(\d{1,3})\s*(?:x\s*)?(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems)\b|(\d{1,3})\s*台"
+)
 _QUOTED_BEFORE = flags(
     r"(?:\b(?:quotes?d?|purchase price|priced at|costs?)\b|报价|采购价)[^.?!。？$¥\d]{0,12}$"
 )
@@ -2684,6 +2690,14 @@ class SlotExtractor:
                     )
                     if several and (machines := int(several.group(1))) > 1:
                         # "$2.3M for 8 HGX H100 nodes": the quote covers them all; each costs its share
+                        slots.server_price = money.amount / machines
+                        slots.servers = slots.servers or machines
+                    elif (
+                        _HARDWARE_BEFORE.search(text[max(0, money.start - 24) : money.start])
+                        and (fleet := _MACHINES_NAMED.search(text))
+                        and (machines := int(_group(fleet, 1, 2) or 0)) > 1
+                    ):
+                        # "4 HGX H100 nodes, hardware $1.2M": the hardware of all the machines named
                         slots.server_price = money.amount / machines
                         slots.servers = slots.servers or machines
                 case "infra":

@@ -342,3 +342,28 @@ def test_a_length_that_goes_from_one_value_to_another_is_the_new_one(
         follow_up,
     )
     assert _call(changed, "training_memory")["seq_len"] == 32768
+
+
+@pytest.mark.parametrize(
+    ("question", "per_server", "gpus"),
+    [
+        # one 8x H200 node: the $310k is that node's price
+        (
+            "TCO for one 8x H200 node over 4 years: hardware $310k, avg draw 10.5 kW, $0.11/kWh, PUE 1.3",
+            310_000,
+            8,
+        ),
+        # four nodes named: $1.2M of hardware is $300k a node
+        ("TCO for 4 HGX H100 nodes over 3 years, hardware $1.2M total, $0.12/kWh", 300_000, 32),
+        # 16 台, 硬件一共 2400万: ¥1.5M a server
+        ("16 台 910B 服务器，硬件一共 2400万，用5年，电费0.6/度，TCO多少", 1_500_000, 128),
+    ],
+)
+def test_the_hardware_price_given_is_what_the_machines_cost(
+    assistant: Assistant, question: str, per_server: float, gpus: int
+) -> None:
+    """ "hardware $310k" is the price of the machines named, not a budget to spend: TCO prices them at it, each
+    machine's share when several are named."""
+    (answer,) = talk(assistant, question)
+    call = _call(answer, "tco")
+    assert (call["capex_per_server"], call["gpus"]) == (per_server, gpus)
