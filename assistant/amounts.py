@@ -123,6 +123,13 @@ _AFTER = [
         ),
     ),
 ]
+# the machines' whole price: "hardware $310k", "hw cost: $1.2M", "硬件一共 2400万"
+_HARDWARE = (
+    r"\b(?:hardware|hw)\s*(?:costs?|price|capex|is|of|at|=|:)?\s*(?:is|of|at|=|:)?\s*(?:about|around|~)?\s*$"
+    r"|硬件\s*(?:成本|价格|费用|投入)?\s*(?:一共|总共|共计?|合计|总价)?\s*(?:是|为|:|：|约|大概)?\s*$"
+)
+# the text before a server price says it is the hardware's (slots share it among the machines named)
+HARDWARE_BEFORE = flags(_HARDWARE)
 # ... and the words right before it
 _BEFORE = [
     # "月租8万", "monthly rent of $20k", "租金每月": a rent by the month
@@ -170,8 +177,7 @@ _BEFORE = [
             r"|(?:我们|我方|供应商|厂商|代理商?|渠道|经销商)的?\s*报价\s*(?:是|为|:|：|大概|约)?\s*$"
             # "hardware $310k", "hw cost: $1.2M", "硬件 150万": what the machines cost (all of them when several
             # are named: the slots share it out)
-            r"|\b(?:hardware|hw)\s*(?:costs?|price|capex|is|of|at|=|:)?\s*(?:is|of|at|=|:)?\s*(?:about|around|~)?\s*$"
-            r"|硬件\s*(?:成本|价格|费用|投入)?\s*(?:一共|总共|共计?|合计|总价)?\s*(?:是|为|:|：|约|大概)?\s*$"
+            rf"|{_HARDWARE}"
         ),
     ),
     (

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.amounts import clause, money_mentions, strip
+from assistant.amounts import HARDWARE_BEFORE, clause, money_mentions, strip
 from assistant.numbers import (
     AMOUNT,
     CN_DIGITS,
@@ -1187,8 +1187,6 @@ _RESALE_BEFORE = flags(
     r"|\b(?:resale|residual|salvage)(?:\s*value)?\s*(?:of|is|=|:|at)?\s*(?:~|about|around)?\s*$"
 )
 # a price quoted for machines, not money to spend: "purchase quote $2.6M", "vendor quoted $1.9M", "报价"
-# the machines' whole price: "hardware $1.2M", "硬件 150万" (amounts.py reads it as a server price)
-_HARDWARE_BEFORE = flags(r"\b(?:hardware|hw)\b[^.;。；\d$¥]{0,16}$|硬件[^，,。；;\d$¥]{0,8}$")
 # how many machines a message names: "4 HGX H100 nodes", "4x DGX boxes", "16 台 910B 服务器"
 _MACHINES_NAMED = flags(
     r"\b(\d{1,3})\s*(?:x\s*)?(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems)\b|(\d{1,3})\s*台"
@@ -1646,11 +1644,21 @@ _EVERY_STEPS = flags(rf"every\s*{DECIMAL}\s*(k)?\s*steps?|每\s*{DECIMAL}\s*(k|�
 _RUN_STEPS = flags(rf"{DECIMAL}\s*(k|万|w)?\s*(?:training\s*)?(?:steps?\b|步)")
 
 
-def _run_steps(matches: list[re.Match[str]]) -> float:
-    """The run's length in steps: the largest step count named (0 when none is)."""
-    return max(
-        (to_number(m.group(1)) * _STEP_UNITS.get((m.group(2) or "").lower(), 1) for m in matches), default=0
+def _checkpoints_written(text: str) -> int | None:
+    """The checkpoints a run writes when it saves every N steps and runs M: M // N ("50k steps, a checkpoint
+    every 1000": 50; the run is the largest step count named); None without both, or when the run is no
+    longer than the interval."""
+    if not (every := _EVERY_STEPS.search(text)):
+        return None
+    interval = to_number(_group(every, 1, 3) or "0") * (1000 if _group(every, 2, 4) else 1)
+    total = max(
+        (
+            to_number(m.group(1)) * _STEP_UNITS.get((m.group(2) or "").lower(), 1)
+            for m in _RUN_STEPS.finditer(text)
+        ),
+        default=0,
     )
+    return int(total // interval) if interval and total > interval else None
 
 
 # the data already tokenised: "tokenized dataset is ~12TB", "分词后数据 12TB"
@@ -2693,7 +2701,7 @@ class SlotExtractor:
                         slots.server_price = money.amount / machines
                         slots.servers = slots.servers or machines
                     elif (
-                        _HARDWARE_BEFORE.search(text[max(0, money.start - 24) : money.start])
+                        HARDWARE_BEFORE.search(text[max(0, money.start - 40) : money.start])
                         and (fleet := _MACHINES_NAMED.search(text))
                         and (machines := int(_group(fleet, 1, 2) or 0)) > 1
                     ):
@@ -2967,19 +2975,10 @@ class SlotExtractor:
             re.IGNORECASE,
         ):
             slots.keeps_checkpoints = True  # "ckpt想多留几个", "keep the last few checkpoints"
-        if (
-            _KEEP_ALL.search(text)
-            and (every := _EVERY_STEPS.search(text))
-            and (steps := list(_RUN_STEPS.finditer(text)))
-            and (
-                interval := int(to_number(_group(every, 1, 3) or "0") * (1000 if _group(every, 2, 4) else 1))
-            )
-        ):
-            # "50k steps, a full checkpoint every 1000 steps, keep all of them": 50 checkpoints (the run is the
-            # largest step count named)
-            total = _run_steps(steps)
-            # (with no run length beside the interval, "every 1000 steps … keep all" counts nothing)
-            slots.checkpoints = int(total // interval) if total > interval else slots.checkpoints
+        if _KEEP_ALL.search(text) and (written := _checkpoints_written(text)):
+            # "50k steps, a full checkpoint every 1000 steps, keep all of them": 50 checkpoints, before any
+            # number kept is read (with no run length beside the interval, "keep all" counts nothing)
+            slots.checkpoints = written
         if slots.checkpoints is None and (match := _CHECKPOINTS.search(text)):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
         elif match := _ROLLING.search(text):
@@ -3024,15 +3023,11 @@ class SlotExtractor:
         if (
             slots.checkpoints is None
             and re.search(r"checkpoint|ckpt|检查点|存一次|保存一次", text, re.I)
-            and (save_at := _EVERY_STEPS.search(text))
-            and (
-                save_every := to_number(_group(save_at, 1, 3) or "0") * (1000 if _group(save_at, 2, 4) else 1)
-            )
-            and (run_steps := _run_steps(list(_RUN_STEPS.finditer(text)))) > save_every
+            and (written := _checkpoints_written(text))
         ):
             # "每 500 step 存一次 ckpt，一共跑 5w step" with no number kept: the run writes 100 checkpoints, and
             # the storage asked for is what holding them takes (a retention stated anywhere wins)
-            slots.checkpoints, slots.keeps_checkpoints = int(run_steps // save_every), True
+            slots.checkpoints, slots.keeps_checkpoints = written, True
         if _SAVE_CONTEXT.search(text) and (match := take(_WRITE_TIME)):
             # ("need it for a slide in 10 min" is the asker's deadline, not a checkpoint's write time)
             value, unit = (

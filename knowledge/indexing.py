@@ -182,7 +182,12 @@ def known_roots(collection: Collection) -> list[Root]:
 
 def _record_roots(collection: Collection, roots: Iterable[Root]) -> None:
     keys = sorted(r.key for r in roots if not r.packaged and r.path.exists())
-    collection.modify(metadata={**(collection.metadata or {}), _ROOTS_KEY: json.dumps(keys)})
+    _set_metadata(collection, _ROOTS_KEY, json.dumps(keys))
+
+
+def _set_metadata(collection: Collection, key: str, value: str) -> None:
+    """One key of the collection's metadata, the others kept (Chroma replaces the whole mapping)."""
+    collection.modify(metadata={**(collection.metadata or {}), key: value})
 
 
 def index_state(collection: Collection) -> IndexState:
@@ -195,7 +200,7 @@ def index_state(collection: Collection) -> IndexState:
 
 def _set_state(collection: Collection, state: str) -> None:
     if (collection.metadata or {}).get(_STATE_KEY) != state:
-        collection.modify(metadata={**(collection.metadata or {}), _STATE_KEY: state})
+        _set_metadata(collection, _STATE_KEY, state)
 
 
 def sync(
