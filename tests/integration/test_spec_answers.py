@@ -233,6 +233,10 @@ ADDED_CARDS = [
     ("tpu7x", "memory_gb", "zh", "TPU v7的显存多大？"),
     ("trainium3", "fp8_dense_tflops", "en", "Trainium3 FP8 TFLOPS?"),
     ("trainium3", "memory_bandwidth_gb_s", "zh", "Trn3显存带宽多少"),
+    # Hygon's BW1000: Gitee AI's reported figures (64 GB HBM2e, 1.6 TB/s, FP16 480), no BF16 figure published
+    ("hygon-bw1000", "memory_gb", "en", "How much memory does the Hygon BW1000 have?"),
+    ("hygon-bw1000", "memory_bandwidth_gb_s", "zh", "海光BW1000的显存带宽是多少"),
+    ("hygon-bw1000", "memory_gb", "zh", "海光 DCU BW1000 显存多大"),
 ]
 
 

@@ -2,7 +2,8 @@
 that let them in (a rack-scale system over 72 accelerators, the China-market makers, Trainium3's MXFP8 rate).
 
 Figures are the sources' own (each entry's sources and notes): NVIDIA's GB300 NVL72, H200 and GH200 pages
-(sparse figures halved), AMD's MI350X page, Google's TPU7x architecture page, AWS's Trainium3 Neuron docs.
+(sparse figures halved), AMD's MI350X page, Google's TPU7x architecture page, AWS's Trainium3 Neuron docs, and for
+Hygon's BW1000 the figures Gitee AI, a cloud renting it, publishes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from knowledge.catalog import (
     Accelerator,
     CatalogError,
     Server,
+    UnknownItemError,
     default_catalog,
     load_catalog,
 )
@@ -246,3 +248,56 @@ def test_cloud_prices_added_are_per_gpu_hour_dated_and_sourced(card: str, provid
     assert price.pricing == "on-demand"
     assert price.as_of.year == 2026
     assert len(price.sources) == 2  # the provider's page, then the dated transcription it was read from
+
+
+# China-market cards: Hygon's BW1000 as Gitee AI, a cloud renting it, reports it (Hygon publishes no data sheet in the
+# sources read); Cambricon's MLU590 and Kunlunxin's P800 have no reliable public figures and are not in the catalog.
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("memory_gb", 64), ("memory_bandwidth_gb_s", 1600), ("fp16_dense_tflops", 480), ("fp32_tflops", 60)],
+)
+def test_the_bw1000_stores_the_figures_gitee_ai_reports(field: str, value: float) -> None:
+    assert getattr(CATALOG.accelerator("hygon-bw1000"), field) == value
+
+
+def test_what_no_source_gives_for_the_bw1000_is_left_empty_or_flagged() -> None:
+    bw1000 = CATALOG.accelerator("hygon-bw1000")
+    assert bw1000.vendor == "Hygon"
+    # Gitee AI lists BF16 as supported without a figure, and no FP8; no card-to-card link figure anywhere
+    assert bw1000.bf16_dense_tflops is None
+    assert bw1000.fp8_dense_tflops is None
+    assert bw1000.scale_up_bandwidth_gb_s is None
+    # ~300 W is a typical power, not a maximum board power
+    assert bw1000.tdp_estimated
+    assert "not a vendor specification" in bw1000.notes
+    assert (
+        "upper bound" in bw1000.notes
+    )  # 480 may be dense or sparse: the note says which was assumed and why
+    assert bw1000.as_of.isoformat() == "2026-12-06"
+    assert all(str(s.url).startswith("https://") for s in bw1000.sources)
+
+
+@pytest.mark.parametrize("name", ["BW1000", "Hygon BW1000", "海光BW1000", "海光 BW1000", "海光DCU BW1000"])
+def test_the_bw1000_answers_to_the_names_people_write(name: str) -> None:
+    assert CATALOG.accelerator(name).id == "hygon-bw1000"
+
+
+@pytest.mark.parametrize("name", ["K100", "K100_AI", "海光DCU", "MLU590", "思元590", "P800", "昆仑芯P800"])
+def test_cards_without_reliable_figures_are_not_stood_in_for(name: str) -> None:
+    """A bare 'Hygon DCU' or the K100 is not the BW1000, and the MLU590 and P800 have no entry: the assistant says
+    so instead of answering with another card's figures."""
+    with pytest.raises(UnknownItemError):
+        CATALOG.accelerator(name)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("海光BW1000显存多大", ["hygon-bw1000"]),
+        ("BW1000 vs 910B for training", ["hygon-bw1000", "ascend-910b2"]),
+    ],
+)
+def test_the_bw1000_is_found_in_a_question(query: str, expected: list[str]) -> None:
+    assert [m.id for m in NameIndex(CATALOG).find(query)] == expected
