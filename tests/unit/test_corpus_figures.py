@@ -131,3 +131,26 @@ def test_the_export_rule_limits_sort_the_catalogs_parts_as_the_faq_says(lang: st
     assert "21,000" in text
     assert "6,500 GB/s" in text
     assert barred in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "figures"),
+    [
+        ("en", ["64 GB of HBM2e at 1.6 TB/s", "480 FP16 TFLOPS", "about 300 W"]),
+        ("zh", ["64 GB HBM2e、显存带宽 1.6 TB/s", "FP16 480 TFLOPS", "约 300 W"]),
+    ],
+)
+def test_the_bw1000_figures_in_the_faq_are_the_catalogs(lang: str, figures: list[str]) -> None:
+    """accelerators.yaml: the BW1000 as Gitee AI reports it (64 GB, 1,600 GB/s, FP16 480, ~300 W typical); the
+    MLU590 and P800 have no entry, so the FAQ quotes none of the third-party figures that disagree about them."""
+    bw1000 = CATALOG.accelerator("hygon-bw1000")
+    assert (bw1000.memory_gb, bw1000.memory_bandwidth_gb_s, bw1000.fp16_dense_tflops, bw1000.tdp_w) == (
+        64,
+        1600,
+        480,
+        300,
+    )
+    text = article(lang, "faq")
+    assert all(figure in text for figure in figures), [f for f in figures if f not in text]
+    assert "192 GB HBM2e" not in text
+    assert "1,228" not in text
