@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,36 @@ class ToolCall(BaseModel):
     output: dict[str, Any]
 
 
+class CalculationRow(BaseModel):
+    """One labelled figure of a calculation, in the answer's language."""
+
+    label: str = Field(description="Words in the reader's language ('GPUs needed', '需要的 GPU 数').")
+    value: str = Field(description="The figure with its unit, as the answer shows it.")
+    kind: Literal["input", "result"] = Field(
+        description="Given or assumed ('input'), or computed ('result')."
+    )
+
+
+class Calculation(BaseModel):
+    """One calculator's result as the channels show it: a card in the widget, fields in Slack.
+
+    Built once by the composer, in the answer's language; nothing downstream re-parses the Markdown.
+    The raw input and output are the matching entry of ``Answer.tool_calls``.
+    """
+
+    tool: str = Field(description="The calculator's name, as in ``tool_calls`` and ``/v1/tools``.")
+    title: str = Field(
+        description="What the calculation is, in the reader's language ('Host RAM', '主机内存')."
+    )
+    headline: str = Field(description="Its result in one sentence.")
+    rows: list[CalculationRow] = Field(default_factory=list)
+    table: str | None = Field(
+        default=None,
+        description="The Markdown table of ``answer`` that shows these rows (where a channel puts the card "
+        "instead); null when the answer shows them otherwise.",
+    )
+
+
 class Started(BaseModel):
     """What a streamed answer knows before its first word: where it is stored and its language."""
 
@@ -51,6 +81,11 @@ class Answer(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     follow_ups: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    calculations: list[Calculation] = Field(
+        default_factory=list,
+        description="Each calculator's result with labels in the answer's language: what the widget's cards and "
+        "Slack's fields show.",
+    )
     timings: dict[str, float] = Field(
         default_factory=dict,
         exclude=True,  # in-process only (metrics); never sent to clients

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import nh3
@@ -27,3 +28,23 @@ def to_html(markdown: str) -> str:
         url_schemes={"http", "https"},
         link_rel="noopener noreferrer nofollow",
     )
+
+
+def answer_html(markdown: str, tables: Sequence[str | None] = ()) -> str:
+    """The answer as sanitized HTML, each calculation's table wrapped where it stands.
+
+    ``tables[i]`` is calculation i's Markdown table as the composer wrote it into ``markdown`` (in order);
+    its HTML goes inside ``<div class="calculation" data-calculation="i">`` so that a channel can show
+    calculation i's card in its place. The wrapper is ours, added after sanitizing; nothing is re-parsed.
+    """
+    pieces: list[str] = []
+    rest = markdown
+    for i, table in enumerate(tables):
+        at = rest.find(table) if table else -1
+        if table is None or at < 0:
+            continue
+        pieces.append(to_html(rest[:at]))
+        pieces.append(f'<div class="calculation" data-calculation="{i}">{to_html(table)}</div>\n')
+        rest = rest[at + len(table) :]
+    pieces.append(to_html(rest))
+    return "".join(pieces)

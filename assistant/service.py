@@ -11,7 +11,7 @@ from assistant.composer import Composer, Draft
 from assistant.errors import InvalidInput
 from assistant.memory import Conversation, ConversationStore
 from assistant.models import Answer, Started
-from assistant.render import to_html
+from assistant.render import answer_html
 from assistant.retriever import Retriever
 from assistant.router import UNFAMILIAR_WORDS, Context, Intent, Router, Task, Understanding
 from assistant.toolbox import ToolBox, ToolRun
@@ -134,12 +134,13 @@ class Assistant:
             message_id=message_id,
             language=route.language,
             answer=draft.answer,
-            answer_html=to_html(draft.answer),
+            answer_html=answer_html(draft.answer, [c.table for c in draft.calculations]),
             citations=draft.citations,
             tool_calls=draft.tool_calls,
             assumptions=draft.assumptions,
             follow_ups=draft.follow_ups,
             notes=draft.notes,
+            calculations=draft.calculations,
             timings=timings,
         )
         conversation.slots = route.slots

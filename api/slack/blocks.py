@@ -16,9 +16,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, TypedDict
 from urllib.parse import quote
 
-from assistant.calculators import summarize
-from assistant.calculators.common import Row, Summary
-from assistant.models import Answer, Citation
+from assistant.models import Answer, Calculation, CalculationRow, Citation
 from knowledge.catalog import Catalog, UnknownItemError, default_catalog
 from knowledge.text import Language
 
@@ -477,8 +475,8 @@ def _sections(mrkdwn: str) -> list[Block]:
     return [_section(chunk) for chunk in _split_text(mrkdwn, SECTION_CHARS)]
 
 
-def _field_texts(row: Row, language: Language) -> list[str]:
-    label = f"*{escape(row.label(language))}*"
+def _field_texts(row: CalculationRow) -> list[str]:
+    label = f"*{escape(row.label)}*"
     value = escape(row.value) or "-"
     if len(label) + 1 + len(value) <= FIELD_CHARS:
         return [f"{label}\n{value}"]
@@ -486,10 +484,10 @@ def _field_texts(row: Row, language: Language) -> list[str]:
     return [f"{label}\n{first}", *rest]
 
 
-def _calculation_blocks(summary: Summary, language: Language) -> list[Block]:
-    """The headline as a section and the rows as label/value fields, in sections of at most 10."""
-    blocks = _sections(to_mrkdwn(summary.headline(language)))
-    fields = [text for row in summary.inputs + summary.results for text in _field_texts(row, language)]
+def _calculation_blocks(calculation: Calculation) -> list[Block]:
+    """The calculation's title as a section and its rows as label/value fields, in sections of at most 10."""
+    blocks = [_section(f"*{escape(calculation.title)}*")]
+    fields = [text for row in calculation.rows for text in _field_texts(row)]
     groups: list[list[str]] = []
     for text in fields:
         if (
@@ -502,7 +500,7 @@ def _calculation_blocks(summary: Summary, language: Language) -> list[Block]:
             groups.append([text])
     for n, group in enumerate(groups):
         items = [{"type": "mrkdwn", "text": text, "verbatim": True} for text in group]
-        if n == 0 and blocks:
+        if n == 0:
             blocks[-1]["fields"] = items
         else:
             blocks.append({"type": "section", "fields": items})
@@ -549,54 +547,33 @@ def _feedback_block(answer: Answer) -> Block:
     }
 
 
-def _owned_rows(summaries: list[Summary]) -> set[tuple[str, str]]:
-    """(label, value) pairs of the calculators' tables, as the composers write them."""
-    return {
-        (label, row.value.replace("|", "/").strip())
-        for summary in summaries
-        for row in summary.inputs + summary.results
-        for label in (row.en, row.zh)
-    }
+def _body_blocks(answer: Answer) -> list[Block]:
+    """The answer's text with each calculation's fields where the composer put its table.
 
-
-def _split_body(markdown: str, summaries: list[Summary]) -> tuple[str, str]:
-    """The answer's Markdown before and after where the calculations belong, without what they show.
-
-    The composers open with the calculators' headlines and append each calculator's table; both are
-    shown as the calculation sections instead, so they leave the body and the sections take their place.
+    The composer wrote each calculation's table into the Markdown and kept that exact text beside it, so
+    the table is found by that text, not re-parsed; a calculation the answer shows otherwise follows the
+    first paragraph.
     """
-    if not summaries:
-        return markdown, ""
-    owned = _owned_rows(summaries)
-    languages: tuple[Language, ...] = ("en", "zh")
-    headlines = {s.headline(lang).strip() for s in summaries for lang in languages}
-    headlines |= {
-        sep.join(s.headline(lang) for s in summaries).strip() for lang in languages for sep in (" ", "")
-    }
-    before: list[str] = []
-    after: list[str] = []
-    found = False
-    for block in _blocks(markdown):
-        rest = ""  # what follows the headlines in their paragraph (the deadline and budget verdicts)
-        if block.kind == "table":
-            _, rows = block.rows()
-            drop = bool(rows) and all(len(r) == 2 and (r[0], r[1]) in owned for r in rows)
-        else:
-            text = " ".join(line.strip() for line in block.lines)
-            lead = max((h for h in headlines if text.startswith(h)), key=len, default=None)
-            drop = block.kind == "text" and lead is not None
-            rest = text[len(lead) :].strip() if drop and lead is not None else ""
-        if drop:
-            found = True
-            if rest:
-                after.append(rest)
-        elif found:
-            after.append(block.source)
-        else:
-            before.append(block.source)
-    if not found:
-        return markdown, ""
-    return "\n\n".join(before), "\n\n".join(after)
+    pieces: list[str | Calculation] = []
+    rest = answer.answer
+    for calculation in answer.calculations:
+        at = rest.find(calculation.table) if calculation.table else -1
+        if calculation.table is None or at < 0:
+            continue
+        pieces += [rest[:at], calculation]
+        rest = rest[at + len(calculation.table) :]
+    pieces.append(rest)
+    placed = [p for p in pieces if isinstance(p, Calculation)]
+    unplaced = [c for c in answer.calculations if not any(c is p for p in placed)]
+    if unplaced:
+        first, _, after = str(pieces[0]).partition("\n\n")
+        pieces[:1] = [first, *unplaced, after]
+    blocks: list[Block] = []
+    for piece in pieces:
+        blocks += (
+            _calculation_blocks(piece) if isinstance(piece, Calculation) else _sections(to_mrkdwn(piece))
+        )
+    return blocks
 
 
 def _block_texts(block: Block) -> list[str]:
@@ -641,16 +618,11 @@ def answer_messages(
     """The answer as Slack messages, in order: text, calculations, sources, follow-ups, then 👍/👎.
 
     Text sections keep under 3,000 characters (cut at paragraphs, lines, then sentences), each
-    calculation is its headline with label/value fields, citations link to the source (or to its page
+    calculation is its title with label/value fields where the answer has its table, citations link to the source (or to its page
     under ``sources_base_url``), and the feedback buttons end the last message.
     """
     language = answer.language
-    summaries = [summarize(call) for call in answer.tool_calls]
-    before, after = _split_body(answer.answer, summaries)
-    blocks = _sections(to_mrkdwn(before))
-    for summary in summaries:
-        blocks += _calculation_blocks(summary, language)
-    blocks += _sections(to_mrkdwn(after))
+    blocks = _body_blocks(answer)
     blocks += _context_blocks(_citation_text(c, sources_base_url) for c in answer.citations)
     if answer.follow_ups:
         line = f"*{_t('follow_ups', language)}* " + " · ".join(escape(q.strip()) for q in answer.follow_ups)

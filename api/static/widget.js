@@ -61,23 +61,6 @@
       errBusy: "The advisor is starting up. Please try again in a few seconds.",
       errHistory: "The previous conversation could not be loaded; starting a new one.",
       errGone: "That conversation has expired. Please ask again to start a new one.",
-      labels: {
-        "days.expected": "Days (expected)",
-        "days.range": "Days (range)",
-        "gpu_hours.expected": "GPU-hours (expected)",
-        "per_gpu.total_gb": "Memory per GPU (GB)",
-        fits: "Fits in GPU memory",
-        recommended_ram_gib: "Recommended RAM (GiB)",
-        dimm_layout: "DIMMs",
-        total_gpu_memory_gb: "GPU memory per server (GB)",
-        recommendation: "Recommendation",
-      },
-      tools: {
-        training_compute: "Training time",
-        training_memory: "GPU memory for training",
-        host_ram: "Host RAM",
-        cluster_plan: "Cluster plan",
-      },
     },
     zh: {
       open: "打开训练服务器选型顾问",
@@ -111,23 +94,6 @@
       errBusy: "顾问服务正在启动，请几秒钟后再试。",
       errHistory: "无法加载之前的对话，已开始新对话。",
       errGone: "之前的对话已过期，请重新提问开始新对话。",
-      labels: {
-        "days.expected": "天数（预期）",
-        "days.range": "天数（范围）",
-        "gpu_hours.expected": "GPU小时（预期）",
-        "per_gpu.total_gb": "每卡显存（GB）",
-        fits: "显存是否够用",
-        recommended_ram_gib: "建议内存（GiB）",
-        dimm_layout: "内存条配置",
-        total_gpu_memory_gb: "每台服务器显存（GB）",
-        recommendation: "建议",
-      },
-      tools: {
-        training_compute: "训练时间",
-        training_memory: "训练显存",
-        host_ram: "主机内存",
-        cluster_plan: "集群方案",
-      },
     },
   };
 
@@ -150,8 +116,6 @@
   function storageKeyFor(token) { return "advisor-widget:conversation:" + endpoint + (token ? ":" + tokenUser(token) : ""); }
   var storageKey = storageKeyFor(userToken);
   var THUMB = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M1 21h4V9H1v12zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z"/></svg>';
-  var SCALAR_SKIP = { formula: 1, assumptions: 1, warnings: 1, sources: 1 };
-
   // ---------- styles (px only: rem would follow the host page's root font size) ----------
   var CSS = [
     ":host{all:initial !important;display:block !important;}",
@@ -199,6 +163,7 @@
     ".card h4{margin:0 0 2px;font-size:12px;font-weight:600;color:var(--mu);}",
     ".card table{display:table;width:100%;margin:2px 0 0;}",
     ".card td.v{font-weight:600;text-align:right;}",
+    ".card tr.in th,.card tr.in td.v{font-weight:400;color:var(--mu);}",
     ".cites{margin-top:8px;font-size:12px;}",
     ".cites h4,.chips h4{margin:0 0 2px;font-size:12px;font-weight:600;color:var(--mu);}",
     ".cites ol{margin:0;padding-left:20px;}",
@@ -246,8 +211,8 @@
   // answer_html is sanitized by the server; this second pass (inert <template>, allow-list) keeps
   // the widget safe even if an older or misconfigured server sends something unexpected.
   var ALLOWED = { P: 1, STRONG: 1, EM: 1, CODE: 1, PRE: 1, UL: 1, OL: 1, LI: 1, TABLE: 1, THEAD: 1, TBODY: 1,
-    TR: 1, TH: 1, TD: 1, A: 1, BR: 1, H3: 1, H4: 1, BLOCKQUOTE: 1, SUP: 1, SPAN: 1 };
-  var ATTRS = { href: 1, title: 1, align: 1, "class": 1 };
+    TR: 1, TH: 1, TD: 1, A: 1, BR: 1, H3: 1, H4: 1, BLOCKQUOTE: 1, SUP: 1, SPAN: 1, DIV: 1 };
+  var ATTRS = { href: 1, title: 1, align: 1, "class": 1, "data-calculation": 1 };
   function safeFragment(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = String(html || "");
@@ -275,64 +240,30 @@
     return tpl.content;
   }
 
-  function fmt(value, L) {
-    if (typeof value === "boolean") return value ? L.yes : L.no;
-    if (typeof value === "number") {
-      // three significant figures, as the answers print them; whole numbers from 1,000 up
-      var opts = Math.abs(value) >= 1000 ? { maximumFractionDigits: 0 } : { maximumSignificantDigits: 3 };
-      return value.toLocaleString(L === STRINGS.zh ? "zh-CN" : "en-US", opts);
-    }
-    return String(value);
-  }
-
-  function get(obj, path) {
-    return path.split(".").reduce(function (o, k) {
-      return o != null && typeof o === "object" ? o[k] : undefined;
-    }, obj);
-  }
-
-  function cardRows(call) {
-    var out = call.output || {};
-    var rows = [];
-    function add(key, value) {
-      if (value !== undefined && value !== null) rows.push([key, value]);
-    }
-    if (call.name === "training_compute") {
-      add("days.expected", get(out, "days.expected"));
-      if (out.days) add("days.range", [out.days.low, out.days.high]);
-      add("gpu_hours.expected", get(out, "gpu_hours.expected"));
-    } else if (call.name === "training_memory") {
-      add("per_gpu.total_gb", get(out, "per_gpu.total_gb"));
-      add("fits", out.fits);
-    } else if (call.name === "host_ram") {
-      add("recommended_ram_gib", out.recommended_ram_gib);
-      add("dimm_layout", out.dimm_layout);
-      add("total_gpu_memory_gb", out.total_gpu_memory_gb);
-    } else if (call.name === "cluster_plan") {
-      add("recommendation", out.recommendation);
-    }
-    if (!rows.length) {
-      Object.keys(out).forEach(function (k) {
-        var v = out[k];
-        if (rows.length < 4 && !SCALAR_SKIP[k] && v !== null && typeof v !== "object" && String(v).length <= 120) add(k, v);
-      });
-    }
-    return rows;
-  }
-
-  function renderCard(call, L) {
-    var rows = cardRows(call);
+  // one calculation as a card: its title and labelled rows, in the answer's language, as the server wrote them
+  function renderCard(calc, L) {
     var tbody = el("tbody");
-    rows.forEach(function (r) {
-      var label = L.labels[r[0]] || r[0].replace(/[._]/g, " ");
-      var value = Array.isArray(r[1]) ? fmt(r[1][0], L) + " – " + fmt(r[1][1], L) : fmt(r[1], L);
-      tbody.appendChild(el("tr", { "data-key": r[0] }, [el("th", { scope: "row", text: label }),
-        el("td", { className: "v", text: value })]));
+    (calc.rows || []).forEach(function (r) {
+      tbody.appendChild(el("tr", { className: r.kind === "input" ? "in" : "out" }, [
+        el("th", { scope: "row", text: r.label }), el("td", { className: "v", text: r.value })]));
     });
-    return el("section", { className: "card", "data-tool": call.name, "aria-label": L.calc + ": " + call.name }, [
-      el("h4", { text: L.calc + " · " + (L.tools[call.name] || call.name) }),
+    return el("section", { className: "card", "data-tool": calc.tool, "aria-label": L.calc + ": " + calc.title }, [
+      el("h4", { text: calc.title }),
       el("table", null, [tbody]),
     ]);
+  }
+
+  // each calculation's card where the answer shows its table (the server marks the place), the rest after it
+  function placeCards(content, calcs, L) {
+    var placed = {};
+    Array.prototype.slice.call(content.querySelectorAll("div[data-calculation]")).forEach(function (slot) {
+      var i = Number(slot.getAttribute("data-calculation"));
+      if (calcs[i] && !placed[i]) {
+        slot.parentNode.replaceChild(renderCard(calcs[i], L), slot);
+        placed[i] = true;
+      }
+    });
+    return calcs.filter(function (c, i) { return !placed[i]; }).map(function (c) { return renderCard(c, L); });
   }
 
   // every citation opens this service's source page, which shows the passage, its date and the original links
@@ -521,8 +452,9 @@
     // only the server-sanitized answer_html becomes markup; the Markdown `answer` is only ever text
     if (answer.answer_html) content.appendChild(safeFragment(answer.answer_html));
     else content.textContent = answer.answer || "";
+    var rest = placeCards(content, answer.calculations || [], L);
     bubble.appendChild(content);
-    (answer.tool_calls || []).forEach(function (call) { bubble.appendChild(renderCard(call, L)); });
+    rest.forEach(function (card) { bubble.appendChild(card); });
     var cites = answer.citations || [];
     if (cites.length) {
       var ol = el("ol");

@@ -264,6 +264,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="budget_fit",
+    title=("What the budget buys", "预算能买多少"),
     triggers=words(
         r"\bafford\b",
         r"what (?:does|would|will|can) .{0,40}\bbuy\b",

@@ -170,6 +170,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="cloud_cost",
+    title=("Cloud cost", "云上成本"),
     triggers=words(
         r"cloud cost",
         r"cloud (?:bill|price|spend|invoice)",

@@ -107,6 +107,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="cluster_plan",
+    title=("Cluster options", "集群方案"),
     triggers=words(
         r"which (?:gpu|accelerator|card|hardware)",
         r"what (?:gpu|hardware|cluster) should",

@@ -395,12 +395,16 @@ class Calculator:
     triggers: re.Pattern[str] = field(repr=False)  # words that ask for its result, EN and ZH
     build: Callable[[Slots, Catalog], Plan | None] = field(repr=False)  # None: the slots cannot feed it
     summarize: Callable[[ToolCall, View], Summary] = field(repr=False)
+    title: tuple[str, str] = ("", "")  # what its card is headed, English and Chinese ("Host RAM", "主机内存")
     answers: frozenset[str] = frozenset()  # the quantities asked that it answers: days, gpus, cost, ...
     needs_model: bool = False  # nothing to compute without a model size or preset
     exemplars_en: tuple[str, ...] = ()  # questions it answers, as users write them
     exemplars_zh: tuple[str, ...] = ()
     follow_ups_en: tuple[str, ...] = ()
     follow_ups_zh: tuple[str, ...] = ()
+
+    def heading(self, language: Language) -> str:
+        return self.title[language == "zh"]
 
     def follow_ups(self, language: Language) -> list[str]:
         return list(self.follow_ups_zh if language == "zh" else self.follow_ups_en)

@@ -108,6 +108,7 @@ def _rows(o: dict[str, Any], size: str, tokens: str, flops: str) -> list[Row]:
 
 CALCULATOR = Calculator(
     name="compute_optimal",
+    title=("Compute-optimal model size", "算力最优模型规模"),
     triggers=words(
         r"\b(?:biggest|largest|how (?:big|large)(?: of)? (?:a )?model)\b",
         r"\bcompute[- ]optimal\b",

@@ -328,6 +328,7 @@ def _from_text(i: dict[str, Any], o: dict[str, Any]) -> tuple[str, str, list[Row
 
 CALCULATOR = Calculator(
     name="data_volume",
+    title=("Data and checkpoint volume", "数据与检查点容量"),
     triggers=words(
         r"a^"
     ),  # chosen by the figures given: token width, raw data and growth, checkpoint size and time

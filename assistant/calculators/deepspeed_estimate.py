@@ -70,6 +70,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="deepspeed_estimate",
+    title=("DeepSpeed ZeRO memory estimate", "DeepSpeed ZeRO 显存估算"),
     triggers=words(
         r"deepspeed(?:'s)? (?:memory )?estimat", r"estimate_zero[23]", r"deepspeed\s*(?:的)?\s*估算"
     ),

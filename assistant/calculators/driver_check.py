@@ -132,6 +132,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="driver_check",
+    title=("Driver and CUDA check", "驱动与 CUDA 检查"),
     triggers=words(r"\bdrivers?\b", r"驱动", r"\bcuda\s*1[1-3]", r"\bcu1[1-3]\d\b"),
     build=_build,
     summarize=_summarize,

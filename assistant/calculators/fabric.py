@@ -160,6 +160,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="fabric",
+    title=("Fabric switches and cables", "网络交换机与线缆"),
     # the noun, never the verb: "how many switches", "network switch", not "switch to LoRA"
     triggers=words(
         r"\bswitches\b",

@@ -473,6 +473,7 @@ def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | No
 
 CALCULATOR = Calculator(
     name="gpu_compare",
+    title=("GPU comparison", "GPU 对比"),
     triggers=words(
         r"\bcompare\b",
         r"\bvs\.?\b",

@@ -234,6 +234,7 @@ def _ratio(specs: list[dict[str, Any]]) -> tuple[str, str] | None:
 
 CALCULATOR = Calculator(
     name="gpu_spec",
+    title=("Accelerator figures", "加速卡参数"),
     triggers=words(r"a^"),  # chosen by the figure asked about a named card (slots.spec_fields)
     build=_build,
     summarize=_summarize,

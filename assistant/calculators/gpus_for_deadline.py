@@ -77,6 +77,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="gpus_for_deadline",
+    title=("GPUs for the deadline", "按工期所需 GPU"),
     triggers=words(
         r"how many (?:gpus|cards|accelerators|nodes|servers)",
         r"(?:gpus|nodes) (?:do i|would|will) (?:i |we )?need",

@@ -201,6 +201,7 @@ def _rows(o: dict[str, Any]) -> list[Row]:
 
 CALCULATOR = Calculator(
     name="host_ram",
+    title=("Host RAM", "主机内存"),
     triggers=words(
         r"host (?:ram|memory)",
         r"system (?:ram|memory)",

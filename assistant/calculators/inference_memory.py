@@ -328,6 +328,7 @@ def _brief(i: dict[str, Any], o: dict[str, Any]) -> Brief | None:
 
 CALCULATOR = Calculator(
     name="inference_memory",
+    title=("Serving memory", "推理显存"),
     triggers=words(
         r"inference",
         r"serving",

@@ -75,6 +75,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="model_capacity",
+    title=("Largest model that fits", "能容纳的最大模型"),
     triggers=words(
         r"what (?:can|could) (?:we|i|it|they|you) (?:fine[- ]?tune|train|run|serve|do|fit)\b",
         r"what (?:size |sized |models? )?(?:can|could) (?:a |an |one |our |my |the )?(?:[\w.-]+ ){0,3}(?:fine[- ]?tune|train|run|serve|handle|hold)\b",

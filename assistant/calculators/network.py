@@ -202,6 +202,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="network",
+    title=("Gradient all-reduce", "梯度 All-Reduce 通信"),
     triggers=words(
         r"all[- ]?reduce",
         r"network bandwidth",

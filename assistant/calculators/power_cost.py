@@ -192,6 +192,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="power_cost",
+    title=("Power and electricity", "功耗与电费"),
     triggers=words(
         r"power (?:draw|consumption|cost|bill)",
         r"how (?:much|many) (?:power|kw|kilowatts|watts)",

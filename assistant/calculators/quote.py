@@ -98,6 +98,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="quote",
+    title=("Quote total", "报价合计"),
     triggers=words(
         # "换成人民币多少", "and in yuan?", "what's that in USD": the quote in the other currency
         r"(?:换|换算|折合|折|合)成?\s*(?:人民币|rmb|美元|美金|usd)",

@@ -151,6 +151,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="rack_fit",
+    title=("Servers per rack", "机柜可放服务器数"),
     triggers=words(
         r"\bper\s+(?:[\w.]+\s+){0,2}rack",
         r"\bin (?:a|one|each|the) [\w. ]{0,12}rack",

@@ -216,6 +216,7 @@ def _scaled(i: dict[str, Any], o: dict[str, Any], hours: str) -> Summary:
 
 CALCULATOR = Calculator(
     name="run_time",
+    title=("Run time from your figures", "按已知数据推算时间"),
     triggers=words(r"a^"),  # chosen by the quantities given (GPU-hours, FLOPs, a measured throughput)
     build=_build,
     summarize=_summarize,

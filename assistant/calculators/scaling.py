@@ -88,6 +88,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="scaling",
+    title=("Scaling efficiency", "扩展效率"),
     triggers=words(
         r"scaling efficiency",
         r"scal(?:es|ing|ed)\s+(?:well|linearly|badly|poorly)",

@@ -93,6 +93,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="serving_capacity",
+    title=("Serving capacity", "推理服务容量"),
     triggers=words(r"a^"),  # chosen by the figures given: a peak demand and a measured rate
     build=_build,
     summarize=_summarize,

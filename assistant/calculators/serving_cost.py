@@ -64,6 +64,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="serving_cost",
+    title=("Cost per million tokens", "每百万 token 成本"),
     triggers=words(
         r"per (?:1m|million|1,000,000|1k|thousand) (?:output )?tokens?",
         r"(?:每|一)百万\s*(?:个)?\s*token",

@@ -193,6 +193,7 @@ def _one_replica(call: ToolCall) -> Summary:
 
 CALCULATOR = Calculator(
     name="serving_estimate",
+    title=("Serving GPUs", "推理所需 GPU"),
     triggers=words(r"a^"),  # chosen by the figures given: a request rate, a model and no measured rate
     build=_build,
     summarize=_summarize,

@@ -250,6 +250,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="storage",
+    title=("Storage", "存储"),
     triggers=words(
         r"storage",
         r"\bdisk",

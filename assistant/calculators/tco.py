@@ -413,6 +413,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="tco",
+    title=("Total cost of ownership", "总拥有成本（TCO）"),
     triggers=words(
         r"\btco\b",
         r"total cost of ownership",

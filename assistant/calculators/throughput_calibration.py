@@ -153,6 +153,7 @@ _RATING_ZH = {
 
 CALCULATOR = Calculator(
     name="throughput_calibration",
+    title=("From your measured throughput", "按实测吞吐推算"),
     triggers=words(
         r"tokens?/s",
         r"tokens? per second per gpu",

@@ -153,6 +153,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
 
 CALCULATOR = Calculator(
     name="training_compute",
+    title=("Training compute and time", "训练算力与时间"),
     triggers=words(
         r"how (?:long|many days|many hours|many weeks)",
         r"\bdays?\b.*\btrain",

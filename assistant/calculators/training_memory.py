@@ -598,6 +598,7 @@ def _brief(o: dict[str, Any], i: dict[str, Any]) -> Brief | None:
 
 CALCULATOR = Calculator(
     name="training_memory",
+    title=("GPU memory for training", "训练显存"),
     triggers=words(
         r"\bfit\b",
         r"\bfits\b",

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from assistant.models import Citation, ToolCall
+from assistant.models import Calculation, Citation, ToolCall
 from assistant.retriever import Passage
 from assistant.router import Route
 from assistant.toolbox import ToolRun
@@ -22,6 +22,7 @@ class Draft(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     follow_ups: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    calculations: list[Calculation] = Field(default_factory=list)
 
 
 class Composer(Protocol):

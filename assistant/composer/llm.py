@@ -23,7 +23,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.calculators import summarize
 from assistant.composer import Draft
-from assistant.composer.template import TemplateComposer, tables
+from assistant.composer.template import TemplateComposer
 from assistant.models import Citation
 from assistant.retriever import Passage
 from assistant.router import Intent, Route
@@ -108,7 +108,8 @@ class LLMComposer:
             logger.warning("the chat model's answer was rejected: %s", problem)
             yield _with_note(fallback, f"llm_rejected: {problem}")
             return
-        appended = tables([summarize(call) for call in run.calls], route.language)
+        # the template's tables: the same labels and figures as the calculation cards beside the answer
+        appended = [c.table for c in fallback.calculations if c.table]
         if streaming and appended:
             yield "\n\n" + "\n\n".join(appended)
         cited = cited_ids(prose)
@@ -119,6 +120,7 @@ class LLMComposer:
             assumptions=fallback.assumptions,
             follow_ups=fallback.follow_ups,
             notes=["composer: llm", *fallback.notes],
+            calculations=fallback.calculations,
         )
 
 

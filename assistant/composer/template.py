@@ -20,7 +20,7 @@ from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import for_reader
 from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.change import change_lead
-from assistant.models import Citation, ToolCall
+from assistant.models import Calculation, CalculationRow, Citation, ToolCall
 from assistant.retriever import (
     DEFINES,
     SNIPPET_CHARS,
@@ -201,9 +201,27 @@ def _calculator_assumptions(run: ToolRun, language: Language, *, settled: bool =
     return [a for a in shown if a]
 
 
-def tables(summaries: list[Summary], language: Language) -> list[str]:
-    """Each calculator's inputs and results as one Markdown table."""
-    return [_table(s.inputs + s.results, language) for s in summaries if s.inputs or s.results]
+def calculation(call: ToolCall, summary: Summary, language: Language, *, tabled: bool = True) -> Calculation:
+    """One calculator's result as the channels show it, in ``language``; with ``tabled``, also its Markdown
+    table, which is what the answer shows of it."""
+    calculator = CALCULATORS.get(call.name)
+    rows = [
+        *(
+            CalculationRow(label=r.label(language), value=r.shown(language), kind="input")
+            for r in summary.inputs
+        ),
+        *(
+            CalculationRow(label=r.label(language), value=r.shown(language), kind="result")
+            for r in summary.results
+        ),
+    ]
+    return Calculation(
+        tool=call.name,
+        title=calculator.heading(language) if calculator else call.name,
+        headline=summary.headline(language),
+        rows=rows,
+        table=_table(summary.inputs + summary.results, language) if tabled and rows else None,
+    )
 
 
 # a snippet cut from a list item keeps its marker; as a bullet of ours it would read "- - ..."
@@ -1427,10 +1445,13 @@ class TemplateComposer:
             parts.append(f"{_answer_first(lead) if not run.calls else lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
-        if route.asked == "uses" and (table := _uses_table(run, lang)):
-            parts.append(table)
-        else:
-            parts.extend(tables(summaries, lang))
+        # "70B要多少显存": one table of every job's memory instead of one per calculator
+        uses = _uses_table(run, lang) if route.asked == "uses" else None
+        calculations = [
+            calculation(call, s, lang, tabled=uses is None)
+            for call, s in zip(ordered, summaries, strict=True)
+        ]
+        parts.extend([uses] if uses else [c.table for c in calculations if c.table])
         # a headline that recommends changed settings shows that plan: the settings first assumed are gone
         settled = any(s.settled for s in summaries)
         first_settled = any(
@@ -1476,6 +1497,7 @@ class TemplateComposer:
             assumptions=assumptions,
             follow_ups=follow_ups,
             notes=[f"warning: {w}" for w in warnings],
+            calculations=calculations,
         )
 
     def stream(self, route: Route, passages: list[Passage], run: ToolRun) -> Iterator[str | Draft]:

@@ -7,16 +7,19 @@ hostile host CSS (``* { font-size: 40px !important; color: red }``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from api.slack.blocks import answer_messages
+from assistant.models import Answer
 from tests.e2e.widget_page import TIMEOUT_MS, WIDGET, ask, skip_without_a_browser
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
 pytestmark = pytest.mark.e2e
 
@@ -48,6 +51,12 @@ def page(context: BrowserContext, base_url: str) -> Page:
 def open_widget(page: Page) -> None:
     page.locator(f"{WIDGET} .launcher").click()
     page.locator(f"{WIDGET} .panel textarea").wait_for(state="visible")
+
+
+def row(card: Locator, label: str) -> str:
+    """The value a calculation card shows beside ``label``."""
+    label_cell = card.page.locator("th", has_text=re.compile(f"^{re.escape(label)}$"))
+    return card.locator("tr", has=label_cell).locator("td").inner_text()
 
 
 def conversation(page: Page, base_url: str) -> dict[str, Any]:
@@ -117,7 +126,9 @@ def test_host_css_does_not_reach_the_widget_and_keyboard_works(page: Page) -> No
     assert page.evaluate(active) == "launcher"
 
 
-def test_chinese_question_streams_then_shows_the_calculation(page: Page, screenshots: Path) -> None:
+def test_chinese_question_streams_then_shows_the_calculation(
+    page: Page, base_url: str, screenshots: Path
+) -> None:
     open_widget(page)
     answer = ask(page, DAYS_ZH)
     # the answer was built from several streamed token events before `done` replaced it (whether each
@@ -126,12 +137,22 @@ def test_chinese_question_streams_then_shows_the_calculation(page: Page, screens
     assert answer.get_attribute("lang") == "zh-CN"
     assert "31.1" in answer.locator(".content").inner_text()
     card = answer.locator(".card[data-tool=training_compute]")
-    assert "训练时间" in card.inner_text()
-    days = card.locator("tr[data-key='days.expected'] td").inner_text()
-    assert days == "31.1"
-    assert card.locator("tr[data-key='gpu_hours.expected'] td").inner_text()
+    assert card.locator("h4").inner_text() == "训练算力与时间"
+    assert row(card, "训练天数") == "31.1 (28-40)"
+    assert row(card, "GPU 小时") == "190,900"
+    # the card stands where the answer's table stood, labelled in Chinese: no table twice, no field names
+    assert answer.locator(".content .card[data-tool=training_compute]").count() == 1
+    assert answer.locator(".content thead").count() == 0
+    labels = card.locator("th").all_inner_texts()
+    assert "MFU" in labels
+    assert not [label for label in labels if re.search(r"[a-z]+[._][a-z]+", label)]
+    # Slack's fields show the same labels, from the same stored answer
+    stored = Answer.model_validate(conversation(page, base_url)["turns"][-1]["answer"])
+    fields = [f["text"] for m in answer_messages(stored) for b in m["blocks"] for f in b.get("fields", [])]
+    assert [f.split("\n")[0].strip("*") for f in fields] == labels
     # the UI follows the answer's language
     assert answer.locator("button.up").get_attribute("aria-label") == "有帮助"
+    card.scroll_into_view_if_needed()  # the screenshot shows the card
     shot(page, screenshots, "widget-zh-answer.png")
 
 
@@ -141,7 +162,9 @@ def test_english_question_cites_sources_that_open(page: Page, base_url: str, scr
     assert answer.get_attribute("lang") == "en"
     assert "GB" in answer.locator(".content").inner_text()
     card = answer.locator(".card[data-tool=host_ram]")
-    assert card.locator("tr[data-key=recommended_ram_gib] td").inner_text() == "1,536"
+    assert card.locator("h4").inner_text() == "Host RAM"
+    assert row(card, "Recommended RAM") == "1,536 GB (24 x 64 GB DIMMs)"
+    card.scroll_into_view_if_needed()
     shot(page, screenshots, "widget-en-answer.png")
 
     links = answer.locator(".cites a")
@@ -184,9 +207,7 @@ def test_feedback_is_stored_and_history_survives_a_reload(page: Page, base_url: 
     history = page.locator(f"{WIDGET} .msg.answer.history")
     assert history.count() == len(data["turns"]) == 1
     assert page.locator(f"{WIDGET} .msg.user.history").first.inner_text() == DAYS_ZH
-    assert history.first.locator(
-        ".card[data-tool=training_compute] tr[data-key='days.expected'] td"
-    ).inner_text() == ("31.1")
+    assert row(history.first.locator(".card[data-tool=training_compute]"), "训练天数") == "31.1 (28-40)"
     assert history.first.locator("button.up").get_attribute("aria-pressed") == "true"
     # the conversation continues where it was
     ask(page, "换成512张呢？")

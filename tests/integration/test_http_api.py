@@ -54,6 +54,15 @@ def test_chat_answers_and_continues_the_conversation(client: TestClient) -> None
     compute = next(c for c in first.tool_calls if c.name == "training_compute")
     assert compute.output["days"]["expected"] == pytest.approx(31.07, rel=0.005)
 
+    # the calculation as the channels show it: titled and labelled in Chinese, its table marked in the HTML
+    (calculation,) = [c for c in first.calculations if c.tool == "training_compute"]
+    assert calculation.title == "训练算力与时间"
+    assert {"label": "训练天数", "value": "31.1 (28-40)", "kind": "result"} in resp.json()["calculations"][0][
+        "rows"
+    ]
+    assert calculation.table in first.answer
+    assert '<div class="calculation" data-calculation="0">' in first.answer_html
+
     resp = client.post("/v1/chat", json={"message": "换成A100呢？", "conversation_id": first.conversation_id})
     second = Answer.model_validate(resp.json())
     assert second.conversation_id == first.conversation_id

@@ -220,6 +220,10 @@ def test_an_answer_from_calculator_numbers_is_served(
     table = next(part for part in template.answer.split("\n\n") if part.startswith("| 项目 | 取值 |"))
     assert draft.answer == f"{GOOD_ZH}\n\n{table}"
     assert "| 训练天数 | 31.1 (28-40) |" in draft.answer
+    # and the cards beside it are the template's: the same Chinese title and labels in every channel
+    assert draft.calculations == template.calculations
+    assert draft.calculations[0].title == "训练算力与时间"
+    assert draft.calculations[0].table == table
     assert [c.id for c in draft.citations] == [1, 2]
     assert draft.citations[1].title == "H100 规格"
     assert draft.tool_calls == run.calls

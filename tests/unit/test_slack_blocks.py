@@ -30,9 +30,8 @@ from api.slack.blocks import (
     source_url,
     to_mrkdwn,
 )
-from assistant.calculators import summarize
-from assistant.composer.template import TemplateComposer, tables
-from assistant.models import Answer, Citation, ToolCall
+from assistant.composer.template import TemplateComposer
+from assistant.models import Answer, Calculation, CalculationRow, Citation, ToolCall
 from assistant.router import Router
 from assistant.slots import SlotExtractor
 from assistant.toolbox import ToolBox
@@ -223,26 +222,41 @@ def test_real_answers_fit_slack(name: str) -> None:
 @pytest.mark.parametrize("name", ["gpus_for_deadline_en", "training_compute_zh"])
 def test_calculations_are_fields_and_never_shown_twice(name: str) -> None:
     answer = fixture(name)
-    summaries = [summarize(call) for call in answer.tool_calls]
-    for table in tables(summaries, answer.language):  # the fixture is what the composer writes today
-        assert table in answer.answer
+    assert answer.calculations
+    for calculation in answer.calculations:  # the fixture is what the composer writes today
+        assert calculation.table
+        assert calculation.table in answer.answer
     messages = answer_messages(answer)
     body = "\n".join(section_texts(messages))
     fields = field_texts(messages)
     assert "|---|" not in body
     assert "| " not in body
-    rows = [row for s in summaries for row in s.inputs + s.results]
-    assert fields == [f"*{row.label(answer.language)}*\n{row.value}" for row in rows]
+    rows = [row for c in answer.calculations for row in c.rows]
+    assert fields == [f"*{row.label}*\n{row.value}" for row in rows]
     for row in rows:
-        assert f"*{row.label(answer.language)}*:" not in body
-    headline = to_mrkdwn(summaries[0].headline(answer.language))
-    assert body.count(headline) == 1
-    # the calculation leads, where the composer put its headline; the rest of the body follows
-    first = all_blocks(messages)[0]
-    assert first["text"]["text"] == headline
-    assert first["fields"]
+        assert f"*{row.label}*:" not in body
+    # the answer's first sentence leads; each calculation's title and fields stand where its table stood
+    blocks = all_blocks(messages)
+    lead = to_mrkdwn(answer.answer.split("\n\n")[0])
+    assert blocks[0]["text"]["text"] == lead
+    assert body.count(lead) == 1
+    titled = [b for b in blocks if b.get("fields") and "text" in b]
+    assert [b["text"]["text"] for b in titled] == [f"*{c.title}*" for c in answer.calculations]
     assumptions = "*Assumptions*" if answer.language == "en" else "*假设*"
     assert assumptions in body
+    assert body.index(lead) < body.index(assumptions)
+
+
+def test_chinese_answers_label_their_fields_in_chinese() -> None:
+    answer = fixture("training_compute_zh")
+    messages = answer_messages(answer)
+    titles = [b["text"]["text"] for b in all_blocks(messages) if b.get("fields") and "text" in b]
+    assert titles == ["*训练算力与时间*"]
+    labels = [text.split("\n")[0] for text in field_texts(messages)]
+    assert "*训练天数*" in labels
+    assert "*GPU 小时*" in labels
+    # words in the reader's language, never a field name such as days.expected or gpu_hours
+    assert not [label for label in labels if re.search(r"[a-z]+[._][a-z]+", label)]
 
 
 @pytest.mark.parametrize(
@@ -261,6 +275,7 @@ def test_calculations_are_fields_and_never_shown_twice(name: str) -> None:
         "How long does it take to train a 70B model on 2T tokens with 256 H100 GPUs within 30 days, and what "
         "will it cost with a budget of $2,000,000?",
         "用1024张H100训练一个70B模型、2T token，要多少天？要求30天内完成，预算500万美元，要花多少钱？",
+        "70B要多少显存",  # one table of every job's memory: the cards follow the first paragraph
     ],
 )
 def test_every_calculator_table_moves_into_fields(question: str) -> None:
@@ -276,39 +291,37 @@ def test_every_calculator_table_moves_into_fields(question: str) -> None:
         answer=draft.answer,
         tool_calls=draft.tool_calls,
         follow_ups=draft.follow_ups,
+        calculations=draft.calculations,
     )
+    assert len(answer.calculations) == len(answer.tool_calls)
     messages = answer_messages(answer)
     assert_within_slack_limits(messages)
     body = "\n".join(section_texts(messages))
     fields = field_texts(messages)
-    summaries = [summarize(call) for call in answer.tool_calls]
-    for summary in summaries:
-        assert body.count(to_mrkdwn(summary.headline(answer.language))) == 1
-        for row in summary.inputs + summary.results:
-            assert fields.count(f"*{row.label(answer.language)}*\n{row.value}") >= 1
-    assert "|---|" not in body
-    for verdict in (
-        "deadline",
-        "budget",
-        "工期",
-        "预算",
-    ):  # the verdicts after the headlines stay in the body
-        if verdict in draft.answer.split("\n\n")[0]:
-            assert verdict in body
+    titles = [b["text"]["text"] for b in all_blocks(messages) if b.get("fields") and "text" in b]
+    assert titles == [f"*{c.title}*" for c in answer.calculations if c.rows]
+    for calculation in answer.calculations:
+        for row in calculation.rows:
+            assert fields.count(f"*{row.label}*\n{row.value}") >= 1
+        if calculation.table:
+            assert calculation.table in draft.answer
+    assert "|---|" not in body or any(c.table is None for c in answer.calculations)
+    # the answer's first sentence (the headlines and verdicts) leads, in the body
+    assert all_blocks(messages)[0]["text"]["text"] == to_mrkdwn(draft.answer.split("\n\n")[0])
 
 
 def test_llm_answers_keep_their_prose_first() -> None:
-    # the LLM composer writes its own prose, then appends the calculators' tables (composer/llm.py)
+    # the LLM composer writes its own prose, then appends the template's tables (composer/llm.py)
     template = fixture("gpus_for_deadline_en")
-    summaries = [summarize(call) for call in template.tool_calls]
     prose = "You need about **824 H100 GPUs** for this run [1]; plan for 103 servers."
-    answer = template.model_copy(update={"answer": "\n\n".join([prose, *tables(summaries, "en")])})
+    tabled = [c.table for c in template.calculations if c.table]
+    answer = template.model_copy(update={"answer": "\n\n".join([prose, *tabled])})
     messages = answer_messages(answer)
     first, second = all_blocks(messages)[:2]
     assert first["text"]["text"] == "You need about *824 H100 GPUs* for this run [1]; plan for 103 servers."
     assert "fields" not in first
-    assert second["text"]["text"] == to_mrkdwn(summaries[0].headline("en"))
-    assert len(second["fields"]) == len(summaries[0].inputs + summaries[0].results)
+    assert second["text"]["text"] == f"*{template.calculations[0].title}*"
+    assert len(second["fields"]) == len(template.calculations[0].rows)
     assert "|" not in "".join(section_texts(messages))
 
 
@@ -408,28 +421,40 @@ def test_follow_ups_and_feedback_follow_the_language() -> None:
 
 def test_many_calculation_rows_split_into_sections_of_ten() -> None:
     rows = [
-        {"name": f"GPU {n}", "memory_gb": 80, "memory_type": "HBM3" + "e" * (3000 if n == 4 else 0),
-         "memory_bandwidth_gb_s": 3350, "bf16_dense_tflops": 989, "tdp_w": 700}
+        CalculationRow(label=f"GPU {n}", value="80 GB HBM3" + "e" * (3000 if n == 4 else 0), kind="result")
         for n in range(23)
-    ]  # fmt: skip
-    call = ToolCall(
-        name="gpu_compare", input={}, output={"rows": rows, "ranking": [], "ranking_criterion": "cost"}
+    ]
+    compared = Calculation(tool="gpu_compare", title="GPU comparison", headline="Compared.", rows=rows)
+    answer = Answer(
+        conversation_id="c", message_id="m", language="en", answer="Compared.", calculations=[compared]
     )
-    answer = Answer(conversation_id="c", message_id="m", language="en", answer="Compared.", tool_calls=[call])
     messages = answer_messages(answer)
     assert_within_slack_limits(messages)
     fields = field_texts(messages)
     assert sum(text.startswith("*GPU ") for text in fields) == 23
     assert squash("".join(fields)).count("HBM3" + "e" * 3000) == 1  # the long value is split, not cut
+    sections = [b for b in all_blocks(messages) if b.get("fields")]
+    assert all(len(b["fields"]) <= 10 for b in sections)
+    assert len(sections) >= 3
 
 
 def test_a_message_never_holds_more_than_fifty_blocks() -> None:
-    calls = [ToolCall(name="custom", input={}, output={"verdict": f"Result {n}."}) for n in range(120)]
-    answer = Answer(conversation_id="c", message_id="m", language="en", answer="Results.", tool_calls=calls)
+    calculations = [
+        Calculation(
+            tool="custom",
+            title=f"Result {n}",
+            headline=f"Result {n}.",
+            rows=[CalculationRow(label="n", value=str(n), kind="result")],
+        )
+        for n in range(120)
+    ]
+    answer = Answer(
+        conversation_id="c", message_id="m", language="en", answer="Results.", calculations=calculations
+    )
     messages = answer_messages(answer)
     assert_within_slack_limits(messages)
     assert [len(m["blocks"]) for m in messages] == [50, 50, 22]  # 121 sections and the buttons
-    assert section_texts(messages) == ["Results.", *(f"Result {n}." for n in range(120))]
+    assert section_texts(messages) == ["Results.", *(f"*Result {n}*" for n in range(120))]
     assert messages[-1]["blocks"][-1]["type"] == "actions"
 
 
