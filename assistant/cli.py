@@ -73,6 +73,7 @@ def _run_ingest(
                 embeddings=embeddings,
                 on_start=lambda total: progress.update(task, total=total),
                 on_progress=lambda done, total: progress.update(task, completed=done),
+                on_sentences=_announce_sentences,
             )
     return ingest(
         settings,
@@ -81,7 +82,12 @@ def _run_ingest(
         embeddings=embeddings,
         on_start=lambda total: err.print(f"embedding {total} passages"),
         on_progress=lambda done, total: err.print(f"embedded {done}/{total}"),
+        on_sentences=_announce_sentences,
     )
+
+
+def _announce_sentences(count: int) -> None:
+    err.print(f"embedding {count:,} sentences that answers are picked from (once; later runs reuse them)")
 
 
 def _report(stats: IndexStats, console: Console = out) -> None:

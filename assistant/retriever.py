@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -169,11 +169,7 @@ class HybridRetriever:
         self._names = names or (NameIndex(catalog) if catalog else None)
         # the sentence that answers: embedded once per distinct sentence, cached beside a local index
         self._sentence_vectors = (
-            # named after the collection, which is named after the embedding model: vectors never mix
-            SentenceVectors(
-                embeddings.embed_documents,
-                location.parent / f"{collection.name}.sentences.npz" if location else None,
-            )
+            SentenceVectors(embeddings.embed_documents, sentence_cache(collection, location))
             if sentence_vectors
             else None
         )
@@ -593,6 +589,12 @@ class _Snapshot:
             bm25.index(corpus, show_progress=False)
         holding = Counter(token for ss in sentences for s in ss for token in set(s.tokens))
         total = sum(len(ss) for ss in sentences) or 1
+        vectors: list[np.ndarray] | None = None
+        headings: np.ndarray | None = None
+        if sentence_vectors is not None:
+            both = sentence_vectors.of(_vector_groups(texts, metas))
+            vectors = both[: len(texts)]
+            headings = np.vstack(both[len(texts) :]) if metas else None
         return cls(
             ids=ids,
             texts=texts,
@@ -604,12 +606,8 @@ class _Snapshot:
             sentences=sentences,
             bm25=bm25,
             idf={token: math.log(1 + total / n) for token, n in holding.items()},
-            vectors=sentence_vectors.of([[s.text for s in ss] for ss in sentences])
-            if sentence_vectors
-            else None,
-            headings=np.vstack(sentence_vectors.of([[_heading(m)] for m in metas]))
-            if sentence_vectors and metas
-            else None,
+            vectors=vectors,
+            headings=headings,
         )
 
     def __post_init__(self) -> None:
@@ -691,14 +689,49 @@ class Sentence(NamedTuple):
     aside: bool = False  # about the text itself or bookkeeping ("本文回答…", "Also called …", a link)
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """The sentences (or catalog lines) of a passage's body, each with its keyword tokens.
-
-    A passage's title and section come before its first blank line, so they are left out.
-    """
+def sentence_texts(text: str) -> list[str]:
+    """The sentences (or catalog lines) of a passage's body; its title and section come before its first
+    blank line, so they are left out."""
     head, _, body = text.partition("\n\n")
-    parts = (s.strip() for s in _SENTENCE_END.split(body or head))
-    return [Sentence(p, tokenize(p), bool(_ABOUT_THE_TEXT.match(p))) for p in parts if p]
+    return [p for p in (s.strip() for s in _SENTENCE_END.split(body or head)) if p]
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """The sentences (or catalog lines) of a passage's body, each with its keyword tokens."""
+    return [Sentence(p, tokenize(p), bool(_ABOUT_THE_TEXT.match(p))) for p in sentence_texts(text)]
+
+
+def _vector_groups(texts: list[str], metas: list[dict[str, Any]]) -> list[list[str]]:
+    """What the sentence vectors of an index are: each passage's sentences, then each passage's heading.
+
+    Asked for in one call: the cache keeps what a call uses and drops the rest, so two calls would drop
+    each other's vectors and re-embed them at every start.
+    """
+    return [sentence_texts(t) for t in texts] + [[_heading(m)] for m in metas]
+
+
+def sentence_cache(collection: Collection, location: Path | None) -> Path | None:
+    """Where a local index keeps its sentence vectors: beside it, named after the collection, which is named
+    after the embedding model, so vectors of two models never mix. None for a remote store."""
+    return location.parent / f"{collection.name}.sentences.npz" if location else None
+
+
+def cache_sentence_vectors(
+    collection: Collection,
+    embeddings: Embeddings,
+    location: Path | None,
+    *,
+    on_embed: Callable[[int], None] | None = None,
+) -> None:
+    """Embed the index's sentences that the cache beside it lacks (after an ingest), so that the next start
+    embeds none of them; ``on_embed`` hears how many, before they are embedded."""
+    path = sentence_cache(collection, location)
+    if path is None:
+        return
+    found = collection.get(include=["documents", "metadatas"])
+    texts = list(found["documents"] or [])
+    metas = [dict(m or {}) for m in (found["metadatas"] or [])]
+    SentenceVectors(embeddings.embed_documents, path).of(_vector_groups(texts, metas), on_embed=on_embed)
 
 
 class Picked(NamedTuple):

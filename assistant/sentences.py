@@ -69,8 +69,14 @@ class SentenceVectors:
             log.warning("could not save sentence vectors to %s: %s", self._path, exc)
             Path(name).unlink(missing_ok=True)
 
-    def of(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
-        """For each passage's sentences, a matrix of their unit vectors (one row per sentence)."""
+    def of(
+        self, sentences: Sequence[Sequence[str]], *, on_embed: Callable[[int], None] | None = None
+    ) -> list[np.ndarray]:
+        """For each passage's sentences, a matrix of their unit vectors (one row per sentence).
+
+        The cache keeps only the sentences of this call: pass everything the index uses in one call.
+        ``on_embed`` hears how many sentences are not cached, before they are embedded.
+        """
         used = {_key(s) for group in sentences for s in group}
         missing = [
             k for k in dict.fromkeys(_key(s) for group in sentences for s in group) if k not in self._known
@@ -82,6 +88,8 @@ class SentenceVectors:
             texts = {_key(s): s for group in sentences for s in group}
             order = [texts[k] for k in missing]
             log.info("embedding %d new sentences", len(order))
+            if on_embed is not None:
+                on_embed(len(order))
             for start in range(0, len(order), _BATCH):
                 batch = order[start : start + _BATCH]
                 for text, vector in zip(batch, self._embed(batch), strict=True):

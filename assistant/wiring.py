@@ -14,7 +14,7 @@ from assistant.errors import InvalidInput, NotReady, StorageError
 from assistant.library import DocumentLibrary
 from assistant.memory import ConversationStore, SqliteStore
 from assistant.providers import load_embeddings
-from assistant.retriever import HybridRetriever, Retriever
+from assistant.retriever import HybridRetriever, Retriever, cache_sentence_vectors
 from assistant.router import Router
 from assistant.service import Assistant
 from assistant.settings import Settings
@@ -65,8 +65,13 @@ def ingest(
     embeddings: Embeddings | None = None,
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    on_sentences: Callable[[int], None] | None = None,
 ) -> IndexStats:
-    """Index the knowledge folder plus ``paths``; with ``rebuild`` start from an empty collection."""
+    """Index the knowledge folder plus ``paths``; with ``rebuild`` start from an empty collection.
+
+    Then embed the passages' sentences not embedded before (``on_sentences`` hears how many), which answers
+    are picked from, so that a start after an ingest embeds nothing.
+    """
     roots: list[Root] = [knowledge_root(knowledge_dir(settings))]
     for path in paths or []:
         try:
@@ -79,7 +84,7 @@ def ingest(
         client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
         client.delete_collection(collection.name)
         collection = open_index(settings)
-    return sync(
+    stats = sync(
         collection,
         embeddings,
         roots,
@@ -87,6 +92,9 @@ def ingest(
         on_start=on_start,
         on_progress=on_progress,
     )
+    location = None if settings.vector_store.url else settings.chroma_path
+    cache_sentence_vectors(collection, embeddings, location, on_embed=on_sentences)
+    return stats
 
 
 def uploads_dir(settings: Settings) -> Path:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from langchain_core.embeddings import Embeddings
 
 from assistant.evaluation import evaluate, load_questions
 from assistant.retriever import HybridRetriever, SearchFilters
+from assistant.settings import Settings
+from assistant.wiring import build_retriever
 
 pytestmark = pytest.mark.integration
 
@@ -103,3 +106,29 @@ def test_bilingual_catalog_passages_are_kept(retriever: HybridRetriever) -> None
     # catalog passages are bilingual ("multi") and have no twin: they are kept as they are
     passages = retriever.search("MI300X的显存带宽是多少？", k=5, prefer_language="zh")
     assert "catalog/accelerators/mi300x" in [p.doc_id for p in passages]
+
+
+class _Counting(Embeddings):
+    """The real model, counting the texts it is asked to embed."""
+
+    def __init__(self, model: Embeddings) -> None:
+        self.model = model
+        self.documents = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.documents += len(texts)
+        return self.model.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.embed_query(text)
+
+
+def test_a_start_after_an_ingest_embeds_nothing(
+    indexed_settings: Settings, use_embeddings: Embeddings
+) -> None:
+    # ingest embeds the sentences answers are picked from; a start then reads them from the file beside the
+    # index (it used to keep only the headings, so every start re-embedded every sentence: 15 s of cold start)
+    counting = _Counting(use_embeddings)
+    retriever = build_retriever(indexed_settings, counting)
+    assert counting.documents == 0
+    assert retriever.search("how much host RAM for an 8-GPU H100 server?", k=1)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import chromadb
 import numpy as np
+from langchain_core.embeddings import Embeddings
 
-from assistant.retriever import pick, split_sentences
+from assistant.retriever import HybridRetriever, pick, split_sentences
 from assistant.sentences import SentenceVectors, unit
 from knowledge.text import tokenize
 
@@ -66,3 +68,44 @@ def test_the_closest_sentence_leads_and_a_sentence_about_the_text_does_not() -> 
 
 def test_unit_scales_to_length_one() -> None:
     assert np.isclose(np.linalg.norm(unit([3.0, 4.0])), 1.0)
+
+
+class CountingEmbeddings(Embeddings):
+    """A stand-in LangChain embedding model that counts the texts it embeds."""
+
+    def __init__(self) -> None:
+        self.documents: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.documents += texts
+        return [[float(len(t)), 1.0, float(t.count("a"))] for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [float(len(text)), 1.0, float(text.count("a"))]
+
+
+def test_a_restart_embeds_no_sentence_again(tmp_path: Path) -> None:
+    # the retriever asks for its sentences' and its headings' vectors together: asked for apart, the file
+    # kept only the headings, and every start re-embedded every sentence of the index
+    client = chromadb.PersistentClient(path=str(tmp_path / "chroma"))
+    collection = client.get_or_create_collection("passages")
+    texts = [
+        "Storage: checkpoints\n\nCheckpoints of a 70B model take about 1 TB. Write them to fast storage.",
+        "Networking: fabrics\n\nInfiniBand has lower latency. RoCE runs on Ethernet switches.",
+    ]
+    collection.add(
+        ids=["storage#checkpoints", "networking#fabrics"],
+        documents=texts,
+        metadatas=[
+            {"doc_id": "storage", "section": "Checkpoints"},
+            {"doc_id": "networking", "section": "Fabrics"},
+        ],
+        embeddings=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+    )
+    first = CountingEmbeddings()
+    HybridRetriever(collection=collection, embeddings=first, location=tmp_path / "chroma")
+    assert "Write them to fast storage." in first.documents
+    assert "Checkpoints" in first.documents  # a heading
+    again = CountingEmbeddings()
+    HybridRetriever(collection=collection, embeddings=again, location=tmp_path / "chroma")
+    assert again.documents == []
