@@ -1,0 +1,50 @@
+"""The HTTP benchmark keeps working: a smoke run of benchmarks/over_http.py (a handful of questions).
+
+A benchmark, not a timed test: nothing here checks a figure against a target, only that every figure
+is measured and reported.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import REPO
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "over_http.py"), "--smoke", "--out", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=540,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+    for concurrency in (1, 4):
+        for service in ("baseline", "ours"):
+            row = re.search(
+                rf"^\| {concurrency} \| {service} \| 8 \| 0 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|",
+                results,
+                re.M,
+            )
+            assert row, (concurrency, service, results)
+    for figure in (
+        "cold start to /readyz",
+        "peak RSS",
+        "full index build",
+        "re-index after editing one file",
+    ):
+        assert re.search(rf"\| {re.escape(figure)}[^|]*\| [\d.]+ \|", results), figure
+    assert re.search(r"model_capacity \d+\.\d{3}", results)  # every calculator timed
+    png = (tmp_path / "results.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    assert len(png) > 10_000
