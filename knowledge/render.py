@@ -48,6 +48,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     ),
     "scale_up_interconnect": ("Scale-up interconnect", "卡间互联", ""),
     "scale_up_bandwidth_gb_s": ("Scale-up bandwidth (both directions)", "互联带宽（双向合计）", "GB/s"),
+    "instances": ("Cloud instances (accelerators each)", "云实例（每实例加速卡数）", ""),
     "accelerator_id": ("Accelerator", "加速卡", ""),
     "accelerator_count": ("Accelerators per system", "每台加速卡数", ""),
     "cpu": ("CPUs", "处理器", ""),
@@ -95,12 +96,15 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     "shared_experts": ("Shared experts", "共享专家数", ""),
     "activation": ("Activation", "激活函数", ""),
     "training_tokens_t": ("Pre-training tokens", "预训练 token 数", "T"),
+    "released_precision": ("Weights as released", "发布权重精度", ""),
     "electricity_usd_per_kwh": ("Electricity price", "电价", "USD/kWh"),
     "pue_air": ("PUE, air-cooled", "PUE（风冷）", ""),
     "pue_liquid": ("PUE, liquid-cooled", "PUE（液冷）", ""),
     "usd_to_cny": ("Exchange rate", "汇率（1 美元兑人民币）", "CNY per USD"),
     "maintenance_share_per_year": ("Maintenance per year, share of capex", "年维护费占采购额比例", ""),
     "server_overhead_share": ("Non-GPU server power, share of GPU TDP", "非 GPU 部件功耗占 GPU TDP 比例", ""),
+    "workstation_host_kw": ("Workstation power besides the GPUs", "工作站除 GPU 外的功耗", "kW"),
+    "workstation_psu_efficiency": ("Workstation power-supply efficiency", "工作站电源效率", ""),
 }
 _SKIP = {"id", "name", "sources", "as_of", "notes", "aliases", "zh"}
 
@@ -117,6 +121,8 @@ _GROUP_TITLES: dict[str, tuple[str, str]] = {
 
 
 def _format(value: object, unit: str) -> str:
+    if isinstance(value, dict):  # "trn2.48xlarge: 16" -> "trn2.48xlarge x 16"
+        return ", ".join(f"{key} x {_format(count, unit)}" for key, count in value.items())
     text = (f"{value:,.0f}" if value >= 100 else f"{value:g}") if isinstance(value, float) else str(value)
     if unit == "GB/s" and isinstance(value, float) and value >= 1000:
         text += f" GB/s ({value / 1000:g} TB/s)"
@@ -155,8 +161,8 @@ def render_entry(group: str, entry: Entry, catalog: Catalog) -> Document:
         )
     for field in type(entry).model_fields:
         value = getattr(entry, field)
-        if field in _SKIP or value is None or value == "":
-            continue
+        if field in _SKIP or value is None or value == "" or value == {} or value == []:
+            continue  # nothing to say: never "instances: {}"
         en, zh, unit = _LABELS.get(field, (field, field, ""))
         if isinstance(value, bool):  # a flag: its label is the statement, and only a set flag is said
             if value:

@@ -20,7 +20,7 @@ from knowledge.catalog import (
     default_catalog,
     load_catalog,
 )
-from knowledge.render import render_entry
+from knowledge.render import render_catalog, render_entry
 from tests.helpers import KNOWLEDGE
 
 REQUIRED = """h100-sxm h100-pcie h100-nvl h200 b200 gb200 b300 a100-40gb-sxm a100-80gb-sxm a100-40gb-pcie
@@ -317,3 +317,13 @@ def test_a_rendered_accelerator_gives_its_worded_fields_in_both_languages() -> N
     assert "form_factor=" not in text
     assert "zh zh" not in text
     assert f"{card.form_factor} / {card.zh.form_factor}" in text
+
+
+def test_rendered_entries_label_every_field_and_leave_out_empty_ones() -> None:
+    # "instances instances: {}" stood in 44 accelerator passages; Trainium2's instance list was a dict's repr
+    catalog = default_catalog()
+    texts = [doc.page_content for doc in render_catalog(catalog)]
+    assert not [t for t in texts if re.search(r": (?:\{\}|\[\])$", t, re.MULTILINE)]
+    assert not [t for t in texts if re.search(r"^([a-z_]+) \1:", t, re.MULTILINE)]  # an unlabelled field
+    trainium = render_entry("accelerators", catalog.accelerator("trainium2"), catalog).page_content
+    assert "Cloud instances (accelerators each) 云实例（每实例加速卡数）: trn2.48xlarge x 16" in trainium
