@@ -3457,9 +3457,12 @@ def _deadline(text: str) -> float | None:
 # "Trainium2"/"Trn2") are found by the name index first and blanked before this runs.
 _UNKNOWN_CARD = flags(
     r"(?:huawei\s*)?(?:ascend|昇腾)\s*\d{3}[a-z]?\d?[a-z]{0,2}|(?<![A-Za-z0-9.])910(?:a|b[134]|b\dc)(?![A-Za-z0-9])"
-    r"|\bmlu\s*-?\d{3}\w*|寒武纪\w{0,6}"
-    r"|(?:kunlun|昆仑)(?:芯|xin)?\s*\w{0,5}|\bp800\b|海光\s*(?:dcu)?\s*\w{0,5}|\b(?:hygon\s*)?dcu\s*[kz]?\d{0,3}\b"
-    r"|摩尔线程\s*\w{0,8}|\bmtt\s*s\d{3,4}\b|壁仞\s*\w{0,6}|\bbr1\d0\b|沐曦\s*\w{0,6}|燧原\s*\w{0,6}|天数智芯\s*\w{0,6}"
+    # the model code after a maker's name is Latin letters and digits: "MLU590显存多大" names MLU590, not 显存多大
+    r"|\bmlu\s*-?\d{3}[a-z0-9]*|寒武纪(?:思元)?\s*[a-z0-9-]{0,6}"
+    r"|(?:kunlun|昆仑)(?:芯|xin)?\s*[a-z0-9-]{0,5}|\bp800\b|海光\s*(?:dcu)?\s*[a-z0-9-]{0,6}"
+    r"|\b(?:hygon\s*)?dcu\s*[kz]?\d{0,3}\b"
+    r"|摩尔线程\s*(?:mtt\s*)?[a-z0-9-]{0,6}|\bmtt\s*s\d{3,4}\b|壁仞\s*[a-z0-9-]{0,6}|\bbr1\d0\b"
+    r"|沐曦\s*[a-z0-9-]{0,6}|燧原\s*[a-z0-9-]{0,6}|天数智芯\s*[a-z0-9-]{0,6}"
     r"|\bl2\b|\b4090\s*d\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
     r"|\btrainium(?:\s*[13])?\b|\btrn[13]n?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
 )

@@ -43,6 +43,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("昇腾910B能训练70B吗", {"gpu": "ascend-910b2", "params_b": 70, "unknown_gpu": None}),
     ("8张910B跑70B推理", {"gpu": "ascend-910b2", "gpu_count": 8, "params_b": 70}),
     ("910B3跑70B推理要几张", {"unknown_gpu": "910B3", "params_b": 70, "gpu": None}),
+    # the name ends where the model code does, not at the next Chinese word ("MLU590显存多大" names MLU590)
+    ("MLU590显存多大", {"unknown_gpu": "MLU590", "gpu": None}),
+    ("昆仑芯P800的显存和算力", {"unknown_gpu": "昆仑芯P800", "gpu": None}),
+    ("寒武纪思元590怎么样", {"unknown_gpu": "寒武纪思元590"}),
+    ("摩尔线程 MTT S4000 能训练吗", {"unknown_gpu": "摩尔线程 MTT S4000"}),
     ("is trainium2 worth it vs H100 for a 70B?", {"gpu": "trainium2", "other_gpus": ["h100-sxm"]}),
     ("H20 or L20 for serving 70B?", {"gpu": "h20", "other_gpus": ["l20"], "unknown_gpu": None}),
     # tokens
