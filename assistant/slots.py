@@ -1711,10 +1711,11 @@ _PERIODS = [(flags(r"per month|\bmonthly\b|a month|/\s*month|/mo\b|每个?月|�
 _FX_RATE = flags(
     r"(?:汇率|exchange rate|\bfx(?: rate)?|\brate|\buse|\bat|按)\s*(?:of|=|:|为|是|按|取)?\s*([5-8](?:\.\d+)?)(?!\d|\.\d|\s*(?:%|kw|/\s*kwh|元/度|/\s*(?:hr|hour|h)\b))"
     r"|\b1\s*(?:usd|\$|us\$|美元|dollar)\s*=\s*([5-8](?:\.\d+)?)"
-    r"|([5-8](?:\.\d+)?)\s*(?:rmb|cny|yuan|元|人民币)\s*(?:/|per|每)\s*(?:usd|\$|美元|dollar)"
+    r"|([5-8](?:\.\d+)?)\s*(?:rmb|cny|yuan|元|人民币)?\s*(?:/|per|每|to)\s*(?:the\s*|a\s*|one\s*)?(?:usd|\$|美元|dollar)"
 )
 _PER_DOLLAR = flags(r"\s*(?:/|per|每)\s*(?:usd|us\$|\$|美元|dollars?)")
-_FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元")
+# "7.1 to the dollar": a rate stated against the dollar is a rate whatever else the message says
+_FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元|\b(?:to|per) (?:the |a |one )?dollar\b")
 _TARGET_CURRENCY = [
     (
         flags(

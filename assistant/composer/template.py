@@ -392,7 +392,11 @@ _METHOD = {
 
 
 def _cards_lead(
-    summaries: list[Summary], lang: Language, asked: str | None, names: list[str] | None = None
+    summaries: list[Summary],
+    lang: Language,
+    asked: str | None,
+    names: list[str] | None = None,
+    budget: str = "",
 ) -> list[str]:
     """One sentence with each card's result: for "H20 or A100 for serving 70B?" the best named first;
     for "which card?" the smallest card of the ladder that does it."""
@@ -410,8 +414,8 @@ def _cards_lead(
             if s.brief and n == "training_memory"
         }
         if bought and job:
-            return [_budget_cards_for_job(bought, job, lang)]
-        return [_budget_cards(briefs, lang)]
+            return [_budget_cards_for_job(bought, job, lang, budget)]
+        return [_budget_cards(briefs, lang, budget)]
     if asked == "per_card" and all(b.per_card for b in briefs):
         return [_per_card(briefs, lang)]
     best = [b.card for b in briefs if b.rank == min(b.rank for b in briefs)]
@@ -858,25 +862,28 @@ def _most_capable(affordable: list[Brief]) -> Brief:
     return next((b for b in ranked if not outcomputed(b)), ranked[0])
 
 
-def _budget_cards(briefs: list[Brief], lang: Language) -> str:
-    """What a hardware budget buys of each card, the most capable one it affords first."""
+def _budget_cards(briefs: list[Brief], lang: Language, budget: str = "") -> str:
+    """What a hardware budget buys of each card, the most capable one it affords first; ``budget`` is the
+    amount in the reader's currency first ("$211,268 (¥1,500,000)"), as the calculator converted it."""
     affordable = [b for b in briefs if b.fits]
     if lang == "zh":
+        named = f"这笔预算 {budget} " if budget else "这笔预算"
         listed = "；".join(f"{b.card}：{b.zh}" for b in briefs)
         if not affordable:
-            return (
-                f"这笔预算买不起一台 8 卡服务器（{listed}）；可以考虑每台少配几张卡、工作站，或租用云 GPU。"
-            )
+            return f"{named}买不起一台 8 卡服务器（{listed}）；可以考虑每台少配几张卡、工作站，或租用云 GPU。"
         best = _most_capable(affordable)
-        return f"这笔预算能买到的最强配置是 **{best.card}** 服务器：{best.zh}（{listed}）。"
+        return f"{named}能买到的最强配置是 **{best.card}** 服务器：{best.zh}（{listed}）。"
+    named = f"The budget of {budget}" if budget else "The budget"
     listed = "; ".join(f"{b.card}: {b.en}" for b in briefs)
     if not affordable:
-        return f"The budget buys no 8-GPU server ({listed}); consider fewer GPUs per server, a workstation or renting."
+        return f"{named} buys no 8-GPU server ({listed}); consider fewer GPUs per server, a workstation or renting."
     best = _most_capable(affordable)
-    return f"The most capable server the budget buys is **{best.card}**: {best.en} ({listed})."
+    return f"The most capable server {named[0].lower()}{named[1:]} buys is **{best.card}**: {best.en} ({listed})."
 
 
-def _budget_cards_for_job(bought: list[Brief], job: dict[str, Brief], lang: Language) -> str:
+def _budget_cards_for_job(
+    bought: list[Brief], job: dict[str, Brief], lang: Language, budget: str = ""
+) -> str:
     """ "预算300万 做14B全参 报价：H20 8卡机130万 …": the budget buys most of the card whose one server holds the
     job; a card that needs more than one server for it (a fine-tune split over PCIe machines) is not the pick."""
 
@@ -887,7 +894,7 @@ def _budget_cards_for_job(bought: list[Brief], job: dict[str, Brief], lang: Lang
     affordable = [b for b in bought if b.fits]
     able = [b for b in affordable if holds(b.card)]
     if not able:
-        return _budget_cards([*bought, *job.values()], lang)
+        return _budget_cards([*bought, *job.values()], lang, budget)
     best = min(able, key=lambda b: b.rank)
     ruled_out = [b for b in affordable if not holds(b.card)]
     if lang == "zh":
@@ -1351,7 +1358,15 @@ class TemplateComposer:
                 # next ("both hold 7B on one card; on bandwidth the A100 leads 2.4x")
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
             # "which is faster?": the speed ratio leads; the memory per card follows in the heads
-            by_card = [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names)
+            budgeted = next(
+                (c.output["budget"] for c in ordered if c.output.get("budget") and c.name == "budget_fit"),
+                None,
+            )
+            # "换算成美元，汇率按 7.1": the budget itself in the currency asked, as the calculator converted it
+            budget = money(budgeted, view.first(lang)) if budgeted else ""
+            by_card = (
+                [] if route.asked == "ratio" else _cards_lead(summaries, lang, route.asked, names, budget)
+            )
             if route.asked == "budget_cards" and by_card:
                 heads = []  # what the budget buys of each card, and whether it holds the job, in one sentence
             if priced:

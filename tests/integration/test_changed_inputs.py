@@ -546,3 +546,20 @@ def test_a_cheaper_card_in_a_follow_up_is_priced_on_its_own_gpu_hours(assistant:
     )
     assert "training_compute" in tools(answer), answer.answer[:200]
     assert output(answer, "cloud_cost")["gpu_hours"] == pytest.approx(811, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "usd"),
+    [("换算成美元大概多少，汇率按 7.1", "$211,268"), ("and in dollars at 7.1 to the dollar?", "$211,268")],
+)
+def test_a_budget_converted_leads_with_the_budget_in_that_currency(
+    assistant: Assistant, follow_up: str, usd: str
+) -> None:
+    """¥1,500,000 / 7.1 CNY per USD = $211,267.6: the budget itself, converted by the calculator at the rate
+    given, leads the answer in the currency asked for (set 32's "换算成美元" after a budget was halved)."""
+    first, converted = talk(assistant, "预算 150 万，买什么 GPU 服务器", follow_up)
+    assert "¥1,500,000" in first_sentence(first)
+    assert output(converted, "budget_fit")["budget"]["usd"] == pytest.approx(211_267.6, abs=1)
+    lead = first_sentence(converted)
+    assert usd in lead
+    assert lead.index(usd) < lead.index("¥1,500,000")

@@ -48,6 +48,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("昆仑芯P800的显存和算力", {"unknown_gpu": "昆仑芯P800", "gpu": None}),
     ("寒武纪思元590怎么样", {"unknown_gpu": "寒武纪思元590"}),
     ("摩尔线程 MTT S4000 能训练吗", {"unknown_gpu": "摩尔线程 MTT S4000"}),
+    # an exchange rate stated against the dollar
+    ("and in dollars at 7.1 to the dollar?", {"usd_to_cny": 7.1}),
+    ("use 7.2 rmb per usd", {"usd_to_cny": 7.2}),
+    ("汇率按 7.1", {"usd_to_cny": 7.1}),
+    ("budget 500k usd, done in 6 months", {"usd_to_cny": None}),
     ("is trainium2 worth it vs H100 for a 70B?", {"gpu": "trainium2", "other_gpus": ["h100-sxm"]}),
     ("H20 or L20 for serving 70B?", {"gpu": "h20", "other_gpus": ["l20"], "unknown_gpu": None}),
     # tokens

@@ -62,6 +62,9 @@ class BudgetFitOutput(ToolOutput):
     servers_with_fabric: int = Field(
         description="Servers it buys keeping the network-and-storage share for a cluster (one server needs none)."
     )
+    budget: Money | None = Field(
+        default=None, description="The budget itself in both currencies, at the exchange rate used."
+    )
     server_price: Money = Field(description="One server's hardware.")
     per_server_all_in: Money = Field(description="One server plus its share of network and storage.")
     spent: Money
@@ -161,6 +164,7 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         servers=servers,
         gpus=servers * per_server,
         servers_with_fabric=with_fabric,
+        budget=fx.money(budget),
         server_price=fx.money(server_usd),
         per_server_all_in=fx.money(all_in),
         spent=fx.money(spent),
