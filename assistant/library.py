@@ -28,6 +28,7 @@ from assistant.errors import Conflict, InvalidInput, NotFound, StorageError, Too
 from knowledge.chunking import chunk_file
 from knowledge.indexing import IndexStats
 from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
+from knowledge.store import read_all
 
 logger = logging.getLogger(__name__)
 _SAFE_NAME = re.compile(r"^[\w\-. ()\u4e00-\u9fff]{1,200}$")
@@ -73,10 +74,9 @@ class DocumentLibrary:
 
     def documents(self) -> list[DocumentInfo]:
         """Every indexed document, and any file in the uploads folder that is not indexed (0 passages)."""
-        found = self._collection().get(include=["metadatas"])
         by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for meta in found["metadatas"] or []:
-            by_doc[str(meta.get("doc_id", ""))].append(dict(meta))
+        for meta in read_all(self._collection(), documents=False).metadatas:
+            by_doc[str(meta.get("doc_id", ""))].append(meta)
         uploads = str(self._folder.resolve())
         listed = {
             doc_id: DocumentInfo(

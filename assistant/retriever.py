@@ -26,6 +26,7 @@ from assistant.errors import NotReady, StorageError
 from assistant.sentences import SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
+from knowledge.store import read_all
 from knowledge.text import Language, american, detect_language, tokenize
 
 
@@ -552,10 +553,7 @@ class _Snapshot:
 
     @classmethod
     def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
-        found = collection.get(include=["documents", "metadatas"])
-        ids: list[str] = list(found["ids"])
-        texts: list[str] = list(found["documents"] or [])
-        metas: list[dict[str, Any]] = [dict(m or {}) for m in (found["metadatas"] or [])]
+        ids, texts, metas = read_all(collection)
         doc_rows: dict[str, list[int]] = defaultdict(list)
         for i, meta in enumerate(metas):
             doc_rows[str(meta.get("doc_id", ""))].append(i)
@@ -728,9 +726,7 @@ def cache_sentence_vectors(
     path = sentence_cache(collection, location)
     if path is None:
         return
-    found = collection.get(include=["documents", "metadatas"])
-    texts = list(found["documents"] or [])
-    metas = [dict(m or {}) for m in (found["metadatas"] or [])]
+    _, texts, metas = read_all(collection)
     SentenceVectors(embeddings.embed_documents, path).of(_vector_groups(texts, metas), on_embed=on_embed)
 
 

@@ -26,6 +26,7 @@ from knowledge.catalog import CatalogError, load_catalog
 from knowledge.chunking import chunk_file
 from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
 from knowledge.render import CATALOG_ROOT, render_catalog
+from knowledge.store import read_all
 
 KNOWLEDGE_DIR = Path(__file__).parent
 _ROOTS_KEY = "advisor_roots"
@@ -160,11 +161,10 @@ def _collect_file(
 
 
 def _existing(collection: Collection) -> dict[str, dict[str, str]]:
-    found = collection.get(include=["metadatas"])
-    metadatas = found["metadatas"] or []
+    found = read_all(collection, documents=False)
     return {
-        id_: {k: str(v) for k, v in (meta or {}).items() if k in {"content_hash", "root", "path"}}
-        for id_, meta in zip(found["ids"], metadatas, strict=True)
+        id_: {k: str(v) for k, v in meta.items() if k in {"content_hash", "root", "path"}}
+        for id_, meta in zip(found.ids, found.metadatas, strict=True)
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 import chromadb
@@ -47,3 +47,29 @@ def open_collection(client: ClientAPI, name: str, *, create: bool = True) -> Col
         configuration=configuration,
         metadata={"description": "advisor knowledge base passages"},
     )
+
+
+# rows per read: Chroma's local store turns a read into one SQL statement with a variable per row, and
+# SQLite refuses more than 32,766 of them ("too many SQL variables" at about 39,000 passages)
+READ_PAGE = 5000
+
+
+class Stored(NamedTuple):
+    ids: list[str]
+    documents: list[str]
+    metadatas: list[dict[str, Any]]
+
+
+def read_all(collection: Collection, *, documents: bool = True) -> Stored:
+    """Every passage of ``collection`` (ids, texts unless ``documents`` is false, metadata), read in pages."""
+    include: Any = ["documents", "metadatas"] if documents else ["metadatas"]
+    ids: list[str] = []
+    texts: list[str] = []
+    metadatas: list[dict[str, Any]] = []
+    while True:
+        page = collection.get(include=include, limit=READ_PAGE, offset=len(ids))
+        ids += page["ids"]
+        texts += list(page["documents"] or []) if documents else []
+        metadatas += [dict(m or {}) for m in page["metadatas"] or []]
+        if len(page["ids"]) < READ_PAGE:
+            return Stored(ids, texts, metadatas)
