@@ -1715,7 +1715,9 @@ _FX_RATE = flags(
 )
 _PER_DOLLAR = flags(r"\s*(?:/|per|每)\s*(?:usd|us\$|\$|美元|dollars?)")
 # "7.1 to the dollar": a rate stated against the dollar is a rate whatever else the message says
-_FX_CONTEXT = flags(r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元|\b(?:to|per) (?:the |a |one )?dollar\b")
+_FX_CONTEXT = flags(
+    r"rmb|cny|yuan|人民币|汇率|exchange|\bfx\b|换算|美元|\b(?:to|per) (?:the |a |one )?dollar\b"
+)
 _TARGET_CURRENCY = [
     (
         flags(

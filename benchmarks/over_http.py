@@ -324,9 +324,13 @@ def chart(loads: dict[int, dict[str, Load]], growth: list[Growth], path: Path) -
     left.set_ylabel("latency per request (ms)")
     left.set_title("Latency over HTTP (whiskers 1.5 IQR)")
     if growth:
-        factors = [g.factor for g in growth]
+        # the packaged knowledge base (x1, at concurrency 1) is the curve's first point
+        base = [(1, loads[1])] if 1 in loads else []
+        points = base + [(g.factor, g.loads) for g in growth]
         for name, style in (("baseline", "o--"), ("ours", "s-")):
-            right.plot(factors, [g.loads[name].pct(50) for g in growth], style, label=f"{name} p50")
+            right.plot(
+                [f for f, _ in points], [ls[name].pct(50) for _, ls in points], style, label=f"{name} p50"
+            )
         right.set_xscale("log")
         right.set_xlabel("corpus size (x the packaged knowledge base)")
         right.set_ylabel("p50 latency at concurrency 1 (ms)")
@@ -361,7 +365,7 @@ def report(
     lines = [
         "# HTTP benchmark: ours against a bare LangChain + Chroma service",
         "",
-        f"Run `python benchmarks/over_http.py {' '.join(sys.argv[1:])}`".rstrip()
+        f"Run `{' '.join(['python benchmarks/over_http.py', *sys.argv[1:]])}`"
         + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
         f"Machine: {platform.platform()}, {os.cpu_count()} CPUs, {mb(psutil.virtual_memory().total) / 1024:.0f} GiB RAM; "
         f"Python {platform.python_version()}; advisor {VERSION}, chromadb {chromadb.__version__}, "
