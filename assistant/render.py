@@ -30,21 +30,32 @@ def to_html(markdown: str) -> str:
     )
 
 
-def answer_html(markdown: str, tables: Sequence[str | None] = ()) -> str:
-    """The answer as sanitized HTML, each calculation's table wrapped where it stands.
-
-    ``tables[i]`` is calculation i's Markdown table as the composer wrote it into ``markdown`` (in order);
-    its HTML goes inside ``<div class="calculation" data-calculation="i">`` so that a channel can show
-    calculation i's card in its place. The wrapper is ours, added after sanitizing; nothing is re-parsed.
+def split_at_tables(markdown: str, tables: Sequence[str | None]) -> list[str | int]:
+    """``markdown`` cut where each calculation's table stands: the text between, in order, and in each table's
+    place the index of its calculation. ``tables[i]`` is calculation i's table as the composer wrote it into
+    ``markdown`` (found by that exact text, nothing re-parsed); a table that is None or not found is left out.
     """
-    pieces: list[str] = []
+    pieces: list[str | int] = []
     rest = markdown
     for i, table in enumerate(tables):
         at = rest.find(table) if table else -1
         if table is None or at < 0:
             continue
-        pieces.append(to_html(rest[:at]))
-        pieces.append(f'<div class="calculation" data-calculation="{i}">{to_html(table)}</div>\n')
+        pieces += [rest[:at], i]
         rest = rest[at + len(table) :]
-    pieces.append(to_html(rest))
-    return "".join(pieces)
+    pieces.append(rest)
+    return pieces
+
+
+def answer_html(markdown: str, tables: Sequence[str | None] = ()) -> str:
+    """The answer as sanitized HTML, each calculation's table wrapped where it stands.
+
+    Table i's HTML goes inside ``<div class="calculation" data-calculation="i">`` so that a channel can
+    show calculation i's card in its place. The wrapper is ours, added after sanitizing.
+    """
+    return "".join(
+        f'<div class="calculation" data-calculation="{piece}">{to_html(str(tables[piece]))}</div>\n'
+        if isinstance(piece, int)
+        else to_html(piece)
+        for piece in split_at_tables(markdown, tables)
+    )

@@ -17,6 +17,7 @@ from typing import Any, Literal, TypedDict
 from urllib.parse import quote
 
 from assistant.models import Answer, Calculation, CalculationRow, Citation
+from assistant.render import split_at_tables
 from knowledge.catalog import Catalog, UnknownItemError, default_catalog
 from knowledge.text import Language
 
@@ -554,17 +555,10 @@ def _body_blocks(answer: Answer) -> list[Block]:
     the table is found by that text, not re-parsed; a calculation the answer shows otherwise follows the
     first paragraph.
     """
-    pieces: list[str | Calculation] = []
-    rest = answer.answer
-    for calculation in answer.calculations:
-        at = rest.find(calculation.table) if calculation.table else -1
-        if calculation.table is None or at < 0:
-            continue
-        pieces += [rest[:at], calculation]
-        rest = rest[at + len(calculation.table) :]
-    pieces.append(rest)
-    placed = [p for p in pieces if isinstance(p, Calculation)]
-    unplaced = [c for c in answer.calculations if not any(c is p for p in placed)]
+    calculations = answer.calculations
+    split = split_at_tables(answer.answer, [c.table for c in calculations])
+    pieces: list[str | Calculation] = [calculations[p] if isinstance(p, int) else p for p in split]
+    unplaced = [c for i, c in enumerate(calculations) if i not in split]
     if unplaced:
         first, _, after = str(pieces[0]).partition("\n\n")
         pieces[:1] = [first, *unplaced, after]
