@@ -61,26 +61,34 @@ TYPICAL: dict[str, dict[str, Any]] = {
 }
 
 
+def time_calculators(repeat: int) -> dict[str, list[float]]:
+    """Milliseconds of each of ``repeat`` runs of every calculator on its typical input, after a warm-up."""
+    catalog = default_catalog()
+    timings: dict[str, list[float]] = {}
+    for name in TOOLS:
+        payload = TYPICAL[name]
+        run(name, payload, catalog)  # warm-up
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            run(name, payload, catalog)
+            times.append((time.perf_counter() - start) * 1000)
+        timings[name] = times
+    return timings
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=200, help="runs per calculator")
     args = parser.parse_args()
-    catalog = default_catalog()
     missing = sorted(set(TOOLS) - set(TYPICAL))
     if missing:
         print(f"no typical input for: {', '.join(missing)}", file=sys.stderr)
         return 1
     print(f"{'calculator':<24} {'median ms':>10} {'p95 ms':>8}")
-    for name in TOOLS:
-        payload = TYPICAL[name]
-        run(name, payload, catalog)  # warm-up
-        times = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            run(name, payload, catalog)
-            times.append((time.perf_counter() - start) * 1000)
+    for name, times in time_calculators(args.repeat).items():
         p95 = statistics.quantiles(times, n=20)[-1]
         print(f"{name:<24} {statistics.median(times):>10.3f} {p95:>8.3f}")
     return 0

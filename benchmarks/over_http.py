@@ -46,8 +46,6 @@ from assistant.providers import load_embeddings
 from assistant.settings import Settings
 from assistant.version import VERSION
 from assistant.wiring import ingest, open_index
-from knowledge.catalog import default_catalog
-from tools.registry import TOOLS, run
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -270,19 +268,9 @@ def reindex_one_file(data_dir: Path, scratch: Path) -> float:
 def calculator_ms(repeat: int) -> dict[str, float]:
     """Median milliseconds per call of each calculator through the registry (validation included)."""
     sys.path.insert(0, str(HERE))
-    from calculators import TYPICAL  # the typical inputs of benchmarks/calculators.py
+    from calculators import time_calculators  # benchmarks/calculators.py: typical inputs, the timing loop
 
-    catalog = default_catalog()
-    medians = {}
-    for name in TOOLS:
-        run(name, TYPICAL[name], catalog)
-        times = []
-        for _ in range(repeat):
-            started = time.perf_counter()
-            run(name, TYPICAL[name], catalog)
-            times.append((time.perf_counter() - started) * 1000)
-        medians[name] = statistics.median(times)
-    return medians
+    return {name: statistics.median(times) for name, times in time_calculators(repeat).items()}
 
 
 def grown_corpus(factor: int, scratch: Path) -> Path:
