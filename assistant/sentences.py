@@ -35,7 +35,14 @@ class SentenceVectors:
     def __init__(self, embed: Embed, path: Path | None) -> None:
         self._embed = embed
         self._path = path
+        self._read = self._stamp()  # the file's version this instance holds
         self._known: dict[str, np.ndarray] = self._load()
+
+    def _stamp(self) -> int | None:
+        try:
+            return self._path.stat().st_mtime_ns if self._path is not None else None
+        except OSError:
+            return None
 
     def _load(self) -> dict[str, np.ndarray]:
         if self._path is None or not self._path.is_file():
@@ -65,6 +72,7 @@ class SentenceVectors:
                 np.savez(out, keys=keys, vectors=vectors)
             os.chmod(name, 0o644)
             os.replace(name, self._path)
+            self._read = self._stamp()
         except OSError as exc:
             log.warning("could not save sentence vectors to %s: %s", self._path, exc)
             Path(name).unlink(missing_ok=True)
@@ -77,6 +85,9 @@ class SentenceVectors:
         The cache keeps only the sentences of this call: pass everything the index uses in one call.
         ``on_embed`` hears how many sentences are not cached, before they are embedded.
         """
+        if (stamp := self._stamp()) != self._read:
+            # written since by another instance (an ingest beside a running service): its vectors are used
+            self._read, self._known = stamp, self._load()
         used = {_key(s) for group in sentences for s in group}
         missing = [
             k for k in dict.fromkeys(_key(s) for group in sentences for s in group) if k not in self._known

@@ -37,6 +37,17 @@ def test_each_sentence_is_embedded_once_across_restarts(tmp_path: Path) -> None:
     assert np.allclose(second[0], first[0])
 
 
+def test_vectors_another_instance_wrote_are_read_not_embedded_again(tmp_path: Path) -> None:
+    # a running service's cache and an ingest's (an uploaded document): the service embeds nothing twice
+    path = tmp_path / "v.npz"
+    service = CountingEmbed()
+    running = SentenceVectors(service, path)
+    running.of([["a b."]])
+    SentenceVectors(CountingEmbed(), path).of([["a b.", "new one."]])  # the ingest
+    running.of([["a b.", "new one."]])
+    assert service.seen == ["a b."]
+
+
 def test_sentences_gone_from_the_index_leave_the_file(tmp_path: Path) -> None:
     path = tmp_path / "v.npz"
     SentenceVectors(CountingEmbed(), path).of([["old one.", "kept."]])
