@@ -92,9 +92,13 @@ def ingest(
         on_start=on_start,
         on_progress=on_progress,
     )
-    location = None if settings.vector_store.url else settings.chroma_path
-    cache_sentence_vectors(collection, embeddings, location, on_embed=on_sentences)
+    cache_sentence_vectors(collection, embeddings, _local_index(settings), on_embed=on_sentences)
     return stats
+
+
+def _local_index(settings: Settings) -> Path | None:
+    """The local index's folder; None when the index is a Chroma server's."""
+    return None if settings.vector_store.url else settings.chroma_path
 
 
 def uploads_dir(settings: Settings) -> Path:
@@ -131,7 +135,7 @@ def build_retriever(
         candidates=settings.retrieval.candidates,
         rrf_k=settings.retrieval.rrf_k,
         max_per_doc=settings.retrieval.max_per_doc,
-        location=None if settings.vector_store.url else settings.chroma_path,
+        location=_local_index(settings),
     )
 
 
