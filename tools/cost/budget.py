@@ -62,9 +62,7 @@ class BudgetFitOutput(ToolOutput):
     servers_with_fabric: int = Field(
         description="Servers it buys keeping the network-and-storage share for a cluster (one server needs none)."
     )
-    budget: Money | None = Field(
-        default=None, description="The budget itself in both currencies, at the exchange rate used."
-    )
+    budget: Money = Field(description="The budget itself in both currencies, at the exchange rate used.")
     server_price: Money = Field(description="One server's hardware.")
     per_server_all_in: Money = Field(description="One server plus its share of network and storage.")
     spent: Money
