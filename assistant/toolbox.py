@@ -13,6 +13,7 @@ from assistant.calculators.common import Assumed, Plan, money_into
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.messages import Note
 from tools.registry import TOOLS, ToolInputError, run
 
 _PER_CARD = {"training_memory", "inference_memory", "budget_fit", "rack_fit"}
@@ -26,6 +27,10 @@ class ToolRun(BaseModel):
     assumed: list[Assumed] = Field(default_factory=list)
     ask: Assumed | None = None
     errors: list[str] = Field(default_factory=list, description="Calculator input problems, field by field.")
+    error_messages: dict[str, Note] = Field(
+        default_factory=dict,
+        description="The errors written as messages, by their text: for other languages.",
+    )
 
 
 class ToolBox:
@@ -58,7 +63,10 @@ class ToolBox:
             try:
                 done = run(plan.tool, plan.payload, self._catalog)
             except ToolInputError as exc:
-                result.errors.extend(f"{p.field}: {p.message}" for p in exc.problems)
+                for p in exc.problems:
+                    result.errors.append(text := f"{p.field}: {p.message}")
+                    if p.note:
+                        result.error_messages[text] = p.note
                 continue
             result.calls.append(ToolCall(name=done.name, input=done.input, output=done.output))
             result.assumed.extend(a for a in plan.assumed if a not in result.assumed)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator, computed_field
 
 from knowledge.catalog import Accelerator, Catalog, Server, UnknownItemError
+from tools.messages import Note, Said, notes_of
 
 GB = 1e9
 GIB = 2**30
@@ -40,17 +41,33 @@ class ToolInput(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+# a sentence an output carries: a `Said` stays one through validation, so its code and parameters survive
+Sentence = Annotated[
+    str, WrapValidator(lambda value, handler: value if isinstance(value, Said) else handler(value))
+]
+
+
 class ToolOutput(BaseModel):
     """Base of every calculator output: the reasoning travels with the numbers."""
 
     formula: str = Field(description="The formula used, in words and symbols.")
-    assumptions: list[str] = Field(default_factory=list, description="Every default or simplification used.")
-    warnings: list[str] = Field(
+    assumptions: list[Sentence] = Field(
+        default_factory=list, description="Every default or simplification used."
+    )
+    warnings: list[Sentence] = Field(
         default_factory=list, description="Results near a boundary, odd inputs, caveats."
     )
     sources: list[Reference] = Field(
         default_factory=list, description="Where the formula and constants come from."
     )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Each assumption and warning written as a message: its code and parameters, so an "
+        "answer can show the same sentence, with the same numbers, in another language."
+    )
+    @property
+    def messages(self) -> list[Note]:
+        return notes_of([*self.assumptions, *self.warnings])
 
 
 class CalculatorInputError(ValueError):
@@ -59,7 +76,7 @@ class CalculatorInputError(ValueError):
     def __init__(self, field: str, message: str, suggestions: list[str] | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
-        self.message = message
+        self.message = message  # a `Said` when written as a message, so it reads in another language
         self.suggestions = suggestions or []
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from tools.gpu_memory import training_memory
 from tools.gpu_spec import gpu_spec
 from tools.host_ram import host_ram
 from tools.inference_memory import inference_memory
+from tools.messages import Message, Note, Said
 from tools.model_capacity import model_capacity
 from tools.network import network
 from tools.rack import rack_fit
@@ -58,6 +60,67 @@ class Tool:
 class FieldProblem(BaseModel):
     field: str
     message: str
+    note: Note | None = None  # the message's code and parameters, when it was written as one
+
+
+# pydantic's own input errors, by their type: the numbers and choices come from the error's context
+_PYDANTIC: dict[str, Message] = {
+    "greater_than": Message("input.greater_than", en="Input should be greater than {gt}", zh="必须大于 {gt}"),
+    "greater_than_equal": Message(
+        "input.greater_than_equal",
+        en="Input should be greater than or equal to {ge}",
+        zh="必须大于或等于 {ge}",
+    ),
+    "less_than": Message("input.less_than", en="Input should be less than {lt}", zh="必须小于 {lt}"),
+    "less_than_equal": Message(
+        "input.less_than_equal", en="Input should be less than or equal to {le}", zh="必须小于或等于 {le}"
+    ),
+    "literal_error": Message(
+        "input.literal_error", en="Input should be {expected:or}", zh="只能取以下值之一：{expected:or}"
+    ),
+    "missing": Message("input.missing", en="Field required", zh="缺少这一项"),
+    "extra_forbidden": Message(
+        "input.extra_forbidden", en="Extra inputs are not permitted", zh="不接受这个输入项"
+    ),
+    "int_parsing": Message(
+        "input.int_parsing",
+        en="Input should be a valid integer, unable to parse string as an integer",
+        zh="必须是整数",
+    ),
+    "int_from_float": Message(
+        "input.int_from_float",
+        en="Input should be a valid integer, got a number with a fractional part",
+        zh="必须是整数，不能带小数",
+    ),
+    "float_parsing": Message(
+        "input.float_parsing",
+        en="Input should be a valid number, unable to parse string as a number",
+        zh="必须是数字",
+    ),
+}
+
+
+def _note(error: Any) -> Note | None:
+    """The code and parameters of one pydantic error: a `Said` a validator raised, or pydantic's own type."""
+    context = error.get("ctx") or {}
+    raised = context.get("error")
+    if isinstance(raised, ValueError) and raised.args and isinstance(raised.args[0], Said):
+        return raised.args[0].note()
+    message = _PYDANTIC.get(error["type"])
+    if message is None:
+        return None
+    params: dict[str, Any] = {k: _shown(v) for k, v in context.items()}
+    if error["type"] == "literal_error":
+        # "'adamw', 'sgd' or 'adafactor'": the choices as a list, joined in the reader's language
+        params["expected"] = re.split(r", | or ", params["expected"])
+    return Note(text=error["msg"], code=message.code, params=params)
+
+
+def _shown(value: Any) -> str:
+    """A bound as pydantic's message prints it: ``0`` for 0.0, ``0.5`` as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 class ToolInputError(ValueError):
@@ -137,7 +200,9 @@ def validate_input(name: str, payload: dict[str, Any]) -> ToolInput:
     except ValidationError as exc:
         problems = [
             FieldProblem(
-                field=".".join(map(str, e["loc"])) or "input", message=e["msg"].removeprefix("Value error, ")
+                field=".".join(map(str, e["loc"])) or "input",
+                message=e["msg"].removeprefix("Value error, "),
+                note=_note(e),
             )
             for e in exc.errors()
         ]
@@ -152,7 +217,15 @@ def run(name: str, payload: dict[str, Any] | ToolInput, catalog: Catalog) -> Too
         output = tool.fn(inp, catalog)
     except CalculatorInputError as exc:
         raise ToolInputError(
-            name, [FieldProblem(field=exc.field, message=exc.message)], exc.suggestions
+            name,
+            [
+                FieldProblem(
+                    field=exc.field,
+                    message=exc.message,
+                    note=exc.message.note() if isinstance(exc.message, Said) else None,
+                )
+            ],
+            exc.suggestions,
         ) from exc
     return ToolResult(
         name=name,

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from knowledge.catalog import Catalog
 from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput
+from tools.messages import Message
 
 MLPERF_V31 = Reference(
     title="NVIDIA Technical Blog: Setting New Records at Data Center Scale Using NVIDIA H100 GPUs and Quantum-2 "
@@ -18,6 +19,28 @@ MLPERF_V31 = Reference(
 LLAMA3_MFU = Reference(
     title="Llama Team, The Llama 3 Herd of Models (2024), Table 4: 43% MFU on 8,192 H100s, 41% on 16,384",
     url="https://arxiv.org/abs/2407.21783",
+)
+
+_SAME_JOB = Message(
+    "scaling.same_job",
+    en="the same job (model, batch per GPU, sequence length) on both runs",
+    zh="两次运行是同一个任务（模型、每卡 batch、序列长度相同）",
+)
+_ABOVE_LINEAR = Message(
+    "scaling.above_linear",
+    en="{efficiency} is above linear: the runs probably differ in more than the GPU count "
+    "(batch size, sequence length, a fixed bottleneck such as data loading on the small run)",
+    zh="{efficiency} 超过了线性：两次运行的差别很可能不只是卡数（batch、序列长度，或小规模那次被数据加载等固定瓶颈拖慢）",
+)
+_FEWER_GPUS = Message(
+    "scaling.fewer_gpus",
+    en="the second run has fewer GPUs: efficiency is read the same way, from the larger to the smaller",
+    zh="第二次运行的卡更少：效率仍按同样的方式计算",
+)
+_SAME_GPUS = Message(
+    "scaling.same_gpus",
+    en="the two runs have the same number of GPUs; give two GPU counts",
+    zh="两次运行的 GPU 数量（gpus_to）相同：请给出两个不同的卡数",
 )
 
 # how a measured efficiency reads, for a job that keeps its per-GPU batch (weak scaling) on a non-blocking
@@ -62,26 +85,19 @@ def scaling(inp: ScalingInput, catalog: Catalog) -> ScalingOutput:
     """
     del catalog  # two measurements: nothing to look up
     if inp.gpus_to == inp.gpus_from:
-        raise CalculatorInputError(
-            "gpus_to", "the two runs have the same number of GPUs; give two GPU counts"
-        )
+        raise CalculatorInputError("gpus_to", _SAME_GPUS())
     speedup = inp.rate_to / inp.rate_from
     ideal = inp.gpus_to / inp.gpus_from
     efficiency = speedup / ideal
     verdict = next((name for floor, name in _BANDS if efficiency >= floor), "poor")
     warnings = []
     if efficiency > 1.05:
-        warnings.append(
-            f"{efficiency:.0%} is above linear: the runs probably differ in more than the GPU count "
-            "(batch size, sequence length, a fixed bottleneck such as data loading on the small run)"
-        )
+        warnings.append(_ABOVE_LINEAR(efficiency=f"{efficiency:.0%}"))
     if inp.gpus_to < inp.gpus_from:
-        warnings.append(
-            "the second run has fewer GPUs: efficiency is read the same way, from the larger to the smaller"
-        )
+        warnings.append(_FEWER_GPUS())
     return ScalingOutput(
         formula="efficiency = (rate_to / rate_from) / (gpus_to / gpus_from); linear rate = rate_from x gpus_to / gpus_from",
-        assumptions=["the same job (model, batch per GPU, sequence length) on both runs"],
+        assumptions=[_SAME_JOB()],
         warnings=warnings,
         sources=[MLPERF_V31, LLAMA3_MFU],
         speedup=round(speedup, 4),

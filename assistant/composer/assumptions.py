@@ -536,10 +536,6 @@ RULES: list[Rule] = [
         "这 {c} TB 是压缩数据：× {r} = {u} TB 文本（`zstd -l` 可查看实际压缩比）",
     ),
     # scaling
-    rule(
-        r"the same job \(model, batch per GPU, sequence length\) on both runs",
-        "两次运行是同一个任务（模型、每卡 batch、序列长度相同）",
-    ),
     # quote
     rule(
         rf"(?P<n>\d+) x (?P<price>{NUMBER}) (?P<currency>USD|CNY) \(given\)",

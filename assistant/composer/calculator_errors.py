@@ -227,17 +227,6 @@ RULES: list[Rule] = [
         r"run_days: give the run length to count the weights-only history",
         "run_days：请给出训练时长，才能算出只保留权重的历史检查点有多少个",
     ),
-    # pydantic: bounds and choices of the input models' fields
-    rule(rf"{_FIELD}: Input should be greater than (?P<n>{_PLAIN})", "{field} 必须大于 {n}"),
-    rule(
-        rf"{_FIELD}: Input should be greater than or equal to (?P<n>{_PLAIN})", "{field} 必须大于或等于 {n}"
-    ),
-    rule(rf"{_FIELD}: Input should be less than (?P<n>{_PLAIN})", "{field} 必须小于 {n}"),
-    rule(rf"{_FIELD}: Input should be less than or equal to (?P<n>{_PLAIN})", "{field} 必须小于或等于 {n}"),
-    rule(
-        rf"{_FIELD}: Input should be (?P<options>(?:'[^']*'|\d+)(?:, (?:'[^']*'|\d+))* or (?:'[^']*'|\d+))",
-        lambda g: f"{g['field']} 只能取以下值之一：{_listed(g['options'])}",
-    ),
     # pydantic: the input models' own checks, which name no single field
     rule(
         r"input: gpus \((?P<gpus>\d+)\) must be a multiple of tensor x pipeline x context parallel "
@@ -370,10 +359,6 @@ RULES: list[Rule] = [
         r"input: give lease_apr or a lease payment \(lease_per_month or lease_rate_per_month\), not both",
         "lease_apr 和租金（lease_per_month 或 lease_rate_per_month）只给其中一个",
     ),
-    rule(
-        r"gpus_to: the two runs have the same number of GPUs; give two GPU counts",
-        "两次运行的 GPU 数量（gpus_to）相同：请给出两个不同的卡数",
-    ),
 ]
 
 
@@ -436,10 +421,11 @@ _FIELD_TOKEN = re.compile(r"\b([a-z]+(?:_[a-z0-9]+)+)\b")
 _FIELD_TOKEN_ZH = re.compile(r"\s?\b([a-z]+(?:_[a-z0-9]+)+)\b\s?")
 
 
-def for_reader(text: str, language: Language) -> str:
-    """``text``, one calculator input error, as a chat shows it: in ``language``, without the field name
-    before it, and with the field names inside it in words ('give a cloud price per GPU-hour')."""
-    shown = error_in_language(text, language)
+def for_reader(text: str, language: Language, shown: str | None = None) -> str:
+    """``text``, one calculator input error, as a chat shows it: in ``language`` (``shown`` when the caller
+    rendered it already), without the field name before it, and with the field names inside it in words
+    ('give a cloud price per GPU-hour')."""
+    shown = shown if shown is not None else error_in_language(text, language)
     index = 0 if language == "en" else 1
     field = _FIELD_PREFIX.match(shown)
     if field and field.group("field").split(".")[0] in {*FIELD_WORDS, "input"}:

@@ -365,15 +365,6 @@ RULES: list[Rule] = [
         "单个仅含权重的检查点就超过了一台服务器的本地 NVMe 容量",
     ),
     # scaling
-    rule(
-        rf"(?P<eff>{NUMBER})% is above linear: the runs probably differ in more than the GPU count "
-        r"\(batch size, sequence length, a fixed bottleneck such as data loading on the small run\)",
-        "{eff}% 超过了线性：两次运行的差别很可能不只是卡数（batch、序列长度，或小规模那次被数据加载等固定瓶颈拖慢）",
-    ),
-    rule(
-        r"the second run has fewer GPUs: efficiency is read the same way, from the larger to the smaller",
-        "第二次运行的卡更少：效率仍按同样的方式计算",
-    ),
 ]
 
 

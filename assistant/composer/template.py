@@ -16,10 +16,9 @@ from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, Vie
 from assistant.calculators.gpu_compare import job_lead
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
-from assistant.composer.assumptions import in_language
 from assistant.composer.calculator_errors import for_reader
-from assistant.composer.calculator_warnings import warning_in_language
 from assistant.composer.change import change_lead
+from assistant.composer.sentences import assumption_in, error_in, warning_in
 from assistant.models import Calculation, CalculationRow, Citation, ToolCall
 from assistant.retriever import (
     DEFINES,
@@ -197,7 +196,8 @@ def _calculator_assumptions(run: ToolRun, language: Language, *, settled: bool =
     if not run.calls:
         return []
     chosen = [a for a in run.calls[0].output.get("assumptions", []) if not (settled and _LAYOUT.match(a))][:4]
-    shown = [in_language(a, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
+    output = run.calls[0].output
+    shown = [assumption_in(a, output, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
     return [a for a in shown if a]
 
 
@@ -1422,7 +1422,7 @@ class TemplateComposer:
             # on the part refused
             parts.append(_t("declined", lang))
         if run.errors:
-            errors = [for_reader(e, lang) for e in run.errors]
+            errors = [for_reader(e, lang, error_in(e, run.error_messages, lang)) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
         # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗", "can we air cool 4 DGX B200?"):
@@ -1476,7 +1476,7 @@ class TemplateComposer:
         )
         assumptions = [a.text(lang) for a in run.assumed if not (settled and a.setting)]
         assumptions += _calculator_assumptions(run, lang, settled=first_settled)
-        warnings = [w for call in run.calls for w in call.output.get("warnings", [])]
+        warnings = [(w, call.output) for call in run.calls for w in call.output.get("warnings", [])]
         if assumptions:
             parts.append(f"**{_t('assumptions', lang)}**\n\n" + "\n".join(f"- {a}" for a in assumptions))
         # guidance first: the catalog's figures already sit in the calculators' tables
@@ -1500,7 +1500,7 @@ class TemplateComposer:
         if run.ask:
             next_lines.append(run.ask.text(lang))
         # a warning with no rendering in the answer's language is left out, as the assumptions are
-        next_lines += [shown for w in warnings if (shown := warning_in_language(w, lang))][:2]
+        next_lines += [shown for w, output in warnings if (shown := warning_in(w, output, lang))][:2]
         if next_lines:
             parts.append(f"**{_t('next', lang)}**\n\n" + "\n".join(f"- {line}" for line in next_lines))
         first = CALCULATORS.get(run.calls[0].name) if run.calls else None
@@ -1511,7 +1511,7 @@ class TemplateComposer:
             tool_calls=run.calls,
             assumptions=assumptions,
             follow_ups=follow_ups,
-            notes=[f"warning: {w}" for w in warnings],
+            notes=[f"warning: {w}" for w, _ in warnings],
             calculations=calculations,
         )
 

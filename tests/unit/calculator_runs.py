@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -22,6 +22,7 @@ from assistant.toolbox import ToolBox, ToolRun
 from knowledge.catalog import Catalog, default_catalog
 from knowledge.names import NameIndex
 from tests.helpers import REPO
+from tools.messages import Note
 from tools.registry import ToolInputError, run
 
 DATA = REPO / "tests" / "data"
@@ -516,6 +517,7 @@ class Collected:
     assumptions: dict[str, str]
     warnings: dict[str, str]
     answered: list[tuple[Route, ToolRun]]  # the evaluation questions that ran a calculator
+    notes: dict[str, Note]  # the sentences written as messages (tools/messages.py), by their text
 
 
 @cache
@@ -523,8 +525,11 @@ def collected() -> Collected:
     catalog = default_catalog()
     assumptions: dict[str, str] = {}
     warnings: dict[str, str] = {}
+    notes: dict[str, Note] = {}
 
     def keep(output: dict[str, Any], origin: str) -> None:
+        for note in output["messages"]:
+            notes.setdefault(note["text"], Note.model_validate(note))
         for text in output["assumptions"]:
             assumptions.setdefault(text, origin)
         for text in output["warnings"]:
@@ -559,10 +564,22 @@ def collected() -> Collected:
             answered.append((route, done))
             for call in done.calls:
                 keep(call.output, f"{call.name} ({question})")
-    return Collected(assumptions=assumptions, warnings=warnings, answered=answered)
+    return Collected(assumptions=assumptions, warnings=warnings, answered=answered, notes=notes)
 
 
 # --- checks ------------------------------------------------------------------------------------------
+
+
+def in_chinese(text: str, by_rules: Callable[[str, Any], str | None]) -> str | None:
+    """``text`` as a Chinese answer shows it: by its message code when a calculator wrote it as a message,
+    else by the rule tables (``by_rules``) that still render the sentences written as plain English."""
+    note = collected().notes.get(text)
+    return note.in_language("zh") if note else by_rules(text, "zh")
+
+
+def by_rules_only(texts: Iterable[str]) -> list[str]:
+    """The sentences among ``texts`` that no calculator writes as a message: only these need a rule."""
+    return [text for text in texts if text not in collected().notes]
 
 
 def catalog_names() -> list[str]:

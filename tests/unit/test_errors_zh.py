@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from assistant.composer.calculator_errors import RULES, error_in_language
+from assistant.composer.sentences import error_in
 from assistant.composer.template import TemplateComposer
 from assistant.router import Intent, Route, Router
 from assistant.slots import SlotExtractor, Slots
@@ -27,6 +28,7 @@ from knowledge.names import NameIndex
 from tests.helpers import REPO
 from tests.unit.calculator_runs import HAN, catalog_names, problems
 from tools.common import CalculatorInputError
+from tools.messages import Note
 from tools.registry import ToolInputError, run
 
 TOOLS = REPO / "tools"
@@ -214,10 +216,12 @@ def _raises_in_tools() -> set[tuple[str, int]]:
 
 
 @cache
-def _collected() -> tuple[dict[str, str], set[tuple[str, int]]]:
-    """Each distinct ``field: message`` -> where it came from, and the raise sites reached."""
+def _collected() -> tuple[dict[str, str], set[tuple[str, int]], dict[str, Note]]:
+    """Each distinct ``field: message`` -> where it came from, the raise sites reached, and the errors written
+    as messages (tools/messages.py) by their text."""
     catalog = default_catalog()
     errors: dict[str, str] = {}
+    notes: dict[str, Note] = {}
     sites: set[tuple[str, int]] = set()
     runs = [(catalog, p) for p in RAISING + INVALID] + [
         (change(catalog), p) for change, p in ON_OTHER_CATALOGS
@@ -228,13 +232,16 @@ def _collected() -> tuple[dict[str, str], set[tuple[str, int]]]:
         if isinstance(caught.value.__cause__, CalculatorInputError):
             sites.add(_raise_site(caught.value.__cause__))
         for p in caught.value.problems:
-            errors.setdefault(f"{p.field}: {p.message}", f"{tool} {payload}")
+            errors.setdefault(text := f"{p.field}: {p.message}", f"{tool} {payload}")
+            if p.note:
+                notes[text] = p.note
     for question in QUESTIONS:
         _, done = _asked(question)
         assert done.errors, question
         for text in done.errors:
             errors.setdefault(text, question)
-    return errors, sites
+        notes.update(done.error_messages)
+    return errors, sites, notes
 
 
 def _names() -> list[str]:
@@ -256,8 +263,8 @@ def test_every_error_reads_in_chinese_with_its_field_numbers_and_names() -> None
     names = _names()
     failures: dict[str, list[str]] = {}
     for text, origin in _collected()[0].items():
-        zh = rendered = error_in_language(text, "zh")
-        if not any(p.fullmatch(text) for p, _ in RULES):
+        zh = rendered = error_in(text, _collected()[2], "zh")
+        if text not in _collected()[2] and not any(p.fullmatch(text) for p, _ in RULES):
             rendered = None  # the generic fallback does not count as a rendering here
         lacking = problems(text, rendered, names)
         field = text.split(": ", 1)[0]
@@ -270,7 +277,7 @@ def test_every_error_reads_in_chinese_with_its_field_numbers_and_names() -> None
 
 
 def test_every_rule_renders_an_error_a_calculator_reported() -> None:
-    texts = _collected()[0]
+    texts = [text for text in _collected()[0] if text not in _collected()[2]]  # the rest are messages
     unused = [p.pattern for p, _ in RULES if not any(p.fullmatch(text) for text in texts)]
     assert not unused, "add an input that makes a calculator report these:\n" + "\n".join(unused)
 
@@ -322,8 +329,15 @@ def test_a_chinese_answer_shows_the_calculator_error_in_chinese() -> None:
 
 
 def test_several_errors_in_one_chinese_answer_are_each_in_chinese() -> None:
-    done = ToolRun(errors=["params_b: Input should be greater than 0", "a problem with no field"])
+    with pytest.raises(ToolInputError) as caught:
+        run("training_memory", {"params_b": 0, "gpu": "h100-sxm"}, default_catalog())
+    bound = caught.value.problems[0]
+    assert bound.note  # pydantic's own error, by its type and context
+    done = ToolRun(
+        errors=["params_b: Input should be greater than 0", "a problem with no field"],
+        error_messages={"params_b: Input should be greater than 0": bound.note},
+    )
     route = Route(language="zh", intent=Intent.CALCULATION, slots=Slots(), stated={}, query="q")
     answer = TemplateComposer().compose(route, [], done).answer
-    assert "无法计算：模型参数量必须大于 0；输入的值无法用于计算，请检查后重试" in answer
+    assert "无法计算：模型参数量：必须大于 0；输入的值无法用于计算，请检查后重试" in answer
     assert done.errors == ["params_b: Input should be greater than 0", "a problem with no field"]

@@ -1,0 +1,74 @@
+"""Message codes (tools/messages.py): each sentence shape has a template per language with the same
+placeholders, and a sentence renders in Chinese from the same parameters as in English."""
+
+from __future__ import annotations
+
+import pytest
+
+import tools.registry  # noqa: F401  (defines every calculator's messages)
+from knowledge.catalog import default_catalog
+from tests.unit.calculator_runs import HAN
+from tools.messages import GLOSSARIES, MESSAGES, Message, Note, UnknownMessageError, glossaries, placeholders
+from tools.registry import ToolInputError, run
+
+
+def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
+    assert MESSAGES
+    for code, message in MESSAGES.items():
+        en, zh = message.templates["en"], message.templates["zh"]
+        assert placeholders(en) == placeholders(zh), code
+        assert HAN.search(zh) or not HAN.sub("", zh).strip("{} "), (
+            f"{code}: the Chinese template reads as English"
+        )
+        assert not HAN.search(en), f"{code}: Chinese in the English template"
+        assert glossaries(en) | glossaries(zh) <= set(GLOSSARIES), code
+
+
+def test_a_sentence_keeps_its_parameters_in_each_language() -> None:
+    said = Message(
+        "test.example",
+        en="PUE {pue} ({how:given}); try {ids:or}",
+        zh="PUE {pue}（{how:given}）；试试 {ids:or}",
+    )
+    text = said(pue="1.35", how="given", ids=["h100-sxm", "h200"])
+    assert text == "PUE 1.35 (given); try h100-sxm or h200"
+    assert text.in_language("zh") == "PUE 1.35（用户给定）；试试 h100-sxm或h200"
+    # as data (a calculator's output over HTTP), the same
+    assert Note.model_validate(text.note().model_dump()).in_language("zh") == text.in_language("zh")
+    del MESSAGES["test.example"]
+
+
+def test_a_sentence_inside_a_sentence_renders_in_the_same_language() -> None:
+    inner = Message("test.inner", en="{n} GPUs", zh="{n} 张卡")
+    outer = Message("test.outer", en="plan: {parts}", zh="方案：{parts}")
+    text = outer(parts=[inner(n="8"), inner(n="16")])
+    assert text == "plan: 8 GPUs and 16 GPUs"
+    assert text.in_language("zh") == "方案：8 张卡、16 张卡"
+    assert Note.model_validate(text.note().model_dump()).in_language("zh") == "方案：8 张卡、16 张卡"
+    del MESSAGES["test.inner"], MESSAGES["test.outer"]
+
+
+def test_a_code_is_defined_once_and_an_unknown_code_is_an_error() -> None:
+    code = next(iter(MESSAGES))
+    with pytest.raises(ValueError, match="defined twice"):
+        Message(code, en="x", zh="某")
+    with pytest.raises(UnknownMessageError):
+        Note(text="t", code="no.such.code", params={}).in_language("zh")
+
+
+@pytest.mark.parametrize(
+    ("payload", "zh"),
+    [
+        ({"params_b": 0, "gpu": "h100-sxm"}, "必须大于 0"),
+        ({"params_b": 7, "gpu": "h100-sxm", "optimizer": "lion"}, "只能取以下值之一："),
+        ({"params_b": 7, "gpu": "h100-sxm", "colour": "red"}, "不接受这个输入项"),
+    ],
+)
+def test_pydantic_errors_read_in_chinese_by_their_type(payload: dict[str, object], zh: str) -> None:
+    with pytest.raises(ToolInputError) as caught:
+        run("training_memory", payload, default_catalog())
+    problem = caught.value.problems[0]
+    assert problem.note is not None, problem
+    assert problem.note.in_language("en") == problem.message
+    assert problem.note.in_language("zh").startswith(zh)
+    assert not any(c.isascii() and c.isalpha() for c in zh)
