@@ -65,6 +65,14 @@ GLOSSARIES: dict[str, dict[str, str]] = {
 _JOINS = {"and", "or"}
 
 
+def glossary(name: str, words: Mapping[str, str]) -> str:
+    """Define a glossary next to the calculator that writes its words; returns its name for templates."""
+    if name in GLOSSARIES and GLOSSARIES[name] != dict(words):
+        raise DuplicateMessageError(f"glossary {name!r} is defined twice")
+    GLOSSARIES[name] = dict(words)
+    return name
+
+
 class DuplicateMessageError(ValueError):
     """Two messages with one code: a stored note could not tell which sentence it was."""
 
