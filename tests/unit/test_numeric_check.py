@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.composer.llm import check_answer, cited_ids, extract_numbers, numbers_in, unsupported_numbers
+from assistant.composer.grounding import (
+    check_answer,
+    cited_ids,
+    extract_numbers,
+    numbers_in,
+    unsupported_numbers,
+)
 
 # what the calculators said for "34B, 1.5T tokens, 256 x H100 at MFU 45%", as their JSON holds it
 COMPUTE = [31.07, 27.96, 39.96, 190900.0, 171800.0, 245500.0, 0.45, 0.35, 0.5, 256, 34.0, 1500.0, 989.4,
