@@ -16,6 +16,7 @@ from pydantic import Field
 
 from knowledge.catalog import Catalog
 from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput
+from tools.messages import Message
 
 FAT_TREE = Reference(
     title="Al-Fares, Loukissas, Vahdat: A Scalable, Commodity Data Center Network Architecture (SIGCOMM 2008)",
@@ -24,6 +25,35 @@ FAT_TREE = Reference(
 SUPERPOD = Reference(
     title="NVIDIA DGX SuperPOD (H100) reference architecture: Network Fabrics (32 leaf + 16 spine for 127 nodes)",
     url="https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html",
+)
+
+_LEAF = Message(
+    "fabric.leaf_ports",
+    en="{k}-port switches at the endpoint speed; each leaf gives {down} ports to GPUs and {up} up{blocking}",
+    zh="{k} 口交换机（按端点速率）；每台 leaf {down} 个口接 GPU、{up} 个口上联{blocking}",
+)
+_NON_BLOCKING = Message("fabric.non_blocking", en=" (non-blocking)", zh="（无阻塞）")
+_OVERSUBSCRIBED = Message("fabric.oversubscribed", en=" ({r}:1 oversubscribed)", zh="（{r}:1 收敛）")
+_PORTS = Message("fabric.ports", en="{ports} fabric ports{split}", zh="{ports} 个网络端口{split}")
+_PORTS_SPLIT = Message(
+    "fabric.ports_split",
+    en=" = {nodes} servers x {gpus} GPUs x {per_gpu} per GPU",
+    zh=" = {nodes} 台服务器 × {gpus} 张卡 × 每卡 {per_gpu} 个",
+)
+_COMPUTE_ONLY = Message(
+    "fabric.compute_only",
+    en="compute fabric only: storage, in-band management and out-of-band networks need their own switches",
+    zh="只计算计算网络：存储网、带内管理网和带外管理网另需交换机",
+)
+_BEYOND_THREE_TIERS = Message(
+    "fabric.beyond_three_tiers",
+    en="{ports} ports exceed a 3-tier fat tree of {k}-port switches ({most})",
+    zh="{ports} 个端口超出了 {k} 口交换机 3 层胖树的上限（{most}）",
+)
+_NO_SIZE = Message(
+    "fabric.no_size",
+    en="give the number of servers (or of fabric ports)",
+    zh="请给出服务器台数（或网络端口数）",
 )
 
 
@@ -78,22 +108,26 @@ def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
     elif inp.nodes:
         endpoints = inp.nodes * inp.gpus_per_node * inp.ports_per_gpu
     else:
-        raise CalculatorInputError("nodes", "give the number of servers (or of fabric ports)")
+        raise CalculatorInputError("nodes", _NO_SIZE())
     k = inp.switch_ports
     r = inp.oversubscription
     down = max(1, math.floor(k * r / (r + 1)))
     up = k - down
     leaves = math.ceil(endpoints / down)
     assumptions = [
-        f"{k}-port switches at the endpoint speed; each leaf gives {down} ports to GPUs and {up} up"
-        + (" (non-blocking)" if r == 1 else f" ({r:g}:1 oversubscribed)"),
-        f"{endpoints:,} fabric ports"
-        + (
-            ""
-            if inp.endpoints
-            else f" = {inp.nodes} servers x {inp.gpus_per_node} GPUs x {inp.ports_per_gpu} per GPU"
+        _LEAF(
+            k=k,
+            down=down,
+            up=up,
+            blocking=_NON_BLOCKING() if r == 1 else _OVERSUBSCRIBED(r=f"{r:g}"),
         ),
-        "compute fabric only: storage, in-band management and out-of-band networks need their own switches",
+        _PORTS(
+            ports=f"{endpoints:,}",
+            split=""
+            if inp.endpoints
+            else _PORTS_SPLIT(nodes=inp.nodes, gpus=inp.gpus_per_node, per_gpu=inp.ports_per_gpu),
+        ),
+        _COMPUTE_ONLY(),
     ]
     warnings: list[str] = []
     two_tier_max = k * down
@@ -112,9 +146,7 @@ def fabric(inp: FabricInput, catalog: Catalog) -> FabricOutput:
         cores = math.ceil(spines * up / k)
         uplinks = leaves * up + spines * up
         if endpoints > k * k * k // 4:
-            warnings.append(
-                f"{endpoints:,} ports exceed a 3-tier fat tree of {k}-port switches ({k**3 // 4:,})"
-            )
+            warnings.append(_BEYOND_THREE_TIERS(ports=f"{endpoints:,}", k=k, most=f"{k**3 // 4:,}"))
     compared = None
     if inp.compare_switch_ports:
         other = fabric(

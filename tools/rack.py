@@ -22,6 +22,55 @@ from tools.common import (
     find_accelerator,
     find_server,
 )
+from tools.messages import Message
+
+_SERVER_MAX = Message(
+    "rack.server_max_power",
+    en="{server}: {kw} kW maximum system power (catalog, as of {date})",
+    zh="{server}：最大系统功耗 {kw} kW（目录数据，截至 {date}）",
+)
+_SCALED = Message(
+    "rack.scaled_from_reference",
+    en="server IT power scaled from {server} ({ref_kw} kW for {ref_gpus} GPUs of the same {tdp} W): {kw} kW "
+    "(catalog, as of {date})",
+    zh="单台服务器 IT 功率按 {server} 折算（{ref_gpus} 张同为 {tdp} W 的卡共 {ref_kw} kW）：{kw} kW（目录数据，截至 {date}）",
+)
+_DESK_SIDE = Message(
+    "rack.desk_side",
+    en="server IT power = ({gpus} x {tdp} W + {host} kW host) / {efficiency} power supply = {kw} kW (catalog "
+    "defaults, as of {date}): {segment} cards, not a DGX's overhead",
+    zh="单台服务器 IT 功率 =（{gpus} × {tdp} W + 主机 {host} kW）/ 电源效率 {efficiency} = {kw} kW"
+    "（目录默认值，截至 {date}）：按{segment:segment}卡计，不套用 DGX 的额外功耗比例",
+)
+_OVERHEAD = Message(
+    "rack.gpu_overhead",
+    en="server IT power = {gpus} x {tdp} W x (1 + {share} non-GPU share) = {kw} kW (catalog, as of {date})",
+    zh="单台服务器 IT 功率 = {gpus} × {tdp} W ×（1 + GPU 以外部分 {share}）= {kw} kW（目录数据，截至 {date}）",
+)
+_GIVEN_KW = Message(
+    "rack.server_kw_given", en="{kw} kW per server (given)", zh="每台服务器 {kw} kW（用户给定）"
+)
+_CAPPED = Message(
+    "rack.capped",
+    en="GPUs capped at {cap} W instead of {tdp} W: {gpus} x {cut_w} W = {cut} kW less per server, {kw} kW",
+    zh="GPU 功耗限到 {cap} W（原 {tdp} W）：每台少 {gpus} × {cut_w} W = {cut} kW，为 {kw} kW",
+)
+_OVER_RACK = Message(
+    "rack.server_over_rack",
+    en="one server ({kw} kW) draws more than the rack's {rack_kw} kW: the rack needs more power and cooling, "
+    "or a lower power cap on the GPUs",
+    zh="单台服务器（{kw} kW）已超过机柜的 {rack_kw} kW：机柜需要更大的供电和散热能力，或给 GPU 设更低的功耗上限",
+)
+_SERVERS_ONLY = Message(
+    "rack.servers_only",
+    en="only servers counted: switches, storage and PDUs in the same rack take their share",
+    zh="只计入服务器：同一机柜里的交换机、存储和 PDU 也要占用功率",
+)
+_NO_SERVER = Message(
+    "rack.no_server",
+    en="give the kW of one server, a catalog server or a GPU",
+    zh="请给出单台服务器的功率（kW）、目录中的服务器或 GPU 型号",
+)
 
 
 class RackFitInput(ToolInput):
@@ -80,9 +129,7 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         server_kw, label, gpus = server.max_power_kw, server.name, server.accelerator_count
         tdp_w = catalog.accelerator(server.accelerator_id).tdp_w
         cited.append(server)
-        assumptions.append(
-            f"{server.name}: {server_kw:g} kW maximum system power (catalog, as of {server.as_of})"
-        )
+        assumptions.append(_SERVER_MAX(server=server.name, kw=f"{server_kw:g}", date=str(server.as_of)))
     elif inp.gpu:
         acc = find_accelerator(catalog, inp.gpu)
         gpus, tdp_w = inp.gpus_per_server, acc.tdp_w
@@ -92,9 +139,14 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
             server_kw = reference.max_power_kw * gpus / reference.accelerator_count
             cited += [acc, reference]
             assumptions.append(
-                f"server IT power scaled from {reference.name} ({reference.max_power_kw:g} kW for "
-                f"{reference.accelerator_count} GPUs of the same {acc.tdp_w:g} W): {server_kw:.3g} kW "
-                f"(catalog, as of {reference.as_of})"
+                _SCALED(
+                    server=reference.name,
+                    ref_kw=f"{reference.max_power_kw:g}",
+                    ref_gpus=reference.accelerator_count,
+                    tdp=f"{acc.tdp_w:g}",
+                    kw=f"{server_kw:.3g}",
+                    date=str(reference.as_of),
+                )
             )
         elif acc.segment != "datacenter" and gpus <= 8:
             # consumer and workstation cards: a host and a power supply around them, as the power bill counts them
@@ -102,40 +154,54 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
             cited += [acc, catalog.defaults]
             defaults = catalog.defaults
             assumptions.append(
-                f"server IT power = ({gpus} x {acc.tdp_w:g} W + {defaults.workstation_host_kw:g} kW host) / "
-                f"{defaults.workstation_psu_efficiency:.0%} power supply = {server_kw:.3g} kW (catalog defaults, as of "
-                f"{defaults.as_of}): {acc.segment} cards, not a DGX's overhead"
+                _DESK_SIDE(
+                    gpus=gpus,
+                    tdp=f"{acc.tdp_w:g}",
+                    host=f"{defaults.workstation_host_kw:g}",
+                    efficiency=f"{defaults.workstation_psu_efficiency:.0%}",
+                    kw=f"{server_kw:.3g}",
+                    date=str(defaults.as_of),
+                    segment=acc.segment,
+                )
             )
         else:
             share = catalog.defaults.server_overhead_share
             server_kw = gpus * acc.tdp_w / 1000 * (1 + share)
             cited += [acc, catalog.defaults]
             assumptions.append(
-                f"server IT power = {gpus} x {acc.tdp_w:g} W x (1 + {share:.0%} non-GPU share) = {server_kw:.3g} kW "
-                f"(catalog, as of {catalog.defaults.as_of})"
+                _OVERHEAD(
+                    gpus=gpus,
+                    tdp=f"{acc.tdp_w:g}",
+                    share=f"{share:.0%}",
+                    kw=f"{server_kw:.3g}",
+                    date=str(catalog.defaults.as_of),
+                )
             )
     elif inp.server_power_kw is None:
-        raise CalculatorInputError("server_power_kw", "give the kW of one server, a catalog server or a GPU")
+        raise CalculatorInputError("server_power_kw", _NO_SERVER())
     else:
         server_kw, label = inp.server_power_kw, "server"
     if inp.server_power_kw is not None:
         server_kw = inp.server_power_kw
-        assumptions.append(f"{server_kw:g} kW per server (given)")
+        assumptions.append(_GIVEN_KW(kw=f"{server_kw:g}"))
     elif inp.gpu_power_cap_w is not None and gpus and tdp_w and inp.gpu_power_cap_w < tdp_w:
         # "cap the GPUs at 700 W": the rest of the server (CPUs, NICs, fans) draws as before
         cut = gpus * (tdp_w - inp.gpu_power_cap_w) / 1000
         server_kw -= cut
         assumptions.append(
-            f"GPUs capped at {inp.gpu_power_cap_w:g} W instead of {tdp_w:g} W: {gpus} x "
-            f"{tdp_w - inp.gpu_power_cap_w:g} W = {cut:.3g} kW less per server, {server_kw:.3g} kW"
+            _CAPPED(
+                cap=f"{inp.gpu_power_cap_w:g}",
+                tdp=f"{tdp_w:g}",
+                gpus=gpus,
+                cut_w=f"{tdp_w - inp.gpu_power_cap_w:g}",
+                cut=f"{cut:.3g}",
+                kw=f"{server_kw:.3g}",
+            )
         )
     per_rack = math.floor(inp.rack_kw / server_kw + 1e-9)
     if per_rack == 0:
-        warnings.append(
-            f"one server ({server_kw:.3g} kW) draws more than the rack's {inp.rack_kw:g} kW: the rack needs more "
-            "power and cooling, or a lower power cap on the GPUs"
-        )
-    assumptions.append("only servers counted: switches, storage and PDUs in the same rack take their share")
+        warnings.append(_OVER_RACK(kw=f"{server_kw:.3g}", rack_kw=f"{inp.rack_kw:g}"))
+    assumptions.append(_SERVERS_ONLY())
     racks = math.ceil(inp.servers / per_rack) if inp.servers and per_rack else None
     return RackFitOutput(
         formula="servers per rack = floor(rack kW / server kW); racks = ceil(servers / servers per rack)",
