@@ -21,15 +21,13 @@ from slack_sdk.errors import SlackApiError
 from api.slack.blocks import (
     ACTION_FEEDBACK_DOWN,
     ACTION_FEEDBACK_UP,
-    SIZING_CALLBACK_ID,
     SlackMessage,
     answer_messages,
-    escape,
     friendly_error,
     parse_feedback_value,
-    sizing_modal,
-    sizing_request,
 )
+from api.slack.form import SIZING_CALLBACK_ID, sizing_modal, sizing_request
+from api.slack.mrkdwn import escape
 from assistant.errors import InvalidInput
 from assistant.memory import slack_principal
 from assistant.service import Assistant

@@ -26,9 +26,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import ServerConnection, serve
 
 from api.app import create_app
-from api.slack.blocks import (
-    ACTION_FEEDBACK_DOWN,
-    ACTION_FEEDBACK_UP,
+from api.slack.blocks import ACTION_FEEDBACK_DOWN, ACTION_FEEDBACK_UP, answer_messages, friendly_error
+from api.slack.bot import build_slack_app
+from api.slack.form import (
     BUDGET_BLOCK,
     DEADLINE_BLOCK,
     GPU_BLOCK,
@@ -36,11 +36,8 @@ from api.slack.blocks import (
     MODEL_SIZE_BLOCK,
     SIZING_CALLBACK_ID,
     TOKENS_BLOCK,
-    answer_messages,
-    friendly_error,
     sizing_modal,
 )
-from api.slack.bot import build_slack_app
 from assistant import cli
 from assistant.errors import InvalidInput, NotFound
 from assistant.memory import Conversation

@@ -1,4 +1,4 @@
-"""Answers as Slack Block Kit messages, and the sizing form (api/slack/blocks.py)."""
+"""Answers as Slack Block Kit messages (api/slack/blocks.py), their mrkdwn (mrkdwn.py) and the sizing form (form.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,14 @@ from hypothesis import strategies as st
 from api.slack.blocks import (
     ACTION_FEEDBACK_DOWN,
     ACTION_FEEDBACK_UP,
+    SlackMessage,
+    answer_messages,
+    feedback_value,
+    friendly_error,
+    parse_feedback_value,
+    source_url,
+)
+from api.slack.form import (
     BUDGET_BLOCK,
     DEADLINE_BLOCK,
     GPU_BLOCK,
@@ -20,16 +28,10 @@ from api.slack.blocks import (
     MODEL_SIZE_BLOCK,
     SIZING_CALLBACK_ID,
     TOKENS_BLOCK,
-    SlackMessage,
-    answer_messages,
-    feedback_value,
-    friendly_error,
-    parse_feedback_value,
     sizing_modal,
     sizing_request,
-    source_url,
-    to_mrkdwn,
 )
+from api.slack.mrkdwn import to_mrkdwn
 from assistant.composer.template import TemplateComposer
 from assistant.models import Answer, Calculation, CalculationRow, Citation, ToolCall
 from assistant.router import Router
