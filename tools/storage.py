@@ -11,6 +11,7 @@ from knowledge.catalog import Catalog, StorageTier
 from tools.architecture import ArchitectureFields, describe, resolve_architecture
 from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_server
 from tools.gpu_memory import lora_params
+from tools.messages import Message
 
 WeightsPrecision = Literal["bf16", "fp16", "fp32", "fp8"]
 TokenIdBytes = Literal[2, 4]
@@ -49,6 +50,153 @@ LZBENCH = Reference(
     url="https://github.com/inikep/lzbench",
 )
 COMPRESSION_RATIOS: dict[str, float] = {"zstd": 3.19, "gzip": 3.14}
+
+
+_VOCAB_TOO_LARGE = Message(
+    "storage.vocab_too_large_for_uint16",
+    en="uint16 holds ids 0-65,535 only; a vocabulary of {vocab} needs 4 bytes (int32)",
+    zh="uint16 只能表示 0-65,535 的 id；{vocab} 个词的词表需要 4 字节（int32）",
+)
+_WIDTH_GIVEN = Message(
+    "storage.id_width_given",
+    en="{width} bytes per token id (given)",
+    zh="每个 token id {width} 字节（用户给定）",
+)
+_VOCAB_UNKNOWN = Message(
+    "storage.vocab_unknown",
+    en="vocabulary unknown: 4 bytes (int32) per token id assumed; a vocabulary <= 65,536 "
+    "(e.g. Llama 2's 32,000) allows uint16 and halves the tokenised size",
+    zh="词表大小未知：按每个 token id 4 字节（int32）计；词表不超过 65,536（如 Llama 2 的 32,000）时可用 uint16，"
+    "分词后的数据量减半",
+)
+_FITS_UINT16 = Message(
+    "storage.vocab_fits_uint16",
+    en="vocabulary {vocab} <= 65,536: token ids fit uint16 (2 bytes)",
+    zh="词表 {vocab} 不超过 65,536：token id 可用 uint16 存储（2 字节）",
+)
+_NEEDS_INT32 = Message(
+    "storage.vocab_needs_int32",
+    en="vocabulary {vocab} > 65,536: token ids need int32 (4 bytes)",
+    zh="词表 {vocab} 超过 65,536：token id 需用 int32 存储（4 字节）",
+)
+_NO_DATASET = Message(
+    "storage.no_dataset",
+    en="give dataset_tokens_b (billions of tokens) or dataset_raw_gb (GB of raw text)",
+    zh="请给出 dataset_tokens_b（token 数，以十亿计）或 dataset_raw_gb（原始文本 GB 数）",
+)
+_BOTH_GIVEN = Message(
+    "storage.raw_and_tokens_given",
+    en="raw text and tokens both given: {ratio} raw bytes per token",
+    zh="原始文本和 token 数都已给出：每 token 对应 {ratio} 字节原始文本",
+)
+_RAW_ESTIMATED = Message(
+    "storage.raw_estimated",
+    en="raw text estimated at {bytes} bytes per token (about 4 for English BPE; an assumption, give "
+    "dataset_raw_gb for the real size)",
+    zh="原始文本按每 token {bytes} 字节估算（英文 BPE 约为 4；这是假设，给出 dataset_raw_gb 可得到实际大小）",
+)
+_TOKENS_ESTIMATED = Message(
+    "storage.tokens_estimated",
+    en="tokens estimated at {bytes} raw bytes per token (about 4 for English BPE; an assumption, give "
+    "dataset_tokens_b for the real count)",
+    zh="token 数按每 token {bytes} 字节原始文本估算（英文 BPE 约为 4；这是假设，给出 dataset_tokens_b 可得到实际数量）",
+)
+_COMPRESSED = Message(
+    "storage.compressed",
+    en="the {stored} TB are compressed: x {ratio} = {text} TB of text (`zstd -l` prints the real ratio)",
+    zh="这 {stored} TB 是压缩数据：× {ratio} = {text} TB 文本（`zstd -l` 可查看实际压缩比）",
+)
+_KEPT = Message(
+    "storage.kept_after_cleaning",
+    en="{share} of the text kept after cleaning and deduplication",
+    zh="清洗、去重后保留 {share} 的文本",
+)
+_LORA = Message(
+    "storage.lora",
+    en="LoRA rank {rank}: checkpoints hold the {adapters}M adapter parameters; the {base} GB base model is "
+    "stored once",
+    zh="LoRA 秩 {rank}：检查点只含 {adapters}M 个适配器参数；{base} GB 的基础模型只存一份",
+)
+_SCHEDULE = Message(
+    "storage.checkpoint_schedule",
+    en="a checkpoint every {hours} h over {days} days: {written} written, the newest {retained} kept in full{history}",
+    zh="{days} 天内每 {hours} 小时保存一个检查点：共写入 {written} 个，最新的 {retained} 个完整保留{history}",
+)
+_HISTORY = Message(
+    "storage.weights_only_history",
+    en=", {older} older ones kept as weights only",
+    zh="，更早的 {older} 个只保留权重",
+)
+_INTERVAL_TOO_LONG = Message(
+    "storage.interval_longer_than_run",
+    en="the checkpoint interval is longer than the run: only the final checkpoint is written",
+    zh="检查点间隔比整个训练还长：只会写入最后一个检查点",
+)
+_NO_RUN_DAYS = Message(
+    "storage.history_needs_run_days",
+    en="give the run length to count the weights-only history",
+    zh="请给出训练时长，才能算出只保留权重的历史检查点有多少个",
+)
+_RETAINED = Message(
+    "storage.retained",
+    en="{retained} full checkpoints retained (give run_days for the written count)",
+    zh="保留 {retained} 个完整检查点（给出 run_days 可算出写入的总数）",
+)
+_WEIGHTS_ONLY_KEPT = Message(
+    "storage.weights_only_kept",
+    en="{kept} weights-only checkpoints kept besides the full ones (given)",
+    zh="另外保留 {kept} 个只含权重的检查点（用户给定）",
+)
+_CHECKPOINT_BYTES = Message(
+    "storage.checkpoint_bytes",
+    en="full checkpoint {full} bytes per parameter; weights-only {weights} ({precision}); gradients are not saved",
+    zh="完整检查点每参数 {full} 字节；仅权重检查点每参数 {weights} 字节（{precision}）；梯度不保存",
+)
+_SCRATCH = Message(
+    "storage.scratch_headroom",
+    en="scratch and logs {scratch} of data + checkpoints; headroom +{headroom} on top",
+    zh="临时文件和日志按数据加检查点的 {scratch} 计；另加 {headroom} 余量",
+)
+_WRITE_TARGET = Message(
+    "storage.write_target",
+    en="one full checkpoint ({gb} GB) in {seconds} s{sharded}",
+    zh="一个完整检查点（{gb} GB）要在 {seconds} 秒内写完{sharded}",
+)
+_SHARDED = Message(
+    "storage.sharded",
+    en=", sharded so that each of {nodes} servers writes 1/{nodes}",
+    zh="，分片后 {nodes} 台服务器各写 1/{nodes}",
+)
+_STALL = Message(
+    "storage.synchronous_stall",
+    en="synchronous saves of {seconds} s every {hours} h stall training {stall} of the time: save "
+    "asynchronously or less often",
+    zh="每 {hours} 小时同步保存一次、每次 {seconds} 秒，训练有 {stall} 的时间停顿：请改为异步保存或降低保存频率",
+)
+_LOCAL_NVME = Message(
+    "storage.local_nvme",
+    en="local data NVMe {tb} TB per server ({origin})",
+    zh="每台服务器本地数据 NVMe {tb} TB（{origin}）",
+)
+_GIVEN = Message("storage.given", en="given", zh="用户给定")
+_FROM_CATALOG = Message("storage.from_catalog", en="catalog {server}", zh="目录中的 {server}")
+_NO_SHARED_TIER = Message(
+    "storage.no_shared_tier",
+    en="the catalog has no shared (parallel file system) tier; showing the fastest local one",
+    zh="目录中没有共享存储层（并行文件系统）；这里给出最快的本地存储",
+)
+_CLIENT_TOO_SLOW = Message(
+    "storage.client_too_slow",
+    en="each server must write {need} GB/s, above the {have} GB/s one client gets from {tier}: lengthen "
+    "checkpoint_write_seconds, save asynchronously to local NVMe first, or spread the job over more servers",
+    zh="每台服务器需要写入 {need} GB/s，超过了单个客户端从 {tier} 获得的 {have} GB/s：请延长 "
+    "checkpoint_write_seconds、先异步保存到本地 NVMe，或把任务分摊到更多服务器上",
+)
+_WEIGHTS_OVER_LOCAL = Message(
+    "storage.weights_over_local_nvme",
+    en="one weights-only checkpoint is larger than a server's local NVMe",
+    zh="单个仅含权重的检查点就超过了一台服务器的本地 NVMe 容量",
+)
 
 
 # full checkpoints kept on the hot tier when none is said: the newest to resume from, and two before it
@@ -258,28 +406,22 @@ def _object_month(catalog: Catalog, cold: TierCheck | None, terabytes: float) ->
 
 def _local_capacity(inp: StorageInput, catalog: Catalog) -> tuple[float, str]:
     if inp.local_nvme_tb_per_node:
-        return inp.local_nvme_tb_per_node, "given"
+        return inp.local_nvme_tb_per_node, _GIVEN()
     name = inp.server or DEFAULT_SERVER
     server = find_server(catalog, name)
-    return server.nvme_tb, f"catalog {server.name}"
+    return server.nvme_tb, _FROM_CATALOG(server=server.name)
 
 
 def _token_width(inp: StorageInput, vocab: int | None) -> tuple[int, str]:
     if inp.bytes_per_token_id is not None:
         if inp.bytes_per_token_id == 2 and vocab is not None and vocab > UINT16_IDS:
-            raise CalculatorInputError(
-                "bytes_per_token_id",
-                f"uint16 holds ids 0-65,535 only; a vocabulary of {vocab:,} needs 4 bytes (int32)",
-            )
-        return inp.bytes_per_token_id, f"{inp.bytes_per_token_id} bytes per token id (given)"
+            raise CalculatorInputError("bytes_per_token_id", _VOCAB_TOO_LARGE(vocab=f"{vocab:,}"))
+        return inp.bytes_per_token_id, _WIDTH_GIVEN(width=inp.bytes_per_token_id)
     if vocab is None:
-        return 4, (
-            "vocabulary unknown: 4 bytes (int32) per token id assumed; a vocabulary <= 65,536 "
-            "(e.g. Llama 2's 32,000) allows uint16 and halves the tokenised size"
-        )
+        return 4, _VOCAB_UNKNOWN()
     if vocab <= UINT16_IDS:
-        return 2, f"vocabulary {vocab:,} <= 65,536: token ids fit uint16 (2 bytes)"
-    return 4, f"vocabulary {vocab:,} > 65,536: token ids need int32 (4 bytes)"
+        return 2, _FITS_UINT16(vocab=f"{vocab:,}")
+    return 4, _NEEDS_INT32(vocab=f"{vocab:,}")
 
 
 def _check_tier(
@@ -346,17 +488,13 @@ def _choose(
         )
     if not shared:
         pick = local[-1] if local else checks[0]
-        warnings.append(
-            "the catalog has no shared (parallel file system) tier; showing the fastest local one"
-        )
+        warnings.append(_NO_SHARED_TIER())
         return pick, reason, warnings
     meeting = [c for c in shared if c.meets_write]
     pick = meeting[0] if meeting else shared[-1]
     if not pick.meets_write:
         warnings.append(
-            f"each server must write {need_gb_s:.3g} GB/s, above the {pick.write_gb_s_per_node:g} GB/s one "
-            f"client gets from {pick.name}: lengthen checkpoint_write_seconds, save asynchronously to local "
-            "NVMe first, or spread the job over more servers"
+            _CLIENT_TOO_SLOW(need=f"{need_gb_s:.3g}", have=f"{pick.write_gb_s_per_node:g}", tier=pick.name)
         )
     why = f"{reason} ({pick.write_gb_s_per_node:g} GB/s per client against {need_gb_s:.3g} needed)"
     return pick, why, warnings
@@ -377,10 +515,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
     """
     arch = resolve_architecture(catalog, inp)
     if inp.dataset_tokens_b is None and inp.dataset_raw_gb is None:
-        raise CalculatorInputError(
-            "dataset_tokens_b",
-            "give dataset_tokens_b (billions of tokens) or dataset_raw_gb (GB of raw text)",
-        )
+        raise CalculatorInputError("dataset_tokens_b", _NO_DATASET())
     vocab = arch.vocab_size if (inp.model or inp.vocab_size) else None
     width, width_note = _token_width(inp, vocab)
     params = arch.params_b * 1e9
@@ -391,28 +526,25 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         tokens = inp.dataset_tokens_b * 1e9
         raw = inp.dataset_raw_gb * GB if inp.dataset_raw_gb else tokens * inp.raw_bytes_per_token
         if inp.dataset_raw_gb:
-            assumptions.append(f"raw text and tokens both given: {raw / tokens:.2f} raw bytes per token")
+            assumptions.append(_BOTH_GIVEN(ratio=f"{raw / tokens:.2f}"))
         elif inp.keep_raw_text:
-            assumptions.append(
-                f"raw text estimated at {inp.raw_bytes_per_token:g} bytes per token (about 4 for English BPE; "
-                "an assumption, give dataset_raw_gb for the real size)"
-            )
+            assumptions.append(_RAW_ESTIMATED(bytes=f"{inp.raw_bytes_per_token:g}"))
     else:
         assert inp.dataset_raw_gb is not None
         raw = inp.dataset_raw_gb * GB
         # a compressed delivery (jsonl.zst) holds several times its size in text; cleaning keeps a share of it
         tokens = raw * inp.raw_compression_ratio * inp.raw_kept_share / inp.raw_bytes_per_token
-        assumptions.append(
-            f"tokens estimated at {inp.raw_bytes_per_token:g} raw bytes per token (about 4 for English BPE; "
-            "an assumption, give dataset_tokens_b for the real count)"
-        )
+        assumptions.append(_TOKENS_ESTIMATED(bytes=f"{inp.raw_bytes_per_token:g}"))
         if inp.raw_compression_ratio > 1:
             assumptions.append(
-                f"the {inp.dataset_raw_gb / 1000:g} TB are compressed: x {inp.raw_compression_ratio:g} = "
-                f"{inp.dataset_raw_gb * inp.raw_compression_ratio / 1000:g} TB of text (`zstd -l` prints the real ratio)"
+                _COMPRESSED(
+                    stored=f"{inp.dataset_raw_gb / 1000:g}",
+                    ratio=f"{inp.raw_compression_ratio:g}",
+                    text=f"{inp.dataset_raw_gb * inp.raw_compression_ratio / 1000:g}",
+                )
             )
         if inp.raw_kept_share < 1:
-            assumptions.append(f"{inp.raw_kept_share:.0%} of the text kept after cleaning and deduplication")
+            assumptions.append(_KEPT(share=f"{inp.raw_kept_share:.0%}"))
     raw_kept = raw if inp.keep_raw_text else 0.0
     tokenized = tokens * width
 
@@ -427,8 +559,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         weights_only = trained * WEIGHT_BYTES[inp.weights_precision]
         full = trained * inp.full_checkpoint_bytes_per_param
         assumptions.append(
-            f"LoRA rank {inp.lora_rank}: checkpoints hold the {trained / 1e6:,.0f}M adapter parameters; the "
-            f"{base / GB:,.0f} GB base model is stored once"
+            _LORA(rank=inp.lora_rank, adapters=f"{trained / 1e6:,.0f}", base=f"{base / GB:,.0f}")
         )
     written: int | None = None
     retained = inp.checkpoints_retained or DEFAULT_RETAINED
@@ -438,25 +569,30 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
         retained = min(retained, written)
         history = written - retained if inp.keep_weights_only_history else 0
         assumptions.append(
-            f"a checkpoint every {inp.checkpoint_interval_hours:g} h over {inp.run_days:g} days: {written} "
-            f"written, the newest {retained} kept in full"
-            + (f", {history} older ones kept as weights only" if history else "")
+            _SCHEDULE(
+                hours=f"{inp.checkpoint_interval_hours:g}",
+                days=f"{inp.run_days:g}",
+                written=written,
+                retained=retained,
+                history=_HISTORY(older=history) if history else "",
+            )
         )
         if inp.checkpoint_interval_hours > inp.run_days * 24:
-            warnings.append(
-                "the checkpoint interval is longer than the run: only the final checkpoint is written"
-            )
+            warnings.append(_INTERVAL_TOO_LONG())
     elif inp.keep_weights_only_history and inp.weights_only_retained is None:
-        raise CalculatorInputError("run_days", "give the run length to count the weights-only history")
+        raise CalculatorInputError("run_days", _NO_RUN_DAYS())
     else:
-        assumptions.append(f"{retained} full checkpoints retained (give run_days for the written count)")
+        assumptions.append(_RETAINED(retained=retained))
     if inp.weights_only_retained is not None:
         history = inp.weights_only_retained
-        assumptions.append(f"{history} weights-only checkpoints kept besides the full ones (given)")
+        assumptions.append(_WEIGHTS_ONLY_KEPT(kept=history))
     checkpoints = retained * full + history * weights_only
     assumptions.append(
-        f"full checkpoint {inp.full_checkpoint_bytes_per_param:g} bytes per parameter; weights-only "
-        f"{WEIGHT_BYTES[inp.weights_precision]:g} ({inp.weights_precision}); gradients are not saved"
+        _CHECKPOINT_BYTES(
+            full=f"{inp.full_checkpoint_bytes_per_param:g}",
+            weights=f"{WEIGHT_BYTES[inp.weights_precision]:g}",
+            precision=inp.weights_precision,
+        )
     )
 
     data = raw_kept + tokenized + checkpoints + base
@@ -465,26 +601,29 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
     headroom = subtotal * inp.headroom_share
     total = subtotal + headroom
     assumptions.append(
-        f"scratch and logs {inp.scratch_and_logs_share:.0%} of data + checkpoints; headroom "
-        f"+{inp.headroom_share:.0%} on top"
+        _SCRATCH(scratch=f"{inp.scratch_and_logs_share:.0%}", headroom=f"{inp.headroom_share:.0%}")
     )
 
     write_seconds = inp.checkpoint_write_seconds or DEFAULT_WRITE_SECONDS
     need = full / GB / write_seconds
     need_per_node = need / inp.nodes
     assumptions.append(
-        f"one full checkpoint ({full / GB:,.0f} GB) in {write_seconds:g} s"
-        + (f", sharded so that each of {inp.nodes} servers writes 1/{inp.nodes}" if inp.nodes > 1 else "")
+        _WRITE_TARGET(
+            gb=f"{full / GB:,.0f}",
+            seconds=f"{write_seconds:g}",
+            sharded=_SHARDED(nodes=inp.nodes) if inp.nodes > 1 else "",
+        )
     )
     stall = write_seconds / (inp.checkpoint_interval_hours * 3600)
     if stall > 0.05:
         warnings.append(
-            f"synchronous saves of {write_seconds:g} s every {inp.checkpoint_interval_hours:g} h "
-            f"stall training {stall:.0%} of the time: save asynchronously or less often"
+            _STALL(
+                seconds=f"{write_seconds:g}", hours=f"{inp.checkpoint_interval_hours:g}", stall=f"{stall:.0%}"
+            )
         )
 
     local_tb, local_origin = _local_capacity(inp, catalog)
-    assumptions.append(f"local data NVMe {local_tb:g} TB per server ({local_origin})")
+    assumptions.append(_LOCAL_NVME(tb=f"{local_tb:g}", origin=local_origin))
     checks = [
         _check_tier(
             tier,
@@ -508,7 +647,7 @@ def storage(inp: StorageInput, catalog: Catalog) -> StorageOutput:
             "retained window (its catalog price is per TB-month, not a purchase price)."
         )
     if weights_only > local_tb * TB:
-        warnings.append("one weights-only checkpoint is larger than a server's local NVMe")
+        warnings.append(_WEIGHTS_OVER_LOCAL())
 
     tier_sources = [
         Reference(title=f"{s.title} (catalog: {t.id})", url=str(s.url))
