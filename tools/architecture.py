@@ -5,7 +5,44 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import Catalog, UnknownItemError
-from tools.common import CalculatorInputError
+from tools.common import CalculatorInputError, did_you_mean
+from tools.messages import Message, Said
+
+_UNKNOWN_MODEL = Message(
+    "architecture.unknown_model",
+    en="unknown model {name}{hint}",
+    zh="目录中没有名为 {name} 的模型预设{hint}",
+)
+_NO_SIZE = Message(
+    "architecture.no_size",
+    en="give the model size in billions of parameters, or a model preset",
+    zh="请给出模型参数量（以十亿为单位），或一个模型预设",
+)
+_HEADS_NOT_MULTIPLE = Message(
+    "architecture.heads_not_multiple",
+    en="{heads} attention heads are not a multiple of {kv} KV heads",
+    zh="{heads} 个注意力头不是 {kv} 个 KV 头的整数倍",
+)
+_ACTIVE_ABOVE_TOTAL = Message(
+    "architecture.active_above_total",
+    en="active parameters cannot exceed total parameters",
+    zh="激活参数量不能超过总参数量",
+)
+_ACTIVE = Message("architecture.active", en=", {active}B active", zh="，激活 {active}B")
+_SHAPE = "{params}B parameters{active}; {layers} layers, hidden {hidden}, {heads} heads ({kv} KV), MLP {ffn}, vocab {vocab}"
+_SHAPE_ZH = "{params}B 参数{active}；{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头（{kv} 个 KV 头），MLP {ffn}，词表 {vocab}"
+_PRESET_MODEL = Message(
+    "architecture.preset_model",
+    en="model: {name}, " + _SHAPE + " [catalog preset]",
+    zh="模型：{name}（目录预设），" + _SHAPE_ZH,
+)
+_DERIVED_MODEL = Message(
+    "architecture.derived_model",
+    en="model: {params}B (derived shape), "
+    + _SHAPE
+    + " [derived from the parameter count (GPT-like proportions)]",
+    zh="模型结构按参数量推算（类 GPT 比例）：" + _SHAPE_ZH,
+)
 
 
 class Architecture(BaseModel):
@@ -66,10 +103,8 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
         try:
             preset = catalog.model(fields.model)
         except UnknownItemError as exc:
-            hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-            raise CalculatorInputError(
-                "model", f"unknown model {fields.model!r}{hint}", exc.suggestions
-            ) from exc
+            message = _UNKNOWN_MODEL(name=repr(fields.model), hint=did_you_mean(exc.suggestions))
+            raise CalculatorInputError("model", message, exc.suggestions) from exc
         hidden = fields.hidden_size or preset.hidden_size
         heads = fields.attention_heads or preset.attention_heads
         params = fields.params_b or preset.params_b
@@ -95,16 +130,14 @@ def resolve_architecture(catalog: Catalog, fields: ArchitectureFields) -> Archit
     elif fields.params_b:
         arch = _derive(fields)
     else:
-        raise CalculatorInputError(
-            "params_b", "give the model size in billions of parameters, or a model preset"
-        )
+        raise CalculatorInputError("params_b", _NO_SIZE())
     if arch.attention_heads % arch.kv_heads:
         raise CalculatorInputError(
             "kv_heads",
-            f"{arch.attention_heads} attention heads are not a multiple of {arch.kv_heads} KV heads",
+            _HEADS_NOT_MULTIPLE(heads=arch.attention_heads, kv=arch.kv_heads),
         )
     if arch.active_params_b > arch.params_b:
-        raise CalculatorInputError("active_params_b", "active parameters cannot exceed total parameters")
+        raise CalculatorInputError("active_params_b", _ACTIVE_ABOVE_TOTAL())
     return arch
 
 
@@ -134,12 +167,18 @@ def _derive(fields: ArchitectureFields) -> Architecture:
     )
 
 
-def describe(arch: Architecture) -> str:
+def describe(arch: Architecture) -> Said:
     """One line naming the shape, for the assumptions list."""
-    origin = "derived from the parameter count (GPT-like proportions)" if arch.derived else "catalog preset"
-    moe = f", {arch.active_params_b:g}B active" if arch.active_params_b < arch.params_b else ""
-    return (
-        f"model: {arch.name}, {arch.params_b:g}B parameters{moe}; {arch.layers} layers, hidden {arch.hidden_size}, "
-        f"{arch.attention_heads} heads ({arch.kv_heads} KV), MLP {arch.ffn_hidden_size}, vocab {arch.vocab_size} "
-        f"[{origin}]"
-    )
+    shape = {
+        "params": f"{arch.params_b:g}",
+        "active": _ACTIVE(active=f"{arch.active_params_b:g}") if arch.active_params_b < arch.params_b else "",
+        "layers": arch.layers,
+        "hidden": arch.hidden_size,
+        "heads": arch.attention_heads,
+        "kv": arch.kv_heads,
+        "ffn": arch.ffn_hidden_size,
+        "vocab": arch.vocab_size,
+    }
+    if arch.derived:  # named "<params>B (derived shape)" by _derive
+        return _DERIVED_MODEL(**shape)
+    return _PRESET_MODEL(name=arch.name, **shape)

@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, WrapValidator, computed_field
 
 from knowledge.catalog import Accelerator, Catalog, Server, UnknownItemError
-from tools.messages import Note, Said, notes_of
+from tools.messages import Message, Note, Said, notes_of
 
 GB = 1e9
 GIB = 2**30
@@ -80,13 +80,46 @@ class CalculatorInputError(ValueError):
         self.suggestions = suggestions or []
 
 
+# the catalog offers at most three close names; one template per count keeps "a, b, c" as "a、b、c" in Chinese
+_DID_YOU_MEAN = (
+    Message("common.did_you_mean_1", en="; did you mean {a}?", zh="；你是不是指 {a}？"),
+    Message("common.did_you_mean_2", en="; did you mean {a}, {b}?", zh="；你是不是指 {a}、{b}？"),
+    Message("common.did_you_mean_3", en="; did you mean {a}, {b}, {c}?", zh="；你是不是指 {a}、{b}、{c}？"),
+)
+_UNKNOWN_ACCELERATOR = Message(
+    "common.unknown_accelerator",
+    en="unknown accelerator {name}{hint}",
+    zh="目录中没有名为 {name} 的加速卡{hint}",
+)
+_UNKNOWN_SERVER = Message(
+    "common.unknown_server",
+    en="unknown server {name}{hint} (catalog servers: {known})",
+    zh="目录中没有名为 {name} 的参考服务器{hint}（目录中的服务器：{known}）",
+)
+_NO_DENSE_FIGURE = Message(
+    "common.no_dense_figure",
+    en="{gpu} has no dense {precision} figure in the catalog",
+    zh="目录中没有 {gpu} 的稠密 {precision} 算力数据",
+)
+
+
+def did_you_mean(suggestions: list[str]) -> str:
+    """``; did you mean a, b?`` after an unknown name, or nothing when there is no close name."""
+    if not suggestions:
+        return ""
+    # more than three (not offered by the catalog today) stay in the last slot, comma-joined
+    shown = [*suggestions[:2], ", ".join(suggestions[2:])] if len(suggestions) > 3 else suggestions
+    return _DID_YOU_MEAN[len(shown) - 1](**dict(zip("abc", shown, strict=False)))
+
+
 def find_accelerator(catalog: Catalog, name: str, *, field: str = "gpu") -> Accelerator:
     """The catalog accelerator for ``name``, or an input error listing the closest names."""
     try:
         return catalog.accelerator(name)
     except UnknownItemError as exc:
-        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-        raise CalculatorInputError(field, f"unknown accelerator {name!r}{hint}", exc.suggestions) from exc
+        raise CalculatorInputError(
+            field, _UNKNOWN_ACCELERATOR(name=repr(name), hint=did_you_mean(exc.suggestions)), exc.suggestions
+        ) from exc
 
 
 def find_server(catalog: Catalog, name: str, *, field: str = "server") -> Server:
@@ -94,11 +127,12 @@ def find_server(catalog: Catalog, name: str, *, field: str = "server") -> Server
     try:
         return catalog.server(name)
     except UnknownItemError as exc:
-        hint = f"; did you mean {', '.join(exc.suggestions)}?" if exc.suggestions else ""
-        known = ", ".join(s.id for s in catalog.servers)
-        raise CalculatorInputError(
-            field, f"unknown server {name!r}{hint} (catalog servers: {known})", exc.suggestions
-        ) from exc
+        message = _UNKNOWN_SERVER(
+            name=repr(name),
+            hint=did_you_mean(exc.suggestions),
+            known=", ".join(s.id for s in catalog.servers),
+        )
+        raise CalculatorInputError(field, message, exc.suggestions) from exc
 
 
 def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -> float:
@@ -111,9 +145,7 @@ def peak_tflops(acc: Accelerator, precision: str, *, field: str = "precision") -
         "fp32": acc.fp32_tflops,
     }.get(precision)
     if value is None:
-        raise CalculatorInputError(
-            field, f"{acc.name} has no dense {precision.upper()} figure in the catalog"
-        )
+        raise CalculatorInputError(field, _NO_DENSE_FIGURE(gpu=acc.name, precision=precision.upper()))
     return value
 
 

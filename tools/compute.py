@@ -19,6 +19,106 @@ from tools.common import (
     peak_tflops,
     round_sig,
 )
+from tools.messages import Message, glossary
+
+_PEAK_SOURCE = glossary("peak_source", {"user value": "用户给定", "catalog": "目录数据"})
+_TOKENS = Message("compute.tokens", en="{tokens}B tokens", zh="训练 {tokens}B token")
+_TOKENS_CHINCHILLA = Message(
+    "compute.tokens_chinchilla",
+    en="{tokens}B tokens (Chinchilla-optimal: 20 per parameter; not a data recommendation)",
+    zh="训练 {tokens}B token（按 Chinchilla 最优取每个参数 20 个 token；并非数据量建议）",
+)
+_FLOPS_PER_TOKEN = Message(
+    "compute.flops_per_token",
+    en="FLOPs per token = {factor} x {params}B{active}{frozen}{attention}",
+    zh="每 token 计算量 = {factor} × {params}B{active}{frozen}{attention}",
+)
+_ACTIVE = Message("compute.active", en=" active", zh=" 激活参数")
+_FROZEN = Message("compute.frozen", en=" (frozen base: no weight gradients)", zh="（底座冻结，不算权重梯度）")
+_WITH_ATTENTION = Message(
+    "compute.with_attention", en=" + 12·L·H·Q·s (s={seq})", zh=" + 注意力项 12·L·H·Q·s（s={seq}）"
+)
+_WITHOUT_ATTENTION = Message(
+    "compute.without_attention", en=" (attention term left out)", zh="（未计注意力项）"
+)
+_ATTENTION_TERM = Message(
+    "compute.attention_term",
+    en="attention 6·L·H·(Qk+Qv)·s = 6 x {layers} x {heads} x ({qk} + {v}) x {seq} = {flops} FLOPs per token "
+    "(PaLM Appendix B: heads x head size, not the hidden size)",
+    zh="注意力项 6·L·H·(Qk+Qv)·s = 6 × {layers} × {heads} × ({qk} + {v}) × {seq} = 每 token {flops} FLOPs"
+    "（PaLM 附录 B：按注意力头数 × 每头维度计，而不是隐藏维度）",
+)
+_PEAK = Message(
+    "compute.peak",
+    en="{gpu}: {peak} dense {precision} TFLOP/s per GPU ({how}){no_bf16}",
+    zh="{gpu}：单卡稠密 {precision} 峰值 {peak} TFLOP/s（{how:peak_source}）{no_bf16}",
+)
+_NO_BF16 = Message("compute.no_bf16", en=" (it has no BF16)", zh="；该卡不支持 BF16")
+_FP8_MFU = Message(
+    "compute.fp8_mfu",
+    en="MFU against the FP8 peak is half the MFU against the BF16 peak for the same run",
+    zh="同一次训练，按 FP8 峰值算的 MFU 只有按 BF16 峰值算的一半",
+)
+_ATTENTION_ADDS = Message(
+    "compute.attention_adds",
+    en="at s={seq} the attention term adds {share}: set include_attention",
+    zh="s={seq} 时注意力项会使计算量增加 {share}：请设置 include_attention",
+)
+_MFU_PUBLISHED = Message(
+    "compute.mfu_published",
+    en="MFU {mfu} (range {low}-{high}); published runs report 35-55% on H100/A100-class GPUs",
+    zh="MFU {mfu}（区间 {low}-{high}）；公开的训练报告在 H100/A100 级 GPU 上为 35-55%",
+)
+_MFU_PER_SERVER = Message(
+    "compute.mfu_per_server",
+    en="MFU {mfu} (range {low}-{high}); {per_node} GPUs per server",
+    zh="MFU {mfu}（区间 {low}-{high}）；每台服务器 {per_node} 张卡",
+)
+_LAST_SERVER_FULL = Message(
+    "compute.last_server_full",
+    en="{exact} GPUs fill the last server almost completely: a lower MFU needs another server",
+    zh="{exact} 张 GPU 几乎占满最后一台服务器：MFU 再低一些就需要再加一台服务器",
+)
+_GOODPUT = Message(
+    "compute.goodput",
+    en="goodput {goodput}: {days} days of wall clock train for {train} days",
+    zh="有效训练时间占比 {goodput}：{days} 天的工期实际训练 {train} 天",
+)
+_STEP_RATE = Message(
+    "compute.step_rate",
+    en="{tokens} tokens per step / {step} s / {gpus} GPUs = {rate} tokens/s per GPU",
+    zh="每步 {tokens} token ÷ {step} 秒 ÷ {gpus} 张卡 = 每卡每秒 {rate} token",
+)
+_IMPLIED_MFU_HIGH = Message(
+    "compute.implied_mfu_high",
+    en="implied MFU {mfu} is above what LLM training reaches: check the throughput or the GPU",
+    zh="推算出的 MFU 为 {mfu}，高于大模型训练实际能达到的水平：请核对吞吐量或 GPU 型号",
+)
+_ON_RUN_GPUS = Message(
+    "compute.on_run_gpus",
+    en="on {run} GPUs: {rate} tokens/s per GPU x {efficiency} scaling efficiency = {kept}",
+    zh="在 {run} 张卡上：每卡每秒 {rate} token × 扩展效率 {efficiency} = {kept}",
+)
+_DEADLINE_GPUS = Message(
+    "compute.deadline_gpus",
+    en="{days} days: {tokens} tokens / ({kept} tokens/s per GPU x {seconds} s) = {gpus} GPUs, rounded up",
+    zh="{days} 天：{tokens} token ÷（每卡每秒 {kept} token × {seconds} 秒）= {gpus} 张卡，向上取整",
+)
+_MFU_OUT_OF_RANGE = Message(
+    "compute.mfu_out_of_range",
+    en="mfu ({mfu}) must lie within mfu_low..mfu_high ({low}..{high})",
+    zh="mfu（{mfu}）必须在 mfu_low..mfu_high（{low}..{high}）之内",
+)
+_ONE_THROUGHPUT = Message(
+    "compute.one_throughput",
+    en="give exactly one of tokens_per_second_per_gpu, tokens_per_second or step_time_s",
+    zh="tokens_per_second_per_gpu、tokens_per_second 和 step_time_s 请给且只给其中一个",
+)
+_STEP_NEEDS_TOKENS = Message(
+    "compute.step_needs_tokens",
+    en="step_time_s needs tokens_per_step (global batch x sequence length)",
+    zh="step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）",
+)
 
 KAPLAN = Reference(title="Kaplan et al., Scaling Laws for Neural Language Models (2020), §2.1: C ≈ 6ND",
                    url="https://arxiv.org/abs/2001.08361")  # fmt: skip
@@ -87,7 +187,7 @@ class ComputeFields(ArchitectureFields):
     def _check_range(self) -> ComputeFields:
         if not self.mfu_low <= self.mfu <= self.mfu_high:
             raise ValueError(
-                f"mfu ({self.mfu}) must lie within mfu_low..mfu_high ({self.mfu_low}..{self.mfu_high})"
+                _MFU_OUT_OF_RANGE(mfu=f"{self.mfu}", low=f"{self.mfu_low}", high=f"{self.mfu_high}")
             )
         return self
 
@@ -131,32 +231,40 @@ def _workload(inp: ComputeFields, catalog: Catalog) -> tuple[Workload, Accelerat
     attention = attention_flops_per_token(arch, seq)
     if inp.include_attention:
         per_token += attention
-    assumptions = [
-        describe(arch),
-        f"{tokens:g}B tokens" + ("" if inp.tokens_b else " (Chinchilla-optimal: 20 per parameter; not a data recommendation)"),
-        f"FLOPs per token = {factor} x {arch.active_params_b:g}B" + (" active" if arch.active_params_b < arch.params_b else "")
-        + (" (frozen base: no weight gradients)" if factor != 6 else "")
-        + (f" + 12·L·H·Q·s (s={seq})" if inp.include_attention else " (attention term left out)"),
-        *(
-            [
-                f"attention 6·L·H·(Qk+Qv)·s = 6 x {arch.layers} x {arch.attention_heads} x ({arch.qk_head_dim} + "
-                f"{arch.head_dim}) x {seq} = {attention:.3g} FLOPs per token (PaLM Appendix B: heads x head size, "
-                "not the hidden size)"
-            ]
-            if inp.include_attention
-            else []
-        ),
-        f"{acc.name}: {peak:g} dense {precision.upper()} TFLOP/s per GPU"
-        + (" (user value)" if inp.peak_tflops else " (catalog)")
-        + (" (it has no BF16)" if precision != inp.precision else ""),
-    ]  # fmt: skip
-    warnings = []
-    if inp.precision == "fp8":
-        warnings.append("MFU against the FP8 peak is half the MFU against the BF16 peak for the same run")
-    if not inp.include_attention and seq >= 16_384:
-        warnings.append(
-            f"at s={seq} the attention term adds {attention / (6 * arch.active_params_b * 1e9):.0%}: set include_attention"
+    tokens_said = _TOKENS if inp.tokens_b else _TOKENS_CHINCHILLA
+    flops_said = _FLOPS_PER_TOKEN(
+        factor=factor,
+        params=f"{arch.active_params_b:g}",
+        active=_ACTIVE() if arch.active_params_b < arch.params_b else "",
+        frozen=_FROZEN() if factor != 6 else "",
+        attention=_WITH_ATTENTION(seq=seq) if inp.include_attention else _WITHOUT_ATTENTION(),
+    )
+    assumptions: list[str] = [describe(arch), tokens_said(tokens=f"{tokens:g}"), flops_said]
+    if inp.include_attention:
+        assumptions.append(
+            _ATTENTION_TERM(
+                layers=arch.layers,
+                heads=arch.attention_heads,
+                qk=arch.qk_head_dim,
+                v=arch.head_dim,
+                seq=seq,
+                flops=f"{attention:.3g}",
+            )
         )
+    assumptions.append(
+        _PEAK(
+            gpu=acc.name,
+            peak=f"{peak:g}",
+            precision=precision.upper(),
+            how="user value" if inp.peak_tflops else "catalog",
+            no_bf16=_NO_BF16() if precision != inp.precision else "",
+        )
+    )
+    warnings: list[str] = []
+    if inp.precision == "fp8":
+        warnings.append(_FP8_MFU())
+    if not inp.include_attention and seq >= 16_384:
+        warnings.append(_ATTENTION_ADDS(seq=seq, share=f"{attention / (6 * arch.active_params_b * 1e9):.0%}"))
     workload = Workload(
         architecture=arch,
         tokens_b=tokens,
@@ -237,8 +345,9 @@ def training_compute(inp: TrainingComputeInput, catalog: Catalog) -> TrainingCom
     if inp.gpus:
         days = Range(low=round_sig(hours.low / inp.gpus / 24), expected=round_sig(hours.expected / inp.gpus / 24),
                      high=round_sig(hours.high / inp.gpus / 24))  # fmt: skip
-    assumptions.append(f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); "
-                       "published runs report 35-55% on H100/A100-class GPUs")  # fmt: skip
+    assumptions.append(
+        _MFU_PUBLISHED(mfu=f"{inp.mfu:.0%}", low=f"{inp.mfu_low:.0%}", high=f"{inp.mfu_high:.0%}")
+    )
     step = None
     if inp.tokens_per_step and inp.gpus:
         # one step's FLOPs over the whole job's sustained rate: tokens per step / (tokens/s per GPU x GPUs)
@@ -311,17 +420,23 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
     exact, gpus = needed(inp.mfu)
     # the count is rounded to whole servers, so the slack that matters is the last server's
     if gpus - exact < 0.1 * inp.gpus_per_node:
-        warnings.append(
-            f"{exact:.1f} GPUs fill the last server almost completely: a lower MFU needs another server"
-        )
+        warnings.append(_LAST_SERVER_FULL(exact=f"{exact:.1f}"))
     days = workload.training_flops / (peak * inp.mfu * gpus) / SECONDS_PER_DAY / inp.goodput
     assumptions.append(
-        f"MFU {inp.mfu:.0%} (range {inp.mfu_low:.0%}-{inp.mfu_high:.0%}); {inp.gpus_per_node} GPUs per server"
+        _MFU_PER_SERVER(
+            mfu=f"{inp.mfu:.0%}",
+            low=f"{inp.mfu_low:.0%}",
+            high=f"{inp.mfu_high:.0%}",
+            per_node=inp.gpus_per_node,
+        )
     )
     if inp.goodput < 1:
         assumptions.append(
-            f"goodput {inp.goodput:.0%}: {inp.deadline_days:g} days of wall clock train for "
-            f"{inp.deadline_days * inp.goodput:.3g} days"
+            _GOODPUT(
+                goodput=f"{inp.goodput:.0%}",
+                days=f"{inp.deadline_days:g}",
+                train=f"{inp.deadline_days * inp.goodput:.3g}",
+            )
         )
     return GpusForDeadlineOutput(
         formula="GPUs = 6·N·D / (peak x MFU x deadline_s x goodput), rounded up to whole servers",
@@ -376,11 +491,9 @@ class ThroughputCalibrationInput(ToolInput, ComputeFields):
     def _one_throughput(self) -> ThroughputCalibrationInput:
         given = [self.tokens_per_second_per_gpu, self.tokens_per_second, self.step_time_s]
         if sum(g is not None for g in given) != 1:
-            raise ValueError(
-                "give exactly one of tokens_per_second_per_gpu, tokens_per_second or step_time_s"
-            )
+            raise ValueError(_ONE_THROUGHPUT())
         if self.step_time_s is not None and self.tokens_per_step is None:
-            raise ValueError("step_time_s needs tokens_per_step (global batch x sequence length)")
+            raise ValueError(_STEP_NEEDS_TOKENS())
         return self
 
 
@@ -418,17 +531,19 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
     if inp.step_time_s is not None:
         per_gpu = (inp.tokens_per_step or 0) / inp.step_time_s / inp.gpus
         assumptions.append(
-            f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s / {inp.gpus} GPUs = "
-            f"{per_gpu:,.0f} tokens/s per GPU"
+            _STEP_RATE(
+                tokens=f"{inp.tokens_per_step:,.0f}",
+                step=f"{inp.step_time_s:g}",
+                gpus=inp.gpus,
+                rate=f"{per_gpu:,.0f}",
+            )
         )
     else:
         per_gpu = inp.tokens_per_second_per_gpu or (inp.tokens_per_second or 0) / inp.gpus
     achieved = per_gpu * workload.flops_per_token / 1e12
     mfu = achieved / workload.peak_tflops_per_gpu
     if mfu > 0.75:
-        warnings.append(
-            f"implied MFU {mfu:.0%} is above what LLM training reaches: check the throughput or the GPU"
-        )
+        warnings.append(_IMPLIED_MFU_HIGH(mfu=f"{mfu:.0%}"))
     rating: Literal["low", "below typical", "typical", "high"] = (
         "low"
         if mfu < MFU_LOW
@@ -443,8 +558,12 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
     run_per_gpu = per_gpu * (inp.scaling_efficiency if run != inp.gpus else 1.0)
     if run != inp.gpus:
         assumptions.append(
-            f"on {run} GPUs: {per_gpu:,.0f} tokens/s per GPU x {inp.scaling_efficiency:.0%} scaling efficiency "
-            f"= {run_per_gpu:,.0f}"
+            _ON_RUN_GPUS(
+                run=run,
+                rate=f"{per_gpu:,.0f}",
+                efficiency=f"{inp.scaling_efficiency:.0%}",
+                kept=f"{run_per_gpu:,.0f}",
+            )
         )
     seconds = workload.tokens_b * 1e9 / (run_per_gpu * run)
     step = (inp.tokens_per_step or 0) / (run_per_gpu * run) if inp.tokens_per_step else None
@@ -456,8 +575,13 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
             workload.tokens_b * 1e9 / (kept * inp.deadline_days * SECONDS_PER_DAY) - 1e-9
         )
         assumptions.append(
-            f"{inp.deadline_days:g} days: {workload.tokens_b * 1e9:,.0f} tokens / ({kept:,.0f} tokens/s per GPU x "
-            f"{inp.deadline_days * SECONDS_PER_DAY:,.0f} s) = {deadline_gpus} GPUs, rounded up"
+            _DEADLINE_GPUS(
+                days=f"{inp.deadline_days:g}",
+                tokens=f"{workload.tokens_b * 1e9:,.0f}",
+                kept=f"{kept:,.0f}",
+                seconds=f"{inp.deadline_days * SECONDS_PER_DAY:,.0f}",
+                gpus=deadline_gpus,
+            )
         )
     return ThroughputCalibrationOutput(
         formula="MFU = tokens/s per GPU x FLOPs per token / peak; days = tokens / (tokens/s per GPU x GPUs) / 86400"

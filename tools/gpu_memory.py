@@ -10,6 +10,102 @@ from pydantic import BaseModel, Field, model_validator
 from knowledge.catalog import Catalog
 from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
 from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
+from tools.messages import Message
+
+_GPUS_NOT_MULTIPLE = Message(
+    "gpu_memory.gpus_not_multiple",
+    en="gpus ({gpus}) must be a multiple of tensor x pipeline x context parallel ({group})",
+    zh="GPU 数 gpus（{gpus}）必须是张量并行 × 流水线并行 × 上下文并行（{group}）的整数倍",
+)
+_OFFLOAD_NEEDS_ZERO3 = Message(
+    "gpu_memory.offload_needs_zero3",
+    en="offload_params offloads the shards of ZeRO stage 3 (FSDP): set zero_stage 3",
+    zh="offload_params 卸载的是 ZeRO stage 3（FSDP）的分片：请把 zero_stage 设为 3",
+)
+_TP_NOT_DIVIDING = Message(
+    "gpu_memory.tp_not_dividing",
+    en="{tp} does not divide the {heads} attention heads of {model}",
+    zh="{tp} 不能整除 {model} 的 {heads} 个注意力头",
+)
+_UNEVEN_PIPELINE = Message(
+    "gpu_memory.uneven_pipeline",
+    en="{layers} layers do not split evenly over {stages} pipeline stages",
+    zh="{layers} 层无法平均分到 {stages} 个流水线阶段",
+)
+TP_ACROSS_NODES = Message(
+    "gpu_memory.tp_across_nodes",
+    en="tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow",
+    zh="张量并行超过 8 时，在 8 卡服务器上会跨节点，通常很慢",
+)
+_KV_REPLICATED = Message(
+    "gpu_memory.kv_replicated",
+    en="tensor parallel {tp} > {kv} KV heads: KV heads are replicated",
+    zh="张量并行 {tp} 大于 KV 头数 {kv}：KV 头会被复制",
+)
+_NOTHING_TO_SHARD = Message(
+    "gpu_memory.nothing_to_shard",
+    en="ZeRO shards over data-parallel ranks; with one there is nothing to shard",
+    zh="ZeRO 在数据并行的各 rank 之间分片；只有一个 rank 时无片可分",
+)
+_SEQUENCE = Message(
+    "gpu_memory.sequence", en="sequence length {seq}, micro-batch {micro}", zh="序列长度 {seq}，微批 {micro}"
+)
+_STATE_BYTES = Message(
+    "gpu_memory.state_bytes",
+    en="{precision}, {optimizer}: {bytes} bytes per trainable parameter before sharding",
+    zh="{precision:training_precision}，{optimizer:optimizer}：切分前每个可训练参数 {bytes} 字节",
+)
+_DATA_PARALLEL = Message(
+    "gpu_memory.data_parallel",
+    en="data parallel {dp} = {gpus} GPUs / (t={t} x p={p} x cp={cp}); {zero}",
+    zh="数据并行度 {dp} = {gpus} 张卡 / (t={t} × p={p} × cp={cp})；{zero}",
+)
+_ZERO_UNSHARDED = Message(
+    "gpu_memory.zero_unsharded", en="ZeRO stage 0 shards over it", zh="ZeRO stage 0，不做分片"
+)
+_ZERO_SHARDS = Message(
+    "gpu_memory.zero_shards",
+    en="ZeRO stage {stage} shards over it",
+    zh="ZeRO stage {stage} 在数据并行维度上分片",
+)
+_ACTIVATIONS = Message(
+    "gpu_memory.activations",
+    en="activations: Korthikanti et al. 2022, recompute={recompute}, sequence parallel={sp}, "
+    "FlashAttention={flash}; first pipeline stage holds L layers' worth",
+    zh="激活按 Korthikanti 等（2022）估算：{recompute:recompute}，序列并行{sp:switch}，"
+    "FlashAttention {flash:switch}；流水线第一段按 L 层的激活计",
+)
+_OVERHEAD = Message(
+    "gpu_memory.overhead",
+    en="overhead {gb} GB per GPU (CUDA context, NCCL buffers, fragmentation)",
+    zh="每卡额外开销 {gb} GB（CUDA 上下文、NCCL 缓冲区、显存碎片）",
+)
+_MOE_ACTIVATIONS = Message(
+    "gpu_memory.moe_activations",
+    en="MoE activations: each token passes through {routed} routed + {shared} shared experts of {ffn}, "
+    "an MLP width of {width}",
+    zh="MoE 激活：每个 token 经过 {routed} 个路由专家 + {shared} 个共享专家（每个宽 {ffn}），MLP 总宽度 {width}",
+)
+_GB_NOT_GIB = Message(
+    "gpu_memory.gb_not_gib",
+    en="GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is ~7% larger",
+    zh="显存容量按厂商标称的 GB 计；HBM 实际通常是同样数量的 GiB，所以真实余量约多 7%",
+)
+_QLORA_BASE = Message(
+    "gpu_memory.qlora_base",
+    en="QLoRA base: {bytes} bytes per parameter (NF4 + double quantisation)",
+    zh="QLoRA 底座：每个参数 {bytes} 字节（NF4 + 双重量化）",
+)
+_LORA_RANK = Message(
+    "gpu_memory.lora_rank",
+    en="LoRA rank {rank} on every linear layer: {trainable}B trainable parameters",
+    zh="每个线性层加秩为 {rank} 的 LoRA：可训练参数 {trainable}B",
+)
+_USER_STATE_BYTES = Message(
+    "gpu_memory.user_state_bytes",
+    en="model states set to {bytes} bytes per parameter by the user",
+    zh="模型状态按用户设定的每参数 {bytes} 字节计",
+)
 
 Precision = Literal["fp32", "bf16-mixed", "fp16-mixed", "fp8-mixed"]
 Optimizer = Literal["adamw", "adam", "adam-8bit", "sgd-momentum", "sgd", "adafactor"]
@@ -114,11 +210,9 @@ class TrainingMemoryInput(ToolInput, ArchitectureFields):
     def _check_parallelism(self) -> TrainingMemoryInput:
         group = self.tensor_parallel * self.pipeline_parallel * self.context_parallel
         if self.gpus % group:
-            raise ValueError(
-                f"gpus ({self.gpus}) must be a multiple of tensor x pipeline x context parallel ({group})"
-            )
+            raise ValueError(_GPUS_NOT_MULTIPLE(gpus=self.gpus, group=group))
         if self.offload_params and self.zero_stage != 3:
-            raise ValueError("offload_params offloads the shards of ZeRO stage 3 (FSDP): set zero_stage 3")
+            raise ValueError(_OFFLOAD_NEEDS_ZERO3())
         return self
 
 
@@ -481,20 +575,18 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
     if arch.attention_heads % tp:
         raise CalculatorInputError(
             "tensor_parallel",
-            f"{tp} does not divide the {arch.attention_heads} attention heads of {arch.name}",
+            _TP_NOT_DIVIDING(tp=tp, heads=arch.attention_heads, model=arch.name),
         )
     warnings: list[str] = []
     if arch.layers % inp.pipeline_parallel:
-        warnings.append(
-            f"{arch.layers} layers do not split evenly over {inp.pipeline_parallel} pipeline stages"
-        )
+        warnings.append(_UNEVEN_PIPELINE(layers=arch.layers, stages=inp.pipeline_parallel))
     if tp > 8:
-        warnings.append("tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow")
+        warnings.append(TP_ACROSS_NODES())
     if tp > arch.kv_heads:
-        warnings.append(f"tensor parallel {tp} > {arch.kv_heads} KV heads: KV heads are replicated")
+        warnings.append(_KV_REPLICATED(tp=tp, kv=arch.kv_heads))
     breakdown, states, host, trainable_b, dp = _breakdown(inp, arch)
     if inp.zero_stage and dp == 1 and inp.context_parallel == 1:
-        warnings.append("ZeRO shards over data-parallel ranks; with one there is nothing to shard")
+        warnings.append(_NOTHING_TO_SHARD())
 
     capacity: float | None = inp.gpu_memory_gb
     gpu_name: str | None = None
@@ -555,35 +647,42 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
         )
 
     sp = inp.sequence_parallel if inp.sequence_parallel is not None else tp > 1
-    assumptions = [
+    assumptions: list[str] = [
         describe(arch),
-        f"sequence length {inp.seq_len or arch.max_context}, micro-batch {inp.micro_batch}",
-        f"{inp.precision}, {inp.optimizer}: {states:g} bytes per trainable parameter before sharding",
-        f"data parallel {dp} = {inp.gpus} GPUs / (t={tp} x p={inp.pipeline_parallel} x cp={inp.context_parallel}); "
-        f"ZeRO stage {inp.zero_stage} shards over it",
-        f"activations: Korthikanti et al. 2022, recompute={inp.recompute}, sequence parallel={'on' if sp else 'off'}, "
-        f"FlashAttention={'on' if inp.flash_attention else 'off'}; first pipeline stage holds L layers' worth",
-        f"overhead {inp.overhead_gb:g} GB per GPU (CUDA context, NCCL buffers, fragmentation)",
+        _SEQUENCE(seq=inp.seq_len or arch.max_context, micro=inp.micro_batch),
+        _STATE_BYTES(precision=inp.precision, optimizer=inp.optimizer, bytes=f"{states:g}"),
+        _DATA_PARALLEL(
+            dp=dp,
+            gpus=inp.gpus,
+            t=tp,
+            p=inp.pipeline_parallel,
+            cp=inp.context_parallel,
+            zero=_ZERO_SHARDS(stage=inp.zero_stage) if inp.zero_stage else _ZERO_UNSHARDED(),
+        ),
+        _ACTIVATIONS(
+            recompute=inp.recompute, sp="on" if sp else "off", flash="on" if inp.flash_attention else "off"
+        ),
+        _OVERHEAD(gb=f"{inp.overhead_gb:g}"),
         *(
             [
-                f"MoE activations: each token passes through {arch.experts_per_token} routed + "
-                f"{arch.shared_experts} shared experts of {arch.ffn_hidden_size}, an MLP width of {arch.mlp_width}"
+                _MOE_ACTIVATIONS(
+                    routed=arch.experts_per_token,
+                    shared=arch.shared_experts,
+                    ffn=arch.ffn_hidden_size,
+                    width=arch.mlp_width,
+                )
             ]
             if arch.experts_per_token
             else []
         ),
-        "GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is ~7% larger",
+        _GB_NOT_GIB(),
     ]
     if inp.finetune == "qlora":
-        assumptions.append(
-            f"QLoRA base: {QLORA_BYTES_PER_PARAM:.3f} bytes per parameter (NF4 + double quantisation)"
-        )
+        assumptions.append(_QLORA_BASE(bytes=f"{QLORA_BYTES_PER_PARAM:.3f}"))
     if inp.finetune != "full":
-        assumptions.append(
-            f"LoRA rank {inp.lora_rank} on every linear layer: {trainable_b:.3f}B trainable parameters"
-        )
+        assumptions.append(_LORA_RANK(rank=inp.lora_rank, trainable=f"{trainable_b:.3f}"))
     if inp.bytes_per_param:
-        assumptions.append(f"model states set to {inp.bytes_per_param:g} bytes per parameter by the user")
+        assumptions.append(_USER_STATE_BYTES(bytes=f"{inp.bytes_per_param:g}"))
     return TrainingMemoryOutput(
         formula=(
             "per GPU = weights + gradients + optimizer states (ZeRO: /DP for stage>=3, >=2, >=1) over t x p "

@@ -10,7 +10,136 @@ from pydantic import BaseModel, Field
 from knowledge.catalog import Catalog
 from tools.architecture import Architecture, ArchitectureFields, describe, resolve_architecture
 from tools.common import GB, GIB, CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
-from tools.gpu_memory import lora_params
+from tools.gpu_memory import TP_ACROSS_NODES, lora_params
+from tools.messages import Message
+
+_KV_NOT_DIVIDING = Message(
+    "inference_memory.kv_not_dividing",
+    en="{tp} does not divide the {kv} KV heads of {model}",
+    zh="{tp} 不能整除 {model} 的 {kv} 个 KV 头",
+)
+_KV_NOT_REPLICABLE = Message(
+    "inference_memory.kv_not_replicable",
+    en="{tp} is more than the {kv} KV heads of {model} but not a multiple of them, "
+    "so the heads cannot be replicated evenly",
+    zh="{tp} 大于 {model} 的 {kv} 个 KV 头，却不是它的整数倍，KV 头无法均匀地复制到各卡上",
+)
+_HEADS_NOT_DIVIDING = Message(
+    "inference_memory.heads_not_dividing",
+    en="{tp} does not divide the {heads} attention heads of {model}",
+    zh="{tp} 不能整除 {model} 的 {heads} 个注意力头",
+)
+_GPUS_NOT_MULTIPLE = Message(
+    "inference_memory.gpus_not_multiple",
+    en="{gpus} GPUs is not a multiple of tensor_parallel {tp}",
+    zh="{gpus} 张卡不是 tensor_parallel {tp} 的整数倍",
+)
+_LATENT_COPIED = Message(
+    "inference_memory.latent_copied",
+    en="latent attention is not split by head: each of the {tp} tensor-parallel GPUs keeps the whole KV "
+    "latent (vLLM), so per-GPU KV does not shrink with TP; data-parallel attention avoids the copies",
+    zh="潜在注意力（MLA）不按头切分：{tp} 张张量并行 GPU 各自保存完整的 KV 潜在向量（vLLM 的做法），"
+    "所以每卡 KV 不会随张量并行减少；注意力改用数据并行可避免这些副本",
+)
+_KV_REPLICATED = Message(
+    "inference_memory.kv_replicated",
+    en="tensor parallel {tp} is above the {kv} KV heads: each head is replicated on {copies} GPUs (as vLLM does), "
+    "so per-GPU KV stops shrinking and the KV cache summed over GPUs is {copies}x the model's",
+    zh="张量并行 {tp} 超过 KV 头数 {kv}：每个 KV 头在 {copies} 张卡上重复存放（vLLM 的做法），"
+    "所以每卡 KV 不再减少，各卡 KV 缓存之和是模型本身的 {copies} 倍",
+)
+_BEYOND_CONTEXT = Message(
+    "inference_memory.beyond_context",
+    en="{tokens} tokens exceed the {context}-token native context of {model}; "
+    "check that the released model supports it",
+    zh="{tokens} token 超出了 {model} 原生支持的 {context} token 上下文；请确认发布的模型支持这么长的上下文",
+)
+_DERIVED_MHA = Message(
+    "inference_memory.derived_mha",
+    en="derived shape assumes full multi-head attention (KV heads = attention heads); a GQA/MQA model "
+    "caches several times less: give kv_heads or a model preset",
+    zh="按参数量推算的模型结构假定为完整多头注意力（KV 头数 = 注意力头数）；GQA/MQA 模型的缓存要少好几倍："
+    "请给出 kv_heads 或选用模型预设",
+)
+_NO_FP8_CORES = Message(
+    "inference_memory.no_fp8_cores",
+    en="{gpu} has no FP8 tensor cores: {precision} weights run as weight-only "
+    "kernels that dequantise to 16-bit (same memory, less speed-up)",
+    zh="{gpu} 没有 FP8 张量核心：{precision} 权重只能用仅权重量化的内核运行，计算前反量化为 16 位"
+    "（显存占用相同，加速更少）",
+)
+_LITTLE_LEFT = Message(
+    "inference_memory.little_left",
+    en="only {headroom}% of the usable memory is left: longer prompts may not fit",
+    zh="可用显存只剩 {headroom}%：更长的提示可能放不下",
+)
+_UTILIZATION_HIGH = Message(
+    "inference_memory.utilization_high",
+    en="gpu_memory_utilization above 0.95 leaves little room for fragmentation and spikes",
+    zh="gpu_memory_utilization 高于 0.95 时，留给显存碎片和用量峰值的余地很小",
+)
+_LATENT = Message(
+    "inference_memory.latent",
+    en="latent attention: {latent} cached values per token per layer, the same on every TP rank",
+    zh="潜在注意力（MLA）：每层每 token 缓存 {latent} 个值，各张量并行 rank 上相同",
+)
+_KV_SPLIT = Message(
+    "inference_memory.kv_split",
+    en="KV heads split over tensor parallel {tp}: {per_gpu} per GPU{replicated}",
+    zh="KV 头按张量并行 {tp} 切分：每卡 {per_gpu} 个{replicated}",
+)
+_EACH_REPLICATED = Message(
+    "inference_memory.each_replicated",
+    en=", each replicated on {copies} GPUs",
+    zh="，每个 KV 头在 {copies} 张卡上重复存放",
+)
+_WEIGHTS = Message(
+    "inference_memory.weights",
+    en="weights {precision}: {bytes} bytes per parameter{scales}; all parameters are resident (MoE experts too)",
+    zh="权重 {precision}：每个参数 {bytes} 字节{scales}；全部参数常驻显存（MoE 专家也是）",
+)
+_SCALES = Message(
+    "inference_memory.scales",
+    en=" + {pct}% quantisation scales/zeros",
+    zh="，另加 {pct}% 的量化缩放因子/零点",
+)
+_KV_CACHE = Message(
+    "inference_memory.kv_cache",
+    en="KV cache {precision}: {bytes} bytes per value; {tokens} tokens x {seqs} sequences per replica{context}",
+    zh="KV 缓存 {precision}：每个值 {bytes} 字节；每个副本 {seqs} 条序列 × 每条 {tokens} token{context}",
+)
+_MODEL_CONTEXT = Message(
+    "inference_memory.model_context", en=" (the model's context length)", zh="（模型的上下文长度）"
+)
+_PLAN = Message(
+    "inference_memory.plan",
+    en="{gpus} GPUs = {replicas} replica(s) x tensor parallel {tp}; weights divided by {tp}",
+    zh="{gpus} 张卡 = {replicas} 个副本 × 张量并行 {tp}；权重分到 {tp} 张卡上",
+)
+_FIXED_PER_GPU = Message(
+    "inference_memory.fixed_per_gpu",
+    en="per GPU: {workspace} GB activations/workspace + {runtime} GB CUDA/runtime overhead",
+    zh="每卡：激活/工作区 {workspace} GB + CUDA/运行时开销 {runtime} GB",
+)
+_FULL_CONTEXT = Message(
+    "inference_memory.full_context",
+    en="every layer attends to the full context (sliding-window layers cache less); paged KV blocks (vLLM: 16 "
+    "tokens) waste under one block per sequence",
+    zh="每层都对完整上下文做注意力（滑动窗口层缓存更少）；分页 KV 块（vLLM：16 token）每条序列浪费不到一个块",
+)
+_USABLE = Message(
+    "inference_memory.usable",
+    en="usable = {capacity} GB x {utilization} gpu_memory_utilization; the vendor's GB "
+    "figure is used, so real headroom is a few % larger (HBM is about that many GiB)",
+    zh="可用显存 = {capacity} GB × {utilization}（gpu_memory_utilization）；按厂商标称的 GB 计，"
+    "真实余量会多几个百分点（HBM 实际约为同样数量的 GiB）",
+)
+_ADAPTERS = Message(
+    "inference_memory.adapters",
+    en="{adapters} LoRA adapters of rank {rank} on every linear layer, resident in 16 bits "
+    "beside the base weights: {gb} GB in all",
+    zh="{adapters} 个秩为 {rank} 的 LoRA 适配器（每个线性层都加），以 16 位常驻在底座权重旁：共 {gb} GB",
+)
 
 WeightPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4", "fp4"]
 KvPrecision = Literal["fp32", "fp16", "bf16", "fp8", "int8"]
@@ -255,15 +384,12 @@ def _kv_heads_per_gpu(arch: Architecture, tp: int) -> tuple[int, int]:
     kv = arch.kv_heads
     if tp <= kv:
         if kv % tp:
-            raise CalculatorInputError(
-                "tensor_parallel", f"{tp} does not divide the {kv} KV heads of {arch.name}"
-            )
+            raise CalculatorInputError("tensor_parallel", _KV_NOT_DIVIDING(tp=tp, kv=kv, model=arch.name))
         return kv // tp, 1
     if tp % kv:
         raise CalculatorInputError(
             "tensor_parallel",
-            f"{tp} is more than the {kv} KV heads of {arch.name} but not a multiple of them, "
-            "so the heads cannot be replicated evenly",
+            _KV_NOT_REPLICABLE(tp=tp, kv=kv, model=arch.name),
         )
     return 1, tp // kv
 
@@ -272,7 +398,7 @@ def _check_tensor_parallel(arch: Architecture, tp: int, latent: int | None) -> t
     if arch.attention_heads % tp:
         raise CalculatorInputError(
             "tensor_parallel",
-            f"{tp} does not divide the {arch.attention_heads} attention heads of {arch.name}",
+            _HEADS_NOT_DIVIDING(tp=tp, heads=arch.attention_heads, model=arch.name),
         )
     if latent:  # the latent is not split by head: every TP rank keeps all of it
         return None, tp
@@ -443,7 +569,7 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     tp = inp.tensor_parallel or 1
     gpus = inp.gpus or tp
     if gpus % tp:
-        raise CalculatorInputError("gpus", f"{gpus} GPUs is not a multiple of tensor_parallel {tp}")
+        raise CalculatorInputError("gpus", _GPUS_NOT_MULTIPLE(gpus=gpus, tp=tp))
     replicas = gpus // tp
     sizes = _sizes(inp, arch, latent=latent, tokens=tokens, tp=tp, batch=inp.batch)
     per_gpu = _breakdown(inp, sizes)
@@ -451,37 +577,23 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
 
     warnings: list[str] = []
     if latent and tp > 1:
-        warnings.append(
-            f"latent attention is not split by head: each of the {tp} tensor-parallel GPUs keeps the whole KV "
-            "latent (vLLM), so per-GPU KV does not shrink with TP; data-parallel attention avoids the copies"
-        )
+        warnings.append(_LATENT_COPIED(tp=tp))
     elif sizes.replication > 1:
-        warnings.append(
-            f"tensor parallel {tp} is above the {arch.kv_heads} KV heads: each head is replicated on "
-            f"{sizes.replication} GPUs (as vLLM does), so per-GPU KV stops shrinking and the KV cache summed "
-            f"over GPUs is {sizes.replication}x the model's"
-        )
+        warnings.append(_KV_REPLICATED(tp=tp, kv=arch.kv_heads, copies=sizes.replication))
     if tp > 8:
-        warnings.append("tensor parallelism above 8 crosses nodes in 8-GPU servers and is usually slow")
+        warnings.append(TP_ACROSS_NODES())
     if tokens > arch.context_window:
         warnings.append(
-            f"{tokens:,} tokens exceed the {arch.context_window:,}-token native context of {arch.name}; "
-            "check that the released model supports it"
+            _BEYOND_CONTEXT(tokens=f"{tokens:,}", context=f"{arch.context_window:,}", model=arch.name)
         )
     if arch.derived and inp.kv_heads is None:
-        warnings.append(
-            "derived shape assumes full multi-head attention (KV heads = attention heads); a GQA/MQA model "
-            "caches several times less: give kv_heads or a model preset"
-        )
+        warnings.append(_DERIVED_MHA())
 
     gpu_name: str | None = None
     if acc:
         gpu_name = acc.name
         if inp.weight_precision in {"fp8", "fp4"} and acc.fp8_dense_tflops is None:
-            warnings.append(
-                f"{acc.name} has no FP8 tensor cores: {inp.weight_precision.upper()} weights run as weight-only "
-                "kernels that dequantise to 16-bit (same memory, less speed-up)"
-            )
+            warnings.append(_NO_FP8_CORES(gpu=acc.name, precision=inp.weight_precision.upper()))
     max_batch: int | None = None
     max_tokens: int | None = None
     fits: bool | None = None
@@ -512,11 +624,9 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         if not fits:
             suggestions = _suggestions(inp, arch, latent, tokens, usable * GB)
         elif headroom < 10:
-            warnings.append(f"only {headroom:g}% of the usable memory is left: longer prompts may not fit")
+            warnings.append(_LITTLE_LEFT(headroom=f"{headroom:g}"))
         if inp.gpu_memory_utilization > 0.95:
-            warnings.append(
-                "gpu_memory_utilization above 0.95 leaves little room for fragmentation and spikes"
-            )
+            warnings.append(_UTILIZATION_HIGH())
 
     layout = ", ".join(
         part
@@ -548,11 +658,12 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
     kv_precision = inp.kv_cache_precision or ("fp32" if inp.weight_precision == "fp32" else "bf16")
     overhead_pct = (sizes.weight_bytes_per_param / BYTES_PER_VALUE[inp.weight_precision] - 1) * 100
     kv_rule = (
-        f"latent attention: {latent} cached values per token per layer, the same on every TP rank"
+        _LATENT(latent=latent)
         if latent
-        else (
-            f"KV heads split over tensor parallel {tp}: {sizes.kv_heads_per_gpu} per GPU"
-            + (f", each replicated on {sizes.replication} GPUs" if sizes.replication > 1 else "")
+        else _KV_SPLIT(
+            tp=tp,
+            per_gpu=sizes.kv_heads_per_gpu,
+            replicated=_EACH_REPLICATED(copies=sizes.replication) if sizes.replication > 1 else "",
         )
     )
     # replicas sharing the sequences: each holds its own share, not the whole batch
@@ -561,30 +672,33 @@ def inference_memory(inp: InferenceMemoryInput, catalog: Catalog) -> InferenceMe
         if spread
         else (inp.batch, gpus, replicas, tp)
     )
-    assumptions = [
+    assumptions: list[str] = [
         describe(arch),
-        f"weights {inp.weight_precision}: {BYTES_PER_VALUE[inp.weight_precision]:g} bytes per parameter"
-        + (f" + {overhead_pct:.3g}% quantisation scales/zeros" if overhead_pct else "")
-        + "; all parameters are resident (MoE experts too)",
-        f"KV cache {kv_precision}: {sizes.kv_bytes_per_value:g} bytes per value; {tokens:,} tokens x {per_replica} "
-        "sequences per replica" + ("" if inp.context_tokens else " (the model's context length)"),
+        _WEIGHTS(
+            precision=inp.weight_precision,
+            bytes=f"{BYTES_PER_VALUE[inp.weight_precision]:g}",
+            scales=_SCALES(pct=f"{overhead_pct:.3g}") if overhead_pct else "",
+        ),
+        _KV_CACHE(
+            precision=kv_precision,
+            bytes=f"{sizes.kv_bytes_per_value:g}",
+            tokens=f"{tokens:,}",
+            seqs=per_replica,
+            context="" if inp.context_tokens else _MODEL_CONTEXT(),
+        ),
         kv_rule,
-        f"{plan_gpus} GPUs = {plan_replicas} replica(s) x tensor parallel {plan_tp}; weights divided by {plan_tp}",
-        f"per GPU: {inp.activation_workspace_gb:g} GB activations/workspace + {inp.runtime_overhead_gb:g} GB "
-        "CUDA/runtime overhead",
-        "every layer attends to the full context (sliding-window layers cache less); paged KV blocks (vLLM: 16 "
-        "tokens) waste under one block per sequence",
+        _PLAN(gpus=plan_gpus, replicas=plan_replicas, tp=plan_tp),
+        _FIXED_PER_GPU(workspace=f"{inp.activation_workspace_gb:g}", runtime=f"{inp.runtime_overhead_gb:g}"),
+        _FULL_CONTEXT(),
     ]
     if capacity:
-        assumptions.append(
-            f"usable = {capacity:g} GB x {inp.gpu_memory_utilization:g} gpu_memory_utilization; the vendor's GB "
-            "figure is used, so real headroom is a few % larger (HBM is about that many GiB)"
-        )
+        assumptions.append(_USABLE(capacity=f"{capacity:g}", utilization=f"{inp.gpu_memory_utilization:g}"))
     sources = [VLLM_PAPER, POPE, GQA, VLLM_QKV]
     if inp.lora_adapters:
         assumptions.append(
-            f"{inp.lora_adapters} LoRA adapters of rank {inp.lora_rank} on every linear layer, resident in 16 bits "
-            f"beside the base weights: {_adapter_bytes(inp, arch) / GB:.3g} GB in all"
+            _ADAPTERS(
+                adapters=inp.lora_adapters, rank=inp.lora_rank, gb=f"{_adapter_bytes(inp, arch) / GB:.3g}"
+            )
         )
         sources.append(S_LORA)
     if capacity:
