@@ -15,12 +15,143 @@ from pydantic import Field, model_validator
 
 from knowledge.catalog import Catalog
 from tools.common import Reference, ToolInput, ToolOutput, round_sig
+from tools.messages import Message
 from tools.storage import LZBENCH, NANOGPT, OPENAI_TOKENS, TB, TIB, TokenIdBytes
 
 UINT16_MAX_VOCAB = 65_536
 UNITS = Reference(
     title="IEC 80000-13: TB = 10^12 bytes, TiB = 2^40 bytes",
     url="https://en.wikipedia.org/wiki/Byte#Multiple-byte_units",
+)
+
+
+_GIVE_SOMETHING = Message(
+    "data_volume.give_something",
+    en="give tokens_b, text_tb, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or checkpoint_tb",
+    zh="请给出 tokens_b、text_tb、raw_tb、tokens_per_second_per_gpu、samples_per_second_per_gpu 或 "
+    "checkpoint_tb 之一",
+)
+_TEXT_ALONE = Message(
+    "data_volume.text_alone",
+    en="text_tb estimates the tokens: give it without tokens_b or raw_tb",
+    zh="text_tb 用来估算 token 数：给了 text_tb 就不要再给 tokens_b 或 raw_tb",
+)
+_RATE_NEEDS_GPUS = Message(
+    "data_volume.rate_needs_gpus",
+    en="a read rate per GPU needs gpus, the GPUs reading data",
+    zh="每卡读取速率需要配合 gpus（读取数据的 GPU 数）",
+)
+_SAMPLES_TOGETHER = Message(
+    "data_volume.samples_together",
+    en="give samples_per_second_per_gpu and sample_mb together",
+    zh="samples_per_second_per_gpu 和 sample_mb 需要一起给出",
+)
+_TOKENS_OR_SAMPLES = Message(
+    "data_volume.tokens_or_samples",
+    en="give tokens_per_second_per_gpu or samples_per_second_per_gpu, not both",
+    zh="tokens_per_second_per_gpu 和 samples_per_second_per_gpu 只给其中一个",
+)
+_CHECKPOINT_NEEDS = Message(
+    "data_volume.checkpoint_needs",
+    en="checkpoint_tb needs write_seconds (the time allowed to write it), the checkpoints kept "
+    "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours) or nodes "
+    "(the servers sharing it)",
+    zh="checkpoint_tb 需要配合 write_seconds（允许的写入时间）、保留的检查点数（checkpoints_kept，或 "
+    "checkpoint_interval_hours 加 checkpoint_window_hours）或 nodes（分担它的服务器数）",
+)
+_NODES_NEED_CHECKPOINT = Message(
+    "data_volume.nodes_need_checkpoint",
+    en="nodes splits a checkpoint: give checkpoint_tb, the size of one",
+    zh="nodes 用于分摊检查点：请给出 checkpoint_tb（单个检查点大小）",
+)
+_KEPT_NEED_CHECKPOINT = Message(
+    "data_volume.kept_need_checkpoint",
+    en="checkpoints kept need checkpoint_tb, the size of one",
+    zh="保留的检查点需要配合 checkpoint_tb（单个检查点大小）",
+)
+_GROWTH_NEEDS_RETENTION = Message(
+    "data_volume.growth_needs_retention",
+    en="growth_tb_per_day needs retention_days, how long data is kept",
+    zh="growth_tb_per_day 需要配合 retention_days（数据保留天数）",
+)
+_UNCOMPRESSED = Message(
+    "data_volume.uncompressed",
+    en="{stored} TB compressed x {ratio} = {text} TB of text uncompressed (`zstd -l` or `gzip -l` prints your "
+    "files' real ratio)",
+    zh="压缩后 {stored} TB × {ratio} = 解压后 {text} TB 文本（`zstd -l` 或 `gzip -l` 可查看文件的实际压缩比）",
+)
+_KEPT_SHARE = Message(
+    "data_volume.kept_after_cleaning",
+    en="{share} kept after cleaning and deduplication: {text} TB of text",
+    zh="清洗、去重后保留 {share}：{text} TB 文本",
+)
+_ID_WIDTH = Message(
+    "data_volume.id_width",
+    en="{width} bytes per token id ({dtype})",
+    zh="每个 token id 占 {width} 字节（{dtype}）",
+)
+_TEXT_PER_TOKEN = Message(
+    "data_volume.text_per_token",
+    en="{bytes} bytes of raw text per token (English averages about 4; measure your tokenizer on a sample, "
+    "Chinese text differs)",
+    zh="每个 token 约 {bytes} 字节原始文本（英文平均约 4 字节；中文不同，请用自己的分词器在样本上实测）",
+)
+_VOCAB_TOO_LARGE = Message(
+    "data_volume.vocab_too_large_for_uint16",
+    en="a {vocab}-token vocabulary does not fit uint16 (at most 65,536 ids): use 4 bytes",
+    zh="{vocab} 个词的词表放不进 uint16（最多 65,536 个 id）：请用 4 字节",
+)
+_UINT16_LIMIT = Message(
+    "data_volume.uint16_limit",
+    en="uint16 holds ids only for vocabularies up to 65,536 (GPT-2's 50,257 fits; Llama 3's 128k does not)",
+    zh="uint16 只能容纳不超过 65,536 个词的词表（GPT-2 的 50,257 可以；Llama 3 的 128k 不行）",
+)
+_DATA_NOW = Message(
+    "data_volume.data_now",
+    en="{raw} TB now{growth}, {copies}",
+    zh="现有 {raw} TB{growth}，{copies}",
+)
+_GROWTH = Message(
+    "data_volume.growth",
+    en=" + {per_day} TB/day x {days} days",
+    zh=" + 每天 {per_day} TB × {days} 天",
+)
+_ONE_COPY = Message("data_volume.one_copy", en="{copies} copy", zh="{copies} 份副本")
+_COPIES = Message("data_volume.copies", en="{copies} copies", zh="{copies} 份副本")
+_ID_COPIES = Message(
+    "data_volume.id_copies", en="{copies} copies of the token ids", zh="token id 数据保留 {copies} 份"
+)
+_TEXT_AND_ID_COPIES = Message(
+    "data_volume.text_and_id_copies",
+    en="{copies} copies of the raw text and the token ids (given)",
+    zh="原始文本和 token id 各保留 {copies} 份（用户给定）",
+)
+_LINE_RATE = Message(
+    "data_volume.line_rate",
+    en="{gbit} Gbit/s at line rate; TCP/RDMA overhead and the far end's write speed add to it (expect 70-90% "
+    "of line rate in practice)",
+    zh="按 {gbit} Gbit/s 线速计；TCP/RDMA 协议开销和对端的写入速度会拉长时间（实际通常为线速的 70%-90%）",
+)
+_SHARDED = Message(
+    "data_volume.sharded",
+    en="the checkpoint is sharded evenly over {nodes} servers; an asynchronous save copies each share into "
+    "pinned host RAM first, then writes it in the background",
+    zh="检查点平均分片到 {nodes} 台服务器上；异步保存时各台先把自己的分片拷进锁页主机内存，再在后台写盘",
+)
+_WINDOW = Message(
+    "data_volume.checkpoint_window",
+    en="a checkpoint every {interval} h kept for {window} h: {kept} at once",
+    zh="每 {interval} 小时一个检查点、保留 {window} 小时：同时保留 {kept} 个",
+)
+_ONE_MORE = Message(
+    "data_volume.one_more_checkpoint",
+    en="one more checkpoint is on disk while the next is written, before the oldest is deleted",
+    zh="写下一个检查点时最旧的还没删，盘上会多一个",
+)
+_DISK = Message(
+    "data_volume.disk",
+    en="{tb} TB per disk, before hot spares and file-system or RAID overhead",
+    zh="每块盘 {tb} TB，未计热备盘和文件系统或 RAID 开销",
 )
 
 
@@ -128,31 +259,24 @@ class DataVolumeInput(ToolInput):
                 self.checkpoint_tb,
             )
         ):
-            raise ValueError(
-                "give tokens_b, text_tb, raw_tb, tokens_per_second_per_gpu, samples_per_second_per_gpu or "
-                "checkpoint_tb"
-            )
+            raise ValueError(_GIVE_SOMETHING())
         if self.text_tb and (self.tokens_b or self.raw_tb is not None):
-            raise ValueError("text_tb estimates the tokens: give it without tokens_b or raw_tb")
+            raise ValueError(_TEXT_ALONE())
         if (self.tokens_per_second_per_gpu or self.samples_per_second_per_gpu) and not self.gpus:
-            raise ValueError("a read rate per GPU needs gpus, the GPUs reading data")
+            raise ValueError(_RATE_NEEDS_GPUS())
         if bool(self.samples_per_second_per_gpu) != bool(self.sample_mb):
-            raise ValueError("give samples_per_second_per_gpu and sample_mb together")
+            raise ValueError(_SAMPLES_TOGETHER())
         if self.tokens_per_second_per_gpu and self.samples_per_second_per_gpu:
-            raise ValueError("give tokens_per_second_per_gpu or samples_per_second_per_gpu, not both")
+            raise ValueError(_TOKENS_OR_SAMPLES())
         kept = self.checkpoints_kept or (self.checkpoint_interval_hours and self.checkpoint_window_hours)
         if self.checkpoint_tb and not (self.write_seconds or kept or self.nodes or self.link_gbit_s):
-            raise ValueError(
-                "checkpoint_tb needs write_seconds (the time allowed to write it), the checkpoints kept "
-                "(checkpoints_kept, or checkpoint_interval_hours with checkpoint_window_hours) or nodes "
-                "(the servers sharing it)"
-            )
+            raise ValueError(_CHECKPOINT_NEEDS())
         if self.nodes and not self.checkpoint_tb:
-            raise ValueError("nodes splits a checkpoint: give checkpoint_tb, the size of one")
+            raise ValueError(_NODES_NEED_CHECKPOINT())
         if (self.checkpoints_kept or self.checkpoint_window_hours) and not self.checkpoint_tb:
-            raise ValueError("checkpoints kept need checkpoint_tb, the size of one")
+            raise ValueError(_KEPT_NEED_CHECKPOINT())
         if self.growth_tb_per_day and not self.retention_days:
-            raise ValueError("growth_tb_per_day needs retention_days, how long data is kept")
+            raise ValueError(_GROWTH_NEEDS_RETENTION())
         return self
 
 
@@ -230,51 +354,48 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         )
         if inp.compression_ratio > 1:
             assumptions.append(
-                f"{inp.text_tb:g} TB compressed x {inp.compression_ratio:g} = {uncompressed:g} TB of text "
-                "uncompressed (`zstd -l` or `gzip -l` prints your files' real ratio)"
+                _UNCOMPRESSED(
+                    stored=f"{inp.text_tb:g}", ratio=f"{inp.compression_ratio:g}", text=f"{uncompressed:g}"
+                )
             )
         if inp.kept_share < 1:
-            assumptions.append(
-                f"{inp.kept_share:.0%} kept after cleaning and deduplication: {text_tb:g} TB of text"
-            )
+            assumptions.append(_KEPT_SHARE(share=f"{inp.kept_share:.0%}", text=f"{text_tb:g}"))
     if tokens_b:
         size = tokens_b * 1e9 * width
         ids_tb, ids_tib = round_sig(size / TB), round_sig(size / TIB)
         if not inp.text_tb:
             text_tb = round_sig(tokens_b * 1e9 * inp.text_bytes_per_token / TB)
             formulas.append("token ids = tokens x bytes per id; raw text = tokens x text bytes per token")
-        assumptions.append(f"{width} bytes per token id ({'uint16' if width == 2 else 'uint32'})")
-        assumptions.append(
-            f"{inp.text_bytes_per_token:g} bytes of raw text per token (English averages about 4; measure your "
-            "tokenizer on a sample, Chinese text differs)"
-        )
+        assumptions.append(_ID_WIDTH(width=width, dtype="uint16" if width == 2 else "uint32"))
+        assumptions.append(_TEXT_PER_TOKEN(bytes=f"{inp.text_bytes_per_token:g}"))
         if width == 2 and inp.vocab_size and inp.vocab_size > UINT16_MAX_VOCAB:
-            warnings.append(
-                f"a {inp.vocab_size:,}-token vocabulary does not fit uint16 (at most 65,536 ids): use 4 bytes"
-            )
+            warnings.append(_VOCAB_TOO_LARGE(vocab=f"{inp.vocab_size:,}"))
         elif width == 2:
-            warnings.append(
-                "uint16 holds ids only for vocabularies up to 65,536 (GPT-2's 50,257 fits; Llama 3's 128k does not)"
-            )
+            warnings.append(_UINT16_LIMIT())
     if inp.raw_tb is not None:
         grown = (inp.growth_tb_per_day or 0) * (inp.retention_days or 0)
         kept = round_sig((inp.raw_tb + grown) * inp.replicas)
         formulas.append("kept = (data now + growth per day x days) x copies")
         assumptions.append(
-            f"{inp.raw_tb:g} TB now" + (f" + {inp.growth_tb_per_day:g} TB/day x {inp.retention_days:g} days" if grown else "")
-            + f", {inp.replicas} cop{'y' if inp.replicas == 1 else 'ies'}"
-        )  # fmt: skip
+            _DATA_NOW(
+                raw=f"{inp.raw_tb:g}",
+                growth=_GROWTH(per_day=f"{inp.growth_tb_per_day:g}", days=f"{inp.retention_days:g}")
+                if grown
+                else "",
+                copies=(_ONE_COPY if inp.replicas == 1 else _COPIES)(copies=inp.replicas),
+            )
+        )
     elif inp.text_tb and ids_tb is not None:
         # the tokenized shards are what training keeps; the source text is archived once, elsewhere
         kept = round_sig(ids_tb * inp.replicas)
         formulas.append("kept = token ids x copies")
         if inp.replicas > 1:
-            assumptions.append(f"{inp.replicas} copies of the token ids")
+            assumptions.append(_ID_COPIES(copies=inp.replicas))
     elif inp.tokens_b and inp.replicas > 1 and ids_tb is not None and text_tb is not None:
         # "keep roughly 3x for dedup stages and versions": the text and its ids, that many times over
         kept = round_sig((ids_tb + text_tb) * inp.replicas)
         formulas.append("kept = (token ids + raw text) x copies")
-        assumptions.append(f"{inp.replicas} copies of the raw text and the token ids (given)")
+        assumptions.append(_TEXT_AND_ID_COPIES(copies=inp.replicas))
     if inp.tokens_per_second_per_gpu and inp.gpus:
         read = round_sig(inp.tokens_per_second_per_gpu * inp.gpus * width / 1e6)
         formulas.append("read rate = tokens/s per GPU x GPUs x bytes per id")
@@ -290,10 +411,7 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         # "push a 1 TB shard over 2x200G": bytes over the link's rate; protocols and storage keep it below
         transfer = round_sig(inp.checkpoint_tb * 1e12 * 8 / (inp.link_gbit_s * 1e9))
         formulas.append("transfer time = checkpoint bytes x 8 / link Gbit/s")
-        assumptions.append(
-            f"{inp.link_gbit_s:g} Gbit/s at line rate; TCP/RDMA overhead and the far end's write speed add to it "
-            "(expect 70-90% of line rate in practice)"
-        )
+        assumptions.append(_LINE_RATE(gbit=f"{inp.link_gbit_s:g}"))
     share = share_rate = None
     if inp.checkpoint_tb and inp.nodes:
         # sharded saves (torch.distributed.checkpoint, Megatron's dist-ckpt) write from every rank, so each
@@ -301,10 +419,7 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
         share = round_sig(inp.checkpoint_tb * 1000 / inp.nodes)
         share_rate = round_sig(write / inp.nodes) if write is not None else None
         formulas.append("share per server = checkpoint size / servers")
-        assumptions.append(
-            f"the checkpoint is sharded evenly over {inp.nodes} servers; an asynchronous save copies each share "
-            "into pinned host RAM first, then writes it in the background"
-        )
+        assumptions.append(_SHARDED(nodes=inp.nodes))
     kept_count = store = None
     if inp.checkpoint_tb and (
         inp.checkpoints_kept or (inp.checkpoint_interval_hours and inp.checkpoint_window_hours)
@@ -315,22 +430,23 @@ def data_volume(inp: DataVolumeInput, catalog: Catalog) -> DataVolumeOutput:
             window, interval = inp.checkpoint_window_hours or 0.0, inp.checkpoint_interval_hours or 1.0
             kept_count = math.ceil(window / interval - 1e-9)
             assumptions.append(
-                f"a checkpoint every {inp.checkpoint_interval_hours:g} h kept for {inp.checkpoint_window_hours:g} h: "
-                f"{kept_count} at once"
+                _WINDOW(
+                    interval=f"{inp.checkpoint_interval_hours:g}",
+                    window=f"{inp.checkpoint_window_hours:g}",
+                    kept=kept_count,
+                )
             )
         # the newest is written before the oldest is deleted, so one more is on disk for a while
         store = round_sig(inp.checkpoint_tb * (kept_count + 1))
         formulas.append("checkpoint store = checkpoint size x (checkpoints kept + 1 being written)")
-        assumptions.append(
-            "one more checkpoint is on disk while the next is written, before the oldest is deleted"
-        )
+        assumptions.append(_ONE_MORE())
     disks = None
     if inp.disk_tb and (kept or ids_tb or store):
         # "20 TB disks, three copies: how many disks?": the capacity over one disk's, before spares and the
         # file system's own overhead
         disks = math.ceil((kept or ids_tb or store or 0) / inp.disk_tb - 1e-9)
         formulas.append("disks = capacity / disk size, rounded up")
-        assumptions.append(f"{inp.disk_tb:g} TB per disk, before hot spares and file-system or RAID overhead")
+        assumptions.append(_DISK(tb=f"{inp.disk_tb:g}"))
     priced = monthly = None
     if inp.price_per_gb_month and (kept_count or kept or ids_tb):
         # "保留20个，按 0.12元/GB/月 一个月多少钱": what is kept in steady state, at the price given
