@@ -362,6 +362,20 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         if share is not None:
             en = f"Buying beats cloud at {price} above **{pct(share)} utilisation** over {years_en}. {en}"
             zh = f"{num(o['years'])} 年内，利用率高于 **{pct(share)}** 时自购比按 {price_zh} 上云便宜。{zh}"
+        elif i.get("cloud_committed"):
+            # "$2.50/gpu-hr reserved": paid for every hour, so there is no break-even share, only a winner
+            cheaper = t["buy"]["usd"] <= t["cloud"]["usd"]
+            en = (
+                f"A reserved price is paid whether the GPUs are busy or not, so at {price} reserved "
+                + ("buying is cheaper" if cheaper else "cloud stays cheaper")
+                + f" at any utilisation over {years_en}: buy {money(t['buy'], first_en)} against cloud "
+                f"{money(t['cloud'], first_en)}. {en}"
+            )
+            zh = (
+                f"预留价格不论卡忙不忙都要付，所以按 {price_zh} 预留，{num(o['years'])} 年内无论利用率多少都是"
+                + ("自购更便宜" if cheaper else "上云更便宜")
+                + f"：自购 {money(t['buy'], first_zh)}，上云 {money(t['cloud'], first_zh)}。{zh}"
+            )
         else:
             en = f"Buying does **not** beat cloud at {price} over {years_en}, even at 100% utilisation. {en}"
             zh = f"{num(o['years'])} 年内即使利用率 100%，自购也**不比**按 {price_zh} 上云便宜。{zh}"

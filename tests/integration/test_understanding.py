@@ -3436,6 +3436,37 @@ def test_the_utilisation_at_which_buying_wins_is_computed_from_the_users_prices(
 
 
 @pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "8x h100 box quoted at $280k, cloud is $2.50/gpu-hr reserved. at what utilization does buying win "
+            "over 3 yrs? colo $3k/month",
+            "A reserved price is paid whether the GPUs are busy or not, so at $2.5/GPU-hour reserved buying is "
+            "cheaper at any utilisation over 3 years",
+        ),
+        (
+            "8卡H100整机28万美元，云上三年预留每卡时2.5美元，利用率多少以上买更划算",
+            "预留价格不论卡忙不忙都要付",
+        ),
+    ],
+)
+def test_a_reserved_cloud_price_has_no_break_even_utilisation_only_a_winner(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """A reserved price is billed for every hour (8 x 8,760 h x 3 years x $2.50 = $525,600), so the buy total
+    ($280,000 + 3 x $36,000 = $388,000) wins at any utilisation: the answer must not say buying never wins."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    call = answer.tool_calls[0]
+    assert call.input.get("cloud_committed") is True
+    assert call.output["break_even_utilization"] is None
+    assert call.output["totals"]["buy"]["usd"] < call.output["totals"]["cloud"]["usd"]
+    assert answer.answer.startswith(lead), answer.answer[:300]
+    assert "not** beat" not in answer.answer
+    assert "不比" not in answer.answer
+
+
+@pytest.mark.parametrize(
     ("messages", "price"),
     [
         (
