@@ -14,17 +14,51 @@ from pydantic import Field, model_validator
 from knowledge.catalog import Catalog
 from tools.common import Reference, ToolInput, ToolOutput, round_sig
 from tools.cost.shared import Currency, Money, MoneyFields, _fx, _Notes
+from tools.messages import Message
 
 VLLM_BENCH = Reference(
     title="vLLM documentation, Benchmarking: throughput is measured in output tokens/s for a workload",
     url="https://docs.vllm.ai/en/latest/contributing/benchmarks.html",
 )
 
+_ONE_RATE = Message(
+    "serving.one_rate",
+    en="give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu",
+    zh="tokens_per_second_per_server 和 tokens_per_second_per_gpu 请给且只给其中一个",
+)
+_SERVER_RATE = Message(
+    "serving.server_rate_per_gpu",
+    en="{rate} output tokens/s per server (given) over {gpus} GPUs = {per_gpu} per GPU",
+    zh="每台服务器每秒输出 {rate} token（用户给定），分摊到 {gpus} 张卡为每卡 {per_gpu}",
+)
+_GPU_RATE = Message(
+    "serving.gpu_rate",
+    en="{rate} output tokens/s per GPU (given)",
+    zh="每卡每秒输出 {rate} token（用户给定）",
+)
+_BUSY = Message("serving.busy", en="busy {share} of paid hours", zh="付费时长中有 {share} 的时间在处理请求")
+_SERVER_RATE_GIVEN = Message(
+    "serving.server_rate_given",
+    en="{rate} output tokens/s per server (given)",
+    zh="每台服务器每秒输出 {rate} token（用户给定）",
+)
+_SERVER_RATE_FROM_GPU = Message(
+    "serving.server_rate_from_gpu",
+    en="{rate} output tokens/s per server = {gpus} GPUs x {per_gpu}",
+    zh="每台服务器每秒输出 {rate} token = {gpus} 张卡 × 每卡 {per_gpu}",
+)
+_HEADROOM = Message("serving.headroom", en="headroom {share} over the peak", zh="在峰值之上留 {share} 余量")
+_LITTLE_SLACK = Message(
+    "serving.little_slack",
+    en="{servers} servers run at {load} of capacity at the peak: little slack",
+    zh="{servers} 台服务器在峰值时负载达 {load}：余量很小",
+)
+
 
 def _check_one_rate(per_server: float | None, per_gpu: float | None) -> None:
     """A measured rate is per server or per GPU: exactly one of the two."""
     if (per_server is None) == (per_gpu is None):
-        raise ValueError("give exactly one of tokens_per_second_per_server or tokens_per_second_per_gpu")
+        raise ValueError(_ONE_RATE())
 
 
 class ServingCostInput(ToolInput, MoneyFields):
@@ -67,14 +101,17 @@ def serving_cost(inp: ServingCostInput, catalog: Catalog) -> ServingCostOutput:
     if inp.tokens_per_second_per_server is not None:
         per_gpu = inp.tokens_per_second_per_server / inp.gpus_per_server
         notes.assumptions.append(
-            f"{inp.tokens_per_second_per_server:g} output tokens/s per server (given) over "
-            f"{inp.gpus_per_server} GPUs = {per_gpu:.4g} per GPU"
+            _SERVER_RATE(
+                rate=f"{inp.tokens_per_second_per_server:g}",
+                gpus=inp.gpus_per_server,
+                per_gpu=f"{per_gpu:.4g}",
+            )
         )
     else:
         per_gpu = inp.tokens_per_second_per_gpu or 0.0
-        notes.assumptions.append(f"{per_gpu:g} output tokens/s per GPU (given)")
+        notes.assumptions.append(_GPU_RATE(rate=f"{per_gpu:g}"))
     if inp.utilization < 1:
-        notes.assumptions.append(f"busy {inp.utilization:.0%} of paid hours")
+        notes.assumptions.append(_BUSY(share=f"{inp.utilization:.0%}"))
     per_hour = per_gpu * 3600 * inp.utilization
     cost = fx.to_usd(inp.price_per_gpu_hour) / per_hour * 1e6
     return ServingCostOutput(
@@ -136,18 +173,15 @@ def serving_capacity(inp: ServingCapacityInput, catalog: Catalog) -> ServingCapa
     return ServingCapacityOutput(
         formula="servers = ceil(peak tokens/s x (1 + headroom) / tokens/s per server)",
         assumptions=[
-            f"{per_server:g} output tokens/s per server"
-            + (
-                " (given)"
-                if inp.tokens_per_second_per_server
-                else f" = {inp.gpus_per_server} GPUs x {inp.tokens_per_second_per_gpu:g}"
+            _SERVER_RATE_GIVEN(rate=f"{per_server:g}")
+            if inp.tokens_per_second_per_server
+            else _SERVER_RATE_FROM_GPU(
+                rate=f"{per_server:g}", gpus=inp.gpus_per_server, per_gpu=f"{inp.tokens_per_second_per_gpu:g}"
             ),
-            f"headroom {inp.headroom:.0%} over the peak",
+            _HEADROOM(share=f"{inp.headroom:.0%}"),
         ],
         warnings=(
-            [
-                f"{servers} servers run at {needed / (servers * per_server):.0%} of capacity at the peak: little slack"
-            ]
+            [_LITTLE_SLACK(servers=servers, load=f"{needed / (servers * per_server):.0%}")]
             if needed / (servers * per_server) > 0.9 and inp.headroom == 0
             else []
         ),

@@ -17,6 +17,7 @@ from pydantic import Field
 from knowledge.catalog import Catalog
 from tools.common import GB, CalculatorInputError, Reference, ToolOutput, find_accelerator, round_sig
 from tools.inference_memory import BYTES_PER_VALUE, InferenceMemoryInput, inference_memory
+from tools.messages import Message, glossary
 
 ROOFLINE = Reference(
     title="Williams, Waterman, Patterson: Roofline, an insightful visual performance model (CACM 2009)",
@@ -34,6 +35,92 @@ TRTLLM_PERF = Reference(
 
 # vLLM's default ceiling on sequences scheduled together (max_num_seqs)
 MAX_BATCH = 256
+
+BATCH_LIMIT = glossary(
+    "batch_limit", {"memory": "显存", "latency": "每用户速度", "scheduler": "调度上限", "given": "给定值"}
+)
+_NEED_GPU = Message(
+    "serving_estimate.need_gpu",
+    en="a catalog GPU is needed: its bandwidth and FLOPs set the rate",
+    zh="需要目录中的 GPU：速率由它的显存带宽和算力决定",
+)
+_TOO_BIG = Message(
+    "serving_estimate.too_big",
+    en="even {gpus} x {gpu} cannot hold the model and one sequence",
+    zh="即使 {gpus} 张 {gpu} 也放不下模型和一路序列",
+)
+_NO_DENSE = Message(
+    "serving_estimate.no_dense_figure",
+    en="{gpu} has no dense BF16 figure in the catalog",
+    zh="目录中没有 {gpu} 的稠密 BF16 算力数据",
+)
+_TTFT = Message(
+    "serving_estimate.ttft",
+    en="time to first token: one {prompt}-token prefill takes {ms} ms on {tp} GPU(s) against the {target} ms "
+    "target; queueing at the peak adds to it, so keep the replicas below saturation (the headroom) or measure "
+    "p95 under load",
+    zh="首 token 时间：一次 {prompt} token 的预填充在 {tp} 张卡上约 {ms} ms，目标 {target} ms；高峰时的排队会再加上去，"
+    "所以副本要留余量不跑满，或在真实负载下实测 p95",
+)
+_TTFT_MISSED = Message(
+    "serving_estimate.ttft_missed",
+    en="the {target} ms first-token target is missed even at tensor parallel {tp}: a card with more FLOPs, FP8 "
+    "or a shorter prompt is needed",
+    zh="即使张量并行 {tp}，也达不到 {target} ms 的首 token 目标：需要算力更强的卡、FP8 或更短的输入",
+)
+_SLOW_STREAM = Message(
+    "serving_estimate.slow_stream",
+    en="even one sequence streams at {rate} tokens/s on {tp} x {gpu}, below the {asked} asked: a faster card or "
+    "more tensor parallelism is needed",
+    zh="在 {tp} 张 {gpu} 上单路序列也只有 {rate} token/s，低于要求的 {asked}：需要更快的卡或更高的张量并行",
+)
+_TP_COMM = Message(
+    "serving_estimate.tp_not_modelled",
+    en="tensor parallel {tp}: communication between the GPUs is not modelled, so the rate is optimistic",
+    zh="张量并行 {tp}：未计入卡间通信，估算的速率偏乐观",
+)
+_MOE = Message(
+    "serving_estimate.moe",
+    en="mixture of experts: every expert's weights are counted as read each step",
+    zh="混合专家模型：按每一步读取全部专家权重计算",
+)
+_RATES = Message(
+    "serving_estimate.rates",
+    en="{gpu}: {bandwidth} GB/s at {bw_eff} efficiency for decoding, {tflops} dense {precision} TFLOPS at "
+    "{flops_eff} for prefill",
+    zh="{gpu}：解码按显存带宽 {bandwidth} GB/s 的 {bw_eff} 计，预填充按 {precision} 稠密算力 {tflops} TFLOPS 的 "
+    "{flops_eff} 计",
+)
+_REQUEST = Message(
+    "serving_estimate.request",
+    en="{prompt} prompt + {output} output tokens per request; each user streams at least {speed} tokens/s",
+    zh="每个请求输入 {prompt} + 输出 {output} token；每个用户至少 {speed} token/s",
+)
+_BATCH = Message(
+    "serving_estimate.batch",
+    en="batch {batch} per replica, limited by {limit}",
+    zh="每个副本并发 {batch} 路，受{limit:batch_limit}限制",
+)
+_BATCH_SCHEDULER = Message(
+    "serving_estimate.batch_scheduler",
+    en="batch {batch} per replica, limited by scheduler (vLLM max_num_seqs {most})",
+    zh="每个副本并发 {batch} 路，受调度上限限制（vLLM max_num_seqs {most}）",
+)
+_HEADROOM = Message(
+    "serving_estimate.headroom",
+    en="{headroom} headroom over the peak; {gpus} GPUs per server",
+    zh="在峰值之上留 {headroom} 余量；每台服务器 {gpus} 张卡",
+)
+_NO_RATE = Message(
+    "serving_estimate.no_rate",
+    en="no request rate given: the rate one replica sustains",
+    zh="未给出请求速率：按一个副本能承受的速率计",
+)
+_ROOFLINE = Message(
+    "serving_estimate.roofline",
+    en="a roofline estimate: measure tokens/s per GPU under your load (vLLM benchmark_serving) to replace it",
+    zh="这是屋顶线估算：请在自己的负载下实测每卡 token/s（vLLM benchmark_serving）来替代它",
+)
 
 
 class ServingEstimateInput(InferenceMemoryInput):
@@ -118,7 +205,7 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
     optimistic. Weights of a mixture of experts are all read each step (large batches touch every expert).
     """
     if not inp.gpu:
-        raise CalculatorInputError("gpu", "a catalog GPU is needed: its bandwidth and FLOPs set the rate")
+        raise CalculatorInputError("gpu", _NEED_GPU())
     if inp.ttft_ms is None:
         return _estimate(inp, catalog)
     # a time-to-first-token target: prefill splits across the tensor-parallel group, so a slow-compute card
@@ -136,24 +223,18 @@ def serving_estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEsti
         except CalculatorInputError:
             continue  # a group size the model's heads do not divide
     meets = best.prefill_ms_per_request <= inp.ttft_ms
-    note = (
-        f"time to first token: one {inp.prompt_tokens:,}-token prefill takes {best.prefill_ms_per_request:g} ms on "
-        f"{best.tensor_parallel} GPU(s) against the {inp.ttft_ms:g} ms target; queueing at the peak adds to it, "
-        "so keep the replicas below saturation (the headroom) or measure p95 under load"
+    note = _TTFT(
+        prompt=f"{inp.prompt_tokens:,}",
+        ms=f"{best.prefill_ms_per_request:g}",
+        tp=best.tensor_parallel,
+        target=f"{inp.ttft_ms:g}",
     )
     return best.model_copy(
         update={
             "meets_ttft": meets,
             "assumptions": [*best.assumptions, note],
             "warnings": best.warnings
-            + (
-                []
-                if meets
-                else [
-                    f"the {inp.ttft_ms:g} ms first-token target is missed even at tensor parallel "
-                    f"{best.tensor_parallel}: a card with more FLOPs, FP8 or a shorter prompt is needed"
-                ]
-            ),
+            + ([] if meets else [_TTFT_MISSED(target=f"{inp.ttft_ms:g}", tp=best.tensor_parallel)]),
         }
     )
 
@@ -167,7 +248,7 @@ def _estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOut
         inp.model_copy(update={"context_tokens": context, "batch": 1, "gpus": None}, deep=True), catalog
     )
     if not memory.fits and memory.gpus_needed is None:
-        raise CalculatorInputError("gpu", f"even 64 x {acc.name} cannot hold the model and one sequence")
+        raise CalculatorInputError("gpu", _TOO_BIG(gpus=64, gpu=acc.name))
     tp = memory.tensor_parallel
     arch = memory.architecture
     weight_bytes = arch.params_b * 1e9 * memory.weight_bytes_per_param
@@ -177,7 +258,7 @@ def _estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOut
     eight_bit = BYTES_PER_VALUE[inp.weight_precision] <= 1 and acc.fp8_dense_tflops
     tflops = (acc.fp8_dense_tflops if eight_bit else acc.bf16_dense_tflops or acc.fp16_dense_tflops) or 0
     if not tflops:
-        raise CalculatorInputError("gpu", f"{acc.name} has no dense BF16 figure in the catalog")
+        raise CalculatorInputError("gpu", _NO_DENSE(gpu=acc.name))
     flops = tp * tflops * 1e12 * inp.compute_efficiency
     active = arch.active_params_b * 1e9
 
@@ -210,15 +291,14 @@ def _estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOut
     warnings = []
     if step(1) > deadline:
         warnings.append(
-            f"even one sequence streams at {1 / step(1):.3g} tokens/s on {tp} x {acc.name}, below the "
-            f"{inp.tokens_per_second_per_user:g} asked: a faster card or more tensor parallelism is needed"
+            _SLOW_STREAM(
+                rate=f"{1 / step(1):.3g}", tp=tp, gpu=acc.name, asked=f"{inp.tokens_per_second_per_user:g}"
+            )
         )
     if tp > 1:
-        warnings.append(
-            f"tensor parallel {tp}: communication between the GPUs is not modelled, so the rate is optimistic"
-        )
+        warnings.append(_TP_COMM(tp=tp))
     if arch.active_params_b < arch.params_b:
-        warnings.append("mixture of experts: every expert's weights are counted as read each step")
+        warnings.append(_MOE())
     return ServingEstimateOutput(
         formula=(
             "step = max((weights + batch x avg context x KV/token) / (TP x bandwidth x eff), 2 x active params "
@@ -227,17 +307,26 @@ def _estimate(inp: ServingEstimateInput, catalog: Catalog) -> ServingEstimateOut
             "(1 + headroom) / requests/s per replica)"
         ),
         assumptions=[
-            f"{acc.name}: {acc.memory_bandwidth_gb_s:g} GB/s at {inp.bandwidth_efficiency:.0%} efficiency for "
-            f"decoding, {tflops:g} dense {'FP8' if eight_bit else 'BF16'} TFLOPS at "
-            f"{inp.compute_efficiency:.0%} for prefill",
-            f"{inp.prompt_tokens:,} prompt + {inp.output_tokens:,} output tokens per request; each user streams "
-            f"at least {inp.tokens_per_second_per_user:g} tokens/s",
-            f"batch {batch} per replica, limited by {limit}"
-            + (f" (vLLM max_num_seqs {MAX_BATCH})" if limit == "scheduler" else ""),
-            f"{inp.headroom:.0%} headroom over the peak; {inp.gpus_per_server} GPUs per server"
+            _RATES(
+                gpu=acc.name,
+                bandwidth=f"{acc.memory_bandwidth_gb_s:g}",
+                bw_eff=f"{inp.bandwidth_efficiency:.0%}",
+                tflops=f"{tflops:g}",
+                precision="FP8" if eight_bit else "BF16",
+                flops_eff=f"{inp.compute_efficiency:.0%}",
+            ),
+            _REQUEST(
+                prompt=f"{inp.prompt_tokens:,}",
+                output=f"{inp.output_tokens:,}",
+                speed=f"{inp.tokens_per_second_per_user:g}",
+            ),
+            _BATCH_SCHEDULER(batch=batch, most=MAX_BATCH)
+            if limit == "scheduler"
+            else _BATCH(batch=batch, limit=limit),
+            _HEADROOM(headroom=f"{inp.headroom:.0%}", gpus=inp.gpus_per_server)
             if inp.requests_per_second is not None
-            else "no request rate given: the rate one replica sustains",
-            "a roofline estimate: measure tokens/s per GPU under your load (vLLM benchmark_serving) to replace it",
+            else _NO_RATE(),
+            _ROOFLINE(),
         ],
         warnings=warnings,
         sources=[ROOFLINE, DATABRICKS_MBU, TRTLLM_PERF],

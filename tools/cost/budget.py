@@ -14,6 +14,39 @@ from tools.common import (
 )
 from tools.cost.shared import Money, MoneyFields, _fx, _hardware, _Notes
 from tools.cost.tco import PurchasePrice, TcoInput, _capex
+from tools.messages import Message
+
+_NO_SOURCED_PRICE = Message(
+    "budget.no_sourced_price",
+    en="the catalog has no sourced purchase price for {gpu} to compare a quote of {budget} {currency} with",
+    zh="目录中没有 {gpu} 有出处的采购价格，无法判断 {budget} {currency:currency}的报价是否合理",
+)
+_NO_PRICE = Message(
+    "budget.no_purchase_price",
+    en="the catalog has no purchase price for {gpu}; give the price of one server",
+    zh="目录中没有 {gpu} 的采购价格；请告诉我一台服务器的价格（例如“每台 220 万元”），我来算能买几台",
+)
+_NAME_GPU = Message(
+    "budget.name_gpu",
+    en="name a catalog GPU or server, or give capex_per_server",
+    zh="请给出目录中的 GPU 或服务器型号，或每台服务器的价格（capex_per_server）",
+)
+_PER_SERVER_GIVEN = Message(
+    "budget.per_server_given",
+    en="{price} {currency} per server (given)",
+    zh="每台服务器 {price} {currency:currency}（用户给定）",
+)
+_FABRIC_SHARE = Message(
+    "budget.fabric_share",
+    en="network and storage {share} of server capex for a cluster (a planning share, not a quote); a single "
+    "server needs none",
+    zh="集群网络和存储按服务器购置成本的 {share} 计（规划比例，不是报价）；单台服务器不需要",
+)
+_BELOW_ONE_SERVER = Message(
+    "budget.below_one_server",
+    en="the budget is below one server ({usd} USD): consider fewer GPUs per server, a cheaper card or renting",
+    zh="预算不够买一台服务器（约 {usd} 美元）：可考虑每台少配几张卡、换更便宜的卡，或租用",
+)
 
 # --- what a budget buys -----------------------------------------------------------------------------
 
@@ -112,13 +145,9 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
             if inp.quote:  # "is 1.5M a fair price for an 8x 910B server?": nothing sourced to compare with
                 raise CalculatorInputError(
                     "budget",
-                    f"the catalog has no sourced purchase price for {hw.acc.name} to compare a quote of "
-                    f"{inp.budget:,.0f} {inp.currency} with",
+                    _NO_SOURCED_PRICE(gpu=hw.acc.name, budget=f"{inp.budget:,.0f}", currency=inp.currency),
                 )
-            raise CalculatorInputError(
-                "capex_per_server",
-                f"the catalog has no purchase price for {hw.acc.name}; give the price of one server",
-            )
+            raise CalculatorInputError("capex_per_server", _NO_PRICE(gpu=hw.acc.name))
         server_usd, _, price = _capex(one, hw, catalog, fx, notes)
         notes.assumptions = [
             a for a in notes.assumptions if "network and storage 0%" not in a and "1 servers x" not in a
@@ -131,9 +160,11 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         # a card the catalog does not hold, priced by the user per server
         server_usd, gpu_name, per_server = fx.to_usd(inp.capex_per_server), "GPU", inp.gpus_per_server
     else:
-        raise CalculatorInputError("gpu", "name a catalog GPU or server, or give capex_per_server")
+        raise CalculatorInputError("gpu", _NAME_GPU())
     if inp.capex_per_server is not None:
-        notes.assumptions.append(f"{inp.capex_per_server:,.0f} {inp.currency} per server (given)")
+        notes.assumptions.append(
+            _PER_SERVER_GIVEN(price=f"{inp.capex_per_server:,.0f}", currency=inp.currency)
+        )
     if not (inp.gpu or inp.server):
         card_tflops = card_gb_s = card_gb = None
     all_in = server_usd * (1 + inp.network_storage_share)
@@ -143,15 +174,9 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
     if with_fabric < 2:
         with_fabric = min(servers, 1)  # one box: no cluster network or shared storage to buy
     spent = servers * server_usd
-    notes.assumptions.append(
-        f"network and storage {inp.network_storage_share:.0%} of server capex for a cluster (a planning share, "
-        "not a quote); a single server needs none"
-    )
+    notes.assumptions.append(_FABRIC_SHARE(share=f"{inp.network_storage_share:.0%}"))
     if servers == 0:
-        notes.warnings.append(
-            f"the budget is below one server ({fx.money(server_usd).usd:,.0f} USD): consider fewer GPUs per server, "
-            "a cheaper card or renting"
-        )
+        notes.warnings.append(_BELOW_ONE_SERVER(usd=f"{fx.money(server_usd).usd:,.0f}"))
     return BudgetFitOutput(
         formula="servers = floor(budget / server price); with the fabric = floor(budget / (server price x "
         "(1 + network and storage share))), at least one server when one is affordable",

@@ -15,7 +15,95 @@ from tools.common import (
     ToolOutput,
     find_accelerator,
 )
-from tools.cost.shared import DEEPSEEK_V3, Money, MoneyFields, _Fx, _fx, _Notes
+from tools.cost.shared import DEEPSEEK_V3, NOT_BOTH, Money, MoneyFields, _Fx, _fx, _Notes
+from tools.messages import Message, Said
+
+_PRICE = Message(
+    "cloud.price",
+    en="{provider} {instance} {pricing} ${usd}/GPU-hour ({region}, as of {as_of})",
+    zh="{provider} {instance} {pricing:pricing} ${usd}/GPU 小时（{region}，截至 {as_of}）",
+)
+_PRICE_AFTER = Message(
+    "cloud.price_after",
+    en="{before}; {provider} {instance} {pricing} ${usd}/GPU-hour ({region}, as of {as_of})",
+    zh="{before}；{provider} {instance} {pricing:pricing} ${usd}/GPU 小时（{region}，截至 {as_of}）",
+)
+_STORAGE_TOGETHER = Message(
+    "cloud.storage_together",
+    en="give storage_tb and storage_price_per_gb_month together",
+    zh="存储容量（storage_tb）和每 GB 每月单价（storage_price_per_gb_month）需要一起给出",
+)
+_HOURS_NOT_BOTH = Message(
+    "cloud.hours_or_gpus_days",
+    en="give gpu_hours, or gpus and days, not both",
+    zh="请给出 gpu_hours，或者给出 gpus 和 days，不要同时给",
+)
+_HOURS_OR_BOTH = Message(
+    "cloud.hours_or_both",
+    en="give gpu_hours, or both gpus and days",
+    zh="请给出 gpu_hours，或者同时给出 gpus 和 days",
+)
+_GPU_HOURS = Message(
+    "cloud.gpu_hours",
+    en="{gpus} GPUs x {days} days x 24 h = {hours} GPU-hours",
+    zh="{gpus} 张卡 × {days} 天 × 24 小时 = {hours} GPU 小时",
+)
+_MARGIN = Message(
+    "cloud.margin",
+    en="{hours} GPU-hours + {share} margin (given) = {total} GPU-hours",
+    zh="{hours} GPU 小时 + {share} 余量（用户给定）= {total} GPU 小时",
+)
+_NO_PRICE = Message(
+    "cloud.no_price",
+    en="the catalog has no cloud price for {gpu}; give price_per_gpu_hour",
+    zh="目录中没有 {gpu} 的云上价格；请给出 price_per_gpu_hour",
+)
+_DISCOUNT = Message(
+    "cloud.discount", en="{share} off the price given (given)", zh="在所给价格上优惠 {share}（用户给定）"
+)
+_SUPERSEDED = Message(
+    "cloud.superseded",
+    en="superseded prices are listed for comparison with older studies but not counted: {prices}",
+    zh="已被取代的价格只列出供与较早的研究对比，不计入：{prices}",
+)
+_UNDER_HALF = Message(
+    "cloud.cheapest_under_half_median",
+    en="the cheapest price is under half the median: check that {provider} offers the interconnect (multi-node "
+    "InfiniBand) and reliability the job needs",
+    zh="最便宜的价格不到中位数的一半：请确认 {provider} 能提供这项任务所需的互联（多节点 InfiniBand）和可靠性",
+)
+_PER_GPU_HOUR = Message(
+    "cloud.per_gpu_hour",
+    en="prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include CPUs, RAM, "
+    "NVMe and network, marketplace prices are host-set and move often",
+    zh="每 GPU 小时价格 = 实例每小时价格 / 实例内 GPU 数；大型云厂商的价格包含 CPU、内存、NVMe 和网络，"
+    "算力市场的价格由出租方自定，变动频繁",
+)
+_ON_DEMAND = Message(
+    "cloud.on_demand_list",
+    en="on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
+    zh="按需目录价；承诺用量或议价的价格通常低 30-60%",
+)
+_EXCLUDED_MARGIN = Message(
+    "cloud.excluded_with_margin",
+    en="cost = GPU-hours x price: storage, egress and staff are excluded",
+    zh="费用 = GPU 小时 × 单价：不含存储、出网流量和人力",
+)
+_EXCLUDED = Message(
+    "cloud.excluded",
+    en="cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded",
+    zh="费用 = GPU 小时 × 单价：不含存储、出网流量、人力、失败的训练和实验",
+)
+_EXCLUDED_STORAGE = Message(
+    "cloud.excluded_with_storage",
+    en="cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
+    zh="费用 = GPU 小时 × 单价 + 给定的存储：不含出网流量、人力、失败的训练和实验",
+)
+_STORAGE = Message(
+    "cloud.storage",
+    en="storage {tb} TB x 1,000 GB x {price} {currency} per GB-month x {months} months",
+    zh="存储 {tb} TB × 1,000 GB × 每 GB 每月 {price} {currency:currency} × {months} 个月",
+)
 
 # --- cloud_cost ------------------------------------------------------------------------------------
 
@@ -77,11 +165,27 @@ def _cheapest(rows: list[CloudPriceRow]) -> CloudPriceRow | None:
     return next((r for r in rows if r.counted), None)
 
 
-def _describe_price(row: CloudPriceRow) -> str:
-    return (
-        f"{row.provider} {row.instance_type} {row.pricing} ${row.usd_per_gpu_hour:g}/GPU-hour "
-        f"({row.region}, as of {row.as_of})"
-    )
+def _price_fields(row: CloudPriceRow) -> dict[str, str]:
+    return {
+        "provider": row.provider,
+        "instance": row.instance_type,
+        "pricing": row.pricing,
+        "usd": f"{row.usd_per_gpu_hour:g}",
+        "region": row.region,
+        "as_of": str(row.as_of),
+    }
+
+
+def _describe_price(row: CloudPriceRow) -> Said:
+    return _PRICE(**_price_fields(row))
+
+
+def _listed(rows: list[CloudPriceRow]) -> Said:
+    """Prices one after another, separated by semicolons."""
+    listed = _describe_price(rows[0])
+    for row in rows[1:]:
+        listed = _PRICE_AFTER(before=listed, **_price_fields(row))
+    return listed
 
 
 class CloudCostInput(ToolInput, MoneyFields):
@@ -142,13 +246,13 @@ class CloudCostInput(ToolInput, MoneyFields):
     @model_validator(mode="after")
     def _check_amount(self) -> CloudCostInput:
         if (self.storage_tb is None) != (self.storage_price_per_gb_month is None):
-            raise ValueError("give storage_tb and storage_price_per_gb_month together")
+            raise ValueError(_STORAGE_TOGETHER())
         if self.gpu_hours is not None and (self.gpus is not None or self.days is not None):
-            raise ValueError("give gpu_hours, or gpus and days, not both")
+            raise ValueError(_HOURS_NOT_BOTH())
         if self.gpu_hours is None and (self.gpus is None or self.days is None):
-            raise ValueError("give gpu_hours, or both gpus and days")
+            raise ValueError(_HOURS_OR_BOTH())
         if self.price_per_gpu_hour is not None and self.price_per_instance_hour is not None:
-            raise ValueError("give price_per_gpu_hour or price_per_instance_hour, not both")
+            raise ValueError(NOT_BOTH(a="price_per_gpu_hour", b="price_per_instance_hour"))
         return self
 
 
@@ -201,13 +305,13 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         assert inp.gpus is not None
         assert inp.days is not None
         gpu_hours = inp.gpus * inp.days * 24
-        notes.assumptions.append(f"{inp.gpus} GPUs x {inp.days:g} days x 24 h = {gpu_hours:g} GPU-hours")
+        notes.assumptions.append(_GPU_HOURS(gpus=inp.gpus, days=f"{inp.days:g}", hours=f"{gpu_hours:g}"))
     estimate = gpu_hours
     if inp.margin_share:
         # "add 15% for failed runs + evals": the hours billed are the estimate and the margin on top
         gpu_hours = estimate * (1 + inp.margin_share)
         notes.assumptions.append(
-            f"{estimate:,.0f} GPU-hours + {inp.margin_share:.0%} margin (given) = {gpu_hours:,.0f} GPU-hours"
+            _MARGIN(hours=f"{estimate:,.0f}", share=f"{inp.margin_share:.0%}", total=f"{gpu_hours:,.0f}")
         )
     rows = _cloud_rows(catalog, acc, fx, on_demand_only=inp.on_demand_only)
     counted = [r for r in rows if r.counted]
@@ -229,41 +333,36 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         price = cheapest.usd_per_gpu_hour
         basis = f"cheapest catalog price: {_describe_price(cheapest)}"
     else:
-        raise CalculatorInputError(
-            "price_per_gpu_hour", f"the catalog has no cloud price for {acc.name}; give price_per_gpu_hour"
-        )
+        raise CalculatorInputError("price_per_gpu_hour", _NO_PRICE(gpu=acc.name))
     listed = price
     if inp.discount_share and (inp.price_per_gpu_hour is not None or inp.price_per_instance_hour is not None):
         # "$2.49/GPU-hour, and with 30% off?": the price paid, the listed one kept for the comparison
         price = listed * (1 - inp.discount_share)
-        notes.assumptions.append(f"{inp.discount_share:.0%} off the price given (given)")
+        notes.assumptions.append(_DISCOUNT(share=f"{inp.discount_share:.0%}"))
     if any(r.superseded for r in rows):
-        notes.warnings.append(
-            "superseded prices are listed for comparison with older studies but not counted: "
-            + "; ".join(_describe_price(r) for r in rows if r.superseded)
-        )
+        notes.warnings.append(_SUPERSEDED(prices=_listed([r for r in rows if r.superseded])))
     if cheapest and median and cheapest.usd_per_gpu_hour < median / 2:
-        notes.warnings.append(
-            f"the cheapest price is under half the median: check that {cheapest.provider} offers the "
-            "interconnect (multi-node InfiniBand) and reliability the job needs"
-        )
+        notes.warnings.append(_UNDER_HALF(provider=cheapest.provider))
     notes.assumptions += [
-        "prices per GPU-hour = instance price per hour / GPUs per instance; hyperscaler prices include "
-        "CPUs, RAM, NVMe and network, marketplace prices are host-set and move often",
-        "on-demand list prices; committed-use and negotiated prices are typically 30-60% lower",
-        "cost = GPU-hours x price: storage, egress and staff are excluded"
+        _PER_GPU_HOUR(),
+        _ON_DEMAND(),
+        _EXCLUDED_MARGIN()
         if inp.storage_tb is None and inp.margin_share
-        else "cost = GPU-hours x price: storage, egress, staff, failed runs and experiments are excluded"
+        else _EXCLUDED()
         if inp.storage_tb is None
-        else "cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
+        else _EXCLUDED_STORAGE(),
     ]
     storage = None
     if inp.storage_tb is not None and inp.storage_price_per_gb_month is not None:
         # the user's line item: decimal TB as storage is billed, per GB-month
         storage = fx.to_usd(inp.storage_tb * 1000 * inp.storage_price_per_gb_month * inp.storage_months)
         notes.assumptions.append(
-            f"storage {inp.storage_tb:g} TB x 1,000 GB x {inp.storage_price_per_gb_month:g} {inp.currency} per "
-            f"GB-month x {inp.storage_months:g} months"
+            _STORAGE(
+                tb=f"{inp.storage_tb:g}",
+                price=f"{inp.storage_price_per_gb_month:g}",
+                currency=inp.currency,
+                months=f"{inp.storage_months:g}",
+            )
         )
     notes.cite(DEEPSEEK_V3)
     return CloudCostOutput(

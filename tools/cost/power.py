@@ -22,6 +22,18 @@ from tools.cost.shared import (
     _Notes,
     _power,
 )
+from tools.messages import Message
+
+_COMPARE_PUE = Message(
+    "power.compare_pue",
+    en="PUE {other} instead of {pue}: the same {kw} kW of IT load and hours",
+    zh="PUE 改为 {other}（原为 {pue}）：IT 负载同为 {kw} kW，运行时长不变",
+)
+_CIRCUIT = Message(
+    "power.circuit",
+    en="a {amps} A circuit at {volts} V carries {kw} kW continuously ({share} of its {rating} kW rating)",
+    zh="{volts} V、{amps} A 的线路可持续承载 {kw} kW（额定 {rating} kW 的 {share}）",
+)
 
 
 class PowerCostInput(ToolInput, PowerFields, MoneyFields):
@@ -97,7 +109,7 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         compare = other.yearly_energy_cost
         difference = Money(usd=round(compare.usd - yearly.usd, 2), cny=round(compare.cny - yearly.cny, 2))
         notes.assumptions.append(
-            f"PUE {inp.compare_pue:g} instead of {draw.pue:g}: the same {draw.it_power_kw:g} kW of IT load and hours"
+            _COMPARE_PUE(other=f"{inp.compare_pue:g}", pue=f"{draw.pue:g}", kw=f"{draw.it_power_kw:g}")
         )
     circuit = fits = None
     if inp.circuit_amps:
@@ -105,8 +117,13 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         circuit = round(inp.circuit_volts * inp.circuit_amps * CONTINUOUS_LOAD_SHARE / 1000, 3)
         fits = draw.it_power_kw <= circuit
         notes.assumptions.append(
-            f"a {inp.circuit_amps:g} A circuit at {inp.circuit_volts:g} V carries {circuit:g} kW continuously "
-            f"({CONTINUOUS_LOAD_SHARE:.0%} of its {inp.circuit_volts * inp.circuit_amps / 1000:g} kW rating)"
+            _CIRCUIT(
+                amps=f"{inp.circuit_amps:g}",
+                volts=f"{inp.circuit_volts:g}",
+                kw=f"{circuit:g}",
+                share=f"{CONTINUOUS_LOAD_SHARE:.0%}",
+                rating=f"{inp.circuit_volts * inp.circuit_amps / 1000:g}",
+            )
         )
         notes.sources.append(NEC_CONTINUOUS)
     return PowerCostOutput(

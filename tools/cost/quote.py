@@ -8,6 +8,23 @@ from pydantic import Field
 from knowledge.catalog import Catalog
 from tools.common import HOURS_PER_YEAR, ToolInput, ToolOutput
 from tools.cost.shared import MONTHS_PER_YEAR, Currency, Money, MoneyFields, _fx, _Notes
+from tools.messages import Message
+
+_COUNT = Message(
+    "quote.count",
+    en="{count} x {price} {currency} (given)",
+    zh="{count} × {price} {currency:currency}（用户给定）",
+)
+_EXTRA = Message(
+    "quote.extra_share",
+    en="plus {share} of the items on top (given)",
+    zh="在此之上另加 {share}（用户给定）",
+)
+_STRAIGHT_LINE = Message(
+    "quote.straight_line",
+    en="straight-line over {months} months: no interest, resale or running costs",
+    zh="按 {months} 个月直线摊销：不计利息、残值和运行成本",
+)
 
 
 class QuoteInput(ToolInput, MoneyFields):
@@ -64,16 +81,16 @@ def quote(inp: QuoteInput, catalog: Catalog) -> QuoteOutput:
     extra = items * inp.extra_share
     total = items + extra
     if inp.count > 1:
-        notes.assumptions.append(f"{inp.count} x {inp.unit_price:,.0f} {inp.currency} (given)")
+        notes.assumptions.append(
+            _COUNT(count=inp.count, price=f"{inp.unit_price:,.0f}", currency=inp.currency)
+        )
     if inp.extra_share:
-        notes.assumptions.append(f"plus {inp.extra_share:.0%} of the items on top (given)")
+        notes.assumptions.append(_EXTRA(share=f"{inp.extra_share:.0%}"))
     per_month = per_year = per_gpu_hour = None
     if inp.months:
         per_month = total / inp.months
         per_year = per_month * MONTHS_PER_YEAR
-        notes.assumptions.append(
-            f"straight-line over {inp.months:g} months: no interest, resale or running costs"
-        )
+        notes.assumptions.append(_STRAIGHT_LINE(months=f"{inp.months:g}"))
         if inp.gpus_per_item:
             gpu_hours = inp.gpus_per_item * inp.count * inp.months * HOURS_PER_YEAR / MONTHS_PER_YEAR
             per_gpu_hour = total / gpu_hours

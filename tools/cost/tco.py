@@ -17,6 +17,7 @@ from tools.common import (
 from tools.cost.cloud import cheapest_on_demand
 from tools.cost.shared import (
     MONTHS_PER_YEAR,
+    NOT_BOTH,
     CostItem,
     Money,
     MoneyFields,
@@ -29,6 +30,195 @@ from tools.cost.shared import (
     _hardware,
     _Notes,
     _power,
+)
+from tools.messages import Message, Said, glossary
+
+PRICE_UNIT = glossary("price_unit", {"accelerator": "单卡", "server": "整机"})
+TERM_HOW = glossary("term_how", {"given": "用户给定", "assumed": "假设"})
+
+_BOTH_LEASE = Message(
+    "tco.lease_apr_or_payment",
+    en="give lease_apr or a lease payment (lease_per_month or lease_rate_per_month), not both",
+    zh="lease_apr 和租金（lease_per_month 或 lease_rate_per_month）只给其中一个",
+)
+_CAPEX_GIVEN = Message(
+    "tco.capex_given",
+    en="capex {capex} {currency} (given, everything included)",
+    zh="购置成本 {capex} {currency:currency}（用户给定，已含全部）",
+)
+_CATALOG_PRICE = Message(
+    "tco.catalog_price",
+    en="{unit} price ${usd} ({kind}, catalog {id}, as of {as_of}); data-centre prices are rarely published and "
+    "vary with volume and date",
+    zh="{unit:price_unit}价格 ${usd}（{kind:price_kind}，目录 {id}，截至 {as_of}）；数据中心硬件价格很少公开，"
+    "且随采购量和时间变化",
+)
+_SERVERS_GIVEN = Message(
+    "tco.servers_given",
+    en="{servers} servers x {price} {currency} each (given)",
+    zh="{servers} 台服务器 × 每台 {price} {currency:currency}（用户给定）",
+)
+_SERVER_PRICE_ALL_IN = Message(
+    "tco.server_price_includes_platform",
+    en="the server price includes CPUs, RAM, NICs and chassis: no platform share added",
+    zh="整机价格已含 CPU、内存、网卡和机箱：不再另加平台费用",
+)
+_NO_PURCHASE_PRICE = Message(
+    "tco.no_purchase_price",
+    en="the catalog has no purchase price for {gpu}; give capex_per_gpu or capex_total",
+    zh="目录中没有 {gpu} 的购买价格；请给出 capex_per_gpu 或 capex_total",
+)
+_NO_SERVER_PRICE = Message(
+    "tco.no_server_price",
+    en="no catalog price for {server}: priced per GPU plus platform share",
+    zh="目录中没有 {server} 的价格：按单卡价格加平台费用比例计",
+)
+_NETWORK_GIVEN = Message(
+    "tco.network_storage_given",
+    en="network and storage {amount} {currency} (given)",
+    zh="网络与存储 {amount} {currency:currency}（用户给定）",
+)
+_PLATFORM_SHARE = Message(
+    "tco.platform_share",
+    en="platform (CPUs, RAM, NICs, chassis) {share} of GPU capex",
+    zh="平台（CPU、内存、网卡、机箱）按 GPU 购置成本的 {share} 计",
+)
+_NETWORK_SHARE = Message(
+    "tco.network_storage_share",
+    en="network and storage {share} of server capex",
+    zh="网络与存储按服务器购置成本的 {share} 计",
+)
+_PLANNING_SHARE = Message(
+    "tco.planning_share", en="{share}: a planning share, not a quote", zh="{share}：规划比例，并非报价"
+)
+_PLANNING_SHARES = Message(
+    "tco.planning_shares",
+    en="{first} and {second}: planning shares, not quotes",
+    zh="{first}，{second}：均为规划比例，并非报价",
+)
+_LEASE_GIVEN = Message(
+    "tco.lease_given",
+    en="lease {amount} {currency} per month (given)",
+    zh="租金每月 {amount} {currency:currency}（用户给定）",
+)
+_LEASE_RATE_GIVEN = Message(
+    "tco.lease_rate_given",
+    en="lease payment {rate}% of capex per month (given)",
+    zh="月租按购置成本的 {rate}% 计（用户给定）",
+)
+_LEASE_ANNUITY = Message(
+    "tco.lease_annuity",
+    en="lease payment {rate}% of capex per month: capex repaid over a {term}-month term ({term_how}) at {apr}% "
+    "APR ({apr_how}) as an annuity, r / (1 - (1 + r)^-n) with r = APR / 12; ask lessors for their terms",
+    zh="月租按购置成本的 {rate}% 计：购置成本按 {term} 个月租期（{term_how:term_how}）、年利率 {apr}%（{apr_how:term_how}）"
+    "等额本息偿还，r / (1 - (1 + r)^-n)，r = 年利率 / 12；请向租赁方询问实际条款",
+)
+_POWER_ALL_YEAR = Message(
+    "tco.power_all_year",
+    en="the power given is the average draw all year, busy or idle (given)",
+    zh="所给功率按全年平均功耗计，无论忙闲（用户给定）",
+)
+_PERIOD = Message(
+    "tco.period_months", en="period {months} months (given)", zh="比较期 {months} 个月（用户给定）"
+)
+_BILL_GIVEN = Message(
+    "tco.electricity_bill_given",
+    en="electricity {bill} {currency} per year (given)",
+    zh="电费每年 {bill} {currency:currency}（用户给定）",
+)
+_ALL_IN = Message(
+    "tco.rent_all_in",
+    en="the rent covers power, hosting and support: nothing is added to it",
+    zh="租金已包含电费、托管和维保：不另加费用",
+)
+_NO_TERM = Message(
+    "tco.rent_no_term",
+    en="the rent is paid every month of the period: a rental has no term",
+    zh="租金按比较期内每个月支付：租用没有租期",
+)
+_TERM_STOPS = Message(
+    "tco.lease_term_ends",
+    en="lease payments stop after the {term}-month term ({how}), {paid} of the period's {months} months: a "
+    "full-payout lease, so the hardware is then the lessee's and only its running costs go on",
+    zh="租金在 {term} 个月租期（{how:term_how}）满后停止，即比较期 {months} 个月中付 {paid} 个月：全额融资租赁，"
+    "期满后硬件归承租方，之后只付运行费用",
+)
+_TERM_COVERS = Message(
+    "tco.lease_term_covers",
+    en="the {term}-month lease term ({how}) covers the whole {months}-month period",
+    zh="{term} 个月的租期（{how:term_how}）覆盖整个 {months} 个月的比较期",
+)
+_TERM_OUTLASTS = Message(
+    "tco.lease_term_outlasts",
+    en="the period ends {left} months before the {term}-month lease term does: those payments are still owed "
+    "but are not counted",
+    zh="比较期比 {term} 个月的租期早 {left} 个月结束：这部分租金仍需支付，但未计入",
+)
+_CLOUD_BILL = Message(
+    "tco.cloud_bill_given",
+    en="cloud bill {bill} {currency} per month (given) for the same work, the same as {usd} USD per GPU-hour on "
+    "{gpus} GPUs at {utilization}",
+    zh="同样的工作每月云上账单 {bill} {currency:currency}（用户给定），相当于 {gpus} 张卡在 {utilization} 利用率下"
+    "每卡时 {usd} 美元",
+)
+_NO_CLOUD_PRICE = Message(
+    "tco.no_cloud_price",
+    en="the catalog has no on-demand cloud price for {gpu}: cloud is not compared; give a cloud price per "
+    "GPU-hour to compare it",
+    zh="目录中没有 {gpu} 的按需云价：未与上云比较；给出每卡时的云上价格即可比较",
+)
+_LATER_BREAK_EVEN = Message(
+    "tco.later_break_even",
+    en="at {utilization} utilisation buying would overtake cloud only in month {month}",
+    zh="利用率为 {utilization} 时，购买的累计成本要到第 {month} 个月才会低于上云",
+)
+_CLOUD_GPUS_ONLY = Message(
+    "tco.cloud_rents_gpus_only",
+    en="cloud rents only the GPUs asked for; buying and leasing pay for whole servers",
+    zh="上云只租所需数量的 GPU；购买和租赁要按整台服务器付费",
+)
+_RESALE_VALUE = Message(
+    "tco.resale_value_given",
+    en="resale value {value} {currency} at the end (given); no financing cost on a purchase, inflation or "
+    "discounting; prices stay flat over the period",
+    zh="期末转售价 {value} {currency:currency}（用户给定）；不计购置的融资成本、通胀和折现；期内价格不变",
+)
+_RESALE_SHARE = Message(
+    "tco.resale_share_given",
+    en="resale value {share} of capex at the end (given); no financing cost on a purchase, inflation or "
+    "discounting; prices stay flat over the period",
+    zh="期末残值按购置成本的 {share} 计（用户给定）；不计购置的融资成本、通胀和折现；期内价格不变",
+)
+_NO_RESALE = Message(
+    "tco.no_resale",
+    en="no resale value, financing cost on a purchase, inflation or discounting; prices stay flat over the period",
+    zh="不计残值、购置的融资成本、通胀和折现；期内价格不变",
+)
+_CLOUD_IS_BILL = Message(
+    "tco.cloud_cost_bill",
+    en="cloud cost is the monthly bill given, for the whole period",
+    zh="上云成本按给定的月账单计，覆盖整个比较期",
+)
+_CLOUD_RESERVED = Message(
+    "tco.cloud_cost_reserved",
+    en="cloud cost is every GPU-hour of the period x the reserved price (paid whether used or not): no staff, "
+    "storage or egress added for cloud",
+    zh="上云成本 = 比较期内全部 GPU 小时 × 预留价格（用不用都要付）：不另计人力、存储和出网流量",
+)
+_CLOUD_USED = Message(
+    "tco.cloud_cost_used",
+    en="cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
+    zh="上云成本 = 实际使用的 GPU 小时 × 单价：不另计人力、存储和出网流量",
+)
+_IDLE_HOURS = Message(
+    "tco.idle_hours",
+    en="buy and lease pay for idle hours; cloud bills only the hours used",
+    zh="购买和租赁在空闲时段也要付费；上云只按实际使用时长计费",
+)
+_NO_STAFF = Message(
+    "tco.no_staff",
+    en="staff cost is 0: owned clusters need operators; give staff_per_year",
+    zh="人力成本为 0：自有集群需要运维人员；请给出 staff_per_year",
 )
 
 # --- tco -------------------------------------------------------------------------------------------
@@ -184,17 +374,15 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
     @model_validator(mode="after")
     def _check_overrides(self) -> TcoInput:
         if self.capex_total is not None and self.capex_per_gpu is not None:
-            raise ValueError("give capex_total or capex_per_gpu, not both")
+            raise ValueError(NOT_BOTH(a="capex_total", b="capex_per_gpu"))
         if self.resale_value is not None and self.residual_share:
-            raise ValueError("give resale_value or residual_share, not both")
+            raise ValueError(NOT_BOTH(a="resale_value", b="residual_share"))
         if self.cloud_per_month is not None and self.cloud_price_per_gpu_hour is not None:
-            raise ValueError("give cloud_per_month or cloud_price_per_gpu_hour, not both")
+            raise ValueError(NOT_BOTH(a="cloud_per_month", b="cloud_price_per_gpu_hour"))
         if {"lease_per_month", "lease_rate_per_month"} <= self.model_fields_set:
-            raise ValueError("give lease_per_month or lease_rate_per_month, not both")
+            raise ValueError(NOT_BOTH(a="lease_per_month", b="lease_rate_per_month"))
         if self.lease_apr is not None and (self.lease_per_month or self.lease_rate_per_month):
-            raise ValueError(
-                "give lease_apr or a lease payment (lease_per_month or lease_rate_per_month), not both"
-            )
+            raise ValueError(_BOTH_LEASE())
         return self
 
 
@@ -279,14 +467,13 @@ def _capex(
     """Purchase price: the user's total, or servers (or GPUs + platform share) + network/storage share."""
     if inp.capex_total is not None:
         total = fx.to_usd(inp.capex_total)
-        notes.assumptions.append(f"capex {inp.capex_total:g} {inp.currency} (given, everything included)")
+        notes.assumptions.append(_CAPEX_GIVEN(capex=f"{inp.capex_total:g}", currency=inp.currency))
         return total, [CostItem(name="capex", amount=fx.money(total), basis="given")], None
 
     def price_row(p: PricePoint) -> PurchasePrice:
         notes.cite(p)
         notes.assumptions.append(
-            f"{p.unit} price ${p.usd:,.0f} ({p.kind}, catalog {p.id}, as of {p.as_of}); "
-            "data-centre prices are rarely published and vary with volume and date"
+            _CATALOG_PRICE(unit=p.unit, usd=f"{p.usd:,.0f}", kind=p.kind, id=p.id, as_of=str(p.as_of))
         )
         return PurchasePrice(id=p.id, item_id=p.item_id, unit=p.unit, kind=p.kind, usd=p.usd, as_of=p.as_of)
 
@@ -303,7 +490,7 @@ def _capex(
             )
         )
         notes.assumptions.append(
-            f"{servers} servers x {inp.capex_per_server:,.0f} {inp.currency} each (given)"
+            _SERVERS_GIVEN(servers=servers, price=f"{inp.capex_per_server:,.0f}", currency=inp.currency)
         )
         if servers == 1:
             return hardware, items, None  # one box: no cluster network or shared storage to add
@@ -315,9 +502,7 @@ def _capex(
         hardware = hw.servers * price.usd
         basis = f"{hw.servers} x ${price.usd:,.0f} per {hw.server.name} ({price.kind}, {price.as_of})"
         items.append(CostItem(name="servers", amount=fx.money(hardware), basis=basis))
-        notes.assumptions.append(
-            "the server price includes CPUs, RAM, NICs and chassis: no platform share added"
-        )
+        notes.assumptions.append(_SERVER_PRICE_ALL_IN())
     else:
         if inp.capex_per_gpu is not None:
             per_gpu = fx.to_usd(inp.capex_per_gpu)
@@ -325,17 +510,12 @@ def _capex(
         else:
             gpu_prices = catalog.prices_for(hw.acc.id)
             if not gpu_prices:
-                raise CalculatorInputError(
-                    "capex_per_gpu",
-                    f"the catalog has no purchase price for {hw.acc.name}; give capex_per_gpu or capex_total",
-                )
+                raise CalculatorInputError("capex_per_gpu", _NO_PURCHASE_PRICE(gpu=hw.acc.name))
             price = price_row(gpu_prices[0])
             per_gpu = price.usd
             basis = f"{hw.installed_gpus} x ${per_gpu:,.0f} per GPU ({price.kind}, {price.as_of})"
             if hw.server:
-                notes.warnings.append(
-                    f"no catalog price for {hw.server.name}: priced per GPU plus platform share"
-                )
+                notes.warnings.append(_NO_SERVER_PRICE(server=hw.server.name))
         gpus_usd = hw.installed_gpus * per_gpu
         platform = inp.platform_share * gpus_usd
         hardware = gpus_usd + platform
@@ -348,24 +528,27 @@ def _capex(
                 + ("(given)" if "platform_share" in inp.model_fields_set else "(assumption)"),
             ),
         ]
-    shares: list[str] = []
+    shares: list[Said] = []
     if inp.network_storage_cost is not None:
         # "network $600k, storage $400k": the user's own figures, not a share
         network = fx.to_usd(inp.network_storage_cost)
         basis = f"{inp.network_storage_cost:g} {inp.currency} (given)"
-        notes.assumptions.append(f"network and storage {inp.network_storage_cost:g} {inp.currency} (given)")
+        notes.assumptions.append(
+            _NETWORK_GIVEN(amount=f"{inp.network_storage_cost:g}", currency=inp.currency)
+        )
     else:
         network = inp.network_storage_share * hardware
         basis = f"{inp.network_storage_share:.0%} of server capex " + (
             "(given)" if "network_storage_share" in inp.model_fields_set else "(assumption)"
         )
-        shares.append(f"network and storage {inp.network_storage_share:.0%} of server capex")
+        shares.append(_NETWORK_SHARE(share=f"{inp.network_storage_share:.0%}"))
     items.append(CostItem(name="network and storage", amount=fx.money(network), basis=basis))
     if inp.capex_per_server is None and (price is None or price.unit == "accelerator"):
-        shares.insert(0, f"platform (CPUs, RAM, NICs, chassis) {inp.platform_share:.0%} of GPU capex")
-    kind = "planning shares, not quotes" if len(shares) > 1 else "a planning share, not a quote"
-    if shares:
-        notes.assumptions.append(f"{' and '.join(shares)}: {kind}")
+        shares.insert(0, _PLATFORM_SHARE(share=f"{inp.platform_share:.0%}"))
+    if len(shares) > 1:
+        notes.assumptions.append(_PLANNING_SHARES(first=shares[0], second=shares[1]))
+    elif shares:
+        notes.assumptions.append(_PLANNING_SHARE(share=shares[0]))
     return hardware + network, items, price
 
 
@@ -388,21 +571,22 @@ def _lease_payment(
     # a rent that covers hosting is a rental: paid as long as the machine is used, unless a term is given
     term = inp.lease_term_months or (None if inp.lease_all_in else LEASE_TERM_MONTHS)
     if inp.lease_per_month is not None:
-        notes.assumptions.append(f"lease {inp.lease_per_month:g} {inp.currency} per month (given)")
+        notes.assumptions.append(_LEASE_GIVEN(amount=f"{inp.lease_per_month:g}", currency=inp.currency))
         return fx.to_usd(inp.lease_per_month), term, None
     if inp.lease_rate_per_month is not None:
-        notes.assumptions.append(
-            f"lease payment {100 * inp.lease_rate_per_month:.3g}% of capex per month (given)"
-        )
+        notes.assumptions.append(_LEASE_RATE_GIVEN(rate=f"{100 * inp.lease_rate_per_month:.3g}"))
         return inp.lease_rate_per_month * capex, term, None
     apr = LEASE_APR if inp.lease_apr is None else inp.lease_apr
     months = term or LEASE_TERM_MONTHS
     payment = annuity_payment(capex, apr, months)
     notes.assumptions.append(
-        f"lease payment {100 * payment / capex:.3g}% of capex per month: capex repaid over a {months}-month term "
-        f"({'given' if inp.lease_term_months else 'assumed'}) at {100 * apr:.3g}% APR "
-        f"({'given' if inp.lease_apr is not None else 'assumed'}) as an annuity, r / (1 - (1 + r)^-n) with "
-        "r = APR / 12; ask lessors for their terms"
+        _LEASE_ANNUITY(
+            rate=f"{100 * payment / capex:.3g}",
+            term=months,
+            term_how="given" if inp.lease_term_months else "assumed",
+            apr=f"{100 * apr:.3g}",
+            apr_how="given" if inp.lease_apr is not None else "assumed",
+        )
     )
     return payment, months if term is None else term, apr
 
@@ -430,9 +614,9 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     # a stated average draw is paid for every hour; otherwise the GPUs draw power only while busy
     power_u = 1.0 if inp.power_all_year else u
     if inp.power_all_year:
-        notes.assumptions.append("the power given is the average draw all year, busy or idle (given)")
+        notes.assumptions.append(_POWER_ALL_YEAR())
     if inp.months:
-        notes.assumptions.append(f"period {inp.months:g} months (given)")
+        notes.assumptions.append(_PERIOD(months=f"{inp.months:g}"))
 
     capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
 
@@ -472,9 +656,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     bill = fx.to_usd(inp.electricity_per_year) if inp.electricity_per_year is not None else None
     electricity = power.yearly_usd(power_u) if bill is None else bill
     if inp.electricity_per_year is not None:
-        notes.assumptions.append(
-            f"electricity {inp.electricity_per_year:,.0f} {inp.currency} per year (given)"
-        )
+        notes.assumptions.append(_BILL_GIVEN(bill=f"{inp.electricity_per_year:,.0f}", currency=inp.currency))
     buy_opex_items = [
         CostItem(
             name="electricity",
@@ -492,29 +674,22 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         0.0 if inp.lease_all_in else buy_opex - (maintenance if inp.lease_includes_maintenance else 0.0)
     )
     if inp.lease_all_in:
-        notes.assumptions.append("the rent covers power, hosting and support: nothing is added to it")
+        notes.assumptions.append(_ALL_IN())
 
     months = round(years * MONTHS_PER_YEAR, 6)
     lease_month, lease_term, lease_apr = _lease_payment(inp, capex, fx, notes)
     lease_paid = months if lease_term is None else min(months, lease_term)
     term_source = "given" if inp.lease_term_months is not None else "assumed"
     if lease_term is None:
-        notes.assumptions.append("the rent is paid every month of the period: a rental has no term")
+        notes.assumptions.append(_NO_TERM())
     elif months > lease_term:
         notes.assumptions.append(
-            f"lease payments stop after the {lease_term}-month term ({term_source}), {lease_paid:g} of the "
-            f"period's {months:g} months: a full-payout lease, so the hardware is then the lessee's and only its "
-            "running costs go on"
+            _TERM_STOPS(term=lease_term, how=term_source, paid=f"{lease_paid:g}", months=f"{months:g}")
         )
     else:
-        notes.assumptions.append(
-            f"the {lease_term}-month lease term ({term_source}) covers the whole {months:g}-month period"
-        )
+        notes.assumptions.append(_TERM_COVERS(term=lease_term, how=term_source, months=f"{months:g}"))
         if months < lease_term:
-            notes.warnings.append(
-                f"the period ends {lease_term - months:g} months before the {lease_term}-month lease term does: "
-                "those payments are still owed but are not counted"
-            )
+            notes.warnings.append(_TERM_OUTLASTS(left=f"{lease_term - months:g}", term=lease_term))
 
     cloud_priced = True
     if inp.cloud_per_month is not None:
@@ -522,8 +697,13 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         cloud_price = fx.to_usd(inp.cloud_per_month) * MONTHS_PER_YEAR / (hw.gpus * HOURS_PER_YEAR * u)
         cloud_basis = f"given: a cloud bill of {inp.cloud_per_month:g} {inp.currency} per month"
         notes.assumptions.append(
-            f"cloud bill {inp.cloud_per_month:g} {inp.currency} per month (given) for the same work, "
-            f"the same as {cloud_price:.3g} USD per GPU-hour on {hw.gpus} GPUs at {u:.0%}"
+            _CLOUD_BILL(
+                bill=f"{inp.cloud_per_month:g}",
+                currency=inp.currency,
+                usd=f"{cloud_price:.3g}",
+                gpus=hw.gpus,
+                utilization=f"{u:.0%}",
+            )
         )
     elif inp.cloud_price_per_gpu_hour is not None:
         cloud_price = fx.to_usd(inp.cloud_price_per_gpu_hour)
@@ -535,10 +715,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
             # comparison until a price is given
             cloud_price, cloud_priced = 0.0, False
             cloud_basis = f"no cloud price: the catalog has none for {hw.acc.name}"
-            notes.warnings.append(
-                f"the catalog has no on-demand cloud price for {hw.acc.name}: cloud is not compared; give "
-                "a cloud price per GPU-hour to compare it"
-            )
+            notes.warnings.append(_NO_CLOUD_PRICE(gpu=hw.acc.name))
         else:
             cloud_price, described, cited = cheapest
             cloud_basis = f"cheapest current catalog on-demand price: {described}"
@@ -608,7 +785,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         when = f"buying does not overtake cloud within {years:g} years"
         if cloud_year > buy_opex:
             month = later = math.ceil(capex / ((cloud_year - buy_opex) / MONTHS_PER_YEAR))
-            notes.warnings.append(f"at {u:.0%} utilisation buying would overtake cloud only in month {month}")
+            notes.warnings.append(_LATER_BREAK_EVEN(utilization=f"{u:.0%}", month=month))
     else:
         when = f"buying overtakes cloud in month {break_even_month}"
     if inp.cloud_committed:
@@ -625,26 +802,22 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         + (f"; {when}; {even}." if cloud_priced else ".")
     )
     if hw.gpus != hw.installed_gpus:
-        notes.warnings.append("cloud rents only the GPUs asked for; buying and leasing pay for whole servers")
+        notes.warnings.append(_CLOUD_GPUS_ONLY())
     notes.assumptions += [
-        f"resale value {inp.resale_value:,.0f} {inp.currency} at the end (given); no financing cost on a purchase, "
-        "inflation or discounting; prices stay flat over the period"
+        _RESALE_VALUE(value=f"{inp.resale_value:,.0f}", currency=inp.currency)
         if inp.resale_value is not None
-        else f"resale value {inp.residual_share:.0%} of capex at the end (given); no financing cost on a purchase, "
-        "inflation or discounting; prices stay flat over the period"
+        else _RESALE_SHARE(share=f"{inp.residual_share:.0%}")
         if residual
-        else "no resale value, financing cost on a purchase, inflation or discounting; prices stay flat over the "
-        "period",
-        "cloud cost is the monthly bill given, for the whole period"
+        else _NO_RESALE(),
+        _CLOUD_IS_BILL()
         if inp.cloud_per_month is not None
-        else "cloud cost is every GPU-hour of the period x the reserved price (paid whether used or not): no "
-        "staff, storage or egress added for cloud"
+        else _CLOUD_RESERVED()
         if inp.cloud_committed
-        else "cloud cost is GPU-hours used x price: no staff, storage or egress added for cloud",
-        "buy and lease pay for idle hours; cloud bills only the hours used",
+        else _CLOUD_USED(),
+        _IDLE_HOURS(),
     ]
     if staff == 0:
-        notes.warnings.append("staff cost is 0: owned clusters need operators; give staff_per_year")
+        notes.warnings.append(_NO_STAFF())
     return TcoOutput(
         formula=(
             "buy = capex + years x (electricity + maintenance share x capex + licences + staff + colocation) "
