@@ -18,22 +18,35 @@ from tools.common import (
     ToolOutput,
     find_accelerator,
 )
+from tools.messages import Message, Said
+
+_DIMMS = Message("host_ram.dimms", en="{count} x {size} GB DIMMs", zh="{count} 条 {size} GB 内存条")
+_DIMMS_EITHER = Message(
+    "host_ram.dimms_either",
+    en="{count} x {size} GB or {count2} x {size2} GB DIMMs",
+    zh="{count} 条 {size} GB 或 {count2} 条 {size2} GB 内存条",
+)
+_DIMMS_BEYOND = Message(
+    "host_ram.dimms_beyond",
+    en="{total} GB: more than 32 x 256 GB DIMMs",
+    zh="{total} GB：超过 32 条 256 GB 内存条的上限",
+)
 
 # Total RAM in a two-socket server, as DIMMs are sold (a "64 GB" DIMM holds 64 GiB): 16 DIMMs = 8 channels
 # x 2 sockets, 24 = 12 channels x 2 sockets, 32 = 8 channels x 2 sockets x 2 DIMMs per channel.
-DIMM_CONFIGS: tuple[tuple[int, str], ...] = (
-    (256, "16 x 16 GB DIMMs"),
-    (512, "16 x 32 GB DIMMs"),
-    (768, "24 x 32 GB DIMMs"),
-    (1024, "16 x 64 GB DIMMs"),
-    (1152, "24 x 48 GB DIMMs"),
-    (1536, "24 x 64 GB DIMMs"),
-    (2048, "32 x 64 GB or 16 x 128 GB DIMMs"),
-    (2304, "24 x 96 GB DIMMs"),
-    (3072, "24 x 128 GB DIMMs"),
-    (4096, "32 x 128 GB DIMMs"),
-    (6144, "24 x 256 GB DIMMs"),
-    (8192, "32 x 256 GB DIMMs"),
+DIMM_CONFIGS: tuple[tuple[int, Said], ...] = (
+    (256, _DIMMS(count=16, size=16)),
+    (512, _DIMMS(count=16, size=32)),
+    (768, _DIMMS(count=24, size=32)),
+    (1024, _DIMMS(count=16, size=64)),
+    (1152, _DIMMS(count=24, size=48)),
+    (1536, _DIMMS(count=24, size=64)),
+    (2048, _DIMMS_EITHER(count=32, size=64, count2=16, size2=128)),
+    (2304, _DIMMS(count=24, size=96)),
+    (3072, _DIMMS(count=24, size=128)),
+    (4096, _DIMMS(count=32, size=128)),
+    (6144, _DIMMS(count=24, size=256)),
+    (8192, _DIMMS(count=32, size=256)),
 )
 DESKTOP_ADVICE_GB = (
     64  # at or below this, a figure comes from desktop advice ("8-16 GB", "32 GB for heavy use")
@@ -55,6 +68,115 @@ PYTORCH_DATALOADER = Reference(
     title="PyTorch, torch.utils.data.DataLoader: num_workers, prefetch_factor (default 2 batches per worker), "
     "pin_memory",
     url="https://docs.pytorch.org/docs/stable/data.html",
+)
+
+
+_NO_GPU = Message(
+    "host_ram.no_gpu",
+    en="give the GPU (a catalog name), gpu_memory_gb per GPU, or total_gpu_memory_gb per server",
+    zh="请给出 GPU（目录中的名称）、每卡显存 gpu_memory_gb，或每台服务器的总显存 total_gpu_memory_gb",
+)
+_GPU_TOTAL_GIVEN = Message(
+    "host_ram.gpu_memory_total_given",
+    en="GPU memory {total} GB per server (given)",
+    zh="每台服务器显存 {total} GB（用户给定）",
+)
+_GPU_MEMORY = Message(
+    "host_ram.gpu_memory",
+    en="GPU memory {gpus} x {per_gpu} GB = {total} GB per server ({origin})",
+    zh="每台服务器显存 {gpus} × {per_gpu} GB = {total} GB（{origin}）",
+)
+_GIVEN = Message("host_ram.given", en="given", zh="用户给定")
+_FROM_CATALOG = Message("host_ram.from_catalog", en="catalog {name}", zh="目录中的 {name}")
+_BEYOND_TWO_SOCKETS = Message(
+    "host_ram.beyond_two_sockets",
+    en="{gib} GiB is more than a two-socket server holds (8 TiB with 32 x 256 GB DIMMs): spread offload over "
+    "more servers or offload less",
+    zh="{gib} GiB 超过了双路服务器能装的上限（32 条 256 GB 内存条，共 8 TiB）：请把卸载分摊到更多服务器上，或少卸载一些",
+)
+_BASELINE = Message(
+    "host_ram.baseline",
+    en="baseline {ratio}x GPU memory: OS, framework and loader processes, page cache",
+    zh="基础部分按显存的 {ratio} 倍：操作系统、框架与数据加载进程、页缓存",
+)
+_LOADERS = Message(
+    "host_ram.loaders",
+    en="data loaders: {gpus} GPUs x {workers} workers x {prefetch} batches x {mb} MB",
+    zh="数据加载：{gpus} 张卡 × {workers} 个 worker × 预取 {prefetch} 批 × {mb} MB",
+)
+_PINNED = Message(
+    "host_ram.pinned",
+    en="pinned buffers {gb} GB per GPU (NCCL proxies, host-device copies; an assumption)",
+    zh="锁页缓冲区每卡 {gb} GB（NCCL 代理、主机与 GPU 之间的拷贝；假设值）",
+)
+_STAGING = Message(
+    "host_ram.checkpoint_staging",
+    en="asynchronous checkpoint staging: {params}B x {bytes} bytes / {nodes} servers, pinned",
+    zh="异步检查点暂存：{params}B × {bytes} 字节 / {nodes} 台服务器，使用锁页内存",
+)
+_OFFLOAD = Message(
+    "host_ram.offload",
+    en="ZeRO-Offload: {params}B x {bytes} bytes / {nodes} servers x {buffer} buffer (DeepSpeed zero_init estimate)",
+    zh="ZeRO-Offload：{params}B × {bytes} 字节 / {nodes} 台服务器 × {buffer} 缓冲系数（按 DeepSpeed zero_init 估算）",
+)
+_OFFLOAD_SIZES = Message(
+    "host_ram.offload_sizes_ram",
+    en="the offloaded states exceed the baseline ratio, so they size the RAM in its place (not added to it)",
+    zh="卸载的状态超过按比例的基线，由它取代基线来定内存大小（不与基线相加）",
+)
+_OFFLOAD_FITS = Message(
+    "host_ram.offload_fits",
+    en="the offloaded states fit within the baseline ratio's headroom (not added to it)",
+    zh="卸载的状态在按比例基线的余量之内（不与基线相加）",
+)
+_ROUNDED = Message(
+    "host_ram.rounded_to_dimms",
+    en="rounded up to {size} GB of DIMMs ({layout}); DIMM 'GB' are binary, so the {gb} GB (10^9) needed is "
+    "{gib} GiB",
+    zh="向上取整为 {size} GB 内存（{layout}）；内存条标的“GB”其实是 GiB，所需的 {gb} GB（10^9 字节）即 {gib} GiB",
+)
+_RATIO_HIGH = Message(
+    "host_ram.ratio_above_rule",
+    en="ratio {ratio}x is above the 1-2x rule of thumb; the catalog's servers ship {low}-{high}x",
+    zh="主机内存与显存之比 {ratio} 倍，高于 1-2 倍的经验值；目录中的服务器出厂配置为 {low}-{high} 倍",
+)
+_SERVERS_SHIP = Message(
+    "host_ram.servers_ship",
+    en="catalog servers ship {servers} host RAM per GPU memory",
+    zh="目录中各服务器的主机内存与显存之比：{servers}",
+)
+# the list of servers, written as ", "-separated links of a chain (not "a, b and c")
+_SERVER_RATIO = Message("host_ram.server_ratio", en="{name} {ratio}x{more}", zh="{name} {ratio} 倍{more}")
+_NEXT_SERVER_RATIO = Message(
+    "host_ram.next_server_ratio", en=", {name} {ratio}x{more}", zh="、{name} {ratio} 倍{more}"
+)
+_CORES = Message(
+    "host_ram.cores",
+    en="CPU: {gpus} GPUs x ({workers} loader workers + the training process + NCCL/OS) = {cores} physical cores "
+    "at least; the catalog's 8-GPU servers ship {low}-{high} cores",
+    zh="CPU：{gpus} 张卡 ×（{workers} 个数据加载进程 + 训练进程 + NCCL/系统）= 至少 {cores} 个物理核；"
+    "目录中的 8 卡服务器配 {low}-{high} 核",
+)
+_CORES_PLAIN = Message(
+    "host_ram.cores_without_reference",
+    en="CPU: {gpus} GPUs x ({workers} loader workers + 2) = {cores} physical cores at least",
+    zh="CPU：{gpus} 张卡 ×（{workers} 个数据加载进程 + 训练进程 + NCCL/系统）= 至少 {cores} 个物理核",
+)
+_PLAN_CORES = Message(
+    "host_ram.plan_cores",
+    en="plan {planned} cores: {per_gpu} per GPU, the median of the catalog's 8-GPU servers",
+    zh="按 {planned} 核规划：每卡 {per_gpu} 核，取目录中 8 卡服务器的中位数",
+)
+_DESKTOP = Message(
+    "host_ram.desktop_sizing",
+    en="{ram} GB is desktop-PC sizing (the common '8-16 GB is enough' advice); a GPU training server with "
+    "{gpu_memory} GB of GPU memory needs about {size} GB",
+    zh="{ram} GB 是台式机的配置（常见的“8-16 GB 就够了”的说法）；显存共 {gpu_memory} GB 的 GPU 训练服务器需要约 {size} GB",
+)
+_SHORT = Message(
+    "host_ram.short_of_floor",
+    en="{ram} GB is short of the {floor} GiB floor",
+    zh="{ram} GB 低于 {floor} GiB 的下限",
 )
 
 
@@ -203,7 +325,7 @@ class HostRamOutput(ToolOutput):
 
 def _gpu_memory(inp: HostRamInput, catalog: Catalog) -> tuple[float, str | None, str]:
     if inp.total_gpu_memory_gb:
-        return inp.total_gpu_memory_gb, None, f"GPU memory {inp.total_gpu_memory_gb:g} GB per server (given)"
+        return inp.total_gpu_memory_gb, None, _GPU_TOTAL_GIVEN(total=f"{inp.total_gpu_memory_gb:g}")
     name = None
     per_gpu = inp.gpu_memory_gb
     if inp.gpu:
@@ -211,15 +333,13 @@ def _gpu_memory(inp: HostRamInput, catalog: Catalog) -> tuple[float, str | None,
         name = acc.name
         per_gpu = per_gpu or acc.memory_gb
     if per_gpu is None:
-        raise CalculatorInputError(
-            "gpu", "give the GPU (a catalog name), gpu_memory_gb per GPU, or total_gpu_memory_gb per server"
-        )
-    origin = "given" if inp.gpu_memory_gb else f"catalog {name}"
+        raise CalculatorInputError("gpu", _NO_GPU())
+    origin = _GIVEN() if inp.gpu_memory_gb else _FROM_CATALOG(name=name)
     total = per_gpu * inp.gpus_per_node
     return (
         total,
         name,
-        f"GPU memory {inp.gpus_per_node} x {per_gpu:g} GB = {total:g} GB per server ({origin})",
+        _GPU_MEMORY(gpus=inp.gpus_per_node, per_gpu=f"{per_gpu:g}", total=f"{total:g}", origin=origin),
     )
 
 
@@ -230,11 +350,8 @@ def _dimms(required_gib: float) -> tuple[int, str, str | None]:
     size = math.ceil(required_gib / 1024) * 1024
     return (
         size,
-        f"{size:,} GB: more than 32 x 256 GB DIMMs",
-        (
-            f"{required_gib:,.0f} GiB is more than a two-socket server holds (8 TiB with 32 x 256 GB DIMMs): "
-            "spread offload over more servers or offload less"
-        ),
+        _DIMMS_BEYOND(total=f"{size:,}"),
+        _BEYOND_TWO_SOCKETS(gib=f"{required_gib:,.0f}"),
     )
 
 
@@ -259,10 +376,14 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     loaders = n * inp.loader_workers_per_gpu * inp.prefetch_factor * inp.loader_batch_mb * 1e6
     pinned = n * inp.pinned_gb_per_gpu * GB
     assumptions += [
-        f"baseline {inp.ram_to_gpu_memory_ratio:g}x GPU memory: OS, framework and loader processes, page cache",
-        f"data loaders: {n} GPUs x {inp.loader_workers_per_gpu} workers x {inp.prefetch_factor} batches x "
-        f"{inp.loader_batch_mb:g} MB",
-        f"pinned buffers {inp.pinned_gb_per_gpu:g} GB per GPU (NCCL proxies, host-device copies; an assumption)",
+        _BASELINE(ratio=f"{inp.ram_to_gpu_memory_ratio:g}"),
+        _LOADERS(
+            gpus=n,
+            workers=inp.loader_workers_per_gpu,
+            prefetch=inp.prefetch_factor,
+            mb=f"{inp.loader_batch_mb:g}",
+        ),
+        _PINNED(gb=f"{inp.pinned_gb_per_gpu:g}"),
     ]
 
     staging = offload = 0.0
@@ -273,8 +394,9 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         if inp.checkpoint_staging:
             staging = params * inp.checkpoint_bytes_per_param / inp.nodes
             assumptions.append(
-                f"asynchronous checkpoint staging: {arch.params_b:g}B x {inp.checkpoint_bytes_per_param:g} bytes "
-                f"/ {inp.nodes} servers, pinned"
+                _STAGING(
+                    params=f"{arch.params_b:g}", bytes=f"{inp.checkpoint_bytes_per_param:g}", nodes=inp.nodes
+                )
             )
         if inp.offload_optimizer or inp.offload_params:
             per_param = inp.offload_bytes_per_param or (
@@ -283,8 +405,12 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
             offload = params * per_param / inp.nodes * inp.offload_buffer_factor
             offloaded_b = arch.params_b
             assumptions.append(
-                f"ZeRO-Offload: {arch.params_b:g}B x {per_param:g} bytes / {inp.nodes} servers x "
-                f"{inp.offload_buffer_factor:g} buffer (DeepSpeed zero_init estimate)"
+                _OFFLOAD(
+                    params=f"{arch.params_b:g}",
+                    bytes=f"{per_param:g}",
+                    nodes=inp.nodes,
+                    buffer=f"{inp.offload_buffer_factor:g}",
+                )
             )
 
     # The ratio's headroom (page cache, framework, processes) and DeepSpeed's 1.5x-buffered offload estimate
@@ -294,18 +420,15 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     # the floor: host memory at least the GPUs' own (a copy of every weight and state can pass through it)
     floor = max(gpu_total * GB, offload) + loaders + pinned + staging
     if offload > baseline:
-        assumptions.append(
-            "the offloaded states exceed the baseline ratio, so they size the RAM in its place (not added to it)"
-        )
+        assumptions.append(_OFFLOAD_SIZES())
     elif offload:
-        assumptions.append("the offloaded states fit within the baseline ratio's headroom (not added to it)")
+        assumptions.append(_OFFLOAD_FITS())
     required_gib = total / GIB
     size, layout, beyond = _dimms(required_gib)
     if beyond:
         warnings.append(beyond)
     assumptions.append(
-        f"rounded up to {size:,} GB of DIMMs ({layout}); DIMM 'GB' are binary, so the {total / GB:,.0f} GB "
-        f"(10^9) needed is {required_gib:,.0f} GiB"
+        _ROUNDED(size=f"{size:,}", layout=layout, gb=f"{total / GB:,.0f}", gib=f"{required_gib:,.0f}")
     )
 
     references = []
@@ -329,32 +452,35 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
     ratios = [r.ratio for r in references]
     if inp.ram_to_gpu_memory_ratio > 2 and ratios:
         warnings.append(
-            f"ratio {inp.ram_to_gpu_memory_ratio:g}x is above the 1-2x rule of thumb; the catalog's servers ship "
-            f"{min(ratios):g}-{max(ratios):g}x"
+            _RATIO_HIGH(
+                ratio=f"{inp.ram_to_gpu_memory_ratio:g}", low=f"{min(ratios):g}", high=f"{max(ratios):g}"
+            )
         )
-    assumptions.append(
-        "catalog servers ship "
-        + ", ".join(f"{r.name} {r.ratio:g}x" for r in sorted(references, key=lambda r: -r.ratio))
-        + " host RAM per GPU memory"
-    )
+    listed: Said | str = ""
+    ordered = sorted(references, key=lambda r: -r.ratio)
+    for i, r in reversed(list(enumerate(ordered))):
+        listed = (_NEXT_SERVER_RATIO if i else _SERVER_RATIO)(name=r.name, ratio=f"{r.ratio:g}", more=listed)
+    assumptions.append(_SERVERS_SHIP(servers=listed))
 
     cores = n * (inp.loader_workers_per_gpu + 2)
     eight = [r for r in references if r.gpus == 8]
     assumptions.append(
-        f"CPU: {n} GPUs x ({inp.loader_workers_per_gpu} loader workers + the training process + NCCL/OS) = "
-        f"{cores} physical cores at least; the catalog's 8-GPU servers ship "
-        f"{min(r.cpu_cores for r in eight)}-{max(r.cpu_cores for r in eight)} cores"
+        _CORES(
+            gpus=n,
+            workers=inp.loader_workers_per_gpu,
+            cores=cores,
+            low=min(r.cpu_cores for r in eight),
+            high=max(r.cpu_cores for r in eight),
+        )
         if eight
-        else f"CPU: {n} GPUs x ({inp.loader_workers_per_gpu} loader workers + 2) = {cores} physical cores at least"
+        else _CORES_PLAIN(gpus=n, workers=inp.loader_workers_per_gpu, cores=cores)
     )
     # what the reference servers ship per GPU (DGX H100 and B200: 14, DGX A100: 16): the headroom that
     # heavy preprocessing, tokenisation on the fly and image decoding use, so plan on it, not the floor
     per_gpu = statistics.median(r.cores_per_gpu for r in eight) if eight else 0.0
     planned = max(cores, math.ceil(per_gpu * n))
     if per_gpu:
-        assumptions.append(
-            f"plan {planned} cores: {per_gpu:g} per GPU, the median of the catalog's 8-GPU servers"
-        )
+        assumptions.append(_PLAN_CORES(planned=planned, per_gpu=f"{per_gpu:g}"))
     sufficient: bool | None = None
     comfortable: bool | None = None
     verdict = (
@@ -366,11 +492,10 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
         comfortable = inp.current_ram_gb >= required_gib
         if inp.current_ram_gb <= DESKTOP_ADVICE_GB:
             warnings.append(
-                f"{inp.current_ram_gb:g} GB is desktop-PC sizing (the common '8-16 GB is enough' advice); a GPU "
-                f"training server with {gpu_total:g} GB of GPU memory needs about {size:,} GB"
+                _DESKTOP(ram=f"{inp.current_ram_gb:g}", gpu_memory=f"{gpu_total:g}", size=f"{size:,}")
             )
         elif not sufficient:
-            warnings.append(f"{inp.current_ram_gb:g} GB is short of the {floor / GIB:,.0f} GiB floor")
+            warnings.append(_SHORT(ram=f"{inp.current_ram_gb:g}", floor=f"{floor / GIB:,.0f}"))
         verdict += f"; the current {inp.current_ram_gb:g} GB is " + (
             "enough" if comfortable else "enough at the floor" if sufficient else "not enough"
         )
