@@ -12,6 +12,32 @@ from tools.architecture import Architecture, ArchitectureFields
 from tools.common import SECONDS_PER_DAY, ToolInput, ToolOutput, find_accelerator, peak_tflops, round_sig
 from tools.compute import KAPLAN, ComputeFields, _workload
 from tools.gpu_memory import KORTHIKANTI, ZERO, Precision, TrainingMemoryInput, min_gpus_to_fit
+from tools.messages import Message
+
+_NOT_NVIDIA_FIRST = Message(
+    "cluster_plan.not_nvidia_first",
+    en="{gpu} ranks first at the same MFU as every other GPU; with today's software AMD and "
+    "Intel parts usually reach a lower share of peak, so re-run with a lower mfu for them",
+    zh="{gpu} 排在第一，但这是按与其他 GPU 相同的 MFU 算的；以目前的软件，AMD 和 Intel 的卡通常只能达到"
+    "更低的峰值比例，请为它们设更低的 mfu 重新计算",
+)
+_SAME_MFU = Message(
+    "cluster_plan.same_mfu",
+    en="MFU {mfu} on every GPU (vendors differ in achievable MFU: calibrate with your own runs)",
+    zh="所有 GPU 都按 MFU {mfu} 计（各厂商实际能达到的 MFU 不同，请用自己的实测校准）",
+)
+_MEMORY_CHECK = Message(
+    "cluster_plan.memory_check",
+    en="memory check: ZeRO-3, tensor parallel up to 8, full recomputation where selective is not enough; "
+    "{precision}, micro-batch {micro}",
+    zh="显存校验：ZeRO-3，张量并行最多 8，选择性激活重计算不够时改用完整激活重计算；"
+    "{precision:training_precision}，微批 {micro}",
+)
+_PURCHASE = Message(
+    "cluster_plan.purchase",
+    en="purchase cost = GPUs x newest catalog price x (1 + {share} for servers, network, storage)",
+    zh="购买成本 = GPU 数量 × 目录最新价格 × (1 + {share}，用于服务器、网络和存储)",
+)
 
 
 class ClusterPlanInput(ToolInput, ComputeFields):
@@ -200,16 +226,12 @@ def cluster_plan(inp: ClusterPlanInput, catalog: Catalog) -> ClusterPlanOutput:
 
     options.sort(key=key)
     if options and find_accelerator(catalog, options[0].gpu_id).vendor != "NVIDIA":
-        warnings.append(
-            f"{options[0].gpu} ranks first at the same MFU as every other GPU; with today's software AMD and "
-            "Intel parts usually reach a lower share of peak, so re-run with a lower mfu for them"
-        )
+        warnings.append(_NOT_NVIDIA_FIRST(gpu=options[0].gpu))
     recommendation = _explain(inp, options)
     assumptions += [
-        f"MFU {inp.mfu:.0%} on every GPU (vendors differ in achievable MFU: calibrate with your own runs)",
-        "memory check: ZeRO-3, tensor parallel up to 8, full recomputation where selective is not enough; "
-        f"{inp.training_precision}, micro-batch {inp.micro_batch}",
-        f"purchase cost = GPUs x newest catalog price x (1 + {inp.platform_share:.0%} for servers, network, storage)",
+        _SAME_MFU(mfu=f"{inp.mfu:.0%}"),
+        _MEMORY_CHECK(precision=inp.training_precision, micro=inp.micro_batch),
+        _PURCHASE(share=f"{inp.platform_share:.0%}"),
     ]
     rate = catalog.defaults.usd_to_cny
     return ClusterPlanOutput(

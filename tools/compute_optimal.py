@@ -20,6 +20,44 @@ from tools.common import (
 )
 from tools.compute import CHINCHILLA, CHINCHILLA_TOKENS_PER_PARAM, KAPLAN
 from tools.cost import MoneyFields, cheapest_on_demand
+from tools.messages import Message
+
+_ONE_BUDGET = Message(
+    "compute_optimal.one_budget",
+    en="give exactly one of budget, gpu_hours, gpus with days, or training_flops",
+    zh="budget、gpu_hours、gpus 加 days、training_flops 请给且只给其中一项",
+)
+_NO_CLOUD_PRICE = Message(
+    "compute_optimal.no_cloud_price",
+    en="the catalog has no on-demand cloud price for {gpu}; give price_per_gpu_hour",
+    zh="目录中没有 {gpu} 的按需云上价格；请给出 price_per_gpu_hour",
+)
+_PRICE_GIVEN = Message(
+    "compute_optimal.price_given",
+    en="{rate} {currency} per GPU-hour (given)",
+    zh="每 GPU 小时 {rate} {currency:currency}（用户给定）",
+)
+_CHEAPEST = Message(
+    "compute_optimal.cheapest",
+    en="cheapest current catalog on-demand price: {price}",
+    zh="目录中当前最便宜的按需价格：{price}",
+)
+_PEAK_AT_MFU = Message(
+    "compute_optimal.peak_at_mfu",
+    en="{gpu}: {peak} dense {precision} TFLOP/s at {mfu} MFU",
+    zh="{gpu}：稠密 {precision} 算力 {peak} TFLOP/s，MFU {mfu}",
+)
+_MODEL_FIXED = Message(
+    "compute_optimal.model_fixed",
+    en="model fixed at {params}B parameters (given); tokens = C / (6 N)",
+    zh="模型规模固定为 {params}B 参数（用户给定）；token 数 = C / (6N)",
+)
+_TOKENS_PER_PARAM = Message(
+    "compute_optimal.tokens_per_param",
+    en="{k} tokens per parameter (Chinchilla); more tokens per parameter give a smaller model that is "
+    "cheaper to serve (Llama 3 8B saw about 1,900)",
+    zh="每参数 {k} 个 token（Chinchilla）；每参数 token 更多，模型更小、推理更省（Llama 3 8B 约为 1,900）",
+)
 
 SECONDS_PER_HOUR = 3600.0
 
@@ -71,7 +109,7 @@ class ComputeOptimalInput(ToolInput, MoneyFields):
             self.training_flops is not None,
         ]
         if sum(given) != 1:
-            raise ValueError("give exactly one of budget, gpu_hours, gpus with days, or training_flops")
+            raise ValueError(_ONE_BUDGET())
         return self
 
 
@@ -103,18 +141,15 @@ def compute_optimal(inp: ComputeOptimalInput, catalog: Catalog) -> ComputeOptima
     if inp.budget is not None:
         if inp.price_per_gpu_hour is not None:
             rate = inp.price_per_gpu_hour
-            assumptions.append(f"{rate:g} {inp.currency} per GPU-hour (given)")
+            assumptions.append(_PRICE_GIVEN(rate=f"{rate:g}", currency=inp.currency))
         else:
             cheapest = cheapest_on_demand(catalog, acc)
             if cheapest is None:
-                raise CalculatorInputError(
-                    "price_per_gpu_hour",
-                    f"the catalog has no on-demand cloud price for {acc.name}; give price_per_gpu_hour",
-                )
+                raise CalculatorInputError("price_per_gpu_hour", _NO_CLOUD_PRICE(gpu=acc.name))
             usd, described, cited = cheapest
             usd_to_cny = inp.usd_to_cny or catalog.defaults.usd_to_cny
             rate = usd if inp.currency == "USD" else usd * usd_to_cny
-            assumptions.append(f"cheapest current catalog on-demand price: {described}")
+            assumptions.append(_CHEAPEST(price=described))
             sources += cited
         usd_price = rate if inp.currency == "USD" else rate / (inp.usd_to_cny or catalog.defaults.usd_to_cny)
         gpu_hours: float | None = inp.budget / rate
@@ -127,7 +162,9 @@ def compute_optimal(inp: ComputeOptimalInput, catalog: Catalog) -> ComputeOptima
     if gpu_hours is not None:
         flops = gpu_hours * SECONDS_PER_HOUR * peak * inp.mfu
         assumptions.append(
-            f"{acc.name}: {peak / 1e12:g} dense {inp.precision.upper()} TFLOP/s at {inp.mfu:.0%} MFU"
+            _PEAK_AT_MFU(
+                gpu=acc.name, peak=f"{peak / 1e12:g}", precision=inp.precision.upper(), mfu=f"{inp.mfu:.0%}"
+            )
         )
     else:
         assert inp.training_flops is not None
@@ -137,14 +174,11 @@ def compute_optimal(inp: ComputeOptimalInput, catalog: Catalog) -> ComputeOptima
         # the model is chosen: the budget buys its tokens, C = 6 N D
         params = inp.params_b * 1e9
         tokens = flops / (6 * params)
-        assumptions.append(f"model fixed at {inp.params_b:g}B parameters (given); tokens = C / (6 N)")
+        assumptions.append(_MODEL_FIXED(params=f"{inp.params_b:g}"))
     else:
         params = math.sqrt(flops / (6 * k))
         tokens = k * params
-        assumptions.append(
-            f"{k:g} tokens per parameter (Chinchilla); more tokens per parameter give a smaller model that is "
-            "cheaper to serve (Llama 3 8B saw about 1,900)"
-        )
+        assumptions.append(_TOKENS_PER_PARAM(k=f"{k:g}"))
     days = None
     if gpu_hours is not None and (gpus := inp.gpus) is not None:
         days = gpu_hours / gpus / 24

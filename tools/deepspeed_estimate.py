@@ -15,6 +15,31 @@ from pydantic import BaseModel, Field
 from knowledge.catalog import Catalog
 from tools.architecture import ArchitectureFields, resolve_architecture
 from tools.common import GB, GIB, Reference, ToolInput, ToolOutput
+from tools.messages import Message
+
+_PARAMS = Message(
+    "deepspeed_estimate.params",
+    en="{params}B parameters, largest layer {largest}M parameters{embedding}",
+    zh="{params}B 参数，最大的层 {largest}M 参数{embedding}",
+)
+_EMBEDDING = Message(
+    "deepspeed_estimate.embedding", en=" (embedding: vocab x hidden)", zh="（词嵌入层：词表 × 隐藏维度）"
+)
+_LAYOUT = Message(
+    "deepspeed_estimate.layout",
+    en="{nodes} node(s) x {per_node} GPUs; CPU buffer factor {factor}; model states only (no activations)",
+    zh="{nodes} 个节点 × 每节点 {per_node} 张卡；CPU 缓冲系数 {factor}；只计模型状态（不含激活）",
+)
+_GIB_LABEL = Message(
+    "deepspeed_estimate.gib_label",
+    en="GiB = 2^30 bytes: DeepSpeed prints these values with the label 'GB'",
+    zh="GiB = 2^30 字节：DeepSpeed 输出这些数值时标注的是“GB”",
+)
+_OLD_ZERO2_TABLE = Message(
+    "deepspeed_estimate.old_zero2_table",
+    en="the docs' ZeRO-2 table predates DeepSpeed PR #5099; current code gives less",
+    zh="文档中的 ZeRO-2 表格早于 DeepSpeed PR #5099；按当前代码算出的值更小",
+)
 
 DEEPSPEED_DOCS = Reference(
     title="DeepSpeed documentation, Memory Requirements (estimate_zero2/zero3_model_states_mem_needs)",
@@ -115,16 +140,15 @@ def deepspeed_estimate(inp: DeepspeedEstimateInput, catalog: Catalog) -> Deepspe
     return DeepspeedEstimateOutput(
         formula=formula,
         assumptions=[
-            f"{p / 1e9:g}B parameters, largest layer {largest / 1e6:g}M parameters"
-            + (" (embedding: vocab x hidden)" if not inp.largest_layer_params else ""),
-            f"{inp.nodes} node(s) x {n_local} GPUs; CPU buffer factor {f:g}; model states only (no activations)",
-            "GiB = 2^30 bytes: DeepSpeed prints these values with the label 'GB'",
+            _PARAMS(
+                params=f"{p / 1e9:g}",
+                largest=f"{largest / 1e6:g}",
+                embedding="" if inp.largest_layer_params else _EMBEDDING(),
+            ),
+            _LAYOUT(nodes=inp.nodes, per_node=n_local, factor=f"{f:g}"),
+            _GIB_LABEL(),
         ],
-        warnings=(
-            ["the docs' ZeRO-2 table predates DeepSpeed PR #5099; current code gives less"]
-            if inp.zero_stage == 2 and inp.zero2_formula == "docs"
-            else []
-        ),
+        warnings=([_OLD_ZERO2_TABLE()] if inp.zero_stage == 2 and inp.zero2_formula == "docs" else []),
         sources=[DEEPSPEED_DOCS, DEEPSPEED_SOURCE],
         params=p,
         largest_layer_params=largest,

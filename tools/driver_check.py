@@ -15,6 +15,40 @@ from pydantic import Field
 
 from knowledge.catalog import Catalog
 from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator
+from tools.messages import Message
+
+_NOTHING_TO_CHECK = Message(
+    "driver_check.nothing_to_check",
+    en="give a CUDA version or a GPU to check a driver against",
+    zh="请给出 CUDA 版本或 GPU，才能核对驱动",
+)
+_MINIMUMS = Message(
+    "driver_check.minimums",
+    en="driver minimums for Linux, GA releases (NVIDIA release notes, as of {as_of})",
+    zh="驱动最低版本按 Linux 正式版（NVIDIA 发行说明，截至 {as_of}）",
+)
+_NOT_NVIDIA = Message(
+    "driver_check.not_nvidia",
+    en="{gpu} is not an NVIDIA GPU: CUDA drivers do not apply",
+    zh="{gpu} 不是 NVIDIA GPU，不适用 CUDA 驱动",
+)
+_NEEDS_CUDA = Message(
+    "driver_check.needs_cuda",
+    en="{gpu} ({architecture}) needs CUDA {cuda} or newer",
+    zh="{gpu}（{architecture}）需要 CUDA {cuda} 及以上",
+)
+_UNKNOWN_CUDA = Message(
+    "driver_check.unknown_cuda",
+    en="CUDA {cuda} is not a release this check knows ({known})",
+    zh="不认识 CUDA {cuda} 这个版本（已知版本：{known}）",
+)
+_MINOR_VERSION_ONLY = Message(
+    "driver_check.minor_version_only",
+    en="driver {driver} runs CUDA {cuda} builds through minor-version compatibility only: features "
+    "that need the {release} driver (such as JIT-compiling newer PTX) are unavailable",
+    zh="驱动 {driver} 只能通过次版本兼容运行 CUDA {cuda} 的构建：需要 {release} 驱动的功能"
+    "（例如即时编译更新的 PTX）不可用",
+)
 
 AS_OF = "2026-12-05"
 RELEASE_NOTES = Reference(
@@ -95,25 +129,23 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
     release's own driver, minor-version compatibility at or above the family minimum, else forward
     compatibility (cuda-compat, data-centre GPUs only)."""
     if not (inp.cuda or inp.gpu):
-        raise CalculatorInputError("cuda", "give a CUDA version or a GPU to check a driver against")
-    assumptions = [f"driver minimums for Linux, GA releases (NVIDIA release notes, as of {AS_OF})"]
+        raise CalculatorInputError("cuda", _NOTHING_TO_CHECK())
+    assumptions: list[str] = [_MINIMUMS(as_of=AS_OF)]
     warnings: list[str] = []
     gpu_name = gpu_cuda = gpu_driver = None
     datacenter = True
     if inp.gpu:
         acc = find_accelerator(catalog, inp.gpu)
         if acc.vendor != "NVIDIA":
-            raise CalculatorInputError("gpu", f"{acc.name} is not an NVIDIA GPU: CUDA drivers do not apply")
+            raise CalculatorInputError("gpu", _NOT_NVIDIA(gpu=acc.name))
         gpu_name, datacenter = acc.name, acc.segment == "datacenter"
         gpu_cuda = _architecture_cuda(acc.architecture or "")
         gpu_driver = RELEASE_DRIVERS.get(gpu_cuda) if gpu_cuda else None
         if gpu_cuda:
-            assumptions.append(f"{acc.name} ({acc.architecture}) needs CUDA {gpu_cuda} or newer")
+            assumptions.append(_NEEDS_CUDA(gpu=acc.name, architecture=acc.architecture, cuda=gpu_cuda))
     cuda = inp.cuda or gpu_cuda
     if cuda is not None and cuda not in RELEASE_DRIVERS:
-        raise CalculatorInputError(
-            "cuda", f"CUDA {cuda} is not a release this check knows ({', '.join(RELEASE_DRIVERS)})"
-        )
+        raise CalculatorInputError("cuda", _UNKNOWN_CUDA(cuda=cuda, known=", ".join(RELEASE_DRIVERS)))
     release = RELEASE_DRIVERS.get(cuda) if cuda else None
     family = FAMILY_DRIVERS.get(cuda.split(".")[0]) if cuda else None
     support: Support | None = None
@@ -122,10 +154,7 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
             support = "full"
         elif family and _at_least(inp.driver, family):
             support = "minor-version"
-            warnings.append(
-                f"driver {inp.driver} runs CUDA {cuda} builds through minor-version compatibility only: features "
-                f"that need the {release} driver (such as JIT-compiling newer PTX) are unavailable"
-            )
+            warnings.append(_MINOR_VERSION_ONLY(driver=inp.driver, cuda=cuda, release=release))
         elif datacenter:
             support = "forward-compat-only"
         else:

@@ -14,6 +14,19 @@ from pydantic import BaseModel, Field
 
 from knowledge.catalog import Accelerator, Catalog
 from tools.common import Reference, ToolInput, ToolOutput, find_accelerator
+from tools.messages import Message
+
+_AS_OF = Message("gpu_spec.as_of", en="catalog figures as of {dates}", zh="目录数据，截至 {dates}")
+_TOTALS = Message(
+    "gpu_spec.totals",
+    en="totals for {count} cards: card price x cards, server price x whole 8-GPU servers",
+    zh="按 {count} 张卡合计：卡价 × 卡数，服务器价 × 整台 8 卡服务器数",
+)
+_DENSE = Message(
+    "gpu_spec.dense",
+    en="tensor TFLOPS are dense, without 2:4 sparsity",
+    zh="张量算力均为稠密值，不含 2:4 稀疏",
+)
 
 SpecField = Literal[
     "memory_gb",
@@ -241,13 +254,11 @@ def gpu_spec(inp: GpuSpecInput, catalog: Catalog) -> GpuSpecOutput:
             per_tflop = round(inp.quote / (inp.quote_gpus * first.bf16_dense_tflops), 2)
         per_gb = round(inp.quote / (inp.quote_gpus * first.memory_gb), 2)
     dates = sorted({spec.as_of for spec in specs})
-    assumptions = [f"catalog figures as of {', '.join(map(str, dates))}"]
+    assumptions: list[str] = [_AS_OF(dates=", ".join(map(str, dates)))]
     if totals:
-        assumptions.append(
-            f"totals for {inp.count} cards: card price x cards, server price x whole 8-GPU servers"
-        )
+        assumptions.append(_TOTALS(count=inp.count))
     if _SPARSE & set(inp.fields):
-        assumptions.append("tensor TFLOPS are dense, without 2:4 sparsity")
+        assumptions.append(_DENSE())
     return GpuSpecOutput(
         formula="catalog lookup; sparse = 2 x dense; totals = price x cards, or x ceil(cards / 8) servers",
         assumptions=assumptions,

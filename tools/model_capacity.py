@@ -17,6 +17,23 @@ from knowledge.catalog import Catalog
 from tools.common import CalculatorInputError, Reference, ToolInput, ToolOutput, find_accelerator, round_sig
 from tools.gpu_memory import PLANNING_HEADROOM, TrainingMemoryInput, training_memory
 from tools.inference_memory import InferenceMemoryInput, inference_memory
+from tools.messages import Message
+
+_A_CARD = Message(
+    "model_capacity.a_card",
+    en="give gpu (a catalog card) or gpu_memory_gb",
+    zh="请给出 gpu（目录中的卡）或 gpu_memory_gb（每卡显存）",
+)
+_MEMORY = Message(
+    "model_capacity.memory",
+    en="{memory} GB per GPU; training keeps {free} free, serving uses 90% (vLLM's default)",
+    zh="每卡 {memory} GB；训练留 {free} 余量，推理按 90% 使用（vLLM 默认值）",
+)
+_SHAPES = Message(
+    "model_capacity.shapes",
+    en="dense Llama-like shapes derived from the parameter count; micro-batch 1, no CPU offload",
+    zh="按参数量推导的类 Llama 稠密结构；微批 1，不做 CPU 卸载",
+)
 
 Job = Literal["full", "lora", "qlora", "serve_bf16", "serve_int4"]
 
@@ -40,7 +57,7 @@ class ModelCapacityInput(ToolInput):
     @model_validator(mode="after")
     def _a_card(self) -> ModelCapacityInput:
         if not self.gpu and not self.gpu_memory_gb:
-            raise ValueError("give gpu (a catalog card) or gpu_memory_gb")
+            raise ValueError(_A_CARD())
         return self
 
 
@@ -169,8 +186,8 @@ def model_capacity(inp: ModelCapacityInput, catalog: Catalog) -> ModelCapacityOu
     return ModelCapacityOutput(
         formula="largest N with per-GPU memory(N) <= limit, for each job, by bisection over N",
         assumptions=[
-            f"{memory:g} GB per GPU; training keeps {PLANNING_HEADROOM:.0%} free, serving uses 90% (vLLM's default)",
-            "dense Llama-like shapes derived from the parameter count; micro-batch 1, no CPU offload",
+            _MEMORY(memory=f"{memory:g}", free=f"{PLANNING_HEADROOM:.0%}"),
+            _SHAPES(),
         ],
         warnings=[],
         sources=sources,

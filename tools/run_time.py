@@ -24,6 +24,80 @@ from tools.common import (
     round_sig,
 )
 from tools.compute import LLAMA3, PALM, ComputePrecision
+from tools.messages import Message
+
+_ONE_BASIS = Message(
+    "run_time.one_basis",
+    en="give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or a "
+    "finished run (from_gpus and from_days)",
+    zh="gpu_hours、training_flops、tokens_per_second_per_gpu、step_time_s 和已完成的一次训练"
+    "（from_gpus 与 from_days）请给且只给其中一个",
+)
+_FROM_GPU_NEEDS = Message(
+    "run_time.from_gpu_needs",
+    en="from_gpu needs from_gpus, from_days and gpu, the card the run moves to",
+    zh="from_gpu 需要同时给出 from_gpus、from_days 和 gpu（任务要换到的卡）",
+)
+_FLOPS_NEED_GPU = Message(
+    "run_time.flops_need_gpu",
+    en="training_flops needs the gpu whose peak runs them",
+    zh="training_flops 需要指定运行它的 GPU",
+)
+_STEP_NEEDS = Message(
+    "run_time.step_needs",
+    en="step_time_s needs tokens_per_step (global batch x sequence length) and tokens_b",
+    zh="step_time_s 需要配合 tokens_per_step（全局 batch × 序列长度）和 tokens_b",
+)
+_THROUGHPUT_NEEDS_TOKENS = Message(
+    "run_time.throughput_needs_tokens",
+    en="a throughput needs tokens_b, the tokens to train on",
+    zh="给出吞吐时还需要 tokens_b（训练 token 数）",
+)
+_PEAK = Message(
+    "run_time.peak",
+    en="{gpu}: {peak} dense {precision} TFLOP/s per GPU (catalog)",
+    zh="{gpu}：单卡稠密 {precision} 峰值 {peak} TFLOP/s（目录数据）",
+)
+_MFU = Message("run_time.mfu", en="MFU {mfu} ({how})", zh="按 MFU {mfu} 计（{how:given}）")
+_MOVED = Message(
+    "run_time.moved",
+    en="{old} {old_peak} -> {new} {new_peak} dense {precision} TFLOP/s (catalog): {speedup}x at the same MFU; "
+    "a faster card is harder to keep fed, so its MFU is often lower (Llama 3 reports 38-43% on H100, "
+    "Megatron-LM 52% on A100): take this as the fastest case",
+    zh="{old} {old_peak} → {new} {new_peak} 稠密 {precision} TFLOP/s（目录数据）：相同 MFU 下快 {speedup} 倍；"
+    "更快的卡更难喂饱，MFU 往往更低（Llama 3 在 H100 上为 38%-43%，Megatron-LM 在 A100 上为 52%），这是最快的情况",
+)
+_SCALING_GIVEN = Message(
+    "run_time.scaling_given",
+    en="scaling efficiency {efficiency} from {gpus_from} to {gpus_to} GPUs (given)",
+    zh="从 {gpus_from} 卡到 {gpus_to} 卡的扩展效率 {efficiency}（用户给定）",
+)
+_SCALING_ASSUMED = Message(
+    "run_time.scaling_assumed",
+    en="scaling efficiency {efficiency} from {gpus_from} to {gpus_to} GPUs "
+    "(assumed: 90-95% on a non-blocking 400G fabric)",
+    zh="从 {gpus_from} 卡到 {gpus_to} 卡的扩展效率按 {efficiency} 计（假设：无阻塞 400G 网络上一般为 90%-95%）",
+)
+_JOB_RATE = Message(
+    "run_time.job_rate",
+    en="{tokens} tokens per step / {step} s = {rate} tokens/s for the whole job",
+    zh="每步 {tokens} token / {step} 秒 = 整个任务每秒 {rate} token",
+)
+_NO_GPU_COUNT = Message(
+    "run_time.no_gpu_count",
+    en="no GPU count given: GPU-hours need it",
+    zh="没有给出卡数：算 GPU 小时需要卡数",
+)
+_STEP_RATE = Message(
+    "run_time.step_rate",
+    en="{tokens} tokens per step / {step} s / {gpus} GPUs = {rate} tokens/s per GPU",
+    zh="每步 {tokens} token ÷ {step} 秒 ÷ {gpus} 张卡 = 每卡每秒 {rate} token",
+)
+_WHOLE_SERVERS = Message(
+    "run_time.whole_servers",
+    en="rounded up to whole servers of {per_node} GPUs",
+    zh="按每台 {per_node} 卡的整机向上取整",
+)
 
 MEGATRON = Reference(
     title="Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM "
@@ -97,20 +171,15 @@ class RunTimeInput(ToolInput):
             self.from_gpu is not None or (self.from_gpus is not None and self.from_days is not None),
         ]
         if sum(bases) != 1:
-            raise ValueError(
-                "give exactly one of gpu_hours, training_flops, tokens_per_second_per_gpu, step_time_s or a "
-                "finished run (from_gpus and from_days)"
-            )
+            raise ValueError(_ONE_BASIS())
         if self.from_gpu is not None and not (self.from_gpus and self.from_days and self.gpu):
-            raise ValueError("from_gpu needs from_gpus, from_days and gpu, the card the run moves to")
+            raise ValueError(_FROM_GPU_NEEDS())
         if self.training_flops is not None and self.gpu is None:
-            raise ValueError("training_flops needs the gpu whose peak runs them")
+            raise ValueError(_FLOPS_NEED_GPU())
         if self.step_time_s is not None and (self.tokens_per_step is None or self.tokens_b is None):
-            raise ValueError(
-                "step_time_s needs tokens_per_step (global batch x sequence length) and tokens_b"
-            )
+            raise ValueError(_STEP_NEEDS())
         if self.tokens_per_second_per_gpu is not None and self.tokens_b is None:
-            raise ValueError("a throughput needs tokens_b, the tokens to train on")
+            raise ValueError(_THROUGHPUT_NEEDS_TOKENS())
         return self
 
 
@@ -159,9 +228,9 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         peak = peak_tflops(acc, inp.precision)
         hours_total = inp.training_flops / (peak * 1e12 * inp.mfu) / 3600
         formula = "GPU-hours = FLOPs / (dense peak x MFU) / 3600"
-        assumptions.append(f"{acc.name}: {peak:g} dense {inp.precision.upper()} TFLOP/s per GPU (catalog)")
+        assumptions.append(_PEAK(gpu=acc.name, peak=f"{peak:g}", precision=inp.precision.upper()))
         assumptions.append(
-            f"MFU {inp.mfu:.0%} " + ("(given)" if "mfu" in inp.model_fields_set else "(assumed)")
+            _MFU(mfu=f"{inp.mfu:.0%}", how="given" if "mfu" in inp.model_fields_set else "assumed")
         )
     elif inp.from_gpu is not None:
         # the same FLOPs on another card: the old run's GPU-hours scaled by the ratio of dense peaks
@@ -173,9 +242,14 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
             "GPU-hours on the new card = GPUs x days x 24 on the old card x old dense peak / new dense peak"
         )
         assumptions.append(
-            f"{old.name} {old_peak:g} -> {new.name} {new_peak:g} dense {inp.precision.upper()} TFLOP/s (catalog): "
-            f"{new_peak / old_peak:.2f}x at the same MFU; a faster card is harder to keep fed, so its MFU is often "
-            "lower (Llama 3 reports 38-43% on H100, Megatron-LM 52% on A100): take this as the fastest case"
+            _MOVED(
+                old=old.name,
+                old_peak=f"{old_peak:g}",
+                new=new.name,
+                new_peak=f"{new_peak:g}",
+                precision=inp.precision.upper(),
+                speedup=f"{new_peak / old_peak:.2f}",
+            )
         )
         if inp.gpus is None and inp.deadline_days is None:
             inp = inp.model_copy(update={"gpus": inp.from_gpus})
@@ -188,9 +262,9 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         hours_total = measured / efficiency
         formula = "days = from GPUs x from days / GPUs / scaling efficiency"
         if scaled_to > inp.from_gpus:
+            said = _SCALING_GIVEN if inp.scaling_efficiency else _SCALING_ASSUMED
             assumptions.append(
-                f"scaling efficiency {efficiency:.0%} from {inp.from_gpus} to {scaled_to} GPUs "
-                + ("(given)" if inp.scaling_efficiency else "(assumed: 90-95% on a non-blocking 400G fabric)")
+                said(efficiency=f"{efficiency:.0%}", gpus_from=inp.from_gpus, gpus_to=scaled_to)
             )
         ideal = inp.from_gpus * inp.from_days / scaled_to
         moved = {"ideal_days": round_sig(ideal), "scaling_efficiency": efficiency}
@@ -202,12 +276,12 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         job = (inp.tokens_per_step or 0) / inp.step_time_s
         wall = (inp.tokens_b or 0) * 1e9 / job / 3600
         assumptions.append(
-            f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s = {job:,.0f} tokens/s for the whole job"
+            _JOB_RATE(tokens=f"{inp.tokens_per_step:,.0f}", step=f"{inp.step_time_s:g}", rate=f"{job:,.0f}")
         )
         return RunTimeOutput(
             formula="hours = tokens / (tokens per step / step time) / 3600",
             assumptions=assumptions,
-            warnings=["no GPU count given: GPU-hours need it"],
+            warnings=[_NO_GPU_COUNT()],
             sources=[GPU_HOUR],
             gpu_hours=None,
             gpus=None,
@@ -220,8 +294,12 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
         if inp.step_time_s is not None:
             per_gpu = (inp.tokens_per_step or 0) / inp.step_time_s / (inp.gpus or 1)  # both checked above
             assumptions.append(
-                f"{inp.tokens_per_step:,.0f} tokens per step / {inp.step_time_s:g} s / {inp.gpus} GPUs "
-                f"= {per_gpu:,.0f} tokens/s per GPU"
+                _STEP_RATE(
+                    tokens=f"{inp.tokens_per_step:,.0f}",
+                    step=f"{inp.step_time_s:g}",
+                    gpus=inp.gpus,
+                    rate=f"{per_gpu:,.0f}",
+                )
             )
         else:
             per_gpu = inp.tokens_per_second_per_gpu or 1.0  # checked above
@@ -231,7 +309,7 @@ def run_time(inp: RunTimeInput, catalog: Catalog) -> RunTimeOutput:
     if gpus is None and inp.deadline_days is not None:
         exact = hours_total / (inp.deadline_days * 24)
         gpus = math.ceil(exact / inp.gpus_per_node) * inp.gpus_per_node
-        assumptions.append(f"rounded up to whole servers of {inp.gpus_per_node} GPUs")
+        assumptions.append(_WHOLE_SERVERS(per_node=inp.gpus_per_node))
     hours = hours_total / gpus if gpus else None
     return RunTimeOutput(
         formula=formula,
