@@ -21,6 +21,150 @@ from tools.common import (
     round_sig,
 )
 from tools.compute import ADAPTER_FLOPS_FACTOR, CHINCHILLA_TOKENS_PER_PARAM, KAPLAN, gpu_hours
+from tools.messages import Message, Said
+
+_MOST = 8  # GPUs compared at most: the longest list a sentence names
+
+
+def _counted(code: str, *, en: str, zh: str, spec: str = "") -> list[Message]:
+    """One message per list length, so ``a, b, c`` reads ``a、b、c`` in Chinese: ``{list}`` in the templates
+    becomes ``{x0}, {x1}, ...`` (``{x0:spec}、{x1:spec}、...``)."""
+    spec = f":{spec}" if spec else ""
+    return [
+        Message(
+            f"{code}_{n}",
+            en=en.replace("{list}", ", ".join(f"{{x{i}}}" for i in range(n))),
+            zh=zh.replace("{list}", "、".join(f"{{x{i}{spec}}}" for i in range(n))),
+        )
+        for n in range(1, _MOST + 1)
+    ]
+
+
+def _listing(messages: list[Message], items: list[str], **params: object) -> Said:
+    """The message for ``len(items)`` items, filled; items past the last slot stay comma-joined in it."""
+    shown = items if len(items) <= _MOST else [*items[: _MOST - 1], ", ".join(items[_MOST - 1 :])]
+    return messages[len(shown) - 1](**{f"x{i}": item for i, item in enumerate(shown)}, **params)
+
+
+_LISTED_TWICE = Message(
+    "gpu_compare.listed_twice",
+    en="{name} and {other} are both {gpu}; list each GPU once",
+    zh="{name} 和 {other} 都是 {gpu}；每种 GPU 只列一次",
+)
+_NOT_COMPARED = Message(
+    "gpu_compare.not_compared",
+    en="{name} ({gpu}) is not one of the GPUs compared",
+    zh="{name}（{gpu}）不在参与比较的 GPU 之中",
+)
+_PRICED_TWICE = Message(
+    "gpu_compare.priced_twice",
+    en="{name} and {other} both price {gpu}; give one price per GPU",
+    zh="{name} 和 {other} 给的都是 {gpu} 的价格；每种 GPU 只给一个价格",
+)
+_MFU_TWICE = Message(
+    "gpu_compare.mfu_twice",
+    en="{name} and {other} both give {gpu} an MFU; give one MFU per GPU",
+    zh="{name} 和 {other} 给的都是 {gpu} 的 MFU；每种 GPU 只给一个 MFU",
+)
+_PRICE_SPREAD = Message(
+    "gpu_compare.price_spread",
+    en="purchase prices {kinds} or {years}: $ per TFLOP and $ per GB are rough",
+    zh="购买价格的{kinds}或{years}：每 TFLOP 价格和每 GB 价格只能作粗略参考",
+)
+_KINDS = _counted(
+    "gpu_compare.kinds", en="differ in kind ({list})", zh="类型不同（{list}）", spec="price_kind"
+)
+_YEARS = _counted(
+    "gpu_compare.years", en="are more than a year apart ({list})", zh="时间相差一年以上（{list}）"
+)
+_NO_PURCHASE_PRICE = _counted(
+    "gpu_compare.no_purchase_price",
+    en="no purchase price for {list}: give prices_usd to include them",
+    zh="{list} 没有购买价格：请给出 prices_usd 以纳入比较",
+)
+_NOT_RANKED = _counted(
+    "gpu_compare.not_ranked",
+    en="not ranked by {by} (no value): {list}",
+    zh="{list} 没有 {by} 的数值，未参与排名",
+)
+_PAPER_PEAKS = Message(
+    "gpu_compare.paper_peaks",
+    en="paper peaks across vendors: achievable matmul is ~80% of peak on H100 and ~50-60% on MI300X with "
+    "ROCm 6.2+, and software maturity differs; do not pick on peak TFLOPS alone",
+    zh="这里比较的是各厂商的纸面峰值：实际可达的矩阵乘法性能在 H100 上约为峰值的 80%，在 MI300X（ROCm 6.2+）"
+    "上约为 50-60%，软件成熟度也不同；不要只看峰值 TFLOPS 选卡",
+)
+_GEFORCE = Message(
+    "gpu_compare.geforce",
+    en="GeForce cards: BF16 at the FP32-accumulate rate, no NVLink, and a driver licence "
+    "that excludes data-centre deployment",
+    zh="GeForce 显卡：BF16 只有 FP32 累加时的速率，没有 NVLink，驱动许可也不允许在数据中心部署",
+)
+_JOB = Message(
+    "gpu_compare.job",
+    en="job: {work}{chinchilla}, {factor} x {params}B{active} FLOPs per token (6N trains every weight, "
+    "4N adapters on a frozen base), attention term left out",
+    zh="训练任务：{work}{chinchilla}，每 token 计算量 {factor} × {params}B{active}"
+    "（6N 训练全部权重，冻结底座上的适配器为 4N），未计注意力项",
+)
+_PER_BILLION = Message("gpu_compare.per_billion", en="per billion tokens", zh="每十亿 token")
+_JOB_TOKENS = Message("gpu_compare.job_tokens", en="{tokens}B tokens", zh="共 {tokens}B token")
+_CHINCHILLA = Message(
+    "gpu_compare.chinchilla",
+    en=" (Chinchilla-optimal: 20 per parameter)",
+    zh="（按 Chinchilla 最优取每个参数 20 个 token）",
+)
+_ACTIVE = Message("gpu_compare.active", en=" active", zh=" 激活参数")
+_JOB_MFU = Message(
+    "gpu_compare.job_mfu",
+    en="job MFU {mfu} on every card without a measured one (well-run training reaches 35-50%); "
+    "the same MFU on different vendors' cards flatters the one whose software is less mature",
+    zh="没有实测 MFU 的卡都按 MFU {mfu} 计（运行良好的训练可达 35-50%）；"
+    "不同厂商的卡用同一个 MFU，会高估软件不够成熟的那一家",
+)
+_DENSE = Message(
+    "gpu_compare.dense",
+    en="TFLOP/s are dense (no 2:4 sparsity) peak tensor rates from the catalog",
+    zh="TFLOP/s 为目录中的稠密（不含 2:4 稀疏）张量峰值",
+)
+_MEMORY_GB = Message(
+    "gpu_compare.memory_gb",
+    en="memory is the vendor's usable GB (10^9 bytes) per GPU; TDP is the highest shipping configuration",
+    zh="显存为厂商标称的单卡可用 GB（10^9 字节）；TDP 取出货配置中的最高值",
+)
+_PURCHASE_PRICE = Message(
+    "gpu_compare.purchase_price",
+    en="purchase price: yours where given, else the newest catalog price for one GPU (any kind)",
+    zh="购买价格：给了价格就用你的，否则用目录中最新的单卡价格（不限价格类型）",
+)
+_CLOUD = {
+    (False, True): Message(
+        "gpu_compare.cloud_on_demand",
+        en="cloud: the cheapest catalog price per GPU-hour among on-demand prices",
+        zh="云价格：目录按需价格中最便宜的每 GPU 小时价格",
+    ),
+    (False, False): Message(
+        "gpu_compare.cloud_any",
+        en="cloud: the cheapest catalog price per GPU-hour of any kind (community, spot too)",
+        zh="云价格：目录中最便宜的每 GPU 小时价格，不限类型（含社区和竞价实例）",
+    ),
+    (True, True): Message(
+        "gpu_compare.cloud_yours_on_demand",
+        en="cloud: your price per GPU-hour where given, else the cheapest catalog price among on-demand prices",
+        zh="云价格：给了每 GPU 小时价格就用你的，否则用目录按需价格中最便宜的",
+    ),
+    (True, False): Message(
+        "gpu_compare.cloud_yours_any",
+        en="cloud: your price per GPU-hour where given, else the cheapest catalog price of any kind "
+        "(community, spot too)",
+        zh="云价格：给了每 GPU 小时价格就用你的，否则用目录中最便宜的价格，不限类型（含社区和竞价实例）",
+    ),
+}
+_BOTH_DIRECTIONS = Message(
+    "gpu_compare.both_directions",
+    en="scale-up bandwidth adds both directions (NVLink 900 GB/s = 450 GB/s each way)",
+    zh="纵向扩展（scale-up）带宽为双向之和（NVLink 900 GB/s = 每个方向 450 GB/s）",
+)
 
 RankBy = Literal[
     "bf16_tflops",
@@ -277,7 +421,7 @@ def _resolve(catalog: Catalog, inp: GpuCompareInput) -> list[Accelerator]:
         acc = find_accelerator(catalog, name, field=f"gpus.{i}")
         if acc.id in seen:
             raise CalculatorInputError(
-                f"gpus.{i}", f"{name!r} and {seen[acc.id]!r} are both {acc.name}; list each GPU once"
+                f"gpus.{i}", _LISTED_TWICE(name=repr(name), other=repr(seen[acc.id]), gpu=acc.name)
             )
         seen[acc.id] = name
         accelerators.append(acc)
@@ -293,13 +437,13 @@ def _per_gpu(
     for name, value in given.items():
         acc = find_accelerator(catalog, name, field=field)
         if acc.id not in ids:
-            raise CalculatorInputError(field, f"{name!r} ({acc.name}) is not one of the GPUs compared")
+            raise CalculatorInputError(field, _NOT_COMPARED(name=repr(name), gpu=acc.name))
         if acc.id in values:
             raise CalculatorInputError(
                 field,
-                f"{name!r} and {named[acc.id]!r} both price {acc.name}; give one price per GPU"
-                if field != "mfu"
-                else f"{name!r} and {named[acc.id]!r} both give {acc.name} an MFU; give one MFU per GPU",
+                (_MFU_TWICE if field == "mfu" else _PRICED_TWICE)(
+                    name=repr(name), other=repr(named[acc.id]), gpu=acc.name
+                ),
             )
         values[acc.id] = value
         named[acc.id] = name
@@ -435,24 +579,20 @@ def _warnings(rows: list[GpuRow], inp: GpuCompareInput, unranked: list[str]) -> 
     dates = [r.purchase_price.as_of for r in priced if r.purchase_price and r.purchase_price.as_of]
     if len(kinds) > 1 or (dates and (max(dates) - min(dates)).days > 365):
         warnings.append(
-            "purchase prices differ in kind (" + ", ".join(sorted(kinds)) + ") or are more than a year apart "
-            "(" + ", ".join(sorted({str(d.year) for d in dates})) + "): $ per TFLOP and $ per GB are rough"
+            _PRICE_SPREAD(
+                kinds=_listing(_KINDS, sorted(kinds)),
+                years=_listing(_YEARS, sorted({str(d.year) for d in dates})),
+            )
         )
     missing = [r.id for r in rows if not r.purchase_price]
     if missing:
-        warnings.append("no purchase price for " + ", ".join(missing) + ": give prices_usd to include them")
+        warnings.append(_listing(_NO_PURCHASE_PRICE, missing))
     if len({r.vendor for r in rows}) > 1:
-        warnings.append(
-            "paper peaks across vendors: achievable matmul is ~80% of peak on H100 and ~50-60% on MI300X with "
-            "ROCm 6.2+, and software maturity differs; do not pick on peak TFLOPS alone"
-        )
+        warnings.append(_PAPER_PEAKS())
     if any(r.segment == "consumer" for r in rows):
-        warnings.append(
-            "GeForce cards: BF16 at the FP32-accumulate rate, no NVLink, and a driver licence "
-            "that excludes data-centre deployment"
-        )
+        warnings.append(_GEFORCE())
     if unranked:
-        warnings.append(f"not ranked by {inp.rank_by} (no value): " + ", ".join(unranked))
+        warnings.append(_listing(_NOT_RANKED, unranked, by=inp.rank_by))
     return warnings
 
 
@@ -512,22 +652,18 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
         rank_by = "cloud_usd_per_useful_pflop_hour"
     ranking, unranked = _rank(rows, rank_by)
     _, criterion, higher_is_better = _CRITERIA[rank_by]
-    job_assumptions = []
+    job_assumptions: list[str] = []
     if work is not None and inp.job is not None and arch is not None:
-        active = " active" if arch.active_params_b < arch.params_b else ""
         job_assumptions = [
             describe(arch),
-            f"job: {'per billion tokens' if work.per_billion_tokens else f'{work.tokens_b:g}B tokens'}"
-            + (
-                " (Chinchilla-optimal: 20 per parameter)"
-                if inp.job.tokens_b is None and not work.per_billion_tokens
-                else ""
-            )
-            + ", "
-            f"{work.flops_per_token / (arch.active_params_b * 1e9):g} x {arch.active_params_b:g}B{active} FLOPs per "
-            f"token (6N trains every weight, 4N adapters on a frozen base), attention term left out",
-            f"job MFU {inp.job.mfu:.0%} on every card without a measured one (well-run training reaches 35-50%); "
-            "the same MFU on different vendors' cards flatters the one whose software is less mature",
+            _JOB(
+                work=_PER_BILLION() if work.per_billion_tokens else _JOB_TOKENS(tokens=f"{work.tokens_b:g}"),
+                chinchilla=_CHINCHILLA() if inp.job.tokens_b is None and not work.per_billion_tokens else "",
+                factor=f"{work.flops_per_token / (arch.active_params_b * 1e9):g}",
+                params=f"{arch.active_params_b:g}",
+                active=_ACTIVE() if arch.active_params_b < arch.params_b else "",
+            ),
+            _JOB_MFU(mfu=f"{inp.job.mfu:.0%}"),
         ]
     return GpuCompareOutput(
         formula=(
@@ -537,20 +673,11 @@ def gpu_compare(inp: GpuCompareInput, catalog: Catalog) -> GpuCompareOutput:
             "GPU-hour / (dense BF16 PFLOP/s x MFU)"
         ),
         assumptions=[
-            "TFLOP/s are dense (no 2:4 sparsity) peak tensor rates from the catalog",
-            "memory is the vendor's usable GB (10^9 bytes) per GPU; TDP is the highest shipping configuration",
-            "purchase price: yours where given, else the newest catalog price for one GPU (any kind)",
-            (
-                "cloud: your price per GPU-hour where given, else the cheapest catalog price"
-                if quoted_hours
-                else "cloud: the cheapest catalog price per GPU-hour"
-            )
-            + (
-                " among on-demand prices"
-                if inp.on_demand_cloud_only
-                else " of any kind (community, spot too)"
-            ),
-            "scale-up bandwidth adds both directions (NVLink 900 GB/s = 450 GB/s each way)",
+            _DENSE(),
+            _MEMORY_GB(),
+            _PURCHASE_PRICE(),
+            _CLOUD[bool(quoted_hours), bool(inp.on_demand_cloud_only)](),
+            _BOTH_DIRECTIONS(),
             *job_assumptions,
         ],
         warnings=_warnings(rows, inp, unranked),
