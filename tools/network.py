@@ -22,6 +22,7 @@ from tools.common import (
     round_sig,
 )
 from tools.compute import KAPLAN, gpu_hours
+from tools.messages import Message, Said, glossary
 
 GradientPrecision = Literal["bf16", "fp16", "fp32"]
 GRADIENT_BYTES: dict[str, float] = {"bf16": 2, "fp16": 2, "fp32": 4}
@@ -43,6 +44,200 @@ HIERARCHICAL = Reference(
     title="Jia et al., Highly Scalable Deep Learning Training System with Mixed-Precision (2018): hierarchical "
     "all-reduce, intra-node reduce, inter-node all-reduce, intra-node broadcast",
     url="https://arxiv.org/abs/1807.11205",
+)
+
+
+_LINK_KINDS = glossary(
+    "link_kinds",
+    {
+        "scale-out": "节点间（scale-out）",
+        "scale-up or host": "节点内（scale-up）或主机接口",
+        "host": "主机接口",
+    },
+)
+# catalog ids listed with ", " (not "a, b and c"): one message per count, the ids in slots id0, id1, ...
+_MAX_IDS = 16
+
+
+def _slots(count: int, sep: str) -> str:
+    return sep.join(f"{{id{i}}}" for i in range(count))
+
+
+_UNKNOWN_LINK = {
+    count: Message(
+        f"network.unknown_link_{count}",
+        en=f"unknown {{kinds}} link {{name}}; did you mean {_slots(count, ', ')}?",
+        zh=f"目录中没有名为 {{name}} 的{{kinds:{_LINK_KINDS}}}链路"
+        + (f"；你是不是指 {_slots(count, '、')}？" if count else ""),
+    )
+    for count in range(_MAX_IDS + 1)
+}
+_GIVE_INTER_LINK = {
+    count: Message(
+        f"network.give_inter_node_link_{count}",
+        en=f"give inter_node_link ({_slots(count, ', ')}) or inter_node_gbit_s_per_gpu",
+        zh=f"请给出 inter_node_link（{_slots(count, '、')}）或 inter_node_gbit_s_per_gpu",
+    )
+    for count in range(_MAX_IDS + 1)
+}
+
+
+def _ids(family: dict[int, Message], ids: list[str], **params: str) -> Said:
+    """``family``'s sentence with ``ids`` in its slots; beyond the last slot they share it, comma-joined."""
+    if len(ids) > _MAX_IDS:
+        ids = [*ids[: _MAX_IDS - 1], ", ".join(ids[_MAX_IDS - 1 :])]
+    return family[len(ids)](**params, **{f"id{i}": x for i, x in enumerate(ids)})
+
+
+_NO_HOST_LINK = Message(
+    "network.no_host_link",
+    en="{gpu} has no switched GPU link and its host interface {interface} is not in the catalog; give "
+    "intra_node_link or intra_node_gb_s",
+    zh="{gpu} 没有经交换机互连的 GPU 链路，它的主机接口 {interface} 也不在目录中；请给出 intra_node_link 或 "
+    "intra_node_gb_s",
+)
+_ONE_GPU = Message(
+    "network.one_gpu",
+    en="one GPU has nothing to all-reduce; give 2 or more GPUs",
+    zh="只有一张 GPU 时没有需要 all-reduce 的数据；请给出 2 张或更多 GPU",
+)
+_NO_STEP_TIME = Message(
+    "network.no_step_time",
+    en="give the compute time per step to size against a share of it",
+    zh="要按单步时间的占比来测算，请给出每步的计算时间",
+)
+_NO_GPU_FOR_BATCH = Message(
+    "network.no_gpu_for_batch",
+    en="give the GPU whose peak sets the compute time of a batch",
+    zh="请给出 GPU 型号，用它的峰值算力来计算一个 batch 的计算时间",
+)
+_NO_BF16_PEAK = Message(
+    "network.no_bf16_peak",
+    en="the catalog has no dense BF16 peak for {gpu}",
+    zh="目录中没有 {gpu} 的 BF16 稠密峰值算力",
+)
+_NO_INTRA_LINK = Message(
+    "network.no_intra_link",
+    en="give gpu, intra_node_link or intra_node_gb_s for the link between GPUs in a server",
+    zh="请给出 gpu、intra_node_link 或 intra_node_gb_s，以确定服务器内 GPU 之间的链路",
+)
+_INTRA_GIVEN = Message(
+    "network.intra_given",
+    en="intra-node {gb_s} GB/s per GPU each way (given)",
+    zh="节点内每卡单向 {gb_s} GB/s（用户给定）",
+)
+_INTRA_LINK = Message(
+    "network.intra_link", en="intra-node {link}: {gb_s} GB/s each way", zh="节点内 {link}：单向 {gb_s} GB/s"
+)
+_MESH = Message(
+    "network.full_mesh",
+    en="{gpu} GPUs are fully meshed without a switch: one GPU pair shares a single link, so rings reach the "
+    "aggregate figure only when spread over all links; expect less than an NVSwitch node",
+    zh="{gpu} 各卡之间是无交换机的全互联：每对 GPU 只共用一条链路，环形通信要分布到所有链路上才能达到标称的总带宽；"
+    "实际会低于 NVSwitch 节点",
+)
+_SCALE_UP = Message(
+    "network.scale_up",
+    en="intra-node {interconnect}: {both} GB/s per {gpu} with both directions added, so {one_way} GB/s each way",
+    zh="节点内 {interconnect}：每张 {gpu} 双向合计 {both} GB/s，即单向 {one_way} GB/s",
+)
+_THROUGH_HOST = Message(
+    "network.ring_through_host",
+    en="{gpu} {why}: the ring inside a {gpus}-GPU server runs over {link}, and through the CPUs when GPUs sit "
+    "on different sockets",
+    zh="{gpu} {why}：{gpus} 卡服务器内的环形通信走 {link}，GPU 分属不同 CPU 插槽时还要经过 CPU",
+)
+_BRIDGES_ONLY = Message(
+    "network.bridges_only", en="only bridges pairs of cards", zh="只能用桥接器连接成对的卡"
+)
+_NO_P2P = Message("network.no_gpu_link", en="has no GPU-to-GPU link", zh="没有 GPU 之间的直连链路")
+_INTER_GIVEN = Message(
+    "network.inter_given",
+    en="scale-out {gbit_s} Gb/s per GPU (given) / 8 = {gb_s} GB/s each way",
+    zh="节点间每卡 {gbit_s} Gb/s（用户给定）/ 8 = 单向 {gb_s} GB/s",
+)
+_INTER_LINK = Message(
+    "network.inter_link",
+    en="scale-out {nics} x {link} per GPU: {port} GB/s per port each way, {per_gpu} GB/s per GPU",
+    zh="节点间每卡 {nics} × {link}：每端口单向 {port} GB/s，每卡 {per_gpu} GB/s",
+)
+_INTER_LINK_RATE = Message(
+    "network.inter_link_line_rate",
+    en="scale-out {nics} x {link} per GPU: {line} Gb/s / 8 = {port} GB/s per port each way, {per_gpu} GB/s per GPU",
+    zh="节点间每卡 {nics} × {link}：{line} Gb/s / 8 = 每端口单向 {port} GB/s，每卡 {per_gpu} GB/s",
+)
+_NO_SCALE_OUT = Message(
+    "network.no_scale_out_links",
+    en="the catalog lists no scale-out links",
+    zh="目录中没有节点间（scale-out）网络链路",
+)
+_NO_LINK_FAST_ENOUGH = Message(
+    "network.no_link_fast_enough",
+    en="no catalog link gives {need} GB/s per GPU with {nics} port(s) per GPU; {fastest} would need {ports} "
+    "ports per GPU",
+    zh="目录中没有哪种链路能在每卡 {nics} 个端口时提供每卡 {need} GB/s；{fastest} 需要每卡 {ports} 个端口",
+)
+_COMPUTE_FROM_BATCH = Message(
+    "network.compute_from_batch",
+    en="compute per step = 6 x {active}B x {tokens} tokens / ({gpus} GPUs x {peak} dense BF16 TFLOPS x {mfu} MFU) "
+    "= {seconds} s",
+    zh="每步计算时间 = 6 × {active}B × {tokens} token /（{gpus} 张卡 × {peak} TFLOPS BF16 稠密峰值 × MFU {mfu}）"
+    "= {seconds} 秒",
+)
+_COMPUTE_GIVEN = Message(
+    "network.compute_given", en="compute {seconds} s per step", zh="每步计算 {seconds} 秒"
+)
+_OVERLAP = Message(
+    "network.overlap",
+    en="{compute}; {overlap} of communication overlapped",
+    zh="{compute}；{overlap} 的通信与计算重叠",
+)
+_DATA_PARALLEL = Message(
+    "network.data_parallel",
+    en="pure data parallelism over {gpus} GPUs ({nodes} x {per_node}): every GPU all-reduces all {params}B "
+    "{precision} gradients once per optimizer step (frameworks that reduce FP32 gradients, e.g. Megatron with "
+    "FP32 gradient accumulation, need gradient_precision='fp32')",
+    zh="纯数据并行，共 {gpus} 张卡（{nodes} × {per_node}）：每个优化器步里每张卡对全部 {params}B 个 {precision} "
+    "梯度做一次 all-reduce（以 FP32 归约梯度的框架，例如开启 FP32 梯度累积的 Megatron，需设 "
+    "gradient_precision='fp32'）",
+)
+_EFFICIENCY = Message(
+    "network.efficiency",
+    en="efficiency {efficiency} of line rate; bandwidth terms only (latency matters for small buckets and very "
+    "many ranks)",
+    zh="有效带宽按线速的 {efficiency} 计；只计带宽项（分桶很小或 rank 很多时，延迟也会有影响）",
+)
+_TWO_LEVEL = Message(
+    "network.two_level",
+    en="two-level time = 2(g-1)/g x S/B_intra + 2(N-1)/N x S/(g x B_inter); NCCL pipelines the phases over one "
+    "ring per NIC, so measured times approach the larger term, not the sum",
+    zh="两级时间 = 2(g-1)/g × S/B_intra + 2(N-1)/N × S/(g × B_inter)；NCCL 在每块网卡的一个环上流水执行各阶段，"
+    "所以实测时间接近两项中较大的一项，而不是两项之和",
+)
+_ZERO3 = Message(
+    "network.zero3",
+    en="ZeRO-3/FSDP: parameter all-gathers in forward and backward plus gradient reduce-scatter move 3Ψ against "
+    "2Ψ, so 1.5x the all-reduce volume (ZeRO §7)",
+    zh="ZeRO-3/FSDP：前向和反向的参数 all-gather 加上梯度 reduce-scatter 共传输 3Ψ（all-reduce 为 2Ψ），"
+    "即 all-reduce 通信量的 1.5 倍（ZeRO 论文 §7）",
+)
+_COMM_HEAVY = Message(
+    "network.communication_heavy",
+    en="communication is {share} of the step: overlap it with the backward pass, accumulate more micro-batches "
+    "per step, or use a faster network",
+    zh="通信占单步时间的 {share}：请让通信与反向传播重叠、每步累积更多微批，或换用更快的网络",
+)
+_INTRA_OVER_BUDGET = Message(
+    "network.intra_over_budget",
+    en="the intra-node phases alone take {inside} s, over the {budget} s budget: no network meets the target; "
+    "overlap more or accumulate more micro-batches per step",
+    zh="仅节点内阶段就要 {inside} 秒，超过了 {budget} 秒的预算：任何网络都达不到目标；请提高通信重叠比例，"
+    "或每步累积更多微批",
+)
+_TARGET = Message(
+    "network.target",
+    en="target: exposed communication <= {share} of the step, so one all-reduce may take {budget} s",
+    zh="目标：未被掩盖的通信不超过单步时间的 {share}，因此一次 all-reduce 最多可用 {budget} 秒",
 )
 
 
@@ -168,39 +363,32 @@ def find_link(catalog: Catalog, name: str, *, field: str, kinds: Collection[str]
     close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.4)]
     suggestions = list(dict.fromkeys([h.id for h in partial] + close))[:4] or [link.id for link in links]
     raise CalculatorInputError(
-        field,
-        f"unknown {' or '.join(kinds)} link {name!r}; did you mean {', '.join(suggestions)}?",
-        suggestions,
+        field, _ids(_UNKNOWN_LINK, suggestions, kinds=" or ".join(kinds), name=repr(name)), suggestions
     )
 
 
 def _intra_node(inp: NetworkInput, catalog: Catalog) -> tuple[float | None, str, list[str]]:
     """Intra-node bandwidth per GPU (GB/s one way), where it came from, and warnings."""
     if inp.intra_node_gb_s:
-        return inp.intra_node_gb_s, f"intra-node {inp.intra_node_gb_s:g} GB/s per GPU each way (given)", []
+        return inp.intra_node_gb_s, _INTRA_GIVEN(gb_s=f"{inp.intra_node_gb_s:g}"), []
     if inp.intra_node_link:
         link = find_link(catalog, inp.intra_node_link, field="intra_node_link", kinds=("scale-up", "host"))
-        return (
-            link.unidirectional_gb_s,
-            f"intra-node {link.name}: {link.unidirectional_gb_s:g} GB/s each way",
-            [],
-        )
+        return link.unidirectional_gb_s, _INTRA_LINK(link=link.name, gb_s=f"{link.unidirectional_gb_s:g}"), []
     if not inp.gpu:
         return None, "", []
     acc = find_accelerator(catalog, inp.gpu)
     bridge = "bridge" in acc.scale_up_interconnect.lower()
     if acc.scale_up_bandwidth_gb_s and not (bridge and inp.gpus_per_node > 2):
-        warnings = []
+        warnings: list[str] = []
         if "mesh" in acc.scale_up_interconnect.lower():
-            warnings.append(
-                f"{acc.name} GPUs are fully meshed without a switch: one GPU pair shares a single link, so rings "
-                "reach the aggregate figure only when spread over all links; expect less than an NVSwitch node"
-            )
+            warnings.append(_MESH(gpu=acc.name))
         return (
             acc.scale_up_bandwidth_gb_s / 2,
-            (
-                f"intra-node {acc.scale_up_interconnect}: {acc.scale_up_bandwidth_gb_s:g} GB/s per {acc.name} with "
-                f"both directions added, so {acc.scale_up_bandwidth_gb_s / 2:g} GB/s each way"
+            _SCALE_UP(
+                interconnect=acc.scale_up_interconnect,
+                both=f"{acc.scale_up_bandwidth_gb_s:g}",
+                gpu=acc.name,
+                one_way=f"{acc.scale_up_bandwidth_gb_s / 2:g}",
             ),
             warnings,
         )
@@ -208,18 +396,13 @@ def _intra_node(inp: NetworkInput, catalog: Catalog) -> tuple[float | None, str,
         link = find_link(catalog, acc.host_interface, field="intra_node_link", kinds=("host",))
     except CalculatorInputError:
         raise CalculatorInputError(
-            "intra_node_link",
-            f"{acc.name} has no switched GPU link and its host interface {acc.host_interface!r} is not in the "
-            "catalog; give intra_node_link or intra_node_gb_s",
+            "intra_node_link", _NO_HOST_LINK(gpu=acc.name, interface=repr(acc.host_interface))
         ) from None
-    why = "only bridges pairs of cards" if bridge else "has no GPU-to-GPU link"
+    why = _BRIDGES_ONLY() if bridge else _NO_P2P()
     return (
         link.unidirectional_gb_s,
-        f"intra-node {link.name}: {link.unidirectional_gb_s:g} GB/s each way",
-        [
-            f"{acc.name} {why}: the ring inside a {inp.gpus_per_node}-GPU server runs over {link.name}, and through "
-            "the CPUs when GPUs sit on different sockets"
-        ],
+        _INTRA_LINK(link=link.name, gb_s=f"{link.unidirectional_gb_s:g}"),
+        [_THROUGH_HOST(gpu=acc.name, why=why, gpus=inp.gpus_per_node, link=link.name)],
     )
 
 
@@ -227,18 +410,19 @@ def _inter_node(inp: NetworkInput, catalog: Catalog) -> tuple[float | None, str]
     """Scale-out bandwidth per GPU (GB/s one way) and where it came from."""
     if inp.inter_node_gbit_s_per_gpu:
         gbit = inp.inter_node_gbit_s_per_gpu
-        return (
-            gbit / BITS_PER_BYTE,
-            f"scale-out {gbit:g} Gb/s per GPU (given) / 8 = {gbit / 8:g} GB/s each way",
-        )
+        return gbit / BITS_PER_BYTE, _INTER_GIVEN(gbit_s=f"{gbit:g}", gb_s=f"{gbit / 8:g}")
     if inp.inter_node_link:
         link = find_link(catalog, inp.inter_node_link, field="inter_node_link", kinds=("scale-out",))
         per_gpu = link.unidirectional_gb_s * inp.nics_per_gpu
-        rate = f"{link.line_rate_gbit_s:g} Gb/s / 8 = " if link.line_rate_gbit_s else ""
-        return per_gpu, (
-            f"scale-out {inp.nics_per_gpu:g} x {link.name} per GPU: {rate}{link.unidirectional_gb_s:g} GB/s per "
-            f"port each way, {per_gpu:g} GB/s per GPU"
-        )
+        figures = {
+            "nics": f"{inp.nics_per_gpu:g}",
+            "link": link.name,
+            "port": f"{link.unidirectional_gb_s:g}",
+            "per_gpu": f"{per_gpu:g}",
+        }
+        if link.line_rate_gbit_s:
+            return per_gpu, _INTER_LINK_RATE(line=f"{link.line_rate_gbit_s:g}", **figures)
+        return per_gpu, _INTER_LINK(**figures)
     return None, ""
 
 
@@ -252,12 +436,11 @@ def _match(catalog: Catalog, need_gb_s: float, nics_per_gpu: float) -> tuple[lis
         slowest = meeting[0].unidirectional_gb_s
         return [c for c in meeting if c.unidirectional_gb_s == slowest], None
     if not options:
-        return [], "the catalog lists no scale-out links"
+        return [], _NO_SCALE_OUT()
     fastest = options[-1]
     ports = math.ceil(need_gb_s / fastest.unidirectional_gb_s - 1e-9)
-    return [], (
-        f"no catalog link gives {need_gb_s:.3g} GB/s per GPU with {nics_per_gpu:g} port(s) per GPU; "
-        f"{fastest.name} would need {ports} ports per GPU"
+    return [], _NO_LINK_FAST_ENOUGH(
+        need=f"{need_gb_s:.3g}", nics=f"{nics_per_gpu:g}", fastest=fastest.name, ports=ports
     )
 
 
@@ -277,59 +460,54 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
     g, nodes = inp.gpus_per_node, inp.nodes
     n = g * nodes
     if n == 1:
-        raise CalculatorInputError("gpus_per_node", "one GPU has nothing to all-reduce; give 2 or more GPUs")
+        raise CalculatorInputError("gpus_per_node", _ONE_GPU())
     if inp.target_comm_share is not None and inp.step_time_s is None and inp.batch_tokens is None:
-        raise CalculatorInputError(
-            "step_time_s", "give the compute time per step to size against a share of it"
-        )
+        raise CalculatorInputError("step_time_s", _NO_STEP_TIME())
     size = arch.params_b * 1e9 * GRADIENT_BYTES[inp.gradient_precision]
     step_time = inp.step_time_s
-    compute_note: str | None = None
+    compute_note: Said | None = None
     if step_time is None and inp.batch_tokens is not None:
         if inp.gpu is None:
-            raise CalculatorInputError("gpu", "give the GPU whose peak sets the compute time of a batch")
+            raise CalculatorInputError("gpu", _NO_GPU_FOR_BATCH())
         peak = find_accelerator(catalog, inp.gpu).bf16_dense_tflops
         if not peak:
-            raise CalculatorInputError("gpu", f"the catalog has no dense BF16 peak for {inp.gpu!r}")
+            raise CalculatorInputError("gpu", _NO_BF16_PEAK(gpu=repr(inp.gpu)))
         # the step's 6ND FLOPs spread over the n GPUs (compute's GPU-hours, back to seconds on each GPU)
         step_time = gpu_hours(6 * arch.active_params_b * 1e9 * inp.batch_tokens, peak, inp.mfu) * 3600 / n
-        compute_note = (
-            f"compute per step = 6 x {arch.active_params_b:g}B x {inp.batch_tokens:,.0f} tokens / "
-            f"({n} GPUs x {peak:g} dense BF16 TFLOPS x {inp.mfu:.0%} MFU) = {step_time:.3g} s"
+        compute_note = _COMPUTE_FROM_BATCH(
+            active=f"{arch.active_params_b:g}",
+            tokens=f"{inp.batch_tokens:,.0f}",
+            gpus=n,
+            peak=f"{peak:g}",
+            mfu=f"{inp.mfu:.0%}",
+            seconds=f"{step_time:.3g}",
         )
     eta = inp.efficiency
     zf = ZERO3_VOLUME_FACTOR if inp.zero3 else 1.0
     warnings: list[str] = []
-    assumptions = [
+    assumptions: list[str] = [
         describe(arch),
-        f"pure data parallelism over {n} GPUs ({nodes} x {g}): every GPU all-reduces all "
-        f"{arch.params_b:g}B {inp.gradient_precision} gradients once per optimizer step (frameworks that "
-        "reduce FP32 gradients, e.g. Megatron with FP32 gradient accumulation, need gradient_precision='fp32')",
+        _DATA_PARALLEL(
+            gpus=n, nodes=nodes, per_node=g, params=f"{arch.params_b:g}", precision=inp.gradient_precision
+        ),
     ]
 
     intra: float | None = None
     if g > 1:
         intra, intra_note, intra_warnings = _intra_node(inp, catalog)
         if intra is None:
-            raise CalculatorInputError(
-                "gpu", "give gpu, intra_node_link or intra_node_gb_s for the link between GPUs in a server"
-            )
+            raise CalculatorInputError("gpu", _NO_INTRA_LINK())
         assumptions.append(intra_note)
         warnings += intra_warnings
     inter: float | None = None
     if nodes > 1:
         inter, inter_note = _inter_node(inp, catalog)
         if inter is None and inp.target_comm_share is None:
-            options = ", ".join(c.id for c in catalog.interconnects if c.kind == "scale-out")
-            raise CalculatorInputError(
-                "inter_node_link", f"give inter_node_link ({options}) or inter_node_gbit_s_per_gpu"
-            )
+            options = [c.id for c in catalog.interconnects if c.kind == "scale-out"]
+            raise CalculatorInputError("inter_node_link", _ids(_GIVE_INTER_LINK, options))
         if inter is not None:
             assumptions.append(inter_note)
-    assumptions.append(
-        f"efficiency {eta:.0%} of line rate; bandwidth terms only (latency matters for small buckets and very "
-        "many ranks)"
-    )
+    assumptions.append(_EFFICIENCY(efficiency=f"{eta:.0%}"))
 
     def ring(ranks: int, volume: float, bandwidth: float) -> float:
         return 2 * (ranks - 1) / ranks * volume / (eta * bandwidth * GB)
@@ -351,10 +529,7 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
                 if hier <= flat
                 else "one flat ring (faster than two levels here)"
             )
-            assumptions.append(
-                "two-level time = 2(g-1)/g x S/B_intra + 2(N-1)/N x S/(g x B_inter); NCCL pipelines the phases "
-                "over one ring per NIC, so measured times approach the larger term, not the sum"
-            )
+            assumptions.append(_TWO_LEVEL())
     allreduce = min(t for t in (flat, hier) if t is not None) if flat is not None else None
     if inp.ring_only and flat is not None and hier is not None:
         allreduce, algorithm = (
@@ -362,8 +537,7 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
             f"one flat ring over all {n} GPUs (as asked), limited by its slowest link",
         )
     if inp.zero3:
-        assumptions.append("ZeRO-3/FSDP: parameter all-gathers in forward and backward plus gradient reduce-scatter "
-                           "move 3Ψ against 2Ψ, so 1.5x the all-reduce volume (ZeRO §7)")  # fmt: skip
+        assumptions.append(_ZERO3())
 
     comm = allreduce * zf if allreduce is not None else None
     algbw = size / allreduce / GB if allreduce else None
@@ -373,14 +547,13 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
         exposed = comm * (1 - inp.overlap_share)
         share = exposed / (step_time + exposed)
         assumptions.append(
-            f"{compute_note or f'compute {step_time:g} s per step'}; {inp.overlap_share:.0%} of communication "
-            "overlapped"
+            _OVERLAP(
+                compute=compute_note or _COMPUTE_GIVEN(seconds=f"{step_time:g}"),
+                overlap=f"{inp.overlap_share:.0%}",
+            )
         )
         if share > 0.3:
-            warnings.append(
-                f"communication is {share:.0%} of the step: overlap it with the backward pass, accumulate more "
-                "micro-batches per step, or use a faster network"
-            )
+            warnings.append(_COMM_HEAVY(share=f"{share:.0%}"))
 
     needed_for: Literal["intra-node", "inter-node"] | None = None
     need: float | None = None
@@ -397,19 +570,13 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
             inside = ring(g, size, intra) if intra else 0.0
             left = budget - inside
             if left <= 0:
-                warnings.append(
-                    f"the intra-node phases alone take {inside:.3g} s, over the {budget:.3g} s budget: no network "
-                    "meets the target; overlap more or accumulate more micro-batches per step"
-                )
+                warnings.append(_INTRA_OVER_BUDGET(inside=f"{inside:.3g}", budget=f"{budget:.3g}"))
             else:
                 need = 2 * (nodes - 1) / nodes * size / (g * eta * left) / GB
                 matched, problem = _match(catalog, need, inp.nics_per_gpu)
                 if problem:
                     warnings.append(problem)
-        assumptions.append(
-            f"target: exposed communication <= {target:.0%} of the step, so one all-reduce may take "
-            f"{budget:.3g} s"
-        )
+        assumptions.append(_TARGET(share=f"{target:.0%}", budget=f"{budget:.3g}"))
 
     if allreduce is None:
         verdict = ""
