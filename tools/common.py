@@ -91,11 +91,17 @@ _UNKNOWN_ACCELERATOR = Message(
     en="unknown accelerator {name}{hint}",
     zh="目录中没有名为 {name} 的加速卡{hint}",
 )
-_UNKNOWN_SERVER = Message(
-    "common.unknown_server",
-    en="unknown server {name}{hint} (catalog servers: {known})",
-    zh="目录中没有名为 {name} 的参考服务器{hint}（目录中的服务器：{known}）",
-)
+_LISTED_SERVERS = 24  # one template per number of catalog servers listed, so the list reads "a、b" in Chinese
+_UNKNOWN_SERVER = [
+    Message(
+        f"common.unknown_server_{n}",
+        en="unknown server {name}{hint} (catalog servers: " + ", ".join(f"{{s{i}}}" for i in range(n)) + ")",
+        zh="目录中没有名为 {name} 的参考服务器{hint}（目录中的服务器："
+        + "、".join(f"{{s{i}}}" for i in range(n))
+        + "）",
+    )
+    for n in range(1, _LISTED_SERVERS + 1)
+]
 _NO_DENSE_FIGURE = Message(
     "common.no_dense_figure",
     en="{gpu} has no dense {precision} figure in the catalog",
@@ -127,10 +133,12 @@ def find_server(catalog: Catalog, name: str, *, field: str = "server") -> Server
     try:
         return catalog.server(name)
     except UnknownItemError as exc:
-        message = _UNKNOWN_SERVER(
-            name=repr(name),
-            hint=did_you_mean(exc.suggestions),
-            known=", ".join(s.id for s in catalog.servers),
+        known = [s.id for s in catalog.servers]
+        if len(known) > _LISTED_SERVERS:  # the rest stay comma-joined in the last slot
+            known = [*known[: _LISTED_SERVERS - 1], ", ".join(known[_LISTED_SERVERS - 1 :])]
+        listed = {f"s{i}": server for i, server in enumerate(known)}
+        message = _UNKNOWN_SERVER[len(known) - 1](
+            name=repr(name), hint=did_you_mean(exc.suggestions), **listed
         )
         raise CalculatorInputError(field, message, exc.suggestions) from exc
 
