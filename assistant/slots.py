@@ -400,6 +400,19 @@ class Slots(BaseModel):
         """
         stated = self.stated()
         carried = earlier.model_dump()
+        gpu, price = self.gpu, self.cloud_price_per_gpu_hour
+        if (
+            len(earlier.card_hourly) >= 2
+            and "card_hourly" not in stated
+            and "gpu" in stated
+            and gpu in earlier.card_hourly
+            and "cloud_price_per_gpu_hour" in stated
+            and price is not None
+        ):
+            # "A100 降到 ¥9 呢" after "H100 ¥28/卡时 vs A100 ¥12/卡时": that card's price changes, the comparison stays
+            for key in ("gpu", "cloud_price_per_gpu_hour", "cloud_price_currency"):
+                stated.pop(key, None)
+            stated["card_hourly"] = {**earlier.card_hourly, gpu: price}
         carried["job_compared"] = None  # set by the router for the turn that weighs cards on a run
         carried["component"] = (
             None  # "just the optimizer state" asks this turn's question, not the next one's
@@ -530,7 +543,7 @@ _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
     rf"|(?:dataset|data\s*set|data|corpus|训练数据|数据集|数据)\s*(?:size\s*)?(?:\w+\s+)?"
-    rf"(?:翻倍到|增加到|扩到|变成|改成|到|is|of|goes to|grows to|doubles to|doubled to|to|=|:|为|是)\s*{NUMBER}\s*(t|b)(?![A-Za-z])"
+    rf"(?:翻倍到|增加到|扩到|变成|改成|到|is|of|goes to|grows to|doubles to|doubled to|to|=|:|为|是)\s*{NUMBER}\s*(t|b|万亿|亿)(?![A-Za-z])"
 )
 
 # --- GPUs -----------------------------------------------------------------------------------------
@@ -1231,7 +1244,7 @@ _UTIL = flags(
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use|util)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
     rf"|\butil\b\s*(?:is|of|at|=|:)?\s*(?:only|just|about|~)?\s*{DECIMAL}\s*%"
-    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:按|为|是|of|at|is)?\s*{DECIMAL}\s*%"
+    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:率)?\s*(?:(?:按|为|是|of|at|is|was|只有|仅有?|才|大概|约|降到|掉到|到|drops to|falls to)\s*)?(?:(?:only|just|about|around|~|约|大概)\s*)?{DECIMAL}\s*%"
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
     # "只用60%的时间", "60%的时间在跑", "用到60%"
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"

@@ -146,7 +146,7 @@ def catalog_for(settings: Settings) -> Catalog:
 
 def build_composer(settings: Settings) -> Composer:
     """The offline template composer, or an LLM composer when ``llm.model`` is set."""
-    template = TemplateComposer()
+    template = TemplateComposer(usd_to_cny=catalog_for(settings).defaults.usd_to_cny)
     if not settings.llm.model:
         return template
     from assistant.composer.llm import LLMComposer

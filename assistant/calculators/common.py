@@ -363,6 +363,11 @@ class View:
     rank_by: str | None = None  # what cards are judged by ("mainly for serving": memory bandwidth)
     component: str | None = None  # "just the optimizer state", "activation memory": that part of memory first
     ethernet_team: bool = False  # "our team only knows Ethernet", "预算紧": a fabric choice leans to RoCE
+    usd_to_cny: float | None = None  # the rate amounts were converted at: the user's, else the catalog's
+
+    def yuan_rate(self) -> float | None:
+        """The rate to show dollar results in yuan at, when the reader's amounts were in yuan."""
+        return self.usd_to_cny if self.currency == "CNY" else None
 
     def first(self, language: Language | None = None) -> str:
         """The currency to show first: the one asked for, else the reader's own (yuan for Chinese)."""

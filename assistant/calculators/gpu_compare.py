@@ -259,9 +259,12 @@ _JOB_EN = {
 _JOB_ZH = {None: "预训练", "full": "全参微调", "lora": "LoRA 微调", "qlora": "QLoRA 微调"}
 
 
-def job_lead(o: dict[str, Any], *, by_time: bool = False) -> tuple[str, str] | None:
+def job_lead(
+    o: dict[str, Any], *, by_time: bool = False, yuan_rate: float | None = None
+) -> tuple[str, str] | None:
     """The run on each card: its cost at each card's cloud price (its GPU-hours when a card has no price, or
-    with ``by_time``: "which one fine-tunes it faster?"), the better card first, and the days on the GPUs given."""
+    with ``by_time``: "which one fine-tunes it faster?"), the better card first, and the days on the GPUs given.
+    With ``yuan_rate`` (the prices were given in yuan: "¥28/卡时"), the costs are in yuan at that rate."""
     job = o["job"]
     rows = [r for r in o["rows"] if r.get("job_gpu_hours")]
     if len(rows) < 2:
@@ -288,30 +291,33 @@ def job_lead(o: dict[str, Any], *, by_time: bool = False) -> tuple[str, str] | N
     )
     mfu = pct(best["job_mfu"])
 
+    def cost(usd: float) -> str:
+        return f"¥{num(usd * yuan_rate)}" if yuan_rate else f"${num(usd)}"
+
     def hours(r: dict[str, Any]) -> str:
-        return f"{num(r['job_gpu_hours'])} GPU-hours at ${num(r['cloud_usd_per_gpu_hour'])}/h"
+        return f"{num(r['job_gpu_hours'])} GPU-hours at {cost(r['cloud_usd_per_gpu_hour'])}/h"
 
     def hours_zh(r: dict[str, Any]) -> str:
-        return f"{num(r['job_gpu_hours'])} 卡时 × 每卡时 ${num(r['cloud_usd_per_gpu_hour'])}"
+        return f"{num(r['job_gpu_hours'])} 卡时 × 每卡时 {cost(r['cloud_usd_per_gpu_hour'])}"
 
     times = worst[key] / best[key]
     if priced and times < NEAR_TIE:
         en = (
-            f"{what_en} costs about the same on {best['name']} (${num(best[key])}: {hours(best)}) and on "
-            f"{worst['name']} (${num(worst[key])}: {hours(worst)}), at {mfu} MFU"
+            f"{what_en} costs about the same on {best['name']} ({cost(best[key])}: {hours(best)}) and on "
+            f"{worst['name']} ({cost(worst[key])}: {hours(worst)}), at {mfu} MFU"
         )
         zh = (
-            f"{what_zh}在 {best['name']}（${num(best[key])}：{hours_zh(best)}）和 {worst['name']}"
-            f"（${num(worst[key])}：{hours_zh(worst)}）上花费相近（MFU {mfu}）"
+            f"{what_zh}在 {best['name']}（{cost(best[key])}：{hours_zh(best)}）和 {worst['name']}"
+            f"（{cost(worst[key])}：{hours_zh(worst)}）上花费相近（MFU {mfu}）"
         )
     elif priced:
         en = (
-            f"{what_en} is cheaper on **{best['name']}**: about **${num(best[key])}** ({hours(best)}) against "
-            f"${num(worst[key])} on {worst['name']} ({hours(worst)}), {num(times)}x less, at {mfu} MFU"
+            f"{what_en} is cheaper on **{best['name']}**: about **{cost(best[key])}** ({hours(best)}) against "
+            f"{cost(worst[key])} on {worst['name']} ({hours(worst)}), {num(times)}x less, at {mfu} MFU"
         )
         zh = (
-            f"{what_zh}用 **{best['name']}** 更省钱：约 **${num(best[key])}**（{hours_zh(best)}），"
-            f"{worst['name']} 要 ${num(worst[key])}（{hours_zh(worst)}），相差 {num(times)} 倍（MFU {mfu}）"
+            f"{what_zh}用 **{best['name']}** 更省钱：约 **{cost(best[key])}**（{hours_zh(best)}），"
+            f"{worst['name']} 要 {cost(worst[key])}（{hours_zh(worst)}），相差 {num(times)} 倍（MFU {mfu}）"
         )
     elif times < NEAR_TIE:
         en = (
@@ -364,7 +370,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
     if call.input.get("cloud_prices_usd") and (rented := _rented(o)):
         lead = rented  # the user's hourly prices answer: a PFLOP-hour on each card, of peak or of useful work
-    if o.get("job") and (run := job_lead(o, by_time=view.asked == "ratio")):
+    if o.get("job") and (run := job_lead(o, by_time=view.asked == "ratio", yuan_rate=view.yuan_rate())):
         lead = run  # "TPU v5p or H100 for this run?": what the run costs and how long it takes on each
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would

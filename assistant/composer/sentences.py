@@ -5,6 +5,7 @@ back to the rule tables that match its shape (assumptions.py, calculator_warning
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,4 +42,5 @@ def error_in(text: str, notes: Mapping[str, Note], language: Language) -> str:
         return error_in_language(text, language)
     field, shown = text.split(": ", 1)[0], note.in_language(language)
     # "两次运行的 GPU 数量（gpus_to）相同…" names its field already; "必须大于 0" needs it before
-    return shown if field in shown or field == "input" else f"{field}：{shown}"
+    named = re.search(rf"(?<![a-z0-9_]){re.escape(field)}(?![a-z0-9_])", shown)
+    return shown if named or field == "input" else f"{field}：{shown}"

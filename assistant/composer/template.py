@@ -32,6 +32,7 @@ from assistant.retriever import (
 from assistant.router import THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
+from knowledge.catalog import default_catalog
 from knowledge.text import Language, tokenize
 
 _L = {
@@ -432,7 +433,9 @@ def _cards_lead(
     return [f"Card by card, **{best[0]}** comes out best on memory ({listed})."]
 
 
-def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: Language) -> str | None:
+def _training_lead(
+    summaries: list[Summary], run: ToolRun, route: Route, lang: Language, view: View
+) -> str | None:
     """ "910B or H20 for full SFT of 70B?": a training job runs at the compute it has, so the cards compare by
     the dense BF16 of the count each needs for memory, not by which needs fewer cards."""
     compare = next((c for c in run.calls if c.name == "gpu_compare"), None)
@@ -443,7 +446,7 @@ def _training_lead(summaries: list[Summary], run: ToolRun, route: Route, lang: L
         and compare.output.get("job")
         # (a count or a fit asked: the counts lead, the run follows in the comparison)
         and route.asked not in {"which_gpu", "budget_cards", "per_card", "gpus", "servers", "memory", "fit"}
-        and (run_on := job_lead(compare.output, by_time=route.asked == "ratio"))
+        and (run_on := job_lead(compare.output, by_time=route.asked == "ratio", yuan_rate=view.yuan_rate()))
     ):
         # the run's hours and cost on each card lead; memory sets how many of each it takes (a card that
         # holds it on the count given has no count of its own; its fit is in its table)
@@ -1273,8 +1276,10 @@ def _citations(passages: list[Passage]) -> list[Citation]:
 class TemplateComposer:
     """Writes the answer from templates; deterministic and offline."""
 
-    def __init__(self, *, max_passages: int = 4) -> None:
+    def __init__(self, *, max_passages: int = 4, usd_to_cny: float | None = None) -> None:
+        """``usd_to_cny``: the rate the calculators convert at (the catalog's), to show their dollars in yuan."""
         self._max_passages = max_passages
+        self._usd_to_cny = usd_to_cny or default_catalog().defaults.usd_to_cny
 
     def compose(self, route: Route, passages: list[Passage], run: ToolRun) -> Draft:
         lang = route.language
@@ -1305,6 +1310,7 @@ class TemplateComposer:
             rank_by=route.slots.rank_by,
             component=route.slots.component,
             ethernet_team=route.slots.ethernet_team,
+            usd_to_cny=route.slots.usd_to_cny or self._usd_to_cny,
         )
         # the calculator that answers the quantity asked speaks first
         # ... unless the RAM the user has falls short of what the plan offloads: that decides "够不够" first
@@ -1373,7 +1379,7 @@ class TemplateComposer:
                 # "MI300X $15k a card, H200 $30k: which gives more per dollar?": the user's prices decide, first
                 heads.insert(0, heads.pop(names.index("gpu_compare")))
                 by_card = []
-            if training := _training_lead(summaries, run, route, lang):
+            if training := _training_lead(summaries, run, route, lang, view):
                 by_card = [training]  # a training job between cards: the compute each buys decides
                 if compared is not None and compared.output.get("job"):
                     heads = []  # the run on each card and the counts say it; the fit verdicts are in the tables

@@ -563,3 +563,63 @@ def test_a_budget_converted_leads_with_the_budget_in_that_currency(
     lead = first_sentence(converted)
     assert usd in lead
     assert lead.index(usd) < lead.index("¥1,500,000")
+
+
+def test_more_data_in_yi_without_the_word_token_retimes_the_run(assistant: Assistant) -> None:
+    """ "数据扩到 200 亿" after a 5B-token fine-tune: 200亿 = 20B tokens. 6 x 14e9 x 20e9 = 1.68e21 FLOPs on 8 H800
+    at 40% of 989 TFLOPS (3.165e15 FLOP/s) = 5.31e5 s = 6.14 days; 5B tokens took a quarter of it, 1.53 days."""
+    first, more = talk(
+        assistant, "14B 全参微调，数据 50 亿 token，8 卡 H800，MFU 40%，要几天", "数据扩到 200 亿呢"
+    )
+    assert first.tool_calls[0].input["tokens_b"] == 5
+    assert more.tool_calls[0].input["tokens_b"] == 20
+    assert output(more, "training_compute")["days"]["expected"] == pytest.approx(6.14, abs=0.02)
+    assert "6.14 天" in first_sentence(more)
+
+
+@pytest.mark.parametrize("follow_up", ["平均负载只有 70% 呢", "what if average load is only 70%"])
+def test_an_average_load_follow_up_is_the_utilisation(assistant: Assistant, follow_up: str) -> None:
+    """32 servers x 10.2 kW x PUE 1.25 = 408 kW at the meter; a year at 70% load is 408 x 8,760 x 0.7 =
+    2,502 MWh, at ¥0.65 about ¥1.63M (¥2.32M at full load)."""
+    full, average = talk(
+        assistant, "32 台 8 卡 H100，每台满载 10.2kW，PUE 1.25，电价 0.65 元/度，一年电费多少", follow_up
+    )
+    assert average.tool_calls[0].input["utilization"] == 0.7
+    ratio = (
+        output(average, "power_cost")["yearly_energy_cost"]["cny"]
+        / output(full, "power_cost")["yearly_energy_cost"]["cny"]
+    )
+    assert ratio == pytest.approx(0.7, rel=0.001)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "lead"),
+    [
+        (
+            "训 7B 全参，云上 8 卡 H100 ¥28/卡时 vs 8 卡 A100 ¥12/卡时，同样 100 亿 token 哪个便宜，MFU 都按 40%",
+            "A100 降到 ¥9 呢",
+            "花费相近",
+        ),
+        (
+            "7B full FT, cloud 8x H100 at $3.2/gpu-hr vs 8x A100 at $1.4/gpu-hr, same 10B tokens, which is cheaper",
+            "what if the a100 drops to $1.00",
+            "costs about the same",
+        ),
+    ],
+)
+def test_one_cards_new_price_reprices_the_comparison_in_the_users_currency(
+    assistant: Assistant, first: str, follow_up: str, lead: str
+) -> None:
+    """7B x 10B tokens = 4.2e20 FLOPs: 295 H100-hours and 935 A100-hours at 40% MFU (989 and 312 dense TFLOPS).
+    At ¥28 and ¥12: ¥8,260 against ¥11,220, the H100 cheaper; the A100 at ¥9 costs ¥8,415, about the same. In
+    dollars at $3.2 and $1.4: $943 against $1,309; at $1.00, $935."""
+    before, after = talk(assistant, first, follow_up)
+    assert after.tool_calls[-1].name == "gpu_compare", tools(after)
+    prices = after.tool_calls[-1].input["cloud_prices_usd"]
+    assert len(prices) == 2  # both cards are still compared
+    assert lead in first_sentence(after)
+    if first_sentence(before).startswith("7B 全参"):
+        # the prices were given in yuan: the costs are in yuan, not converted to dollars
+        assert "¥28" in first_sentence(before)
+        assert "¥9" in first_sentence(after)
+        assert "$" not in first_sentence(before)
