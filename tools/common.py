@@ -80,28 +80,19 @@ class CalculatorInputError(ValueError):
         self.suggestions = suggestions or []
 
 
-# the catalog offers at most three close names; one template per count keeps "a, b, c" as "a、b、c" in Chinese
-_DID_YOU_MEAN = (
-    Message("common.did_you_mean_1", en="; did you mean {a}?", zh="；你是不是指 {a}？"),
-    Message("common.did_you_mean_2", en="; did you mean {a}, {b}?", zh="；你是不是指 {a}、{b}？"),
-    Message("common.did_you_mean_3", en="; did you mean {a}, {b}, {c}?", zh="；你是不是指 {a}、{b}、{c}？"),
+_DID_YOU_MEAN = Message(
+    "common.did_you_mean", en="; did you mean {names:comma}?", zh="；你是不是指 {names:comma}？"
 )
 _UNKNOWN_ACCELERATOR = Message(
     "common.unknown_accelerator",
     en="unknown accelerator {name}{hint}",
     zh="目录中没有名为 {name} 的加速卡{hint}",
 )
-_LISTED_SERVERS = 24  # one template per number of catalog servers listed, so the list reads "a、b" in Chinese
-_UNKNOWN_SERVER = [
-    Message(
-        f"common.unknown_server_{n}",
-        en="unknown server {name}{hint} (catalog servers: " + ", ".join(f"{{s{i}}}" for i in range(n)) + ")",
-        zh="目录中没有名为 {name} 的参考服务器{hint}（目录中的服务器："
-        + "、".join(f"{{s{i}}}" for i in range(n))
-        + "）",
-    )
-    for n in range(1, _LISTED_SERVERS + 1)
-]
+_UNKNOWN_SERVER = Message(
+    "common.unknown_server",
+    en="unknown server {name}{hint} (catalog servers: {servers:comma})",
+    zh="目录中没有名为 {name} 的参考服务器{hint}（目录中的服务器：{servers:comma}）",
+)
 _NO_DENSE_FIGURE = Message(
     "common.no_dense_figure",
     en="{gpu} has no dense {precision} figure in the catalog",
@@ -111,11 +102,7 @@ _NO_DENSE_FIGURE = Message(
 
 def did_you_mean(suggestions: list[str]) -> str:
     """``; did you mean a, b?`` after an unknown name, or nothing when there is no close name."""
-    if not suggestions:
-        return ""
-    # more than three (not offered by the catalog today) stay in the last slot, comma-joined
-    shown = [*suggestions[:2], ", ".join(suggestions[2:])] if len(suggestions) > 3 else suggestions
-    return _DID_YOU_MEAN[len(shown) - 1](**dict(zip("abc", shown, strict=False)))
+    return _DID_YOU_MEAN(names=suggestions) if suggestions else ""
 
 
 def find_accelerator(catalog: Catalog, name: str, *, field: str = "gpu") -> Accelerator:
@@ -134,12 +121,7 @@ def find_server(catalog: Catalog, name: str, *, field: str = "server") -> Server
         return catalog.server(name)
     except UnknownItemError as exc:
         known = [s.id for s in catalog.servers]
-        if len(known) > _LISTED_SERVERS:  # the rest stay comma-joined in the last slot
-            known = [*known[: _LISTED_SERVERS - 1], ", ".join(known[_LISTED_SERVERS - 1 :])]
-        listed = {f"s{i}": server for i, server in enumerate(known)}
-        message = _UNKNOWN_SERVER[len(known) - 1](
-            name=repr(name), hint=did_you_mean(exc.suggestions), **listed
-        )
+        message = _UNKNOWN_SERVER(name=repr(name), hint=did_you_mean(exc.suggestions), servers=known)
         raise CalculatorInputError(field, message, exc.suggestions) from exc
 
 

@@ -21,30 +21,7 @@ from tools.common import (
     round_sig,
 )
 from tools.compute import ADAPTER_FLOPS_FACTOR, CHINCHILLA_TOKENS_PER_PARAM, KAPLAN, gpu_hours
-from tools.messages import Message, Said
-
-_MOST = 8  # GPUs compared at most: the longest list a sentence names
-
-
-def _counted(code: str, *, en: str, zh: str, spec: str = "") -> list[Message]:
-    """One message per list length, so ``a, b, c`` reads ``a、b、c`` in Chinese: ``{list}`` in the templates
-    becomes ``{x0}, {x1}, ...`` (``{x0:spec}、{x1:spec}、...``)."""
-    spec = f":{spec}" if spec else ""
-    return [
-        Message(
-            f"{code}_{n}",
-            en=en.replace("{list}", ", ".join(f"{{x{i}}}" for i in range(n))),
-            zh=zh.replace("{list}", "、".join(f"{{x{i}{spec}}}" for i in range(n))),
-        )
-        for n in range(1, _MOST + 1)
-    ]
-
-
-def _listing(messages: list[Message], items: list[str], **params: object) -> Said:
-    """The message for ``len(items)`` items, filled; items past the last slot stay comma-joined in it."""
-    shown = items if len(items) <= _MOST else [*items[: _MOST - 1], ", ".join(items[_MOST - 1 :])]
-    return messages[len(shown) - 1](**{f"x{i}": item for i, item in enumerate(shown)}, **params)
-
+from tools.messages import Message
 
 _LISTED_TWICE = Message(
     "gpu_compare.listed_twice",
@@ -71,21 +48,23 @@ _PRICE_SPREAD = Message(
     en="purchase prices {kinds} or {years}: $ per TFLOP and $ per GB are rough",
     zh="购买价格的{kinds}或{years}：每 TFLOP 价格和每 GB 价格只能作粗略参考",
 )
-_KINDS = _counted(
-    "gpu_compare.kinds", en="differ in kind ({list})", zh="类型不同（{list}）", spec="price_kind"
+_KINDS = Message(
+    "gpu_compare.kinds", en="differ in kind ({kinds:comma})", zh="类型不同（{kinds:price_kind+comma}）"
 )
-_YEARS = _counted(
-    "gpu_compare.years", en="are more than a year apart ({list})", zh="时间相差一年以上（{list}）"
+_YEARS = Message(
+    "gpu_compare.years",
+    en="are more than a year apart ({years:comma})",
+    zh="时间相差一年以上（{years:comma}）",
 )
-_NO_PURCHASE_PRICE = _counted(
+_NO_PURCHASE_PRICE = Message(
     "gpu_compare.no_purchase_price",
-    en="no purchase price for {list}: give prices_usd to include them",
-    zh="{list} 没有购买价格：请给出 prices_usd 以纳入比较",
+    en="no purchase price for {ids:comma}: give prices_usd to include them",
+    zh="{ids:comma} 没有购买价格：请给出 prices_usd 以纳入比较",
 )
-_NOT_RANKED = _counted(
+_NOT_RANKED = Message(
     "gpu_compare.not_ranked",
-    en="not ranked by {by} (no value): {list}",
-    zh="{list} 没有 {by} 的数值，未参与排名",
+    en="not ranked by {by} (no value): {ids:comma}",
+    zh="{ids:comma} 没有 {by} 的数值，未参与排名",
 )
 _PAPER_PEAKS = Message(
     "gpu_compare.paper_peaks",
@@ -580,19 +559,19 @@ def _warnings(rows: list[GpuRow], inp: GpuCompareInput, unranked: list[str]) -> 
     if len(kinds) > 1 or (dates and (max(dates) - min(dates)).days > 365):
         warnings.append(
             _PRICE_SPREAD(
-                kinds=_listing(_KINDS, sorted(kinds)),
-                years=_listing(_YEARS, sorted({str(d.year) for d in dates})),
+                kinds=_KINDS(kinds=sorted(kinds)),
+                years=_YEARS(years=sorted({str(d.year) for d in dates})),
             )
         )
     missing = [r.id for r in rows if not r.purchase_price]
     if missing:
-        warnings.append(_listing(_NO_PURCHASE_PRICE, missing))
+        warnings.append(_NO_PURCHASE_PRICE(ids=missing))
     if len({r.vendor for r in rows}) > 1:
         warnings.append(_PAPER_PEAKS())
     if any(r.segment == "consumer" for r in rows):
         warnings.append(_GEFORCE())
     if unranked:
-        warnings.append(_listing(_NOT_RANKED, unranked, by=inp.rank_by))
+        warnings.append(_NOT_RANKED(ids=unranked, by=inp.rank_by))
     return warnings
 
 

@@ -142,14 +142,10 @@ _RATIO_HIGH = Message(
 )
 _SERVERS_SHIP = Message(
     "host_ram.servers_ship",
-    en="catalog servers ship {servers} host RAM per GPU memory",
-    zh="目录中各服务器的主机内存与显存之比：{servers}",
+    en="catalog servers ship {servers:comma} host RAM per GPU memory",
+    zh="目录中各服务器的主机内存与显存之比：{servers:comma}",
 )
-# the list of servers, written as ", "-separated links of a chain (not "a, b and c")
-_SERVER_RATIO = Message("host_ram.server_ratio", en="{name} {ratio}x{more}", zh="{name} {ratio} 倍{more}")
-_NEXT_SERVER_RATIO = Message(
-    "host_ram.next_server_ratio", en=", {name} {ratio}x{more}", zh="、{name} {ratio} 倍{more}"
-)
+_SERVER_RATIO = Message("host_ram.server_ratio", en="{name} {ratio}x", zh="{name} {ratio} 倍")
 _CORES = Message(
     "host_ram.cores",
     en="CPU: {gpus} GPUs x ({workers} loader workers + the training process + NCCL/OS) = {cores} physical cores "
@@ -456,10 +452,8 @@ def host_ram(inp: HostRamInput, catalog: Catalog) -> HostRamOutput:
                 ratio=f"{inp.ram_to_gpu_memory_ratio:g}", low=f"{min(ratios):g}", high=f"{max(ratios):g}"
             )
         )
-    listed: Said | str = ""
     ordered = sorted(references, key=lambda r: -r.ratio)
-    for i, r in reversed(list(enumerate(ordered))):
-        listed = (_NEXT_SERVER_RATIO if i else _SERVER_RATIO)(name=r.name, ratio=f"{r.ratio:g}", more=listed)
+    listed = [_SERVER_RATIO(name=r.name, ratio=f"{r.ratio:g}") for r in ordered]
     assumptions.append(_SERVERS_SHIP(servers=listed))
 
     cores = n * (inp.loader_workers_per_gpu + 2)

@@ -12,7 +12,9 @@ that language's template: the numbers are formatted once, by the calculator, and
 
 Placeholders follow `str.format`, with three additions in the format spec:
 
-- a list joins as ``a, b and c`` (``{items:or}``: ``a, b or c``); in Chinese as ``a、b、c`` (``a、b 或 c``);
+- a list joins as ``a, b and c`` (``{items:or}``: ``a, b or c``; ``{items:comma}``: ``a, b``;
+  ``{items:semicolon}``: ``a; b``); in Chinese as
+  ``a、b、c`` (``a、b或c``);
 - a `Said` inside the parameters renders in the same language (a sentence built from sentences);
 - in a non-English template, a spec that names a glossary (``{how:given}``) looks the value up in it:
   enumerated words such as ``given``/``assumed`` or ``on-demand`` read in the reader's language.
@@ -62,7 +64,7 @@ GLOSSARIES: dict[str, dict[str, str]] = {
         "fp8-mixed": "FP8 混合精度",
     },
 }
-_JOINS = {"and", "or"}
+_JOINS = {"and", "or", "comma", "semicolon"}
 
 
 def glossary(name: str, words: Mapping[str, str]) -> str:
@@ -186,9 +188,13 @@ class _Formatter(string.Formatter):
 
     def _joined(self, items: Sequence[str], join: str) -> str:
         if self.language == "en":
-            if len(items) <= 1:
-                return "".join(items)
+            if join == "semicolon":
+                return "; ".join(items)
+            if len(items) <= 1 or join == "comma":
+                return ", ".join(items)
             return f"{', '.join(items[:-1])} {join} {items[-1]}"
+        if join == "semicolon":
+            return "；".join(items)
         if join == "or" and len(items) > 1:
             return f"{'、'.join(items[:-1])}或{items[-1]}"
         return "、".join(items)

@@ -51,42 +51,20 @@ _LINK_KINDS = glossary(
     "link_kinds",
     {
         "scale-out": "节点间（scale-out）",
-        "scale-up or host": "节点内（scale-up）或主机接口",
+        "scale-up": "节点内（scale-up）",
         "host": "主机接口",
     },
 )
-# catalog ids listed with ", " (not "a, b and c"): one message per count, the ids in slots id0, id1, ...
-_MAX_IDS = 16
-
-
-def _slots(count: int, sep: str) -> str:
-    return sep.join(f"{{id{i}}}" for i in range(count))
-
-
-_UNKNOWN_LINK = {
-    count: Message(
-        f"network.unknown_link_{count}",
-        en=f"unknown {{kinds}} link {{name}}; did you mean {_slots(count, ', ')}?",
-        zh=f"目录中没有名为 {{name}} 的{{kinds:{_LINK_KINDS}}}链路"
-        + (f"；你是不是指 {_slots(count, '、')}？" if count else ""),
-    )
-    for count in range(_MAX_IDS + 1)
-}
-_GIVE_INTER_LINK = {
-    count: Message(
-        f"network.give_inter_node_link_{count}",
-        en=f"give inter_node_link ({_slots(count, ', ')}) or inter_node_gbit_s_per_gpu",
-        zh=f"请给出 inter_node_link（{_slots(count, '、')}）或 inter_node_gbit_s_per_gpu",
-    )
-    for count in range(_MAX_IDS + 1)
-}
-
-
-def _ids(family: dict[int, Message], ids: list[str], **params: str) -> Said:
-    """``family``'s sentence with ``ids`` in its slots; beyond the last slot they share it, comma-joined."""
-    if len(ids) > _MAX_IDS:
-        ids = [*ids[: _MAX_IDS - 1], ", ".join(ids[_MAX_IDS - 1 :])]
-    return family[len(ids)](**params, **{f"id{i}": x for i, x in enumerate(ids)})
+_UNKNOWN_LINK = Message(
+    "network.unknown_link",
+    en="unknown {kinds:or} link {name}; did you mean {ids:comma}?",
+    zh=f"目录中没有名为 {{name}} 的{{kinds:{_LINK_KINDS}+or}}链路；你是不是指 {{ids:comma}}？",
+)
+_GIVE_INTER_LINK = Message(
+    "network.give_inter_node_link",
+    en="give inter_node_link ({ids:comma}) or inter_node_gbit_s_per_gpu",
+    zh="请给出 inter_node_link（{ids:comma}）或 inter_node_gbit_s_per_gpu",
+)
 
 
 _NO_HOST_LINK = Message(
@@ -363,7 +341,7 @@ def find_link(catalog: Catalog, name: str, *, field: str, kinds: Collection[str]
     close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.4)]
     suggestions = list(dict.fromkeys([h.id for h in partial] + close))[:4] or [link.id for link in links]
     raise CalculatorInputError(
-        field, _ids(_UNKNOWN_LINK, suggestions, kinds=" or ".join(kinds), name=repr(name)), suggestions
+        field, _UNKNOWN_LINK(kinds=kinds, name=repr(name), ids=suggestions), suggestions
     )
 
 
@@ -504,7 +482,7 @@ def network(inp: NetworkInput, catalog: Catalog) -> NetworkOutput:
         inter, inter_note = _inter_node(inp, catalog)
         if inter is None and inp.target_comm_share is None:
             options = [c.id for c in catalog.interconnects if c.kind == "scale-out"]
-            raise CalculatorInputError("inter_node_link", _ids(_GIVE_INTER_LINK, options))
+            raise CalculatorInputError("inter_node_link", _GIVE_INTER_LINK(ids=options))
         if inter is not None:
             assumptions.append(inter_note)
     assumptions.append(_EFFICIENCY(efficiency=f"{eta:.0%}"))

@@ -16,9 +16,8 @@ from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, Vie
 from assistant.calculators.gpu_compare import job_lead
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
-from assistant.composer.calculator_errors import for_reader
 from assistant.composer.change import change_lead
-from assistant.composer.sentences import assumption_in, error_in, warning_in
+from assistant.composer.sentences import for_reader, sentence_in
 from assistant.models import Calculation, CalculationRow, Citation, ToolCall
 from assistant.retriever import (
     DEFINES,
@@ -198,7 +197,7 @@ def _calculator_assumptions(run: ToolRun, language: Language, *, settled: bool =
         return []
     chosen = [a for a in run.calls[0].output.get("assumptions", []) if not (settled and _LAYOUT.match(a))][:4]
     output = run.calls[0].output
-    shown = [assumption_in(a, output, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
+    shown = [sentence_in(a, output, language) for a in chosen if not re.fullmatch(r"[\d.,]+B tokens", a)]
     return [a for a in shown if a]
 
 
@@ -1428,7 +1427,7 @@ class TemplateComposer:
             # on the part refused
             parts.append(_t("declined", lang))
         if run.errors:
-            errors = [for_reader(e, lang, error_in(e, run.error_messages, lang)) for e in run.errors]
+            errors = [for_reader(e, run.error_messages, lang) for e in run.errors]
             listed = "；".join(errors) if lang == "zh" else " " + "; ".join(errors)
             parts.append(_t("could_not", lang) + listed)
         # a figure looked up beside a yes/no question ("B200 TDP多少，风冷能上吗", "can we air cool 4 DGX B200?"):
@@ -1506,7 +1505,7 @@ class TemplateComposer:
         if run.ask:
             next_lines.append(run.ask.text(lang))
         # a warning with no rendering in the answer's language is left out, as the assumptions are
-        next_lines += [shown for w, output in warnings if (shown := warning_in(w, output, lang))][:2]
+        next_lines += [shown for w, output in warnings if (shown := sentence_in(w, output, lang))][:2]
         if next_lines:
             parts.append(f"**{_t('next', lang)}**\n\n" + "\n".join(f"- {line}" for line in next_lines))
         first = CALCULATORS.get(run.calls[0].name) if run.calls else None

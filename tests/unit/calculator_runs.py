@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -570,16 +570,10 @@ def collected() -> Collected:
 # --- checks ------------------------------------------------------------------------------------------
 
 
-def in_chinese(text: str, by_rules: Callable[[str, Any], str | None]) -> str | None:
-    """``text`` as a Chinese answer shows it: by its message code when a calculator wrote it as a message,
-    else by the rule tables (``by_rules``) that still render the sentences written as plain English."""
+def in_chinese(text: str) -> str | None:
+    """``text`` as a Chinese answer shows it: by its message code; None when the calculator wrote plain English."""
     note = collected().notes.get(text)
-    return note.in_language("zh") if note else by_rules(text, "zh")
-
-
-def by_rules_only(texts: Iterable[str]) -> list[str]:
-    """The sentences among ``texts`` that no calculator writes as a message: only these need a rule."""
-    return [text for text in texts if text not in collected().notes]
+    return note.in_language("zh") if note else None
 
 
 def catalog_names() -> list[str]:

@@ -23,11 +23,6 @@ _PRICE = Message(
     en="{provider} {instance} {pricing} ${usd}/GPU-hour ({region}, as of {as_of})",
     zh="{provider} {instance} {pricing:pricing} ${usd}/GPU 小时（{region}，截至 {as_of}）",
 )
-_PRICE_AFTER = Message(
-    "cloud.price_after",
-    en="{before}; {provider} {instance} {pricing} ${usd}/GPU-hour ({region}, as of {as_of})",
-    zh="{before}；{provider} {instance} {pricing:pricing} ${usd}/GPU 小时（{region}，截至 {as_of}）",
-)
 _STORAGE_TOGETHER = Message(
     "cloud.storage_together",
     en="give storage_tb and storage_price_per_gb_month together",
@@ -63,8 +58,8 @@ _DISCOUNT = Message(
 )
 _SUPERSEDED = Message(
     "cloud.superseded",
-    en="superseded prices are listed for comparison with older studies but not counted: {prices}",
-    zh="已被取代的价格只列出供与较早的研究对比，不计入：{prices}",
+    en="superseded prices are listed for comparison with older studies but not counted: {prices:semicolon}",
+    zh="已被取代的价格只列出供与较早的研究对比，不计入：{prices:semicolon}",
 )
 _UNDER_HALF = Message(
     "cloud.cheapest_under_half_median",
@@ -180,12 +175,9 @@ def _describe_price(row: CloudPriceRow) -> Said:
     return _PRICE(**_price_fields(row))
 
 
-def _listed(rows: list[CloudPriceRow]) -> Said:
-    """Prices one after another, separated by semicolons."""
-    listed = _describe_price(rows[0])
-    for row in rows[1:]:
-        listed = _PRICE_AFTER(before=listed, **_price_fields(row))
-    return listed
+def _listed(rows: list[CloudPriceRow]) -> list[Said]:
+    """Prices one after another (a template joins them with ``{prices:semicolon}``)."""
+    return [_describe_price(row) for row in rows]
 
 
 class CloudCostInput(ToolInput, MoneyFields):
