@@ -472,6 +472,27 @@ TARGETED: list[Payload] = [
     ("storage", {"params_b": 7, "dataset_tokens_b": 100, "checkpoint_write_seconds": 600,
                  "checkpoint_interval_hours": 1}),
     ("storage", {"model": "llama-3-70b", "dataset_tokens_b": 100, "local_nvme_tb_per_node": 0.1}),
+    # power measured at the wall, with and without the PUE that splits it into IT load and cooling
+    ("power_cost", {"gpu": "h100-sxm", "gpus": 8, "wall_power_kw": 15}),
+    ("power_cost", {"gpu": "h100-sxm", "gpus": 8, "wall_power_kw": 15, "pue": 1.4}),
+    # a checkpoint sharded over servers; checkpoints kept for a time window rather than a count
+    ("data_volume", {"checkpoint_tb": 1.2, "nodes": 16, "write_seconds": 120}),
+    ("data_volume", {"checkpoint_tb": 1.2, "checkpoint_interval_hours": 2, "checkpoint_window_hours": 24}),
+    # GPU comparison with a training job: a MoE model at Chinchilla tokens, a dense one per billion tokens;
+    # a cloud price of your own, with on-demand catalog prices only or any kind
+    ("gpu_compare", {"gpus": ["h100-sxm", "mi300x"], "job": {"model": "mixtral-8x7b"}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "h200"], "job": {"params_b": 7, "per_billion_tokens": True}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "h200"], "cloud_prices_usd": {"h100-sxm": 2.5}}),
+    ("gpu_compare", {"gpus": ["h100-sxm", "h200"], "cloud_prices_usd": {"h100-sxm": 2.5}, "on_demand_cloud_only": True}),
+    # host RAM of 1.5-2 TiB: 32 x 64 GB or 16 x 128 GB DIMMs
+    ("host_ram", {"total_gpu_memory_gb": 900}),
+    # network: the step's compute from its batch tokens at the GPU's peak
+    ("network", {"params_b": 7, "gpu": "h100-sxm", "gpus_per_node": 8, "batch_tokens": 4e6}),
+    # rack: a desk-side box of consumer cards
+    ("rack_fit", {"rack_kw": 10, "gpu": "rtx-4090", "gpus_per_server": 4}),
+    # serving: no request rate, a short context that the scheduler's batch cap limits, not memory
+    ("serving_estimate", {"model": "llama-3-8b", "gpu": "h200", "prompt_tokens": 200, "output_tokens": 100,
+                          "tokens_per_second_per_user": 5}),
 ]  # fmt: skip
 
 
@@ -485,12 +506,28 @@ def _without_shared_storage(catalog: Catalog) -> Catalog:
     return catalog.model_copy(update={"storage": [t for t in catalog.storage if t.kind != "parallel-fs"]})
 
 
+def _without_8_gpu_servers(catalog: Catalog) -> Catalog:
+    return catalog.model_copy(update={"servers": [s for s in catalog.servers if s.accelerator_count != 8]})
+
+
+def _without_line_rates(catalog: Catalog) -> Catalog:
+    """Scale-out links known only by their bandwidth in GB/s (the catalog allows a link without a line rate)."""
+    links = [
+        c.model_copy(update={"line_rate_gbit_s": None}) if c.kind == "scale-out" else c
+        for c in catalog.interconnects
+    ]
+    return catalog.model_copy(update={"interconnects": links})
+
+
 # branches that only a catalog lacking a kind of entry reaches
 ON_OTHER_CATALOGS: list[tuple[str, Callable[[Catalog], Catalog], Payload]] = [
     ("no scale-out links", _without_scale_out,
      ("network", {"params_b": 70, "gpu": "h100-sxm", "nodes": 8, "step_time_s": 4, "target_comm_share": 0.2})),
     ("no shared storage", _without_shared_storage,
      ("storage", {"model": "llama-3-70b", "dataset_tokens_b": 1000, "nodes": 2})),
+    ("no 8-GPU servers", _without_8_gpu_servers, ("host_ram", {"gpu": "h100-sxm"})),
+    ("no line rates", _without_line_rates,
+     ("network", {"params_b": 13, "gpu": "h100-sxm", "nodes": 2, "inter_node_link": "roce-400"})),
 ]  # fmt: skip
 
 
