@@ -155,7 +155,8 @@ _CORES = Message(
 )
 _CORES_PLAIN = Message(
     "host_ram.cores_without_reference",
-    en="CPU: {gpus} GPUs x ({workers} loader workers + 2) = {cores} physical cores at least",
+    en="CPU: {gpus} GPUs x ({workers} loader workers + the training process + NCCL/OS) = {cores} physical cores "
+    "at least",
     zh="CPU：{gpus} 张卡 ×（{workers} 个数据加载进程 + 训练进程 + NCCL/系统）= 至少 {cores} 个物理核",
 )
 _PLAN_CORES = Message(
