@@ -754,6 +754,8 @@ _POWER_INCLUDED = flags(
 # a price said to be one card's: "$15k a card", "1.5w刀一张", "each GPU"
 _PER_CARD_PRICE = flags(
     r"\b(?:a|per|each|one)\s+(?:card|gpu|accelerator)\b|\bper[- ]card\b|一张|每张|单卡|每卡(?!时)|张卡(?:价|报价)"
+    # "gaudi 3 at $15k/card", "¥9.5万/张", "$30k apiece" (not "/gpu-hr" or "/卡时": those are hourly)
+    r"|/\s*(?:card|gpu|卡|张)(?![\w-])(?!\s*(?:hr|hours?|h)\b)|\bapiece\b"
 )
 # "$310k per server, we need 4", "要买4台": how many of the machines just priced
 _SERVERS_NEEDED = flags(
@@ -1862,7 +1864,9 @@ _RANK_BY = [
             # "nvlink bandwidth", "卡间互联带宽": the link's, before bandwidth alone is read as memory's
             (flags(r"(?:nvlink|interconnect|互联|scale[- ]up|gpu[- ]to[- ]gpu)\s*(?:的)?\s*(?:bandwidth|带宽|\bbw\b)"), "scale_up_bandwidth_gb_s"),
             (flags(r"bandwidth|带宽|decode|tokens?/s|吞吐"), "memory_bandwidth_gb_s"),
-            (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"), "usd_per_tflop"),
+            (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"
+                   # "按 bf16 算力/价格比", "算力价格比", "每万元算力": compute per unit of money
+                   r"|算力\s*(?:/|与|和|跟)?\s*(?:价格|价钱|成本|售价)\s*比|每(?:万)?元(?:的)?算力|tflops?\s*/\s*(?:price|cost|\$)"), "usd_per_tflop"),
             (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
             (flags(r"\bfp8\b"), "fp8_tflops"),
             (flags(r"nvlink|interconnect|互联|scale[- ]up"), "scale_up_bandwidth_gb_s"),

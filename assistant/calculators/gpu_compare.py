@@ -120,15 +120,21 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="gpu_compare", payload=payload, assumed=assumptions)
 
 
-def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
-    """At the user's own prices: every card's $ per GB and $ per dense BF16 PFLOP/s, cheapest first."""
+# what the user judges cards by when they ask for value for money
+PRICE_PERFORMANCE = frozenset({"usd_per_tflop", "usd_per_gb"})
+
+
+def _quoted(o: dict[str, Any], i: dict[str, Any], yuan_rate: float | None = None) -> tuple[str, str] | None:
+    """At the user's own prices: every card's $ per GB and $ per dense BF16 PFLOP/s, cheapest first; in yuan
+    at ``yuan_rate`` when the quotes were in yuan ("910B 报价 12 万一张")."""
+    sign, rate = ("¥", yuan_rate) if yuan_rate else ("$", 1.0)
     rows = [r for r in o["rows"] if r.get("purchase_price") and r["purchase_price"].get("as_of") is None]
     if len(rows) < 2:
         return None
 
     def ranked(key: str, scale: float, unit: str) -> str:
         ordered = sorted((r for r in rows if r.get(key)), key=lambda r: r[key])
-        return ", ".join(f"{r['name']} ${num(r[key] * scale)}{unit}" for r in ordered)
+        return ", ".join(f"{r['name']} {sign}{num(r[key] * scale * rate)}{unit}" for r in ordered)
 
     per_gb = ranked("usd_per_gb", 1, "/GB")
     per_pf = ranked("usd_per_bf16_tflop", 1000, "/PFLOPS")
@@ -142,10 +148,10 @@ def _quoted(o: dict[str, Any], i: dict[str, Any]) -> tuple[str, str] | None:
         lead = costs[1] / costs[0]
         by_en = f" ({num(lead)}x the compute per dollar)"
         by_zh = f"（每元算力是后者的 {num(lead)} 倍）"
-    gb_en = f"by $ per GB of memory, **{first_gb}** is cheapest: {per_gb}"
-    pf_en = f"by $ per dense BF16 PFLOP/s, **{first_pf}**{by_en}: {per_pf}"
-    gb_zh = f"按每 GB 显存价格，**{first_gb}** 最便宜：{per_gb}"
-    pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜{by_zh}：{per_pf}"
+    gb_en = f"by {sign} per GB of memory, **{first_gb}** is cheapest: {per_gb}"
+    pf_en = f"by {sign} per dense BF16 PFLOP/s, **{first_pf}**{by_en}: {per_pf}"
+    gb_zh = f"按每 GB 显存价格，**{first_gb}** 最便宜：{per_gb.replace(', ', '，')}"
+    pf_zh = f"按每 PFLOPS（BF16 稠密）价格，**{first_pf}** 最便宜{by_zh}：{per_pf.replace(', ', '，')}"
     en = f"At your quotes, {gb_en}; {pf_en}." if memory_first else f"At your quotes, {pf_en}; {gb_en}."
     zh = f"按你的报价，{gb_zh}；{pf_zh}。" if memory_first else f"按你的报价，{pf_zh}；{gb_zh}。"
     if o.get("rank_by") == "usd_per_gb_s" and all(r.get("usd_per_gb_s") for r in rows):
@@ -366,11 +372,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"功耗 {vs('tdp_w')} W，卡间互联 {vs('scale_up_bandwidth_gb_s')} GB/s"
         )
     lead = _lead(o, against=(call.input.get("gpus") or [None])[0] if view.asked == "ratio" else None)
-    if call.input.get("prices_usd") and (quoted := _quoted(o, call.input)):
+    quoted = call.input.get("prices_usd") and _quoted(o, call.input, view.yuan_rate())
+    if quoted:
         lead = quoted  # the user's quotes answer: every card at its price, per GB and per PFLOP/s
     if call.input.get("cloud_prices_usd") and (rented := _rented(o)):
         lead = rented  # the user's hourly prices answer: a PFLOP-hour on each card, of peak or of useful work
-    if o.get("job") and (run := job_lead(o, by_time=view.asked == "ratio", yuan_rate=view.yuan_rate())):
+    # "按 bf16 算力/价格比哪个划算？910B 12 万一张": compute per money was asked, so the quotes lead, not the run
+    by_money = bool(quoted) and view.rank_by in PRICE_PERFORMANCE
+    if (
+        o.get("job")
+        and not by_money
+        and (run := job_lead(o, by_time=view.asked == "ratio", yuan_rate=view.yuan_rate()))
+    ):
         lead = run  # "TPU v5p or H100 for this run?": what the run costs and how long it takes on each
     if lead:
         en, zh = lead  # who leads and by how much says what "ranks first" would

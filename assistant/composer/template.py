@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, View, money, num, pct
-from assistant.calculators.gpu_compare import job_lead
+from assistant.calculators.gpu_compare import PRICE_PERFORMANCE, job_lead
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.change import change_lead
@@ -445,6 +445,8 @@ def _training_lead(
         and compare.output.get("job")
         # (a count or a fit asked: the counts lead, the run follows in the comparison)
         and route.asked not in {"which_gpu", "budget_cards", "per_card", "gpus", "servers", "memory", "fit"}
+        # "按算力/价格比哪个划算" with the cards' quotes: the money per compute answers, not the run
+        and not (compare.input.get("prices_usd") and route.slots.rank_by in PRICE_PERFORMANCE)
         and (run_on := job_lead(compare.output, by_time=route.asked == "ratio", yuan_rate=view.yuan_rate()))
     ):
         # the run's hours and cost on each card lead; memory sets how many of each it takes (a card that

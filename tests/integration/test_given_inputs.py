@@ -1979,3 +1979,29 @@ def test_racks_asked_after_what_one_rack_holds_are_counted(assistant: Assistant)
     assert tools(answer)[0] == "rack_fit", answer.answer[:200]
     assert "**20 个** 12 kW 机柜" in first_sentence(answer), answer.answer[:200]
     assert "204 kW" in first_sentence(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "gaudi 3 at $15k/card vs h100 at $30k/card. judged purely on dense bf16 tflops per dollar which wins",
+            "At your quotes, by $ per dense BF16 PFLOP/s, **Intel Gaudi 3** (3.71x the compute per dollar)",
+        ),
+        (
+            "910B 和 H20 训 qwen 14B 全参，按 bf16 算力/价格比哪个划算？910B 报价 12 万一张，H20 9.5 万",
+            "按你的报价，按每 PFLOPS（BF16 稠密）价格，**Huawei Ascend 910B2 (64GB)** 最便宜（每元算力是后者的 2.01 倍）",
+        ),
+    ],
+)
+def test_cards_priced_each_are_judged_by_compute_per_money_at_those_prices(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """Gaudi 3: $15,000 / 1,835 dense BF16 TFLOPS = $8,174 per PFLOP/s; H100 SXM: $30,000 / 989 = $30,334, so
+    Gaudi 3 gives 3.71x the compute per dollar (Intel Gaudi 3 white paper; NVIDIA H100 datasheet). 910B2:
+    ¥120,000 / 376 = ¥319,149 per PFLOP/s; H20: ¥95,000 / 148 = ¥641,892, 2.01x (a training job beside the
+    question does not take the lead from the price/performance asked)."""
+    (answer,) = talk(assistant, message)
+    compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert len(compare.input["prices_usd"]) == 2
+    assert answer.answer.startswith(lead), answer.answer[:300]
