@@ -851,7 +851,12 @@ _READ_RATE = words(
     r"\b(?:can|could|is it|will|would|ok|okay|fine|enough)\b[^?.]{0,40}\bdata\b[^?.]{0,24}"
     r"\b(?:on|from) (?:an? |the |our )?(?:hdd|spinning[- ]disks?|hard disks?|nas|nfs)\b",
 )
-_UPGRADE = words(r"\bupgrad\w*", r"\bworth (?:replacing|moving on)", r"升级|换代|换新|淘汰")
+_UPGRADE = words(
+    # "upgrade the driver", "升级驱动/CUDA": software, not the cards
+    r"\bupgrad\w*\b(?!\s+(?:the\s+|our\s+|my\s+)?(?:driver|cuda|rocm|nccl|pytorch|torch|kernel|os|firmware|software))",
+    r"\bworth (?:replacing|moving on)",
+    r"升级(?!\s*(?:驱动|cuda|rocm|nccl|pytorch|torch|内核|系统|固件|软件))|换代|换新|淘汰",
+)
 
 
 class Router:

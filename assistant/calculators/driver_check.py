@@ -32,6 +32,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     en: list[str] = []
     zh: list[str] = []
     asked_cuda, gpu_cuda = i.get("cuda"), o.get("gpu_cuda")
+    card_en = card_zh = ""  # the card's own minimum: it leads, unless a CUDA version was asked
     cuda_too_old = bool(asked_cuda and gpu_cuda and version(str(asked_cuda)) < version(str(gpu_cuda)))
     if cuda_too_old:
         # "moving from A100 to B200, containers on CUDA 12.1": the toolkit itself cannot build for the new card
@@ -55,14 +56,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"{o['gpu_driver']} 及以上。"
             )
         else:
-            en.append(
+            card_en = (
                 f"The {o['gpu']} needs CUDA {o['gpu_cuda']} or newer and driver {o['gpu_driver']} or newer"
                 + (f"; driver {driver} meets that." if driver else ".")
             )
-            zh.append(
-                f"{o['gpu']} 需要 CUDA {o['gpu_cuda']} 及以上、驱动 {o['gpu_driver']} 及以上"
-                + (f"；驱动 {driver} 满足。" if driver else "。")
+            card_zh = f"{o['gpu']} 需要 CUDA {o['gpu_cuda']} 及以上、驱动 {o['gpu_driver']} 及以上" + (
+                f"；驱动 {driver} 满足。" if driver else "。"
             )
+    if card_en and not asked_cuda:
+        en.append(card_en)
+        zh.append(card_zh)
     support = o.get("support")
     # the GPU's own requirement already says what a driver too old for it lacks
     too_old_for_gpu = o.get("gpu_supported") is False and cuda == o.get("gpu_cuda")
@@ -127,6 +130,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 value=f"CUDA {o['gpu_cuda']}, {o['gpu_driver']}",
             )
         )
+    if card_en and asked_cuda:
+        # "driver 470 on A100s, want CUDA 12.4": the CUDA asked decides; the card's own minimum follows
+        en.append(card_en)
+        zh.append(card_zh)
     return Summary(headline_en=" ".join(en), headline_zh="".join(zh), inputs=[], results=rows)
 
 

@@ -156,6 +156,15 @@ CLARIFY = {
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
+# a judgement asked about cards ("why not", "what's the catch", mixing generations), not their figures
+_JUDGEMENT = re.compile(
+    r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
+    r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
+    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群",
+    re.IGNORECASE,
+)
+
+
 def _currency(route: Route) -> str | None:
     """The currency to show first: the one asked for, else the one every amount this message gave is in."""
     if route.slots.target_currency:
@@ -1439,6 +1448,14 @@ class TemplateComposer:
             "power_cost",
             "fabric",
         }
+        # "why shouldn't we just buy 32 4090s instead", "what's the catch vs H100", "add H100 nodes to the same
+        # cluster?": the guidance answers; the cards' figures are the evidence after it
+        advice = (
+            route.intent == Intent.BOTH
+            and {c.name for c in run.calls} == {"gpu_compare"}
+            and bool(_JUDGEMENT.search(route.query))
+        )
+        judged = judged or advice
         # "how much host RAM, and will it be painfully slow?": the figures answer the first question, the guidance
         # the second, in a paragraph of its own
         aside = bool(route.aside and run.calls and not judged and verdict is None)
@@ -1459,6 +1476,8 @@ class TemplateComposer:
         if lead is not None and decided:
             # "16台H20，预算紧，RoCE还是IB？": the verdict for a team like theirs and both counts lead; the guidance follows
             parts.append(f"{lead.snippet} {cite(lead)}")
+        elif lead is not None and advice:
+            parts.insert(0, f"{_answer_first(lead)} {cite(lead)}")
         elif lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(
                 0, f"{lead.snippet} {cite(lead)}"

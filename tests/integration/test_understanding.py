@@ -5888,3 +5888,38 @@ def test_ib_or_roce_for_an_ethernet_team_is_a_verdict_with_both_switch_counts(
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["fabric"], answer.answer[:200]
     assert re.search(says, answer.answer, re.DOTALL), answer.answer[:400]
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("why shouldnt we just buy 32 rtx 4090s instead of 4 h100s, way cheaper", ("24 GB",)),
+        ("为什么不直接买 4090 代替 A100，便宜一半", ("24 GB", "NVLink")),
+        ("anyone training on mi300x? whats the catch vs h100, we use pytorch + deepspeed", ("ROCm",)),
+    ],
+)
+def test_a_judgement_about_cards_is_answered_by_the_guidance_before_their_figures(
+    assistant: Assistant, message: str, words: tuple[str, ...]
+) -> None:
+    """ "Why not X instead of Y", "what's the catch": the reasons lead; the side-by-side figures follow."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" in tools(answer)
+    lead = answer.answer.split("\n\n")[0]
+    assert all(word in lead for word in words), lead
+    assert "[1]" in lead
+    assert "dense BF16 TFLOPS" in answer.answer or "BF16 稠密算力" in answer.answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we're on driver 470 w/ a100s, want pytorch 2.5 + cuda 12.4. do i need to upgrade the driver?",
+        "A100 的驱动是 470，要用 CUDA 12.4，需要升级驱动吗",
+    ],
+)
+def test_upgrading_a_driver_is_not_upgrading_the_cards(assistant: Assistant, message: str) -> None:
+    """CUDA 12.4 needs driver 550.54.14 or newer on Linux (NVIDIA CUDA 12.4 release notes); 470 is too old. The
+    word "upgrade" is about the driver, so no newer cards are compared."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["driver_check"], tools(answer)
+    assert "550" in first_sentence(answer)
