@@ -1502,7 +1502,7 @@ _STEP_TIME = flags(
     rf"\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
     # "单步8.5秒", "一步 8.5s", "8.5 s per step", "8.5s/step"
-    rf"|(?:单步|一步|每步)\s*(?:耗时|要)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
+    rf"|(?:单步|一步|每步|一个\s*step|每个\s*step)\s*(?:实测|测得|测下来|大概|约|耗时|要|需要|是|为|跑)*\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
     # "21 秒一步", "21s a step"
     rf"|{DECIMAL}\s*(秒|s)\s*(?:一步|一个\s*step|a step)"
 )

@@ -10,7 +10,7 @@ import pytest
 
 from assistant.models import Answer
 from assistant.service import Assistant
-from tests.integration.conversation import first_sentence, output, talk
+from tests.integration.conversation import first_sentence, output, talk, tools
 
 pytestmark = pytest.mark.integration
 
@@ -367,3 +367,21 @@ def test_the_hardware_price_given_is_what_the_machines_cost(
     (answer,) = talk(assistant, question)
     call = _call(answer, "tco")
     assert (call["capex_per_server"], call["gpus"]) == (per_server, gpus)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我们 8 机 64 卡 H100 训 70B，global batch 1024，seq 4096，一个 step 实测 72 秒。MFU 多少？1.4T token 要跑多久",
+        "64 H100s training 70B, global batch 1024 x 4096 tokens, step time 72 s. what MFU? and how long for 1.4T tokens",
+    ],
+)
+def test_a_measured_step_time_gives_the_mfu_and_the_run(assistant: Assistant, message: str) -> None:
+    """1,024 x 4,096 = 4,194,304 tokens per 72 s step on 64 GPUs = 910 tokens/s per GPU; 6 x 70e9 x 910 =
+    3.82e14 FLOP/s of 989e12 dense BF16 = 38.6% MFU (Narayanan et al. 2021 for 6ND accounting; NVIDIA H100
+    datasheet). 1.4e12 tokens / (910 x 64) = 2.40e7 s = 278 days."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["throughput_calibration"], tools(answer)
+    assert answer.tool_calls[0].input["step_time_s"] == 72
+    assert "39%" in first_sentence(answer)
+    assert "278" in first_sentence(answer)

@@ -126,6 +126,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("global batch 2M tokens, 500B tokens to go", {"batch_tokens": 2_000_000, "tokens_b": 500}),
     ("单步6秒 全局batch 4M token", {"step_time_s": 6, "batch_tokens": 4_000_000}),
     ("7.5 s per step", {"step_time_s": 7.5}),
+    ("一个 step 实测 72 秒", {"step_time_s": 72}),
+    ("每个step大概 9.5s", {"step_time_s": 9.5}),
     # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
     ("部署 DeepSeek-R1 14B 蒸馏版", {"model": "qwen2.5-14b", "params_b": None}),
     ("serve the R1 distill 8B", {"model": "llama-3.1-8b"}),
