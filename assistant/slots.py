@@ -203,6 +203,10 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    extras_share: float | None = Field(
+        default=None,
+        description="Costs beside the GPUs as a share of their bill ('add 10% for storage/egress'), 0-5.",
+    )
     staff_per_year: float | None = Field(default=None, description="Operations staff per year, all people.")
     staff_currency: str | None = None
     power_bill_per_year: float | None = Field(
@@ -1122,8 +1126,9 @@ _DEADLINE = flags(
     # "工期放宽到45天", "截止时间推迟到两个月", "期限延长到6周"
     rf"|(?:延期|推迟|延后|延到|推到|放到|拖到)\s*(?:到)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月)"
     # "要跑 4 台 两周", "rent 4 nodes for 2 weeks": the machines, then how long they run
-    rf"|(?:跑|租|用|\brun|\brent|\bkeep)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:台|个?节点|个?实例|nodes?|instances?|servers?|boxes|machines)"
-    rf"\s*[,，]?\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)(?![A-Za-z])"
+    # "租 64 张 H800 30 天": the cards, their name, then how long
+    rf"|(?:跑|租|用|\brun|\brent|\bkeep)\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:台|个?节点|个?实例|nodes?|instances?|servers?|boxes|machines|张|块)"
+    rf"(?:\s*[A-Za-z][\w.-]*)?(?:\s*卡)?\s*[,，]?\s*(?:for\s*)?{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)(?![A-Za-z])"
 )
 # "70b, 1.4T tokens, 60 days": with a model and its data given, a bare duration is the time the run has
 _BARE_DURATION = flags(rf"(?<![\w.]){NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![\w])")
@@ -1619,6 +1624,12 @@ _HEADROOM = flags(
     # "add 15% for failed runs + evals", "再加20%用于调试和重跑": a margin on top of an estimate
     rf"|(?:\badd|\bplus|\+|加上?|再加|多加|另加|预留)\s*(?:another\s*|an? extra\s*|extra\s*)?{DECIMAL}\s*%\s*(?:for|to cover|as|用于|给|的)?\s*"
     r"(?:buffer|margin|余量|冗余|contingency|overhead|fail|retr|re-?run|eval|debug|ablation|experiment|restart|重跑|失败|调试|评测|实验|重启)"
+)
+# "add 10% for storage/egress", "另加 10% 的存储和流量费": costs beside the GPU bill, as a share of it
+_EXTRAS = flags(
+    rf"(?:\badd|\bplus|\+|加上?|再加|另加|外加)\s*(?:another\s*|an? extra\s*|extra\s*)?{DECIMAL}\s*%\s*"
+    r"(?:on top\s*)?(?:for|to cover|as|用于|给|的|作为)?\s*(?:the\s*)?"
+    r"(?:storage|egress|network(?:ing)?|data transfer|bandwidth|support|存储|出网|流量|带宽|网络|杂费|其他费用)"
 )
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
@@ -3094,6 +3105,8 @@ class SlotExtractor:
         if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
+        if match := take(_EXTRAS):
+            slots.extras_share = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_HEADROOM):
             slots.headroom = float(_group(match, 1, 2, 3) or 0) / 100
         if _SINGLE_STREAM.search(text):

@@ -77,6 +77,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             # "with a 30% discount", "打7折": the price actually paid, beside the listed one
             payload["discount_share"] = slots.discount_share
     payload.pop("electricity_price_per_kwh", None)
+    if slots.extras_share:
+        payload["extras_share"] = slots.extras_share  # "add 10% for storage/egress"
     if slots.storage_tb and slots.storage_price_per_gb_month:
         # "另外存储 50TB 按 0.12 元/GB/月 存 2 个月": the user's storage line beside the GPU-hours
         payload["storage_tb"] = slots.storage_tb
@@ -153,6 +155,18 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"合计约 **{money(o['total_with_storage'], first_zh)}**：{num(o['gpu_hours'])} 卡时 × {price} = "
             f"{money(o['total'], first_zh)}，加上存储 {tb} TB × {months} 个月 = {money(o['storage'], first_zh)}。"
         )
+    if o.get("extras"):
+        # "add 10% for storage/egress": the bill with it leads, then the GPUs' part and the share on top
+        first_en, first_zh = view.first("en"), view.first("zh")
+        share = pct(i.get("extras_share"))
+        en = (
+            f"About **{money(o['total_with_extras'], first_en)}** in all: {num(o['gpu_hours'])} GPU-hours at {price} "
+            f"= {money(o['total'], first_en)}, plus {share} for storage and egress = {money(o['extras'], first_en)}."
+        )
+        zh = (
+            f"合计约 **{money(o['total_with_extras'], first_zh)}**：{num(o['gpu_hours'])} 卡时 × {price} = "
+            f"{money(o['total'], first_zh)}，另加 {share} 存储和流量费 = {money(o['extras'], first_zh)}。"
+        )
     rows = [Row(en="GPU-hours", zh="GPU 小时", value=num(o["gpu_hours"])),
             Row(en="Price per GPU-hour", zh="每卡时单价", value=price),
             Row(en="Total", zh="合计", value=money(o["total"], view.first()))]  # fmt: skip
@@ -160,6 +174,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         rows += [
             Row(en="Storage", zh="存储", value=money(o["storage"], view.first())),
             Row(en="Total with storage", zh="含存储合计", value=money(o["total_with_storage"], view.first())),
+        ]
+    if o.get("extras"):
+        rows += [
+            Row(en="Storage, egress and the like", zh="存储、流量等", value=money(o["extras"], view.first())),
+            Row(en="Total with them", zh="合计（含以上）", value=money(o["total_with_extras"], view.first())),
         ]
     if not given and o.get("total_at_median"):
         rows.append(

@@ -2005,3 +2005,26 @@ def test_cards_priced_each_are_judged_by_compute_per_money_at_those_prices(
     compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert len(compare.input["prices_usd"]) == 2
     assert answer.answer.startswith(lead), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "renting 256 h100s at $2.10/hr for 45 days, whats the bill? add 10% for storage/egress",
+            "About **$638,669",
+        ),
+        ("租 64 张 H800 30 天，每卡时 ¥15，另加 10% 的存储和流量费，总共多少钱", "合计约 **¥760,320"),
+    ],
+)
+def test_a_share_added_for_storage_and_egress_is_in_the_bill(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """256 x 45 days x 24 h = 276,480 GPU-hours x $2.10 = $580,608, + 10% = $638,669; 64 x 30 x 24 = 46,080
+    GPU-hours x ¥15 = ¥691,200, + 10% = ¥760,320."""
+    (answer,) = talk(assistant, message)
+    cloud = output(answer, "cloud_cost")
+    share = answer.tool_calls[0].input["extras_share"]
+    assert share == 0.1
+    assert cloud["total_with_extras"]["usd"] == pytest.approx(cloud["total"]["usd"] * 1.1, rel=1e-6)
+    assert answer.answer.startswith(lead), answer.answer[:200]

@@ -320,6 +320,7 @@ TARGETED: list[Payload] = [
     ("compute_optimal", {"budget": 250000}),
     ("driver_check", {"driver": "535", "cuda": "12.8", "gpu": "h100-sxm"}),
     ("cloud_cost", {"gpu": "h100-sxm", "gpu_hours": 180000, "price_per_gpu_hour": 2.49, "discount_share": 0.3}),
+    ("cloud_cost", {"gpu": "h100-sxm", "gpus": 256, "days": 45, "price_per_gpu_hour": 2.1, "extras_share": 0.1}),
     # a corpus kept several times over
     ("data_volume", {"tokens_b": 15000, "replicas": 3}),
     # a measured rate with a deadline: the GPUs it takes

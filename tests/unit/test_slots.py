@@ -127,6 +127,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("单步6秒 全局batch 4M token", {"step_time_s": 6, "batch_tokens": 4_000_000}),
     ("7.5 s per step", {"step_time_s": 7.5}),
     ("一个 step 实测 72 秒", {"step_time_s": 72}),
+    ("whats the bill? add 10% for storage/egress", {"extras_share": 0.1}),
+    ("另加 10% 的存储和流量费", {"extras_share": 0.1}),
+    ("租 64 张 H800 30 天，每卡时 ¥15", {"gpu_count": 64, "deadline_days": 30}),
+    ("add 15% for failed runs", {"headroom": 0.15}),
     ("每个step大概 9.5s", {"step_time_s": 9.5}),
     # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
     ("部署 DeepSeek-R1 14B 蒸馏版", {"model": "qwen2.5-14b", "params_b": None}),

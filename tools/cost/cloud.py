@@ -94,6 +94,11 @@ _EXCLUDED_STORAGE = Message(
     en="cost = GPU-hours x price + the storage given: egress, staff, failed runs and experiments are excluded",
     zh="费用 = GPU 小时 × 单价 + 给定的存储：不含出网流量、人力、失败的训练和实验",
 )
+_EXTRAS = Message(
+    "cloud.extras",
+    en="plus {share} of the GPU bill for storage, egress and the like (given)",
+    zh="另加 GPU 费用的 {share}，用于存储、出网流量等（用户给定）",
+)
 _STORAGE = Message(
     "cloud.storage",
     en="storage {tb} TB x 1,000 GB x {price} {currency} per GB-month x {months} months",
@@ -227,6 +232,13 @@ class CloudCostInput(ToolInput, MoneyFields):
         lt=1,
         description="Discount off the price given (a commitment, '30% off'), as a share.",
     )
+    extras_share: float = Field(
+        default=0.0,
+        ge=0,
+        le=5,
+        description="Costs beside the GPUs (storage, egress, support) as a share of the GPU bill ('add 10% for "
+        "storage/egress'), as a share.",
+    )
     margin_share: float = Field(
         default=0.0,
         ge=0,
@@ -275,6 +287,10 @@ class CloudCostOutput(ToolOutput):
         default=None, description="TB x 1,000 GB x price per GB-month x months, when storage was given."
     )
     total_with_storage: Money | None = Field(default=None, description="GPU-hours and storage together.")
+    extras: Money | None = Field(default=None, description="The GPU bill x extras_share, when one was given.")
+    total_with_extras: Money | None = Field(
+        default=None, description="The GPU bill (and storage) with the extras share on top."
+    )
     usd_to_cny: float
 
 
@@ -335,15 +351,15 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         notes.warnings.append(_SUPERSEDED(prices=_listed([r for r in rows if r.superseded])))
     if cheapest and median and cheapest.usd_per_gpu_hour < median / 2:
         notes.warnings.append(_UNDER_HALF(provider=cheapest.provider))
-    notes.assumptions += [
-        _PER_GPU_HOUR(),
-        _ON_DEMAND(),
-        _EXCLUDED_MARGIN()
-        if inp.storage_tb is None and inp.margin_share
-        else _EXCLUDED()
-        if inp.storage_tb is None
-        else _EXCLUDED_STORAGE(),
-    ]
+    notes.assumptions += [_PER_GPU_HOUR(), _ON_DEMAND()]
+    if not inp.extras_share:  # a share for storage and egress given: they are not excluded
+        notes.assumptions.append(
+            _EXCLUDED_MARGIN()
+            if inp.storage_tb is None and inp.margin_share
+            else _EXCLUDED()
+            if inp.storage_tb is None
+            else _EXCLUDED_STORAGE()
+        )
     storage = None
     if inp.storage_tb is not None and inp.storage_price_per_gb_month is not None:
         # the user's line item: decimal TB as storage is billed, per GB-month
@@ -357,6 +373,9 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
             )
         )
     notes.cite(DEEPSEEK_V3)
+    extras = gpu_hours * price * inp.extras_share
+    if inp.extras_share:
+        notes.assumptions.append(_EXTRAS(share=f"{inp.extras_share:.0%}"))
     return CloudCostOutput(
         formula="total = GPU-hours x (1 + margin) x price per GPU-hour (GPU-hours = GPUs x days x 24) [+ TB x 1,000 x price per "
         "GB-month x months]; CNY = USD x usd_to_cny",
@@ -382,6 +401,10 @@ def cloud_cost(inp: CloudCostInput, catalog: Catalog) -> CloudCostOutput:
         total_at_median=None if median is None else fx.money(gpu_hours * median),
         storage=None if storage is None else fx.money(storage),
         total_with_storage=None if storage is None else fx.money(gpu_hours * price + storage),
+        extras=fx.money(extras) if inp.extras_share else None,
+        total_with_extras=fx.money(gpu_hours * price + (storage or 0.0) + extras)
+        if inp.extras_share
+        else None,
         usd_to_cny=fx.usd_to_cny,
     )
 
