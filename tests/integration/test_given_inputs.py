@@ -2028,3 +2028,16 @@ def test_a_share_added_for_storage_and_egress_is_in_the_bill(
     assert share == 0.1
     assert cloud["total_with_extras"]["usd"] == pytest.approx(cloud["total"]["usd"] * 1.1, rel=1e-6)
     assert answer.answer.startswith(lead), answer.answer[:200]
+
+
+def test_a_fabric_share_per_node_is_kept_out_of_the_server_count(assistant: Assistant) -> None:
+    """$250k a node + 15% for the IB fabric = $287,500 all in; $2M / $287,500 = 6.96, so 6 nodes (8 without the
+    fabric). At $320k + 15% = $368,000 a node: 5.43, so 5."""
+    first, changed = talk(
+        assistant,
+        "we have $2M capex. how many 8x h100 nodes can we get incl networking if a node is $250k and the ib "
+        "fabric adds ~15% per node?",
+        "what if we go h200 at $320k a node, same 15%",
+    )
+    assert "**6 servers**" in first_sentence(first)
+    assert "**5 servers**" in first_sentence(changed)

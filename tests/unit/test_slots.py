@@ -130,6 +130,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("whats the bill? add 10% for storage/egress", {"extras_share": 0.1}),
     ("另加 10% 的存储和流量费", {"extras_share": 0.1}),
     ("租 64 张 H800 30 天，每卡时 ¥15", {"gpu_count": 64, "deadline_days": 30}),
+    ("the ib fabric adds ~15% per node", {"network_share": 0.15}),
     ("add 15% for failed runs", {"headroom": 0.15}),
     ("每个step大概 9.5s", {"step_time_s": 9.5}),
     # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
