@@ -692,7 +692,9 @@ _ASKED = [
                        r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)",
                        # "only need the kv cache number", "只问kv cache：… 占多少"
                        r"\b(?:only|just)\s+(?:need\s+|want\s+)?(?:the\s+)?kv[- ]?cache", r"kv[- ]?cache\s*(?:only|alone|number)\b",
-                       r"(?:只问|只要|只算|只看|仅)\s*kv")),
+                       r"(?:只问|只要|只算|只看|仅)\s*kv",
+                       # "kv cache for qwen2.5-32b, 64 users at 16k … how many GB": the cache is the subject
+                       r"^\W*(?:the\s+|total\s+)?kv[- ]?(?:cache|缓存)\b", r"kv[- ]?(?:cache|缓存)\b.{0,120}how many (?:gb|gib|tb)\b")),
     # "CPU呢，几核", "how many CPU cores per node?": the cores, before the RAM beside them
     ("cpu_cores", words(r"how many (?:cpu )?cores", r"\bcpu cores?\b[^?.]{0,20}(?:need|enough|how many|\?)", r"几核",
                         r"多少(?:个)?(?:物理)?核", r"cpu\s*(?:呢|要多少|配多少|几个|多少)", r"^\W*(?:and |what about )?(?:the )?cpus?\s*\??\s*$")),

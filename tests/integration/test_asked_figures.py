@@ -338,3 +338,12 @@ def test_a_model_released_in_fp8_is_served_in_fp8_unless_told_otherwise(assistan
     assert call.input["weight_precision"] == "fp8"
     assert call.output["total"]["weights_gb"] == pytest.approx(671, rel=0.01)
     assert "**16 张" in first_sentence(answer)
+
+
+def test_a_message_about_the_kv_cache_leads_with_its_size(assistant: Assistant) -> None:
+    """Qwen2.5-32B: 64 layers x 8 KV heads x 128 dims x 2 (K and V) x 2 bytes = 262,144 bytes (256 KiB) a
+    token; 64 sequences x 16,384 tokens x 256 KiB = 2.75e11 bytes = 275 GB (Qwen2.5 config.json)."""
+    (answer,) = talk(
+        assistant, "kv cache for qwen2.5-32b, 64 concurrent users at 16k ctx, fp16 kv. how many GB"
+    )
+    assert first_sentence(answer).startswith("The KV cache of 64 sequences of 16,384 tokens is **275 GB**")
