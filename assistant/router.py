@@ -338,13 +338,26 @@ _DOMAIN = words(
     r"|accelerator|interconnect|throughput|scal|serv|deploy|latency|electric|topolog|rail|fabric|driver"
     r"|replica|dataset|finetun|pretrain|pre-train|exchange rate|rmb|cny|yuan|dollar|usd"
     r"|gradient|optimi[sz]er|activation|recomput|quantiz|attention|megatron|deepspeed|nvswitch|rdma|gpudirect"
-    r"|mindspore|transformer|mixture of experts|\bmoe\b)",
+    r"|mindspore|transformer|mixture of experts|\bmoe\b"
+    # storage systems named alone: "3FS 要啥硬件", "is lustre worth it"
+    r"|\b3fs\b|juicefs|lustre|gpfs|beegfs|\bweka|\bceph\b|\bnfs\b|spectrum scale)",
     r"重计算|激活|梯度|优化器|量化|注意力|混合专家|昇思",
     r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|风冷|电费|电价|预算|成本|租|采购",
     r"\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b",  # a link speed: "is 400G enough?"
     r"算力|加速卡|芯片|机房|互联|并行|精度|驱动|扩展|升级|选型|配置|上下文|序列|并发|检查点|卡时|交换机|网卡|机柜",
-    r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单",
+    r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单|硬件|文件系统",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
+)
+# a part of training memory a question may ask about in general ("how much memory do optimizer states take")
+_MEMORY_PART = re.compile(
+    r"optimi[sz]er|activation|gradient|\bkv\b|weights?\b|logits|per (?:param|token)|优化器|激活|梯度|权重|每(?:个)?参数",
+    re.IGNORECASE,
+)
+# an amount alone asked about: "is 500k enough?", "200万够吗", "$2M enough?"
+_BARE_ENOUGH = re.compile(
+    r"^\W*(?:is|would|will|does|do)?\s*(?:\$|¥|￥|us\$)?\s*\d+(?:\.\d+)?\s*(?:k|m|mm|million|mil|w|万|亿)?\s*"
+    r"(?:usd|dollars?|bucks|元|块|rmb|cny)?\s*(?:be\s+)?(?:enough|sufficient|ok|够(?:不够|吗|了吗|用吗)?|够用)\W*$",
+    re.IGNORECASE,
 )
 # demand growing by a factor: "traffic grows 5x", "流量涨到3倍", "需求翻两倍"
 _GROWS = re.compile(
@@ -1680,6 +1693,9 @@ class Router:
             seen = [context.led] if context.led else []  # said already: what changes for them comes next
         elif not has_domain and _STAMMER.search(text):
             intent, missing = Intent.CLARIFY, "unclear"  # "显显显显 卡？？？": ask, never a passage
+        elif not has_domain and not context.question and _BARE_ENOUGH.search(text):
+            # "is 500k enough?" with nothing before it: enough for what, and in which currency
+            intent, missing = Intent.CLARIFY, "currency"
         elif not has_domain:
             # none of the domain's words: out of scope, unless the knowledge base reads it as its own
             # ("激活重计算是啥", "GPUDirect RDMA?"), which the service checks by meaning
@@ -2131,6 +2147,8 @@ def _missing(
         or (asked == "fit" and sized and ("gpu" in stated or _MEMORY_WORDS.search(text)))
     ):
         return "memory"  # "8 cards enough?", "显存够吗": which model, on which cards, and for what?
+    if memory_wanted and asked == "memory" and not slots.component and not _MEMORY_PART.search(text):
+        return "memory"  # "帮我算下要多少显存", "how much vram do i need": for which model, and what job?
     if asked in {"gpus", "days", "gpu_hours"} or (
         asked == "mfu" and (slots.tokens_per_second_per_gpu or slots.step_time_s)
     ):

@@ -5923,3 +5923,30 @@ def test_upgrading_a_driver_is_not_upgrading_the_cards(assistant: Assistant, mes
     (answer,) = talk(assistant, message)
     assert tools(answer) == ["driver_check"], tools(answer)
     assert "550" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("is 500k enough?", "US dollars or in yuan"),
+        ("200万够吗", "美元还是人民币"),
+        ("帮我算下要多少显存", "多大的模型"),
+        ("how much vram do i need", "Which model"),
+    ],
+)
+def test_a_bare_amount_or_an_unsized_memory_question_asks_what_is_missing(
+    assistant: Assistant, message: str, asks: str
+) -> None:
+    """Nothing before it says what the money is for or which model the memory is for: one short question back
+    naming what is missing (and the defaults it would otherwise use), never 'out of scope' or a passage."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == []
+    assert asks in answer.answer.split("\n\n")[0]
+    assert not answer.citations
+
+
+def test_a_storage_system_named_alone_is_in_scope(assistant: Assistant) -> None:
+    """3FS is DeepSeek's parallel file system: a storage question, answered from the guidance."""
+    (answer,) = talk(assistant, "3FS 要啥硬件")
+    assert "3FS" in answer.answer
+    assert answer.citations
