@@ -156,7 +156,9 @@ _BEFORE = [
         "server",
         flags(
             r"(?:每台|一台|单台|(?:server|box|node|machine|服务器|整机|机器)s?\s*(?:(?:is|are)\s*)?(?:含税|不含税|税前|税后|裸机)?\s*"
-            r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at|按|算|按照)?"
+            r"(?:costs?|quoted(?: at)?|priced(?: at)?|goes for|sells for|=|价格|单价|报价|要|约|大概|at|按|算|按照"
+            # "8 卡整机 quote 是 ¥220 万": a quote in English inside Chinese
+            r"|quotes?\s*(?:是|为|is|=|:|：)?)?"
             r"|\bper (?:node|server))\s*(?:about|around|roughly|~|约)?\s*$"
             # "整机一台按120万算", "每台按110万": a price to reckon with
             r"|(?:每台|一台|单台|整机|服务器|机器)\s*(?:按|按照|算|以)\s*$"

@@ -757,7 +757,10 @@ _ASKED = [
                        r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
-                              r"利用率\s*(?:要|得|需要|达到|超过|在)?\s*(?:多少|多高|几成)[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)")),
+                              r"利用率\s*(?:要|得|需要|达到|超过|在)?\s*(?:多少|多高|几成)[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)",
+                              # "break-even 的 utilization 是多少", "break-even utilization?", "回本的利用率"
+                              r"break[- ]?even\s*(?:的|point\s*)?\s*(?:utili[sz]ation|util\b|利用率)",
+                              r"(?:utili[sz]ation|利用率)\s*(?:的)?\s*break[- ]?even")),
     ("payback", words(r"回本", r"pay (?:for )?itself", r"pays? back", r"payback", r"break[- ]?even", r"多久能?赚回")),
     ("which_gpu", words(r"\bwhich (?:gpu|card|accelerator)s?\b", r"\bwhat (?:gpu|card|accelerator)s?\b",
                         r"\bcheapest (?:gpu|card)", r"\bsmallest (?:gpu|card)", r"\bminimum (?:gpu|card)",

@@ -1063,11 +1063,11 @@ _MFU = flags(
 # a method ruled out: "full fine-tuning (not LoRA)", "不用QLoRA", "非LoRA", "rather than LoRA"; its words are
 # blanked before the method and the task are read
 _NEGATED_METHOD = flags(
-    r"(?:\b(?:not|no|without|rather than|instead of|not using|not doing"
+    r"(?:\b(?:not|no|never|without|rather than|instead of|not using|not doing"
     r"|(?:don't|do not|won't|will not|rather not|prefer not to|'d rather not|would rather not)\s+(?:want\s+(?:to\s+)?)?"
     r"(?:use|do|go with|run|try)?)\s+(?:an?\s+|the\s+)?"
     r"|(?:不想用|不用|不要|别用|不是|而不是|不做|不走|非)\s*)"
-    r"(?:q?lora|peft|adapters?|full[\s-]*(?:param(?:eter)?s?\s*)?fine[\s-]*tun\w*|全参(?:数)?(?:微调)?|全量微调)"
+    r"(?:q?lora|peft|adapters?|full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun\w*|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调)"
 )
 
 

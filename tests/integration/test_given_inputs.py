@@ -2041,3 +2041,18 @@ def test_a_fabric_share_per_node_is_kept_out_of_the_server_count(assistant: Assi
     )
     assert "**6 servers**" in first_sentence(first)
     assert "**5 servers**" in first_sentence(changed)
+
+
+def test_a_server_quote_written_in_english_inside_chinese_is_the_capex(assistant: Assistant) -> None:
+    """¥2.2M for the 8-GPU server and ¥25k a month for power and hosting (¥300k a year) against ¥32 per
+    GPU-hour: buy(u) = 2.2M + 3 x 300k = ¥3.1M; cloud(u) = 8 x 8,760 x 3 x ¥32 x u = ¥6.73M x u, equal at
+    u = 46%; over two years ¥2.8M against ¥4.49M x u: 62%."""
+    three, two = talk(
+        assistant,
+        "HGX H100 8 卡整机 quote 是 ¥220 万，vs 云上 ¥32/card-hour，三年 break-even 的 utilization 是多少？"
+        "机房电费 ~¥2.5 万/month",
+        "what if 只用两年",
+    )
+    assert three.tool_calls[0].input["capex_per_server"] == 2_200_000
+    assert first_sentence(three).startswith("3 年内，利用率高于 **46%**")
+    assert first_sentence(two).startswith("2 年内，利用率高于 **62%**")

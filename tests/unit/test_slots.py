@@ -131,6 +131,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("另加 10% 的存储和流量费", {"extras_share": 0.1}),
     ("租 64 张 H800 30 天，每卡时 ¥15", {"gpu_count": 64, "deadline_days": 30}),
     ("the ib fabric adds ~15% per node", {"network_share": 0.15}),
+    ("and if its only lora, never full ft?", {"finetune": "lora"}),
+    ("HGX H100 8 卡整机 quote 是 ¥220 万", {"server_price": 2_200_000, "server_price_currency": "CNY"}),
     ("add 15% for failed runs", {"headroom": 0.15}),
     ("每个step大概 9.5s", {"step_time_s": 9.5}),
     # DeepSeek-R1's distilled models are their Llama and Qwen bases, not the 671B MoE
