@@ -106,7 +106,7 @@ def register_error_handlers(app: FastAPI) -> None:
 
     async def tool_input(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ToolInputError)
-        fields = [p.model_dump() for p in exc.problems]
+        fields = [p.model_dump(include={"field", "message"}) for p in exc.problems]  # the contract's shape
         return error_response(422, "invalid_tool_input", str(exc), fields=fields, suggestions=exc.suggestions)
 
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
