@@ -1795,7 +1795,11 @@ _SPEC_FIELDS = [
            # "the h20's memory and bf16 flops", "H20的显存和算力": the memory, then another figure
            r"|\b(?:hbm|memory|vram)\s*(?:and|&|\+)\s*(?!bandwidth)|显存\s*(?:和|与|跟|及)\s*(?!带宽)"
            # "MI325X 的 HBM 容量", "显存大小", "hbm capacity"
-           r"|(?:hbm|显存|memory)\s*(?:的)?\s*(?:容量|大小|capacity)|(?:hbm|memory|显存)\s*(?:跟|和|与)\s*(?:power|功耗|tdp)"), "memory_gb"),
+           r"|(?:hbm|显存|memory)\s*(?:的)?\s*(?:容量|大小|capacity)|(?:hbm|memory|显存)\s*(?:跟|和|与)\s*(?:power|功耗|tdp)"
+           # "what's the H20's memory", "memory of the h20?", "h100 memory?": the card's memory, asked plainly
+           r"|\bwhat(?:'s|s| is)\s+(?:the\s+)?(?:[\w.-]+(?:\s+[\w.-]+){0,3}?)?\s*(?:'s)?\s+(?:gpu\s+)?(?:memory|vram|hbm)\b(?!\s*(?:bandwidth|\bbw\b))"
+           r"|\b(?:memory|vram|hbm)\s+(?:of|on)\s+(?:the\s+|an?\s+|one\s+)?(?!host|server|node|cpu)[a-z]"
+           r"|\b(?:memory|vram|hbm)\s*\?\s*$"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating|envelope|budget of (?:the|one|a) (?:card|gpu))|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
            # "need bf16 tflops, mem bw, power": power in a list of figures asked
            r"|(?:,|\band|、|和|跟|与|及|\+)\s*power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),

@@ -252,3 +252,17 @@ def test_an_added_card_answers_with_its_own_figure_and_cites_its_entry(
     assert card in [c.section for c in answer.citations], [c.section for c in answer.citations]
     if lang == "zh":
         assert not _ENGLISH_PHRASE.search(first), first
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("what's the H20's memory", "NVIDIA H20 96GB: memory **96 GB**"),
+        ("h100 memory?", "NVIDIA H100 SXM5 80GB: memory **80 GB**"),
+        ("what is the memory of the H20?", "NVIDIA H20 96GB: memory **96 GB**"),
+    ],
+)
+def test_a_cards_memory_asked_plainly_is_looked_up(assistant: Assistant, message: str, lead: str) -> None:
+    """The H20 carries 96 GB of HBM3 and the H100 SXM5 80 GB (NVIDIA product pages, catalog)."""
+    answer = assistant.ask(message)
+    assert first_sentence(answer).startswith(lead), answer.answer[:200]
