@@ -867,7 +867,7 @@ _SHAPE = [
     ),
 ]
 _KV_PRECISION = flags(
-    r"kv\s*(?:cache|缓存)?\s*(?:也|都|also|too)?\s*(?:in|用|使用|采用|存成|存为|改成|改为|换成|变成|是|量化(?:成|为|到)?|=|:|at|as|to)?\s*(fp8|int8|fp16|bf16)"
+    r"kv\s*(?:cache|缓存)?\s*(?:也|都|also|too)?\s*(?:in|用|使用|采用|存成|存为|改成|改为|换成|变成|改用|改回|改|换回|换|切到|调成|回到|还是|仍然|仍是|是|量化(?:成|为|到)?|=|:|at|as|to|switched to|goes to)?\s*(fp8|int8|fp16|bf16)"
     # "quantize the kv cache to fp8", "把KV cache量化到FP8"
     r"|kv\s*(?:cache|缓存)?\s*(?:to|into|down to|成|到|为)\s*(fp8|int8|fp16|bf16)"
     r"|(fp8|int8|fp16|bf16)\s*(?:的\s*)?kv"
@@ -1009,7 +1009,10 @@ _NO_RECOMPUTE = flags(
     r"|(?:activation|gradient)\s*checkpointing\s*(?:off|disabled)|重计算\s*(?:关闭|不开)"
 )
 _FULL_RECOMPUTE = flags(
-    r"(?:\bwith|\busing|\benabl\w*|\bturn\w* on|开启|打开|开|用)\s*(?:full\s*)?(?:activation|gradient|grad)\s*checkpointing"
+    r"(?:\bwith|\busing|\benabl\w*|\bturn\w* on|开启了?|打开了?|开了?|用了?)\s*(?:full\s*)?(?:activation|gradient|grad)\s*checkpointing"
+    # "activation checkpointing is on", "gradient checkpointing 开着", "开了激活检查点"
+    r"|(?:activation|gradient|grad)\s*checkpointing\s*(?:is\s*|was\s*)?(?:on|enabled|开着|开了|打开)"
+    r"|(?:开启了?|打开了?|开了?|用了?)\s*激活(?:值)?检查点"
     r"|\bfull (?:activation )?recomput\w*|(?:开启|打开|开了?|用)\s*(?:完整|全量)?\s*重计算|完整重计算|全量重计算"
 )
 _CONCURRENT = flags(
@@ -1353,7 +1356,7 @@ _PUE_PAIR = flags(
 )
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
-    r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机)"
+    r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机|机(?![房柜架]))"
 )
 _DRAW_AFTER = flags(r"\s*(?:的)?\s*(?:功耗|功率|耗电)?\s*(?:约|按|是|为|大概)?\s*\d+(?:\.\d+)?\s*kw")
 _ONE_SERVER = flags(
@@ -1375,7 +1378,7 @@ _NETWORK_RESERVE = flags(
 # the fabric as a share of the servers' price: "网络按整机15%", "网络按10%算", "IB占整机的12%",
 # "add ~15% of server cost for the IB fabric", "networking is 10% of the server capex"
 _NETWORK_SHARE = flags(
-    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:大概|大约|约|再|还要|还得)*\s*(?:另算|另加|另外|额外|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
+    rf"(?:网络|组网|交换机|\bib\b|infiniband|roce)(?:\s*[+＋&、]?\s*存储|和存储|与存储)?\s*(?:费用|成本)?\s*(?:大概|大约|约|再|还要|还得)*\s*(?:另算|另加|另外|额外|同样按|同样|也按|也|还是按|还是|照旧|按|占|算|要|加)\s*(?:整机|服务器|机器)?(?:价格|价|款|成本|费用)?(?:的)?\s*"
     rf"(?:~|约|大概)?\s*{DECIMAL}\s*%"
     rf"|(?:(?:\badd|\bplus|\+)\s*)?(?:(?:~|about|around|roughly)\s*)?{DECIMAL}\s*%\s*(?:of\s*(?:the\s*)?(?:server|node|hardware)s?\s*(?:cost|price|capex)\s*)?"
     r"(?:for|on)\s*(?:the\s*)?(?:ib\b|infiniband|roce|network(?:ing)?|fabric|switch(?:es|ing)?)"
@@ -1456,7 +1459,7 @@ _SAVES_A_DAY = flags(
     r"|\b(twice)\s*(?:a|per)\s*day"
 )
 _WRITE_TIME = flags(
-    rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b|{DECIMAL}\s*(秒|分钟)\s*(?:内|以内|之内)"
+    rf"(?:in|under|within|less than|at most)\s*{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b|{DECIMAL}\s*(秒|分钟|s|sec|min)\s*(?:内|以内|之内)"
     # "stall training for 60 seconds max", "a 90 s pause at most", "卡住不超过60秒"
     rf"|(?:stall|pause|block|freeze|hold(?:s|ing)? up|interrupt)\w*[^.;。；?？\d]{{0,40}}?{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\b"
     rf"|{DECIMAL}\s*(s|sec|secs|seconds|min|mins|minutes|minute)\s*(?:max|maximum|at most|or less|tops)\b"
@@ -2151,6 +2154,17 @@ class SlotExtractor:
             # "$285k per 8x H100 server … 64 GPUs": the machine priced holds 8; the fleet is the other count
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, total
             slots.servers = total // slots.gpus_per_node
+        elif (
+            slots.server_price
+            and slots.servers is None
+            and slots.gpu_count
+            and slots.gpu_count <= 16
+            and not slots.gpus_per_node
+            and (priced := _PRICED_MACHINE.search(masked))
+            and re.match(rf"{slots.gpu_count}\D", priced.group(0))
+        ):
+            # "换 910B 8卡机 130 万一台": the count describes the machine priced, not a fleet of cards
+            slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
         if (grow := _SCALE_TO_SERVERS.search(text)) and slots.servers and slots.measured_gpus is None:
             # "现在4台8卡 … 扩到16台": measured on today's servers, asked about the grown fleet
             target, per = int(to_number(grow.group(1))), slots.gpus_per_node or 8
@@ -2326,7 +2340,12 @@ class SlotExtractor:
         count = _COUNT_BEFORE.search(before)
         if count and "台" in count.group(0):
             return  # "4台H100" counts machines: the servers rule reads it, at 8 GPUs each
-        if count and not re.search(r"[x×*张块卡]", count.group(0)) and _MACHINES_AFTER.match(text, gpu.end):
+        # ("4 hgx h200 nodes": the x of "hgx" is no multiplier)
+        if (
+            count
+            and not re.search(r"\d\s*[x×*]|[张块卡]", count.group(0))
+            and _MACHINES_AFTER.match(text, gpu.end)
+        ):
             # "16 H100 servers", "4 A100 nodes": machines of 8 GPUs each, not 16 GPUs
             slots.servers = int(to_number(count.group(1)))
             return
@@ -2679,15 +2698,20 @@ class SlotExtractor:
                 slots.other_gpus.append(card)
         hourly: dict[str, float] = {}
         gpus: dict[str, int] = {}
+        per_gpu = (
+            False  # "$6.88/GPU-hour" after the instance: already each GPU's ("折合每 GPU-hour 多少" asks it)
+        )
         for money in money_mentions(masked):
-            near = [m for m in found if m.end() <= money.start and money.start - m.end() <= 16]
+            per_gpu = per_gpu or bool(_PER_GPU_PRICE.search(masked[money.start : money.end + 6]))
+            # "p5.48xlarge on-demand 我们拿到的价是 $55/hr": the instance's price a few words after its name
+            near = [m for m in found if m.end() <= money.start and money.start - m.end() <= 32]
             if money.kind == "hourly" and near:
                 card, per_instance = shapes[near[-1].group(0).lower()]
                 hourly.setdefault(card, money.amount / per_instance)  # "$55/hr" for 8 H100s: $6.88 each
                 gpus.setdefault(card, per_instance)
         if len(hourly) >= 2:
             slots.card_hourly = hourly
-        elif hourly and not _PER_GPU_PRICE.search(text):
+        elif hourly and not per_gpu:
             # "p5.48xlarge 我们拿到的价格是 $55/hr": one instance's hour, its GPUs sharing it
             slots.instance_gpus = next(iter(gpus.values()))
             if count := _INSTANCE_COUNT.search(masked):
@@ -3007,7 +3031,8 @@ class SlotExtractor:
         if match := take(_WEIGHTS_ONLY):
             slots.weights_only_checkpoints = int(_group(match, 1, 2, 3) or 0)
         if re.search(
-            r"(?:checkpoints?|ckpts?|检查点)[^。;；?？.]{0,12}(?:keep|retain|留|保留|存)|(?:keep|retain|留|保留)[^。;；?？.]{0,16}(?:checkpoints?|ckpts?|检查点)",
+            r"(?:checkpoints?\b|ckpts?\b|(?<!激活)检查点)[^。;；?？.]{0,12}(?:keep|retain|留|保留|存(?!\s*多|\s*占))"
+            r"|(?:keep|retain|留|保留)[^。;；?？.]{0,16}(?:checkpoints?\b|ckpts?\b|检查点)",
             text,
             re.IGNORECASE,
         ):

@@ -273,6 +273,8 @@ CALCULATOR = Calculator(
         r"how many (?:can|could|would|should|do) (?:we|i|you) (?:buy|get|afford)",
         r"买(?:几|多少)台",
         r"能买(?:几|多少)",
+        # "预算 2000 万 … 能上几台", "能配几台", "能搞多少台"
+        r"能(?:上|配|搞|拿|采|凑)(?:几|多少)\s*(?:台|个节点|节点|张|块)",
         r"可以买(?:几|多少)",
         r"买得起",
         r"够买",

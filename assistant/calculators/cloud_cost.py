@@ -30,8 +30,8 @@ _PERIOD_DAYS = {"day": 1, "month": 30, "year": 365}
 
 def _instance_gpus(slots: Slots) -> int | None:
     """The GPUs of the instances rented ("4 台 p5.48xlarge": 4 × 8), when machines and not GPUs are counted."""
-    if slots.servers and slots.instance_gpus:
-        return slots.servers * slots.instance_gpus
+    if slots.instance_gpus:
+        return (slots.servers or 1) * slots.instance_gpus  # "p5.48xlarge … $55/hr, a year": one instance
     return None
 
 
@@ -54,11 +54,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         )
     elif (gpus := slots.gpu_count or _instance_gpus(slots)) and slots.deadline_days:
         payload.update(gpus=gpus, days=slots.deadline_days)
-    elif slots.gpu_count and (slots.period in _PERIOD_DAYS or slots.years):
+    elif (gpus := slots.gpu_count or _instance_gpus(slots)) and (slots.period in _PERIOD_DAYS or slots.years):
         # "rent 64 H100 at $2.5/GPU-hour for a month", "租一个月", "renting 40 H100 for a year": the GPUs
         # around the clock for that period, at the price given or the catalog's
         days = round(slots.years * 365) if slots.years else _PERIOD_DAYS[slots.period or "month"]
-        payload.update(gpus=slots.gpu_count, days=days)
+        payload.update(gpus=gpus, days=days)
         assumptions.append(assumed(f"{days} days, around the clock", f"按 {days} 天、全天候使用计"))
     else:
         return None  # chained after training_compute instead, see ToolBox.run_for
@@ -73,9 +73,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["gpus_per_instance"] = slots.gpus_per_node or GPUS_PER_NODE
     if "cloud_price_per_gpu_hour" in payload:
         payload["price_per_gpu_hour"] = payload.pop("cloud_price_per_gpu_hour")
-        if slots.discount_share:
-            # "with a 30% discount", "打7折": the price actually paid, beside the listed one
-            payload["discount_share"] = slots.discount_share
+    if slots.discount_share and ("price_per_gpu_hour" in payload or "price_per_instance_hour" in payload):
+        # "with a 30% discount", "打7折", "1yr reserved is 40% off": the price actually paid, beside the listed one
+        payload["discount_share"] = slots.discount_share
     payload.pop("electricity_price_per_kwh", None)
     if slots.extras_share:
         payload["extras_share"] = slots.extras_share  # "add 10% for storage/egress"
@@ -134,13 +134,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         # "$2.49/GPU-hour … and with 30% off?": the bill at the listed price first, then with the discount
         share = pct(i.get("discount_share"))
         saved = {k: before[k] - o["total"][k] for k in before}
+        # the hour actually paid, in the currency the price was given in
+        paid_each = (o.get("price_per_gpu_hour_given") or o["price_used_usd_per_gpu_hour"]) * (
+            1 - (i.get("discount_share") or 0)
+        )
+        paid = f"¥{num(paid_each)}" if i.get("currency") == "CNY" else f"${num(paid_each)}"
         en = (
             f"{num(o['gpu_hours'])} GPU-hours at {price} per GPU-hour cost about **{money(before, view.first('en'))}**; "
-            f"with {share} off, **{money(o['total'], view.first('en'))}** ({money(saved, view.first('en'))} less)."
+            f"with {share} off, **{money(o['total'], view.first('en'))}** ({paid}/GPU-hour; "
+            f"{money(saved, view.first('en'))} less)."
         )
         zh = (
             f"{num(o['gpu_hours'])} 卡时按每卡时 {price}{per_instance} 计约 **{money(before, view.first('zh'))}**；"
-            f"优惠 {share} 后约 **{money(o['total'], view.first('zh'))}**（省 {money(saved, view.first('zh'))}）。"
+            f"优惠 {share} 后约 **{money(o['total'], view.first('zh'))}**（合每卡时 {paid}，省 {money(saved, view.first('zh'))}）。"
         )
     if o.get("storage"):
         # their storage line beside the GPU-hours: the sum leads, then its two parts

@@ -347,3 +347,38 @@ def test_a_message_about_the_kv_cache_leads_with_its_size(assistant: Assistant) 
         assistant, "kv cache for qwen2.5-32b, 64 concurrent users at 16k ctx, fp16 kv. how many GB"
     )
     assert first_sentence(answer).startswith("The KV cache of 64 sequences of 16,384 tokens is **275 GB**")
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "Llama3-8B seq 8192 micro batch 1，开了 activation checkpointing，激活大概占多少显存",
+            "激活约占 **每卡 3.46 GB**",
+        ),
+        ("ckpt 写入要在 60s 内完成，70B full state，存储 write bandwidth 要多少 GB/s？", "要在 60 秒内写完"),
+    ],
+)
+def test_the_setting_the_user_gave_decides_the_figure_asked(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """Full recomputation keeps each layer's input: 2 bytes x 8,192 x 4,096 per layer plus what a recomputed
+    layer holds, 3.46 GB over 32 layers (Korthikanti et al. 2022). A 70B resumable checkpoint is 14 bytes a
+    parameter, 980 GB: in 60 s that is 16.3 GB/s."""
+    (answer,) = talk(assistant, message)
+    assert first_sentence(answer).startswith(lead), answer.answer[:200]
+    if "60s" in message:
+        assert "16.3 GB/s" in first_sentence(answer)
+
+
+def test_a_kv_cache_precision_follow_up_changes_the_cache_not_the_weights(assistant: Assistant) -> None:
+    """Llama 3.1 70B: 80 layers x 8 KV heads x 128 x 2 = 163,840 values a token: 320 KiB in BF16, 160 KiB in
+    FP8; a 131,072-token sequence holds 42.9 GB and 21.5 GB."""
+    first, fp8 = talk(
+        assistant, "我们要 serve Llama-3.1-70B，context 要 128k，bf16，H200 几张够？", "KV cache 改 fp8 呢"
+    )
+    assert fp8.tool_calls[0].input.get("kv_cache_precision") == "fp8"
+    assert fp8.tool_calls[0].input.get("weight_precision", "bf16") == first.tool_calls[0].input.get(
+        "weight_precision", "bf16"
+    )
+    assert "21.5 GB" in first_sentence(fp8)

@@ -2056,3 +2056,46 @@ def test_a_server_quote_written_in_english_inside_chinese_is_the_capex(assistant
     assert three.tool_calls[0].input["capex_per_server"] == 2_200_000
     assert first_sentence(three).startswith("3 年内，利用率高于 **46%**")
     assert first_sentence(two).startswith("2 年内，利用率高于 **62%**")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "p5.48xlarge on-demand 我们拿到的价是 $55/hr，1 年 reserved 打 6 折，跑满一年多少钱？折合每 GPU-hour 多少",
+        "p5.48xlarge is $55/hr on-demand for us, 1yr reserved is 40% off. cost for a full year, and per gpu-hour?",
+    ],
+)
+def test_an_instance_price_with_a_reserved_discount_prices_the_year(
+    assistant: Assistant, message: str
+) -> None:
+    """p5.48xlarge holds 8 H100s: $55 / 8 = $6.875 per GPU-hour; a year is 8 x 8,760 = 70,080 GPU-hours =
+    $481,800 on demand, and 40% off ("打 6 折") $289,080, $4.125 per GPU-hour (AWS EC2 P5 instance page)."""
+    (answer,) = talk(assistant, message)
+    cloud = output(answer, "cloud_cost")
+    assert cloud["gpu_hours"] == 70_080
+    assert cloud["total"]["usd"] == pytest.approx(289_080, rel=1e-4)
+    assert "$289,080" in first_sentence(answer)
+
+
+def test_a_budget_asked_as_how_many_machines_fit_and_a_second_quote_after_it(assistant: Assistant) -> None:
+    """¥20M at ¥1.1M a server + 20% for network and storage (¥1.32M all in): 15.2, so 15 servers; the 910B
+    server at ¥1.3M + 20% = ¥1.56M: 12.8, so 12."""
+    h20, ascend = talk(
+        assistant,
+        "预算 2000 万，H20 8卡整机报价 110 万/台，网络存储按整机价 20% 算，能上几台",
+        "换 910B 8卡机 130 万一台，网络存储同样 20%",
+    )
+    assert "**15 台服务器**" in first_sentence(h20)
+    assert "**12 台服务器**" in first_sentence(ascend)
+
+
+def test_hgx_nodes_counted_are_servers_not_gpus(assistant: Assistant) -> None:
+    """4 HGX H200 nodes at $310k = $1.24M of servers; with 4 years of power (10 kW x 1.4 PUE x 8,760 h x 0.8 x
+    $0.12 = $11,773 a year each), 10% support and $1,800 a month colocation, about $2.32M."""
+    (answer,) = talk(
+        assistant,
+        "tco for 4 hgx h200 nodes over 4 yrs: $310k/node, avg 10kW/node, $0.12/kWh, pue 1.4, colo $1800/rack/month "
+        "with 1 node per rack, support 10% of capex per year",
+    )
+    assert answer.tool_calls[0].input["gpus"] == 32
+    assert "$1,240,000" in answer.answer.split("\n\n")[0]
