@@ -144,6 +144,13 @@ CLARIFY = {
         "微调数据有多少：样本条数、每条平均多少 token、训练几个 epoch？时间与 条数 × 每条 token × epoch 成正比，"
         "例如 10 万条、每条 1,000 token、3 个 epoch 共 0.3B token。告诉我这些和用几张什么卡，我来算小时数。",
     ),
+    "serving": (
+        "How many users or requests at once (or requests per second), which model, and how long are the prompts "
+        "and answers (context length)? The GPU count for serving follows from those. Otherwise I would assume "
+        "an 8B model in BF16, 32 concurrent users with 4k-token contexts, which one H100 (80 GB) serves.",
+        "请问同时有多少用户或请求（或每秒请求数），用哪个模型，提示词和回答多长（上下文长度）？推理要几张卡由这些决定。"
+        "如果不说明，我会按 8B 模型、BF16、32 个并发用户、每路 4k 上下文估算，一张 H100（80 GB）即可。",
+    ),
     "server": (
         "What will the server run: pre-training, fine-tuning (full or LoRA/QLoRA) or serving, for which model "
         "size, and what is the budget? With those I can size the GPUs, memory, storage and cost. Otherwise a "
@@ -160,7 +167,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 _JUDGEMENT = re.compile(
     r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
     r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
-    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群",
+    # "is trainium2 a real option for a pytorch team", "what should we watch out for", "要注意什么"
+    r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
+    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗",
     re.IGNORECASE,
 )
 
@@ -1451,9 +1460,11 @@ class TemplateComposer:
         # "why shouldn't we just buy 32 4090s instead", "what's the catch vs H100", "add H100 nodes to the same
         # cluster?": the guidance answers; the cards' figures are the evidence after it
         advice = (
-            route.intent == Intent.BOTH
-            and {c.name for c in run.calls} == {"gpu_compare"}
+            route.intent in {Intent.BOTH, Intent.CALCULATION}
+            and bool(run.calls)
+            and {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
             and bool(_JUDGEMENT.search(route.query))
+            and bool(passages)
         )
         judged = judged or advice
         # "how much host RAM, and will it be painfully slow?": the figures answer the first question, the guidance

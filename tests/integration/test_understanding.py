@@ -5896,6 +5896,7 @@ def test_ib_or_roce_for_an_ethernet_team_is_a_verdict_with_both_switch_counts(
         ("why shouldnt we just buy 32 rtx 4090s instead of 4 h100s, way cheaper", ("24 GB",)),
         ("为什么不直接买 4090 代替 A100，便宜一半", ("24 GB", "NVLink")),
         ("anyone training on mi300x? whats the catch vs h100, we use pytorch + deepspeed", ("ROCm",)),
+        ("is trainium2 a real option vs h100 for us? team is all pytorch, on aws already", ("Trainium",)),
     ],
 )
 def test_a_judgement_about_cards_is_answered_by_the_guidance_before_their_figures(
@@ -5932,6 +5933,8 @@ def test_upgrading_a_driver_is_not_upgrading_the_cards(assistant: Assistant, mes
         ("200万够吗", "美元还是人民币"),
         ("帮我算下要多少显存", "多大的模型"),
         ("how much vram do i need", "Which model"),
+        ("how many gpus do i need for our chatbot?", "How many users or requests at once"),
+        ("想搞几台机器做 fine-tune，推荐啥卡？", "模型多大、预算多少"),
     ],
 )
 def test_a_bare_amount_or_an_unsized_memory_question_asks_what_is_missing(
@@ -5950,3 +5953,13 @@ def test_a_storage_system_named_alone_is_in_scope(assistant: Assistant) -> None:
     (answer,) = talk(assistant, "3FS 要啥硬件")
     assert "3FS" in answer.answer
     assert answer.citations
+
+
+def test_what_to_watch_in_a_driver_upgrade_is_answered_by_the_guidance(assistant: Assistant) -> None:
+    """Fabric Manager must match the driver version exactly on NVSwitch systems (NVIDIA Fabric Manager user
+    guide): the guidance leads; "fabric manager" is not a question about the network fabric."""
+    (answer,) = talk(assistant, "集群 H100 驱动 535 要升 550，有啥要注意的？fabric manager 要一起升吗")
+    assert "fabric" not in tools(answer)
+    lead = answer.answer.split("\n\n")[0]
+    assert "Fabric Manager" in lead
+    assert "[1]" in lead
