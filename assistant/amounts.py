@@ -52,7 +52,8 @@ _MONEY = flags(
     rf"|{_number('b')}\s*个?\s*(?P<mb>{_MULT}|w)?\s*(?P<suf>美元|美金|刀|usd|dollars?|元|块钱|块|人民币|rmb|cny|yuan|\$(?!\s*\d))(?![A-Za-z])"
     # a bare Chinese amount: "预算500万", "1个亿", "每台220万" (not "12万卡时", "700亿参数", "2万亿token")
     # ("报价 110w 一台": a bare "w" is 万 where a price is talked about; elsewhere "450w" is watts)
-    rf"|{_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿|w(?![A-Za-z]))"
+    # ("8x h100 w/ fsdp": a card's number and "with", not 100万)
+    rf"|(?<![A-Za-z]){_number('c')}\s*个?\s*(?P<mc>千万|百万|万|亿|w(?![A-Za-z/]))"
     r"(?![万亿千百]|\s*个?\s*(?:token|tok|参数|卡时|gpu|张|台|小时|词元|步|条|次|字|行|人|片|块|颗|卡))"
     # a bare price per GPU-hour: "if we pay 2.50/gpu-hr", "2.2 per GPU-hour"
     rf"|{_number('d')}(?=\s*(?:/|per)\s*(?:gpu|card|chip|accelerator)[\s-]*(?:h|hr|hrs|hour)(?![A-Za-z]))"

@@ -106,7 +106,7 @@ class NameIndex:
                 end = start + len(alias)
                 if (
                     _bounded(folded, boundaries, start, end)
-                    and not _measured(folded, boundaries, end)
+                    and not _measured(folded, boundaries, end, text, positions)
                     and not _article(text, positions, boundaries, start)
                     and not any(taken[start:end])
                 ):
@@ -148,12 +148,15 @@ def _fold(text: str) -> tuple[str, list[int], set[int]]:
 _UNIT = re.compile(r"kwh|kw|mw|w|gb|tb|pb|g|t|%")
 
 
-def _measured(text: str, boundaries: set[int], end: int) -> bool:
-    """Whether a unit follows the name ("a 40 kW rack", "an 80 GB card"): then it was a quantity, not a name."""
+def _measured(text: str, boundaries: set[int], end: int, original: str, positions: list[int]) -> bool:
+    """Whether a unit follows the name ("a 40 kW rack", "an 80 GB card"): then it was a quantity, not a name.
+    ``text`` is the folded text, ``original`` the message it came from (``positions`` maps one to the other)."""
     unit = _UNIT.match(text, end)
     if unit is None:
         return False
     after = unit.end()
+    if unit.group(0) == "w" and original[positions[unit.start()] + 1 : positions[unit.start()] + 2] == "/":
+        return False  # "8x h100 w/ fsdp": "with", not watts
     return after == len(text) or after in boundaries or not _ALNUM.match(text[after])
 
 

@@ -139,6 +139,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("ckpt 写入要在 60s 内完成", {"write_seconds": 60}),
     ("换 910B 8卡机 130 万一台，网络存储同样 20%", {"gpus_per_node": 8, "network_share": 0.2}),
     ("tco for 4 hgx h200 nodes over 4 yrs", {"servers": 4}),
+    (
+        "full ft llama 3 70b on 2 nodes of 8x h100 w/ fsdp full shard",
+        {"gpu": "h100-sxm", "gpu_count": 16, "zero_stage": 3},
+    ),
     ("p5.48xlarge on-demand 我们拿到的价是 $55/hr，折合每 GPU-hour 多少", {"instance_gpus": 8}),
     ("HGX H100 8 卡整机 quote 是 ¥220 万", {"server_price": 2_200_000, "server_price_currency": "CNY"}),
     ("add 15% for failed runs", {"headroom": 0.15}),
