@@ -340,7 +340,9 @@ _DOMAIN = words(
     r"|gradient|optimi[sz]er|activation|recomput|quantiz|attention|megatron|deepspeed|nvswitch|rdma|gpudirect"
     r"|mindspore|transformer|mixture of experts|\bmoe\b"
     # storage systems named alone: "3FS 要啥硬件", "is lustre worth it"
-    r"|\b3fs\b|juicefs|lustre|gpfs|beegfs|\bweka|\bceph\b|\bnfs\b|spectrum scale)",
+    r"|\b3fs\b|juicefs|lustre|gpfs|beegfs|\bweka|\bceph\b|\bnfs\b|spectrum scale"
+    # data on disk: "raw corpus is 12TB of jsonl … how much disk"
+    r"|corpus|tokeniz|\bdisks?\b|jsonl|parquet)",
     r"重计算|激活|梯度|优化器|量化|注意力|混合专家|昇思",
     r"显卡|显存|内存|服务器|集群|训练|微调|推理|模型|存储|硬盘|网络|带宽|功耗|散热|液冷|风冷|电费|电价|预算|成本|租|采购",
     r"\b(?:100|200|400|800|1600)\s*g(?:bps|be|b/s)?\b",  # a link speed: "is 400G enough?"

@@ -1639,7 +1639,7 @@ _EXTRAS = flags(
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
 _RAW_DATA = flags(
-    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:原始|的原始|raw|总共|一共|总量)?\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|raw corpus|corpus|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:原始|的原始|raw|总共|一共|总量)?\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
     # "400 TB raw", "400TB of raw video", "400TB原始视频"
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:的\s*)?(?:of\s*)?(?:the\s*)?(?:raw|原始|crawl|web\s*(?:text|data|crawl)|text|jsonl|corpus|common\s*crawl|语料|文本|网页)"
 )
@@ -1698,6 +1698,8 @@ _TOKENIZED = flags(r"tokeni[sz]ed|分词后|token\s*化后?|(?:token|tok)\s*ids?
 _TO_TOKENIZE = flags(
     r"\b(?:will|to|going to|gonna|then|and)\s+tokeni[sz]e\b|\bafter tokeni[sz](?:ation|ing)\b|\bonce tokeni[sz]ed\b"
     r"|tokeni[sz]e\s*(?:之后|以后|后|完)|分词(?:之后|以后|后|完)|token\s*化(?:之后|以后|后)"
+    # "how much disk for raw + tokenized?", "原始加分词后一共多少": both copies asked
+    r"|\braw\s*(?:\+|and|&|plus)\s*(?:the\s*)?tokeni[sz]ed\b|原始(?:数据)?\s*(?:\+|加|和)\s*分词后"
 )
 # a compressed delivery: "jsonl.zst", "zstd compressed", ".gz", "压缩后40TB"
 _COMPRESSED = flags(r"\.zst\b|\bzstd\b|\.gz\b|\bgzip(?:ped)?\b|\bcompressed\b|压缩(?:过|后|的|包|格式)")

@@ -318,6 +318,10 @@ def _from_text(i: dict[str, Any], o: dict[str, Any]) -> tuple[str, str, list[Row
             else "。"
         )
     )
+    # the delivery kept beside the ids ("how much disk for raw + tokenized?"): both on disk
+    both = i["text_tb"] + o["token_ids_tb"]
+    en += f" With the {num(i['text_tb'])} TB as delivered kept beside the ids: about {num(both)} TB in all."
+    zh += f"原始的 {num(i['text_tb'])} TB 也保留的话，合计约 {num(both)} TB。"
     rows = [
         Row(en="Text after cleaning", zh="清洗后文本", value=f"{num(o['raw_text_tb'])} TB"),
         Row(en="Tokens", zh="token 数", value=tokens_en),
