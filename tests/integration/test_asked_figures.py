@@ -382,3 +382,16 @@ def test_a_kv_cache_precision_follow_up_changes_the_cache_not_the_weights(assist
         "weight_precision", "bf16"
     )
     assert "21.5 GB" in first_sentence(fp8)
+
+
+def test_raw_text_and_its_tokenized_copy_are_sized_together(assistant: Assistant) -> None:
+    """12 TB of English text at about 4 bytes a token is 3T tokens; as uint32 ids (a 128k vocabulary needs more
+    than 16 bits) that is 12 TB again, 24 TB with the raw text kept (Llama 3 tokenizer: 128,256 tokens)."""
+    (answer,) = talk(
+        assistant,
+        "raw corpus is 12TB of english jsonl. llama3 tokenizer (128k vocab). how much disk do i need for raw + tokenized?",
+    )
+    assert tools(answer) == ["data_volume"]
+    lead = answer.answer.split("\n\n")[0]
+    assert "**12 TB**" in lead
+    assert "24 TB in all" in lead

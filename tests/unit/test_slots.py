@@ -140,6 +140,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("换 910B 8卡机 130 万一台，网络存储同样 20%", {"gpus_per_node": 8, "network_share": 0.2}),
     ("tco for 4 hgx h200 nodes over 4 yrs", {"servers": 4}),
     (
+        "raw corpus is 12TB of english jsonl. how much disk do i need for raw + tokenized?",
+        {"raw_data_tb": 12, "to_tokenize": True},
+    ),
+    (
         "full ft llama 3 70b on 2 nodes of 8x h100 w/ fsdp full shard",
         {"gpu": "h100-sxm", "gpu_count": 16, "zero_stage": 3},
     ),
