@@ -719,6 +719,9 @@ _ASKED = [
     ("cpu_cores", words(r"how many (?:cpu )?cores", r"\bcpu cores?\b[^?.]{0,20}(?:need|enough|how many|\?)", r"几核",
                         r"多少(?:个)?(?:物理)?核", r"cpu\s*(?:呢|要多少|配多少|几个|多少)", r"^\W*(?:and |what about )?(?:the )?cpus?\s*\??\s*$")),
     # "how many tokens/s can one H100 generate?", "每秒能生成多少token": the serving rate itself
+    # "一天能训多少 token", "how many tokens a day": a run's daily progress
+    ("tokens_per_day", words(r"(?:一天|每天|每日|一日)\s*(?:能|可以|大概|大约)?\s*(?:训|跑|处理|过)\s*(?:多少|几)\s*(?:个)?\s*(?:b|亿|万亿)?\s*(?:token|tok|词元)",
+                             r"how many tokens (?:a|per|each) day", r"tokens (?:a|per) day\b[^?.]{0,20}\?")),
     ("throughput", words(r"how many (?:output )?tokens? (?:per second|/s|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
                          r"(?:what|how much) (?:decode |output |generation )?throughput", r"每秒(?:能|可以)?(?:生成|输出|吐)?多少\s*(?:个)?\s*token",
                          r"吞吐(?:量)?(?:是|有|能到)?多少", r"(?:能|可以)?(?:到|达到)多少\s*(?:的)?\s*吞吐",

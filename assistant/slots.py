@@ -711,8 +711,14 @@ _STEP_TOKENS = flags(
 _QPD = flags(
     rf"{NUMBER}\s*(k|m|mn|million|万|千|百万|亿)?\s*(?:个|次)?\s*(?:requests?|reqs?|queries|calls|conversations|chats|请求|次请求|调用|次调用|对话|次对话|query)\s*(?:/|per|a|each|every)\s*day\b"
     rf"|(?:日均|每天|每日|一天)\s*(?:的)?\s*(?:请求|调用|访问|对话|query)?(?:量|数)?\s*(?:约|大概|有)?\s*{NUMBER}\s*(k|m|万|千|百万|亿)?\s*(?:次|个|条)?"
-    rf"(?=\s*(?:请求|调用|对话|query|次|个|条|[，,。;；\s]|$))"
+    rf"(?=\s*(?:请求|调用|对话|query|次|个|条|[，,。;；\s]|$))(?!\s*(?:个\s*)?(?:output\s*|输出\s*|生成\s*)?(?:tokens?|toks?|词元))"
     rf"|{NUMBER}\s*(k|m|万|千|百万|亿)?\s*(?:次|个)?\s*(?:请求|调用|对话)\s*/\s*(?:天|日)"
+)
+# output tokens a day to serve: "每天 5 亿 output token", "500M output tokens a day"
+_DAILY_TOKENS = flags(
+    rf"(?:每天|每日|一天|日均)\s*(?:要|需要|生成|输出|产出)?\s*(?:约|大概|有)?\s*{NUMBER}\s*(k|m|b|bn|万|亿|百万|千万)?\s*(?:个)?\s*"
+    r"(?:output\s*|输出\s*|生成(?:的)?\s*)?(?:tokens?|toks?|词元)"
+    rf"|{NUMBER}\s*(k|m|b|bn|万|亿|百万|千万)?\s*(?:output|generated)\s*tokens?\s*(?:a|per|each|every|/)\s*day\b"
 )
 # requests a minute: "1200 requests per minute", "2000 req/min", "每分钟3000个请求"
 _QPM = flags(
@@ -2173,6 +2179,23 @@ class SlotExtractor:
             if target != slots.servers:
                 slots.measured_gpus = slots.gpu_count or slots.servers * per
                 slots.gpu_count, slots.servers = target * per, target
+        if (
+            slots.tokens_per_second_per_gpu
+            and slots.gpu_count
+            and slots.measured_gpus is None
+            and (
+                runs := [
+                    m for m in _RUN_COUNT.finditer(text) if int(to_number(m.group(1))) != slots.gpu_count
+                ]
+            )
+            and re.search(
+                rf"(?<![\d.]){slots.gpu_count}\s*-?\s*(?:gpus?|cards|张卡|张|卡)", text, re.IGNORECASE
+            )
+        ):
+            # "2400 tokens/s per h100 on 32 gpus … if we go to 128 gpus": measured on the first, asked of the second
+            target = int(to_number(runs[-1].group(1)))
+            if target > 0 and text.find(runs[-1].group(0)) > text.find(str(slots.gpu_count)):
+                slots.measured_gpus, slots.gpu_count = slots.gpu_count, target
         if slots.nodes_per_rack and slots.racks is None and slots.servers:
             slots.racks = -(-slots.servers // slots.nodes_per_rack)  # 16 servers, 2 per rack: 8 racks
         if slots.servers == 1 and PER_SERVER_COUNT.search(text):
@@ -3006,6 +3029,10 @@ class SlotExtractor:
                 slots.sample_mb = to_number(_group(size, 1, 3) or "0") * {"kb": 1e-3, "gb": 1e3}.get(
                     unit, 1.0
                 )
+        if match := take(_DAILY_TOKENS):
+            # "每天 5 亿 output token": the day's tokens as an average rate over 24 hours
+            daily = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
+            slots.demand_tokens_per_second = round(daily / 86_400, 2)
         if match := take(_DEMAND_TPS):
             unit = (_group(match, 2, 4, 6, 8) or "").lower()
             slots.demand_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * {

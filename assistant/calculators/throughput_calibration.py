@@ -65,7 +65,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     w = o["workload"]
     mfu_en = f"{num(o['tokens_per_second_per_gpu'])} tokens/s per {w['gpu']} means an MFU of **{pct(o['implied_mfu'])}**"
     mfu_zh = f"每张 {w['gpu']} 每秒 {num(o['tokens_per_second_per_gpu'])} token 对应 MFU **{pct(o['implied_mfu'])}**"
-    if o["run_gpus"] != i["gpus"] and view.asked == "throughput":
+    if view.asked == "tokens_per_day":
+        # "扩到 16 台如果线性，一天能训多少 token": the day's tokens on the GPUs asked about lead
+        run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
+        daily_b = run * o["run_tokens_per_second_per_gpu"] * 86_400 / 1e9
+        en = (
+            f"{run} GPUs at {num(o['run_tokens_per_second_per_gpu'])} tokens/s each ({pct(eff)} scaling efficiency) "
+            f"train about **{num(daily_b)}B tokens a day** ({num(run)} x {num(o['run_tokens_per_second_per_gpu'])} x "
+            f"86,400 s). {mfu_en}."
+        )
+        zh = (
+            f"{run} 张卡、每卡每秒 {num(o['run_tokens_per_second_per_gpu'])} token（扩展效率 {pct(eff)}），一天约训 "
+            f"**{num(daily_b * 10)} 亿 token**（{num(daily_b)}B = {num(run)} × {num(o['run_tokens_per_second_per_gpu'])} "
+            f"× 86,400 秒）。{mfu_zh}。"
+        )
+    elif o["run_gpus"] != i["gpus"] and view.asked == "throughput":
         # "现在4台 … 扩到16台 大概能到多少吞吐": the grown fleet's tokens per second leads
         run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
         total = run * o["run_tokens_per_second_per_gpu"]
@@ -165,5 +179,5 @@ CALCULATOR = Calculator(
     build=_build,
     summarize=_summarize,
     needs_model=True,
-    answers=frozenset({"throughput", "days", "mfu"}),
+    answers=frozenset({"throughput", "days", "mfu", "tokens_per_day"}),
 )

@@ -395,3 +395,43 @@ def test_raw_text_and_its_tokenized_copy_are_sized_together(assistant: Assistant
     lead = answer.answer.split("\n\n")[0]
     assert "**12 TB**" in lead
     assert "24 TB in all" in lead
+
+
+@pytest.mark.parametrize(
+    ("messages", "lead"),
+    [
+        (
+            (
+                "现在 4 台 8卡 H100 跑 13B 预训练，实测每卡 2400 token/s。扩到 16 台如果线性，一天能训多少 token",
+            ),
+            "一天约训 **265 亿 token**",
+        ),
+        (
+            (
+                "现在 4 台 8卡 H100 跑 13B 预训练，实测每卡 2400 token/s。扩到 16 台如果线性，一天能训多少 token",
+                "扩展效率按 85% 算呢",
+            ),
+            "一天约训 **226 亿 token**",
+        ),
+        (
+            (
+                "we get 2400 tokens/s per h100 on 32 gpus training 13b. if we go to 128 gpus with linear scaling, how "
+                "many tokens a day?",
+            ),
+            "about **26.5B tokens a day**",
+        ),
+    ],
+)
+def test_tokens_a_day_on_the_grown_fleet(assistant: Assistant, messages: tuple[str, ...], lead: str) -> None:
+    """128 GPUs x 2,400 tokens/s x 86,400 s = 26.5B tokens a day; at 85% scaling efficiency 22.6B."""
+    *_, answer = talk(assistant, *messages)
+    assert lead in first_sentence(answer), answer.answer[:200]
+
+
+def test_a_daily_token_volume_and_a_measured_rate_count_the_serving_gpus(assistant: Assistant) -> None:
+    """500M output tokens a day = 5,787 tokens/s on average; at a measured 2,800 tokens/s per H100 that is 2.07
+    GPUs, so 3."""
+    (answer,) = talk(
+        assistant, "vLLM 跑 Qwen2.5-14B，单张 H100 实测 decode 2800 tok/s，每天 5 亿 output token 要几张卡"
+    )
+    assert "**3 张卡**" in first_sentence(answer)

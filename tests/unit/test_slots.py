@@ -140,6 +140,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("换 910B 8卡机 130 万一台，网络存储同样 20%", {"gpus_per_node": 8, "network_share": 0.2}),
     ("tco for 4 hgx h200 nodes over 4 yrs", {"servers": 4}),
     (
+        "单张 H100 实测 decode 2800 tok/s，每天 5 亿 output token 要几张卡",
+        {"demand_tokens_per_second": 5787.04, "requests_per_day": None},
+    ),
+    ("we need 500M output tokens a day", {"demand_tokens_per_second": 5787.04}),
+    ("2400 tokens/s per h100 on 32 gpus. if we go to 128 gpus", {"measured_gpus": 32, "gpu_count": 128}),
+    (
         "raw corpus is 12TB of english jsonl. how much disk do i need for raw + tokenized?",
         {"raw_data_tb": 12, "to_tokenize": True},
     ),
