@@ -2144,33 +2144,32 @@ class SlotExtractor:
         ):
             # "预算800万 … H20 8卡整机110万": the machine quoted holds 8 cards; how many the budget buys is asked
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
-        if (
-            slots.server_price
+        # "$285k per 8x H100 server", "8卡机 130 万一台": a count of 16 or fewer beside a priced machine
+        priced = (
+            _PRICED_MACHINE.search(masked)
+            if slots.server_price
             and slots.servers is None
             and slots.gpu_count
             and slots.gpu_count <= 16
             and not slots.gpus_per_node
-            and (priced := _PRICED_MACHINE.search(masked))
-            and (
-                fleet := _PLAIN_COUNT.search(
-                    masked[: priced.start()] + " " * (priced.end() - priced.start()) + masked[priced.end() :]
-                )
-            )
+            else None
+        )
+        rest = (
+            masked[: priced.start()] + " " * (priced.end() - priced.start()) + masked[priced.end() :]
+            if priced
+            else ""
+        )
+        if (
+            priced
+            and slots.gpu_count
+            and (fleet := _PLAIN_COUNT.search(rest))
             and (total := int(to_number(_group(fleet, 1, 2, 3, 4, 5) or "0"))) > slots.gpu_count
             and total % slots.gpu_count == 0
         ):
             # "$285k per 8x H100 server … 64 GPUs": the machine priced holds 8; the fleet is the other count
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, total
             slots.servers = total // slots.gpus_per_node
-        elif (
-            slots.server_price
-            and slots.servers is None
-            and slots.gpu_count
-            and slots.gpu_count <= 16
-            and not slots.gpus_per_node
-            and (priced := _PRICED_MACHINE.search(masked))
-            and re.match(rf"{slots.gpu_count}\D", priced.group(0))
-        ):
+        elif priced and re.match(rf"{slots.gpu_count}\D", priced.group(0)):
             # "换 910B 8卡机 130 万一台": the count describes the machine priced, not a fleet of cards
             slots.gpus_per_node, slots.gpu_count = slots.gpu_count, None
         if (grow := _SCALE_TO_SERVERS.search(text)) and slots.servers and slots.measured_gpus is None:
