@@ -1227,6 +1227,14 @@ class Router:
         elif follow_up and triggered == ["quote"] and set(context.tools) & (_PRICED_TOOLS - {"quote"}):
             # "换算成 USD 呢, 汇率 7.1" after a TCO: the same TCO in the other currency, not the price alone
             triggered = list(context.tools)
+        elif (
+            follow_up
+            and "tco" in context.tools
+            and set(triggered) <= {"power_cost"}
+            and stated.keys() & {"electricity_price_per_kwh", "server_power_kw", "pue", "power_bill_per_year"}
+        ):
+            # "加上电费，满载 10kW，PUE 1.3，电价 0.7" after a buy-or-rent comparison: the comparison with power in it
+            triggered = list(context.tools)
         elif follow_up and reprices and not set(triggered) & _PRICED_TOOLS:
             # "汇率按7.25 买6台 再加15%网络存储": the price again with the new rate, count and share ("网络存储"
             # names what the share pays for, not a storage question)

@@ -203,6 +203,10 @@ class Slots(BaseModel):
     node_tokens_per_second: float | None = Field(default=None, description="Tokens/s of one server.")
     demand_tokens_per_second: float | None = Field(default=None, description="Tokens/s to serve at peak.")
     headroom: float | None = Field(default=None, description="Spare capacity wanted, 0-1.")
+    exclude_power: bool = Field(
+        default=False,
+        description="Electricity left out of a comparison ('先不算电费', 'ignore power for now').",
+    )
     extras_share: float | None = Field(
         default=None,
         description="Costs beside the GPUs as a share of their bill ('add 10% for storage/egress'), 0-5.",
@@ -449,6 +453,8 @@ class Slots(BaseModel):
             # "and with FP8?" after a BF16 run at 40% MFU: that MFU was of the BF16 peak; at the FP8 peak the
             # planned MFU is lower (FP8 seldom doubles the speed), so the FP8 default replaces it
             carried["mfu"] = None
+        if stated.keys() & {"electricity_price_per_kwh", "power_bill_per_year", "pue"}:
+            carried["exclude_power"] = False  # "加上电费 … 电价 0.7" after "先不算电费": power is in now
         if stated.get("cloud_on_demand"):
             # "but on-demand is $3.50, we'd pay only for what we use": no longer a reservation
             carried["cloud_committed"] = False
@@ -1635,6 +1641,11 @@ _HEADROOM = flags(
     # "add 15% for failed runs + evals", "再加20%用于调试和重跑": a margin on top of an estimate
     rf"|(?:\badd|\bplus|\+|加上?|再加|多加|另加|预留)\s*(?:another\s*|an? extra\s*|extra\s*)?{DECIMAL}\s*%\s*(?:for|to cover|as|用于|给|的)?\s*"
     r"(?:buffer|margin|余量|冗余|contingency|overhead|fail|retr|re-?run|eval|debug|ablation|experiment|restart|重跑|失败|调试|评测|实验|重启)"
+)
+# electricity left out: "先不算电费", "不含电费", "ignore power for now", "excluding electricity"
+_NO_POWER = flags(
+    r"(?:先|暂时|暂且)?不(?:算|计|含|考虑)\s*电费|电费\s*(?:先|暂时)?\s*不(?:算|计|考虑)"
+    r"|\b(?:ignor\w*|exclud\w*|without|leav\w* out|not counting|no)\s+(?:the\s+)?(?:power|electricity)(?:\s+(?:cost|bill))?\b(?!\s+(?:draw|limit|supply))"
 )
 # "add 10% for storage/egress", "另加 10% 的存储和流量费": costs beside the GPU bill, as a share of it
 _EXTRAS = flags(
@@ -3164,6 +3175,7 @@ class SlotExtractor:
         if slots.requests_per_second and slots.tokens_per_request and slots.demand_tokens_per_second is None:
             # "50 QPS, 400 tokens each": the output tokens per second to serve
             slots.demand_tokens_per_second = slots.requests_per_second * slots.tokens_per_request
+        slots.exclude_power = bool(_NO_POWER.search(text))
         if match := take(_EXTRAS):
             slots.extras_share = float(_group(match, 1, 2, 3) or 0) / 100
         if match := take(_HEADROOM):

@@ -105,6 +105,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
         )
     money_into(slots, payload, catalog)
+    if slots.exclude_power and "power_bill_per_year" not in payload:
+        payload["electricity_price_per_kwh"] = (
+            0.0  # "先不算电费": left out of both sides, said in the assumptions
+        )
     own = {
         c
         for amount, c in (

@@ -623,3 +623,17 @@ def test_one_cards_new_price_reprices_the_comparison_in_the_users_currency(
         assert "¥28" in first_sentence(before)
         assert "¥9" in first_sentence(after)
         assert "$" not in first_sentence(before)
+
+
+def test_power_left_out_then_added_reworks_the_comparison(assistant: Assistant) -> None:
+    """Without power the buy side is ¥2.2M of server (+ assumed maintenance); with 10 kW x PUE 1.3 x 8,760 h x
+    ¥0.7 = ¥79,716 a year added, three years add ¥239,148 to the server's price."""
+    without, added = talk(
+        assistant,
+        "租 H100 8卡机月租 8 万，买一台 220 万，按 3 年算哪个划算？先不算电费",
+        "加上电费，满载 10kW，PUE 1.3，电价 0.7",
+    )
+    assert without.tool_calls[0].input["electricity_price_per_kwh"] == 0
+    assert tools(added) == ["tco"], tools(added)
+    assert added.tool_calls[0].input["electricity_price_per_kwh"] == 0.7
+    assert "¥2,439,148" in first_sentence(added)  # ¥2,200,000 + 3 x ¥79,716

@@ -144,6 +144,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"demand_tokens_per_second": 5787.04, "requests_per_day": None},
     ),
     ("we need 500M output tokens a day", {"demand_tokens_per_second": 5787.04}),
+    ("买一台 220 万，按 3 年算哪个划算？先不算电费", {"exclude_power": True}),
+    ("ignore power for now, which is cheaper", {"exclude_power": True}),
     ("2400 tokens/s per h100 on 32 gpus. if we go to 128 gpus", {"measured_gpus": 32, "gpu_count": 128}),
     (
         "raw corpus is 12TB of english jsonl. how much disk do i need for raw + tokenized?",
