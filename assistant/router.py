@@ -355,6 +355,12 @@ _SERVES = re.compile(
     r"chat ?bot|\bserv(?:e|ing)\b|\binference\b|\bdeploy\w*|\bapi\b|推理|部署|上线|对话机器人|客服",
     re.IGNORECASE,
 )
+# how to reach something, asked after a figure: "what would it take to get to ~90%", "怎么才能提到 90%"
+_HOW_TO = re.compile(
+    r"\bwhat (?:would|will|does) it take\b|\bhow (?:do|can|could|would) (?:we|i) (?:get|reach|improve|push|raise)\b"
+    r"|怎么(?:才能|能|样才能)?(?:提高|提升|提到|做到|达到|优化)|如何(?:提高|提升|优化|做到|达到)",
+    re.IGNORECASE,
+)
 # a part of training memory a question may ask about in general ("how much memory do optimizer states take")
 _MEMORY_PART = re.compile(
     r"optimi[sz]er|activation|gradient|\bkv\b|weights?\b|logits|per (?:param|token)|优化器|激活|梯度|权重|每(?:个)?参数",
@@ -511,7 +517,8 @@ _FOLLOW_UP = words(
 # "double the GPUs", "GPU 翻倍", "half the time"
 _DOUBLE = words(r"\bdouble\b", r"\btwice (?:as many|the)\b", r"翻倍|翻一倍|加一倍|两倍的?(?:卡|gpu)")
 _MORE = re.compile(
-    r"\b(\d[\d,]*) (?:more|extra|additional) (?:h\d+s? |a\d+s? |b\d+s? )?(?:gpus?|cards?|nodes?|servers?)\b"
+    # ("those 192 extra gpus": the ones already added, counted alone)
+    r"(?<!those )(?<!these )(?<!the )\b(\d[\d,]*) (?:more|extra|additional) (?:h\d+s? |a\d+s? |b\d+s? )?(?:gpus?|cards?|nodes?|servers?)\b"
     r"|(?:再|多)?(?:加|增加|添)\s*(\d+|[一二两三四五六七八九十]+)\s*(?:张|块|台|个)\s*(?:卡|gpu|GPU|节点|服务器|机器)?",
     re.IGNORECASE,
 )
@@ -804,7 +811,7 @@ _ASKED = [
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
     ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
-    ("power", words(r"how (?:much|many) (?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
+    ("power", words(r"how (?:much|many) (?:extra |more |additional )?(?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
                      r"(?:要|需要|得)多少电(?!费)",
                      # "4 NVL72 racks. power?", "272 张卡 total power 多少", "总功率多少": the draw
                      r"\bpower\s*[?？]", r"\btotal power\b", r"总功率", r"功率多少",
@@ -1239,7 +1246,12 @@ class Router:
             # "汇率按7.25 买6台 再加15%网络存储": the price again with the new rate, count and share ("网络存储"
             # names what the share pays for, not a storage question)
             triggered = list(context.tools)
-        elif follow_up and not triggered and not _asks_something_else(asked, context):
+        elif (
+            follow_up
+            and not triggered
+            and not _asks_something_else(asked, context)
+            and not _HOW_TO.search(text)
+        ):
             triggered = list(context.tools)  # the same calculation with what changed
             if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
                 # "what if we only get 64?" after a GPU count for a deadline: how long those GPUs take

@@ -659,7 +659,7 @@ _PER_NODE_AFTER = flags(
 )
 _COUNT_OF_SERVERS = flags(rf"{NUMBER}\s+{NUMBER}\s*(?:[x×*]|-?\s*gpus?)\s*$")
 _PLAIN_COUNT = flags(
-    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:GPUs?|cards|accelerators)\b(?![\s-]*(?:hours?|hrs?|h\b|days?|months?|小时))|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
+    rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:(?:extra|more|additional|new|spare)\s+)?(?:GPUs?|cards|accelerators)\b(?![\s-]*(?:hours?|hrs?|h\b|days?|months?|小时))|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
     rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
 )

@@ -204,6 +204,9 @@ CALCULATOR = Calculator(
         r"电费",
         r"(?:多大|多少)的?\s*(?:电力|功率|供电|电容量)",
         r"how much power\b",
+        # "how much extra power are those 192 gpus pulling"
+        r"how much (?:extra|more|additional) (?:power|kw|electricity)",
+        r"\bpower\b[^?.]{0,30}\b(?:pull|pulling|draw|drawing|use|using|consume|consuming)\b",
         # "planning 4 NVL72 racks. power?", "272 张卡 total power 多少", "总功率多少"
         r"\bpower\s*[?？]",
         r"\btotal power\b",

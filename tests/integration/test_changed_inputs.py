@@ -637,3 +637,19 @@ def test_power_left_out_then_added_reworks_the_comparison(assistant: Assistant) 
     assert tools(added) == ["tco"], tools(added)
     assert added.tool_calls[0].input["electricity_price_per_kwh"] == 0.7
     assert "¥2,439,148" in first_sentence(added)  # ¥2,200,000 + 3 x ¥79,716
+
+
+def test_after_a_scaling_figure_how_to_improve_it_and_the_added_gpus_power(assistant: Assistant) -> None:
+    """64 to 256 H100s for 2.9x the throughput: 72% efficiency. "What would it take to get to 90%" asks how (the
+    guidance); "those 192 extra gpus" are the 192 added: 24 servers x 10.2 kW (DGX H100 spec) = 245 kW."""
+    _, how, power = talk(
+        assistant,
+        "went from 64 to 256 h100s and throughput went up 2.9x not 4x. is that normal?",
+        "what would it take to get to ~90%",
+        "also, how much extra power are those 192 extra gpus pulling",
+    )
+    assert tools(how) == []
+    assert how.citations
+    assert "90" in how.answer.split("\n\n")[0]
+    assert power.tool_calls[0].input["gpus"] == 192
+    assert first_sentence(power).startswith("192 x NVIDIA H100 SXM5 80GB draw about **245 kW**")
