@@ -22,6 +22,8 @@ from assistant.calculators.common import (
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from knowledge.text import Language
+from tools.compute import MFU_LOW, MFU_TYPICAL
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -163,6 +165,23 @@ _RATING_ZH = {
     "typical": "这在正常范围内：调优良好的稠密训练一般在 35%-50%（Llama 3 405B 在 H100 上为 38%-43%）。",
     "high": "这高于公开报告的水平（35%-50%；Llama 3 405B 在 H100 上为 38%-43%）：请核对吞吐、模型大小和 GPU 型号。",
 }
+
+
+def mfu_verdict(mfu: float, language: Language) -> str:
+    """ "MFU 只有 25%，is that normal?": how an MFU the user states compares with well-run published runs, by the
+    bands the calculator rates a measured MFU with."""
+    rating = (
+        "low"
+        if mfu < MFU_LOW
+        else "below typical"
+        if mfu < MFU_TYPICAL[0]
+        else "typical"
+        if mfu <= MFU_TYPICAL[1] + 0.05
+        else "high"
+    )
+    if language == "zh":
+        return f"MFU {pct(mfu)}：{_RATING_ZH[rating]}"
+    return f"An MFU of {pct(mfu)}: {_RATING_EN[rating][0].lower()}{_RATING_EN[rating][1:]}"
 
 
 CALCULATOR = Calculator(

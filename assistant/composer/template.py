@@ -14,6 +14,7 @@ from dataclasses import replace
 from assistant.calculators import CALCULATORS, summarize
 from assistant.calculators.common import GPUS_PER_NODE, Brief, Row, Summary, View, money, num, pct
 from assistant.calculators.gpu_compare import PRICE_PERFORMANCE, job_lead
+from assistant.calculators.throughput_calibration import mfu_verdict
 from assistant.calculators.training_memory import model_states_gb
 from assistant.composer import Draft
 from assistant.composer.change import change_lead
@@ -163,6 +164,12 @@ CLARIFY = {
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
+# a figure of theirs held up against what is usual: "is that normal?", "算正常吗", "高不高"
+_IS_IT_NORMAL = re.compile(
+    r"\bis (?:that|this|it) (?:normal|good|ok|okay|reasonable|typical|low|bad|expected)\b|\bis that\s*(?:any )?good\b"
+    r"|\b(?:normal|reasonable|typical)\s*\?|正常吗|正常不|算正常|合理吗|偏低吗|低不低|高不高|算高|算低|行不行|够不够好",
+    re.IGNORECASE,
+)
 # a judgement asked about cards ("why not", "what's the catch", mixing generations), not their figures
 _JUDGEMENT = re.compile(
     r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
@@ -1497,6 +1504,9 @@ class TemplateComposer:
             parts.append(f"{_answer_first(lead) if not run.calls else lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
+        if "mfu" in route.stated and route.slots.mfu and not run.calls and _IS_IT_NORMAL.search(route.query):
+            # "MFU 只有 25%，is that normal?": the verdict on their figure first, the guidance after it
+            parts.insert(0, mfu_verdict(route.slots.mfu, lang))
         # "70B要多少显存": one table of every job's memory instead of one per calculator
         uses = _uses_table(run, lang) if route.asked == "uses" else None
         calculations = [

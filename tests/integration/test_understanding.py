@@ -5963,3 +5963,23 @@ def test_what_to_watch_in_a_driver_upgrade_is_answered_by_the_guidance(assistant
     lead = answer.answer.split("\n\n")[0]
     assert "Fabric Manager" in lead
     assert "[1]" in lead
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        ("我们 H800 集群训 70B MFU 只有 25%，TP8 PP4，is that normal?", "MFU 25%：这偏低"),
+        ("MFU 30% 算正常吗？我们 A100 训 13B", "MFU 30%：这略低于"),
+        (
+            "we're getting 42% mfu on h100s for a 34b model, is that good?",
+            "An MFU of 42%: that is in the normal range",
+        ),
+    ],
+)
+def test_an_mfu_of_theirs_is_judged_against_published_runs_first(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """Well-run dense training reaches 35-50% MFU (Llama 3 405B: 38-43% on 16k H100s, Llama Team 2024 table 4);
+    below 30% is low."""
+    (answer,) = talk(assistant, message)
+    assert answer.answer.startswith(lead), answer.answer[:200]
