@@ -598,7 +598,7 @@ _HOURS_PER_YEAR = flags(
 # what a run measures per GPU: "we get 210 TFLOPS per GPU", "每卡跑到350 TFLOPS"
 _ACHIEVED_TFLOPS = flags(
     rf"(?:get|getting|got|see|seeing|measure[ds]?|reach(?:es|ing)?|hit(?:ting)?|achiev\w*|at|跑到|跑出|实测|达到|只有)\s*"
-    rf"(?:about|around|~|约)?\s*{DECIMAL}\s*tflop?s?"
+    rf"(?:about|around|~|约)?\s*{DECIMAL}\s*(?:tflop?s?|t(?![a-z])(?=\s*(?:算力|的算力|tflops|\(|（)))"
     rf"|{DECIMAL}\s*tflop?s?\s*(?:per|/|each|a)\s*(?:gpu|card)\b|每卡\s*(?:跑到|能跑|实测|达到)?\s*{DECIMAL}\s*tflop?s?"
     # a training log's line: Megatron's "throughput per GPU (TFLOP/s/GPU): 410", "TFLOPs/GPU = 385"
     rf"|tflop?s?\s*/\s*s?\s*/?\s*gpu\)?\s*[:=]\s*{DECIMAL}"
@@ -1092,7 +1092,7 @@ def unnegated(text: str) -> str:
 
 
 _FINETUNE = [(flags(r"\bqlora\b"), "qlora"), (flags(r"\blora\b"), "lora"),
-             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调|\bsft\b(?!\s*(?:data|dataset|samples|examples|pairs|数据|语料|样本))|\bsome\s+full\b|(?<!\d\s)(?<!\d)\bfull\s+ones?\b"
+             (flags(r"full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun|ft\b|sft\b)|全参(?:数)?(?!\s*(?:预训练|从头))(?:微调)?|全量微调|\bsft\b(?!\s*(?:data|dataset|samples|examples|pairs|数据|语料|样本))|\bsome\s+full\b|(?<!\d\s)(?<!\d)\bfull\s+ones?\b"
                       # "LoRA vs full?", "lora or full": the other method named by its one word
                       r"|(?<=vs )full\b|(?<=vs\. )full\b|(?<=or )full\b|(?<=and )full\b(?!\s+(?:node|server|rack|cluster|precision))"), "full")]  # fmt: skip
 # two methods the same hardware must carry ("做7B到14B的sft和lora", "mostly LoRA, some full"): the heaviest decides
@@ -1245,7 +1245,7 @@ _LEASE_ALL_IN = flags(
 _PEAK_GIVEN = flags(
     rf"(?:按|取|算作|当作|\bpeak\s*(?:of|=|:|is|at)?|峰值\s*(?:按|为|是|取)?|\bassum\w*)\s*(?:~|约)?\s*{DECIMAL}\s*"
     r"(?:t|tf|tflops?|tflop/s)(?![a-z])(?!\s*(?:token|tok|词|参数|数据))"
-    rf"|(?<!跑到)(?<!达到)(?<!实测)(?<!跑出)(?<!能跑)(?<!getting )(?<!hit )(?<!measured )(?<!achieve )"
+    rf"|(?<!跑到)(?<!达到)(?<!实测)(?<!实测 )(?<!跑出)(?<!能跑)(?<!getting )(?<!hit )(?<!measured )(?<!achieve )"
     rf"{DECIMAL}\s*(?:t|tf|tflops?|tflop/s)\s*(?:算(?![高低正快慢好不是多吗])|计|峰值|\bpeak\b|\bdense\b)"
     rf"|(?:tflops|算力)\s*(?:按|取|算|=|:)\s*{DECIMAL}(?![\d.]|\s*%)"
 )

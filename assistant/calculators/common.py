@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from assistant.models import ToolCall
 from assistant.numbers import ASCII_BOUNDARY
 from assistant.slots import Slots
-from knowledge.catalog import Catalog
+from knowledge.catalog import Catalog, UnknownItemError
 from knowledge.text import Language
 
 DEFAULT_GPU = "h100-sxm"
@@ -184,15 +184,39 @@ def tokens_into(
         )
 
 
+def _achieved_mfu(slots: Slots, catalog: Catalog | None) -> tuple[float, float] | None:
+    """The MFU a measured TFLOP/s per GPU stands for on the card named, and that card's dense BF16 peak."""
+    if not slots.achieved_tflops or not slots.gpu or catalog is None:
+        return None
+    try:
+        peak = catalog.accelerator(slots.gpu).bf16_dense_tflops
+    except UnknownItemError:
+        return None
+    if not peak or slots.achieved_tflops > peak:
+        return None
+    return round(slots.achieved_tflops / peak, 4), peak
+
+
 def compute_fields(
     slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog | None = None
 ) -> None:
     tokens_into(slots, payload, assumptions, catalog)
     gpu_into(slots, payload, assumptions)
+    achieved = _achieved_mfu(slots, catalog)
     if slots.mfu:
         payload["mfu"] = slots.mfu
         payload["mfu_low"] = min(0.35, slots.mfu)
         payload["mfu_high"] = max(0.50, slots.mfu)
+    elif achieved:
+        # "we measured ~410 TFLOPS/gpu achieved", "按实测 280T 算力（不是峰值）": that is the work each GPU does
+        mfu, peak = achieved
+        payload.update(mfu=mfu, mfu_low=mfu, mfu_high=mfu)
+        assumptions.append(
+            assumed(
+                f"MFU {mfu:.0%}: the {num(slots.achieved_tflops)} TFLOP/s measured per GPU of its {num(peak)} dense peak",
+                f"MFU {mfu:.0%}：实测每卡 {num(slots.achieved_tflops)} TFLOP/s，对应其稠密峰值 {num(peak)}",
+            )
+        )
     else:
         assumptions.append(assumed("MFU 40% (range 35-50%)", "MFU 40%（区间 35%-50%）"))
     if efficiency := slots.scaling_efficiency:

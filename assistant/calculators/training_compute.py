@@ -60,6 +60,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="training_compute", payload=payload, assumed=assumptions, ask=ask)
 
 
+def _range_en(values: dict[str, float], unit: str) -> str:
+    """`` (range 28-40 days)``, or nothing when the MFU is measured and the range is one figure."""
+    shown = span(values["low"], values["high"])
+    return "" if "-" not in shown else f" (range {shown} {unit})"
+
+
+def _range_zh(values: dict[str, float], unit: str) -> str:
+    shown = span(values["low"], values["high"])
+    return "" if "-" not in shown else f"（区间 {shown} {unit}）"
+
+
 _KIND = {"full": "full-parameter", "lora": "LoRA", "qlora": "QLoRA"}
 _KIND_ZH = {"full": "全参微调", "lora": "LoRA 微调", "qlora": "QLoRA 微调"}
 
@@ -82,20 +93,20 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         wall = {k: days[k] * 24 for k in ("low", "expected", "high")}
         en = (
             f"{doing_en} on {tokens}B tokens takes about **{num(wall['expected'])} hours** on {i['gpus']} x {gpu} "
-            f"at {mfu} MFU{of_en} (range {span(wall['low'], wall['high'])} hours), {num(hours['expected'])} GPU-hours in all."
+            f"at {mfu} MFU{of_en}{_range_en(wall, 'hours')}, {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
             f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu}{of_zh} {doing_zh}（{tokens}B token）约需 **{num(wall['expected'])} 小时**"
-            f"（区间 {span(wall['low'], wall['high'])} 小时），共 {num(hours['expected'])} GPU 小时。"
+            f"{_range_zh(wall, '小时')}，共 {num(hours['expected'])} GPU 小时。"
         )
     elif days:
         en = (
             f"{doing_en} on {tokens}B tokens takes about **{num(days['expected'])} days** on {i['gpus']} x {gpu} "
-            f"at {mfu} MFU{of_en} (range {span(days['low'], days['high'])} days), {num(hours['expected'])} GPU-hours in all."
+            f"at {mfu} MFU{of_en}{_range_en(days, 'days')}, {num(hours['expected'])} GPU-hours in all."
         )
         zh = (
             f"在 {i['gpus']} 张 {gpu} 上以 MFU {mfu}{of_zh} {doing_zh}（{tokens}B token）约需 **{num(days['expected'])} 天**"
-            f"（区间 {span(days['low'], days['high'])} 天），共 {num(hours['expected'])} GPU 小时。"
+            f"{_range_zh(days, '天')}，共 {num(hours['expected'])} GPU 小时。"
         )
     else:
         en = (

@@ -385,3 +385,26 @@ def test_a_measured_step_time_gives_the_mfu_and_the_run(assistant: Assistant, me
     assert answer.tool_calls[0].input["step_time_s"] == 72
     assert "39%" in first_sentence(answer)
     assert "278" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "910B 64G，13B 全参预训练，2T token，按实测 280T 算力（不是峰值）算，256 卡要训多久",
+            "**25.2 天**",
+        ),
+        (
+            "we measured ~410 TFLOPS/gpu achieved on h100 sxm in our megatron runs. pretraining a 9B dense on 1.6T "
+            "tokens w/ 256 gpus, how long",
+            "**9.53 days**",
+        ),
+    ],
+)
+def test_a_measured_tflops_per_gpu_is_the_work_done_not_a_peak(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """6 x 13e9 x 2e12 = 1.56e23 FLOPs / (256 x 280e12) = 2.18e6 s = 25.2 days; 6 x 9e9 x 1.6e12 = 8.64e22 /
+    (256 x 410e12) = 8.23e5 s = 9.53 days. No MFU on top of a measured rate (Narayanan et al. 2021)."""
+    (answer,) = talk(assistant, message)
+    assert lead in first_sentence(answer), answer.answer[:200]
