@@ -147,7 +147,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("买一台 220 万，按 3 年算哪个划算？先不算电费", {"exclude_power": True}),
     (
         "13B 全参预训练，2T token，按实测 280T 算力（不是峰值）算",
-        {"achieved_tflops": 280, "finetune": None, "peak_tflops": {}},
+        {"achieved_tflops": 280, "finetune": None},
     ),
     ("ignore power for now, which is cheaper", {"exclude_power": True}),
     ("2400 tokens/s per h100 on 32 gpus. if we go to 128 gpus", {"measured_gpus": 32, "gpu_count": 128}),
