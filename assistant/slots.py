@@ -437,6 +437,14 @@ class Slots(BaseModel):
             carried[
                 "card_counts"
             ] = {}  # "what about a single RTX PRO 6000 instead": that card, as counted now
+        if self.servers and "gpu_count" not in stated and earlier.gpu_count:
+            # "总共 40 台" after "8卡机满载 10.2kW 一个柜放几台": forty of those machines, not the one described
+            per = earlier.gpus_per_node or (earlier.gpu_count if earlier.gpu_count <= 16 else 8)
+            carried["gpu_count"] = self.servers * per
+            if earlier.power_kw and not earlier.servers and earlier.gpu_count <= 16:
+                # ... whose 10.2 kW was one machine's draw
+                carried["server_power_kw"] = carried["server_power_kw"] or earlier.power_kw
+                carried["power_kw"] = None
         if "gpu_count" in stated and "servers" not in stated:
             carried["servers"] = (
                 None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
@@ -2811,6 +2819,13 @@ class SlotExtractor:
                         slots.network_storage_currency = money.currency
                 case "gpu" if slots.gpu_price is None:
                     slots.gpu_price, slots.gpu_price_currency = money.amount, money.currency
+                case "lease" if (
+                    money.amount < 100
+                    and slots.cloud_price_per_gpu_hour is None
+                    and not re.search(r"月|month|\bmo\b", text[money.start : money.end + 12], re.IGNORECASE)
+                ):
+                    # "租金 14 元呢" after a price per card-hour: no month's rent is 14 yuan; an hour's price
+                    slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = money.amount, money.currency
                 case "lease" if slots.lease_per_month is None:
                     slots.lease_per_month, slots.lease_currency = money.amount, money.currency
                     around = text[max(0, money.start - 20) : money.end + 24]

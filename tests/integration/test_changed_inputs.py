@@ -653,3 +653,23 @@ def test_after_a_scaling_figure_how_to_improve_it_and_the_added_gpus_power(assis
     assert "90" in how.answer.split("\n\n")[0]
     assert power.tool_calls[0].input["gpus"] == 192
     assert first_sentence(power).startswith("192 x NVIDIA H100 SXM5 80GB draw about **245 kW**")
+
+
+def test_a_fleet_count_after_one_machine_powers_the_fleet(assistant: Assistant) -> None:
+    """40 servers x 10.2 kW x 0.8 x PUE 1.3 x 8,760 h = 3,717 MWh; at ¥0.65 that is ¥2,416,078 a year."""
+    _, fleet = talk(
+        assistant,
+        "机房单柜 12kW，H100 8卡机满载 10.2kW，一个柜放几台",
+        "总共 40 台，PUE 1.3，电费 0.65 元/度，一年电费多少，平均按 80% 负载",
+    )
+    assert "¥2,416,078" in first_sentence(fleet), first_sentence(fleet)
+
+
+def test_a_small_rent_in_a_follow_up_is_an_hourly_price(assistant: Assistant) -> None:
+    """¥14 per card-hour / (5,900 x 3,600 = 21.24M tokens an hour) = ¥0.659 per million tokens."""
+    _, h800 = talk(
+        assistant,
+        "vLLM 单卡 H20 跑 qwen2.5-14b，实测输出 2600 token/s，卡租金 8.2 元/卡时，每百万 token 多少钱",
+        "换 H800 实测 5900 token/s，租金 14 元呢",
+    )
+    assert "¥0.659" in first_sentence(h800), first_sentence(h800)
