@@ -53,7 +53,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             "How many GPUs will you use? Then I can give the wall-clock days.",
             "计划用多少张卡？这样可以算出训练天数。",
         )
-    elif not slots.mfu:
+    elif not slots.mfu and not slots.achieved_tflops:
         ask = assumed(
             "Do you have a measured MFU or tokens/s from your own runs?", "有实测的 MFU 或每卡 tokens/s 吗？"
         )

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from knowledge.text import Language
-from tools.messages import Note
+from tools.messages import Note, UnknownMessageError
 
 
 def _noted(text: str, output: Mapping[str, Any]) -> Note | None:
@@ -25,12 +25,21 @@ def _noted(text: str, output: Mapping[str, Any]) -> Note | None:
     return None
 
 
+def _rendered(note: Note, language: Language) -> str | None:
+    """``note`` in ``language``, or None when it cannot be (an output stored before an upgrade whose code or
+    parameters the templates no longer have): such a sentence is left out, the turn still answered."""
+    try:
+        return note.in_language(language)
+    except (UnknownMessageError, KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
 def sentence_in(text: str, output: Mapping[str, Any], language: Language) -> str | None:
     """One of ``output``'s assumptions or warnings in ``language``; None when it has no rendering there."""
     if language == "en":
         return text
     note = _noted(text, output)
-    return note.in_language(language) if note else None
+    return _rendered(note, language) if note else None
 
 
 def error_in(text: str, notes: Mapping[str, Note], language: Language) -> str:
@@ -39,10 +48,10 @@ def error_in(text: str, notes: Mapping[str, Note], language: Language) -> str:
         return text
     field = text.split(": ", 1)[0] if ": " in text else "input"
     note = notes.get(text)
-    if note is None:
+    shown = _rendered(note, language) if note else None
+    if shown is None:
         named = "" if field == "input" else f" {field} "
         return f"输入{named}的值无法用于计算，请检查后重试"
-    shown = note.in_language(language)
     # "两次运行的 GPU 数量（gpus_to）相同…" names its field already; "必须大于 0" needs it before
     names_it = re.search(rf"(?<![a-z0-9_]){re.escape(field)}(?![a-z0-9_])", shown)
     return shown if names_it or field == "input" else f"{field}：{shown}"

@@ -408,3 +408,5 @@ def test_a_measured_tflops_per_gpu_is_the_work_done_not_a_peak(
     (256 x 410e12) = 8.23e5 s = 9.53 days. No MFU on top of a measured rate (Narayanan et al. 2021)."""
     (answer,) = talk(assistant, message)
     assert lead in first_sentence(answer), answer.answer[:200]
+    assert "实测的 MFU" not in answer.answer
+    assert "measured MFU or tokens/s" not in answer.answer  # the rate was given: not asked for again

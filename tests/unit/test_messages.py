@@ -101,3 +101,28 @@ def test_every_message_is_written_by_some_calculator_run() -> None:
     # pydantic's own types beyond bounds and choices are rare in practice; every calculator sentence is reached
     unreached = [code for code in unreached if not code.startswith("input.")]
     assert not unreached, "add an input that makes a calculator write these:\n" + "\n".join(unreached)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        {
+            "text": "an old sentence",
+            "code": "removed.since",
+            "params": {},
+        },  # a code no calculator defines now
+        {"text": "PUE 1.3 (given)", "code": "cost.pue_given", "params": {}},  # parameters a template lost
+    ],
+)
+def test_a_stored_note_that_no_longer_renders_is_left_out_not_raised(note: dict[str, object]) -> None:
+    """Outputs stored before an upgrade come back in follow-ups: a sentence they hold that the templates can no
+    longer fill is left out of a Chinese answer (an error reads as the generic sentence), never a failed turn."""
+    from assistant.composer.sentences import error_in, sentence_in
+
+    output = {"assumptions": [note["text"]], "messages": [note]}
+    assert sentence_in(str(note["text"]), output, "zh") is None
+    assert sentence_in(str(note["text"]), output, "en") == note["text"]
+    stored = Note.model_validate(note)
+    assert error_in(f"gpu: {note['text']}", {f"gpu: {note['text']}": stored}, "zh").startswith(
+        "输入 gpu 的值"
+    )
