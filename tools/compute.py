@@ -134,6 +134,18 @@ LLAMA3 = Reference(
 # (PALM, Table 3); below 30% a run usually loses time to communication, data loading or small batches
 MFU_TYPICAL = (0.35, 0.50)
 MFU_LOW = 0.30
+MfuRating = Literal["low", "below typical", "typical", "high"]
+
+
+def mfu_rating(mfu: float) -> MfuRating:
+    """How an MFU compares with well-run published runs (MFU_TYPICAL), with a little room above them."""
+    if mfu < MFU_LOW:
+        return "low"
+    if mfu < MFU_TYPICAL[0]:
+        return "below typical"
+    return "typical" if mfu <= MFU_TYPICAL[1] + 0.05 else "high"
+
+
 CHINCHILLA = Reference(
     title="Hoffmann et al., Training Compute-Optimal Large Language Models (2022): ~20 tokens per parameter",
     url="https://arxiv.org/abs/2203.15556",
@@ -544,15 +556,7 @@ def throughput_calibration(inp: ThroughputCalibrationInput, catalog: Catalog) ->
     mfu = achieved / workload.peak_tflops_per_gpu
     if mfu > 0.75:
         warnings.append(_IMPLIED_MFU_HIGH(mfu=f"{mfu:.0%}"))
-    rating: Literal["low", "below typical", "typical", "high"] = (
-        "low"
-        if mfu < MFU_LOW
-        else "below typical"
-        if mfu < MFU_TYPICAL[0]
-        else "typical"
-        if mfu <= MFU_TYPICAL[1] + 0.05
-        else "high"
-    )
+    rating = mfu_rating(mfu)
     run = inp.run_gpus or inp.gpus
     # on more (or fewer) GPUs each keeps the measured per-GPU rate times the scaling efficiency
     run_per_gpu = per_gpu * (inp.scaling_efficiency if run != inp.gpus else 1.0)

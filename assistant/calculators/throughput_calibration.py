@@ -23,7 +23,7 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from knowledge.text import Language
-from tools.compute import MFU_LOW, MFU_TYPICAL
+from tools.compute import mfu_rating
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -170,15 +170,7 @@ _RATING_ZH = {
 def mfu_verdict(mfu: float, language: Language) -> str:
     """ "MFU 只有 25%，is that normal?": how an MFU the user states compares with well-run published runs, by the
     bands the calculator rates a measured MFU with."""
-    rating = (
-        "low"
-        if mfu < MFU_LOW
-        else "below typical"
-        if mfu < MFU_TYPICAL[0]
-        else "typical"
-        if mfu <= MFU_TYPICAL[1] + 0.05
-        else "high"
-    )
+    rating = mfu_rating(mfu)
     if language == "zh":
         return f"MFU {pct(mfu)}：{_RATING_ZH[rating]}"
     return f"An MFU of {pct(mfu)}: {_RATING_EN[rating][0].lower()}{_RATING_EN[rating][1:]}"
