@@ -527,7 +527,7 @@ class ThroughputCalibrationOutput(ToolOutput):
         description="GPUs that train the tokens within deadline_days at the measured per-GPU rate x scaling "
         "efficiency (rounded up), when a deadline was given.",
     )
-    mfu_rating: Literal["low", "below typical", "typical", "high"] = Field(
+    mfu_rating: MfuRating = Field(
         description="The implied MFU against well-run dense training (35-50%; under 30% is low; over 55% "
         "is above what published runs report)."
     )
