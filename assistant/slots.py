@@ -2741,9 +2741,8 @@ class SlotExtractor:
                 slots.other_gpus.append(card)
         hourly: dict[str, float] = {}
         gpus: dict[str, int] = {}
-        per_gpu = (
-            False  # "$6.88/GPU-hour" after the instance: already each GPU's ("折合每 GPU-hour 多少" asks it)
-        )
+        # "$6.88/GPU-hour" after the instance is already each GPU's ("折合每 GPU-hour 多少" only asks for it)
+        per_gpu = False
         for money in money_mentions(masked):
             per_gpu = per_gpu or bool(_PER_GPU_PRICE.search(masked[money.start : money.end + 6]))
             # "p5.48xlarge on-demand 我们拿到的价是 $55/hr": the instance's price a few words after its name
