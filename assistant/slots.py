@@ -548,7 +548,8 @@ _PARAMS_ZH_AFTER = re.compile(
 # "100B total, 10B active", "active params 10B", "激活100亿"; "总参数100B 激活10B": the 激活 there
 # introduces the next number, it does not qualify the one before
 _ACTIVE = flags(
-    rf"{DECIMAL}\s*(b|billion)\s*(?:active|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*[\d.]))"
+    # ("总参 46B active 12B": "active" then a number names the active size, not the one before it)
+    rf"{DECIMAL}\s*(b|billion)\s*(?:active(?!\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*\d)|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*[\d.]))"
     rf"|激活(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*{DECIMAL}\s*(b|亿)"
     rf"|(?<=b)\s*-\s*a{DECIMAL}(b)\b"
     rf"|\bactive\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*{DECIMAL}\s*(b|billion)\b"
@@ -556,7 +557,7 @@ _ACTIVE = flags(
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
-_PER_UNIT = flags(r"(?:每|per|/|a|every)\s*$")
+_PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")  # ("data 2.3T tokens": the a of "data" is no article)
 _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens

@@ -410,3 +410,17 @@ def test_a_measured_tflops_per_gpu_is_the_work_done_not_a_peak(
     assert lead in first_sentence(answer), answer.answer[:200]
     assert "实测的 MFU" not in answer.answer
     assert "measured MFU or tokens/s" not in answer.answer  # the rate was given: not asked for again
+
+
+def test_an_moe_run_with_its_data_and_active_size_written_in_english_inside_chinese(
+    assistant: Assistant,
+) -> None:
+    """6 x 12e9 active x 2.3e12 tokens = 1.656e23 FLOPs / (256 x 989e12 x 0.35) = 1.87e6 s = 21.6 days (MoE compute
+    follows the active parameters: Fedus et al. 2021)."""
+    (answer,) = talk(
+        assistant,
+        "预训练 data 2.3T tokens，model 是 MoE，总参 46B，active 12B。256 卡 H800，MFU 35%，要多久?",
+    )
+    call = answer.tool_calls[0].input
+    assert (call["tokens_b"], call["params_b"], call["active_params_b"]) == (2300, 46, 12)
+    assert "**21.6 天**" in first_sentence(answer)

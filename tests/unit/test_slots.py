@@ -146,6 +146,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("we need 500M output tokens a day", {"demand_tokens_per_second": 5787.04}),
     ("买一台 220 万，按 3 年算哪个划算？先不算电费", {"exclude_power": True}),
     (
+        "预训练 data 2.3T tokens，model 是 MoE，总参 46B，active 12B",
+        {"tokens_b": 2300, "params_b": 46, "active_params_b": 12},
+    ),
+    ("MoE 总参 46B active 12B", {"params_b": 46, "active_params_b": 12}),
+    (
         "13B 全参预训练，2T token，按实测 280T 算力（不是峰值）算",
         {"achieved_tflops": 280, "finetune": None},
     ),
