@@ -350,11 +350,6 @@ _DOMAIN = words(
     r"部署|吞吐|副本|数据|回本|自建|上云|云|国产|昇腾|英伟达|人民币|美元|汇率|多少钱|费用|账单|硬件|文件系统",
     r"张卡|块卡|几张|多少张|\d\s*卡|卡数|\d\s*张",
 )
-# serving a model to users: "for our chatbot", "上线推理", "serve it to 1,000 users"
-_SERVES = re.compile(
-    r"chat ?bot|\bserv(?:e|ing)\b|\binference\b|\bdeploy\w*|\bapi\b|推理|部署|上线|对话机器人|客服",
-    re.IGNORECASE,
-)
 # how to reach something, asked after a figure: "what would it take to get to ~90%", "怎么才能提到 90%"
 _HOW_TO = re.compile(
     r"\bwhat (?:would|will|does) it take\b|\bhow (?:do|can|could|would) (?:we|i) (?:get|reach|improve|push|raise)\b"
@@ -2182,7 +2177,7 @@ def _missing(
         return "memory"  # "8 cards enough?", "显存够吗": which model, on which cards, and for what?
     if memory_wanted and asked == "memory" and not slots.component and not _MEMORY_PART.search(text):
         return "memory"  # "帮我算下要多少显存", "how much vram do i need": for which model, and what job?
-    if asked == "gpus" and _SERVES.search(text) and not slots.finetune:
+    if asked == "gpus" and _task(text, slots) == Task.SERVE:
         return "serving"  # "how many gpus for our chatbot?": how many users, which model, what context?
     if asked == "which_gpu" and (slots.finetune or _TRAINING.search(text)) and not slots.gpu:
         return "server"  # "想搞几台机器做 fine-tune，推荐啥卡？": which model, which method, what budget?

@@ -124,17 +124,22 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 PRICE_PERFORMANCE = frozenset({"usd_per_tflop", "usd_per_gb"})
 
 
+def _amount(usd: float, yuan_rate: float | None) -> str:
+    """``$1,176``, or ``¥8,256`` at ``yuan_rate`` when the user's prices were in yuan."""
+    return f"¥{num(usd * yuan_rate)}" if yuan_rate else f"${num(usd)}"
+
+
 def _quoted(o: dict[str, Any], i: dict[str, Any], yuan_rate: float | None = None) -> tuple[str, str] | None:
     """At the user's own prices: every card's $ per GB and $ per dense BF16 PFLOP/s, cheapest first; in yuan
     at ``yuan_rate`` when the quotes were in yuan ("910B 报价 12 万一张")."""
-    sign, rate = ("¥", yuan_rate) if yuan_rate else ("$", 1.0)
+    sign = "¥" if yuan_rate else "$"
     rows = [r for r in o["rows"] if r.get("purchase_price") and r["purchase_price"].get("as_of") is None]
     if len(rows) < 2:
         return None
 
     def ranked(key: str, scale: float, unit: str) -> str:
         ordered = sorted((r for r in rows if r.get(key)), key=lambda r: r[key])
-        return ", ".join(f"{r['name']} {sign}{num(r[key] * scale * rate)}{unit}" for r in ordered)
+        return ", ".join(f"{r['name']} {_amount(r[key] * scale, yuan_rate)}{unit}" for r in ordered)
 
     per_gb = ranked("usd_per_gb", 1, "/GB")
     per_pf = ranked("usd_per_bf16_tflop", 1000, "/PFLOPS")
@@ -298,7 +303,7 @@ def job_lead(
     mfu = pct(best["job_mfu"])
 
     def cost(usd: float) -> str:
-        return f"¥{num(usd * yuan_rate)}" if yuan_rate else f"${num(usd)}"
+        return _amount(usd, yuan_rate)
 
     def hours(r: dict[str, Any]) -> str:
         return f"{num(r['job_gpu_hours'])} GPU-hours at {cost(r['cloud_usd_per_gpu_hour'])}/h"
