@@ -25,6 +25,7 @@ from assistant.numbers import (
     to_number,
 )
 from knowledge.names import Mention, NameIndex, variant
+from tools.common import SECONDS_PER_DAY
 from tools.gpu_spec import PRICE_FIELDS
 from tools.storage import COMPRESSION_RATIOS
 
@@ -3057,7 +3058,7 @@ class SlotExtractor:
         if match := take(_DAILY_TOKENS):
             # "每天 5 亿 output token": the day's tokens as an average rate over 24 hours
             daily = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
-            slots.demand_tokens_per_second = round(daily / 86_400, 2)
+            slots.demand_tokens_per_second = round(daily / SECONDS_PER_DAY, 2)
         if match := take(_DEMAND_TPS):
             unit = (_group(match, 2, 4, 6, 8) or "").lower()
             slots.demand_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * {

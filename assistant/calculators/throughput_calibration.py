@@ -23,6 +23,7 @@ from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
 from knowledge.text import Language
+from tools.common import SECONDS_PER_DAY
 from tools.compute import mfu_rating
 
 
@@ -70,7 +71,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if view.asked == "tokens_per_day":
         # "扩到 16 台如果线性，一天能训多少 token": the day's tokens on the GPUs asked about lead
         run, eff = o["run_gpus"], i.get("scaling_efficiency", 1.0)
-        daily_b = run * o["run_tokens_per_second_per_gpu"] * 86_400 / 1e9
+        daily_b = run * o["run_tokens_per_second_per_gpu"] * SECONDS_PER_DAY / 1e9
         en = (
             f"{run} GPUs at {num(o['run_tokens_per_second_per_gpu'])} tokens/s each ({pct(eff)} scaling efficiency) "
             f"train about **{num(daily_b)}B tokens a day** ({num(run)} x {num(o['run_tokens_per_second_per_gpu'])} x "
