@@ -144,9 +144,10 @@ def catalog_for(settings: Settings) -> Catalog:
     return default_catalog() if directory == KNOWLEDGE_DIR / "catalog" else load_catalog(directory)
 
 
-def build_composer(settings: Settings) -> Composer:
-    """The offline template composer, or an LLM composer when ``llm.model`` is set."""
-    template = TemplateComposer(usd_to_cny=catalog_for(settings).defaults.usd_to_cny)
+def build_composer(settings: Settings, catalog: Catalog) -> Composer:
+    """The offline template composer, or an LLM composer when ``llm.model`` is set; ``catalog`` gives the rate
+    the calculators convert at (its defaults), so the answers show their dollars in yuan at the same rate."""
+    template = TemplateComposer(usd_to_cny=catalog.defaults.usd_to_cny)
     if not settings.llm.model:
         return template
     from assistant.composer.llm import LLMComposer
@@ -179,7 +180,7 @@ def build_assistant(
         router=Router(extractor=SlotExtractor(names)),
         tools=ToolBox(catalog=catalog),
         retriever=build_retriever(settings, embeddings, names=names),
-        composer=build_composer(settings),
+        composer=build_composer(settings, catalog),
         memory=memory,
         top_k=settings.retrieval.top_k,
     )
