@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from assistant.errors import AdvisorError, InvalidInput
-from assistant.settings import ConversationSettings, Settings, get_settings
+from assistant.settings import ConversationSettings, DatabaseSettings, Settings, get_settings
 from assistant.version import VERSION
 from knowledge.indexing import IndexStats
 
@@ -331,9 +331,13 @@ def eval_answers(
     loaded = load_eval_items(items or DEFAULT_ANSWER_SET)
     embeddings = _ensure_index(settings)
     with tempfile.TemporaryDirectory() as scratch:
-        # evaluation conversations go to a scratch store, never into the user's history
+        # evaluation conversations go to a scratch SQLite file, never into the users' history (even when
+        # the service keeps it in PostgreSQL)
         settings = settings.model_copy(
-            update={"conversations": ConversationSettings(path=Path(scratch) / "eval.db")}
+            update={
+                "conversations": ConversationSettings(path=Path(scratch) / "eval.db"),
+                "database": DatabaseSettings(),
+            }
         )
         report = evaluate_answers(build_assistant(settings, embeddings), loaded)
     table = Table(title="answers: pass rate")

@@ -1,7 +1,8 @@
 """Conversation memory: turns and the slots carried from one turn to the next.
 
-SQLite by default (one file, WAL, safe across threads and processes); the ``ConversationStore``
-protocol is what a PostgreSQL or Redis store would implement for several API replicas.
+SQLite by default (one file, WAL, safe across threads and processes); PostgreSQL
+(``assistant.postgres``) when several API replicas share the conversations. Both implement
+``ConversationStore`` and keep the rules that live here.
 
 Every conversation belongs to the principal that started it: ``"user:<id>"`` (a portal's signed-in
 user), ``"key:<fingerprint>"`` (an API key with the chat role), ``"slack:<team>:<channel>"`` (a Slack
@@ -19,11 +20,11 @@ import sqlite3
 import threading
 import uuid
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -258,7 +259,7 @@ class SqliteStore:
                 db.execute("SELECT COUNT(*) FROM conversations").fetchone()
                 db.execute(
                     "INSERT INTO probe (at, room) VALUES (?, zeroblob(16384))",
-                    (datetime.now(UTC).isoformat(),),
+                    (now_iso(),),
                 )
             finally:
                 if db.in_transaction:
@@ -275,22 +276,12 @@ class SqliteStore:
         """
         if not conversation_id:
             return Conversation(id=uuid.uuid4().hex, owner=owner)
-        conversation = self._read(conversation_id, self._history)
-        if conversation is None and start:
-            return Conversation(id=conversation_id, owner=owner)
-        if conversation is None or not conversation.visible_to(owner):
-            raise NotFound(
-                f"no conversation with id {conversation_id!r}; omit conversation_id to start a new one"
-            )
-        return conversation
+        return loaded(self._read(conversation_id, self._history), conversation_id, owner=owner, start=start)
 
     def get(self, conversation_id: str, *, owner: str | None = None) -> Conversation:
         """The stored conversation with all its turns and their feedback; ``NotFound`` when there is none
         or it is not ``owner``'s."""
-        conversation = self._read(conversation_id, -1)  # SQLite: LIMIT -1 means no limit
-        if conversation is None or not conversation.visible_to(owner):
-            raise NotFound(f"no conversation with id {conversation_id!r}")
-        return conversation
+        return got(self._read(conversation_id, -1), conversation_id, owner)  # SQLite: LIMIT -1 is no limit
 
     def _read(self, conversation_id: str, limit: int) -> Conversation | None:
         with self._storage("read") as db:
@@ -300,29 +291,11 @@ class SqliteStore:
             if row is None:
                 return None
             turns = db.execute(_TURNS, (conversation_id, limit)).fetchall()
-        return Conversation(
-            id=conversation_id,
-            owner=row[2],
-            slots=Slots.model_validate_json(row[0]),
-            tools=json.loads(row[1]),
-            state=json.loads(row[3] or "{}"),
-            turns=[
-                Turn(
-                    message_id=m,
-                    message=msg,
-                    answer=Answer.model_validate_json(a),
-                    created_at=t,
-                    feedback=None
-                    if rating is None
-                    else Feedback(message_id=m, rating=rating, comment=comment, created_at=voted),
-                )
-                for m, msg, a, t, rating, comment, voted in reversed(turns)
-            ],
-        )
+        return conversation_from(conversation_id, row, turns)
 
     def save_turn(self, conversation: Conversation, message: str, answer: Answer) -> None:
         """Store the turn and the conversation's slots in one transaction."""
-        now = datetime.now(UTC).isoformat()
+        now = now_iso()
         with self._storage("stored") as db, _transaction(db):
             db.execute(
                 "INSERT INTO conversations (id, slots, tools, created_at, updated_at, owner, state) "
@@ -357,7 +330,7 @@ class SqliteStore:
             ).fetchall()
         return [
             ConversationSummary(
-                id=i, title=_title(first or ""), turns=n, created_at=created, updated_at=updated
+                id=i, title=title(first or ""), turns=n, created_at=created, updated_at=updated
             )
             for i, created, updated, n, first in rows
         ]
@@ -373,29 +346,10 @@ class SqliteStore:
     ) -> Feedback:
         """Record a vote on one answer of the conversation, replacing an earlier vote on it; ``owner`` must
         be allowed to see the conversation."""
-        try:
-            feedback = Feedback.model_validate(
-                {
-                    "message_id": message_id,
-                    "rating": rating,
-                    "comment": comment.strip(),
-                    "created_at": datetime.now(UTC).isoformat(),
-                }
-            )
-        except ValidationError as e:
-            raise InvalidInput(_first_problem(e)) from e
+        feedback = new_feedback(message_id, rating, comment)
         with self._storage("stored") as db, _transaction(db):
-            row = db.execute(
-                "SELECT t.conversation_id, c.owner FROM turns t JOIN conversations c ON c.id = t.conversation_id "
-                "WHERE t.message_id = ?",
-                (message_id,),
-            ).fetchone()
-            # another user's conversation reads exactly like a wrong id, so its existence does not leak
-            if row is None or row[0] != conversation_id or not _visible(row[1], owner):
-                raise InvalidInput(
-                    f"message {message_id!r} is not part of conversation {conversation_id!r}; "
-                    "send the conversation_id and message_id of the same answer"
-                )
+            row = db.execute(_FEEDBACK_TARGET, (message_id,)).fetchone()
+            check_feedback_target(row, conversation_id, message_id, owner)
             db.execute(
                 "INSERT INTO feedback (message_id, conversation_id, rating, comment, created_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT(message_id) DO UPDATE SET rating = excluded.rating, "
@@ -403,6 +357,94 @@ class SqliteStore:
                 (message_id, conversation_id, feedback.rating, feedback.comment, feedback.created_at),
             )
         return feedback
+
+
+# the conversation a message belongs to and its owner (both stores; each fills its own placeholder)
+FEEDBACK_TARGET = (
+    "SELECT t.conversation_id, c.owner FROM turns t JOIN conversations c ON c.id = t.conversation_id "
+    "WHERE t.message_id = {}"
+)
+_FEEDBACK_TARGET = FEEDBACK_TARGET.format("?")
+
+
+def loaded(
+    conversation: Conversation | None, conversation_id: str, *, owner: str | None, start: bool
+) -> Conversation:
+    """What ``load`` returns for the stored ``conversation`` (None: none with this id): see ``load``."""
+    if conversation is None and start:
+        return Conversation(id=conversation_id, owner=owner)
+    if conversation is None or not conversation.visible_to(owner):
+        raise NotFound(
+            f"no conversation with id {conversation_id!r}; omit conversation_id to start a new one"
+        )
+    return conversation
+
+
+def got(conversation: Conversation | None, conversation_id: str, owner: str | None) -> Conversation:
+    """What ``get`` returns for the stored ``conversation`` (None: none with this id)."""
+    if conversation is None or not conversation.visible_to(owner):
+        raise NotFound(f"no conversation with id {conversation_id!r}")
+    return conversation
+
+
+def conversation_from(
+    conversation_id: str,
+    row: Sequence[Any],
+    turns: Iterable[Sequence[Any]],
+) -> Conversation:
+    """A conversation from its stored row (slots, tools, owner, state as JSON text) and its turns, newest
+    first (message id, message, answer JSON, created at, and the feedback's rating, comment, created at)."""
+    return Conversation(
+        id=conversation_id,
+        owner=row[2],
+        slots=Slots.model_validate_json(row[0]),
+        tools=json.loads(row[1]),
+        state=json.loads(row[3] or "{}"),
+        turns=[
+            Turn(
+                message_id=m,
+                message=msg,
+                answer=Answer.model_validate_json(a),
+                created_at=t,
+                feedback=None
+                if rating is None
+                else Feedback(message_id=m, rating=rating, comment=comment, created_at=voted),
+            )
+            for m, msg, a, t, rating, comment, voted in reversed(list(turns))
+        ],
+    )
+
+
+def new_feedback(message_id: str, rating: str, comment: str) -> Feedback:
+    """A vote as it will be stored; ``InvalidInput`` naming what is wrong with it."""
+    try:
+        return Feedback.model_validate(
+            {
+                "message_id": message_id,
+                "rating": rating,
+                "comment": comment.strip(),
+                "created_at": now_iso(),
+            }
+        )
+    except ValidationError as e:
+        raise InvalidInput(_first_problem(e)) from e
+
+
+def check_feedback_target(
+    row: Sequence[Any] | None, conversation_id: str, message_id: str, owner: str | None
+) -> None:
+    """``InvalidInput`` unless the message (``row``: its conversation and owner) is part of this
+    conversation and ``owner`` may see it; another user's conversation reads exactly like a wrong id, so
+    its existence does not leak."""
+    if row is None or row[0] != conversation_id or not _visible(row[1], owner):
+        raise InvalidInput(
+            f"message {message_id!r} is not part of conversation {conversation_id!r}; "
+            "send the conversation_id and message_id of the same answer"
+        )
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 def _visible(owner: str | None, principal: str | None) -> bool:
@@ -423,7 +465,8 @@ def _reason(exc: BaseException) -> str:
     return str(getattr(exc, "strerror", None) or exc) or type(exc).__name__
 
 
-def _title(message: str, limit: int = 80) -> str:
+def title(message: str, limit: int = 80) -> str:
+    """A conversation's title in a list: its first message on one line, shortened."""
     line = " ".join(message.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 

@@ -122,6 +122,34 @@ class ConversationSettings(BaseModel):
     )
 
 
+class DatabaseSettings(BaseModel):
+    url: SecretStr | None = Field(
+        default=None,
+        description=(
+            "PostgreSQL for conversations, turns and feedback, shared by every replica "
+            "(postgresql://user:password@host:5432/advisor); unset means the SQLite file."
+        ),
+    )
+    pool_size: int = Field(default=10, ge=1, le=200, description="Connections one process may hold open.")
+    timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=120,
+        description="Seconds to wait for a connection before a chat fails with 503 (storage unavailable).",
+    )
+
+
+class RedisSettings(BaseModel):
+    url: SecretStr | None = Field(
+        default=None,
+        description=(
+            "Redis shared by every replica for rate limits and Slack's retried events (redis://host:6379/0); "
+            "unset means each process keeps its own."
+        ),
+    )
+    timeout_s: float = Field(default=1.0, gt=0, le=30, description="Seconds before a Redis call gives up.")
+
+
 class SlackSettings(BaseModel):
     bot_token: SecretStr | None = Field(default=None, description="Slack bot token (xoxb-...).")
     signing_secret: SecretStr | None = Field(default=None, description="Slack signing secret.")
@@ -148,6 +176,8 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     conversations: ConversationSettings = Field(default_factory=ConversationSettings)
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    redis: RedisSettings = Field(default_factory=RedisSettings)
     slack: SlackSettings = Field(default_factory=SlackSettings)
     api_keys: list[str] = Field(
         default_factory=list,

@@ -164,8 +164,16 @@ def build_composer(settings: Settings, catalog: Catalog) -> Composer:
     )
 
 
-def open_memory(settings: Settings) -> SqliteStore:
-    """The conversation store; ``StorageError`` at once when its file cannot be opened."""
+def open_memory(settings: Settings) -> ConversationStore:
+    """The conversation store: PostgreSQL when ``database.url`` is set, else the SQLite file;
+    ``StorageError`` at once when it cannot be opened (a bad store fails before models load)."""
+    database = settings.database
+    if database.url is not None:
+        from assistant.postgres import PostgresStore  # psycopg is imported only when configured
+
+        return PostgresStore(
+            database.url.get_secret_value(), pool_size=database.pool_size, timeout_s=database.timeout_s
+        )
     return SqliteStore(settings.conversations_path)
 
 
