@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
+from api.coordination import Shared
 from api.cors import add_cors
 from api.deps import authenticate
 from api.errors import register_error_handlers
@@ -35,13 +36,14 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         from assistant.wiring import build_assistant, build_library, catalog_for
 
         app.state.settings = settings
+        shared.check()  # a configured Redis that cannot be reached fails the start, naming it
         app.state.catalog = catalog_for(settings)
         ready = assistant if assistant is not None else build_assistant(settings)
         app.state.library = build_library(settings, ready.retriever)
         app.state.assistant = ready
         # None unless Slack is configured; its answers run on ``slack_listeners`` after Slack is acknowledged
         app.state.slack_listeners = ListenerPool()
-        app.state.slack = build_slack_app(settings, ready, listeners=app.state.slack_listeners)
+        app.state.slack = build_slack_app(settings, ready, listeners=app.state.slack_listeners, shared=shared)
         if not settings.api_keys:
             logger.warning(
                 "no API keys configured (ADVISOR_API_KEYS): the API is open, serve it on localhost only"
@@ -52,6 +54,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
             logger.warning("stopping with Slack answers still in flight after %s s", SHUTDOWN_GRACE_S)
         app.state.slack_listeners.shutdown(wait=False)
         ready.memory.close()
+        shared.close()
 
     app = FastAPI(
         title="advisor",
@@ -63,6 +66,8 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         responses=error_responses(403),
     )
     app.state.settings = settings
+    # rate-limit counts and Slack's events received: Redis when replicas share them, else this process
+    app.state.shared = shared = Shared(settings.redis)
     register_error_handlers(app)
     instrument(app)  # request counts and latency, calculator calls; GET /metrics (Prometheus text format)
     # added last = outermost: the rate limit answers before the body is read
@@ -83,6 +88,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         RateLimitMiddleware,
         per_minute=settings.server.rate_limit_per_minute,
         per_origin_minute=settings.server.rate_limit_per_origin_minute,
+        window=shared.window,
     )
     app.include_router(health.router)
     app.include_router(sources.router)  # open: browsers follow citation links without keys

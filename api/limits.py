@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import math
-import time
-from collections import deque
-from collections.abc import Callable
-
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.coordination import LocalWindow, Window
 from api.errors import error_response
-
-WINDOW_S = 60.0
 
 
 class BodyLimitMiddleware:
@@ -81,7 +75,8 @@ class RateLimitMiddleware:
     """At most ``per_minute`` requests per client IP in any 60 s window on paths under ``prefix``, and for
     browser traffic (requests with an ``Origin``, e.g. the widget) at most ``per_origin_minute`` per origin.
 
-    In memory, so per process; behind a proxy, run uvicorn with ``--proxy-headers`` so the client
+    The counts live in ``window``: this process's memory by default, Redis when several replicas share
+    the limits (``api.coordination``). Behind a proxy, run uvicorn with ``--proxy-headers`` so the client
     IP is the caller's and not the proxy's.
     """
 
@@ -92,14 +87,13 @@ class RateLimitMiddleware:
         per_minute: int,
         per_origin_minute: int = 0,
         prefix: str = "/v1/",
-        clock: Callable[[], float] = time.monotonic,
+        window: Window | None = None,
     ) -> None:
         self.app = app
         self.per_minute = per_minute
         self.per_origin_minute = per_origin_minute
         self.prefix = prefix
-        self.clock = clock
-        self._hits: dict[str, deque[float]] = {}
+        self.window = window or LocalWindow()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.per_minute <= 0 or not scope["path"].startswith(self.prefix):
@@ -108,11 +102,11 @@ class RateLimitMiddleware:
         client = scope.get("client")
         ip = client[0] if client else "unknown"
         who, limit = "this client", self.per_minute
-        retry_after = self._hit(f"ip:{ip}", self.per_minute)
+        retry_after = await self.window.hit(f"ip:{ip}", self.per_minute)
         origin = Headers(scope=scope).get("origin")
         if retry_after is None and origin and self.per_origin_minute > 0:
             who, limit = "this origin", self.per_origin_minute
-            retry_after = self._hit(f"origin:{origin}", self.per_origin_minute)
+            retry_after = await self.window.hit(f"origin:{origin}", self.per_origin_minute)
         if retry_after is None:
             await self.app(scope, receive, send)
             return
@@ -123,16 +117,3 @@ class RateLimitMiddleware:
             headers={"Retry-After": str(retry_after)},
         )
         await response(scope, receive, send)
-
-    def _hit(self, key: str, limit: int) -> int | None:
-        """Record one request; None when allowed, else the seconds until the next one would be."""
-        now = self.clock()
-        if len(self._hits) > 10_000:  # forget idle clients so the table cannot grow without bound
-            self._hits = {k: q for k, q in self._hits.items() if q and now - q[-1] < WINDOW_S}
-        hits = self._hits.setdefault(key, deque())
-        while hits and now - hits[0] >= WINDOW_S:
-            hits.popleft()
-        if len(hits) >= limit:
-            return max(1, math.ceil(WINDOW_S - (now - hits[0])))
-        hits.append(now)
-        return None

@@ -235,8 +235,10 @@ def serve(
             highlight=False,
         )
     assistant = _assistant(settings)
+    served = create_app(settings=settings, assistant=assistant)
+    served.state.shared.check()  # a configured Redis that cannot be reached: one line, before uvicorn starts
     uvicorn.run(
-        create_app(settings=settings, assistant=assistant),
+        served,
         host=host,
         port=port or settings.server.port,
         log_level="info",

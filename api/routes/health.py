@@ -29,6 +29,13 @@ class Readiness(BaseModel):
     problems: dict[str, str] | None = Field(
         default=None, description="What cannot serve a chat now: 'index', 'conversations'."
     )
+    degraded: dict[str, str] | None = Field(
+        default=None,
+        description=(
+            "Shared stores that cannot be reached while chats still work: 'redis' (rate limits and Slack's "
+            "retry de-duplication fall back to each replica's own memory)."
+        ),
+    )
 
 
 @router.get(
@@ -48,6 +55,8 @@ def readyz(request: Request) -> JSONResponse:
             check()
         except AdvisorError as exc:
             problems[name] = str(exc)
+    degraded = {"redis": problem} if (problem := request.app.state.shared.probe()) else None
     if problems:
-        return JSONResponse(status_code=503, content={"status": "unavailable", "problems": problems})
-    return JSONResponse(content={"status": "ready"})
+        content = Readiness(status="unavailable", problems=problems, degraded=degraded)
+        return JSONResponse(status_code=503, content=content.model_dump(exclude_none=True))
+    return JSONResponse(content=Readiness(status="ready", degraded=degraded).model_dump(exclude_none=True))

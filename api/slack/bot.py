@@ -16,7 +16,8 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
-from api.slack.listeners import SeenKeys, register
+from api.coordination import LocalSeen, Seen, Shared
+from api.slack.listeners import register
 from assistant.errors import InvalidInput, ProviderError
 from assistant.service import Assistant
 from assistant.settings import Settings, SlackSettings
@@ -65,15 +66,15 @@ class ListenerPool(ThreadPoolExecutor):
 
 
 class DropRepeatedRetries(Middleware):
-    """Acknowledge and drop Slack's retries (``X-Slack-Retry-Num``) of events this process already received.
+    """Acknowledge and drop Slack's retries (``X-Slack-Retry-Num``) of events already received.
 
-    Keyed by ``event_id``, so a retry of an event never seen here (say, after a restart) is answered.
-    The set is per process: several replicas behind one Request URL would need a shared store (e.g.
-    Redis ``SET NX``) to keep the same promise.
+    Keyed by ``event_id`` in ``seen``: this process's memory by default, so a retry of an event never
+    seen here (say, after a restart) is answered; Redis when several replicas share one Request URL, so a
+    retry delivered to another replica is dropped there too (``api.coordination``).
     """
 
-    def __init__(self, seen: SeenKeys | None = None) -> None:
-        self._seen = seen or SeenKeys()
+    def __init__(self, seen: Seen | None = None) -> None:
+        self._seen = seen or LocalSeen()
 
     def process(
         self, *, req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]
@@ -108,6 +109,7 @@ def build_slack_app(
     client: WebClient | None = None,
     socket_mode: bool = False,
     listeners: ListenerPool | None = None,
+    shared: Shared | None = None,
 ) -> App | None:
     """The Bolt app answering with ``assistant``, or None when Slack is not configured.
 
@@ -133,9 +135,12 @@ def build_slack_app(
         process_before_response=False,
         listener_executor=listeners or ListenerPool(),
     )
-    app.use(DropRepeatedRetries())
+    shared = shared or Shared(settings.redis)
+    app.use(DropRepeatedRetries(shared.seen("slack-events")))
     app.error(_log_error)
-    register(app, assistant, sources_base_url=settings.server.public_url)
+    register(
+        app, assistant, sources_base_url=settings.server.public_url, answered=shared.seen("slack-messages")
+    )
     return app
 
 

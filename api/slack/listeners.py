@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from api.coordination import LocalSeen, Seen
 from api.slack.blocks import (
     ACTION_FEEDBACK_DOWN,
     ACTION_FEEDBACK_UP,
@@ -50,9 +49,12 @@ _THANKS: dict[Language, str] = {"en": "Thanks for the feedback.", "zh": "感谢�
 _ASKED: dict[Language, str] = {"en": "<@{user}> asked:", "zh": "<@{user}> 提问："}
 
 
-def register(app: App, assistant: Assistant, *, sources_base_url: str | None = None) -> None:
-    """Attach the bot's listeners to ``app``; citations link to ``sources_base_url``/v1/sources/..."""
-    bot = _Listeners(assistant, sources_base_url)
+def register(
+    app: App, assistant: Assistant, *, sources_base_url: str | None = None, answered: Seen | None = None
+) -> None:
+    """Attach the bot's listeners to ``app``; citations link to ``sources_base_url``/v1/sources/...;
+    ``answered`` remembers the messages answered (shared by the replicas when Redis is configured)."""
+    bot = _Listeners(assistant, sources_base_url, answered)
     app.event("app_mention")(bot.on_mention)
     # one listener for every message event: unhandled ones would be answered 404 and logged as warnings
     app.event("message")(bot.on_message)
@@ -69,31 +71,14 @@ def _ack_only(ack: Ack) -> None:
     ack()
 
 
-class SeenKeys:
-    """A bounded, thread-safe set of recently seen keys: ``first(key)`` is True only the first time."""
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._keys: OrderedDict[str, None] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def first(self, key: str) -> bool:
-        with self._lock:
-            if key in self._keys:
-                self._keys.move_to_end(key)
-                return False
-            self._keys[key] = None
-            if len(self._keys) > self._size:
-                self._keys.popitem(last=False)
-            return True
-
-
 class _Listeners:
-    def __init__(self, assistant: Assistant, sources_base_url: str | None = None) -> None:
+    def __init__(
+        self, assistant: Assistant, sources_base_url: str | None = None, answered: Seen | None = None
+    ) -> None:
         self._assistant = assistant
         self._sources_base_url = sources_base_url
-        # one user message can arrive as two events (a mention in a DM) or twice; answer it once
-        self._answered = SeenKeys()
+        # one user message can arrive as two events (a mention in a DM) or twice, at any replica; answer it once
+        self._answered = answered or LocalSeen()
 
     # events -------------------------------------------------------------------------------------
 

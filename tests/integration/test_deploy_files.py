@@ -47,9 +47,6 @@ COMPOSE_SCHEMA_SHA256 = "d549057ebc2925f39f62799eab0db7b9e2c18b35b6c00595199116d
 K8S_VERSIONS = ("1.30", "1.33")
 API_REPLICAS = ("api-1", "api-2")
 API_PORT = 8000
-# Settings that issue 15 is adding in another change right now; until assistant.settings has them, they are
-# allowed by name here. Remove an entry once Settings has the field (the test then checks it for real).
-PENDING_SETTINGS = frozenset({"ADVISOR_DATABASE__URL", "ADVISOR_REDIS__URL"})
 ENV_NAME = re.compile(r"\bADVISOR_[A-Z0-9_]*[A-Z0-9]")
 
 Problems = list[str]
@@ -77,7 +74,7 @@ def unknown_settings(text: str, known: set[str]) -> Problems:
     return [
         f"{name} is not a setting of assistant.settings.Settings"
         for name in sorted(set(ENV_NAME.findall(text)))
-        if name not in known and name not in PENDING_SETTINGS
+        if name not in known
     ]
 
 
