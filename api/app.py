@@ -33,13 +33,17 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from assistant.wiring import build_assistant, build_library, catalog_for
+        from assistant.wiring import build_assistant, build_library, catalog_for, watch_index
 
         app.state.settings = settings
         shared.check()  # a configured Redis that cannot be reached fails the start, naming it
         app.state.catalog = catalog_for(settings)
         ready = assistant if assistant is not None else build_assistant(settings)
-        app.state.library = build_library(settings, ready.retriever)
+        # with a shared Chroma server: another replica's upload or an ingest job reaches this one's keywords
+        watcher = watch_index(settings, ready.retriever)
+        app.state.library = build_library(
+            settings, ready.retriever, refresh=watcher.check if watcher else None
+        )
         app.state.assistant = ready
         # None unless Slack is configured; its answers run on ``slack_listeners`` after Slack is acknowledged
         app.state.slack_listeners = ListenerPool()
@@ -55,6 +59,8 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         app.state.slack_listeners.shutdown(wait=False)
         ready.memory.close()
         shared.close()
+        if watcher is not None:
+            watcher.stop()
 
     app = FastAPI(
         title="advisor",

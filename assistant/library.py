@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from assistant.errors import Conflict, InvalidInput, NotFound, StorageError, TooLarge, UnsupportedMedia
 from knowledge.chunking import chunk_file
-from knowledge.indexing import IndexStats
+from knowledge.indexing import IndexStats, mark_changed
 from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
 from knowledge.store import read_all
 
@@ -58,7 +58,7 @@ class DocumentLibrary:
         folder: Path,
         collection: Callable[[], Collection],
         sync: Callable[[], IndexStats],
-        refresh: Callable[[], None],
+        refresh: Callable[[], object],
         max_bytes: int,
     ) -> None:
         self._folder = folder
@@ -157,6 +157,7 @@ class DocumentLibrary:
             stale = collection.get(where={"doc_id": doc_id}, include=[])["ids"]
             if stale:
                 collection.delete(ids=stale)
+                mark_changed(collection)
             self._refresh()
             return IndexStats(removed=len(stale))
 

@@ -203,6 +203,12 @@ class HybridRetriever:
         """
         self._index = _Snapshot.of(self._collection, self._sentence_vectors)
 
+    def reopen(self, collection: Collection) -> None:
+        """Search ``collection`` from now on (the shared index changed, or was rebuilt under a new id),
+        with the keyword index reloaded from it."""
+        snapshot = _Snapshot.of(collection, self._sentence_vectors)
+        self._collection, self._index = collection, snapshot
+
     def unknown_share(self, text: str) -> float:
         """The share of ``text``'s keyword tokens the indexed passages never use: "purple monkey dishwasher
         gpu????" is three words no guidance contains, a question in the domain's words is almost none."""

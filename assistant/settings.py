@@ -93,6 +93,15 @@ class VectorStoreSettings(BaseModel):
     collection_prefix: str = Field(
         default="advisor", description="Collection name prefix; the embedding model is appended."
     )
+    watch_s: float = Field(
+        default=10.0,
+        ge=0,
+        le=3600,
+        description=(
+            "With a Chroma server: seconds between looks for changes other replicas or an `advisor ingest` "
+            "job made to the shared index (each replica then reloads its keyword index); 0 turns it off."
+        ),
+    )
 
 
 class RetrievalSettings(BaseModel):

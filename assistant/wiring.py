@@ -20,6 +20,7 @@ from assistant.service import Assistant
 from assistant.settings import Settings
 from assistant.slots import SlotExtractor
 from assistant.toolbox import ToolBox
+from assistant.watcher import IndexWatcher
 from knowledge.catalog import Catalog, default_catalog, load_catalog
 from knowledge.indexing import (
     KNOWLEDGE_DIR,
@@ -106,17 +107,32 @@ def uploads_dir(settings: Settings) -> Path:
     return settings.data_dir / "uploads"
 
 
-def build_library(settings: Settings, retriever: Retriever) -> DocumentLibrary:
-    """Document administration over the configured index; ``retriever`` is refreshed after each change."""
+def build_library(
+    settings: Settings, retriever: Retriever, *, refresh: Callable[[], object] | None = None
+) -> DocumentLibrary:
+    """Document administration over the configured index; after each change ``refresh`` runs (by default
+    ``retriever.refresh``; a replica watching a shared index passes its watcher's look)."""
     folder = uploads_dir(settings)
     embeddings = getattr(retriever, "embeddings", None)
     return DocumentLibrary(
         folder=folder,
         collection=lambda: open_index(settings),
         sync=lambda: ingest(settings, [folder], embeddings=embeddings),
-        refresh=retriever.refresh,
+        refresh=refresh or retriever.refresh,
         max_bytes=settings.server.max_upload_bytes,
     )
+
+
+def watch_index(settings: Settings, retriever: Retriever) -> IndexWatcher | None:
+    """With a Chroma server, a started watcher that keeps ``retriever`` current with changes other
+    replicas make (see ``assistant.watcher``); None for a local index or ``vector_store.watch_s`` = 0."""
+    if not settings.vector_store.url or settings.vector_store.watch_s <= 0:
+        return None
+    if not isinstance(retriever, HybridRetriever):
+        return None
+    watcher = IndexWatcher(lambda: open_index(settings), retriever, settings.vector_store.watch_s)
+    watcher.start()
+    return watcher
 
 
 def build_retriever(

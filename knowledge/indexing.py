@@ -12,6 +12,7 @@ completes the index before answering from it.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ _ROOTS_KEY = "advisor_roots"
 # "building" from the first write of a sync until its last; "complete" after. An index a killed run left
 # half-built says "building", so the next start completes it instead of answering from part of it.
 _STATE_KEY = "advisor_index_state"
+# changes with every write that adds, updates or removes passages, so each replica sharing a Chroma server
+# notices another's change (an upload, an `advisor ingest` job) and refreshes its keyword index
+_CHANGED_KEY = "advisor_changed"
 IndexState = Literal["empty", "partial", "complete"]
 ProgressFn = Callable[[int, int], None]
 
@@ -198,6 +202,16 @@ def index_state(collection: Collection) -> IndexState:
     return "partial" if (collection.metadata or {}).get(_STATE_KEY) == "building" else "complete"
 
 
+def mark_changed(collection: Collection) -> None:
+    """Record that passages were written or removed (see ``change_stamp``)."""
+    _set_metadata(collection, _CHANGED_KEY, uuid.uuid4().hex)
+
+
+def change_stamp(collection: Collection) -> str:
+    """What tells one state of the passages from another: the collection's id and its last change."""
+    return f"{collection.id}:{(collection.metadata or {}).get(_CHANGED_KEY, '')}"
+
+
 def _set_state(collection: Collection, state: str) -> None:
     if (collection.metadata or {}).get(_STATE_KEY) != state:
         _set_metadata(collection, _STATE_KEY, state)
@@ -255,5 +269,7 @@ def sync(
         done += len(batch)
         if on_progress:
             on_progress(done, len(changed))
+    if changed or stale:
+        mark_changed(collection)
     _set_state(collection, "complete")
     return stats

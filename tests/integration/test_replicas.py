@@ -1,0 +1,250 @@
+"""Two `advisor serve` processes behind no proxy, sharing real stores started on loopback ports: a
+PostgreSQL server (conversations), a Redis server (limits, Slack events) and a Chroma server (the
+index, built by an `advisor ingest` run as a deployment's job would). What one replica does, the other
+knows: a conversation continues across them, an ingest job's or an upload's documents are answered
+from either without a restart, a replica killed mid-request leaves no half-stored turn, and a
+PostgreSQL restart costs 503s only while it is down."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+
+from tests.helpers import copy_knowledge
+from tests.servers import Postgres, chroma_server, free_port, postgres_server, redis_server
+
+pytestmark = pytest.mark.integration
+ADVISOR = str(Path(sys.executable).parent / "advisor")
+READY_S = 180.0
+
+
+@dataclass
+class Replica:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def chat(self, message: str, conversation_id: str | None = None, timeout: float = 60) -> httpx.Response:
+        return httpx.post(
+            f"{self.url}/v1/chat",
+            json={"message": message, "conversation_id": conversation_id},
+            timeout=timeout,
+        )
+
+
+@dataclass
+class Cluster:
+    env: dict[str, str]
+    replicas: list[Replica]
+    postgres: Postgres
+    database_url: str
+    work: Path
+
+    def ingest(self, *paths: Path) -> None:
+        """`advisor ingest` as a deployment's one-off job runs it, against the shared stores."""
+        done = subprocess.run(
+            [ADVISOR, "ingest", *map(str, paths)], env=self.env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
+def start_replica(env: dict[str, str], work: Path, name: str) -> Replica:
+    port = free_port()
+    log = work / f"{name}.log"
+    with log.open("wb") as out:  # the child keeps its own descriptor
+        process = subprocess.Popen(
+            [ADVISOR, "serve", "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    return Replica(url=f"http://127.0.0.1:{port}", process=process, log=log)
+
+
+def wait_ready(replica: Replica) -> None:
+    deadline = time.monotonic() + READY_S
+    while time.monotonic() < deadline:
+        assert replica.process.poll() is None, replica.log.read_text()[-3000:]
+        try:
+            if httpx.get(f"{replica.url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise TimeoutError(f"{replica.url} was not ready in {READY_S:.0f} s: {replica.log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    work = tmp_path_factory.mktemp("replicas")
+    knowledge = copy_knowledge(
+        work / "knowledge", articles=3
+    )  # the catalog and a few articles: a quick build
+    with postgres_server() as pg, redis_server() as redis, chroma_server(work / "chroma") as chroma:
+        database_url = pg.new_database("advisor")
+        env = {
+            **os.environ,
+            "HF_HUB_OFFLINE": "1",
+            # the replicas share the data folder as containers share a volume: uploads live there
+            "ADVISOR_DATA_DIR": str(work / "data"),
+            "ADVISOR_KNOWLEDGE_DIR": str(knowledge),
+            "ADVISOR_VECTOR_STORE__URL": chroma.url,
+            "ADVISOR_VECTOR_STORE__WATCH_S": "0.5",
+            "ADVISOR_DATABASE__URL": database_url,
+            "ADVISOR_DATABASE__TIMEOUT_S": "2",
+            "ADVISOR_REDIS__URL": redis.url,
+            "ADVISOR_SERVER__RATE_LIMIT_PER_MINUTE": "0",
+        }
+        cluster = Cluster(env=env, replicas=[], postgres=pg, database_url=database_url, work=work)
+        cluster.ingest()
+        cluster.replicas = [start_replica(env, work, name) for name in ("a", "b")]
+        try:
+            for replica in cluster.replicas:
+                wait_ready(replica)
+            yield cluster
+        finally:
+            for replica in cluster.replicas:
+                replica.process.terminate()
+            for replica in cluster.replicas:
+                try:
+                    replica.process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    replica.process.kill()
+
+
+def test_a_conversation_started_on_one_replica_continues_on_the_other(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    first = a.chat("How long does it take to pretrain a 7B model on 1T tokens with 64 H100s?")
+    assert first.status_code == 200, first.text
+    conversation_id = first.json()["conversation_id"]
+    second = b.chat("and with 128 GPUs?", conversation_id)
+    assert second.status_code == 200, second.text
+    inputs = [call["input"] for call in second.json()["tool_calls"]]
+    assert any(i.get("gpus") == 128 and i.get("params_b") == 7 for i in inputs), inputs
+    stored = httpx.get(f"{a.url}/v1/conversations/{conversation_id}", timeout=30).json()
+    assert [t["message"] for t in stored["turns"]] == [
+        "How long does it take to pretrain a 7B model on 1T tokens with 64 H100s?",
+        "and with 128 GPUs?",
+    ]
+
+
+def answered_from(replica: Replica, question: str, path_part: str, within_s: float = 30) -> list[str]:
+    """The citations' sources of the first answer that cites a document whose path contains ``path_part``."""
+    deadline = time.monotonic() + within_s
+    sources: list[str] = []
+    answer = ""
+    while time.monotonic() < deadline:
+        response = replica.chat(question)
+        assert response.status_code == 200, response.text
+        sources = [c["source"] for c in response.json()["citations"]]
+        answer = response.json()["answer"]
+        if any(path_part in s for s in sources):
+            return sources
+        time.sleep(0.5)
+    raise AssertionError(
+        f"{replica.url} never cited {path_part} for {question!r}: {sources} {answer[:400]!r}"
+    )
+
+
+def test_an_ingest_job_and_an_upload_reach_both_replicas_without_a_restart(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    extra = cluster.work / "wiki"
+    extra.mkdir()
+    (extra / "quasar-rack-runbook.md").write_text(
+        "# Quasar rack runbook\n\nThe Quasar rack's coolant loop is flushed every 90 days; the Quasar "
+        "rack draws 41 kW at full load and its coolant loop uses propylene glycol.\n",
+        encoding="utf-8",
+    )
+    cluster.ingest(extra)
+    for replica in (a, b):
+        answered_from(replica, "How often is the Quasar rack coolant loop flushed?", "quasar-rack-runbook")
+
+    upload = httpx.post(
+        f"{a.url}/v1/documents",
+        files={
+            "file": (
+                "zephyr-rack-cooling.md",
+                b"# Zephyr rack cooling\n\nThe Zephyr rack is cooled by rear-door heat exchangers rated for "
+                b"58 kW; the Zephyr rack's cooling water is filtered every 30 days.\n",
+            )
+        },
+        timeout=120,
+    )
+    assert upload.status_code == 201, upload.text
+    for replica in (a, b):
+        answered_from(replica, "How is the Zephyr rack cooled?", "zephyr-rack-cooling")
+
+
+def stored_turns(database_url: str) -> dict[str, int]:
+    with psycopg.connect(database_url) as db:
+        rows = db.execute(
+            "SELECT c.id, count(t.message_id) FROM conversations c LEFT JOIN turns t ON t.conversation_id = c.id "
+            "GROUP BY c.id"
+        ).fetchall()
+    return dict(rows)
+
+
+def test_a_replica_killed_mid_request_leaves_no_half_stored_turn(cluster: Cluster) -> None:
+    victim = start_replica(cluster.env, cluster.work, "victim")
+    wait_ready(victim)
+    answered: list[str] = []
+    stop = threading.Event()
+
+    def talk() -> None:
+        while not stop.is_set():
+            try:
+                response = victim.chat(
+                    "How much GPU memory does full fine-tuning of a 13B model need?", timeout=10
+                )
+            except httpx.HTTPError:
+                return  # killed under us
+            if response.status_code == 200:
+                answered.append(response.json()["conversation_id"])
+
+    talkers = [threading.Thread(target=talk) for _ in range(4)]
+    for t in talkers:
+        t.start()
+    deadline = time.monotonic() + 60
+    while len(answered) < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    victim.process.send_signal(signal.SIGKILL)
+    victim.process.wait(timeout=30)
+    stop.set()
+    for t in talkers:
+        t.join(timeout=30)
+    assert len(answered) >= 6, victim.log.read_text()[-3000:]
+    turns = stored_turns(cluster.database_url)
+    assert all(turns.get(c) == 1 for c in answered), "an answered turn is missing"
+    assert all(n >= 1 for n in turns.values()), "a conversation was stored without its turn"
+    # the survivors answer on, and read what the killed one stored
+    survivor = cluster.replicas[1]
+    assert httpx.get(f"{survivor.url}/v1/conversations/{answered[-1]}", timeout=30).status_code == 200
+
+
+def test_a_postgresql_restart_costs_503s_only_while_it_is_down(cluster: Cluster) -> None:
+    replica = cluster.replicas[0]
+    cluster.postgres.stop()
+    try:
+        down = replica.chat("How much host RAM does an 8-GPU server need?", timeout=30)
+        assert down.status_code == 503, down.text
+        assert down.json()["error"]["code"] == "storage_unavailable"
+        ready = httpx.get(f"{replica.url}/readyz", timeout=30)
+        assert ready.status_code == 503
+        assert "conversations" in ready.json()["problems"]
+    finally:
+        cluster.postgres.start()
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{replica.url}/readyz", timeout=30).status_code != 200:
+        assert time.monotonic() < deadline, "the replica did not recover after PostgreSQL came back"
+        time.sleep(0.5)
+    again = replica.chat("How much host RAM does an 8-GPU server need?")
+    assert again.status_code == 200, again.text
+    assert replica.process.poll() is None  # recovered without a restart
