@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
         # with a shared Chroma server: another replica's upload or an ingest job reaches this one's keywords
         watcher = watch_index(settings, ready.retriever)
         app.state.library = build_library(
-            settings, ready.retriever, refresh=watcher.check if watcher else None
+            settings, ready.retriever, refresh=watcher.check if watcher else None, memory=ready.memory
         )
         app.state.assistant = ready
         # None unless Slack is configured; its answers run on ``slack_listeners`` after Slack is acknowledged

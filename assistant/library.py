@@ -17,16 +17,16 @@ import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from chromadb.api.models.Collection import Collection
 from pydantic import BaseModel, Field
 
 from assistant.errors import Conflict, InvalidInput, NotFound, StorageError, TooLarge, UnsupportedMedia
 from knowledge.chunking import chunk_file
-from knowledge.indexing import IndexStats, mark_changed
+from knowledge.indexing import UPLOAD_ID_PREFIX, UPLOADS_ROOT, IndexStats, mark_changed
 from knowledge.loaders import SUPPORTED_SUFFIXES, LoadError, load_file
 from knowledge.store import read_all
 
@@ -49,8 +49,46 @@ class DocumentInfo(BaseModel):
     content_hash: str = Field(default="", description="SHA-256 of an uploaded file's bytes.")
 
 
+class UploadChange(Protocol):
+    """The uploaded documents as one change sees them (inside ``SharedUploads.change``)."""
+
+    def listing(self) -> dict[str, str]: ...
+    def read(self, name: str) -> bytes: ...
+    def put(self, name: str, data: bytes, digest: str) -> None: ...
+    def delete(self, name: str) -> None: ...
+
+
+class SharedUploads(Protocol):
+    """Uploaded documents kept where every replica reads them (PostgreSQL: ``assistant.postgres``).
+
+    Each replica's uploads folder is then a copy, brought in line before each change, so one replica's
+    re-index never drops another's upload, and changes are serialised across replicas."""
+
+    def change(self) -> AbstractContextManager[UploadChange]: ...
+    def listing(self) -> dict[str, str]: ...
+
+
+def mirror(folder: Path, change: UploadChange) -> None:
+    """Make ``folder`` hold exactly the shared uploads: fetch what is missing or different (written aside,
+    then renamed into place), remove what the others deleted."""
+    shared = change.listing()
+    folder.mkdir(parents=True, exist_ok=True)
+    local = {p.name: p for p in _files_in(folder)}
+    for name, digest in shared.items():
+        if name in local and _sha256(local[name].read_bytes()) == digest:
+            continue
+        staged = folder / STAGING / f"{uuid.uuid4().hex}{Path(name).suffix}"
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_bytes(change.read(name))
+        os.replace(staged, folder / name)
+    for name, path in local.items():
+        if name not in shared:
+            path.unlink(missing_ok=True)
+
+
 class DocumentLibrary:
-    """Lists, adds, deletes and re-indexes documents; one change at a time."""
+    """Lists, adds, deletes and re-indexes documents; one change at a time (across replicas too, when the
+    uploads are ``shared``)."""
 
     def __init__(
         self,
@@ -60,8 +98,10 @@ class DocumentLibrary:
         sync: Callable[[], IndexStats],
         refresh: Callable[[], object],
         max_bytes: int,
+        shared: SharedUploads | None = None,
     ) -> None:
         self._folder = folder
+        self._shared = shared
         self._collection = collection
         self._sync = sync
         self._refresh = refresh
@@ -72,12 +112,23 @@ class DocumentLibrary:
     def folder(self) -> Path:
         return self._folder
 
+    @contextmanager
+    def _changing(self) -> Iterator[UploadChange | None]:
+        """This replica's turn to change the documents, its uploads folder a copy of the shared ones."""
+        with self._lock:
+            if self._shared is None:
+                yield None
+                return
+            with self._shared.change() as change:
+                mirror(self._folder, change)
+                yield change
+
     def documents(self) -> list[DocumentInfo]:
         """Every indexed document, and any file in the uploads folder that is not indexed (0 passages)."""
         by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for meta in read_all(self._collection(), documents=False).metadatas:
             by_doc[str(meta.get("doc_id", ""))].append(meta)
-        uploads = str(self._folder.resolve())
+        uploads = {UPLOADS_ROOT, str(self._folder.resolve())}  # the second: indexed before uploads had a key
         listed = {
             doc_id: DocumentInfo(
                 doc_id=doc_id,
@@ -87,18 +138,24 @@ class DocumentLibrary:
                 doc_type=str(metas[0].get("doc_type", "")),
                 as_of=str(metas[0].get("as_of", "")),
                 passages=len(metas),
-                uploaded=str(metas[0].get("root", "")) == uploads,
+                uploaded=str(metas[0].get("root", "")) in uploads,
             )
             for doc_id, metas in by_doc.items()
         }
-        for path in self._uploaded_files():
-            doc_id = _doc_id(path)
+        for name, digest in self._upload_hashes().items():
+            doc_id = f"{UPLOAD_ID_PREFIX}{name}"
             info = listed.get(doc_id) or DocumentInfo(
-                doc_id=doc_id, title=path.stem, path=path.name, lang="", doc_type="document", as_of="",
+                doc_id=doc_id, title=Path(name).stem, path=name, lang="", doc_type="document", as_of="",
                 passages=0, uploaded=True,
             )  # fmt: skip
-            listed[doc_id] = info.model_copy(update={"content_hash": _sha256(path.read_bytes())})
+            listed[doc_id] = info.model_copy(update={"content_hash": digest})
         return [listed[doc_id] for doc_id in sorted(listed)]
+
+    def _upload_hashes(self) -> dict[str, str]:
+        """Each uploaded document's name and SHA-256: the shared records, else this folder's files."""
+        if self._shared is not None:
+            return self._shared.listing()
+        return {path.name: _sha256(path.read_bytes()) for path in self._uploaded_files()}
 
     def add(self, filename: str, data: bytes, *, overwrite: bool = False) -> IndexStats:
         """Keep and index one file. Refused, and nothing kept, when it cannot be read, when it repeats a
@@ -107,7 +164,7 @@ class DocumentLibrary:
         if len(data) > self._max_bytes:
             raise TooLarge(f"{name}: {len(data)} bytes; the upload limit is {self._max_bytes} bytes")
         digest = _sha256(data)
-        with self._lock:
+        with self._changing() as change:
             target = self._folder / name
             for other in self._uploaded_files():
                 if other.name != name and _sha256(other.read_bytes()) == digest:
@@ -131,6 +188,12 @@ class DocumentLibrary:
                 if problems:  # read fine from staging but not in place (e.g. changed underneath): undo
                     self._put_back(target, previous)
                     raise InvalidInput(f"{name}: {problems[0].reason}")
+                if change is not None:
+                    try:  # kept for every replica; it commits when the change ends
+                        change.put(name, data, digest)
+                    except Exception as exc:
+                        self._put_back(target, previous)
+                        raise StorageError(f"{name}: the upload could not be kept; try again later") from exc
                 if previous is not None:
                     previous.unlink(missing_ok=True)
             self._refresh()
@@ -138,16 +201,19 @@ class DocumentLibrary:
 
     def delete(self, doc_id: str) -> IndexStats:
         """Remove an uploaded document: its file, then its passages."""
-        with self._lock:
+        with self._changing() as change:
             known = {d.doc_id: d for d in self.documents()}
             if doc_id not in known:
                 raise NotFound(f"no document {doc_id!r}")
-            path = Path(doc_id.removeprefix("file:"))
-            if not known[doc_id].uploaded or path.resolve().parent != self._folder.resolve():
+            name = self._upload_name(doc_id)
+            if not known[doc_id].uploaded or name is None:
                 raise Conflict(
                     f"{doc_id!r} is part of the packaged knowledge base or a folder on disk; "
                     "only uploaded documents can be deleted here"
                 )
+            path = self._folder / name
+            if change is not None:
+                change.delete(name)
             try:
                 path.unlink(missing_ok=True)
             except OSError as exc:
@@ -163,19 +229,24 @@ class DocumentLibrary:
 
     def reindex(self) -> IndexStats:
         """The incremental ingest of everything indexed (knowledge, earlier roots, the uploads folder)."""
-        with self._lock:
+        with self._changing():
             self._folder.mkdir(parents=True, exist_ok=True)
             stats = self._sync()
             self._refresh()
             return stats
 
     def _uploaded_files(self) -> list[Path]:
-        if not self._folder.is_dir():
-            return []
-        return sorted(
-            p for p in self._folder.iterdir()
-            if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES
-        )  # fmt: skip
+        return _files_in(self._folder)
+
+    def _upload_name(self, doc_id: str) -> str | None:
+        """The uploaded file a document id names; None for any other document."""
+        if doc_id.startswith(UPLOAD_ID_PREFIX):
+            name = doc_id.removeprefix(UPLOAD_ID_PREFIX)
+            return name if _SAFE_NAME.match(name) else None
+        path = Path(doc_id.removeprefix("file:"))  # indexed before uploads had ids of their own
+        if doc_id.startswith("file:") and path.resolve().parent == self._folder.resolve():
+            return path.name
+        return None
 
     @contextmanager
     def _staged(self, data: bytes, suffix: str) -> Iterator[Path]:
@@ -232,8 +303,13 @@ def _check_readable(path: Path, name: str) -> None:
         raise InvalidInput(f"{name}: {exc.reason}") from exc
 
 
-def _doc_id(path: Path) -> str:
-    return f"file:{path.resolve().as_posix()}"
+def _files_in(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p for p in folder.iterdir()
+        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in SUPPORTED_SUFFIXES
+    )  # fmt: skip
 
 
 def _sha256(data: bytes) -> str:

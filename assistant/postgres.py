@@ -79,9 +79,21 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE TABLE probe (at timestamptz NOT NULL, room bytea NOT NULL);
         """,
     ),
+    (
+        2,
+        """
+        CREATE TABLE uploads (
+            name text PRIMARY KEY,
+            data bytea NOT NULL,
+            sha256 text NOT NULL,
+            uploaded_at timestamptz NOT NULL
+        );
+        """,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-_LOCK = 0x61647669736F72  # pg_advisory_xact_lock key: "advisor" in ASCII
+_LOCK = 0x61647669736F72  # pg_advisory_xact_lock key for migrations: "advisor" in ASCII
+_UPLOADS_LOCK = _LOCK + 1  # and for changes to the uploaded documents
 
 _TURNS = (
     "SELECT t.message_id, t.message, t.answer::text, t.created_at, f.rating, f.comment, f.created_at "
@@ -148,6 +160,10 @@ class PostgresStore:
             raise StorageError(
                 f"conversations cannot be {action} right now ({_reason(exc)}); try again later"
             ) from exc
+
+    def uploads(self) -> PostgresUploads:
+        """The uploaded documents, in this database."""
+        return PostgresUploads(self)
 
     def close(self) -> None:
         """Close the pool's connections (at shutdown); a later use opens a new pool."""
@@ -257,6 +273,56 @@ class PostgresStore:
                 ),
             )
         return feedback
+
+
+class PostgresUploads:
+    """The documents uploaded through the API, kept in the database so that every replica (and an
+    ``advisor ingest`` job) indexes the same files; see ``assistant.library.SharedUploads``."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+
+    @contextmanager
+    def change(self) -> Iterator[_UploadChange]:
+        """One change at a time across replicas (an advisory lock held by its transaction); what the block
+        writes commits when it ends without an error, else nothing of it is kept."""
+        with self._store._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_UPLOADS_LOCK,))
+            yield _UploadChange(db)
+
+    def listing(self) -> dict[str, str]:
+        """Each uploaded document's name and SHA-256, without taking the lock."""
+        with self._store._connection("read") as db:
+            return _listing(db)
+
+
+class _UploadChange:
+    def __init__(self, db: psycopg.Connection[Any]) -> None:
+        self._db = db
+
+    def listing(self) -> dict[str, str]:
+        return _listing(self._db)
+
+    def read(self, name: str) -> bytes:
+        row = self._db.execute("SELECT data FROM uploads WHERE name = %s", (name,)).fetchone()
+        if row is None:
+            raise KeyError(name)
+        return bytes(row[0])
+
+    def put(self, name: str, data: bytes, digest: str) -> None:
+        self._db.execute(
+            "INSERT INTO uploads (name, data, sha256, uploaded_at) VALUES (%s, %s, %s, now()) "
+            "ON CONFLICT (name) DO UPDATE SET data = excluded.data, sha256 = excluded.sha256, "
+            "uploaded_at = excluded.uploaded_at",
+            (name, data, digest),
+        )
+
+    def delete(self, name: str) -> None:
+        self._db.execute("DELETE FROM uploads WHERE name = %s", (name,))
+
+
+def _listing(db: psycopg.Connection[Any]) -> dict[str, str]:
+    return {str(name): str(digest) for name, digest in db.execute("SELECT name, sha256 FROM uploads")}
 
 
 def migrate(db: psycopg.Connection[Any]) -> int:

@@ -11,7 +11,7 @@ from langchain_core.embeddings import Embeddings
 from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady, StorageError
-from assistant.library import DocumentLibrary
+from assistant.library import DocumentLibrary, SharedUploads, mirror
 from assistant.memory import ConversationStore, SqliteStore
 from assistant.providers import load_embeddings
 from assistant.retriever import HybridRetriever, Retriever, cache_sentence_vectors
@@ -31,6 +31,7 @@ from knowledge.indexing import (
     index_state,
     knowledge_root,
     sync,
+    uploads_root,
 )
 from knowledge.names import NameIndex
 from knowledge.store import collection_name, open_client, open_collection
@@ -67,19 +68,34 @@ def ingest(
     on_start: Callable[[int], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     on_sentences: Callable[[int], None] | None = None,
+    shared_uploads: bool = True,
 ) -> IndexStats:
-    """Index the knowledge folder plus ``paths``; with ``rebuild`` start from an empty collection.
+    """Index the knowledge folder, the uploads folder and ``paths``; with ``rebuild`` start from an empty
+    collection. With a database, the uploads folder is first made a copy of the uploads kept there
+    (``shared_uploads=False``: the caller, the document library, already did under the same lock).
 
     Then embed the passages' sentences not embedded before (``on_sentences`` hears how many), which answers
     are picked from, so that a start after an ingest embeds nothing.
     """
-    roots: list[Root] = [knowledge_root(knowledge_dir(settings))]
+    roots: list[Root] = [knowledge_root(knowledge_dir(settings)), uploads_root(uploads_dir(settings))]
     for path in paths or []:
         try:
             roots.append(extra_root(path))
         except (FileNotFoundError, ValueError) as exc:
             raise InvalidInput(str(exc)) from exc
     embeddings = embeddings or load_embeddings(settings.embedding.model)
+    if shared_uploads and settings.database.url is not None:
+        # a job or another process: bring this uploads folder in line with the shared one, under its lock
+        memory = open_memory(settings)
+        try:
+            with _uploads_of(memory).change() as change:
+                mirror(uploads_dir(settings), change)
+                return ingest(
+                    settings, paths, rebuild=rebuild, embeddings=embeddings, on_start=on_start,
+                    on_progress=on_progress, on_sentences=on_sentences, shared_uploads=False,
+                )  # fmt: skip
+        finally:
+            memory.close()
     collection = open_index(settings)
     if rebuild:
         client = open_client(path=settings.chroma_path, url=settings.vector_store.url)
@@ -108,19 +124,32 @@ def uploads_dir(settings: Settings) -> Path:
 
 
 def build_library(
-    settings: Settings, retriever: Retriever, *, refresh: Callable[[], object] | None = None
+    settings: Settings,
+    retriever: Retriever,
+    *,
+    refresh: Callable[[], object] | None = None,
+    memory: ConversationStore | None = None,
 ) -> DocumentLibrary:
     """Document administration over the configured index; after each change ``refresh`` runs (by default
-    ``retriever.refresh``; a replica watching a shared index passes its watcher's look)."""
-    folder = uploads_dir(settings)
+    ``retriever.refresh``; a replica watching a shared index passes its watcher's look). With PostgreSQL as
+    ``memory``, uploads are kept there for every replica."""
     embeddings = getattr(retriever, "embeddings", None)
     return DocumentLibrary(
-        folder=folder,
+        folder=uploads_dir(settings),
         collection=lambda: open_index(settings),
-        sync=lambda: ingest(settings, [folder], embeddings=embeddings),
+        sync=lambda: ingest(settings, embeddings=embeddings, shared_uploads=False),
         refresh=refresh or retriever.refresh,
         max_bytes=settings.server.max_upload_bytes,
+        shared=_uploads_of(memory) if memory is not None and settings.database.url is not None else None,
     )
+
+
+def _uploads_of(memory: ConversationStore) -> SharedUploads:
+    uploads = getattr(memory, "uploads", None)
+    if uploads is None:
+        raise InvalidInput("a database URL is configured but the conversation store keeps no uploads")
+    shared: SharedUploads = uploads()
+    return shared
 
 
 def watch_index(settings: Settings, retriever: Retriever) -> IndexWatcher | None:

@@ -37,6 +37,8 @@ _STATE_KEY = "advisor_index_state"
 # changes with every write that adds, updates or removes passages, so each replica sharing a Chroma server
 # notices another's change (an upload, an `advisor ingest` job) and refreshes its keyword index
 _CHANGED_KEY = "advisor_changed"
+UPLOADS_ROOT = "uploads"
+UPLOAD_ID_PREFIX = "upload:"
 IndexState = Literal["empty", "partial", "complete"]
 ProgressFn = Callable[[int, int], None]
 
@@ -55,6 +57,12 @@ class Root:
 
 def knowledge_root(path: Path = KNOWLEDGE_DIR) -> Root:
     return Root(CATALOG_ROOT, path)
+
+
+def uploads_root(path: Path) -> Root:
+    """The folder of documents uploaded through the API. Its key and its documents' ids name no place on
+    disk ("uploads", "upload:<name>"), so replicas and jobs with different folders agree on them."""
+    return Root(UPLOADS_ROOT, path)
 
 
 def extra_root(path: Path) -> Root:
@@ -125,9 +133,9 @@ def collect(roots: Iterable[Root]) -> Collected:
             continue
         base = root.path if root.path.is_dir() else root.path.parent
         for path in _user_files(root.path):
-            _collect_file(
-                out, root, path, display=path.relative_to(base).as_posix(), doc_id=f"file:{path.as_posix()}"
-            )
+            display = path.relative_to(base).as_posix()
+            doc_id = f"{UPLOAD_ID_PREFIX}{display}" if root.key == UPLOADS_ROOT else f"file:{path.as_posix()}"
+            _collect_file(out, root, path, display=display, doc_id=doc_id)
     return out
 
 
@@ -181,7 +189,7 @@ def known_roots(collection: Collection) -> list[Root]:
     """
     recorded = json.loads(str((collection.metadata or {}).get(_ROOTS_KEY, "[]")))
     keys = {*recorded, *(meta.get("root", "") for meta in _existing(collection).values())}
-    return [Root(key, Path(key)) for key in sorted(keys) if key and key != CATALOG_ROOT]
+    return [Root(key, Path(key)) for key in sorted(keys) if key and key not in (CATALOG_ROOT, UPLOADS_ROOT)]
 
 
 def _record_roots(collection: Collection, roots: Iterable[Root]) -> None:
@@ -228,7 +236,11 @@ def sync(
 ) -> IndexStats:
     """Bring ``collection`` in line with the files under ``roots`` (and every root indexed before)."""
     existing = _existing(collection)
-    all_roots = {r.key: r for r in [*roots, *known_roots(collection)]}
+    # the roots given win over those remembered under the same key or for the same place (uploads were
+    # once keyed by their folder's path)
+    given = {r.path.resolve() for r in roots}
+    remembered = [r for r in known_roots(collection) if r.path.resolve() not in given]
+    all_roots = {r.key: r for r in [*remembered, *roots]}
     _record_roots(collection, all_roots.values())
     collected = collect(all_roots.values())
     stats = IndexStats(files=collected.files, errors=collected.errors)

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse
 from api.schemas import json_error_responses
 from assistant.errors import NotFound
 from assistant.render import to_html
+from knowledge.indexing import UPLOAD_ID_PREFIX
 
 router = APIRouter(prefix="/v1/sources", tags=["sources"])
 
@@ -138,6 +139,6 @@ def source(doc_id: str, index: IndexDep, request: Request) -> HTMLResponse:
     The page is open (browsers follow citation links without keys), so when API keys are configured
     it serves only the packaged knowledge base and catalog, never a file a user ingested.
     """
-    if doc_id.startswith("file:") and request.app.state.settings.api_keys:
+    if doc_id.startswith(("file:", UPLOAD_ID_PREFIX)) and request.app.state.settings.api_keys:
         raise NotFound(f"no source page for {doc_id!r}")
     return HTMLResponse(source_page(doc_id, load_passages(index, doc_id)), headers=_HEADERS)

@@ -60,6 +60,9 @@ class Cluster:
 
 
 def start_replica(env: dict[str, str], work: Path, name: str) -> Replica:
+    """An `advisor serve` with a data folder of its own, as each pod has (uploads are shared through the
+    database, not a volume)."""
+    env = {**env, "ADVISOR_DATA_DIR": str(work / f"data-{name}")}
     port = free_port()
     log = work / f"{name}.log"
     with log.open("wb") as out:  # the child keeps its own descriptor
@@ -93,8 +96,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         env = {
             **os.environ,
             "HF_HUB_OFFLINE": "1",
-            # the replicas share the data folder as containers share a volume: uploads live there
-            "ADVISOR_DATA_DIR": str(work / "data"),
+            "ADVISOR_DATA_DIR": str(work / "data-job"),  # the ingest job's; each replica has its own
             "ADVISOR_KNOWLEDGE_DIR": str(knowledge),
             "ADVISOR_VECTOR_STORE__URL": chroma.url,
             "ADVISOR_VECTOR_STORE__WATCH_S": "0.5",
@@ -181,6 +183,34 @@ def test_an_ingest_job_and_an_upload_reach_both_replicas_without_a_restart(clust
     assert upload.status_code == 201, upload.text
     for replica in (a, b):
         answered_from(replica, "How is the Zephyr rack cooled?", "zephyr-rack-cooling")
+
+    # a change at the other replica, and another ingest job, keep the first upload: the uploads are shared
+    second = httpx.post(
+        f"{b.url}/v1/documents",
+        files={
+            "file": (
+                "orion-hall-power.md",
+                b"# Orion hall power\n\nThe Orion hall feeds each rack from two "
+                b"415 V circuits; the Orion hall's UPS holds 9 minutes at full load.\n",
+            )
+        },
+        timeout=120,
+    )
+    assert second.status_code == 201, second.text
+    cluster.ingest()
+    for replica in (a, b):
+        listed = {d["doc_id"]: d for d in httpx.get(f"{replica.url}/v1/documents", timeout=30).json()}
+        assert listed["upload:zephyr-rack-cooling.md"]["passages"] >= 1
+        assert listed["upload:orion-hall-power.md"]["passages"] >= 1
+        assert listed["upload:zephyr-rack-cooling.md"]["uploaded"]
+    answered_from(a, "How long does the Orion hall UPS hold?", "orion-hall-power")
+
+    # deleted at B, gone at A
+    gone = httpx.delete(f"{b.url}/v1/documents/upload:zephyr-rack-cooling.md", timeout=120)
+    assert gone.status_code == 200, gone.text
+    listed = {d["doc_id"] for d in httpx.get(f"{a.url}/v1/documents", timeout=30).json()}
+    assert "upload:zephyr-rack-cooling.md" not in listed
+    assert "upload:orion-hall-power.md" in listed
 
 
 def stored_turns(database_url: str) -> dict[str, int]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import DeterministicFakeEmbedding
 
-from knowledge.indexing import extra_root, sync
+from knowledge.indexing import extra_root, sync, uploads_root
 from knowledge.store import open_client, open_collection
 
 
@@ -116,3 +117,24 @@ def test_chroma_is_never_allowed_to_embed_by_itself(collection: Collection) -> N
         collection.add(ids=["x"], documents=["text without a vector"])
     with pytest.raises(ValueError, match="embedding function"):
         collection.query(query_texts=["text"], n_results=1)
+
+
+def test_uploads_have_ids_that_name_no_folder_and_an_old_path_keyed_index_moves_to_them(
+    collection: Collection, docs: Path, tmp_path: Path
+) -> None:
+    """Replicas and jobs keep uploads in different folders; the ids must agree. An index that keyed the
+    uploads folder by its path (before) is moved over at the next run, without duplicates."""
+    emb = CountingEmbeddings(size=16)
+    sync(collection, emb, [extra_root(docs)])  # as uploads were indexed before: keyed by the path
+    assert all(i.startswith("file:") for i in _doc_ids(collection))
+    stats = sync(collection, emb, [uploads_root(docs)])
+    assert (stats.added, stats.removed) == (3, 3)
+    assert _doc_ids(collection) == {"upload:a.md", "upload:b.txt"}
+    elsewhere = tmp_path / "another-replica" / "uploads"
+    shutil.copytree(docs, elsewhere)
+    again = sync(collection, emb, [uploads_root(elsewhere)])
+    assert (again.added, again.removed, again.unchanged) == (0, 0, 3)  # same documents, wherever kept
+
+
+def _doc_ids(collection: Collection) -> set[str]:
+    return {str(m["doc_id"]) for m in collection.get(include=["metadatas"])["metadatas"] or []}
