@@ -328,10 +328,13 @@ def _listing(db: psycopg.Connection[Any]) -> dict[str, str]:
 def migrate(db: psycopg.Connection[Any]) -> int:
     """Apply the migrations this database has not had, each in its own transaction, one replica at a time;
     the schema version reached."""
-    db.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations "
-        "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-    )
+    with db.transaction():
+        # the lock first: two replicas creating the table at once would collide even with IF NOT EXISTS
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
     for version, statements in MIGRATIONS:
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))

@@ -760,7 +760,9 @@ _ASKED = [
                          r"^\s*(?:那\s*)?(?:检查点|checkpoints?|ckpts?)\s*(?:呢|怎么算|那边)", r"^\s*(?:and|what about|how about) (?:the )?(?:checkpoints?|ckpts?)\b")),
     # "how much storage total", "存储要多少": the capacity, not the run that fills it
     ("storage_total", words(r"how much (?:total |overall )?(?:storage|disk(?: space)?|capacity)\b", r"storage (?:do|would|will|should) (?:we|i) (?:need|plan|buy)",
-                            r"(?:存储|硬盘|磁盘)(?:空间|容量)?\s*(?:一共|总共|总)?\s*(?:要|需要|得)\s*(?:多少|多大)", r"(?:要|需要|准备)多少\s*(?:存储|硬盘|磁盘)")),
+                            r"(?:存储|硬盘|磁盘)(?:空间|容量)?\s*(?:一共|总共|总)?\s*(?:要|需要|得)\s*(?:多少|多大)", r"(?:要|需要|准备)多少\s*(?:存储|硬盘|磁盘)",
+                            # "盘要留多大", "空间得预留多少", "留多大的盘"
+                            r"(?:盘|存储|硬盘|磁盘|空间)\s*(?:要|得|需要)?\s*(?:留|预留|备|准备|配)\s*(?:多少|多大)", r"留多大的?\s*(?:盘|空间|存储)")),
     # "按每张卡能扛的并发比", "concurrency per card": sequences each card carries, not the cards needed
     ("per_card", words(r"每张?卡(?:能|可以)?(?:扛|跑|带|支持|承载|撑)?的?(?:多少)?(?:路)?并发", r"并发[^，。？?]{0,6}每张?卡",
                        r"(?:concurrency|concurrent (?:users|requests|sequences)) per (?:gpu|card)", r"per[- ](?:gpu|card) concurrency")),
@@ -2224,6 +2226,8 @@ def _task(text: str, slots: Slots) -> Task | None:
         and not _PRETRAIN_WORDS.search(text)
     ):
         return Task.SERVE  # "how much VRAM to run Llama 70B at home?": running a model is serving it
+    if task is None and slots.finetune == "full":
+        return Task.FINETUNE  # "that 70b full ft": the method named is the task, in whatever abbreviation
     return task
 
 
@@ -2743,8 +2747,9 @@ def _refine(
         # "预算800万 H20整机110万 910B整机130万 训13B 1T token 各要多久": what the money buys of each quoted
         # machine, and how long the run takes on it
         chosen = ["budget_fit", "training_compute"]
-    # "how many A100s to finish in 7 days instead?" after a time on 32: the count the user had is the question
-    recount = follow_up and asked == "gpus" and "gpu_count" not in stated
+    # "how many A100s to finish in 7 days instead?" after a time on 32, or "boss wants it done in 5 days": the
+    # count the user had is the question once a deadline is new and no count comes with it
+    recount = follow_up and "gpu_count" not in stated and (asked == "gpus" or "deadline_days" in stated)
     if (
         given.deadline_days
         and (given.params_b or given.model)
@@ -2889,6 +2894,14 @@ def _refine(
             if t in {"gpu_compare", "host_ram", "power_cost", "storage"}
             and (slots.gpu or (slots.server and t == "power_cost"))  # "how much power does a DGX B200 draw?"
         ]
+    if (
+        task in _TUNING
+        and "cluster_plan" in chosen
+        and not (slots.tokens_b or slots.budget or slots.deadline_days)
+    ):
+        # "how many H200 nodes for that 70B full fine-tune?": no data or time to size a run by, so the count is
+        # what the fine-tune's memory needs, never a pre-training plan for Chinchilla's tokens
+        chosen = ["training_memory" if t == "cluster_plan" else t for t in chosen]
     if slots.unknown_gpu and not slots.gpu:
         # no figures for the card named: only what does not depend on its speed or power
         chosen = [t for t in chosen if t in _CARDLESS_TOOLS]

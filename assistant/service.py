@@ -106,6 +106,17 @@ class Assistant:
             if route.tools
             else ToolRun()
         )
+        if run.calls and _repeats_last_turn(route, run, conversation):
+            # "and if we push params to nvme too?", "why not 3 per rack?": a follow-up the calculators read
+            # nothing new in would get the last answer again, word for word; the guidance answers it instead
+            route = route.model_copy(
+                update={
+                    "intent": Intent.KNOWLEDGE,
+                    "tools": [],
+                    "query": f"{text} {conversation.turns[-1].message}",
+                }
+            )
+            run = ToolRun()
         passages = []
         timings: dict[str, float] = {}
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING, Intent.CLARIFY}:
@@ -174,6 +185,28 @@ def _context(conversation: Conversation) -> Context:
         led=f"{lead.doc_id}#{lead.section}"
         if last and not last.answer.tool_calls and (lead := next(iter(last.answer.citations), None))
         else None,
+    )
+
+
+# asking for the same answer again, or in another currency, are the follow-ups that may repeat its figures
+_SHOWN_AGAIN = {"target_currency"}
+_AGAIN = re.compile(r"\b(?:again|repeat|once more)\b|再(?:说|发|讲)一[遍次]|重复一下", re.I)
+
+
+def _repeats_last_turn(route: Understanding, run: ToolRun, conversation: Conversation) -> bool:
+    """Whether this follow-up would run the last turn's calculators on the same inputs to lead with the same
+    quantity: nothing it said reached them."""
+    if not conversation.turns or _AGAIN.search(route.query) or _SHOWN_AGAIN & route.stated.keys():
+        return False
+    previous = conversation.turns[-1].answer
+    last = previous.tool_calls
+    same_calls = [(c.name, c.input) for c in run.calls] == [(c.name, c.input) for c in last]
+    # the same figures in the other language ("请用中文") are a new answer too
+    return (
+        bool(last)
+        and same_calls
+        and route.asked == conversation.state.get("asked")
+        and route.language == previous.language
     )
 
 

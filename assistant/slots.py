@@ -1138,7 +1138,7 @@ _DEADLINE = flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?|hours?|hrs?)\b"
     rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
-    rf"|(?:用|租用|租|跑|运行|for)\s*(?:了)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
+    rf"|(?:用|租用|租|跑|运行|训练|训|for)\s*(?:了)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
     # "what if we only have 6 weeks", "只给我们30天", "只有两个月"
     rf"|(?:\bhave|\bhas|\bgot|\bgiven|给(?:我们|我)?|只有)\s*(?:only\s*|just\s*)?{NUMBER}\s*(?:个)?\s*(days?|weeks?|months?|天|周|星期|月)(?![A-Za-z0-9])(?!\s+(?:of|ago|old)\b)"
     # "and 45 days instead of 30", "改成45天呢": the new time the run has
@@ -2385,10 +2385,13 @@ class SlotExtractor:
         count = _COUNT_BEFORE.search(before)
         if count and "台" in count.group(0):
             return  # "4台H100" counts machines: the servers rule reads it, at 8 GPUs each
-        # ("4 hgx h200 nodes": the x of "hgx" is no multiplier)
+        # ("4 hgx h200 nodes": the x of "hgx" is no multiplier; "4x hgx h200 nodes": boards counted, so machines)
         if (
             count
-            and not re.search(r"\d\s*[x×*]|[张块卡]", count.group(0))
+            and (
+                not re.search(r"\d\s*[x×*]|[张块卡]", count.group(0))
+                or re.search(r"[hd]gx", count.group(0) + text[gpu.start : gpu.end], re.I)
+            )
             and _MACHINES_AFTER.match(text, gpu.end)
         ):
             # "16 H100 servers", "4 A100 nodes": machines of 8 GPUs each, not 16 GPUs
@@ -3432,6 +3435,13 @@ class SlotExtractor:
                 # "托管每柜每月8000（一柜放一台，含电）": no electricity bill beside it
                 slots.electricity_price_per_kwh, slots.electricity_currency = 0.0, "CNY"
         slots.deadline_days = _deadline(text)
+        if slots.checkpoint_hours and slots.deadline_days is None and (run := _RUN_LENGTH.search(text)):
+            # "checkpoint every 3 hours for a 30 day run": the run's length counts the checkpoints written
+            slots.deadline_days = (
+                to_number(_group(run, 1, 3) or "0")
+                * (7 if re.match(r"w|周|星期", _group(run, 2, 4) or "", re.I) else 1)
+                or None
+            )
         if (took := _TOOK.search(text)) and not _FUTURE_RUN.search(
             text[max(0, took.start() - 12) : took.start()]
         ):

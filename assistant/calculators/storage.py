@@ -186,6 +186,26 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"**{num(o['full_checkpoint_gb'])} GB**（{num(o['full_checkpoint_gib'])} GiB）；只存权重为 "
             f"{num(o['weights_only_checkpoint_gb'])} GB。{zh}"
         )
+    written = o.get("checkpoints_written")
+    if (
+        written
+        and written > o["checkpoints_retained"]
+        and "checkpoints_retained" not in call.input  # a retention the user gave is the plan asked about
+        and view.asked in {"storage_total", "storage", None}
+    ):
+        # "每2小时存一次，训60天，盘要留多大": what the run writes, kept in full or only the newest few
+        everything_tb = num(written * float(o["full_checkpoint_gb"]) / 1000)
+        kept = o["checkpoints_retained"]
+        en = (
+            f"A checkpoint every {num(call.input['checkpoint_interval_hours'])} h for {num(call.input['run_days'])} "
+            f"days writes {written} full checkpoints: keeping them all would take **{everything_tb} TB**; keeping "
+            f"the newest {kept} (rotate or move older ones to object storage) needs the plan below. {en}"
+        )
+        zh = (
+            f"每 {num(call.input['checkpoint_interval_hours'])} 小时存一次、训 {num(call.input['run_days'])} 天，共写 "
+            f"{written} 个完整检查点：全部保留要 **{everything_tb} TB**；只保留最新 {kept} 个（旧的轮换删除或转存对象存储）"
+            f"按下面的方案即可。{zh}"
+        )
     if o.get("write_seconds_at_bandwidth"):
         # "our storage writes 5 GB/s: how long to save a checkpoint?": the time at the bandwidth they have
         seconds, light = o["write_seconds_at_bandwidth"], o["weights_only_write_seconds_at_bandwidth"]
@@ -203,16 +223,20 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"要 2 分钟存完需 {num(full / 120)} GB/s，1 分钟需 {num(full / 60)} GB/s；"
                 "也可以用异步检查点，在现有带宽下把大部分写入藏到训练后面。"
             )
-        en = (
+        write_en = (
             f"At {rate} GB/s, one full checkpoint of {model} ({num(full)} GB) takes about "
             f"**{duration(seconds)}** to write; a weights-only one ({num(o['weights_only_checkpoint_gb'])} GB) "
-            f"{duration(light)}.{faster_en}" + (f" {en}" if planned else "")
+            f"{duration(light)}.{faster_en}"
         )
-        zh = (
+        write_zh = (
             f"按 {rate} GB/s，写一个 {model} 的完整检查点（{num(full)} GB）约需 **{duration(seconds, True)}**；"
             f"仅权重检查点（{num(o['weights_only_checkpoint_gb'])} GB）约 {duration(light, True)}。{faster_zh}"
-            + (zh if planned else "")
         )
+        if view.asked in {"storage_total", "storage"}:
+            # "每2小时存一次，训60天，盘要留多大" after the write time: the capacity asked leads, the write time after
+            en, zh = f"{en} {write_en}", f"{zh}{write_zh}"
+        else:
+            en, zh = write_en + (f" {en}" if planned else ""), write_zh + (zh if planned else "")
     if "checkpoint_write_seconds" in call.input and not o.get("write_seconds_at_bandwidth"):
         # "what write bandwidth so a save takes under 90 s?": the bandwidth for the pause they allow
         seconds, model = call.input["checkpoint_write_seconds"], model_name(call.input, o)

@@ -48,3 +48,19 @@ def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> Non
     png = (tmp_path / "results.png").read_bytes()
     assert png.startswith(b"\x89PNG")
     assert len(png) > 10_000
+
+
+def test_the_replicas_benchmark_runs_against_real_stores() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "replicas.py"), "--smoke"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=540,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for replicas in ("1", r"2 \(same machine\)"):
+        assert re.search(rf"^\| {replicas} \| 8 \| 0 \| [\d.]+ \| \d+ \| \d+ \|$", done.stdout, re.M), (
+            done.stdout
+        )

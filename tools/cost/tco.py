@@ -150,9 +150,9 @@ _TERM_COVERS = Message(
 )
 _TERM_OUTLASTS = Message(
     "tco.lease_term_outlasts",
-    en="the period ends {left} months before the {term}-month lease term does: those payments are still owed "
-    "but are not counted",
-    zh="比较期比 {term} 个月的租期早 {left} 个月结束：这部分租金仍需支付，但未计入",
+    en="the period ends {left} months before the {term}-month lease term does: those payments are still owed, "
+    "so they are counted (unless the contract lets you end it early)",
+    zh="比较期比 {term} 个月的租期早 {left} 个月结束：这部分租金仍需支付，已计入（除非合同允许提前解约）",
 )
 _CLOUD_BILL = Message(
     "tco.cloud_bill_given",
@@ -678,7 +678,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
 
     months = round(years * MONTHS_PER_YEAR, 6)
     lease_month, lease_term, lease_apr = _lease_payment(inp, capex, fx, notes)
-    lease_paid = months if lease_term is None else min(months, lease_term)
+    # a lease is paid to its term: payments stop at its end, and those owed after a shorter period still count
+    lease_paid = months if lease_term is None else float(lease_term)
     term_source = "given" if inp.lease_term_months is not None else "assumed"
     if lease_term is None:
         notes.assumptions.append(_NO_TERM())
@@ -739,6 +740,8 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         part = min(1.0, years - (year - 1))  # the last year of an 18-month period is half a year
         start = (year - 1) * MONTHS_PER_YEAR
         payments = max(0.0, min(lease_paid, start + part * MONTHS_PER_YEAR) - start)  # none after the term
+        if year == math.ceil(years):
+            payments += max(0.0, lease_paid - months)  # owed for the rest of a term the period ends inside
         flows = {
             "buy": buy_opex * part
             + (capex if year == 1 else 0.0)

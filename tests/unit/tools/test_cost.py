@@ -143,8 +143,9 @@ def test_cloud_cost_adds_the_storage_line_the_user_gives() -> None:
 # 8 GPUs x $10,000 = 80,000; platform 25% = 20,000; network/storage 20% of 100,000 = 20,000: capex 120,000.
 # Power: 8 x 1 kW, PUE 1 -> 8 kW x 8760 h x 0.5 = 35,040 kWh x $0.10 = 3,504/yr.
 # Fixed opex: maintenance 5% = 6,000; licences 8 x 100 = 800; staff 1,000; colocation 8 kW x 10 x 12 = 960.
-# Buy: 120,000 + 2 x (3,504 + 8,760) = 144,528.  Lease: 2% x 120,000 = 2,400/month, maintenance included:
-# 2 x (28,800 + 12,264 - 6,000) = 70,128.  Cloud: 8 x 8760 x 0.5 = 35,040 GPU-h x $5 = 175,200/yr -> 350,400.
+# Buy: 120,000 + 2 x (3,504 + 8,760) = 144,528.  Lease: 2% x 120,000 = 2,400/month over the assumed 36-month
+# term, maintenance included; the 12 months after the 2-year period are still owed and counted (in year 2):
+# 36 x 2,400 + 2 x (12,264 - 6,000) = 86,400 + 12,528 = 98,928.  Cloud: 8 x 8760 x 0.5 = 35,040 GPU-h x $5 = 175,200/yr -> 350,400.
 # Break-even month: 120,000 + 1,022 m <= 14,600 m -> m >= 8.84 -> 9.
 # Break-even utilisation: (120,000 + 2 x 8,760) / (2 x (8 x 8760 x 5 - 8 kW x 8760 x 0.1)) = 137,520 / 686,784.
 TCO_HAND = {
@@ -169,12 +170,12 @@ def test_tco_arithmetic() -> None:
     assert out.lease_opex_per_year.usd == pytest.approx(6_264, rel=REL)
     assert out.used_gpu_hours_per_year == pytest.approx(35_040, rel=REL)
     assert out.totals.buy.usd == pytest.approx(144_528, rel=REL)
-    assert out.totals.lease.usd == pytest.approx(70_128, rel=REL)
+    assert out.totals.lease.usd == pytest.approx(98_928, rel=REL)
     assert out.totals.cloud.usd == pytest.approx(350_400, rel=REL)
     assert out.totals.cloud.cny == pytest.approx(350_400 * 7, rel=REL)
     assert [(y.buy.usd, y.lease.usd, y.cloud.usd) for y in out.cash_flow] == [
         (132_264, 35_064, 175_200),
-        (12_264, 35_064, 175_200),
+        (12_264, 63_864, 175_200),
     ]
     assert out.cash_flow[-1].cumulative.buy.usd == pytest.approx(out.totals.buy.usd, rel=REL)
     assert out.cheapest == "lease"
@@ -204,7 +205,7 @@ def test_tco_with_no_cloud_price_says_nothing_of_the_cloud() -> None:
     assert out.cloud_priced is False
     assert out.cheapest == "lease"
     assert "cloud" not in out.verdict
-    assert "lease $70,128" in out.verdict
+    assert "lease $98,928" in out.verdict
 
 
 def test_tco_colocation_per_month_is_added_to_the_per_kw_rent() -> None:
@@ -358,15 +359,20 @@ def test_a_given_lease_payment_also_stops_at_the_term() -> None:
     assert out.cash_flow[2].lease.usd == pytest.approx(6_264, rel=REL)
 
 
-def test_a_rent_with_hosting_runs_the_whole_period_and_a_short_period_warns_of_the_rest() -> None:
+def test_a_rent_with_hosting_runs_the_whole_period_and_a_short_period_still_pays_the_term() -> None:
+    """A 36-month lease compared over 2 years: the 12 payments after the period are owed and counted (set 36:
+    a 6-month need was told to lease for 6 of 36 payments)."""
     hand = {k: v for k, v in TCO_HAND.items() if k not in {"lease_rate_per_month", "years"}}
     rent = tco(TcoInput(**hand, years=5, lease_per_month=5_000, lease_all_in=True), CATALOG)
     assert (rent.lease_term_months, rent.totals.lease.usd) == (None, 60 * 5_000)
     short = tco(TcoInput(**TCO_HAND), CATALOG)  # 2 years of a 36-month lease at 2% of capex
-    assert short.totals.lease.usd == pytest.approx(70_128, rel=REL)
+    assert short.totals.lease.usd == pytest.approx(36 * 2_400 + 2 * 6_264, rel=REL)
     assert any(
-        w.startswith("the period ends 12 months before the 36-month lease term") for w in short.warnings
+        w.startswith("the period ends 12 months before the 36-month lease term") and "counted" in w
+        for w in short.warnings
     )
+    one_year = tco(TcoInput(**{**TCO_HAND, "years": 1}), CATALOG)
+    assert one_year.totals.lease.usd == pytest.approx(36 * 2_400 + 6_264, rel=REL)
 
 
 def test_an_apr_and_a_payment_together_are_refused() -> None:

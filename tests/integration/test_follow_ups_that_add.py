@@ -1,0 +1,89 @@
+"""Follow-ups that add something the last answer did not have (issue 11, set 36's largest class): a deadline
+stated after a run's time asks for the GPUs that meet it; a follow-up whose words reach no calculator never
+gets the last answer again word for word; a checkpoint schedule with the run's length counts what the run
+writes before the capacity, and the capacity asked leads even after a write-time answer. Phrasings are our
+own; figures are worked out in each docstring from the inputs and published constants."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk, tools
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "gpus"),
+    [
+        ("management needs it finished within 10 days", 48),
+        ("领导要求10天内训完", 48),
+    ],
+)
+def test_a_deadline_after_a_run_time_asks_for_the_gpus_that_meet_it(
+    assistant: Assistant, follow_up: str, gpus: int
+) -> None:
+    """6 x 7e9 x 500e9 = 2.1e22 FLOPs; one H100 at 40% of 989 TFLOPS does 3.956e14 FLOP/s, so 16 of them
+    take 2.1e22 / 6.33e15 = 3.32e6 s = 38.4 days; within 10 days (864,000 s) it needs 61.4 GPUs, 64 in whole
+    8-GPU servers (Kaplan et al. 2020, C = 6ND; NVIDIA H100 datasheet, 989 dense BF16 TFLOPS)."""
+    first, then = talk(
+        assistant, "a 7B model on 500B tokens with 16 H100 SXM: how long to pretrain?", follow_up
+    )
+    assert tools(first) == ["training_compute"]
+    assert round(output(first, "training_compute")["days"]["expected"], 1) == 38.4  # type: ignore[index]
+    assert "gpus_for_deadline" in tools(then), then.answer[:300]
+    assert output(then, "gpus_for_deadline")["gpus"] == 64
+    assert "64" in first_sentence(then)
+
+
+def test_a_follow_up_no_calculator_reads_is_answered_from_the_guidance_not_repeated(
+    assistant: Assistant,
+) -> None:
+    """The host-RAM answer once; a follow-up about moving the weights to NVMe changes none of the RAM
+    calculator's inputs, so the same figures again would answer nothing: the guidance answers instead."""
+    first, then = talk(
+        assistant,
+        "13B model, ZeRO-3 with the optimizer offloaded to CPU, one 8x A100 80GB server: how much host RAM?",
+        "what changes if the parameters also go to NVMe?",
+    )
+    assert tools(first) == ["host_ram"]
+    assert then.answer != first.answer
+    assert then.tool_calls == []
+    assert then.citations
+
+
+def test_asking_the_same_again_may_repeat_it(assistant: Assistant) -> None:
+    first, again = talk(assistant, "13B on 1T tokens with 64 H100s: how many days?", "say that again please")
+    assert tools(again) == tools(first) == ["training_compute"]
+
+
+@pytest.mark.parametrize(
+    ("messages", "written", "everything_tb"),
+    [
+        (
+            ("34B model, a checkpoint every 4 hours over a 45 day run: how much storage do we need?",),
+            270,
+            "129",
+        ),
+        (
+            (
+                "34B 模型的检查点多大",
+                "写入带宽只有 3 GB/s，存一次要多久",
+                "每4小时存一次，训45天，盘要留多大",
+            ),
+            270,
+            "129",
+        ),
+    ],
+)
+def test_a_checkpoint_schedule_with_the_runs_length_counts_what_it_writes_first(
+    assistant: Assistant, messages: tuple[str, ...], written: int, everything_tb: str
+) -> None:
+    """45 days x 24 h / 4 h = 270 checkpoints; a resumable 34B checkpoint is 34e9 x 14 bytes = 476 GB
+    (BF16 weights 2 + FP32 master 4 + Adam moments 8 bytes per parameter, Rajbhandari et al. 2020, ZeRO),
+    so all of them take 270 x 476 GB = 128.5 TB, shown as 129 TB."""
+    answers = talk(assistant, *messages)
+    last = answers[-1]
+    assert output(last, "storage")["checkpoints_written"] == written
+    assert everything_tb in first_sentence(last), last.answer[:400]
