@@ -710,6 +710,10 @@ _ASKED = [
     # "KV cache for one 32k request?", "KV cache 要多少": the cache itself, before the cards that hold it
     # "KV cache per token 多大": the bytes of one token's keys and values, before any sequence
     ("kv_per_token", words(r"kv[- ]?(?:cache|缓存)?\s*(?:per|每个?|/|一个)\s*token", r"(?:per|每个?|一个)\s*token\s*(?:的)?\s*kv")),
+    # "能撑多长上下文", "how long a context fits on one H200?", "max context we can run": the tokens the KV cache holds
+    ("context_fit", words(r"how (?:long|big|large|much) (?:of )?(?:a |the )?context\b", r"\b(?:longest|max(?:imum)?) context\b[^?.]{0,30}(?:fit|run|hold|support|can|could|\?)",
+                          r"(?:能|可以)?(?:撑|跑|开|支持|放)(?:到)?多(?:长|大|少)的?\s*(?:上下文|context)", r"(?:上下文|context)\s*(?:最长|最多)?\s*(?:能|可以)?\s*(?:撑|开|跑|到|支持)?(?:到)?\s*多(?:长|少|大)",
+                          r"最长(?:能|可以)?(?:支持|跑|撑|开)?多(?:长|少)的?\s*(?:上下文|context)")),
     ("kv_cache", words(r"kv[- ]?cache\b[^?.]{0,40}(?:how (?:much|big|large)|size|\?|take|need|for (?:one|a|each|per))",
                        r"(?:how (?:much|big|large)|size of)[^?.]{0,20}kv[- ]?cache", r"kv\s*(?:cache|缓存)[^？?。]{0,16}(?:多少|多大|占)",
                        # "only need the kv cache number", "只问kv cache：… 占多少"
@@ -832,6 +836,7 @@ _ASKED = [
 ]  # fmt: skip
 _ASKED_DAYS = dict(_ASKED)["days"]
 _ASKED_CONCURRENCY = dict(_ASKED)["concurrency"]
+_CONTEXT_FIT = dict(_ASKED)["context_fit"]
 _ASKED_MFU = dict(_ASKED)["mfu"]
 # words that ask for a number: a calculation was wanted even when an input is missing
 _ASKS_NUMBER = words(
@@ -2226,6 +2231,8 @@ def _task(text: str, slots: Slots) -> Task | None:
         and not _PRETRAIN_WORDS.search(text)
     ):
         return Task.SERVE  # "how much VRAM to run Llama 70B at home?": running a model is serving it
+    if task is None and _CONTEXT_FIT.search(text) and not _TRAINING.search(text):
+        return Task.SERVE  # "how long a context can it fit on one L40S?": the KV cache of a model served
     if task is None and slots.finetune == "full":
         return Task.FINETUNE  # "that 70b full ft": the method named is the task, in whatever abbreviation
     return task

@@ -78,6 +78,10 @@ class Slots(BaseModel):
         default_factory=list,
         description="ZeRO stages weighed against each other ('zero1 2 3差在哪', 'ZeRO-2 vs ZeRO-3'), in order.",
     )
+    offload_options: list[bool] = Field(
+        default_factory=list,
+        description="Without and with CPU offload, when what offloading saves is asked ('offload 能省多少').",
+    )
     precision: str | None = Field(
         default=None,
         description="bf16, fp16, fp8, fp32, tf32; int8, int4 or fp4 for quantised serving weights.",
@@ -454,6 +458,7 @@ class Slots(BaseModel):
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
         if "zero_stage" in stated:
             carried["zero_options"] = []  # "那用ZeRO-3呢": that stage alone
+        carried["offload_options"] = []  # what offloading saves is asked anew each time
         if "tensor_parallel" in stated:
             carried["tp_options"] = []  # "and TP 8?": that size alone
         if "utilization" in stated:
@@ -1115,6 +1120,8 @@ _EITHER = flags(
     r"|差多少|差几倍|差别|区别|相差|\bdifferen\w*|\bhow much (?:more|less)\b"
     # "lora和全参显存各要多少", "memory for each", "respectively": each method's own figure
     r"|各(?:要|需要|自|是|占)?|分别|\beach\b|\brespectively\b"
+    # "LoRA要多少显存？QLoRA呢", "and what about qlora?": the second method asked after the first
+    r"|呢|\bwhat about\b|\bhow about\b"
 )
 # adapters served on one base model: "serve 20 LoRA adapters", "挂10个LoRA", "加载 8 个 LoRA 适配器"
 _ADAPTERS = flags(
@@ -1792,6 +1799,10 @@ _TARGET_CURRENCY = [
         "USD",
     ),
 ]
+# what something saves is asked: "能省多少", "省多少显存", "how much does it save", "how much would offload save"
+_SAVES = flags(
+    r"省(?:下|掉)?(?:多少|几|了多少)|节省(?:多少|几)|\bhow much\b[^?.]{0,60}\bsav(?:e|es|ing)\b|\bsaves? how much\b"
+)
 _OFFLOAD = flags(
     r"\boffload|卸载|optimizer(?: states?)? (?:goes|go|moved?|moving|lives?|sits?|kept|on|in|to|into) (?:to |on |in |into )?"
     r"(?:the )?(?:cpu|host|system ram|ram)\b|优化器(?:状态)?\s*(?:放|放到|放在|挪到|移到|搬到|存到|丢到)\s*(?:cpu|内存|主机)"
@@ -3307,6 +3318,9 @@ class SlotExtractor:
             slots.offload = False
         elif _OFFLOAD.search(text):
             slots.offload = True
+            if _SAVES.search(text):
+                # "zero3 + offload 能省多少显存", "how much does CPU offload save?": without it, then with it
+                slots.offload_options = [False, True]
         # of the two price criteria, the one named first ("$ per TFLOPS, and $ per GB while you're at it")
         priced = sorted((m.start(), name) for pattern, name in _RANK_BY[2:4] if (m := pattern.search(text)))
         slots.datacenter_use = bool(_DATACENTER_USE.search(text))

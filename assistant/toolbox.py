@@ -182,6 +182,12 @@ class ToolBox:
                     for tp in slots.tp_options
                     if slots.gpu_count % tp == 0
                 )
+            elif name == "training_memory" and len(slots.offload_options) > 1:
+                # "zero3 + offload 能省多少": the same job without offload, then with it
+                runs.extend(
+                    (name, slots.model_copy(update={"offload": offload, "offload_options": []}))
+                    for offload in slots.offload_options
+                )
             elif name == "training_memory" and len(slots.zero_options) > 1:
                 # "zero1 2 3到底差在哪 7B 8卡": the memory of each stage on the same cards
                 runs.extend(

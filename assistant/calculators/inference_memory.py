@@ -258,6 +258,21 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"{o['gpus']} 张 {gpu} 最多约 **{num(most)} 路并发**（每路 {context} token）：单路时每卡约 "
                 f"{num(per.get('total_gb'))} GB{usable_zh}；{kv_zh}。"
             )
+        if view.asked == "context_fit" and (room := o.get("max_kv_tokens_per_replica")):
+            # "能撑多长上下文": the tokens of KV cache left after the weights, as one sequence's length
+            shape = o.get("architecture") or {}
+            # a shape derived from the parameter count has no context of its own to quote
+            native = None if "derived" in str(shape.get("name", "")) else shape.get("context_window")
+            cap_en = f", though the model itself supports {num(native)}" if native and native < room else ""
+            cap_zh = f"（但模型本身只支持 {num(native)}）" if native and native < room else ""
+            en = (
+                f"{o['gpus']} x {gpu} hold about **{num(room)} tokens** of KV cache after the weights: one sequence "
+                f"of up to about {num(room)} tokens{cap_en}, or several shorter ones sharing it. {en}"
+            )
+            zh = (
+                f"{o['gpus']} 张 {gpu} 放下权重后，KV 缓存还能放约 **{num(room)} 个 token**：单条序列最长约 "
+                f"{num(room)} token{cap_zh}，或由多条更短的序列分用。{zh}"
+            )
         if fits is False and o.get("suggestions"):
             en += f" The smallest change that fits: {o['suggestions'][0]}."
             zh += f"能放下的最小改动：{_change_zh(o['suggestions'][0])}。"

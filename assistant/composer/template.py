@@ -316,6 +316,27 @@ def _method_gap(run: ToolRun, zh: bool) -> str | None:
     )
 
 
+def _offload_gap(run: ToolRun, zh: bool) -> str | None:
+    """ "zero3 + offload 能省多少显存": the memory per GPU without and with CPU offload, the saving first."""
+    runs = {bool(c.input.get("offload_optimizer")): c for c in run.calls if c.name == "training_memory"}
+    if set(runs) != {False, True}:
+        return None
+    without, with_ = (float(runs[k].output["per_gpu"]["total_gb"]) for k in (False, True))
+    host = float(runs[True].output.get("host_ram_for_offload_gb_per_gpu") or 0)
+    gpus = int(runs[True].input.get("gpus") or 1)
+    saved = without - with_
+    if zh:
+        return (
+            f"CPU offload 每卡省下约 **{num(saved)} GB** 显存：从 {num(without)} GB 降到 {num(with_)} GB；"
+            f"省下的优化器状态改放主机内存（每卡约 {num(host)} GB，{gpus} 卡共 {num(host * gpus)} GB），训练步会受 PCIe 拷贝拖慢。"
+        )
+    return (
+        f"CPU offload saves about **{num(saved)} GB per GPU**: {num(without)} GB without it, {num(with_)} GB with it; "
+        f"the optimizer states move to host RAM (about {num(host)} GB per GPU, {num(host * gpus)} GB for the "
+        f"{gpus} GPUs), and steps slow down on the PCIe copies."
+    )
+
+
 def _cloud_gap(run: ToolRun, lang: Language, first: str | None) -> str | None:
     """ "the cost difference if h100 is $2.10/hr and b200 is $4.60/hr": each card's run at its own price, the
     cheaper first, and what it saves."""
@@ -1436,6 +1457,8 @@ class TemplateComposer:
                 if route.asked != "which" and _GAP_ASKED.search(route.query)
                 else None
             )
+            if offloaded := _offload_gap(run, lang == "zh"):
+                method = offloaded  # "how much does offload save?": the saving, before each run's figures
             sentences = [*([method] if method else []), *by_card, *heads]
             if _TOTAL_OR_ACTIVE.search(route.query) and (sized := _moe_sizing(run, lang)):
                 sentences.insert(0, sized)  # "size by the 47B total or the 13B active?": which, first

@@ -435,3 +435,55 @@ def test_a_daily_token_volume_and_a_measured_rate_count_the_serving_gpus(assista
         assistant, "vLLM 跑 Qwen2.5-14B，单张 H100 实测 decode 2800 tok/s，每天 5 亿 output token 要几张卡"
     )
     assert "**3 张卡**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "saved"),
+    [
+        ("13b on 8 gpus with zero-3: how much vram does turning on cpu offload save?", "19.5"),
+        ("ZeRO-3 加 CPU offload 能省多少显存？13B 模型，8 张卡", "19.5"),
+    ],
+)
+def test_what_offloading_saves_leads_when_it_is_asked(assistant: Assistant, message: str, saved: str) -> None:
+    """13B with Adam: the FP32 master copy and two moments are 12 bytes per parameter, 156 GB, sharded over 8 GPUs
+    by ZeRO-3: 19.5 GB per GPU that offloading moves to host RAM (Rajbhandari et al. 2020, ZeRO; Ren et al. 2021,
+    ZeRO-Offload). The saving leads, then each figure."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["training_memory", "training_memory"]
+    assert saved in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["how much gpu memory to lora a 34b model? what about qlora", "LoRA 微调 34B 要多少显存？QLoRA 呢"],
+)
+def test_two_methods_asked_in_turn_each_get_their_figure(assistant: Assistant, message: str) -> None:
+    """LoRA keeps the 34B base in BF16 (68 GB of weights), QLoRA in 4 bits (about 17-18 GB): two figures, each
+    labelled, never one of them standing for both (Dettmers et al. 2023, QLoRA)."""
+    (answer,) = talk(assistant, message)
+    methods = [call.input.get("finetune") for call in answer.tool_calls]
+    assert methods == ["lora", "qlora"]
+    assert "QLoRA" in answer.answer
+    assert "LoRA" in answer.answer.replace("QLoRA", "")
+
+
+@pytest.mark.parametrize(
+    ("message", "native"),
+    [
+        ("llama 3.1 8b in bf16 on one L40S: how long a context can it fit?", "131,072"),
+        ("Qwen2.5-7B bf16 单张 4090，最长能跑多长的上下文", "32,768"),
+    ],
+)
+def test_the_longest_context_that_fits_leads_when_it_is_asked(
+    assistant: Assistant, message: str, native: str
+) -> None:
+    """The KV cache left after the weights, as one sequence's length: Llama 3.1 8B keeps 32 layers x 8 KV heads
+    x 128 x 2 (K, V) x 2 bytes = 128 KiB per token (Meta's model card: GQA, 8 KV heads); Qwen2.5-7B 28 x 4 x
+    128 x 2 x 2 = 56 KiB. Where the cache holds more than the model's own window (128k, 32k), that is said."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["inference_memory"]
+    result = output(answer, "inference_memory")
+    room = result["max_kv_tokens_per_replica"]
+    assert isinstance(room, int)
+    assert f"{room:,}" in first_sentence(answer)
+    assert native in answer.answer.split("\n")[0]
