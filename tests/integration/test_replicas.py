@@ -7,6 +7,7 @@ PostgreSQL restart costs 503s only while it is down."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -20,13 +21,16 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from slack_sdk.signature import SignatureVerifier
 
 from tests.helpers import copy_knowledge
 from tests.servers import Postgres, chroma_server, free_port, postgres_server, redis_server
+from tests.slack_standin import Call, SlackStandIn
 
 pytestmark = pytest.mark.integration
 ADVISOR = str(Path(sys.executable).parent / "advisor")
 READY_S = 180.0
+SLACK_SECRET = "replica-signing-secret-0123456789abcdef"
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Cluster:
     postgres: Postgres
     database_url: str
     work: Path
+    slack: SlackStandIn
 
     def ingest(self, *paths: Path) -> None:
         """`advisor ingest` as a deployment's one-off job runs it, against the shared stores."""
@@ -91,7 +96,12 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     knowledge = copy_knowledge(
         work / "knowledge", articles=3
     )  # the catalog and a few articles: a quick build
-    with postgres_server() as pg, redis_server() as redis, chroma_server(work / "chroma") as chroma:
+    with (
+        postgres_server() as pg,
+        redis_server() as redis,
+        chroma_server(work / "chroma") as chroma,
+        SlackStandIn() as slack,
+    ):
         database_url = pg.new_database("advisor")
         env = {
             **os.environ,
@@ -104,8 +114,13 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             "ADVISOR_DATABASE__TIMEOUT_S": "2",
             "ADVISOR_REDIS__URL": redis.url,
             "ADVISOR_SERVER__RATE_LIMIT_PER_MINUTE": "0",
+            "ADVISOR_SLACK__BOT_TOKEN": "xoxb-replica-test",
+            "ADVISOR_SLACK__SIGNING_SECRET": SLACK_SECRET,
+            "ADVISOR_SLACK__API_BASE_URL": slack.base_url,
         }
-        cluster = Cluster(env=env, replicas=[], postgres=pg, database_url=database_url, work=work)
+        cluster = Cluster(
+            env=env, replicas=[], postgres=pg, database_url=database_url, work=work, slack=slack
+        )
         cluster.ingest()
         cluster.replicas = [start_replica(env, work, name) for name in ("a", "b")]
         try:
@@ -278,3 +293,49 @@ def test_a_postgresql_restart_costs_503s_only_while_it_is_down(cluster: Cluster)
     again = replica.chat("How much host RAM does an 8-GPU server need?")
     assert again.status_code == 200, again.text
     assert replica.process.poll() is None  # recovered without a restart
+
+
+def slack_event(replica: Replica, event: dict[str, object], event_id: str, retry: int | None = None) -> int:
+    """A signed Events API delivery, as Slack sends it (a retry carries X-Slack-Retry-Num)."""
+    body = json.dumps(
+        {"token": "unused", "team_id": "T1", "api_app_id": "A1", "type": "event_callback", "event_id": event_id,
+         "event_time": int(time.time()), "event": event,
+         "authorizations": [{"team_id": "T1", "user_id": "UBOT", "is_bot": True}]}
+    )  # fmt: skip
+    stamp = str(int(time.time()))
+    signature = SignatureVerifier(SLACK_SECRET).generate_signature(timestamp=stamp, body=body)
+    assert signature is not None
+    headers = {
+        "Content-Type": "application/json",
+        "X-Slack-Request-Timestamp": stamp,
+        "X-Slack-Signature": signature,
+    }
+    if retry is not None:
+        headers |= {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": "http_timeout"}
+    return httpx.post(
+        f"{replica.url}/slack/events", content=body.encode(), headers=headers, timeout=30
+    ).status_code
+
+
+def test_a_slack_retry_delivered_to_the_other_replica_is_answered_once(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    ts = f"{int(time.time())}.000100"
+    event = {"type": "app_mention", "user": "U1", "text": "<@UBOT> how much host RAM for an 8-GPU server?",
+             "ts": ts, "channel": "CREPLICA", "event_ts": ts}  # fmt: skip
+    assert slack_event(a, event, "EvREPLICA1") == 200
+    assert slack_event(b, event, "EvREPLICA1", retry=1) == 200  # Slack gave up waiting and retried elsewhere
+
+    def in_thread(call: Call) -> bool:
+        return call.body.get("channel") == "CREPLICA" and call.body.get("thread_ts") == ts
+
+    cluster.slack.wait_for("chat.postMessage", where=in_thread, timeout=60)
+    # a later message to B, answered after anything the retry could have caused there
+    later = f"{int(time.time())}.000200"
+    dm = {"type": "message", "channel_type": "im", "user": "U1", "text": "how much storage for a 7B checkpoint?",
+          "ts": later, "channel": "DREPLICA", "event_ts": later}  # fmt: skip
+    assert slack_event(b, dm, "EvREPLICA2") == 200
+    cluster.slack.wait_for(
+        "chat.postMessage", where=lambda c: c.body.get("channel") == "DREPLICA", timeout=60
+    )
+    reactions = cluster.slack.calls_to("reactions.add", lambda c: c.body.get("timestamp") == ts)
+    assert len(reactions) == 1, [c.body for c in reactions]  # answered by one replica only
