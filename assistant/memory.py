@@ -351,9 +351,7 @@ class SqliteStore:
             row = db.execute(_FEEDBACK_TARGET, (message_id,)).fetchone()
             check_feedback_target(row, conversation_id, message_id, owner)
             db.execute(
-                "INSERT INTO feedback (message_id, conversation_id, rating, comment, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(message_id) DO UPDATE SET rating = excluded.rating, "
-                "comment = excluded.comment, created_at = excluded.created_at",
+                FEEDBACK_UPSERT.format(p="?"),
                 (message_id, conversation_id, feedback.rating, feedback.comment, feedback.created_at),
             )
         return feedback
@@ -365,6 +363,12 @@ FEEDBACK_TARGET = (
     "WHERE t.message_id = {}"
 )
 _FEEDBACK_TARGET = FEEDBACK_TARGET.format("?")
+# a vote, replacing an earlier one on the same answer ({p}: the store's placeholder)
+FEEDBACK_UPSERT = (
+    "INSERT INTO feedback (message_id, conversation_id, rating, comment, created_at) "
+    "VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating, "
+    "comment = excluded.comment, created_at = excluded.created_at"
+)
 
 
 def loaded(

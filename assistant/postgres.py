@@ -29,6 +29,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from assistant.errors import StorageError
 from assistant.memory import (
     FEEDBACK_TARGET,
+    FEEDBACK_UPSERT,
     Conversation,
     ConversationSummary,
     Feedback,
@@ -261,9 +262,7 @@ class PostgresStore:
             row = db.execute(FEEDBACK_TARGET.format("%s"), (message_id,)).fetchone()
             check_feedback_target(row, conversation_id, message_id, owner)
             db.execute(
-                "INSERT INTO feedback (message_id, conversation_id, rating, comment, created_at) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating, "
-                "comment = excluded.comment, created_at = excluded.created_at",
+                FEEDBACK_UPSERT.format(p="%s"),
                 (
                     message_id,
                     conversation_id,

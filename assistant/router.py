@@ -180,7 +180,8 @@ _OFFLOAD_ASKED = words(
 )
 # a question about the previous answer's reasoning, not a new calculation
 _WHY_ANSWER = words(
-    r"^\W*(?:(?:but|ok|so|and|hmm|wait)[,\s]+)?why\b", r"^\W*(?:那|但是?|可是)?\s*(?:为啥|为什么|凭啥|咋)"
+    r"^\W*(?:(?:but|ok|okay|so|and|then|hmm|wait)[,\s]+)?why\b",
+    r"^\W*(?:那|但是?|可是)?\s*(?:为啥|为什么|凭啥|咋)",
 )
 _WHY_NOT = words(
     r"\bwhy (?:not|don'?t we|can'?t we|can'?t i|wouldn'?t)\b", r"为(?:啥|什么)不(?:用|能|行|够)?"
@@ -728,7 +729,7 @@ _ASKED = [
     # "一天能训多少 token", "how many tokens a day": a run's daily progress
     ("tokens_per_day", words(r"(?:一天|每天|每日|一日)\s*(?:能|可以|大概|大约)?\s*(?:训|跑|处理|过)\s*(?:多少|几)\s*(?:个)?\s*(?:b|亿|万亿)?\s*(?:token|tok|词元)",
                              r"how many tokens (?:a|per|each) day", r"tokens (?:a|per) day\b[^?.]{0,20}\?")),
-    ("throughput", words(r"how many (?:output )?tokens? (?:per second|/s|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
+    ("throughput", words(r"how many (?:output )?tokens?\s*(?:per second|/\s*s(?:ec)?\b|a second)", r"tokens?/s(?:ec)? (?:can|does|will|would)",
                          r"(?:what|how much) (?:decode |output |generation )?throughput", r"每秒(?:能|可以)?(?:生成|输出|吐)?多少\s*(?:个)?\s*token",
                          r"吞吐(?:量)?(?:是|有|能到)?多少", r"(?:能|可以)?(?:到|达到)多少\s*(?:的)?\s*吞吐",
                          r"\bwhat (?:total )?throughput (?:will|would|can|could)\b", r"多少\s*(?:tokens?/s|token每秒|tok/s)",
@@ -1047,7 +1048,14 @@ class Router:
             # "cloud at $2.5/hr per GPU for 64 H100 for a month, cost?" after a power bill: a whole question of
             # its own (its quantities start a different calculation), not the power bill again
             alone = _refine(triggered, own, own, stated, task, asked, False)
-            follow_up = not (alone and not set(alone) & set(context.tools))
+            # ... unless what it would run needs the model the conversation is about and it names none ("FP8 在8张
+            # H20上放得下吗？" after serving DeepSeek-V3): then it is the same job on other hardware
+            borrows_model = (
+                bool((set(alone) | set(triggered)) & (_MEMORY_TOOLS | _PRETRAIN_TOOLS))
+                and not (own.params_b or own.model)
+                and bool(context.slots.params_b or context.slots.model)
+            )
+            follow_up = borrows_model or not (alone and not set(alone) & set(context.tools))
         if (
             follow_up
             and triggered == ["power_cost"]
@@ -1482,6 +1490,14 @@ class Router:
             # "a 175B checkpoint takes 20 min at 2 GB/s, normal?": the write time at that bandwidth judges it
             and not ("storage" in tools and "write_gb_s" in stated)
         )
+        if (
+            judged
+            and asked is None
+            and (own.tokens_per_second_per_gpu or own.step_time_s)
+            and (own.params_b or own.model)
+        ):
+            # "we're seeing 3,100 tokens/s per gpu on a 7B, is that normal?": the MFU it implies is the yardstick
+            asked, judged = "mfu", False
         if (advice and asked in {None, "mfu"}) or (judged and asked is None):
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
@@ -1704,7 +1720,7 @@ class Router:
             and context.question
             and explain_words
             and query == message  # (a branch above may have already said what it is about)
-            and (_REFERS_BACK.search(text) or len(text) < 30)
+            and (_REFERS_BACK.search(text) or len(text) < 30 or _WHY_ANSWER.search(text))
         ):
             # "cheapest way to keep the older ones around?" after checkpoints were sized, "为什么是乘 6" after a
             # cost: a way of doing it, or the reason behind a figure, for what the last answer worked out
@@ -1718,6 +1734,10 @@ class Router:
             ] or [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
+            if context.led and not context.calls:
+                seen = [
+                    context.led
+                ]  # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
             if _MIXING.search(text):
                 # "why can't we just run one job across both?": whether generations mix in one job
                 query = _MIXING_TOPIC[language == "zh"]
@@ -1761,6 +1781,10 @@ class Router:
                 # "what about a GB200 NVL72 rack?", "那多租户呢" after a question: that question, about this
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led] if context.led else []  # said already: the follow-up wants more
+            elif context.led and not context.calls and _WHY_ANSWER.search(text):
+                # "那为什么有的文章说18字节？" after a guidance answer: its reason is asked, not the same lead again
+                query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
+                seen = [context.led]
         if (
             _UNITS_QUESTION.search(text)
             and not follow_up
@@ -2048,7 +2072,7 @@ _FIGURE_UNIT = re.compile(
 )
 # why a parameter takes so many bytes: "where does the 16 bytes come from", "为什么是每参数16字节"
 _BYTES_WHY = words(
-    r"\b(?:why|where|how come|how (?:do|does|did) (?:you|we|they) get)\b[^.?!]{0,40}\b(?:2|4|6|8|12|14|16|18|20)\s*(?:bytes?|b)\b",
+    r"\b(?:why|where|how come|how (?:do|does|did) (?:you|we|they) get)\b[^.?!]{0,60}\b(?:2|4|6|8|12|14|16|18|20)\s*(?:bytes?|b)\b",
     r"\b(?:2|4|6|8|12|14|16|18|20)\s*bytes?\b[^.?!]{0,30}\b(?:come from|why|from where)\b",
     r"(?:为什么|为啥|怎么来|哪来|从哪)[^。？！]{0,20}(?:2|4|6|8|12|14|16|18|20)\s*(?:个)?\s*字节",
     r"(?:2|4|6|8|12|14|16|18|20)\s*(?:个)?\s*字节[^。？！]{0,12}(?:怎么来|哪来|从哪|为什么|为啥)",
@@ -2501,12 +2525,14 @@ def _from_known_figures(given: Slots, asked: str | None, has_model: bool) -> str
     if given.demand_tokens_per_second and rate:
         return "serving_capacity"  # servers for a peak, from a measured rate
     if (
-        given.requests_per_second
+        (given.requests_per_second or given.demand_tokens_per_second)
         and not rate
         and has_model
         and asked in {None, "gpus", "servers", "which_gpu"}
     ):
-        return "serving_estimate"  # "2000 req/min of an 8B model: how many L40S?" with nothing measured
+        # "2000 req/min of an 8B model: how many L40S?", "每天1亿token，14B，需要几张卡": the cards a demand needs,
+        # with nothing measured
+        return "serving_estimate"
     if asked == "throughput" and has_model and not rate:
         return "serving_estimate"  # "how many tokens/s can one H100 generate for 70B?": one replica's rate
     if asked == "throughput" and has_model and given.tokens_per_second_per_gpu and given.measured_gpus:
@@ -2901,6 +2927,10 @@ def _refine(
             if t in {"gpu_compare", "host_ram", "power_cost", "storage"}
             and (slots.gpu or (slots.server and t == "power_cost"))  # "how much power does a DGX B200 draw?"
         ]
+    if task == Task.SERVE and "serving_cost" in chosen and not slots.tokens_b:
+        # "serving on an L40S … $0.90/hr, cost per million tokens?": the serving bill, never the model's training
+        # run priced in the cloud
+        chosen = [t for t in chosen if t not in {"training_compute", "cloud_cost"}]
     if (
         task in _TUNING
         and "cluster_plan" in chosen

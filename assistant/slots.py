@@ -737,7 +737,7 @@ _QPD = flags(
 )
 # output tokens a day to serve: "每天 5 亿 output token", "500M output tokens a day"
 _DAILY_TOKENS = flags(
-    rf"(?:每天|每日|一天|日均)\s*(?:要|需要|生成|输出|产出)?\s*(?:约|大概|有)?\s*{NUMBER}\s*(k|m|b|bn|万|亿|百万|千万)?\s*(?:个)?\s*"
+    rf"(?:每天|每日|一天|日均)\s*(?:要|需要|得)?\s*(?:生成|输出|产出|处理|推理|服务|跑)?\s*(?:约|大概|有)?\s*{NUMBER}\s*(k|m|b|bn|万|亿|百万|千万)?\s*(?:个)?\s*"
     r"(?:output\s*|输出\s*|生成(?:的)?\s*)?(?:tokens?|toks?|词元)"
     rf"|{NUMBER}\s*(k|m|b|bn|万|亿|百万|千万)?\s*(?:output|generated)\s*tokens?\s*(?:a|per|each|every|/)\s*day\b"
 )
@@ -1074,7 +1074,7 @@ _GLOBAL_BATCH = flags(
 _MFU_GAP = (
     r"(?:\s*(?:on|in|for|with|at|is|was|are|of|about|around|roughly|typically|usually|measured|only|just"
     r"|conservatively|conservative|assume|assumed|say|~|≈|大概|大约|约|一般|基本|能到|在|上|下|的|我们|实测|是|为"
-    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计|能做到|做到|能达到|达到|能跑到|跑到|能上|提高到|提升到|提到|到|如果|要是"
+    r"|保守|保守点|保守地|乐观|按|取|算|假设|估计|预估|估算|估|能做到|做到|能达到|达到|能跑到|跑到|能上|提高到|提升到|提到|到|如果|要是"
     # "MFU is more like 20%", "realistic MFU is closer to 35", "MFU不知道 按35%吧"
     r"|more like|like|closer to|nearer|realistically|actually|really|probably|maybe|不知道|不清楚|没测过|吧|就|先|那就"
     # "昇腾上实际 MFU 也就 30% 左右"
@@ -1440,6 +1440,11 @@ _DAILY_KEPT = flags(
 _RUN_LENGTH = flags(
     rf"{DECIMAL}\s*[-\s]?(days?|weeks?)\s*(?:training\s*)?run|(?:训练|跑|训)\s*(?:了|约|大概)?\s*{DECIMAL}\s*(?:个)?\s*(天|周|星期)"
 )
+# saving named in the message, so a bare "保留10个" counts checkpoints
+_SAVING = flags(r"存一次|保存|存一个|checkpoint|ckpt|检查点|\bsav(?:e|es|ing)\b|\bsnapshot")
+_KEPT_BARE = flags(
+    r"(?:保留|留|keep|keeping|retain|retaining)\s*(?:最近|最新|the\s*last|last|the\s*newest)?\s*(\d{1,4})\s*(?:个|份)?(?![\d.]|\s*(?:卡|张|台|节点|人|天|小时|周|%|gpus?|days?|hours?|weeks?))"
+)
 _CHECKPOINTS = flags(
     rf"(?:keep|keeps|keeping|retain|retaining|store|storing|保留|存)\s*(?:the\s*)?(?:last\s*|最近\s*)?{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
     rf"|{INTEGER}\s*(?:个|份)?\s*(?:full\s*)?(?:checkpoints?|ckpts?|检查点)"
@@ -1565,6 +1570,14 @@ _DEMAND_TPS = flags(
     # "平均每秒3万token", "峰值每秒5万个token": a demand written per second first
     rf"|(?:平均|峰值|高峰|总共|总|需求|业务)\s*(?:是|为|要|需要|大概|约)?\s*每秒(?:钟)?\s*(?:要|需要|约|有|大概)?\s*{AMOUNT}\s*(k|万)?\s*(?:个)?\s*(?:输出\s*)?(?:token|tok)"
     rf"|(?:average|avg|mean)\s*(?:of|is|demand|load)?\s*(?:~|about|around)?\s*{AMOUNT}\s*(k)?\s*(?:output\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s"
+)
+_DEMAND_WORD = flags(
+    r"\s*(?:demand|peak|total|traffic|need|require|serve|handle|sustain|需求|峰值|总|需要|承载|支撑|平均)"
+)
+# a rate the user saw their own setup reach: "measured", "we get", "benchmarked at", "实测", "跑出"
+_MEASURED_RATE = flags(
+    r"\b(?:measured|measuring|benchmark(?:ed)?|we(?:'re)? (?:get|getting|see|seeing|hit|hitting)|we got|we saw)\b"
+    r"|实测|测得|测出|跑出|跑到了?"
 )
 _BARE_TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\b"
@@ -3075,10 +3088,17 @@ class SlotExtractor:
             slots.demand_tokens_per_second = round(daily / SECONDS_PER_DAY, 2)
         if match := take(_DEMAND_TPS):
             unit = (_group(match, 2, 4, 6, 8) or "").lower()
-            slots.demand_tokens_per_second = to_number(_group(match, 1, 3, 5, 7) or "0") * {
-                "k": 1000,
-                "万": 10_000,
-            }.get(unit, 1)
+            tps = to_number(_group(match, 1, 3, 5, 7) or "0") * {"k": 1000, "万": 10_000}.get(unit, 1)
+            clause = re.split(r"[，,;；。]", text[max(0, match.start() - 40) : match.start()])[-1]
+            if (
+                _MEASURED_RATE.search(clause)  # in the same clause: "measured 2,500 tokens/s aggregate"
+                and not _DEMAND_WORD.match(match.group(0))  # never "要承载6000 token/s"
+                and (slots.gpu_count or 1) == 1
+            ):
+                # "measured 2,500 tokens/s aggregate with vllm" on one card: what the card does, not a demand
+                slots.tokens_per_second_per_gpu = tps
+            else:
+                slots.demand_tokens_per_second = tps
         if not _TPS.search(text) and (match := take(_BARE_TPS)):
             # "throughput drops to 2,200 tok/s": tokens/s with no unit of its own are per GPU, as measured
             slots.tokens_per_second_per_gpu = to_number(match.group(1)) * (1000 if match.group(2) else 1)
@@ -3112,6 +3132,9 @@ class SlotExtractor:
             slots.checkpoints = written
         if slots.checkpoints is None and (match := _CHECKPOINTS.search(text)):
             slots.checkpoints = int(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+        if slots.checkpoints is None and _SAVING.search(text) and (bare := _KEPT_BARE.search(text)):
+            # "每1000步存一次，保留10个", "save every 2h and keep 5": what is kept of what is saved
+            slots.checkpoints = int(bare.group(1))
         elif match := _ROLLING.search(text):
             slots.checkpoints = int(match.group(1))  # "retention: last 5 rolling"
         if (milestones := _MILESTONES.search(text)) and slots.weights_only_checkpoints is None:
@@ -3136,9 +3159,7 @@ class SlotExtractor:
         elif _STORAGE_LINK_CONTEXT.search(text) and (link := take(_ETHERNET_LINK)):
             # "存储是NFS 10GbE": the link bounds the write rate, 10 Gb/s = 1.25 GB/s
             slots.write_gb_s = float(link.group(1)) / 8
-        if (match := take(_CHECKPOINT_EVERY)) and re.search(
-            r"checkpoint|ckpt|检查点|存一次|保存", text, re.I
-        ):
+        if (match := take(_CHECKPOINT_EVERY)) and _SAVING.search(text):
             value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
         if (

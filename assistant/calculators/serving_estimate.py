@@ -31,6 +31,24 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     assumptions: list[Assumed] = []
     if slots.requests_per_second:
         payload["requests_per_second"] = slots.requests_per_second
+    elif slots.demand_tokens_per_second:
+        # "每天1亿token" or "1,200 tokens/s": the requests that demand makes, at the peak when one is given
+        output_tokens = int(slots.tokens_per_request or 300)
+        peak = slots.peak_factor or 1.0
+        tokens = slots.demand_tokens_per_second * peak
+        payload["requests_per_second"] = round(tokens / output_tokens, 4)
+        shown = (
+            f"{num(slots.demand_tokens_per_second)} x {num(peak)} = {num(tokens)}"
+            if peak != 1
+            else num(tokens)
+        )
+        assumptions.append(
+            assumed(
+                f"demand: {shown} output tokens/s, {num(payload['requests_per_second'])} requests/s of "
+                f"{output_tokens} output tokens",
+                f"需求：输出 {shown} token/s，即每秒 {num(payload['requests_per_second'])} 个请求（每个输出 {output_tokens} token）",
+            )
+        )
     if slots.daily_users:
         assumptions.append(
             assumed(

@@ -7,6 +7,7 @@ consider next. Every number comes from a calculator output or a cited passage.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -334,6 +335,48 @@ def _offload_gap(run: ToolRun, zh: bool) -> str | None:
         f"CPU offload saves about **{num(saved)} GB per GPU**: {num(without)} GB without it, {num(with_)} GB with it; "
         f"the optimizer states move to host RAM (about {num(host)} GB per GPU, {num(host * gpus)} GB for the "
         f"{gpus} GPUs), and steps slow down on the PCIe copies."
+    )
+
+
+# a buyer in mainland China, by the place they name ("机器放在上海自己机房", "we're based in Shenzhen")
+_IN_CHINA = re.compile(
+    r"上海|北京|深圳|杭州|广州|成都|南京|武汉|苏州|天津|国内|中国大陆|大陆|在中国|中国的?(?:公司|机房|团队|客户)"
+    r"|\b(?:in|based in|located in|from) (?:mainland )?china\b|\bchina[- ]based\b|\b(?:shanghai|beijing|shenzhen|hangzhou|guangzhou)\b",
+    re.IGNORECASE,
+)
+# data-centre parts that need a US export licence for China (the knowledge base's FAQ on export controls, as of
+# January 2026: H200 case by case, Blackwell not at all; the China-market H20 and L20 are the exceptions)
+_LICENSED = {
+    "h100-sxm": "H100", "h100-pcie": "H100", "h100-nvl": "H100 NVL", "h800": "H800", "h200": "H200",
+    "h200-nvl": "H200 NVL", "b200": "B200", "b300": "B300", "gb200": "GB200", "gb300": "GB300",
+    "a100-40gb-sxm": "A100", "a100-80gb-sxm": "A100", "a100-40gb-pcie": "A100", "a100-80gb-pcie": "A100",
+    "a800-80gb-sxm": "A800", "l40s": "L40S", "mi300x": "MI300X", "mi325x": "MI325X", "mi355x": "MI355X",
+    "mi350x": "MI350X", "gh200": "GH200", "gh200-144gb": "GH200",
+}  # fmt: skip
+
+
+def _export_controlled(route: Route, run: ToolRun, zh: bool) -> str | None:
+    """A buyer in mainland China, shown cards that need a US export licence: say so beside the figures."""
+    if not _IN_CHINA.search(route.query):
+        return None
+    named: list[str] = []
+    for call in run.calls:
+        for value in re.findall(r'"([a-z0-9-]+)"', json.dumps([call.input, call.output])):
+            if (card := _LICENSED.get(value)) and card not in named:
+                named.append(card)
+    if not named:
+        return None
+    if zh:
+        return (
+            f"注意：机器放在中国大陆，{'、'.join(named)} 出口到中国需要美国许可证（按知识库中截至 2026 年 1 月的出口管制："
+            "H200 可逐案申请，B200 等 Blackwell 仍不能出口），采购前要确认当时的合规状态；能正规买到的替代是 H20、L20"
+            "和昇腾 910B 这类国产卡。"
+        )
+    return (
+        f"Note: for machines in mainland China, {', '.join(named)} need a US export licence (as of the knowledge "
+        "base's January 2026 summary of the export rules: H200 case by case, Blackwell parts such as the B200 not at "
+        "all); check the status when buying. The China-market H20 and L20 and domestic parts such as Huawei's "
+        "Ascend 910B are the alternatives."
     )
 
 
@@ -1460,6 +1503,10 @@ class TemplateComposer:
             if offloaded := _offload_gap(run, lang == "zh"):
                 method = offloaded  # "how much does offload save?": the saving, before each run's figures
             sentences = [*([method] if method else []), *by_card, *heads]
+            if controlled := _export_controlled(route, run, lang == "zh"):
+                sentences.insert(
+                    1, controlled
+                )  # a buyer in mainland China: which of these can be bought at all
             if _TOTAL_OR_ACTIVE.search(route.query) and (sized := _moe_sizing(run, lang)):
                 sentences.insert(0, sized)  # "size by the 47B total or the 13B active?": which, first
             if route.against_previous and (

@@ -487,3 +487,19 @@ def test_the_longest_context_that_fits_leads_when_it_is_asked(
     assert isinstance(room, int)
     assert f"{room:,}" in first_sentence(answer)
     assert native in answer.answer.split("\n")[0]
+
+
+def test_a_measured_rate_asked_is_it_normal_is_judged_by_the_mfu_it_implies(assistant: Assistant) -> None:
+    """2,800 tokens/s per H100 on a 13B model: 6 x 13e9 x 2,800 = 2.18e14 FLOP/s, 22% of the 989 dense BF16
+    TFLOPS (Kaplan et al. 2020, C = 6ND; NVIDIA H100 datasheet): the MFU leads, then whether that is normal."""
+    (answer,) = talk(
+        assistant, "our 13b pretraining run does about 2,800 tokens/s per h100. is that normal or slow?"
+    )
+    assert "22%" in first_sentence(answer)
+
+
+def test_tokens_per_second_asked_with_a_slash_reaches_the_serving_estimate(assistant: Assistant) -> None:
+    (answer,) = talk(
+        assistant, "how many tokens/s will one request get decoding an 8B model in bf16 on an L40S?"
+    )
+    assert tools(answer) == ["serving_estimate"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.service import Assistant
-from tests.integration.conversation import output, talk, tools
+from tests.integration.conversation import first_sentence, output, talk, tools
 
 pytestmark = pytest.mark.integration
 
@@ -44,3 +44,31 @@ def test_a_fine_tune_count_is_sized_by_memory_not_by_a_pretraining_plan(
     (answer,) = talk(assistant, message)
     assert "cluster_plan" not in tools(answer)
     assert "training_memory" in tools(answer)
+
+
+def test_a_serving_follow_up_on_other_cards_stays_a_serving_question(assistant: Assistant) -> None:
+    """Serving Qwen2.5-72B, then "would 4 L20s hold it?": the same model served on the cards named (inference
+    memory, 72.7B x 2 bytes = 145 GB of BF16 weights against 4 x 48 GB), never a training-memory count."""
+    _, then = talk(assistant, "部署 Qwen2.5-72B 推理，BF16，要几张卡？", "换成 4 张 L20 放得下吗？")
+    assert tools(then) == ["inference_memory"]
+    assert then.tool_calls[0].input["gpus"] == 4
+
+
+def test_a_measured_rate_on_one_card_prices_tokens_not_a_training_run(assistant: Assistant) -> None:
+    """$0.75 a GPU-hour at 1,200 tokens/s: 4.32M tokens an hour, so $0.75 / 4.32 = $0.174 per million tokens."""
+    (answer,) = talk(
+        assistant,
+        "one A10 serving a 7B model, we measured 1,200 tokens/s aggregate with vllm; the card is $0.75/hr. "
+        "cost per million tokens?",
+    )
+    assert "training_compute" not in tools(answer)
+    assert "serving_cost" in tools(answer)
+    assert "0.174" in first_sentence(answer)
+
+
+def test_a_buyer_in_china_is_told_which_cards_need_an_export_licence(assistant: Assistant) -> None:
+    """The knowledge base's export-control FAQ (as of January 2026): data-centre parts such as the A100 and
+    H100 need a US licence for China; the China-market H20 and L20 and domestic parts are the alternatives."""
+    (answer,) = talk(assistant, "预算500万人民币，北京自己的机房，13B 全参微调，买什么卡、买几台？")
+    assert "许可证" in answer.answer
+    assert "H20" in answer.answer

@@ -87,3 +87,27 @@ def test_a_checkpoint_schedule_with_the_runs_length_counts_what_it_writes_first(
     last = answers[-1]
     assert output(last, "storage")["checkpoints_written"] == written
     assert everything_tb in first_sentence(last), last.answer[:400]
+
+
+def test_a_daily_volume_counts_the_cards_and_a_peak_follow_up_counts_more(assistant: Assistant) -> None:
+    """200M output tokens a day are 2,315 tokens/s on average, 7.7 requests/s of 300 tokens; at a peak 4x the
+    average, 9,259 tokens/s: the count of cards grows with it (the serving estimate's roofline per card)."""
+    first, peak = talk(
+        assistant, "每天要推理2亿个输出token，模型是Qwen2.5-7B，要几张卡？", "峰值是平均的4倍的话呢？"
+    )
+    assert tools(first) == tools(peak) == ["serving_estimate"]
+    assert first.tool_calls[0].input["requests_per_second"] == pytest.approx(200e6 / 86_400 / 300, rel=1e-3)
+    assert peak.tool_calls[0].input["requests_per_second"] == pytest.approx(
+        4 * 200e6 / 86_400 / 300, rel=1e-3
+    )
+    assert output(peak, "serving_estimate")["gpus"] >= output(first, "serving_estimate")["gpus"]  # type: ignore[operator]
+
+
+def test_why_after_a_guidance_answer_is_not_the_same_answer_again(assistant: Assistant) -> None:
+    first, why = talk(
+        assistant,
+        "why does everyone size full fine-tuning memory at 16 bytes per parameter?",
+        "then why do some blog posts say 18 or even 20 bytes?",
+    )
+    assert why.answer != first.answer
+    assert why.citations
