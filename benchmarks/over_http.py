@@ -176,22 +176,26 @@ class Load:
         return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered else float("nan")
 
 
-async def _burst(url: str, questions: list[str], concurrency: int, load: Load) -> None:
+async def burst(urls: str | list[str], questions: list[str], concurrency: int, load: Load) -> None:
+    """Every question once, ``concurrency`` at a time; several ``urls`` take them in turn (round robin)."""
+    targets = [urls] if isinstance(urls, str) else urls
     gate = asyncio.Semaphore(concurrency)
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    limits = httpx.Limits(
+        max_connections=concurrency * len(targets), max_keepalive_connections=concurrency * len(targets)
+    )
     async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, limits=limits) as client:
 
-        async def one(question: str) -> None:
+        async def one(n: int, question: str) -> None:
             async with gate:
                 started = time.perf_counter()
-                resp = await client.post(f"{url}/v1/chat", json={"message": question})
+                resp = await client.post(f"{targets[n % len(targets)]}/v1/chat", json={"message": question})
                 if resp.status_code != 200:
                     load.failures += 1
                     return
                 load.latencies_ms.append((time.perf_counter() - started) * 1000)
 
         started = time.perf_counter()
-        await asyncio.gather(*(one(q) for q in questions))
+        await asyncio.gather(*(one(n, q) for n, q in enumerate(questions)))
         load.seconds += time.perf_counter() - started
 
 
@@ -201,10 +205,10 @@ def drive(
     """``rounds`` bursts of all ``questions`` to each service, alternating which goes first."""
     loads = {s.name: Load() for s in pair}
     for s in pair:  # warm-up: first-request costs are not what is measured
-        asyncio.run(_burst(s.url, questions[:8], min(concurrency, 8), Load()))
+        asyncio.run(burst(s.url, questions[:8], min(concurrency, 8), Load()))
     for n in range(rounds):
         for s in pair if n % 2 == 0 else pair[::-1]:
-            asyncio.run(_burst(s.url, questions, concurrency, loads[s.name]))
+            asyncio.run(burst(s.url, questions, concurrency, loads[s.name]))
     return loads
 
 

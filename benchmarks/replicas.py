@@ -32,12 +32,11 @@ import httpx
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere: the repo's tests helpers
 
-from benchmarks.over_http import Load, question_pool  # noqa: E402
+from benchmarks.over_http import Load, burst, question_pool  # noqa: E402
 from tests.servers import chroma_server, free_port, postgres_server, redis_server  # noqa: E402
 
 ADVISOR = str(Path(sys.executable).parent / "advisor")
 READY_S = 600.0
-TIMEOUT_S = 120.0
 
 
 def start(env: dict[str, str], scratch: Path, name: str) -> tuple[str, subprocess.Popen[bytes]]:
@@ -62,28 +61,6 @@ def start(env: dict[str, str], scratch: Path, name: str) -> tuple[str, subproces
         if time.monotonic() > deadline:
             raise SystemExit(f"{name} was not ready in {READY_S:.0f} s")
         time.sleep(0.3)
-
-
-async def burst(urls: list[str], questions: list[str], concurrency: int, load: Load) -> None:
-    """Every question once, ``concurrency`` at a time, sent to ``urls`` in turn (round robin)."""
-    gate = asyncio.Semaphore(concurrency)
-    limits = httpx.Limits(
-        max_connections=concurrency * len(urls), max_keepalive_connections=concurrency * len(urls)
-    )
-    async with httpx.AsyncClient(timeout=TIMEOUT_S, limits=limits) as client:
-
-        async def one(n: int, question: str) -> None:
-            async with gate:
-                began = time.perf_counter()
-                response = await client.post(f"{urls[n % len(urls)]}/v1/chat", json={"message": question})
-                if response.status_code != 200:
-                    load.failures += 1
-                    return
-                load.latencies_ms.append((time.perf_counter() - began) * 1000)
-
-        began = time.perf_counter()
-        await asyncio.gather(*(one(n, q) for n, q in enumerate(questions)))
-        load.seconds += time.perf_counter() - began
 
 
 def measure(urls: list[str], questions: list[str], concurrency: int, rounds: int) -> Load:

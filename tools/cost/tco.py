@@ -435,7 +435,10 @@ class TcoOutput(ToolOutput):
     lease_apr: float | None = Field(
         default=None, description="APR the payment was derived from; null when a payment was given."
     )
-    lease_months_paid: float = Field(default=0.0, description="Lease payments within the period, months.")
+    lease_months_paid: float = Field(
+        default=0.0,
+        description="Lease payments counted, months: those within the period, and the rest of a term the period ends inside (still owed).",
+    )
     lease_opex_per_year: Money = Field(description="Buy opex, less maintenance when the lease includes it.")
     cloud_usd_per_gpu_hour: float
     cloud_priced: bool = Field(
