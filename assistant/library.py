@@ -68,12 +68,22 @@ class SharedUploads(Protocol):
     def listing(self) -> dict[str, str]: ...
 
 
+MIRRORED = ".mirrored"  # inside the uploads folder: the names last copied from the shared uploads
+
+
 def mirror(folder: Path, change: UploadChange) -> None:
     """Make ``folder`` hold exactly the shared uploads: fetch what is missing or different (written aside,
-    then renamed into place), remove what the others deleted."""
+    then renamed into place), remove what another replica deleted. A file that was never copied from the
+    shared uploads (uploaded here before the database was configured) is added to them, never deleted."""
     shared = change.listing()
     folder.mkdir(parents=True, exist_ok=True)
+    copied = _mirrored(folder)
     local = {p.name: p for p in _files_in(folder)}
+    for name, path in local.items():
+        if name not in shared and name not in copied:
+            data = path.read_bytes()
+            change.put(name, data, _sha256(data))  # kept here before uploads were shared: shared now
+            shared[name] = _sha256(data)
     for name, digest in shared.items():
         if name in local and _sha256(local[name].read_bytes()) == digest:
             continue
@@ -83,7 +93,26 @@ def mirror(folder: Path, change: UploadChange) -> None:
         os.replace(staged, folder / name)
     for name, path in local.items():
         if name not in shared:
-            path.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)  # deleted through another replica
+    _write_manifest(folder, set(shared))
+
+
+def _mirrored(folder: Path) -> set[str]:
+    """The names this folder holds as a copy of the shared uploads."""
+    manifest = folder / MIRRORED
+    return set(manifest.read_text(encoding="utf-8").split("\n")) - {""} if manifest.exists() else set()
+
+
+def _remember(folder: Path, name: str) -> None:
+    """Add ``name`` to the names this folder holds as a copy of the shared uploads."""
+    _write_manifest(folder, _mirrored(folder) | {name})
+
+
+def _write_manifest(folder: Path, names: set[str]) -> None:
+    staged = folder / STAGING / f"{uuid.uuid4().hex}.mirrored"
+    staged.parent.mkdir(parents=True, exist_ok=True)
+    staged.write_text("\n".join(sorted(n for n in names if n)), encoding="utf-8")
+    os.replace(staged, folder / MIRRORED)
 
 
 class DocumentLibrary:
@@ -194,6 +223,7 @@ class DocumentLibrary:
                     except Exception as exc:
                         self._put_back(target, previous)
                         raise StorageError(f"{name}: the upload could not be kept; try again later") from exc
+                    _remember(self._folder, name)  # shared now: a later deletion elsewhere removes it here
                 if previous is not None:
                     previous.unlink(missing_ok=True)
             self._refresh()
