@@ -27,40 +27,14 @@ from pathlib import Path
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import httpx
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere: the repo's tests helpers
 
 from benchmarks.over_http import Load, burst, question_pool  # noqa: E402
-from tests.servers import chroma_server, free_port, postgres_server, redis_server  # noqa: E402
+from tests.servers import ADVISOR, Advisor, chroma_server, postgres_server, redis_server, start_advisor  # noqa: E402
 
-ADVISOR = str(Path(sys.executable).parent / "advisor")
 READY_S = 600.0
-
-
-def start(env: dict[str, str], scratch: Path, name: str) -> tuple[str, subprocess.Popen[bytes]]:
-    port = free_port()
-    with (scratch / f"{name}.log").open("wb") as log:
-        process = subprocess.Popen(
-            [ADVISOR, "serve", "--port", str(port)],
-            env={**env, "ADVISOR_DATA_DIR": str(scratch / f"data-{name}")},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + READY_S
-    while True:
-        if process.poll() is not None:
-            raise SystemExit(f"{name} exited while starting; see {scratch / f'{name}.log'}")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return url, process
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{name} was not ready in {READY_S:.0f} s")
-        time.sleep(0.3)
 
 
 def measure(urls: list[str], questions: list[str], concurrency: int, rounds: int) -> Load:
@@ -106,18 +80,22 @@ def main() -> int:
             raise SystemExit(done.stderr.decode()[-2000:])
         ingest_s = time.perf_counter() - began
 
-        processes: list[subprocess.Popen[bytes]] = []
+        started: list[Advisor] = []
+
+        def ready(name: str) -> Advisor:
+            started.append(start_advisor(env, scratch, name))
+            started[-1].wait_ready(timeout=READY_S)
+            return started[-1]
+
         try:
-            a_url, a = start(env, scratch, "a")
-            processes.append(a)
-            one = measure([a_url], questions, args.concurrency, args.rounds)
-            b_url, b = start(env, scratch, "b")
-            processes.append(b)
-            two = measure([a_url, b_url], questions, args.concurrency, args.rounds)
+            a = ready("a")
+            one = measure([a.url], questions, args.concurrency, args.rounds)
+            b = ready("b")
+            two = measure([a.url, b.url], questions, args.concurrency, args.rounds)
         finally:
-            for process in processes:
-                process.terminate()
-                process.wait(timeout=60)
+            for replica in started:
+                replica.process.terminate()
+                replica.process.wait(timeout=60)
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(

@@ -40,12 +40,17 @@ def copy_knowledge(target: Path, *, articles: int | None = None) -> Path:
     return target
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @contextmanager
 def serve(app: FastAPI) -> Iterator[str]:
     """Run ``app`` with uvicorn on 127.0.0.1 and a free port in a thread; yields ``http://127.0.0.1:PORT``."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
+    port = free_port()
     # ws="none": no websocket routes here, and it keeps the websockets library's deprecations away
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none"))
     thread = threading.Thread(target=server.run, daemon=True)

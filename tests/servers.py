@@ -25,13 +25,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.helpers import free_port
+
 STARTUP_S = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for_port(
@@ -50,12 +46,12 @@ def wait_for_port(
 
 
 def _program(pattern: str, package: str) -> str:
-    found = sorted(glob.glob(pattern)) or (
-        [shutil.which(Path(pattern).name)] if shutil.which(Path(pattern).name) else []
-    )
-    if not found or found[-1] is None:
+    """The newest installed program matching ``pattern``, else the one on PATH; a failure naming the package."""
+    found = sorted(glob.glob(pattern))
+    program = found[-1] if found else shutil.which(Path(pattern).name)
+    if program is None:
         pytest.fail(f"{Path(pattern).name} is not installed: `apt-get install -y {package}` (see .ci/run)")
-    return str(found[-1])
+    return program
 
 
 @dataclass
@@ -196,3 +192,51 @@ def chroma_server(path: Path) -> Iterator[Chroma]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+ADVISOR = str(Path(sys.executable).parent / "advisor")
+READY_S = 180.0
+
+
+@dataclass
+class Advisor:
+    """An `advisor serve` process of the test's own, with a data folder of its own (as each pod has)."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def chat(self, message: str, conversation_id: str | None = None, timeout: float = 60) -> httpx.Response:
+        return httpx.post(
+            f"{self.url}/v1/chat",
+            json={"message": message, "conversation_id": conversation_id},
+            timeout=timeout,
+        )
+
+    def wait_ready(self, timeout: float = READY_S) -> None:
+        """Until ``/readyz`` answers 200; AssertionError with its log if it exits, TimeoutError if it is slow."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.log.read_text()[-3000:]
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise TimeoutError(f"{self.url} was not ready in {timeout:.0f} s: {self.log.read_text()[-3000:]}")
+
+
+def start_advisor(env: dict[str, str], work: Path, name: str) -> Advisor:
+    """`advisor serve` on a free port with ``env`` and the data folder ``work/data-<name>``, its output in
+    ``work/<name>.log``; not yet ready (``wait_ready``)."""
+    port = free_port()
+    log = work / f"{name}.log"
+    with log.open("wb") as out:  # the child keeps its own descriptor
+        process = subprocess.Popen(
+            [ADVISOR, "serve", "--port", str(port)],
+            env={**env, "ADVISOR_DATA_DIR": str(work / f"data-{name}")},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    return Advisor(url=f"http://127.0.0.1:{port}", process=process, log=log)

@@ -18,9 +18,10 @@ from tests.helpers import REPO
 pytestmark = pytest.mark.integration
 
 
-def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+def run_benchmark(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/<script>`` with ``args`` in this environment; it must exit 0."""
     done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "over_http.py"), "--smoke", "--out", str(tmp_path)],
+        [sys.executable, str(REPO / "benchmarks" / script), *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -28,6 +29,11 @@ def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> Non
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
+    run_benchmark("over_http.py", "--smoke", "--out", str(tmp_path))
     results = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
     for concurrency in (1, 4):
         for service in ("baseline", "ours"):
@@ -51,15 +57,7 @@ def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> Non
 
 
 def test_the_replicas_benchmark_runs_against_real_stores() -> None:
-    done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "replicas.py"), "--smoke"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=540,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_benchmark("replicas.py", "--smoke")
     for replicas in ("1", r"2 \(same machine\)"):
         assert re.search(rf"^\| {replicas} \| 8 \| 0 \| [\d.]+ \| \d+ \| \d+ \|$", done.stdout, re.M), (
             done.stdout

@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,33 +23,25 @@ import pytest
 from slack_sdk.signature import SignatureVerifier
 
 from tests.helpers import copy_knowledge
-from tests.servers import Postgres, chroma_server, free_port, postgres_server, redis_server
+from tests.servers import (
+    ADVISOR,
+    Advisor,
+    Postgres,
+    chroma_server,
+    postgres_server,
+    redis_server,
+    start_advisor,
+)
 from tests.slack_standin import Call, SlackStandIn
 
 pytestmark = pytest.mark.integration
-ADVISOR = str(Path(sys.executable).parent / "advisor")
-READY_S = 180.0
 SLACK_SECRET = "replica-signing-secret-0123456789abcdef"
-
-
-@dataclass
-class Replica:
-    url: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def chat(self, message: str, conversation_id: str | None = None, timeout: float = 60) -> httpx.Response:
-        return httpx.post(
-            f"{self.url}/v1/chat",
-            json={"message": message, "conversation_id": conversation_id},
-            timeout=timeout,
-        )
 
 
 @dataclass
 class Cluster:
     env: dict[str, str]
-    replicas: list[Replica]
+    replicas: list[Advisor]
     postgres: Postgres
     database_url: str
     work: Path
@@ -62,32 +53,6 @@ class Cluster:
             [ADVISOR, "ingest", *map(str, paths)], env=self.env, capture_output=True, text=True, timeout=600
         )
         assert done.returncode == 0, done.stderr[-2000:]
-
-
-def start_replica(env: dict[str, str], work: Path, name: str) -> Replica:
-    """An `advisor serve` with a data folder of its own, as each pod has (uploads are shared through the
-    database, not a volume)."""
-    env = {**env, "ADVISOR_DATA_DIR": str(work / f"data-{name}")}
-    port = free_port()
-    log = work / f"{name}.log"
-    with log.open("wb") as out:  # the child keeps its own descriptor
-        process = subprocess.Popen(
-            [ADVISOR, "serve", "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-    return Replica(url=f"http://127.0.0.1:{port}", process=process, log=log)
-
-
-def wait_ready(replica: Replica) -> None:
-    deadline = time.monotonic() + READY_S
-    while time.monotonic() < deadline:
-        assert replica.process.poll() is None, replica.log.read_text()[-3000:]
-        try:
-            if httpx.get(f"{replica.url}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    raise TimeoutError(f"{replica.url} was not ready in {READY_S:.0f} s: {replica.log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="module")
@@ -122,10 +87,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             env=env, replicas=[], postgres=pg, database_url=database_url, work=work, slack=slack
         )
         cluster.ingest()
-        cluster.replicas = [start_replica(env, work, name) for name in ("a", "b")]
+        cluster.replicas = [start_advisor(env, work, name) for name in ("a", "b")]
         try:
             for replica in cluster.replicas:
-                wait_ready(replica)
+                replica.wait_ready()
             yield cluster
         finally:
             for replica in cluster.replicas:
@@ -153,7 +118,13 @@ def test_a_conversation_started_on_one_replica_continues_on_the_other(cluster: C
     ]
 
 
-def answered_from(replica: Replica, question: str, path_part: str, within_s: float = 30) -> list[str]:
+def upload(replica: Advisor, name: str, data: bytes) -> None:
+    """An administrator's upload through ``replica``, kept and indexed (201)."""
+    done = httpx.post(f"{replica.url}/v1/documents", files={"file": (name, data)}, timeout=120)
+    assert done.status_code == 201, done.text
+
+
+def answered_from(replica: Advisor, question: str, path_part: str, within_s: float = 30) -> list[str]:
     """The citations' sources of the first answer that cites a document whose path contains ``path_part``."""
     deadline = time.monotonic() + within_s
     sources: list[str] = []
@@ -184,34 +155,22 @@ def test_an_ingest_job_and_an_upload_reach_both_replicas_without_a_restart(clust
     for replica in (a, b):
         answered_from(replica, "How often is the Quasar rack coolant loop flushed?", "quasar-rack-runbook")
 
-    upload = httpx.post(
-        f"{a.url}/v1/documents",
-        files={
-            "file": (
-                "zephyr-rack-cooling.md",
-                b"# Zephyr rack cooling\n\nThe Zephyr rack is cooled by rear-door heat exchangers rated for "
-                b"58 kW; the Zephyr rack's cooling water is filtered every 30 days.\n",
-            )
-        },
-        timeout=120,
+    upload(
+        a,
+        "zephyr-rack-cooling.md",
+        b"# Zephyr rack cooling\n\nThe Zephyr rack is cooled by rear-door heat exchangers rated for "
+        b"58 kW; the Zephyr rack's cooling water is filtered every 30 days.\n",
     )
-    assert upload.status_code == 201, upload.text
     for replica in (a, b):
         answered_from(replica, "How is the Zephyr rack cooled?", "zephyr-rack-cooling")
 
     # a change at the other replica, and another ingest job, keep the first upload: the uploads are shared
-    second = httpx.post(
-        f"{b.url}/v1/documents",
-        files={
-            "file": (
-                "orion-hall-power.md",
-                b"# Orion hall power\n\nThe Orion hall feeds each rack from two "
-                b"415 V circuits; the Orion hall's UPS holds 9 minutes at full load.\n",
-            )
-        },
-        timeout=120,
+    upload(
+        b,
+        "orion-hall-power.md",
+        b"# Orion hall power\n\nThe Orion hall feeds each rack from two "
+        b"415 V circuits; the Orion hall's UPS holds 9 minutes at full load.\n",
     )
-    assert second.status_code == 201, second.text
     cluster.ingest()
     for replica in (a, b):
         listed = {d["doc_id"]: d for d in httpx.get(f"{replica.url}/v1/documents", timeout=30).json()}
@@ -238,8 +197,8 @@ def stored_turns(database_url: str) -> dict[str, int]:
 
 
 def test_a_replica_killed_mid_request_leaves_no_half_stored_turn(cluster: Cluster) -> None:
-    victim = start_replica(cluster.env, cluster.work, "victim")
-    wait_ready(victim)
+    victim = start_advisor(cluster.env, cluster.work, "victim")
+    victim.wait_ready()
     answered: list[str] = []
     stop = threading.Event()
 
@@ -295,7 +254,7 @@ def test_a_postgresql_restart_costs_503s_only_while_it_is_down(cluster: Cluster)
     assert replica.process.poll() is None  # recovered without a restart
 
 
-def slack_event(replica: Replica, event: dict[str, object], event_id: str, retry: int | None = None) -> int:
+def slack_event(replica: Advisor, event: dict[str, object], event_id: str, retry: int | None = None) -> int:
     """A signed Events API delivery, as Slack sends it (a retry carries X-Slack-Retry-Num)."""
     body = json.dumps(
         {"token": "unused", "team_id": "T1", "api_app_id": "A1", "type": "event_callback", "event_id": event_id,
