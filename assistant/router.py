@@ -1735,9 +1735,8 @@ class Router:
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
             if context.led and not context.calls:
-                seen = [
-                    context.led
-                ]  # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
+                # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
+                seen = [context.led]
             if _MIXING.search(text):
                 # "why can't we just run one job across both?": whether generations mix in one job
                 query = _MIXING_TOPIC[language == "zh"]
@@ -1782,7 +1781,8 @@ class Router:
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led] if context.led else []  # said already: the follow-up wants more
             elif context.led and not context.calls and _WHY_ANSWER.search(text):
-                # "那为什么有的文章说18字节？" after a guidance answer: its reason is asked, not the same lead again
+                # "then why does DeepSpeed count FP32 gradients?" (domain words, so not the branch above) after a
+                # guidance answer: its reason is asked, not the same lead again
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led]
         if (
