@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from api.errors import INTERNAL_MESSAGE, status_of
 from api.schemas import StreamError
 from assistant.errors import AdvisorError
-from assistant.models import Answer, Started
+from assistant.models import Answer, Started, ToolCall
 
 logger = logging.getLogger(__name__)
 
@@ -67,10 +67,12 @@ def sse(event: str, data: BaseModel | dict[str, Any]) -> str:
 
 
 async def answer_events(
-    items: Iterator[Started | str | Answer], on_answer: Callable[[Answer], None] | None = None
+    items: Iterator[Started | str | ToolCall | Answer], on_answer: Callable[[Answer], None] | None = None
 ) -> AsyncIterator[str]:
     """``meta`` (ids, language) first, a ``token`` per text delta, then ``tool_call``s, ``citation``s and
-    ``done``; or ``error``. A client that drops mid-stream still finds the turn stored under ``meta``'s id."""
+    ``done``; or ``error``. A chat model calling the calculators sends each ``tool_call`` as it is made, between
+    the tokens. A client that drops mid-stream still finds the turn stored under ``meta``'s id."""
+    sent: list[ToolCall] = []
     try:
         async for item in detached(items):
             if isinstance(item, Started):
@@ -79,8 +81,13 @@ async def answer_events(
             if isinstance(item, str):
                 yield sse("token", {"text": item})
                 continue
+            if isinstance(item, ToolCall):
+                sent.append(item)
+                yield sse("tool_call", item)
+                continue
             for call in item.tool_calls:
-                yield sse("tool_call", call)
+                if call not in sent:
+                    yield sse("tool_call", call)
             for citation in item.citations:
                 yield sse("citation", citation)
             yield sse("done", item)

@@ -5,17 +5,21 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
 
 from assistant.composer import Composer, Draft
 from assistant.errors import InvalidInput
 from assistant.memory import Conversation, ConversationStore
-from assistant.models import Answer, Started
+from assistant.models import Answer, Started, ToolCall
 from assistant.render import answer_html
 from assistant.retriever import Retriever
 from assistant.router import UNFAMILIAR_WORDS, Context, Intent, Router, Task, Understanding
 from assistant.toolbox import ToolBox, ToolRun
 from knowledge.text import tokenize
+
+if TYPE_CHECKING:  # the agent (and its chat model client) is imported only when a model is configured
+    from assistant.agent import ToolCallingAgent, ToolCallingMode
 
 MAX_MESSAGE_CHARS = 4000
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -33,13 +37,21 @@ class Assistant:
         composer: Composer,
         memory: ConversationStore,
         top_k: int = 6,
+        agent: ToolCallingAgent | None = None,
+        agent_when: ToolCallingMode = "always",
+        offline: Composer | None = None,
     ) -> None:
+        """``agent`` (a chat model calling the calculators) answers the turns ``agent_when`` gives it; a turn
+        it cannot answer is answered by the rules and ``offline`` (default: ``composer``)."""
         self._router = router
         self._tools = tools
         self._retriever = retriever
         self._composer = composer
         self._memory = memory
         self._top_k = top_k
+        self._agent = agent
+        self._agent_when = agent_when
+        self._offline = offline or composer
 
     @property
     def retriever(self) -> Retriever:
@@ -76,9 +88,9 @@ class Assistant:
         conversation_id: str | None = None,
         owner: str | None = None,
         start: bool = False,
-    ) -> Iterator[Started | str | Answer]:
-        """``Started`` (ids and language), the answer's text deltas, then the whole ``Answer`` (stored
-        before it is yielded).
+    ) -> Iterator[Started | str | ToolCall | Answer]:
+        """``Started`` (ids and language), the answer's text deltas (and, when a chat model calls the
+        calculators, each ``ToolCall`` as it is made), then the whole ``Answer`` (stored before it is yielded).
 
         The message and the conversation are checked here, before the first item, so a caller can
         still answer ``InvalidInput`` or ``NotFound`` with a status code instead of a stream.
@@ -87,7 +99,7 @@ class Assistant:
         conversation = self._memory.load(conversation_id, owner=owner, start=start)
         return self._answer(text, conversation)
 
-    def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | Answer]:
+    def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | ToolCall | Answer]:
         route = self._router.route(text, earlier=_context(conversation))
         if (
             route.intent == Intent.OUT_OF_SCOPE
@@ -101,6 +113,68 @@ class Assistant:
             route = route.model_copy(update={"intent": Intent.CLARIFY, "missing": "unclear"})
         message_id = uuid.uuid4().hex
         yield Started(conversation_id=conversation.id, message_id=message_id, language=route.language)
+        draft: Draft | None = None
+        fell_back: str | None = None
+        timings: dict[str, float] = {}
+        if self._agent is not None and self._wants_agent(route):
+            started = time.perf_counter()
+            outcome = yield from self._agent.answer(text, language=route.language, history=conversation.turns)
+            timings["llm"] = time.perf_counter() - started
+            draft = outcome.draft
+            fell_back = outcome.reason
+        if draft is None:
+            composer = self._offline if fell_back else self._composer
+            draft, route = yield from self._offline_draft(text, route, conversation, composer, timings)
+            if fell_back:
+                draft = draft.model_copy(update={"notes": [*draft.notes, f"llm_fallback: {fell_back}"]})
+        answer = Answer(
+            conversation_id=conversation.id,
+            message_id=message_id,
+            language=route.language,
+            answer=draft.answer,
+            answer_html=answer_html(draft.answer, [c.table for c in draft.calculations]),
+            citations=draft.citations,
+            tool_calls=draft.tool_calls,
+            assumptions=draft.assumptions,
+            follow_ups=draft.follow_ups,
+            notes=draft.notes,
+            calculations=draft.calculations,
+            timings=timings,
+        )
+        conversation.slots = route.slots
+        if draft.tool_calls:
+            conversation.tools = [call.name for call in draft.tool_calls]
+        conversation.state = {
+            key: str(value)
+            for key, value in (("intent", route.intent), ("task", route.task), ("asked", route.asked))
+            if value is not None
+        }
+        self._memory.save_turn(conversation, text, answer)
+        yield answer
+
+    def _wants_agent(self, route: Understanding) -> bool:
+        """Whether the chat model answers this turn: every turn, or (``unsure``) the ones the rules would ask
+        back on, or read as outside the domain, or find no close passage for."""
+        if self._agent_when == "always":
+            return True
+        if self._agent_when != "unsure":
+            return False
+        if route.intent == Intent.GREETING:
+            return False
+        if route.intent in {Intent.CLARIFY, Intent.OUT_OF_SCOPE}:
+            return True
+        return not route.tools and self._retriever.closeness(route.query) < IN_DOMAIN
+
+    def _offline_draft(
+        self,
+        text: str,
+        route: Understanding,
+        conversation: Conversation,
+        composer: Composer,
+        timings: dict[str, float],
+    ) -> Generator[str, None, tuple[Draft, Understanding]]:
+        """The rules' answer: the calculators the route names, the passages, the composer's text deltas;
+        returns the draft and the route it answered (a repeated follow-up is answered as a question)."""
         run = (
             self._tools.run_for(route.tools, route.slots, previous=route.previous)
             if route.tools
@@ -118,7 +192,6 @@ class Assistant:
             )
             run = ToolRun()
         passages = []
-        timings: dict[str, float] = {}
         if route.intent not in {Intent.OUT_OF_SCOPE, Intent.GREETING, Intent.CLARIFY}:
             started = time.perf_counter()
             # a second question beside the figures ("…and will it be painfully slow?") is what the guidance answers
@@ -134,36 +207,13 @@ class Assistant:
             passages = [p for p in passages if f"{p.doc_id}#{p.section}" not in route.seen]
             timings["retrieval"] = time.perf_counter() - started
         draft: Draft | None = None
-        for item in self._composer.stream(route, passages, run):
+        for item in composer.stream(route, passages, run):
             if isinstance(item, Draft):
                 draft = item
             else:
                 yield item
         assert draft is not None
-        answer = Answer(
-            conversation_id=conversation.id,
-            message_id=message_id,
-            language=route.language,
-            answer=draft.answer,
-            answer_html=answer_html(draft.answer, [c.table for c in draft.calculations]),
-            citations=draft.citations,
-            tool_calls=draft.tool_calls,
-            assumptions=draft.assumptions,
-            follow_ups=draft.follow_ups,
-            notes=draft.notes,
-            calculations=draft.calculations,
-            timings=timings,
-        )
-        conversation.slots = route.slots
-        if run.calls:
-            conversation.tools = [call.name for call in run.calls]
-        conversation.state = {
-            key: str(value)
-            for key, value in (("intent", route.intent), ("task", route.task), ("asked", route.asked))
-            if value is not None
-        }
-        self._memory.save_turn(conversation, text, answer)
-        yield answer
+        return draft, route
 
 
 def _context(conversation: Conversation) -> Context:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -120,7 +121,18 @@ class LLMSettings(BaseModel):
     base_url: str | None = Field(default=None, description="Base URL of an OpenAI-compatible server.")
     api_key: SecretStr | None = Field(default=None, description="API key for the chat model's provider.")
     timeout_s: float = Field(
-        default=30.0, gt=0, le=600, description="Seconds before the LLM falls back to templates."
+        default=30.0,
+        gt=0,
+        le=600,
+        description="Seconds a turn may wait for the chat model before the rules and templates answer it.",
+    )
+    tool_calling: Literal["always", "unsure", "never"] = Field(
+        default="always",
+        description=(
+            "When the chat model reads the question and calls the calculators itself: 'always' (every turn), "
+            "'unsure' (only turns the rules would ask back on or find no close passage for), or 'never' "
+            "(the rules understand every turn and the model only phrases the answer)."
+        ),
     )
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
 
+from assistant.agent import ToolCallingAgent
 from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady, StorageError
@@ -192,20 +194,39 @@ def catalog_for(settings: Settings) -> Catalog:
 def build_composer(settings: Settings, catalog: Catalog) -> Composer:
     """The offline template composer, or an LLM composer when ``llm.model`` is set; ``catalog`` gives the rate
     the calculators convert at (its defaults), so the answers show their dollars in yuan at the same rate."""
-    template = TemplateComposer(usd_to_cny=catalog.defaults.usd_to_cny)
+    template = template_composer(catalog)
     if not settings.llm.model:
         return template
     from assistant.composer.llm import LLMComposer
+
+    return LLMComposer(model=chat_model(settings), fallback=template)
+
+
+def template_composer(catalog: Catalog) -> TemplateComposer:
+    """The offline composer, converting dollars to yuan at the catalog's rate."""
+    return TemplateComposer(usd_to_cny=catalog.defaults.usd_to_cny)
+
+
+def chat_model(settings: Settings) -> BaseChatModel:
+    """The configured chat model (``llm.model`` must be set)."""
     from assistant.providers import load_chat_model
 
-    return LLMComposer(
-        model=load_chat_model(
-            settings.llm.model,
-            base_url=settings.llm.base_url,
-            timeout=settings.llm.timeout_s,
-            api_key=settings.llm.api_key.get_secret_value() if settings.llm.api_key else None,
-        ),
-        fallback=template,
+    llm = settings.llm
+    assert llm.model is not None
+    return load_chat_model(
+        llm.model,
+        base_url=llm.base_url,
+        timeout=llm.timeout_s,
+        api_key=llm.api_key.get_secret_value() if llm.api_key else None,
+    )
+
+
+def build_agent(settings: Settings, catalog: Catalog, retriever: Retriever) -> ToolCallingAgent | None:
+    """The tool-calling agent when a chat model is configured and ``llm.tool_calling`` is not "never"."""
+    if not settings.llm.model or settings.llm.tool_calling == "never":
+        return None
+    return ToolCallingAgent(
+        model=chat_model(settings), catalog=catalog, retriever=retriever, timeout_s=settings.llm.timeout_s
     )
 
 
@@ -229,11 +250,16 @@ def build_assistant(
     memory = memory or open_memory(settings)  # first: a bad store fails before models load
     catalog = catalog_for(settings)
     names = NameIndex(catalog)  # one index for slot filling and the retriever's catalog ranking
+    retriever = build_retriever(settings, embeddings, names=names)
+    agent = build_agent(settings, catalog, retriever)
     return Assistant(
         router=Router(extractor=SlotExtractor(names)),
         tools=ToolBox(catalog=catalog),
-        retriever=build_retriever(settings, embeddings, names=names),
+        retriever=retriever,
         composer=build_composer(settings, catalog),
         memory=memory,
         top_k=settings.retrieval.top_k,
+        agent=agent,
+        agent_when=settings.llm.tool_calling,
+        offline=template_composer(catalog) if agent else None,
     )

@@ -37,7 +37,7 @@ from api.openai import (
 )
 from api.streaming import SSE_HEADERS, detached
 from assistant.errors import AdvisorError, InvalidInput
-from assistant.models import Answer, Started
+from assistant.models import Answer, Started, ToolCall
 
 logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["openai"])
@@ -115,7 +115,7 @@ def _data(chunk: ChatCompletionChunk) -> str:
 
 
 async def _chunks(
-    items: Iterator[Started | str | Answer],
+    items: Iterator[Started | str | ToolCall | Answer],
     *,
     completion_id: str,
     created: int,
@@ -134,8 +134,10 @@ async def _chunks(
     yield chunk(Delta(role="assistant", content=""))
     try:
         async for item in detached(items):
-            if isinstance(item, Started):
-                continue  # OpenAI's chunks have no place for it; the last chunk carries conversation_id
+            if isinstance(item, Started | ToolCall):
+                # OpenAI's chunks have no place for them: the last chunk carries conversation_id, and the
+                # calculators' tables follow the model's text in the content
+                continue
             if isinstance(item, str):
                 yield chunk(Delta(content=item))
             else:

@@ -113,7 +113,7 @@ class LLMComposer:
         cited = cited_ids(prose)
         yield Draft(
             answer="\n\n".join([prose, *appended]),
-            citations=[_citation(n, p) for n, p in enumerate(used, 1) if n in cited],
+            citations=[citation_of(n, p) for n, p in enumerate(used, 1) if n in cited],
             tool_calls=run.calls,
             assumptions=fallback.assumptions,
             follow_ups=fallback.follow_ups,
@@ -140,25 +140,25 @@ def build_messages(route: Route, passages: list[Passage], run: ToolRun) -> list[
                 ],
             }
         )
-    blocks = [f"<question>\n{_defuse(route.query)}\n</question>"]
+    blocks = [f"<question>\n{defuse(route.query)}\n</question>"]
     compact = json.dumps(results, ensure_ascii=False, separators=(",", ":"))
-    blocks.append(f"<calculator_results>\n{_defuse(compact) if results else '(none)'}\n</calculator_results>")
+    blocks.append(f"<calculator_results>\n{defuse(compact) if results else '(none)'}\n</calculator_results>")
     if run.errors:
-        blocks.append(f"<calculator_errors>\n{_defuse('; '.join(run.errors))}\n</calculator_errors>")
+        blocks.append(f"<calculator_errors>\n{defuse('; '.join(run.errors))}\n</calculator_errors>")
     numbered = "\n\n".join(
         f"[{n}] {p.title}" + (f" — {p.section}" if p.section else "") + f"\n{p.text}"
         for n, p in enumerate(passages, 1)
     )
-    blocks.append(f"<passages>\n{_defuse(numbered) if passages else '(none)'}\n</passages>")
+    blocks.append(f"<passages>\n{defuse(numbered) if passages else '(none)'}\n</passages>")
     return [SystemMessage(content=system), HumanMessage(content="\n\n".join(blocks))]
 
 
-def _defuse(text: str) -> str:
+def defuse(text: str) -> str:
     """Data cannot close or open one of the message's blocks."""
     return _TAG.sub(lambda m: m.group().replace("<", "‹").replace(">", "›"), text)
 
 
-def _citation(n: int, p: Passage) -> Citation:
+def citation_of(n: int, p: Passage) -> Citation:
     return Citation(
         id=n,
         title=p.title,
