@@ -29,6 +29,7 @@ class Reply:
     tool_calls: list[tuple[str, dict[str, Any] | str]] = field(default_factory=list)
     garbage: bool = False  # a 200 whose body is not an OpenAI response at all
     refusal: str | None = None  # OpenAI's structured refusal instead of content
+    pace_s: float = 0.0  # a pause before each streamed piece: a model writing at its own speed
 
 
 @dataclass
@@ -40,8 +41,10 @@ class ScriptedLLM:
     requests: list[dict[str, Any]] = field(default_factory=list)
     released: threading.Event = field(default_factory=threading.Event)
 
-    def enqueue(self, text: str = "", *, status: int = 200, delay_s: float = 0.0) -> None:
-        self.replies.put(Reply(text, status, delay_s))
+    def enqueue(
+        self, text: str = "", *, status: int = 200, delay_s: float = 0.0, pace_s: float = 0.0
+    ) -> None:
+        self.replies.put(Reply(text, status, delay_s, pace_s=pace_s))
 
     def enqueue_tools(self, *calls: tuple[str, dict[str, Any] | str], text: str = "") -> None:
         """The model calls these tools (in one message, after ``text`` if any)."""
@@ -116,6 +119,8 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.refusal is not None:
             self._event(_chunk({"refusal": reply.refusal}, None))
         for piece in re.findall(r".{1,12}", reply.text, re.S):
+            if reply.pace_s:
+                self.server.llm.released.wait(reply.pace_s)
             self._event(_chunk({"content": piece}, None))
         for index, (name, arguments) in enumerate(reply.tool_calls):
             start = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": name}}

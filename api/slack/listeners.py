@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext
@@ -20,15 +21,17 @@ from api.coordination import LocalSeen, Seen
 from api.slack.blocks import (
     ACTION_FEEDBACK_DOWN,
     ACTION_FEEDBACK_UP,
+    SECTION_CHARS,
     SlackMessage,
     answer_messages,
     friendly_error,
     parse_feedback_value,
 )
 from api.slack.form import SIZING_CALLBACK_ID, sizing_modal, sizing_request
-from api.slack.mrkdwn import escape
+from api.slack.mrkdwn import escape, to_mrkdwn, truncate
 from assistant.errors import InvalidInput
 from assistant.memory import slack_principal
+from assistant.models import Answer
 from assistant.service import Assistant
 from knowledge.text import Language, detect_language
 
@@ -191,19 +194,32 @@ class _Listeners:
     def _answer(self, client: WebClient, *, team: str, channel: str, thread_ts: str, text: str) -> None:
         conversation_id = f"slack:{team}:{channel}:{thread_ts}"
         language = detect_language(text)
+        draft = _Draft(client, channel, thread_ts)
         try:
-            answer = self._assistant.ask(
+            items = self._assistant.stream(
                 text, conversation_id=conversation_id, owner=slack_principal(team, channel), start=True
             )
+            answer = None
+            for item in items:
+                if isinstance(item, Answer):
+                    answer = item
+                elif isinstance(item, str):
+                    draft.add(item)
+            assert answer is not None
         except InvalidInput as e:  # the question itself is the problem (too long): say what to change
             _post(client, channel, thread_ts, {"text": str(e), "blocks": _section(escape(str(e)))})
             return
         except Exception:
             logger.exception("answering in Slack failed (conversation %s)", conversation_id)
-            _post(client, channel, thread_ts, friendly_error(language))
+            try:
+                draft.replace_or_post(friendly_error(language))
+            except Exception:
+                logger.exception("could not post to Slack channel %s", channel)
             return
         try:
-            for message in answer_messages(answer, sources_base_url=self._sources_base_url):
+            messages = answer_messages(answer, sources_base_url=self._sources_base_url)
+            draft.replace_or_post(messages[0])
+            for message in messages[1:]:
                 client.chat_postMessage(
                     channel=channel,
                     thread_ts=thread_ts,
@@ -246,6 +262,59 @@ class _Listeners:
             )
         except Exception:  # the vote is stored; a stale button is no reason to bother the user
             logger.warning("could not update the answer after feedback", exc_info=True)
+
+
+# an answer slower than this (a chat model writing it) is shown as it comes: one message, updated at most this
+# often (chat.update is a tier-3 method, about 50 calls a minute), and replaced by the answer's blocks at the end
+STREAM_AFTER_S = 1.0
+UPDATE_EVERY_S = 1.0
+
+
+class _Draft:
+    """The answer's text so far, posted once the answer is slow to come and updated as it grows."""
+
+    def __init__(self, client: WebClient, channel: str, thread_ts: str) -> None:
+        self._client = client
+        self._channel = channel
+        self._thread_ts = thread_ts
+        self._started = time.monotonic()
+        self._shown = 0.0
+        self._text = ""
+        self._ts: str | None = None
+
+    def add(self, delta: str) -> None:
+        self._text += delta
+        now = time.monotonic()
+        if now - self._started < STREAM_AFTER_S or now - self._shown < UPDATE_EVERY_S:
+            return
+        self._shown = now
+        shown = truncate(to_mrkdwn(self._text), SECTION_CHARS) + " …"
+        try:
+            if self._ts is None:
+                posted = self._client.chat_postMessage(
+                    channel=self._channel, thread_ts=self._thread_ts, text=shown, unfurl_links=False
+                )
+                self._ts = posted["ts"]
+            else:
+                self._client.chat_update(channel=self._channel, ts=self._ts, text=shown)
+        except Exception:  # the final answer is posted anyway; a missed update is no reason to stop
+            logger.warning("could not show the answer so far in Slack", exc_info=True)
+
+    def replace_or_post(self, message: SlackMessage) -> None:
+        """``message`` in place of the text so far, or as a new message when none was shown."""
+        if self._ts is None:
+            self._client.chat_postMessage(
+                channel=self._channel,
+                thread_ts=self._thread_ts,
+                text=message["text"],
+                blocks=message["blocks"],
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+            return
+        self._client.chat_update(
+            channel=self._channel, ts=self._ts, text=message["text"], blocks=message["blocks"]
+        )
 
 
 def _from_a_bot(event: dict[str, Any], context: BoltContext) -> bool:

@@ -40,6 +40,7 @@
       assistant: "Advisor",
       greeting: "Hi! Ask me how to choose servers for training a large language model.",
       thinking: "Thinking…",
+      calculating: "Calculating: ",
       sources: "Sources",
       calc: "Calculation",
       suggestions: "Suggested questions",
@@ -71,6 +72,7 @@
       assistant: "顾问",
       greeting: "你好！可以问我训练大模型该怎么选服务器。",
       thinking: "思考中……",
+      calculating: "正在计算：",
       sources: "参考来源",
       calc: "计算",
       suggestions: "推荐问题",
@@ -520,6 +522,9 @@
         stream.appendChild(document.createTextNode(String(ev.data.text || "")));
         bubble.setAttribute("data-tokens", String(tokens));
         scrollDown();
+      } else if (ev.event === "tool_call" && tokens === 0) {
+        // a chat model calling the calculators before it writes: say which, instead of only "thinking"
+        stream.textContent = T.calculating + String((ev.data && ev.data.name) || "").replace(/_/g, " ") + "…";
       } else if (ev.event === "meta") {
         if (ev.data.conversation_id) saveConversation(ev.data.conversation_id);
       } else if (ev.event === "done") {

@@ -440,10 +440,11 @@ def test_an_invalid_sizing_form_gets_its_errors_back_in_the_forms_language(
 def test_a_failure_is_a_friendly_sentence_in_the_thread(
     client: TestClient, slack: SlackStandIn, assistant: Assistant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(message: str, **kwargs: Any) -> Answer:
+    def broken(message: str, **kwargs: Any) -> Iterator[str]:
+        yield "the answer so far"
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(assistant, "ask", broken)
+    monkeypatch.setattr(assistant, "stream", broken)
     ts = new_ts()
     send_event(client, mention("CERR", "<@UBOT> 8卡H100一年电费多少？", ts=ts))
     (post,) = slack.wait_for("chat.postMessage", 1, in_thread("CERR", ts))

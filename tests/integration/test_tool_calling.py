@@ -8,6 +8,7 @@ Each path is driven through ``Assistant.ask`` and through ``/v1/chat`` over real
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Iterator
@@ -16,8 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
+from slack_sdk import WebClient
 
 from api.app import create_app
+from api.slack import listeners
 from assistant.agent import SEARCH_TOOL, ToolCallingAgent, ToolCallingMode
 from assistant.composer.llm import LLMComposer
 from assistant.composer.template import TemplateComposer
@@ -33,6 +36,7 @@ from knowledge.catalog import default_catalog
 from knowledge.names import NameIndex
 from tests.helpers import free_port, serve
 from tests.llm_standin import ScriptedLLM, scripted_llm
+from tests.slack_standin import SlackStandIn
 
 pytestmark = pytest.mark.integration
 
@@ -413,3 +417,37 @@ def test_the_openai_compatible_endpoint_answers_the_same_way(llm: ScriptedLLM, b
     assert "| Wall-clock days | 19.2 (15.3-21.9) |" in content
     chunks = [json.loads(line[6:]) for line in streamed.splitlines() if line.startswith("data: {")]
     assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == content
+
+
+# ------------------------------------------------------------------------------------------------ in Slack
+
+
+def test_slack_shows_a_slow_answer_as_it_is_written_then_replaces_it_with_the_answer(
+    llm: ScriptedLLM, assistant: Assistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the listener shows text once an answer has taken STREAM_AFTER_S, then updates at most every UPDATE_EVERY_S
+    monkeypatch.setattr(listeners, "STREAM_AFTER_S", 0.2)
+    monkeypatch.setattr(listeners, "UPDATE_EVERY_S", 0.1)
+    llm.enqueue_tools(("training_compute", RUN))
+    llm.enqueue(GOOD_EN, pace_s=0.1)  # about 8 pieces: a second of writing
+    with SlackStandIn() as slack:
+        bot = listeners._Listeners(assistant)
+        bot._answer(
+            WebClient(base_url=slack.base_url), team="T1", channel="CLLM", thread_ts="1.000001", text=QUESTION
+        )
+    posts = slack.calls_to("chat.postMessage")
+    updates = slack.calls_to("chat.update")
+    # one message shows the text so far, growing; the last update turns it into the answer's first message
+    assert posts[0].body["text"].endswith(" …")
+    assert GOOD_EN.startswith(posts[0].body["text"].removesuffix(" …"))
+    assert len(updates) >= 2
+    shown = [u.body["text"] for u in updates[:-1]]
+    assert all(a.removesuffix(" …") in b for a, b in itertools.pairwise(shown))
+    final = updates[-1]
+    assert final.body["ts"] == posts[0].reply["ts"]
+    assert final.body["text"].startswith("Training the 7B model")
+    assert final.blocks()
+    # with the rest of the answer (calculation fields, sources, the feedback buttons) in it or after it
+    rest = [*final.blocks(), *(b for p in posts[1:] for b in p.blocks())]
+    assert any(b.get("type") == "section" and b.get("fields") for b in rest)
+    assert any(b.get("type") == "actions" for b in rest)
