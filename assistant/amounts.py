@@ -168,6 +168,10 @@ _BEFORE = [
             # "买要230万", "采购价 230 万", "buy it for $280k", "买的话220万"
             # "买大概220万", "买的话约230万"
             r"|买\s*(?:的话)?\s*(?:大概|约|大约|差不多)\s*$"
+            # "自己买8卡A800要100万", "采购一台 8 卡 H20 大概 110 万": the machine named, then its price
+            r"|(?:自己买|自购|采购|购买)[^。，,；;？?$¥￥]{0,16}?(?:要|需要|得|花|约|大概|价格|报价|是)\s*$"
+            # "buying is $260k", "purchase price $260k", "buying outright costs $300k"
+            r"|\b(?:buy(?:ing)?|purchas(?:e|ing))(?:\s+(?:price|cost|outright))?\s*(?:is|costs?|would be|=|:|of|at)\s*(?:about|around|~)?\s*$"
             r"|(?:自己买|自购|自建|买(?:的话|断)|购买的话|买(?:一台|下来)?(?:要|需要|得|花)|购买价|采购价|买价|to buy (?:one|it|a server)? ?(?:is|costs?|for)?|buy(?:ing)? (?:it|one|them|the (?:box|server|machine|node))\s*(?:is|costs?|for|at|would be|outright)?)\s*$"
             # "buying an 8 gpu box for $280k", "buy a DGX H100 for $300k", "买一台8卡H100 220万": a machine's price
             r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine|system|dgx[\w -]*|hgx[\w -]*)\s+for\s*$"

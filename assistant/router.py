@@ -1263,7 +1263,11 @@ class Router:
             and not _HOW_TO.search(text)
         ):
             triggered = list(context.tools)  # the same calculation with what changed
-            if "gpu_count" in stated and "gpus_for_deadline" in triggered and "deadline_days" not in stated:
+            if (
+                stated.keys() & {"gpu_count", "servers"}
+                and "gpus_for_deadline" in triggered
+                and "deadline_days" not in stated
+            ):
                 # "what if we only get 64?" after a GPU count for a deadline: how long those GPUs take
                 triggered = ["training_compute" if t == "gpus_for_deadline" else t for t in triggered]
                 asked = "days"
@@ -1336,7 +1340,8 @@ class Router:
         if (
             follow_up
             and "cloud_cost" in tools
-            and "training_compute" in context.tools
+            # the run priced last turn, or the one a turn before ("GPU-hours?" → "at $4/GPU-hr?" → "on H100 then?")
+            and any(c.name == "training_compute" for c in context.calls)
             and "training_compute" not in tools
             and stated.keys() & {"gpu", "finetune", "tokens_b", "params_b", "model", "mfu", "epochs"}
             and len(slots.card_hourly) < 2  # "h100 is $2.10/hr and b200 is $4.60/hr": each earlier run priced
@@ -2798,8 +2803,9 @@ def _refine(
             chosen.insert(0, "gpus_for_deadline")
         if "training_compute" in chosen:
             chosen.remove("training_compute")  # the deadline answer already gives the days at that count
-    if follow_up and "gpu_count" in stated and "gpus_for_deadline" in chosen:
-        # "那用256张呢" after the count a deadline needs: the time on the cards named, against the deadline
+    if follow_up and stated.keys() & {"gpu_count", "servers"} and "gpus_for_deadline" in chosen:
+        # "那用256张呢", "要是只有两台呢" after the count a deadline needs: the time on the cards named, against the
+        # deadline
         chosen[chosen.index("gpus_for_deadline")] = "training_compute"
     if "gpu_compare" in chosen and not slots.other_gpus:
         chosen.remove("gpu_compare")

@@ -450,6 +450,9 @@ class Slots(BaseModel):
                 # ... whose 10.2 kW was one machine's draw
                 carried["server_power_kw"] = carried["server_power_kw"] or earlier.power_kw
                 carried["power_kw"] = None
+        elif self.servers and "gpu_count" not in stated and earlier.gpu and earlier.gpu_count is None:
+            # "要是只有两台呢" after a count a deadline needs on H800: two servers of those cards, eight each
+            carried["gpu_count"] = self.servers * (earlier.gpus_per_node or 8)
         if "gpu_count" in stated and "servers" not in stated:
             carried["servers"] = (
                 None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
@@ -1057,6 +1060,8 @@ _CONCURRENT = flags(
     rf"|\bconcurrency\s*(?:of|=|:|is|needs to be|must be|has to be|target(?: of)?|at|around|about)?\s*(?:~|about\s*)?{INTEGER}\b"
     # "128k context but only 4 seqs", "with just 8 requests at once": sequences in flight
     rf"|\b(?:only|just|with)\s+{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|streams?)\b"
+    # "batch of 4 sequences", "a batch of 8 requests", "batch 4 条序列": sequences decoded together
+    rf"|\bbatch(?:[\s_-]*size)?\s*(?:of|=|:)?\s*{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|prompts?|streams?|条|个请求)"
     # "16 sequences at 32k": that many at once, each that long
     rf"|{INTEGER}\s*(?:seqs?|sequences?|requests?|streams?)\s*(?:at|of|with|x|×)\s*\d"
     # "maybe 10-20 users", "10到20个人用": the upper end, which the cards must carry
@@ -1349,7 +1354,7 @@ _GPU_KW = flags(
 )
 _SERVER_KW = flags(
     rf"(?:每台|每个节点|单台|单机|整机|一台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
-    rf"\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
+    rf"\s*(?:的)?\s*(?:功耗|功率|耗电|用电)?\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
     rf"|(?:boxes|servers|nodes|machines)[^.;。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
@@ -1382,6 +1387,11 @@ _PUE = flags(
 _PUE_PAIR = flags(
     r"\bpue\s*(?:of\s*)?(\d\.\d+)[^\d。;；?？]{0,12}?(?:\bvs\.?|\bversus\b|\bor\b|\band\b|对比|比|和|与|跟|还是)\s*"
     r"(?:[^\d。;；?？]{0,14}?pue\s*(?:of\s*|is\s*|为\s*|是\s*)?)?([12]\.\d+)(?![\d.])"
+)
+# one facility changed: "PUE从1.4降到1.15", "PUE goes from 1.5 to 1.2", "PUE 1.4→1.15": the bill before and after
+_PUE_CHANGE = flags(
+    r"\bpue\s*(?:(?:goes|drops?|falls?|rises?|improves?|would go|going)\s*)?(?:从|由|from)?\s*(\d\.\d+)\s*"
+    r"(?:降到|降至|降为|降低到|降低至|下降到|改到|改成|改为|变成|变为|提高到|升到|到|→|->|=>|down to|up to|to)\s*([12]\.\d+)(?![\d.])"
 )
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
@@ -1542,8 +1552,10 @@ _SAMPLES_OF = flags(
     rf"(?:of|at|with|,)\s*(?:~|about|avg\.?|average)?\s*{AMOUNT}\s*(k)?\s*(?:tokens?|toks?)(?![a-z])"
 )
 _STEP_TIME = flags(
-    rf"step(?:[\s_-]*time)?\s*(?:of|=|:|is|为|是|变成|变为|改成|降到|升到|到|(?:drops?|falls?|goes?|rises?|grows?) to|becomes?)?"
-    rf"\s*(?:~|about|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
+    # "step time 2s", "step compute is about 2s", "each step takes ~2 s", "compute per step is 2 s"
+    rf"(?:step(?:[\s_-]*(?:time|compute(?:[\s_-]*time)?))?|compute(?:[\s_-]*time)?\s+(?:per|of\s+(?:a|one|each))\s+step)"
+    rf"\s*(?:of|=|:|is|takes|lasts|为|是|变成|变为|改成|降到|升到|到|(?:drops?|falls?|goes?|rises?|grows?) to|becomes?)?"
+    rf"\s*(?:~|about|around|roughly|约)?\s*{DECIMAL}\s*(ms|s|sec|secs|seconds|秒)(?![A-Za-z])"
     rf"|每\s*(?:个\s*)?(?:step|步)\s*(?:要|需要|耗时)?\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])"
     # "单步8.5秒", "一步 8.5s", "8.5 s per step", "8.5s/step"
     rf"|(?:单步|一步|每步|一个\s*step|每个\s*step)\s*(?:实测|测得|测下来|大概|约|耗时|要|需要|是|为|跑)*\s*{DECIMAL}\s*(秒|s)(?![A-Za-z])|{DECIMAL}\s*(s|sec|seconds|秒)\s*(?:per|/|a|每)\s*(?:step|it|iteration|步)\b"
@@ -2568,7 +2580,7 @@ class SlotExtractor:
         ):
             slots.micro_batch = n  # "QLoRA on one 4090, seq 2048, batch 4"
         if match := _CONCURRENT.search(text):
-            slots.concurrent = int(_group(match, *range(1, 17)) or 1)
+            slots.concurrent = int(_group(match, *range(1, _CONCURRENT.groups + 1)) or 1)
         if slots.global_batch is None and (match := _GLOBAL_BATCH.search(text)):
             slots.global_batch = int(to_number(_group(match, 1, 2, 3) or "1"))
         if _NO_RECOMPUTE.search(text):
@@ -3059,7 +3071,7 @@ class SlotExtractor:
                 slots.power_at_wall = True
         if match := take(_ACHIEVED_TFLOPS):
             slots.achieved_tflops = float(_group(match, 1, 2, 3, 4) or 0)
-        if pair := take(_PUE_PAIR):
+        if pair := take(_PUE_CHANGE) or take(_PUE_PAIR):
             # "PUE 1.5 机房 vs PUE 1.2 机房", "PUE 1.5 or 1.2": two facilities, the bill at each
             slots.pue, slots.compare_pue = float(pair.group(1)), float(pair.group(2))
         elif match := take(_PUE) or take(_PUE_BEFORE):
@@ -3536,6 +3548,15 @@ class SlotExtractor:
             slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")
         elif _HALF_YEAR.search(text) and slots.deadline_days is None:
             slots.years = 0.5  # "租半年呢", "for half a year"
+        elif (
+            slots.deadline_days
+            and (match := _MONTHS.search(text))
+            and not (slots.params_b or slots.tokens_b or slots.gpu_hours or slots.training_flops)
+            and (slots.server_price or slots.cloud_price_per_gpu_hour or slots.lease_per_month)
+        ):
+            # "need 64 H100s for 12 months; cloud $2.49/GPU-hr or buy at $300k a server": with no run to finish,
+            # the months are how long the hardware is needed, the period the prices are compared over
+            slots.years, slots.deadline_days = to_number(match.group(1)) / 12, None
 
 
 _BLANKS = re.compile(r"\s{2,}")

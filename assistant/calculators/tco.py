@@ -324,7 +324,7 @@ def _buy_parts(o: dict[str, Any], first: str, zh: bool) -> str:
         return out + (f" − {money(resale, first)} 期末转售" if resale else "") + "。"
     out = "Buying is " + " + ".join(capex)
     if yearly:
-        out += f" + {num(years)} years x ({' + '.join(yearly)} per year)"
+        out += f" + {num(years)} {'year' if years == 1 else 'years'} x ({' + '.join(yearly)} per year)"
     return out + (f" - {money(resale, first)} resale at the end" if resale else "") + "."
 
 
