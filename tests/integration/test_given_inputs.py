@@ -2099,3 +2099,112 @@ def test_hgx_nodes_counted_are_servers_not_gpus(assistant: Assistant) -> None:
     )
     assert answer.tool_calls[0].input["gpus"] == 32
     assert "$1,240,000" in answer.answer.split("\n\n")[0]
+
+
+# --- set 38's classes (issue 11): a figure per machine, a change of PUE, a step time, a batch of sequences, a
+# purchase price, the months hardware is needed, a follow-up that changes the card of a priced run, a count of
+# servers after a deadline count. Our own phrasings; each docstring works the figure out.
+
+
+def test_a_servers_power_with_a_word_between_is_each_servers(assistant: Assistant) -> None:
+    """ "单台功耗8kW" for 3 servers: 24 kW of IT load x PUE 1.5 = 36 kW x 8,760 h = 315,360 kWh x ¥0.6 = ¥189,216."""
+    (answer,) = talk(assistant, "3台8卡服务器，单台功耗8kW，PUE 1.5，电价0.6元，一年电费多少")
+    assert "189,216" in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our PUE goes from 1.5 to 1.2 after the retrofit; 200 kW of IT load at $0.10/kWh, what do we save a year?",
+        "IT负载200kW，电价0.1美元，PUE从1.5降到1.2，一年省多少电费",
+    ],
+)
+def test_a_pue_changed_from_one_figure_to_another_leads_with_the_saving(
+    assistant: Assistant, message: str
+) -> None:
+    """(1.5 - 1.2) x 200 kW x 8,760 h x $0.10 = $52,560 a year."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert (call.input["pue"], call.input.get("compare_pue")) == (1.5, 1.2)
+    assert "52,560" in first_sentence(answer), answer.answer[:300]
+
+
+def test_a_step_time_said_as_compute_per_step_is_the_one_compared(assistant: Assistant) -> None:
+    """ "each step takes about 3 s of compute": the all-reduce is weighed against 3 s, not a step worked out from a
+    default batch."""
+    (answer,) = talk(
+        assistant,
+        "4 nodes of 8 H100, data parallel on a 13B model with bf16 grads, 200GbE per node. "
+        "each step takes about 3 s of compute. is the network enough?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "network")
+    assert call.input["step_time_s"] == 3, answer.answer[:300]
+
+
+def test_a_batch_of_sequences_is_how_many_are_served_at_once(assistant: Assistant) -> None:
+    """ "a batch of 8 sequences" at 32k: the KV cache of eight sequences, not one."""
+    (answer,) = talk(
+        assistant, "serving qwen2.5 7b at 32k context with a batch of 8 sequences, total KV cache?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input["batch"] == 8, answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "price"),
+    [
+        (
+            "an 8-GPU H100 box: renting costs $11,000 a month, purchasing is $280k. over 3 years which wins?",
+            280_000,
+        ),
+        ("8卡H20整机，租的话每月5万，自购一台要120万，用两年哪个划算", 1_200_000),
+    ],
+)
+def test_a_purchase_price_the_user_gives_is_the_one_compared(
+    assistant: Assistant, message: str, price: int
+) -> None:
+    """The machine costs what the user says, not the catalog's parts: the buy side starts from their price."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.output["capex"] == pytest.approx(price, rel=0.001) or str(f"{price:,}") in answer.answer, (
+        answer.answer[:300]
+    )
+
+
+def test_the_months_hardware_is_needed_are_the_period_compared(assistant: Assistant) -> None:
+    """ "need 32 A100s for 6 months" with a cloud price and a server price: the comparison runs over half a year,
+    not three years, and no training deadline is read into it."""
+    (answer,) = talk(
+        assistant,
+        "we need 32 A100s for 6 months. cloud is $1.60/GPU-hr, or we buy 4 servers at $150k each. which is cheaper?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input.get("months") == 6 or call.input["years"] == 0.5, answer.answer[:300]
+    assert first_sentence(answer).startswith("Over 6 months")
+
+
+def test_a_follow_up_on_another_card_prices_the_run_again_on_it(assistant: Assistant) -> None:
+    """GPU-hours of 13B on 1T tokens, then its bill, then "on H200 at $3.50 and 40% MFU": the run again on H200
+    (6 x 13e9 x 1e12 / (989.4e12 x 0.40) / 3600 = 54,746 GPU-hours), priced at $3.50, not the A100's hours."""
+    *_, third = talk(
+        assistant,
+        "GPU-hours to train a 13B model on 1T tokens on A100 at 45% MFU?",
+        "at $1.80 per GPU-hour what's the bill?",
+        "and on H200 at $3.50/hr with 40% MFU?",
+    )
+    compute = next(c for c in third.tool_calls if c.name == "training_compute")
+    cloud = next(c for c in third.tool_calls if c.name == "cloud_cost")
+    assert compute.input["gpu"].startswith("h200")
+    assert cloud.input["gpu_hours"] == compute.output["gpu_hours"]["expected"]
+    assert cloud.input["gpu_hours"] == pytest.approx(6 * 13e9 * 1e12 / (989.4e12 * 0.40) / 3600, rel=0.01)
+
+
+def test_a_count_of_servers_after_a_deadline_count_is_how_long_they_take(assistant: Assistant) -> None:
+    """After the GPUs a deadline needs, "only 3 servers": the run's time on 24 GPUs."""
+    _, second = talk(
+        assistant,
+        "full fine-tune of a 13B model on 20B tokens within 5 days on H100 at 40% MFU, how many GPUs?",
+        "what if we only have 3 servers?",
+    )
+    compute = next(c for c in second.tool_calls if c.name == "training_compute")
+    assert compute.input["gpus"] == 24, second.answer[:300]
