@@ -74,6 +74,11 @@ _MFU_PER_SERVER = Message(
     en="MFU {mfu} (range {low}-{high}); {per_node} GPUs per server",
     zh="MFU {mfu}（区间 {low}-{high}）；每台服务器 {per_node} 张卡",
 )
+_MFU_PER_INSTANCE = Message(
+    "compute.mfu_per_instance",
+    en="MFU {mfu} (range {low}-{high}); rented as {instance} instances of {per_node} chips",
+    zh="MFU {mfu}（区间 {low}-{high}）；按 {instance} 实例租用，每个实例 {per_node} 颗芯片",
+)
 _LAST_SERVER_FULL = Message(
     "compute.last_server_full",
     en="{exact} GPUs fill the last server almost completely: a lower MFU needs another server",
@@ -408,6 +413,13 @@ class GpusForDeadlineOutput(ToolOutput):
     exact_gpus: float = Field(description="GPUs needed at the expected MFU, before rounding.")
     gpus: int = Field(description="Rounded up to whole servers.")
     nodes: int
+    per_node: int = Field(
+        description="GPUs per server, or chips per instance for a chip rented by the instance."
+    )
+    instance: str | None = Field(
+        default=None,
+        description="The cloud instance the count is rounded to, for a chip rented only that way.",
+    )
     gpus_range: Range = Field(
         description="GPUs needed at mfu_high (low) to mfu_low (high), rounded to servers."
     )
@@ -418,29 +430,34 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
     """How many GPUs finish a training run within a deadline, rounded up to whole servers.
 
     GPUs = FLOPs / (dense peak x MFU x deadline in seconds x goodput), where FLOPs = 6 x (active) parameters x
-    tokens; the count is rounded up to whole servers of ``gpus_per_node`` and given for the MFU range too.
+    tokens; the count is rounded up to whole servers of ``gpus_per_node`` (a chip rented only by the instance,
+    such as Trainium2, to whole instances of its chips unless ``gpus_per_node`` is given) and given for the MFU
+    range too.
     """
     workload, _, assumptions, warnings = _workload(inp, catalog)
     seconds = inp.deadline_days * SECONDS_PER_DAY * inp.goodput
     peak = workload.peak_tflops_per_gpu * 1e12
+    per_node, instance = inp.gpus_per_node, None
+    acc = find_accelerator(catalog, inp.gpu) if inp.gpu else None
+    if acc is not None and acc.instances and "gpus_per_node" not in inp.model_fields_set:
+        # "how many trn2 instances": a trn2.48xlarge holds 16 chips, and that is the unit rented
+        instance, per_node = max(acc.instances.items(), key=lambda item: item[1])
 
     def needed(mfu: float) -> tuple[float, int]:
         exact = workload.training_flops / (peak * mfu * seconds)
-        nodes = max(1, math.ceil(exact / inp.gpus_per_node - 1e-9))
-        return exact, nodes * inp.gpus_per_node
+        nodes = max(1, math.ceil(exact / per_node - 1e-9))
+        return exact, nodes * per_node
 
     exact, gpus = needed(inp.mfu)
     # the count is rounded to whole servers, so the slack that matters is the last server's
-    if gpus - exact < 0.1 * inp.gpus_per_node:
+    if gpus - exact < 0.1 * per_node:
         warnings.append(_LAST_SERVER_FULL(exact=f"{exact:.1f}"))
     days = workload.training_flops / (peak * inp.mfu * gpus) / SECONDS_PER_DAY / inp.goodput
+    mfu = {"mfu": f"{inp.mfu:.0%}", "low": f"{inp.mfu_low:.0%}", "high": f"{inp.mfu_high:.0%}"}
     assumptions.append(
-        _MFU_PER_SERVER(
-            mfu=f"{inp.mfu:.0%}",
-            low=f"{inp.mfu_low:.0%}",
-            high=f"{inp.mfu_high:.0%}",
-            per_node=inp.gpus_per_node,
-        )
+        _MFU_PER_INSTANCE(**mfu, instance=instance, per_node=per_node)
+        if instance
+        else _MFU_PER_SERVER(**mfu, per_node=per_node)
     )
     if inp.goodput < 1:
         assumptions.append(
@@ -458,7 +475,9 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
         workload=workload,
         exact_gpus=round_sig(exact),
         gpus=gpus,
-        nodes=gpus // inp.gpus_per_node,
+        nodes=gpus // per_node,
+        per_node=per_node,
+        instance=instance,
         gpus_range=Range(low=needed(inp.mfu_high)[1], expected=gpus, high=needed(inp.mfu_low)[1]),
         days_at_gpus=round_sig(days),
     )

@@ -48,7 +48,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     w = o["workload"]
     model, gpu, rng = model_name(i, o), w["gpu"], o["gpus_range"]
     days = i["deadline_days"]
-    per_node = i.get("gpus_per_node", GPUS_PER_NODE)
+    per_node = o.get("per_node") or i.get("gpus_per_node", GPUS_PER_NODE)
+    nodes, instance = o["nodes"], o.get("instance")
+    # "(5 trn2.48xlarge instances of 16 chips)" for a chip rented by the instance, else "(10 servers of 8)"
+    unit_en = (
+        f"{num(nodes)} {instance} {'instance' if nodes == 1 else 'instances'} of {per_node} chips"
+        if instance
+        else f"{num(nodes)} {'server' if nodes == 1 else 'servers'} of {per_node}"
+    )
+    unit_zh = (
+        f"{num(nodes)} 个 {instance} 实例，每个 {per_node} 颗芯片"
+        if instance
+        else f"{num(nodes)} 台 {per_node} 卡服务器"
+    )
     # "overnight (10 hours)" reads in hours
     within_en = f"{num(days * 24)} hours" if days < 2 else f"{num(days)} days"
     within_zh = f"{num(days * 24)} 小时" if days < 2 else f"{num(days)} 天"
@@ -59,12 +71,12 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     train_zh = {"full": "全参微调完", "lora": "LoRA 微调完", "qlora": "QLoRA 微调完"}.get(kind, "训完")
     en = (
         f"To {train_en} {model} on {num(w['tokens_b'])}B tokens within {within_en} you need "
-        f"**{num(o['gpus'])} x {gpu}** ({num(o['nodes'])} {'server' if o['nodes'] == 1 else 'servers'} of {per_node}) "
+        f"**{num(o['gpus'])} x {gpu}** ({unit_en}) "
         f"at {pct(i.get('mfu', 0.4))} MFU; {span(rng['low'], rng['high'])} GPUs across the MFU range."
     )
     zh = (
         f"要在 {within_zh}内{train_zh} {model}（{num(w['tokens_b'])}B token），以 MFU {pct(i.get('mfu', 0.4))} 计"
-        f"需要 **{num(o['gpus'])} 张 {gpu}**（{num(o['nodes'])} 台 {per_node} 卡服务器），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
+        f"需要 **{num(o['gpus'])} 张 {gpu}**（{unit_zh}），按 MFU 区间为 {span(rng['low'], rng['high'])} 张。"
     )
     inputs = [Row(en="Model", zh="模型", value=model), Row(en="Training tokens", zh="训练 token", value=f"{num(w['tokens_b'])}B"),
               Row(en="Deadline", zh="工期", value=f"{num(i['deadline_days'])} d"), Row(en="GPU", zh="GPU", value=gpu)]  # fmt: skip

@@ -169,6 +169,19 @@ def test_gpus_for_a_deadline_round_up_to_servers() -> None:
     assert out.days_at_gpus <= 30
 
 
+def test_a_chip_rented_by_the_instance_rounds_to_whole_instances() -> None:
+    """Trainium2 is rented as trn2.48xlarge instances of 16 chips (AWS EC2 Trn2 instance types; the catalog's
+    entry): 7B on 500B tokens in 14 days at 35% MFU of 667 dense BF16 TFLOP/s needs 74.4 chips, so 5 instances
+    (80 chips), not 10 servers of 8. A per-node count the user gives still wins."""
+    inp = {"params_b": 7, "tokens_b": 500, "gpu": "trainium2", "deadline_days": 14, "mfu": 0.35}
+    out = gpus_for_deadline(GpusForDeadlineInput(**inp), CATALOG)
+    exact = 6 * 7e9 * 500e9 / (667e12 * 0.35 * 14 * 86_400)
+    assert out.exact_gpus == pytest.approx(exact, rel=0.01)
+    assert (out.instance, out.per_node, out.nodes, out.gpus) == ("trn2.48xlarge", 16, 5, 80)
+    given = gpus_for_deadline(GpusForDeadlineInput(**inp, gpus_per_node=8), CATALOG)
+    assert (given.instance, given.per_node, given.gpus) == (None, 8, 80)
+
+
 def test_goodput_shortens_the_training_time_a_deadline_leaves() -> None:
     """Llama 3's 405B run kept about 90% effective training time through 419 interruptions in 54 days (Dubey et
     al. 2024, section 3.3.4): at 90% goodput, 45 days of wall clock train for 40.5. 30B x 1.2T tokens x 6 =
