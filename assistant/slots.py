@@ -1393,6 +1393,10 @@ _PUE_CHANGE = flags(
     r"\bpue\s*(?:(?:goes|drops?|falls?|rises?|improves?|would go|going)\s*)?(?:从|由|from)?\s*(\d\.\d+)\s*"
     r"(?:降到|降至|降为|降低到|降低至|下降到|改到|改成|改为|变成|变为|提高到|升到|到|→|->|=>|down to|up to|to)\s*([12]\.\d+)(?![\d.])"
 )
+# a size and the architecture it has: "70B (llama3 arch)", "an 8B with the Llama 3 architecture", "72B qwen2.5 结构"
+_ARCHITECTURE = flags(
+    r"\b(llama|qwen)[\s-]?(\d(?:\.\d)?)(?![\d.])\s*(?:-|\s)?(?:arch\w*|architecture|style|shape|结构|架构)"
+)
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
 _MACHINES_AFTER = flags(
     r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机|机(?![房柜架]))"
@@ -2307,9 +2311,22 @@ class SlotExtractor:
             slots.transfer_gbit = (
                 ports * float(link.group(2)) * (0.001 if (link.group(3) or "").lower() == "m" else 1)
             )
+        if slots.model is None and slots.params_b and (shape := _ARCHITECTURE.search(text)):
+            slots.model = self._preset(shape.group(1), shape.group(2), slots.params_b)
         given = [i for i, (was, now) in enumerate(zip(masked, known, strict=True)) if was != now]
         rest = strip(text, [(i, i + 1) for i in given])
         return slots, rest
+
+    def _preset(self, family: str, version: str, params_b: float) -> str | None:
+        """The catalog preset of ``family`` ``version`` ("llama", "3") within 10% of ``params_b``, if any."""
+        family = family.lower()
+        prefixes = (f"{family}-{version}-", f"{family}{version}-")
+        near = [
+            (abs(size - params_b), model)
+            for model, size in self._names.model_sizes.items()
+            if model.startswith(prefixes) and abs(size - params_b) <= 0.1 * params_b
+        ]
+        return min(near)[1] if near else None
 
     def _named(self, text: str, mentions: list[Mention], slots: Slots) -> None:
         gpus = [m for m in mentions if m.group == "accelerators"]

@@ -43,6 +43,8 @@ class NameIndex:
             for name in model.names:
                 table.setdefault(normalize_name(name), ("models", model.id))
         self.accelerator_ids = frozenset(acc.id for acc in catalog.accelerators)
+        # presets by size: "70B (llama3 arch)" is the Llama 3 70B preset, named by its family and size apart
+        self.model_sizes: dict[str, float] = {model.id: model.params_b for model in catalog.models}
         # a card's memory variants: "a 40GB A100" is the A100 40GB, whatever the bare name defaults to
         self.memory_variants: dict[str, dict[float, str]] = {}
         for acc in catalog.accelerators:

@@ -2208,3 +2208,29 @@ def test_a_count_of_servers_after_a_deadline_count_is_how_long_they_take(assista
     )
     compute = next(c for c in second.tool_calls if c.name == "training_compute")
     assert compute.input["gpus"] == 24, second.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "model"),
+    [
+        (
+            "serving a 70B with the llama 3 architecture, 8k context, 16 users at once, fp8 on H100: how many?",
+            "llama-3-70b",
+        ),
+        ("72B qwen2.5 结构，推理 32k 上下文 并发8，H20 要几张", "qwen2.5-72b"),
+    ],
+)
+def test_a_size_with_its_architecture_named_is_that_preset(
+    assistant: Assistant, message: str, model: str
+) -> None:
+    """ "70B with the llama 3 architecture": Llama 3 70B's 80 layers and 8 KV heads (160 KiB of FP8 KV cache a
+    token), not a shape derived from the parameter count."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input.get("model") == model, answer.answer[:300]
+
+
+def test_a_plan_for_one_part_is_that_parts_plan(assistant: Assistant) -> None:
+    """ "给个存储方案" with 32 cards, 13B and 1T tokens: the storage plan for that run, not a cluster to buy."""
+    (answer,) = talk(assistant, "32卡训13B 数据1T tokens，给个存储方案")
+    assert tools(answer) == ["storage"], answer.answer[:300]
