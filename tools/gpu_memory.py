@@ -91,6 +91,18 @@ _GB_NOT_GIB = Message(
     en="GPU capacity is the vendor's figure in GB; HBM is usually that many GiB, so real headroom is ~7% larger",
     zh="显存容量按厂商标称的 GB 计；HBM 实际通常是同样数量的 GiB，所以真实余量约多 7%",
 )
+_TIGHT = Message(
+    "gpu_memory.tight",
+    en=(
+        "only {headroom}% of the card stays free, under the {planning} we plan for: allocator fragmentation, a "
+        "longer sequence or a bigger micro-batch can push it over; more GPUs, a higher ZeRO stage or activation "
+        "recomputation widen the margin"
+    ),
+    zh=(
+        "显存只剩 {headroom}% 空闲，低于规划时预留的 {planning}：显存碎片、更长的序列或更大的微批都可能让它超出；"
+        "加卡、提高 ZeRO stage 或开启激活重计算可以留出余量"
+    ),
+)
 _QLORA_BASE = Message(
     "gpu_memory.qlora_base",
     en="QLoRA base: {bytes} bytes per parameter (NF4 + double quantisation)",
@@ -633,6 +645,9 @@ def training_memory(inp: TrainingMemoryInput, catalog: Catalog) -> TrainingMemor
             own = [a for a in holding if a.vendor == vendor] or holding
             smallest = min(a.memory_gb for a in own)
             single = [a.name for a in own if a.memory_gb == smallest]
+    if fits and headroom is not None and headroom < 100 * PLANNING_HEADROOM:
+        # "76.9 of 80 GB": it fits on paper, with less to spare than a real run needs
+        warnings.append(_TIGHT(headroom=f"{headroom:.0f}", planning=f"{PLANNING_HEADROOM:.0%}"))
     where = gpu_name or (f"{capacity:g} GB" if capacity else None)
     if fits is None:
         verdict = f"needs {breakdown.total_gb:.1f} GB per GPU"

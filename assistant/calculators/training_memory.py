@@ -24,6 +24,7 @@ from assistant.calculators.common import (
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.gpu_memory import PLANNING_HEADROOM
 
 FINETUNE_SEQ_LEN = 4096
 _FIX_ZH = [
@@ -317,14 +318,15 @@ def _plan(call: ToolCall, view: View) -> Summary:
             en += f" That is more than the {capacity} GB of {where}."
             zh += f"超过 {where_zh} 的 {capacity} GB。"
     elif o["fits"]:
-        tight = _tight(b["total_gb"], o["gpu_memory_gb"])
+        # less free than a plan keeps: the calculator's warning says why, under the next steps
+        tight = o["headroom_pct"] < 100 * PLANNING_HEADROOM
         en = (
             f"{'Only just' if tight else 'Yes'}: {model} fits on {where} at about **{total} GB per GPU** of {capacity} GB, "
-            f"{num(o['headroom_pct'])}% headroom ({parts_en})." + (_TIGHT_EN if tight else "")
+            f"{num(o['headroom_pct'])}% headroom ({parts_en})."
         )
         zh = (
             f"{'勉强放得下' if tight else '放得下'}：{model} 在 {where_zh} 上每卡约需 **{total} GB**（共 {capacity} GB，"
-            f"余量 {num(o['headroom_pct'])}%；{parts_zh}）。" + (_TIGHT_ZH if tight else "")
+            f"余量 {num(o['headroom_pct'])}%；{parts_zh}）。"
         )
     elif fix and _same_job(fix) and (fix.get("settings") or {}).get("offload_params"):
         # "qlora a 70b on two 4090s?": yes, the way FSDP + QLoRA does it (Answer.AI, 2024): the 4-bit shards in CPU

@@ -450,6 +450,7 @@ TARGETED: list[Payload] = [
     # warnings: each `warnings.append` in tools/ that the inputs above leave out
     ("gpus_for_deadline", {"params_b": 7, "tokens_b": 1000, "gpu": "h100-sxm", "deadline_days": 77}),
     ("gpus_for_deadline", {"params_b": 7, "tokens_b": 500, "gpu": "trainium2", "deadline_days": 14, "mfu": 0.35}),
+    ("training_memory", {"model": "qwen2.5-14b", "gpus": 1, "finetune": "lora", "gpu": "a100-40gb-sxm", "seq_len": 512}),
     ("throughput_calibration", {"params_b": 7, "gpu": "a100-80gb-sxm", "gpus": 8, "tokens_per_second": 200000}),
     ("power_cost", {"server": "dgx-h100", "gpu_tdp_w": 700, "server_overhead_share": 0.2}),
     ("power_cost", {"gpu": "rtx-5090", "gpus": 2, "electricity_price_per_kwh": 8.5}),

@@ -314,3 +314,23 @@ def test_fsdp_qlora_puts_a_70b_on_two_24gb_cards_with_the_shards_in_cpu_ram() ->
 def test_parameter_offload_needs_zero_stage_3() -> None:
     with pytest.raises(ValidationError, match="set zero_stage 3"):
         TrainingMemoryInput(params_b=7, gpus=2, offload_params=True)
+
+
+def test_a_fit_with_less_than_the_planning_headroom_is_flagged_as_tight() -> None:
+    """LoRA on Qwen2.5-14B at 512 tokens fills 38.3 of an A100 40GB's 40 GB (4% free): it fits, with less room
+    than the 10% a plan keeps for fragmentation and longer batches, so the answer says so; at 256 tokens (10% free)
+    it does not."""
+    tight = training_memory(
+        TrainingMemoryInput(model="qwen2.5-14b", gpus=1, finetune="lora", gpu="a100-40gb-sxm", seq_len=512),
+        CATALOG,
+    )
+    assert tight.fits
+    assert tight.headroom_pct is not None
+    assert 0 < tight.headroom_pct < 10
+    assert any(w.startswith(f"only {tight.headroom_pct:.0f}% of the card stays free") for w in tight.warnings)
+    roomy = training_memory(
+        TrainingMemoryInput(model="qwen2.5-14b", gpus=1, finetune="lora", gpu="a100-40gb-sxm", seq_len=256),
+        CATALOG,
+    )
+    assert roomy.fits
+    assert not any("stays free" in w for w in roomy.warnings)
