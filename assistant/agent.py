@@ -37,7 +37,7 @@ from pydantic import BaseModel, Field
 from assistant.calculators import CALCULATORS, summarize
 from assistant.composer import Draft
 from assistant.composer.grounding import allowed_numbers, check_answer, cited_ids, numbers_in
-from assistant.composer.llm import INJECTION_GUARD, LANGUAGE_NAMES, citation_of, defuse
+from assistant.composer.llm import INJECTION_GUARD, LANGUAGE_NAMES, citation_of, defuse, numbered_passage
 from assistant.composer.template import calculation
 from assistant.memory import Turn
 from assistant.models import ToolCall
@@ -262,7 +262,7 @@ class ToolCallingAgent:
                 if p.chunk_id not in known:
                     passages.append(p)
                     known[p.chunk_id] = len(passages)
-                shown.append(_numbered(known[p.chunk_id], p))
+                shown.append(numbered_passage(known[p.chunk_id], p))
             return (defuse("\n\n".join(shown)) if shown else "no passage found"), True, None
         try:
             done = run(name, args, self._catalog)
@@ -315,15 +315,11 @@ def _history(turns: list[Turn]) -> list[BaseMessage]:
 
 
 def _question(message: str, passages: list[Passage]) -> str:
-    numbered = "\n\n".join(_numbered(n, p) for n, p in enumerate(passages, 1))
+    numbered = "\n\n".join(numbered_passage(n, p) for n, p in enumerate(passages, 1))
     return (
         f"<question>\n{defuse(message)}\n</question>\n\n"
         f"<passages>\n{defuse(numbered) if passages else '(none)'}\n</passages>"
     )
-
-
-def _numbered(n: int, p: Passage) -> str:
-    return f"[{n}] {p.title}" + (f" — {p.section}" if p.section else "") + f"\n{p.text}"
 
 
 def in_language(text: str, language: Language) -> bool:

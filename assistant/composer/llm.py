@@ -145,12 +145,14 @@ def build_messages(route: Route, passages: list[Passage], run: ToolRun) -> list[
     blocks.append(f"<calculator_results>\n{defuse(compact) if results else '(none)'}\n</calculator_results>")
     if run.errors:
         blocks.append(f"<calculator_errors>\n{defuse('; '.join(run.errors))}\n</calculator_errors>")
-    numbered = "\n\n".join(
-        f"[{n}] {p.title}" + (f" — {p.section}" if p.section else "") + f"\n{p.text}"
-        for n, p in enumerate(passages, 1)
-    )
+    numbered = "\n\n".join(numbered_passage(n, p) for n, p in enumerate(passages, 1))
     blocks.append(f"<passages>\n{defuse(numbered) if passages else '(none)'}\n</passages>")
     return [SystemMessage(content=system), HumanMessage(content="\n\n".join(blocks))]
+
+
+def numbered_passage(n: int, p: Passage) -> str:
+    """A passage as the model reads it: "[n] title — section", then its text; the answer cites it as [n]."""
+    return f"[{n}] {p.title}" + (f" — {p.section}" if p.section else "") + f"\n{p.text}"
 
 
 def defuse(text: str) -> str:
