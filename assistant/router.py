@@ -1996,7 +1996,10 @@ class Router:
             previous=context.calls if follow_up else [],
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
-            against_previous=bool(follow_up and context.calls and _CHANGE_ASKED.search(text)),
+            # "PUE从1.4降到1.15 一年省多少": both ends stated, so the bill before and after, not against last turn's
+            against_previous=bool(
+                follow_up and context.calls and _CHANGE_ASKED.search(text) and "compare_pue" not in stated
+            ),
             quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
             declined=bool(tools) and bool(_INJECTION.search(text)),
             aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,

@@ -2234,3 +2234,16 @@ def test_a_plan_for_one_part_is_that_parts_plan(assistant: Assistant) -> None:
     """ "给个存储方案" with 32 cards, 13B and 1T tokens: the storage plan for that run, not a cluster to buy."""
     (answer,) = talk(assistant, "32卡训13B 数据1T tokens，给个存储方案")
     assert tools(answer) == ["storage"], answer.answer[:300]
+
+
+def test_a_change_with_both_ends_stated_after_a_bill_is_not_weighed_against_it(assistant: Assistant) -> None:
+    """After a bill at PUE 1.3, "if PUE goes from 1.5 to 1.2": the saving between the two stated figures
+    ((1.5 - 1.2) x 200 kW x 8,760 h x $0.10 = $52,560) leads, with no comparison against the earlier bill."""
+    _, second = talk(
+        assistant,
+        "200 kW of IT load at $0.10/kWh and PUE 1.3, what's the yearly power bill?",
+        "and if PUE goes from 1.5 to 1.2, how much do we save a year?",
+    )
+    lead = first_sentence(second)
+    assert "52,560" in lead, second.answer[:300]
+    assert "previous" not in second.answer.split("\n")[0].lower()
