@@ -643,6 +643,8 @@ _TASKS = [
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
 ]  # fmt: skip
+_SERVING_WORDS = next(pattern for task, pattern in _TASKS if task == Task.SERVE)
+_TRAINING_TASKS = {Task.PRETRAIN, Task.FINETUNE, Task.LORA, Task.QLORA}
 # a yes/no question beside a figure asked: "…, can we air-cool it?", "风冷能上吗"
 _WHETHER = words(
     r"能上吗|行吗|行不行|可以吗|能不能|能用吗|够吗|够不够|有必要吗|要不要|需不需要",
@@ -1093,6 +1095,7 @@ class Router:
         if (
             own.gpu
             and not own.other_gpus
+            and not own.swapped  # "replace the A100s with H100s": the new card alone, not the two weighed
             and context.slots.gpu not in {None, own.gpu}
             and _VERSUS.search(text)
         ):
@@ -1178,6 +1181,9 @@ class Router:
                 # "what about one node instead?", "换成4台呢": the machines' GPUs replace the earlier count
                 per = slots.gpus_per_node or GPUS_PER_NODE
                 slots = slots.model_copy(update={"gpu_count": (slots.servers or 1) * per})
+            if task == Task.SERVE and context.task in _TRAINING_TASKS and not _SERVING_WORDS.search(text):
+                # "4090能跑吗 有两张" after a QLoRA question: running that job on those cards, not serving a model
+                task = context.task
             task = task or context.task
             if asked == "gpus" and "deadline_days" in stated and "gpu_count" not in stated:
                 # "要 20 天跑完需要多少卡": the count the run had is now the question

@@ -360,6 +360,10 @@ class Slots(BaseModel):
         description='GPUs of the one cloud instance named with an hourly price ("p5.48xlarge at $55/hr").',
     )
     retention_days: float | None = Field(default=None, description="How long data is kept, days.")
+    swapped: bool = Field(
+        default=False,
+        description="The card named is swapped in for one named before it ('replace the A100s with H100s').",
+    )
     rack_kw: float | None = Field(default=None, description="Power budget of one rack, kW.")
     racks: int | None = Field(default=None, description='Racks the user has ("6 racks of 20 kW").')
     nodes_per_rack: int | None = Field(
@@ -456,6 +460,10 @@ class Slots(BaseModel):
         if "gpu_count" in stated and "servers" not in stated:
             carried["servers"] = (
                 None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
+            )
+        if "retention_days" in stated and "checkpoints" not in stated:
+            carried["checkpoints"] = (
+                None  # "keep the last 24 hours" after "keep 10": the hours decide the count
             )
         if "finetune" in stated:
             carried["finetune_options"] = []  # "what if we do LoRA instead": that method alone
@@ -904,6 +912,8 @@ _KV_PRECISION = flags(
     # "weights and KV are both FP8", "权重和KV都用FP8": the cache as well as the weights
     r"|(?:weights?|权重)\s*(?:and|&|\+|和|跟|与)\s*(?:the\s*)?kv(?:\s*cache|缓存)?\s*(?:are|is|都|也)?\s*(?:both|all)?\s*"
     r"(?:in|用|是|为|改成|换成)?\s*(fp8|int8)"
+    # "go FP8 for both weights and KV cache", "FP8 for the weights and the KV": the precision named first
+    r"|(fp8|int8)\s*(?:for|on)\s*(?:both\s*)?(?:the\s*)?(?:weights?|model)\s*(?:and|&|\+)\s*(?:the\s*)?kv"
 )
 _QUANTISED = [
     # "a q4 70b", "Q4_K_M", "int4": llama.cpp's 4-bit quantisations too
@@ -1060,6 +1070,8 @@ _CONCURRENT = flags(
     rf"|\bconcurrency\s*(?:of|=|:|is|needs to be|must be|has to be|target(?: of)?|at|around|about)?\s*(?:~|about\s*)?{INTEGER}\b"
     # "128k context but only 4 seqs", "with just 8 requests at once": sequences in flight
     rf"|\b(?:only|just|with)\s+{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|streams?)\b"
+    # "24 users at once", "16 requests at the same time": that many at once
+    rf"|{INTEGER}\s*(?:active\s*)?(?:users|people|requests|sequences|streams|sessions)\s*(?:at once|at the same time|simultaneously|in parallel|concurrently)\b"
     # "batch of 4 sequences", "a batch of 8 requests", "batch 4 条序列": sequences decoded together
     rf"|\bbatch(?:[\s_-]*size)?\s*(?:of|=|:)?\s*{INTEGER}\s*(?:concurrent\s*)?(?:seqs?|sequences?|requests?|prompts?|streams?|条|个请求)"
     # "16 sequences at 32k": that many at once, each that long
@@ -1376,6 +1388,8 @@ _RACK_KW = flags(
 # racks one has: "6 racks of 20 kW", "4个机柜"
 _RACKS = flags(rf"{NUMBER}\s*(?:个|台)?\s*(?:racks?|cabinets?|机柜)(?!\s*(?:power|功率))")
 _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
+# the words after a figure that make it a machine's rating: "10.2 kW max", "10.2kW nameplate", "10.2 kW 额定"
+_RATED_AFTER = flags(r"\s*(?:max(?:imum)?\b|peak\b|nameplate\b|rated\b|rating\b|额定|峰值|最大)")
 _AT_WALL = flags(r"\bat the wall|\bwall power|\bfacility power|市电|含(?:空调|制冷)|总用电")
 _SERVER_COUNT = flags(rf"{NUMBER}\s*(?:台|个|x|×|\*)?\s*(?:的)?\s*$")
 # "PUE 1.5" before "1.5 PUE": in "电价0.8 PUE 1.5" the figure after PUE is its own, the one before the price's
@@ -1407,6 +1421,8 @@ _ONE_SERVER = flags(
 )
 _SERVERS = flags(
     rf"{NUMBER}\s*(?:台|个节点|个服务器|nodes?|servers?|boxes|machines)(?!\s*(?:卡|gpu))"
+    # "on 4 such nodes", "4 more of these servers": machines like the ones described
+    rf"|{NUMBER}\s+(?:such|similar|identical|more)\s+(?:nodes?|servers?|boxes|machines)\b"
     # "on 2 of these nodes": a count of the machines just described
     rf"|\b(?:on|across|over|use|using)\s+{NUMBER}\s+of\s+(?:these|those|them|the|our)\b(?:\s+(?:nodes?|servers?|boxes|machines))?"
 )
@@ -1454,6 +1470,10 @@ _DAILY_KEPT = flags(
 _RUN_LENGTH = flags(
     rf"{DECIMAL}\s*[-\s]?(days?|weeks?)\s*(?:training\s*)?run|(?:训练|跑|训)\s*(?:了|约|大概)?\s*{DECIMAL}\s*(?:个)?\s*(天|周|星期)"
 )
+# a bare run length beside a checkpoint interval: "~60 days", "跑两个月" is read elsewhere; "6 weeks", "45天"
+_RUN_DAYS = flags(rf"(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(days?|weeks?|天|周|星期)")
+# keeping named beside an interval: "now every 30 minutes and keep the last 12 hours" saves checkpoints
+_KEEPING = flags(r"\b(?:keep|keeping|retain|retaining)\b|保留|留最近|留最新")
 # saving named in the message, so a bare "保留10个" counts checkpoints
 _SAVING = flags(r"存一次|保存|存一个|checkpoint|ckpt|检查点|\bsav(?:e|es|ing)\b|\bsnapshot")
 _KEPT_BARE = flags(
@@ -1996,6 +2016,32 @@ def _around(text: str, start: int, end: int) -> str:
     return before + clause(text, start, end + 12)
 
 
+# a card replaced by another: "swap(ped) the H100s for H200s", "replace A100 with H100", "把H100换成H200", "H100 → H200"
+_SWAP_VERB = flags(
+    r"(?:\bswap\w*|\breplac\w*|\bswitch\w*|\btrad\w*|\bexchang\w*|\bupgrad\w*|把|将)[^.?!;。？；]{0,24}$"
+)
+_SWAP_TO = flags(r"^[a-z\s]{0,4}\s(?:for|with|to|by)\s+(?:the\s+)?(?:[\d,]+\s*(?:x|×)?\s*)?$")
+_SWAP_ARROW = flags(
+    r"^\s*s?\s*(?:换成|换为|换到|改成|改为|替换成|替换为|升级到|升级成|→|->|=>)\s*(?:[\d,]+\s*(?:张|块|台|x|×)?\s*)?$"
+)
+
+_HOW_MUCH_BETTER = flags(
+    r"\b(?:faster|slower|quicker|speed-?ups?|how much (?:more|better|quicker)|gains?)\b|\bvs\.?\b|\bversus\b"
+    r"|快多少|慢多少|快几倍|提升|差多少|差距|对比|比较|划算"
+)
+
+
+def _swapped(text: str, old: Mention, new: Mention) -> bool:
+    """Whether ``new`` replaces ``old``: a swap verb before ``old`` and "for/with/to" between them, or "换成" / an
+    arrow between them ("H100 vs H200", "H100 or H200", "compare H100 with H200" are no swap)."""
+    if _HOW_MUCH_BETTER.search(text):
+        return False  # "从A100升级到H100能快多少": the two cards weighed, not one swapped for the other
+    between = text[old.end : new.start]
+    if _SWAP_ARROW.match(between):
+        return True
+    return bool(_SWAP_TO.match(between) and _SWAP_VERB.search(text[max(0, old.start - 40) : old.start]))
+
+
 def _fleet_total(text: str, match: re.Match[str]) -> bool:
     """ "16 servers pull about 150 kW total": the servers' figure is their sum, not each one's."""
     after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
@@ -2345,6 +2391,9 @@ class SlotExtractor:
         ruled_out = [m for m in gpus if _unavailable(text, m, gpus)]
         if ruled_out and len(ruled_out) < len(gpus):
             gpus = [m for m in gpus if m not in ruled_out]
+        if len(gpus) >= 2 and gpus[0].id != gpus[1].id and _swapped(text, gpus[0], gpus[1]):
+            # "swapped the 64 H100s for 64 H200s", "把H100换成H200": the card swapped in is the one to size
+            gpus, slots.swapped = gpus[1:], True
         if gpus:
             slots.gpu = gpus[0].id
             sized = _MEMORY_BEFORE.search(text[max(0, gpus[0].start - 10) : gpus[0].start])
@@ -2549,9 +2598,9 @@ class SlotExtractor:
                 setattr(slots, field, int(_group(match, 1, 2, 3) or 0) or None)
         if kv := _KV_PRECISION.search(text):
             # "KV cache in FP8": the cache's precision, not the weights'
-            slots.kv_precision = (_group(kv, 1, 2, 3, 4) or "fp8").lower()
-            if kv.group(4):
-                slots.precision = kv.group(4).lower()  # "weights and KV both FP8": the weights too
+            slots.kv_precision = (_group(kv, 1, 2, 3, 4, 5) or "fp8").lower()
+            if both := _group(kv, 4, 5):
+                slots.precision = both.lower()  # "weights and KV both FP8": the weights too
             text = text[: kv.start()] + " " * (kv.end() - kv.start()) + text[kv.end() :]
         if match := _PRECISION.search(text):
             slots.precision = (match.group(1) or "bf16").lower()
@@ -3082,6 +3131,15 @@ class SlotExtractor:
             slots.server_power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if fleet := _FLEET.search(text):
                 slots.servers = int(to_number(fleet.group(1)))
+        elif (
+            match is not None
+            and (slots.servers or slots.server)
+            and _RATED_AFTER.match(text, match.end())
+            and not _TOTAL_AFTER.search(text[match.end() : match.end() + 20])
+        ):
+            # "16 DGX H100 … around 80% of the 10.2 kW max": a machine's rating, with the machines counted apart
+            slots.server_power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
+            slots.power_is_rating = True
         elif match is not None:
             slots.power_kw = float(match.group(1)) * (1000 if match.group(2).lower() == "mw" else 1)
             if _AT_WALL.search(text[max(0, match.start() - 24) : match.end() + 24]):
@@ -3188,7 +3246,8 @@ class SlotExtractor:
         elif _STORAGE_LINK_CONTEXT.search(text) and (link := take(_ETHERNET_LINK)):
             # "存储是NFS 10GbE": the link bounds the write rate, 10 Gb/s = 1.25 GB/s
             slots.write_gb_s = float(link.group(1)) / 8
-        if (match := take(_CHECKPOINT_EVERY)) and _SAVING.search(text):
+        if (match := take(_CHECKPOINT_EVERY)) and (_SAVING.search(text) or _KEEPING.search(text)):
+            # "every 3 hours … keep the last 12 hours of them": what is kept is what is saved
             value, unit = float(_group(match, 1, 3) or 1), (_group(match, 2, 4) or "h").lower()
             slots.checkpoint_hours = value / 60 if unit.startswith("min") or unit == "分钟" else value
         if (
@@ -3440,12 +3499,12 @@ class SlotExtractor:
         match = _SERVERS.search(counted)
         if (
             match
-            and int(to_number(_group(match, 1, 2) or "1")) == 1
+            and int(to_number(_group(match, 1, 2, 3) or "1")) == 1
             and _DRAW_AFTER.match(counted, match.end())
         ):
             match = None  # "一台10.2kW呢": each server's draw, not a count of one
         if match and slots.servers is None:
-            slots.servers = int(to_number(_group(match, 1, 2) or "1"))
+            slots.servers = int(to_number(_group(match, 1, 2, 3) or "1"))
         elif slots.servers is None and _ONE_SERVER.search(text):
             slots.servers = 1  # "one node instead", "单机", "一台服务器"
         return strip(text, spans)
@@ -3506,6 +3565,25 @@ class SlotExtractor:
                 * (7 if re.match(r"w|周|星期", _group(run, 2, 4) or "", re.I) else 1)
                 or None
             )
+        elif (
+            slots.checkpoint_hours
+            and slots.deadline_days is None
+            and slots.retention_days is None
+            and (run := _RUN_DAYS.search(text))
+        ):
+            # "70B run, ~60 days. Checkpoint every 3 hours": with an interval and no retention window, the days
+            # named are the run's
+            slots.deadline_days = to_number(run.group(1)) * (
+                7 if re.match(r"w|周|星期", run.group(2), re.I) else 1
+            )
+        if (
+            slots.checkpoint_hours
+            and slots.deadline_days
+            and slots.checkpoints is None
+            and _KEEP_ALL.search(text)
+        ):
+            # "a checkpoint every 3 h for 60 days, what if we keep all of them?": 480 of them, all kept
+            slots.checkpoints = round(slots.deadline_days * 24 / slots.checkpoint_hours)
         if (took := _TOOK.search(text)) and not _FUTURE_RUN.search(
             text[max(0, took.start() - 12) : took.start()]
         ):

@@ -88,6 +88,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     gpu_into(slots, payload, assumptions)
     if slots.zero_stage is not None:
         payload["zero_stage"] = slots.zero_stage
+    elif slots.offload and gpus > 1:
+        # "ZeRO-Offload" is DeepSpeed's stage 2 with the optimizer in host memory (Ren et al., 2021): the
+        # gradients and optimizer states are sharded over the data-parallel GPUs, not held whole on each
+        payload["zero_stage"] = 2
+        assumptions.append(
+            assumed(
+                "ZeRO stage 2 with the optimizer offloaded (ZeRO-Offload)",
+                "ZeRO stage 2，优化器卸载到主机内存（ZeRO-Offload）",
+            )
+        )
     elif gpus > 1:
         assumptions.append(
             assumed("no ZeRO/FSDP sharding (stage 0)", "不使用 ZeRO/FSDP 分片（stage 0）", setting=True)

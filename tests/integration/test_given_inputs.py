@@ -2247,3 +2247,88 @@ def test_a_change_with_both_ends_stated_after_a_bill_is_not_weighed_against_it(a
     lead = first_sentence(second)
     assert "52,560" in lead, second.answer[:300]
     assert "previous" not in second.answer.split("\n")[0].lower()
+
+
+# --- set 39's classes (issue 11): a card swapped for another, FP8 for weights and cache together, a machine's
+# rated power beside a count of machines, a follow-up that stays on the job asked about, machines "like these",
+# ZeRO-Offload's own stage, a retention window replacing a kept count, a run's days beside a checkpoint interval.
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "gpu"),
+    [
+        ("what if we replace the 32 A100s with 32 H100s?", "h100-sxm"),
+        ("把A100换成H100呢", "h100-sxm"),
+    ],
+)
+def test_a_card_swapped_for_another_is_the_one_sized(assistant: Assistant, follow_up: str, gpu: str) -> None:
+    """ "replace the A100s with H100s" names both cards: the one swapped in is the run's card now."""
+    _, second = talk(assistant, "13B on 500B tokens on 32 A100 at 45% MFU, how many days?", follow_up)
+    call = next(c for c in second.tool_calls if c.name == "training_compute")
+    assert call.input["gpu"] == gpu, second.answer[:200]
+
+
+def test_fp8_for_weights_and_cache_together_sets_both(assistant: Assistant) -> None:
+    """ "FP8 for the weights and the KV cache": both halve, so Llama 3 70B's cache is 160 KiB a token (80 layers x
+    8 KV heads x 128 x 2 x 1 byte), not the BF16 320 KiB."""
+    _, second = talk(
+        assistant,
+        "serving llama 3.1 70b on H100s, 16k context, 24 users at once, bf16",
+        "use fp8 for the weights and the kv cache",
+    )
+    call = next(c for c in second.tool_calls if c.name == "inference_memory")
+    assert (call.input["weight_precision"], call.input["kv_cache_precision"]) == ("fp8", "fp8")
+    assert call.input["batch"] == 24
+
+
+def test_a_machines_rated_power_beside_a_count_of_machines_is_each_ones(assistant: Assistant) -> None:
+    """12 DGX H100 at 70% of "the 10.2 kW max": 12 x 10.2 x 0.7 = 85.68 kW of IT load, x PUE 1.2 x 8,760 h x
+    $0.12 = $108,081 a year (not one box's 10.2 kW for the lot)."""
+    (answer,) = talk(
+        assistant,
+        "12 DGX H100 systems running at roughly 70% of the 10.2 kW max, PUE 1.2, $0.12/kWh. annual power cost?",
+    )
+    assert "108,08" in first_sentence(answer), answer.answer[:300]
+
+
+def test_can_it_run_after_a_fine_tuning_question_stays_on_that_job(assistant: Assistant) -> None:
+    """ "能跑吗" after a QLoRA question asks whether the QLoRA job runs on those cards, not whether a model serves."""
+    _, second = talk(assistant, "qlora微调 qwen2.5 32b，seq 2048，显存要多少", "3090能跑吗 两张")
+    assert "training_memory" in tools(second), second.answer[:200]
+    call = next(c for c in second.tool_calls if c.name == "training_memory")
+    assert call.input["finetune"] == "qlora"
+
+
+def test_zero_offload_on_machines_like_these_shards_over_them(assistant: Assistant) -> None:
+    """ "ZeRO-Offload … on 2 such nodes" after an 8x H100 server: 16 GPUs at ZeRO stage 2 (DeepSpeed's
+    ZeRO-Offload), not one GPU holding every state."""
+    _, second = talk(
+        assistant,
+        "8x H100 node, how much system memory?",
+        "we plan ZeRO-Offload for a 34B full fine-tune on 2 such nodes",
+    )
+    call = next(c for c in second.tool_calls if c.name == "training_memory")
+    assert (call.input["gpus"], call.input["zero_stage"], call.input["offload_optimizer"]) == (16, 2, True)
+
+
+def test_a_retention_window_replaces_a_kept_count(assistant: Assistant) -> None:
+    """A checkpoint of 7B every 30 minutes kept for the last 12 hours: 24 kept (not the 5 said before)."""
+    _, second = talk(
+        assistant,
+        "7B pretraining, save a checkpoint every 2 hours and keep the last 5, how much disk?",
+        "now every 30 minutes and keep the last 12 hours of them",
+    )
+    call = next(c for c in second.tool_calls if c.name == "storage")
+    assert call.input["checkpoints_retained"] == 24, second.answer[:200]
+
+
+def test_a_runs_days_beside_a_checkpoint_interval_count_what_keeping_all_takes(assistant: Assistant) -> None:
+    """30B, about 40 days, a checkpoint every 4 hours, all kept: 240 checkpoints of 30B x 14 bytes = 420 GB,
+    100.8 TB in all."""
+    (answer,) = talk(
+        assistant,
+        "30B model, roughly 40 days of training, checkpoint every 4h. if we keep all of them how much space?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["checkpoints_retained"] == 240, answer.answer[:300]
+    assert "101 TB" in first_sentence(answer) or "100.8 TB" in first_sentence(answer), answer.answer[:300]
