@@ -341,6 +341,15 @@ def clause(text: str, start: int, end: int) -> str:
     return _CLAUSE_END.split(text[start:end], maxsplit=1)[0]
 
 
+# a rent by the month before the amount, and a machine after it: the rent of each machine
+_RENT_BEFORE = flags(
+    r"(?:月租金?|月付|租金每月|每月租金|monthly (?:rent|lease)(?: payment)?)\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
+)
+_MACHINE_AFTER = flags(
+    r"^\s*(?:/|per|a|each|每|一|1)\s*(?:台|节点|node|server|box|machine)s?\b|^\s*(?:/|每|一)\s*台"
+)
+
+
 def _kind(before: str, after: str) -> tuple[Kind, int]:
     """What the amount is the price of, and the length of the unit written after it."""
     if _BUILT_ONE.search(before):
@@ -371,6 +380,8 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
         and not _MACHINE.search(counted.group(1))
     ):
         return "gpu", 0  # "buying 32 gpus at ~$30k each", "16 A100s at $15k each": each GPU's price
+    if _RENT_BEFORE.search(before) and (per := _MACHINE_AFTER.search(after)):
+        return "lease", per.end()  # "月租4.5万一台", "monthly rent $9k per server": each machine's rent
     for kind, pattern in _AFTER:
         if match := pattern.search(after):
             return kind, match.end()  # type: ignore[return-value]

@@ -643,6 +643,12 @@ _TASKS = [
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
 ]  # fmt: skip
+# how many machines a sum rents: "能租几台", "租得起多少张", "how many can we rent"
+_RENT_COUNT = words(
+    r"(?:能|可以|够)?租(?:得起)?(?:几|多少)\s*(?:台|张|块|个|卡)",
+    r"\bhow many\b[^.?!]{0,40}\b(?:rent|lease)",
+    r"\b(?:rent|lease)\b[^.?!]{0,40}\bhow many\b",
+)
 _SERVING_WORDS = next(pattern for task, pattern in _TASKS if task == Task.SERVE)
 _TRAINING_TASKS = {Task.PRETRAIN, Task.FINETUNE, Task.LORA, Task.QLORA}
 # a yes/no question beside a figure asked: "…, can we air-cool it?", "风冷能上吗"
@@ -1988,6 +1994,19 @@ class Router:
         ):
             # two cards for a training run: the run's hours and cost on each decide, not their peaks alone
             slots = slots.model_copy(update={"job_compared": job})
+        if (
+            slots.budget
+            and (slots.lease_per_month or slots.cloud_price_per_gpu_hour)
+            and slots.years
+            and (asked == "gpus" or _RENT_COUNT.search(text))
+            and "budget_fit" not in tools
+        ):
+            # "500万能租几台用3年", "how many GPUs does the same 1.5M get us at $2.50/GPU-hr for a year": what the
+            # money rents for the whole period
+            tools = ["budget_fit", *(t for t in tools if t == "tco")]
+        if asked == "gpus" and "budget_fit" in tools and tools[0] == "tco":
+            # "how many GPUs would the same $2M rent?": the count leads; the cost comparison follows it
+            tools = ["budget_fit", *(t for t in tools if t != "budget_fit")]
         return Understanding(
             language=language,
             intent=intent,

@@ -2573,6 +2573,8 @@ class SlotExtractor:
                     continue
                 if scaled(match.group(1), match.group(2)) > 20e12:
                     continue  # no model has more than 20 trillion parameters: a number of something else
+                if scaled(match.group(1), match.group(2)) < 10e6:
+                    continue  # "would the same 2M buy": millions of something (money), no model this small is trained
                 slots.params_b = scaled(match.group(1), match.group(2)) / 1e9
                 break
 

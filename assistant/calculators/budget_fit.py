@@ -46,6 +46,14 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             catalog,
             assumptions,
         )
+    elif (rent := _rent_per_server(slots)) is not None:
+        # "8卡H20 月租4.5万一台，500万能租几台用3年": the money pays each server's rent for the whole period
+        monthly, currency, months = rent
+        payload["capex_per_server"] = _in_currency(
+            monthly * months, currency, payload["currency"], slots, catalog, assumptions
+        )
+        payload["rent_months"] = months
+        payload["network_storage_share"] = 0.0  # a rented server comes with its host's network
     elif slots.server_price:
         # "budget $500k, 汇率按7.1, 报价 ¥3,200,000 一台": the quote in the budget's currency, at their rate
         payload["capex_per_server"] = _in_currency(
@@ -58,7 +66,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         if "gpu" not in payload:
             return None  # a card the catalog does not hold and no price for its servers
     payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
-    if slots.network_reserve is not None and slots.network_reserve < 1:
+    if "rent_months" in payload:
+        pass  # a rented server's network is its host's: no share of the budget kept for a fabric
+    elif slots.network_reserve is not None and slots.network_reserve < 1:
         # "网络存储留20%": a fifth of the budget for the fabric is a quarter on top of the servers' price
         payload["network_storage_share"] = round(slots.network_reserve / (1 - slots.network_reserve), 6)
         assumptions.append(
@@ -102,6 +112,22 @@ def _in_currency(
     return round(amount * rate if have == "USD" else amount / rate, 2)
 
 
+def _rent_per_server(slots: Slots) -> tuple[float, str, float] | None:
+    """One server's monthly rent, its currency, and the months rented, when the budget is to pay rent: a
+    monthly rent per server ("月租4.5万一台") or a price per GPU-hour ("$2.20/GPU-hr"), for a stated period."""
+    months = round(slots.years * 12, 4) if slots.years else None
+    if not months:
+        return None
+    per_server = slots.gpus_per_node or GPUS_PER_NODE
+    if slots.lease_per_month:
+        return slots.lease_per_month, slots.lease_currency or "USD", months
+    if slots.cloud_price_per_gpu_hour:
+        hours = 8760 / 12  # a rented GPU is paid for every hour of the month
+        price = slots.cloud_price_per_gpu_hour * per_server * hours
+        return price, slots.cloud_price_currency or "USD", months
+    return None
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     o, i = call.output, call.input
     first = view.currency or i.get("currency", "USD")
@@ -113,6 +139,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if o["servers"] == 0:
         en = f"**None**: {budget} is less than one {per}-GPU {gpu} server at about {price}."
         zh = f"**一台也买不起**：{budget} 不够一台 {per} 卡 {gpu} 服务器（约 {price}）。"
+    elif months := i.get("rent_months"):
+        # the money spent on rent for the whole period, not on hardware
+        n = o["servers"]
+        en = (
+            f"{budget} rents **{n} server{'s' if n != 1 else ''}** ({o['gpus']} x {gpu}) for {num(months)} months "
+            f"at about {price} each over the period, {money(o['left'], first)} left."
+        )
+        zh = (
+            f"{budget} 能租 **{n} 台服务器**（{o['gpus']} 张 {gpu}）用满 {num(months)} 个月，每台整个租期约 {price}，"
+            f"剩余 {money(o['left'], first)}。"
+        )
     else:
         en = (
             f"{budget} buys **{o['servers']} server{'s' if o['servers'] != 1 else ''}** ({o['gpus']} x {gpu}) at about {price} each, "

@@ -2332,3 +2332,31 @@ def test_a_runs_days_beside_a_checkpoint_interval_count_what_keeping_all_takes(a
     call = next(c for c in answer.tool_calls if c.name == "storage")
     assert call.input["checkpoints_retained"] == 240, answer.answer[:300]
     assert "101 TB" in first_sentence(answer) or "100.8 TB" in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("messages", "servers"),
+    [
+        # ¥3,000,000 at ¥40,000 a month per server for 2 years (¥960,000 each): 3 servers
+        (("预算300万，8卡H800整机月租4万一台，租两年能租几台",), 3),
+        # $1.5M at $2.50 a GPU-hour for a year: 8 x 2.50 x 8,760 = $175,200 a server, so 8 servers (64 GPUs)
+        (
+            (
+                "budget $1.5M, an 8x H100 server quote is $280k. how many can we buy?",
+                "or rent H100s at $2.50/GPU-hr for 12 months instead: how many GPUs does the same 1.5M get us?",
+            ),
+            8,
+        ),
+    ],
+)
+def test_a_budget_paying_rent_counts_the_servers_it_rents_for_the_period(
+    assistant: Assistant, messages: tuple[str, ...], servers: int
+) -> None:
+    """A monthly rent per server or a price per GPU-hour, a period and a budget: the servers the money rents for
+    the whole period lead, not the servers it would buy at the rent's price (and "1.5M" is money, no model)."""
+    *_, answer = talk(assistant, *messages)
+    call = next(c for c in answer.tool_calls if c.name == "budget_fit")
+    assert call.output["servers"] == servers, answer.answer[:300]
+    assert call.input.get("rent_months"), answer.answer[:300]
+    assert tools(answer)[0] == "budget_fit"
+    assert not any(c.name.startswith("training") for c in answer.tool_calls)

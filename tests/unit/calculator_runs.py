@@ -403,6 +403,7 @@ TARGETED: list[Payload] = [
     ("budget_fit", {"budget": 2e6, "gpu": "h100-sxm"}),
     ("budget_fit", {"budget": 5e6, "server": "dgx-h100"}),
     ("budget_fit", {"budget": 5e6, "currency": "CNY", "capex_per_server": 2.2e6, "gpus_per_server": 8}),
+    ("budget_fit", {"budget": 5e6, "currency": "CNY", "capex_per_server": 1.62e6, "gpu": "h20", "rent_months": 36, "network_storage_share": 0}),
     ("budget_fit", {"budget": 5e6, "currency": "CNY", "gpu": "h800", "capex_per_server": 2.2e6}),
     ("budget_fit", {"budget": 1e5, "server": "dgx-h100", "usd_to_cny": 7.1}),
     # run time from a step time without a GPU count: wall-clock only

@@ -36,6 +36,11 @@ _PER_SERVER_GIVEN = Message(
     en="{price} {currency} per server (given)",
     zh="每台服务器 {price} {currency:currency}（用户给定）",
 )
+_RENT_OVER_MONTHS = Message(
+    "budget.rent_over_months",
+    en="renting: {price} {currency} per server for the {months} months (the rent you gave over the whole period)",
+    zh="租用：每台服务器 {months} 个月共 {price} {currency:currency}（按你给的租金算满整个租期）",
+)
 _FABRIC_SHARE = Message(
     "budget.fabric_share",
     en="network and storage {share} of server capex for a cluster (a planning share, not a quote); a single "
@@ -85,6 +90,13 @@ class BudgetFitInput(ToolInput, MoneyFields):
         default=False,
         description="network_storage_share is a planning default for a budget that must cover the fabric, not "
         "a share the user set: the answer then says what each count leaves for network and storage.",
+    )
+    rent_months: float | None = Field(
+        default=None,
+        gt=0,
+        le=240,
+        description="The budget pays rent for this many months: capex_per_server is then one server's rent over "
+        "them, and the count is the servers the money rents for the whole period.",
     )
 
 
@@ -161,7 +173,13 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         server_usd, gpu_name, per_server = fx.to_usd(inp.capex_per_server), "GPU", inp.gpus_per_server
     else:
         raise CalculatorInputError("gpu", _NAME_GPU())
-    if inp.capex_per_server is not None:
+    if inp.capex_per_server is not None and inp.rent_months:
+        notes.assumptions.append(
+            _RENT_OVER_MONTHS(
+                price=f"{inp.capex_per_server:,.0f}", currency=inp.currency, months=f"{inp.rent_months:g}"
+            )
+        )
+    elif inp.capex_per_server is not None:
         notes.assumptions.append(
             _PER_SERVER_GIVEN(price=f"{inp.capex_per_server:,.0f}", currency=inp.currency)
         )

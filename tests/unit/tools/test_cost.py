@@ -733,6 +733,21 @@ def test_budget_fit_in_yuan_with_the_users_price_per_server() -> None:
     assert out.left.cny == pytest.approx(600_000)
 
 
+def test_budget_fit_counts_the_servers_a_budget_rents_for_a_whole_period() -> None:
+    """¥5,000,000 paying ¥45,000 a month per 8x H20 server for 36 months (¥1,620,000 each): 3 servers, ¥140,000
+    left; the assumption says it is rent over the period, not a purchase price."""
+    out = budget_fit(
+        BudgetFitInput(
+            budget=5e6, currency="CNY", gpu="h20", capex_per_server=45_000 * 36, rent_months=36,
+            network_storage_share=0,
+        ),
+        CATALOG,
+    )  # fmt: skip
+    assert (out.servers, out.gpus) == (3, 24)
+    assert out.left.cny == pytest.approx(140_000, abs=1)
+    assert any(a.startswith("renting: 1,620,000 CNY per server for the 36 months") for a in out.assumptions)
+
+
 def test_budget_fit_below_one_server_buys_none_and_says_so() -> None:
     out = budget_fit(BudgetFitInput(budget=100_000, server="dgx-h100"), CATALOG)
     assert (out.servers, out.gpus) == (0, 0)
