@@ -19,7 +19,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -99,7 +99,6 @@ class Outcome:
 
     draft: Draft | None = None
     reason: str | None = None
-    calls: list[ToolCall] = field(default_factory=list)
 
 
 ToolCallingMode = Literal["always", "unsure", "never"]
@@ -134,21 +133,21 @@ class ToolCallingAgent:
 
         Never raises for anything the model or its provider does: those end as ``Outcome.reason``.
         """
-        calls: list[ToolCall] = []
         try:
-            draft = yield from self._answer(message, language, history, calls)
+            draft = yield from self._answer(message, language, history)
         except Fallback as exc:
             logger.warning("the chat model's turn fell back to the rules: %s", exc.reason)
-            return Outcome(reason=exc.reason, calls=calls)
+            return Outcome(reason=exc.reason)
         except Exception as exc:  # the provider's client, a connection refused, a response it cannot read
             logger.warning("the chat model failed; answering from the rules", exc_info=True)
-            return Outcome(reason=f"llm_error: {type(exc).__name__}", calls=calls)
-        return Outcome(draft=draft, calls=calls)
+            return Outcome(reason=f"llm_error: {type(exc).__name__}")
+        return Outcome(draft=draft)
 
     def _answer(
-        self, message: str, language: Language, history: list[Turn], calls: list[ToolCall]
+        self, message: str, language: Language, history: list[Turn]
     ) -> Generator[str | ToolCall, None, Draft]:
         deadline = time.monotonic() + self._timeout_s
+        calls: list[ToolCall] = []
         passages = self._retriever.search(message, k=self._top_k, prefer_language=language)
         messages: list[BaseMessage] = [
             SystemMessage(

@@ -18,7 +18,7 @@ from assistant.router import UNFAMILIAR_WORDS, Context, Intent, Router, Task, Un
 from assistant.toolbox import ToolBox, ToolRun
 from knowledge.text import tokenize
 
-if TYPE_CHECKING:  # the agent (and its chat model client) is imported only when a model is configured
+if TYPE_CHECKING:  # annotations only: the service runs whatever agent wiring.py built, or none
     from assistant.agent import ToolCallingAgent, ToolCallingMode
 
 MAX_MESSAGE_CHARS = 4000
