@@ -821,6 +821,10 @@ _ASKED = [
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
     ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
+    # "空调制冷量要多少 BTU/h 和冷吨", "how many tons of cooling": the heat to remove, before the power bill
+    ("cooling", words(r"\bbtu", r"\btons? of (?:cooling|refrigeration|ac)\b", r"\brefrigeration tons?\b",
+                       r"\bcooling (?:capacity|load|tonnage)\b", r"\bheat (?:load|output|dissipation)\b",
+                       r"\bhow much cooling\b", r"制冷量", r"冷吨", r"散热量", r"热负荷", r"发热量", r"空调.{0,6}(?:多大|多少|几匹|容量)")),
     ("power", words(r"how (?:much|many) (?:extra |more |additional )?(?:power|kw|kilowatts)", r"what(?:'s| is) the power draw", r"功耗(?:是)?多少", r"(?:多大|多少)的?\s*(?:电力|功率|供电)",
                      r"(?:要|需要|得)多少电(?!费)",
                      # "4 NVL72 racks. power?", "272 张卡 total power 多少", "总功率多少": the draw
@@ -1662,7 +1666,8 @@ class Router:
             if slots.rack_kw and not slots.facility:
                 tools = ["rack_fit"]
             else:
-                tools, asked = ["power_cost"], "power"
+                # (the heat to remove, when the cooling's size is what is asked)
+                tools, asked = ["power_cost"], "cooling" if asked == "cooling" else "power"
         if not tools and asked == "gpu_hours" and (own.params_b or own.model) and own.tokens_b:
             # "how many trn2.48xlarge instance-hours to pretrain 8B on 1T tokens?": the run's compute, in hours
             tools = ["training_compute"]
@@ -1994,6 +1999,13 @@ class Router:
         ):
             # two cards for a training run: the run's hours and cost on each decide, not their peaks alone
             slots = slots.model_copy(update={"job_compared": job})
+        if asked == "cooling":
+            # "4个机柜 每柜10kW 制冷量多少": the heat of what draws the power; racks named by their power are that load
+            if slots.rack_kw and not (
+                slots.power_kw or slots.server_power_kw or slots.servers or slots.gpu_count
+            ):
+                slots = slots.model_copy(update={"power_kw": slots.rack_kw * (slots.racks or 1)})
+            tools = ["power_cost"]
         if (
             slots.budget
             and (slots.lease_per_month or slots.cloud_price_per_gpu_hour)

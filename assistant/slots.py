@@ -1976,7 +1976,8 @@ _RANK_BY = [
             (flags(r"per (?:dollar|tflop)|price[- ]performance|value for money|bang for|cost[- ]effective|性价比|单位算力(?:价格|成本)"
                    # "按 bf16 算力/价格比", "算力价格比", "每万元算力": compute per unit of money
                    r"|算力\s*(?:/|与|和|跟)?\s*(?:价格|价钱|成本|售价)\s*比|每(?:万)?元(?:的)?算力|tflops?\s*/\s*(?:price|cost|\$)"), "usd_per_tflop"),
-            (flags(r"per watt|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"), "tflops_per_watt"),
+            (flags(r"per watt|perf(?:ormance)?/w\b|(?<!scaling )(?<!parallel )(?<!linear )(?<!cost )efficien|能效|功耗比"
+                   r"|每瓦|单瓦|瓦特算力|算力\s*/\s*(?:功耗|瓦)"), "tflops_per_watt"),
             (flags(r"\bfp8\b"), "fp8_tflops"),
             (flags(r"nvlink|interconnect|互联|scale[- ]up"), "scale_up_bandwidth_gb_s"),
             (flags(r"capacity|more memory|bigger memory|显存(?:大小|容量|更大|最大)|容量"), "memory_gb"),

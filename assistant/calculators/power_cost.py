@@ -98,7 +98,19 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     draw_asked = (
         view.asked not in {"cost", "payback"} and "electricity_price_per_kwh" not in i and not i.get("years")
     )
-    if view.asked == "power" or (draw_asked and view.asked is not None and view.period is None):
+    if view.asked == "cooling":
+        # "制冷量要多少 BTU/h 和冷吨": the heat the IT load gives off is what the cooling must remove
+        heat, tons = num(o["heat_btu_per_hour"]), num(o["cooling_tons"])
+        it = num(o["it_power_kw"])
+        en = (
+            f"The cooling must remove about **{heat} BTU/h ({tons} tons of refrigeration)**: the {it} kW that "
+            f"{what_en} draw all end as heat; the facility then draws {draw_en}."
+        )
+        zh = (
+            f"制冷量约需 **{heat} BTU/h（{tons} 冷吨）**：{what_zh}的 {it} kW IT 负载全部转化为热量；"
+            f"设施总用电为{draw_zh}。"
+        )
+    elif view.asked == "power" or (draw_asked and view.asked is not None and view.period is None):
         # the equipment's own draw first (what a rack and its PDUs must carry), then the facility's
         # several machines: what one of them draws too, the figure a rack plan starts from
         servers = o.get("servers") or (o["installed_gpus"] // 8 if o["installed_gpus"] % 8 == 0 else 0)

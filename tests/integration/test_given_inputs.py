@@ -2360,3 +2360,29 @@ def test_a_budget_paying_rent_counts_the_servers_it_rents_for_the_period(
     assert call.input.get("rent_months"), answer.answer[:300]
     assert tools(answer)[0] == "budget_fit"
     assert not any(c.name.startswith("training") for c in answer.tool_calls)
+
+
+@pytest.mark.parametrize(
+    ("message", "heat"),
+    [
+        # 6 racks x 12 kW = 72 kW: 72 x 3,412.14 = 245,674 BTU/h, 20.5 tons
+        ("6个机柜，每柜12kW的GPU服务器，机房空调制冷量要多大？BTU/h和冷吨", "245,700"),
+        # 24 DGX H100 x 10.2 kW = 244.8 kW: 835,292 BTU/h, 69.6 tons
+        ("what cooling capacity in BTU/h do 24 DGX H100 need?", "835,300"),
+    ],
+)
+def test_the_cooling_asked_leads_with_the_heat_to_remove(
+    assistant: Assistant, message: str, heat: str
+) -> None:
+    """The cooling's size asked: the heat of the IT load in BTU/h and refrigeration tons leads."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ["power_cost"], answer.answer[:200]
+    assert heat in first_sentence(answer), answer.answer[:300]
+
+
+def test_performance_per_watt_asked_in_chinese_ranks_by_it(assistant: Assistant) -> None:
+    """ "每瓦算力": dense BF16 TFLOP/s per watt of TDP, H100 989/700 = 1.41 against A100 312/400 = 0.78."""
+    (answer,) = talk(assistant, "A100和H100每瓦算力差多少")
+    call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert call.input["rank_by"] == "tflops_per_watt", answer.answer[:200]
+    assert "1.41" in first_sentence(answer)

@@ -9,6 +9,7 @@ from tools.common import (
     HOURS_PER_YEAR,
     ToolInput,
     ToolOutput,
+    round_sig,
 )
 from tools.cost.shared import (
     CONTINUOUS_LOAD_SHARE,
@@ -72,6 +73,12 @@ class PowerCostOutput(ToolOutput, PowerDraw):
     )
 
     cost_over_years: Money | None = Field(default=None, description="The yearly cost x years, when given.")
+    heat_btu_per_hour: float = Field(
+        description="Heat the IT load gives off, which the cooling must remove: IT kW x 3,412.14 BTU/h per kW."
+    )
+    cooling_tons: float = Field(
+        description="That heat in refrigeration tons (12,000 BTU/h = 3.5169 kW each): the cooling plant's size."
+    )
     circuit_kw: float | None = Field(
         default=None,
         description="What the circuit carries continuously: volts x amps x 80% (NEC 210.19/210.20), kW.",
@@ -79,6 +86,10 @@ class PowerCostOutput(ToolOutput, PowerDraw):
     fits_circuit: bool | None = Field(
         default=None, description="Whether the IT load stays within the circuit's continuous rating."
     )
+
+
+BTU_PER_HOUR_PER_KW = 3412.14
+BTU_PER_HOUR_PER_TON = 12_000.0
 
 
 def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
@@ -140,5 +151,9 @@ def power_cost(inp: PowerCostInput, catalog: Catalog) -> PowerCostOutput:
         yearly_difference=difference,
         circuit_kw=circuit,
         fits_circuit=fits,
+        # every watt the equipment draws ends as heat in the room (ASHRAE; 1 W = 3.41214 BTU/h, 1 ton of
+        # refrigeration = 12,000 BTU/h)
+        heat_btu_per_hour=round_sig(draw.it_power_kw * BTU_PER_HOUR_PER_KW),
+        cooling_tons=round_sig(draw.it_power_kw * BTU_PER_HOUR_PER_KW / BTU_PER_HOUR_PER_TON),
         **dict(draw),
     )

@@ -846,3 +846,12 @@ def test_budget_fit_totals_the_memory_and_bandwidth_it_buys() -> None:
     assert out.memory_tb == pytest.approx(2.56)
     assert out.memory_bandwidth_tb_s == pytest.approx(107.2)
     assert out.dense_bf16_pflops == pytest.approx(31.661, rel=1e-3)
+
+
+def test_power_cost_gives_the_heat_the_cooling_must_remove() -> None:
+    """40 kW of IT load ends as 40 kW of heat: 40 x 3,412.14 = 136,486 BTU/h, / 12,000 BTU/h per ton of
+    refrigeration = 11.37 tons (ASHRAE Fundamentals' conversion factors: 1 W = 3.41214 BTU/h, 1 ton =
+    12,000 BTU/h)."""
+    out = power_cost(PowerCostInput(it_power_kw=40, gpu="h100-sxm", gpus=8), CATALOG)
+    assert out.heat_btu_per_hour == pytest.approx(136_486, rel=1e-3)
+    assert out.cooling_tons == pytest.approx(11.37, rel=1e-3)
