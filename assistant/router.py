@@ -743,7 +743,10 @@ _ASKED = [
                          r"\bwhat (?:total )?throughput (?:will|would|can|could)\b", r"多少\s*(?:tokens?/s|token每秒|tok/s)",
                          r"每秒\s*(?:最多|最高|大概|大约|约|理论上)?\s*(?:能|可以)?\s*(?:生成|输出|吐|跑|解码)?\s*多少\s*(?:个)?\s*token",
                          r"\b(?:max(?:imum)?|peak|top) (?:decode |output |generation )?(?:tokens?/s|tokens? per second|speed)\b",
-                         r"how fast (?:can|does|will|would) (?:it|one|a|the|\w+) (?:decode|generate)")),
+                         r"how fast (?:can|does|will|would) (?:it|one|a|the|\w+) (?:decode|generate)",
+                         # "upper bound on single-stream decode speed", "decode tokens/s", "解码速度多少"
+                         r"\b(?:decode|decoding|generation|output) (?:speed|rate|tokens?/s|tok/s|tokens? per second)\b",
+                         r"(?:解码|生成|输出)\s*(?:速度|速率)")),
     ("concurrency", words(r"how many (?:concurrent|simultaneous|parallel) (?:sequences|requests|users|streams|sessions)",
                           r"\bmax(?:imum)? (?:concurrency|concurrent)", r"(?:多少|几)\s*(?:路|个)?\s*(?:并发|同时在线)",
                           r"并发\s*(?:能)?(?:有|到|支持)?\s*(?:多少|几)", r"支持多少\s*(?:路|个)?\s*(?:用户|请求)",

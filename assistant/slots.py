@@ -1631,7 +1631,7 @@ _GOODPUT = flags(
     rf"|有效(?:训练)?(?:时间|时长|率)\s*(?:占|为|是|按|约|大概)?\s*{DECIMAL}\s*%"
 )
 _SINGLE_STREAM = flags(
-    r"单请求|单个请求|单路|单条(?:请求|序列)|单用户|一个请求|\bsingle (?:request|stream|user|sequence)\b|\bone (?:request|stream|user)\b"
+    r"单请求|单个请求|单路|单条(?:请求|序列)|单用户|一个请求|\bsingle[- ](?:request|stream|user|sequence)\b|\bone (?:request|stream|user)\b"
     r"|\bbatch(?:[\s_-]*size)?\s*(?:=|of|:)?\s*1\b(?![.,]?\d)|\bbs\s*=?\s*1\b(?![.,]?\d)"
 )
 _PORTS_PER_GPU = flags(

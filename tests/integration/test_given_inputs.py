@@ -2386,3 +2386,20 @@ def test_performance_per_watt_asked_in_chinese_ranks_by_it(assistant: Assistant)
     call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert call.input["rank_by"] == "tflops_per_watt", answer.answer[:200]
     assert "1.41" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the max single-stream decode speed for llama 3.1 8b in bf16 on one L40S?",
+        "llama 3.1 8b bf16 一张L40S 单请求的生成速度上限多少",
+    ],
+)
+def test_a_decode_speed_asked_is_one_streams_bandwidth_bound(assistant: Assistant, message: str) -> None:
+    """One stream's decode speed: every token reads the weights once, so about 864 GB/s / 16.1 GB ≈ 54
+    tokens/s at the L40S's full bandwidth (a ceiling), led with the tokens/s."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "serving_estimate")
+    assert call.input["batch_size"] == 1, answer.answer[:200]
+    assert 48 < call.output["stream_ceiling_tokens_per_second"] < 56
+    assert re.search(r"token", first_sentence(answer)), answer.answer[:200]
