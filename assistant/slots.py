@@ -1470,8 +1470,6 @@ _DAILY_KEPT = flags(
 _RUN_LENGTH = flags(
     rf"{DECIMAL}\s*[-\s]?(days?|weeks?)\s*(?:training\s*)?run|(?:训练|跑|训)\s*(?:了|约|大概)?\s*{DECIMAL}\s*(?:个)?\s*(天|周|星期)"
 )
-# a bare run length beside a checkpoint interval: "~60 days", "跑两个月" is read elsewhere; "6 weeks", "45天"
-_RUN_DAYS = flags(rf"(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(days?|weeks?|天|周|星期)")
 # keeping named beside an interval: "now every 30 minutes and keep the last 12 hours" saves checkpoints
 _KEEPING = flags(r"\b(?:keep|keeping|retain|retaining)\b|保留|留最近|留最新")
 # saving named in the message, so a bare "保留10个" counts checkpoints
@@ -3572,13 +3570,12 @@ class SlotExtractor:
             slots.checkpoint_hours
             and slots.deadline_days is None
             and slots.retention_days is None
-            and (run := _RUN_DAYS.search(text))
+            and (bare := _BARE_DURATION.search(text))
+            and not _NOT_A_DEADLINE.search(text[max(0, bare.start() - 16) : bare.start()])
         ):
             # "70B run, ~60 days. Checkpoint every 3 hours": with an interval and no retention window, the days
             # named are the run's
-            slots.deadline_days = to_number(run.group(1)) * (
-                7 if re.match(r"w|周|星期", run.group(2), re.I) else 1
-            )
+            slots.deadline_days = to_number(bare.group(1)) * DAYS_PER.get(bare.group(2).lower(), 1)
         if (
             slots.checkpoint_hours
             and slots.deadline_days
