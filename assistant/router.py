@@ -1190,8 +1190,9 @@ class Router:
             stated = {**stated, "demand_tokens_per_second": demand}
         if follow_up:
             slots = _scaled(text, slots, context.slots)
-            if "servers" in stated and "gpu_count" not in stated and context.slots.gpu_count:
-                # "what about one node instead?", "换成4台呢": the machines' GPUs replace the earlier count
+            if "servers" in stated and "gpu_count" not in stated and (context.slots.gpu_count or slots.gpu):
+                # "what about one node instead?", "换成4台呢": the machines' GPUs replace the earlier count; "要是只有
+                # 两台呢" after a count a deadline needs on H800: two servers of those cards
                 per = slots.gpus_per_node or GPUS_PER_NODE
                 slots = slots.model_copy(update={"gpu_count": (slots.servers or 1) * per})
             if task == Task.SERVE and context.task in _TRAINING_TASKS and not _SERVING_WORDS.search(text):

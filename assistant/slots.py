@@ -454,9 +454,6 @@ class Slots(BaseModel):
                 # ... whose 10.2 kW was one machine's draw
                 carried["server_power_kw"] = carried["server_power_kw"] or earlier.power_kw
                 carried["power_kw"] = None
-        elif self.servers and "gpu_count" not in stated and earlier.gpu and earlier.gpu_count is None:
-            # "要是只有两台呢" after a count a deadline needs on H800: two servers of those cards, eight each
-            carried["gpu_count"] = self.servers * (earlier.gpus_per_node or 8)
         if "gpu_count" in stated and "servers" not in stated:
             carried["servers"] = (
                 None  # "we want 64 gpus" after "4 NVL72 racks": the new count, in its own servers
