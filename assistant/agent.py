@@ -37,7 +37,14 @@ from pydantic import BaseModel, Field
 from assistant.calculators import CALCULATORS, summarize
 from assistant.composer import Draft
 from assistant.composer.grounding import allowed_numbers, check_answer, cited_ids, numbers_in
-from assistant.composer.llm import INJECTION_GUARD, LANGUAGE_NAMES, citation_of, defuse, numbered_passage
+from assistant.composer.llm import (
+    DROPPED_OUTPUTS,
+    INJECTION_GUARD,
+    LANGUAGE_NAMES,
+    citation_of,
+    defuse,
+    numbered_passage,
+)
 from assistant.composer.template import calculation
 from assistant.memory import Turn
 from assistant.models import ToolCall
@@ -72,7 +79,6 @@ SYSTEM_PROMPT = (
 _HISTORY_TURNS = 6
 _HISTORY_CHARS = 1500
 _MAX_CALLS = 12  # tool calls in one turn, over all rounds
-_DROPPED_OUTPUTS = {"sources", "messages"}
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -272,7 +278,7 @@ class ToolCallingAgent:
         except UnknownToolError as exc:
             return f"error: {exc}", False, None
         call = ToolCall(name=done.name, input=done.input, output=done.output)
-        output = {k: v for k, v in done.output.items() if k not in _DROPPED_OUTPUTS}
+        output = {k: v for k, v in done.output.items() if k not in DROPPED_OUTPUTS}
         result = {"headline": summarize(call).headline(language), "output": output}
         return defuse(json.dumps(result, ensure_ascii=False, separators=(",", ":"))), True, call
 

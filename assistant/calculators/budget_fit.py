@@ -23,6 +23,7 @@ from assistant.calculators.common import (
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
+from tools.common import HOURS_PER_YEAR
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -122,7 +123,7 @@ def _rent_per_server(slots: Slots) -> tuple[float, str, float] | None:
     if slots.lease_per_month:
         return slots.lease_per_month, slots.lease_currency or "USD", months
     if slots.cloud_price_per_gpu_hour:
-        hours = 8760 / 12  # a rented GPU is paid for every hour of the month
+        hours = HOURS_PER_YEAR / 12  # a rented GPU is paid for every hour of the month
         price = slots.cloud_price_per_gpu_hour * per_server * hours
         return price, slots.cloud_price_currency or "USD", months
     return None

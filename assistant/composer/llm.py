@@ -50,7 +50,7 @@ _TAGS = ("question", "calculator_results", "calculator_errors", "passages")
 _TAG = re.compile(rf"</?(?:{'|'.join(_TAGS)})>", re.IGNORECASE)
 # paper titles and URLs (the answer cites passages, not these) and the sentences' message codes (the same
 # assumptions and warnings again, as data for other languages)
-_DROPPED_OUTPUTS = {"sources", "messages"}
+DROPPED_OUTPUTS = {"sources", "messages"}
 
 
 class LLMComposer:
@@ -132,7 +132,7 @@ def build_messages(route: Route, passages: list[Passage], run: ToolRun) -> list[
             {
                 "name": call.name,
                 "input": call.input,
-                "output": {k: v for k, v in call.output.items() if k not in _DROPPED_OUTPUTS},
+                "output": {k: v for k, v in call.output.items() if k not in DROPPED_OUTPUTS},
                 "headline": summary.headline(route.language),
                 "table": [
                     [row.label(route.language), row.shown(route.language)]
