@@ -434,12 +434,11 @@ def gpus_for_deadline(inp: GpusForDeadlineInput, catalog: Catalog) -> GpusForDea
     such as Trainium2, to whole instances of its chips unless ``gpus_per_node`` is given) and given for the MFU
     range too.
     """
-    workload, _, assumptions, warnings = _workload(inp, catalog)
+    workload, acc, assumptions, warnings = _workload(inp, catalog)
     seconds = inp.deadline_days * SECONDS_PER_DAY * inp.goodput
     peak = workload.peak_tflops_per_gpu * 1e12
     per_node, instance = inp.gpus_per_node, None
-    acc = find_accelerator(catalog, inp.gpu) if inp.gpu else None
-    if acc is not None and acc.instances and "gpus_per_node" not in inp.model_fields_set:
+    if acc.instances and "gpus_per_node" not in inp.model_fields_set:
         # "how many trn2 instances": a trn2.48xlarge holds 16 chips, and that is the unit rented
         instance, per_node = max(acc.instances.items(), key=lambda item: item[1])
 
