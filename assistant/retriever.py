@@ -253,6 +253,11 @@ class HybridRetriever:
         vector: Sequence[float] = self._embeddings.embed_query(query)
         dense = self._dense(ix, vector, filters)
         query_vector = unit(vector) if ix.vectors is not None else None
+        asked = asked_sentence(query)
+        if query_vector is not None and asked:
+            # "Intel is pitching Gaudi 3 hard. Do we still need InfiniBand HCAs …?": the sentence that answers
+            # is the one closest to what is asked as much as to the setting told around it
+            query_vector = unit(query_vector + unit(self._embeddings.embed_query(asked)))
         language = detect_language(query)
         rankings = {
             "dense": dense[: self._candidates],
@@ -661,6 +666,29 @@ class _Snapshot:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*")
+# a sentence, up to and with its closing mark
+_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
+# a sentence that asks without a question mark: "…吗", "how do we improve it"
+_ASKS = re.compile(
+    r"[吗呢么]\W*$|\b(?:how|what|why|which)\b|^\W*(?:when|where|who|is|are|do|does|can|could|should|will|would)\b|"
+    r"怎么|为什么|为啥|如何|是否|哪(?:个|些|种)",
+    re.IGNORECASE,
+)
+# the asked part is this much shorter than the message, or the setting adds little to it
+ASKED_SHARE = 0.9
+
+
+def asked_sentence(message: str) -> str | None:
+    """The message's question when the message also tells its setting around it ("Intel is pitching Gaudi 3
+    hard. Do we still need to buy InfiniBand HCAs …?" → the second sentence), or None when the message is
+    one question throughout. Decimal points ("2.5 TB") do not end a sentence."""
+    text = re.sub(r"(?<=\d)\.(?=\d)", "\u2024", message.strip())
+    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+    questions = [s for s in sentences if s.endswith(("?", "？")) or _ASKS.search(s)]
+    if len(sentences) < 2 or not questions:
+        return None
+    asked = " ".join(questions).replace("\u2024", ".")
+    return asked if len(asked) <= ASKED_SHARE * len(message) else None
 
 
 def _named_words(heading: str) -> list[str]:

@@ -632,6 +632,52 @@ _NEEDS_TECH = words(
     rf"\bis (?:an? )?(?:{_TECH})\b[^?]{{0,20}}\b(?:necessary|required|needed|worth it|a must)",
     rf"(?:需不需要|需要|要不要|必须|有必要)\s*(?:用|上|配|装)?\s*(?:{_TECH})",
 )
+# the technologies and practices a question can be about, rather than a workload's figures
+_TECHNOLOGY = (
+    rf"{_TECH}|nvl\s*\d*|\bhcas?\b|air[- ]?cool\w*|风冷|\bfp8\b|transformer engine|\bte\b|\bfsdp\d?\b|\bzero[- ]?[0-3]?\b|"
+    r"deepspeed|megatron|mindspeed|\boffload\w*|卸载|activation (?:checkpointing|recomput\w*)|selective recompute|"
+    r"重计算|\bnccl\b|\brccl\b|\bhccl\b|\bcuda\b|\brocm\b|\bcann\b|torch_npu|\bslurm\b|kubernetes|\bk8s\b|"
+    r"\bdocker\b|\bmig\b|\bgpfs\b|\bnfs\b|flashattention|flash[- ]attention|\bvllm\b|\bpcie switch"
+)
+# a question about a technology itself: how two relate, whether something can be done with it or is supported
+# ("NVLink 跟 NVSwitch 是啥关系", "can I NVLink them together", "FSDP 也能 offload 到 CPU 吗"); the workload's
+# figures beside it are its setting. (Which of two to use, "IB or RoCE for 512 H100s?", sizes both.)
+_ABOUT_TECHNOLOGY = words(
+    r"(?:什么|啥|有啥|有什么)关系|(?:同一|一)(?:种|个|类|回)?(?:东西|事|技术)|\bthe same (?:thing|as)\b|\brelat(?:ed|ionship|e)\b",
+    rf"\b(?:can|could) (?:i|we|you) (?:even |still |just )?(?:use |run |enable |turn on |flip on |get )?(?:{_TECHNOLOGY})",
+    r"\b(?:does|do|will|would|can)\b[^.?!]{0,40}\b(?:support|work)\b(?!\s*(?:load|station|flow))",
+    r"\b(?:is|are)\b[^.?!]{0,30}\b(?:mature|stable|production[- ]ready)\b",
+    r"\bhow (?:does|do|would|will) (?:that|it|this|they|their|its)\b[^.?!]{0,20}\bwork\b|\bwhat replaces\b|\bdo (?:we|i) (?:still )?need to buy\b",
+    r"(?:支持|成熟|稳定|靠谱)[^，。？?]{0,6}(?:吗|么|不)|会不会(?:训崩|崩|炸|发散)",
+    r"能不能[^，。？?]{0,12}(?:对比|比较|用|开|跑|混)|(?:也|还)能[^，。？?]{0,16}吗|有没有现成的",
+)
+# asking whether the workload fits or how much of something it needs: a calculation, whatever technology it names
+_FIGURE_WORDS = words(
+    r"放得?下|装得?下|塞得?下|\bfits?\b|够不够|够吗|\benough\b|多少|几(?:张|台|块|个|天)|\bhow (?:many|much|long)\b",
+    r"\bestimate\b|\bcalculat|算一?下",
+)
+
+
+def _question_about_technology(text: str) -> bool:
+    """Whether the question asked (its sentence ending in a question mark, with the sentence before it when it
+    points back: "…flip on FP8. will that work on A100?") is about a technology rather than a figure."""
+    parts = [p for p in re.split(r"(?<=[.!?。！？])\s*", text) if p.strip()]
+    asked = [i for i, p in enumerate(parts) if re.search(r"[?？]\s*$|吗|么\s*$", p)] or [len(parts) - 1]
+    for i in asked:
+        sentence = parts[i]
+        if i and re.search(
+            r"\b(?:that|it|this|them|they|their|those|these)\b|这个|那个|它", sentence, re.IGNORECASE
+        ):
+            sentence = f"{parts[i - 1]} {sentence}"
+        if (
+            _ABOUT_TECHNOLOGY.search(sentence)
+            and re.search(_TECHNOLOGY, sentence, re.IGNORECASE)
+            and not _FIGURE_WORDS.search(sentence)
+        ):
+            return True
+    return False
+
+
 _TASKS = [
     (Task.QLORA, words(r"\bqlora\b", r"\b4[- ]?bit\b.*(?:lora|fine|微调)", r"4\s*比特")),
     (Task.LORA, words(r"\blora\b", r"\badapters?\b", r"\bpeft\b")),
@@ -784,7 +830,9 @@ _ASKED = [
                        r"(?:concurrency|concurrent (?:users|requests|sequences)) per (?:gpu|card)", r"per[- ](?:gpu|card) concurrency")),
     # "does the 4090 support NVLink?", "4090支持NVLink吗": a yes or a no on a card's feature
     ("supports", words(r"\b(?:does|do|can|is)\b[^?.]{0,30}\b(?:support|have|has|come with)\b[^?.]{0,12}\b(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)",
-                       r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)")),
+                       r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)",
+                       # "can we NVLink them together?", "能不能用 NVLink 桥接": whether the cards have the link
+                       r"\b(?:can|could) (?:we|i|you) (?:even |still )?(?:use )?(?:nvlink|bridge)\b", r"能不能\s*(?:用\s*)?(?:nvlink|桥接)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
                               r"利用率\s*(?:要|得|需要|达到|超过|在)?\s*(?:多少|多高|几成)[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)",
@@ -996,7 +1044,8 @@ class Router:
             asked = "concurrency"  # "how many 8k requests fit in the KV cache?": the sequences, not its size
         if asked == "gpus" and own.gpu and PER_SERVER_COUNT.search(text):
             asked = None  # "Atlas 800T A2 一台几张卡": what one machine holds, a spec, not a count to size
-        triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(rest)]
+        work = _without_secondary(rest)  # "推理是次要的": the work named secondary triggers nothing
+        triggered = [name for name, calculator in CALCULATORS.items() if calculator.triggers.search(work)]
         if (
             stated.keys() & _CHECKPOINT_PLAN
             and "storage" not in triggered
@@ -1024,7 +1073,20 @@ class Router:
         ):
             # "what's the memory difference between LoRA and full fine-tuning for 14B?": each method's memory
             triggered.append("training_memory")
-        needs_tech = bool(_NEEDS_TECH.search(text))  # "do I need NVLink for…": a judgement, figures or not
+        # "ZeRO-3 跟 FSDP 是一个东西吗？34B，16 张 H100", "…flip on FP8 to speed up our 13B run. will that work on
+        # A100?": the question is about the technology; the workload and its figures are the setting
+        about_technology = (
+            _question_about_technology(text)
+            # "what's the tdp of a b200, can we air cool it?": a card's figure asked by name leads, the judgement
+            # beside it (the words NVLink and NVSwitch alone imply the interconnect's field, not a figure asked)
+            and not set(own.spec_fields) - {"scale_up_bandwidth_gb_s"}
+            # "Does the H100 PCIe support NVLink?": the card's own entry answers
+            and not (asked == "supports" and not own.other_gpus)
+        )
+        if about_technology:
+            asked = None
+        # "do I need NVLink for…": a judgement, figures or not
+        needs_tech = bool(_NEEDS_TECH.search(text)) or about_technology
         explain_words = bool(_EXPLAIN.search(text)) or needs_tech
         # a question of its own, unless it points back ("what is its memory bandwidth?", "它的功耗是多少")
         explains = (
@@ -1555,8 +1617,9 @@ class Router:
             tools = ["gpu_spec"]
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
-            # (a comparison of named cards still gets its table)
-            tools = [t for t in tools if t in {"gpu_compare", "gpu_spec"}]
+            # (a comparison of named cards still gets its table, unless the question is about a technology:
+            # "Gaudi 3 … do we still need InfiniBand HCAs like for our H100s?")
+            tools = [t for t in tools if t in {"gpu_compare", "gpu_spec"} and not about_technology]
         if "storage" in tools and slots.tokens_b and not (slots.params_b or slots.model):
             # "8T tokens: how much disk?": the corpus itself
             tools = list(dict.fromkeys("data_volume" if t == "storage" else t for t in tools))
@@ -1843,6 +1906,7 @@ class Router:
             and not follow_up
             and intent == Intent.KNOWLEDGE
             and _CARD_CHOICE.search(text)
+            and not about_technology  # "Gaudi 3 … do we still need IB HCAs, or how does that work?"
         ):
             # "h200 or b200 for a new pretraining cluster? just give me a verdict", "H200和MI300X哪个适合训练": the
             # two cards side by side on what the job needs, the guidance after
@@ -2290,6 +2354,8 @@ def _task(text: str, slots: Slots) -> Task | None:
     if slots.finetune == "lora":
         return Task.LORA
     kept = unnegated(text)  # "full fine-tuning (not LoRA)": the method ruled out is not the task
+    # "主要训练，推理是次要的", "serving comes later": the work named as secondary does not size the hardware
+    kept = _without_secondary(kept)
     task = next((task for task, pattern in _TASKS if pattern.search(kept)), None)
     if task == Task.FINETUNE and _PRETRAINING_RUN.search(text):
         return (
@@ -2309,6 +2375,19 @@ def _task(text: str, slots: Slots) -> Task | None:
     if task is None and slots.finetune == "full":
         return Task.FINETUNE  # "that 70b full ft": the method named is the task, in whatever abbreviation
     return task
+
+
+# a clause naming its work as secondary: "推理是次要的", "inference is secondary", "serving can come later"
+# (not "每天存一次要多大": a time, then 要)
+_SECONDARY_CLAUSE = words(
+    r"[^,.;:，。；：？?!！]*(?:(?<![一二两三四五几每这那单首多\d])次要(?![多几])|其次再|以后再说|顺带|\bsecondary\b|\bnot (?:a |the |our )?(?:priority|focus)\b|"
+    r"\bless important\b|\b(?:comes?|can come|later on|maybe) later\b|\bfor later\b)[^,.;:，。；：？?!！]*"
+)
+
+
+def _without_secondary(text: str) -> str:
+    """``text`` with each clause that names its work as secondary blanked (same length, so offsets hold)."""
+    return _SECONDARY_CLAUSE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 _GENERATES = words(r"\bgenerat(?:e|es|ing|ion)\b", r"\bdecod(?:e|ing)\b", r"生成", r"吐字", r"推理速度")
@@ -2672,7 +2751,11 @@ def _refine(
         and names_card
         # "does the 4090 support NVLink? want to pool memory across 4 cards": the count is their setup
         # and "H100一张卡多少瓦" or "910B 显存多大 8卡机怎么连的" ask one card's figures, not a fleet's power
-        and not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if _per_card(slots, asked) else set())
+        and (
+            # "two 4090s for QLoRA: can we NVLink them?": whether the card has the feature, the job its setting
+            asked == "supports"
+            or not stated.keys() - _SPEC_SLOTS - ({"gpu_count"} if _per_card(slots, asked) else set())
+        )
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
         # task is a plan to size instead, and two cards for a task are ranked by its criterion
         and (task is None or not (slots.params_b or slots.model or slots.other_gpus))

@@ -1091,6 +1091,9 @@ OTHER_CARDS = 0.6
 UNNAMED_TOOL = 0.75
 # and when its answer opens by defining the term the question asks about ("what is PUE?")
 DEFINING = 1.3
+# and when the sentence itself names a card the question asks about ("will FP8 work on A100?" is answered by
+# "A100 … has no FP8", not by a general sentence on FP8 runs)
+NAMES_CARD = 1.3
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
 # better than their figures do ("can the 910B replace the A100?" is a judgement, the figures its support)
 FAQ_VERDICT = 0.75
@@ -1273,6 +1276,11 @@ def _lead_passage(
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
             * (UNNAMED_TOOL if unnamed_tool else 1.0)
+            * (
+                NAMES_CARD
+                if asked_cards & {n.lower() for n in _MODEL_NUMBER.findall(passage.snippet)}
+                else 1.0
+            )
             # the sentence defines the term asked about, or the section is headed by it
             * (
                 DEFINING
@@ -1288,6 +1296,14 @@ def _lead_passage(
             (rank, p)
             for rank, p in candidates
             if any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
+        ] or [
+            # "our H100s have IB cards; do Gaudi 3 servers need them too?": the guidance naming the family asked
+            # about, a little further down, answers before the top passages on the family the team has
+            (rank, p)
+            for rank, p in enumerate(passages[:6])
+            if rank >= 4
+            and p.doc_type != "catalog"
+            and any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
         ]
         # ... and when none does, never one headed by another maker's platform: "Megatron 迁到昇腾 910B 要改多少"
         # is not answered by the section on porting to the MI300X, whose libraries "basically run"
