@@ -684,7 +684,7 @@ _TASKS = [
     (Task.FINETUNE, words(r"fine[\s-]*tun", r"finetun", r"\bsft\b", r"全参", r"全量微调", r"微调", r"instruction[- ]tun")),
     (Task.SERVE, words(r"\bserv(?:e|es|ing)\b", r"\binference\b", r"推理", r"部署", r"上线", r"\bvllm\b", r"\blatency\b",
                        r"\bdeploy(?:s|ing|ed|ment)?\b", r"\bself[- ]host(?:ed|ing)?\b",
-                       r"\bqps\b", r"concurrent (?:users|requests)", r"并发", r"\boutput tok", r"输出\s*token",
+                       r"\bqps\b", r"concurrent (?:users|requests)", r"\b(?:one|a single|single|each|per) request\b|\brequests? at a time\b", r"并发", r"\boutput tok", r"输出\s*token",
                        r"日活", r"\bdau\b", r"daily active", r"客服", r"\bchat ?bot\b", r"聊天机器人")),
     (Task.PRETRAIN, words(r"pre[\s-]?train", r"预训练", r"预训", r"from scratch", r"从头训练", r"continued pre", r"继续预训练",
                           r"增量预训练")),
@@ -1076,7 +1076,18 @@ class Router:
         # "ZeRO-3 跟 FSDP 是一个东西吗？34B，16 张 H100", "…flip on FP8 to speed up our 13B run. will that work on
         # A100?": the question is about the technology; the workload and its figures are the setting
         about_technology = (
-            _question_about_technology(text)
+            (
+                _question_about_technology(text)
+                # "4 nodes of A100 plus 4 of H100: can we run one job across all 64?": mixing generations
+                or bool(
+                    own.gpu
+                    and own.other_gpus
+                    and _MIXING.search(text)
+                    and not (own.params_b or own.model)
+                    and asked
+                    in {None, "fit"}  # "can we just run one job across all 64?", not "how many days"
+                )
+            )
             # "what's the tdp of a b200, can we air cool it?": a card's figure asked by name leads, the judgement
             # beside it (the words NVLink and NVSwitch alone imply the interconnect's field, not a figure asked)
             and not set(own.spec_fields) - {"scale_up_bandwidth_gb_s"}

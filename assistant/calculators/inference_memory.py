@@ -350,6 +350,8 @@ CALCULATOR = Calculator(
         r"\bserve\b",
         r"kv[- ]?cache",
         r"concurrent (?:users|requests)",
+        # "128k context, one request at a time": the KV cache of the requests served
+        r"\b(?:one|a single|single|each|per) request\b|\brequests? at a time\b|(?:单|一)(?:个|条)?请求",
         r"推理",
         r"部署",
         r"kv\s*缓存",

@@ -74,3 +74,23 @@ def test_a_task_named_secondary_does_not_size_the_hardware(assistant: Assistant)
 )
 def test_the_asked_sentence_is_found_beside_its_setting(message: str, asked: str | None) -> None:
     assert asked_sentence(message) == asked
+
+
+def test_whether_two_generations_run_as_one_job_is_the_mixing_guidance(assistant: Assistant) -> None:
+    """Cards of two generations in one synchronous job: every step waits for the slowest card (set 40's class,
+    in other words): the guidance answers, no memory ask-back."""
+    (answer,) = talk(
+        assistant,
+        "Got 2 servers of 8x A100 80GB and just bought 3 servers of H200. Could a single run use all 40?",
+    )
+    assert not answer.tool_calls
+    assert re.search(r"(?i)slowest", opening(answer.answer)), answer.answer[:300]
+
+
+def test_one_request_at_a_long_context_is_a_serving_fit(assistant: Assistant) -> None:
+    """Qwen2.5 7B (28 layers, 4 KV heads of 128) at 128k tokens, one request: 2 x 28 x 4 x 128 x 2 bytes = 57 KiB
+    per token, 7.5 GB for 131,072 tokens, beside 15 GB of BF16 weights: more than a 24 GB card holds usably."""
+    (answer,) = talk(
+        assistant, "qwen2.5 7b with a 128k prompt, single request, bf16 - enough on one RTX 4090?"
+    )
+    assert tools(answer) == ["inference_memory"], answer.answer[:200]
