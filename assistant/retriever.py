@@ -299,13 +299,21 @@ class HybridRetriever:
                 term=term,
             )
         per_doc: dict[str, int] = defaultdict(int)
+        per_faq: dict[str, int] = defaultdict(int)
         out: list[Passage] = []
         for found in ordered:
             row = self._twin(ix, found, fused, prefer_language) if prefer_language else found
-            doc_id = str(ix.metas[row].get("doc_id", ""))
-            if per_doc[doc_id] >= self._max_per_doc:
+            unit_id = ix.unit(row)
+            if per_doc[unit_id] >= self._max_per_doc:
                 continue
-            per_doc[doc_id] += 1
+            doc_id = str(ix.metas[row].get("doc_id", ""))
+            if unit_id != doc_id:
+                # a question-and-answer article's sections answer different questions, each its own unit,
+                # but one article does not fill the answer
+                if per_faq[doc_id] >= FAQ_SECTIONS:
+                    continue
+                per_faq[doc_id] += 1
+            per_doc[unit_id] += 1
             out.append(self._passage(ix, row, fused[found], ranks[found], tokens, query_vector, term))
             if len(out) == k:
                 break
@@ -328,7 +336,7 @@ class HybridRetriever:
         documents can be answered from, so only theirs are weighed."""
         rows_of: dict[str, list[int]] = defaultdict(list)
         for row in ordered:
-            rows_of[str(ix.metas[row].get("doc_id", ""))].append(row)
+            rows_of[ix.unit(row)].append(row)
 
         def closest(row: int) -> float:
             similarity, heading = ix.fit(row, query_vector)
@@ -351,7 +359,7 @@ class HybridRetriever:
         # the chosen row's own: a weaker section of a well-ranked document does not outrank a strong one
         placed: list[tuple[float, int]] = []
         for row in ordered:
-            doc_id = str(ix.metas[row].get("doc_id", ""))
+            doc_id = ix.unit(row)
             if row == rows_of[doc_id][0]:
                 held = chosen.get(doc_id, row)
                 placed.append(((fused[row] + fused.get(held, 0.0)) / 2, held))
@@ -646,6 +654,14 @@ class _Snapshot:
             rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
             object.__setattr__(self, "stacked", np.vstack(rows) if rows else None)
 
+    def unit(self, row: int) -> str:
+        """What diversity counts ``row`` as: its document, or in a question-and-answer article, its section
+        (the FAQ's sections answer separate questions, as separate documents would)."""
+        doc_id = str(self.metas[row].get("doc_id", ""))
+        if self.metas[row].get("doc_type") == "faq":
+            return f"{doc_id}#{self.section_of[row]}"
+        return doc_id
+
     def fit(self, row: int, query_vector: np.ndarray | None) -> tuple[np.ndarray | None, float]:
         """Row ``row``'s sentences' cosines with the question, and its section heading's: a section titled
         as the question is asked ("InfiniBand versus RoCE") is where the answer is. A section's opening
@@ -674,6 +690,8 @@ _ASKS = re.compile(
     r"怎么|为什么|为啥|如何|是否|哪(?:个|些|种)",
     re.IGNORECASE,
 )
+# how many sections of one question-and-answer article a search returns at most
+FAQ_SECTIONS = 2
 # the asked part is this much shorter than the message, or the setting adds little to it
 ASKED_SHARE = 0.9
 

@@ -131,6 +131,12 @@ _UNITS_TOPIC = (
 _DRIVER_QUESTION = words(
     r"(?:驱动|driver)[^。？?]{0,40}(?:cuda|cu\d{3}|pytorch|torch|rocm)|(?:cuda|cu\d{3}|pytorch|torch)[^。？?]{0,40}(?:驱动|driver)"
 )
+# an error seen: "error 802", "报错", "not yet initialized", "fails with", "is_available() 是 False"
+_ERROR_SYMPTOM = words(
+    # (an exception's name holds the word: "cudaErrorSystemNotReady", "RuntimeError")
+    r"error|\berr\b|报错|错误|出错|报\s*(?=[A-Za-z0-9])|not (?:yet )?initiali[sz]ed|\bfail(?:s|ed|ing)?\b|失败",
+    r"is_available\(\)",
+)
 # a choice between the cards named: "h200 or b200 …?", "H200和MI300X哪个适合", "which should we pick"
 _CARD_CHOICE = words(
     r"\bor\b",
@@ -2012,7 +2018,14 @@ class Router:
             # "where does the 16 bytes even come from", "why 14 bytes?": the bytes a parameter takes in training
             # and in a checkpoint, in the guidance's words
             query = f"{query} {_BYTES_TOPIC[language == 'zh']}"
-        if intent == Intent.KNOWLEDGE and _DRIVER_QUESTION.search(text) and not follow_up:
+        if (
+            intent == Intent.KNOWLEDGE
+            and _DRIVER_QUESTION.search(text)
+            and not follow_up
+            # "装完驱动 nvidia-smi 正常 但 torch.cuda.is_available() 是 False，报 error 802": a symptom to diagnose,
+            # which its own words find, not the version rules
+            and not _ERROR_SYMPTOM.search(text)
+        ):
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
             query = _DRIVER_TOPIC[language == "zh"]

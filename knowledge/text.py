@@ -38,6 +38,10 @@ def detect_language(text: str) -> Language:
     latin = len(_LATIN_WORD.findall(text))
     if cjk >= 2 and _CHINESE_GRAMMAR.search(text):
         return "zh"
+    if cjk >= 4 and _CHINESE_PARTICLES.search(text):
+        # "HGX H100 装完驱动 nvidia-smi 正常 但 torch.cuda.is_available() 是 False": a Chinese sentence around pasted
+        # output, its particles the Chinese reader's
+        return "zh"
     if cjk >= 2 and not _ENGLISH_GRAMMAR.search(text):
         # "NVIDIA H100 SXM5 nvlink带宽", "Llama 3 70B LoRA 显存": English terms around a Chinese noun, no
         # English sentence to speak of
@@ -52,6 +56,10 @@ _CHINESE_GRAMMAR = re.compile(
     # "报错 could not select device driver …，咋整": an error pasted into a Chinese question
     r"|咋[整办回弄样]|报错|怎么办|咋"
 )
+
+# particles and conjunctions that only a Chinese sentence carries, with enough Chinese around them
+# ("显存的带宽" is a noun phrase, so 的 is not among them)
+_CHINESE_PARTICLES = re.compile(r"但是?|[了就都也却]|是(?=\s*[A-Za-z0-9])|(?<=[A-Za-z0-9\s])是")
 
 # English function words: present when the English is the sentence ("What does 显存 mean for an H100?")
 _ENGLISH_GRAMMAR = re.compile(

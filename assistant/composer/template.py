@@ -1084,7 +1084,7 @@ def _clip(text: str, limit: int = BULLET_CHARS) -> str:
 
 
 # a section headed by the question itself (the retriever's "question" ranking) answers it ahead of others
-QUESTION_HEADED = 1.3
+QUESTION_HEADED = 1.6
 # what a passage's match counts for when its heading names a card the question does not
 OTHER_CARDS = 0.6
 # and when it never names the software the question asks about ("slurm", "lustre")
@@ -1272,7 +1272,7 @@ def _lead_passage(
         return (
             passage.snippet_score
             * (QUESTION_HEADED if "question" in passage.ranks else 1.0)
-            * (1 - 0.12 * rank)
+            * (1 - 0.12 * first_of_article.get(passage.doc_id, rank))
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
             * (UNNAMED_TOOL if unnamed_tool else 1.0)
@@ -1290,6 +1290,12 @@ def _lead_passage(
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
+    # sections of one question-and-answer article rank together (their ranks say the article matches, not which
+    # of its questions does): each is discounted as its article's best-ranked section is
+    first_of_article: dict[str, int] = {}
+    for rank, p in candidates:
+        if p.doc_type == "faq":
+            first_of_article.setdefault(p.doc_id, rank)
     if asked_families:
         # "do we need infiniband for gaudi 3?": among passages that name the family asked about, when any does
         naming = [

@@ -94,3 +94,25 @@ def test_one_request_at_a_long_context_is_a_serving_fit(assistant: Assistant) ->
         assistant, "qwen2.5 7b with a 128k prompt, single request, bf16 - enough on one RTX 4090?"
     )
     assert tools(answer) == ["inference_memory"], answer.answer[:200]
+
+
+def test_a_question_and_answer_section_answers_even_when_a_sibling_ranks_on_the_same_words(
+    assistant: Assistant,
+) -> None:
+    """The FAQ's sections answer separate questions: "containers don't see the GPUs" is answered by the Docker
+    section (the NVIDIA Container Toolkit), not by its sibling on Fabric Manager that shares "nvidia-smi"."""
+    (answer,) = talk(
+        assistant,
+        "inside our container nvidia-smi says no devices found, on the host it's fine. what's missing?",
+    )
+    assert re.search(r"(?i)container toolkit|--gpus", opening(answer.answer)), answer.answer[:300]
+
+
+def test_an_error_reported_is_diagnosed_not_answered_with_version_rules(assistant: Assistant) -> None:
+    """Error 802 ("system not yet initialized") on an NVSwitch board is Fabric Manager, whatever the driver and
+    CUDA words beside it; and a Chinese sentence around pasted output is answered in Chinese."""
+    (answer,) = talk(
+        assistant, "DGX H100 刚装好 驱动和 cuda 都装了 但 pytorch 报 cudaErrorSystemNotReady (802)，咋回事"
+    )
+    assert answer.language == "zh"
+    assert re.search(r"(?i)fabric ?manager|fabricmanager", opening(answer.answer)), answer.answer[:300]

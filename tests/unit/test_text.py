@@ -28,6 +28,9 @@ from knowledge.text import detect_language, slugify, tokenize
         ("A100 PCIe nvlink带宽", "zh"),
         ("H100 vs 910B 功耗", "zh"),
         ("how much 显存 for Llama 3 70B LoRA", "en"),
+        # a Chinese sentence around pasted output: its conjunctions and particles are the reader's
+        ("HGX H100 装完驱动 nvidia-smi 正常 但 torch.cuda.is_available() 是 False，error 802", "zh"),
+        ("What does 显存的带宽 mean for an H100?", "en"),  # 的 inside a quoted term
     ],
 )
 def test_detect_language_goes_to_the_majority(text: str, expected: str) -> None:
