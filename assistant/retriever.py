@@ -247,9 +247,11 @@ class HybridRetriever:
         if not ix.ids or not query.strip():
             return []
         filters = filters or SearchFilters()
+        # "zero3是啥": the sentence that says what it is leads (read before the abbreviations are spelled out:
+        # "TP PP DP 分别是啥" defines no one "tensor parallelism")
+        term = defined_term(spell_out(query, abbreviations=False))
         query = spell_out(query)
         tokens = tokenize(query)
-        term = defined_term(query)  # "zero3是啥": the sentence that says what it is leads
         vector: Sequence[float] = self._embeddings.embed_query(query)
         dense = self._dense(ix, vector, filters)
         query_vector = unit(vector) if ix.vectors is not None else None
@@ -806,10 +808,12 @@ _ABBREVIATION = re.compile(
 )
 
 
-def spell_out(query: str) -> str:
+def spell_out(query: str, *, abbreviations: bool = True) -> str:
     """``query`` with each known abbreviation followed by its full term: "IB vs RoCE" -> "IB (InfiniBand) vs RoCE";
     "zero3" and "zero 2" are written as the documents write them, "ZeRO-3"."""
     query = _ZERO_STAGE.sub(lambda m: f"ZeRO-{m.group(1)}", query)
+    if not abbreviations:
+        return query
     return _ABBREVIATION.sub(lambda m: f"{m.group(1)} ({_ABBREVIATIONS[m.group(1).lower()]})", query)
 
 
@@ -977,6 +981,8 @@ _DEFINITION = [
     ),
 ]
 _NOT_A_TERM = {"the", "this", "that", "it", "difference", "best", "better", "cheapest", "price", "cost"}
+# words that say how a question asks, not what about: "分别是啥" (each of several), "到底是啥"
+_NOT_A_TERM_ZH = {"分别", "到底", "这个", "那个", "它们", "这些", "那些", "区别"}
 
 
 # an English term of two or three words inside a Chinese question: "开activation checkpointing 显存能省多少"
@@ -989,7 +995,12 @@ def defined_term(question: str) -> str | None:
     if re.search(r"[\u4e00-\u9fff]", question) and (embedded := _EMBEDDED_TERM.search(question)):
         return embedded.group(1)
     for pattern in _DEFINITION:
-        if (match := pattern.search(question)) and match.group("t").lower() not in _NOT_A_TERM:
+        if (
+            (match := pattern.search(question))
+            # "what's the difference between tensor, pipeline…": the first word says no term is defined
+            and match.group("t").lower().split()[0] not in _NOT_A_TERM
+            and match.group("t") not in _NOT_A_TERM_ZH
+        ):
             return re.sub(r"\s+(?:actually|exactly|really|even)$", "", match.group("t"), flags=re.IGNORECASE)
     return None
 

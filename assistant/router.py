@@ -338,7 +338,7 @@ _DOMAIN = words(
     # short terms must be whole words ("please" is not "lease", "intelligence" is not "intel")
     r"\b(?:gpu|cpu|tpu|amd|intel|gaudi|cuda|rocm|nccl|ram|ssd|hdd|pue|cost|rent|lease|rack|zero|fsdp|bf16|fp8"
     r"|fp16|mfu|llm|hbm|vram|nvme|pcie|roce|model|token|power|lora|qlora|sft|vllm|dgx|hgx|nic|switch|ib|tco"
-    r"|kv|epoch|node|checkpoint|ckpt|tok)s?\b",
+    r"|kv|epoch|node|checkpoint|ckpt|tok|tp|pp|dp|ep|mig)s?\b",
     # stems may continue ("training", "servers", "fine-tuning")
     r"\b(?:nvidia|nvlink|infiniband|server|cluster|train|fine[- ]?tun|inference|memory|storage|checkpoint"
     r"|cooling|air[- ]?cool|liquid[- ]?cool|budget|cloud|slurm|kubernetes|k8s|docker|flops|parallel|bandwidth|network|datacenter|data cent"
@@ -638,12 +638,15 @@ _NEEDS_TECH = words(
     rf"\bis (?:an? )?(?:{_TECH})\b[^?]{{0,20}}\b(?:necessary|required|needed|worth it|a must)",
     rf"(?:需不需要|需要|要不要|必须|有必要)\s*(?:用|上|配|装)?\s*(?:{_TECH})",
 )
+# disks a node or a file system is built from
+_MEDIA = r"\bnvme\b|\bhdds?\b|\bssds?\b|\bsata\b|机械(?:硬)?盘|固态|本地盘"
 # the technologies and practices a question can be about, rather than a workload's figures
 _TECHNOLOGY = (
     rf"{_TECH}|nvl\s*\d*|\bhcas?\b|air[- ]?cool\w*|风冷|\bfp8\b|transformer engine|\bte\b|\bfsdp\d?\b|\bzero[- ]?[0-3]?\b|"
     r"deepspeed|megatron|mindspeed|\boffload\w*|卸载|activation (?:checkpointing|recomput\w*)|selective recompute|"
     r"重计算|\bnccl\b|\brccl\b|\bhccl\b|\bcuda\b|\brocm\b|\bcann\b|torch_npu|\bslurm\b|kubernetes|\bk8s\b|"
-    r"\bdocker\b|\bmig\b|\bgpfs\b|\bnfs\b|flashattention|flash[- ]attention|\bvllm\b|\bpcie switch"
+    r"\bdocker\b|\bmig\b|\bgpfs\b|\bnfs\b|flashattention|flash[- ]attention|\bvllm\b|\bpcie switch|"
+    rf"{_MEDIA}"
 )
 # a question about a technology itself: how two relate, whether something can be done with it or is supported
 # ("NVLink 跟 NVSwitch 是啥关系", "can I NVLink them together", "FSDP 也能 offload 到 CPU 吗"); the workload's
@@ -655,6 +658,9 @@ _ABOUT_TECHNOLOGY = words(
     r"\b(?:is|are)\b[^.?!]{0,30}\b(?:mature|stable|production[- ]ready)\b",
     r"\bhow (?:does|do|would|will) (?:that|it|this|they|their|its)\b[^.?!]{0,20}\bwork\b|\bwhat replaces\b|\bdo (?:we|i) (?:still )?need to buy\b",
     r"(?:支持|成熟|稳定|靠谱)[^，。？?]{0,6}(?:吗|么|不)|会不会(?:训崩|崩|炸|发散)",
+    # "必须 nvme 吗，hdd 行不行", "is HDD ok for the nodes?": whether a kind of disk will do
+    rf"必须\s*(?:用|上|是)?\s*(?:{_MEDIA})\s*吗|(?:{_MEDIA})\s*(?:行不行|行吗|可以吗|能用吗)",
+    rf"\b(?:is|are) (?:an? )?(?:{_MEDIA})\s*(?:ok|okay|fine|enough|good enough)\b|\bdo (?:we|i|you) need (?:{_MEDIA})",
     r"能不能[^，。？?]{0,12}(?:对比|比较|用|开|跑|混)|(?:也|还)能[^，。？?]{0,16}吗|有没有现成的",
 )
 # asking whether the workload fits or how much of something it needs: a calculation, whatever technology it names
@@ -862,11 +868,11 @@ _ASKED = [
                    r"\b(?:fewer|less) (?:\w+ )?(?:gpus|cards|accelerators|nodes)\b", r"(?:用|要|需要)的?卡(?:更)?少", r"卡数(?:更)?少",
                    r"number of (?:\w+ ){0,2}(?:gpus|cards|accelerators)", r"最少(?:要|需要|得)?(?:几|多少)", r"至少(?:要|需要|得)?(?:几|多少)",
                    r"(?<![这那哪十百千])(?<!一台)(?<!每台)(?<!单台)(?<!一台机器)(?<!每个节点)(?:多少|几)\s?(?:张|块|台|个)?\s?(?:卡(?!间)|gpu|显卡|节点|服务器|机器)(?!\s*(?:小时|时))",
-                   r"(?<![这那哪])(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
+                   r"(?<![这那哪])(?<!切成)(?<!分成)(?<!拆成)(?<!划成)(?:多少|几)\s*(?:张|块)(?!\s*(?:网卡|nic|ib\s*卡|hca|硬盘|盘|ssd|nvme|内存|交换机|光模块))", r"要几台", r"买几台",
                    r"能买几台", r"放几台", r"多少台")),
     ("days", words(r"how long", r"how many (?:days|hours|weeks|months)", r"wall[\s-]*clock", r"time to train",
                    r"\b(?:rough|ballpark|estimated?) (?:time|timeline|duration)\b", r"\btime estimate\b",
-                   r"多久", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
+                   r"多久(?!\s*(?:存|保存|做|打|跑|备份|刷)?\s*一次)", r"多少天", r"几天", r"多长时间", r"多少(?:个)?小时", r"要多少时间", r"how many days")),
     # "内存要配多少", "how much host RAM": the server's memory, not the GPUs'
     ("ram", words(r"(?<!显)内存\s*(?:要|需要|得)?\s*(?:配|装|上|准备)?\s*(?:多少|多大|几)", r"(?:配|装|上)多少\s*(?:g|gb|t|tb)?\s*(?<!显)内存",
                   r"how much (?:host |system |cpu |server )(?:ram|memory|dram)", r"how much (?:ram|dram)\b")),

@@ -1091,6 +1091,12 @@ OTHER_CARDS = 0.6
 UNNAMED_TOOL = 0.75
 # and when its answer opens by defining the term the question asks about ("what is PUE?")
 DEFINING = 1.3
+# and when its heading names more of the question's rare words than any other ("Lustre、GPFS、WEKA … 选哪个"
+# for "选 Lustre 还是 GPFS 还是 WEKA，各自坑在哪", against a heading naming two of them)
+HEADED_BY_MOST_TERMS = 1.15
+# a term asked about in the question's opening clause ("PUE 是啥，液冷能做到多少"): its definition answers first,
+# before a section headed by the rest of the question
+DEFINING_FIRST = 2.0
 # and when the sentence itself names a card the question asks about ("will FP8 work on A100?" is answered by
 # "A100 … has no FP8", not by a general sentence on FP8 runs)
 NAMES_CARD = 1.3
@@ -1225,6 +1231,12 @@ def _lead_passage(
     guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
     asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
     term = defined_term(question)  # "PUE啥意思": the passage that says what PUE is answers first
+    # (the question opens with the term, "PUE 是啥 …", and goes on to ask more)
+    opening_term = (
+        bool(term)
+        and question.lstrip().lower().startswith(str(term).lower())
+        and len(question) > 3 * len(str(term)) + 8
+    )
     # by family, not generation: a passage on "Trn2" or "TPU v5e" still speaks of the family asked about
     asked_families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
     # the software or fabric asked about by name ("slurm", "k8s", "lustre"): a passage must name one of them
@@ -1283,10 +1295,11 @@ def _lead_passage(
             )
             # the sentence defines the term asked about, or the section is headed by it
             * (
-                DEFINING
+                (DEFINING_FIRST if opening_term else DEFINING)
                 if term and (defines(term, passage.snippet) == DEFINES or "term_heading" in passage.ranks)
                 else 1.0
             )
+            * (HEADED_BY_MOST_TERMS if passage.ranks.get("heading_terms") == 1 else 1.0)
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
