@@ -177,7 +177,9 @@ _JUDGEMENT = re.compile(
     r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
     # "is trainium2 a real option for a pytorch team", "what should we watch out for", "要注意什么"
     r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
-    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗",
+    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
+    # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
+    r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗",
     re.IGNORECASE,
 )
 
@@ -1574,7 +1576,16 @@ class TemplateComposer:
         advice = (
             route.intent in {Intent.BOTH, Intent.CALCULATION}
             and bool(run.calls)
-            and {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
+            and (
+                {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
+                # "只能买 H20，拿来全参训 70B 靠谱吗": a fleet's suitability, which one card's memory does not decide;
+                # the guidance written about that card answers, the figures after it
+                or (
+                    {c.name for c in run.calls} <= {"training_memory", "gpu_compare"}
+                    and not route.slots.gpu_count
+                    and any("card_heading" in p.ranks for p in passages[:4])
+                )
+            )
             and bool(_JUDGEMENT.search(route.query))
             and bool(passages)
         )
