@@ -1307,9 +1307,11 @@ def _lead_passage(
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
     # sections of one question-and-answer article rank together (their ranks say the article matches, not which
     # of its questions does): each is discounted as its article's best-ranked section is
+    # (only the two best-ranked: a section further down is discounted as ranked, so that an article's third
+    # answer does not lead on its article's strength)
     first_of_article: dict[str, int] = {}
     for rank, p in candidates:
-        if p.doc_type == "faq":
+        if p.doc_type == "faq" and rank <= 1:
             first_of_article.setdefault(p.doc_id, rank)
     if asked_families:
         # "do we need infiniband for gaudi 3?": among passages that name the family asked about, when any does

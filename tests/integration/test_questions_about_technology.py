@@ -145,8 +145,11 @@ def test_a_guidance_question_is_not_asked_back_or_refused(
 
 
 def test_whether_cheaper_cards_are_a_sensible_cluster_is_the_guidance_first(assistant: Assistant) -> None:
-    """"Is 32 x L40S a sensible way to pretrain 13B, they're cheaper than H100s": the guidance on the card leads
+    """ "Is 32 x L40S a sensible way to pretrain 13B, they're cheaper than H100s": the guidance on the card leads
     (no NVLink, GDDR6, a third of the compute), the cost of the run on each card after it."""
-    (answer,) = talk(assistant, "would 16 L40S be a sensible way to pretrain a 7B from scratch? much cheaper than H100")
+    (answer,) = talk(
+        assistant, "would 16 L40S be a sensible way to pretrain a 7B from scratch? much cheaper than H100"
+    )
     first = opening(answer.answer)
-    assert "L40S" in first and not first.startswith(("Pre-training", "Training")), answer.answer[:300]
+    assert "L40S" in first, answer.answer[:300]
+    assert not first.startswith(("Pre-training", "Training")), answer.answer[:300]
