@@ -27,7 +27,7 @@ from assistant.sentences import SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
 from knowledge.store import read_all
-from knowledge.text import Language, american, detect_language, tokenize
+from knowledge.text import Language, american, detect_language, sentences_of, tokenize
 
 
 class Passage(BaseModel):
@@ -255,6 +255,7 @@ class HybridRetriever:
         vector: Sequence[float] = self._embeddings.embed_query(query)
         dense = self._dense(ix, vector, filters)
         query_vector = unit(vector) if ix.vectors is not None else None
+        whole = query_vector  # the message as written, for the headings asked as it is
         asked = asked_sentence(query)
         if query_vector is not None and asked:
             # "Intel is pitching Gaudi 3 hard. Do we still need InfiniBand HCAs …?": the sentence that answers
@@ -269,7 +270,7 @@ class HybridRetriever:
             "keyword": self._keyword(ix, tokens, filters),
             "catalog": self._named(ix, query, filters),
             "card_heading": self._card_headings(ix, query, filters),
-            "question": self._asked_as_headed(ix, query_vector, filters),
+            "question": self._asked_as_headed(ix, whole, filters),
             # "rail-optimized是啥意思": the sections headed by the term asked about
             "term_heading": self._headed_by(ix, term, filters),
             # "realistic state of ROCm for Megatron on MI300X": sections headed by the question's rare words
@@ -684,8 +685,6 @@ class _Snapshot:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+-]*")
-# a sentence, up to and with its closing mark
-_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
 # a sentence that asks without a question mark: "…吗", "how do we improve it"
 _ASKS = re.compile(
     r"[吗呢么]\W*$|\b(?:how|what|why|which)\b|^\W*(?:when|where|who|is|are|do|does|can|could|should|will|would)\b|"
@@ -702,12 +701,11 @@ def asked_sentence(message: str) -> str | None:
     """The message's question when the message also tells its setting around it ("Intel is pitching Gaudi 3
     hard. Do we still need to buy InfiniBand HCAs …?" → the second sentence), or None when the message is
     one question throughout. Decimal points ("2.5 TB") do not end a sentence."""
-    text = re.sub(r"(?<=\d)\.(?=\d)", "\u2024", message.strip())
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+    sentences = sentences_of(message)
     questions = [s for s in sentences if s.endswith(("?", "？")) or _ASKS.search(s)]
     if len(sentences) < 2 or not questions:
         return None
-    asked = " ".join(questions).replace("\u2024", ".")
+    asked = " ".join(questions)
     return asked if len(asked) <= ASKED_SHARE * len(message) else None
 
 

@@ -12,6 +12,7 @@ a short question back, naming what is missing and the defaults that would be ass
 
 from __future__ import annotations
 
+import bisect
 import re
 from enum import StrEnum
 
@@ -22,7 +23,7 @@ from assistant.calculators.common import GPUS_PER_NODE, num, words
 from assistant.models import ToolCall
 from assistant.numbers import NUMBER, to_number
 from assistant.slots import DAYS_PER, PER_SERVER_COUNT, SlotExtractor, Slots, unnegated
-from knowledge.text import Language, detect_language
+from knowledge.text import Language, detect_language, sentences_of
 from tools.gpu_spec import PRICE_FIELDS
 
 # slot filling and routing read at most this much of a message: its start and its end, where questions
@@ -646,6 +647,7 @@ _TECHNOLOGY = (
     r"deepspeed|megatron|mindspeed|\boffload\w*|卸载|activation (?:checkpointing|recomput\w*)|selective recompute|"
     r"重计算|\bnccl\b|\brccl\b|\bhccl\b|\bcuda\b|\brocm\b|\bcann\b|torch_npu|\bslurm\b|kubernetes|\bk8s\b|"
     r"\bdocker\b|\bmig\b|\bgpfs\b|\bnfs\b|flashattention|flash[- ]attention|\bvllm\b|\bpcie switch|"
+    r"\bfp4\b|\bfp6\b|\bmxfp\d\b|\bnvfp4\b|\bint4\b|\bint8\b|"
     rf"{_MEDIA}"
 )
 # a question about a technology itself: how two relate, whether something can be done with it or is supported
@@ -656,6 +658,9 @@ _ABOUT_TECHNOLOGY = words(
     rf"\b(?:can|could) (?:i|we|you) (?:even |still |just )?(?:use |run |enable |turn on |flip on |get )?(?:{_TECHNOLOGY})",
     r"\b(?:does|do|will|would|can)\b[^.?!]{0,40}\b(?:support|work)\b(?!\s*(?:load|station|flow))",
     r"\b(?:is|are)\b[^.?!]{0,30}\b(?:mature|stable|production[- ]ready)\b",
+    # "can we actually train in FP4?", "FP4 能用来训练吗": whether the format trains
+    rf"\b(?:can|could) (?:we|i|you) (?:actually |really |even )?(?:train|run|do)\b[^.?!]{{0,20}}\b(?:in|with)\s+(?:{_TECHNOLOGY})",
+    r"能(?:用来|拿来)?(?:训练|训)吗",
     r"\bhow (?:does|do|would|will) (?:that|it|this|they|their|its)\b[^.?!]{0,20}\bwork\b|\bwhat replaces\b|\bdo (?:we|i) (?:still )?need to buy\b",
     r"(?:支持|成熟|稳定|靠谱)[^，。？?]{0,6}(?:吗|么|不)|会不会(?:训崩|崩|炸|发散)",
     # "必须 nvme 吗，hdd 行不行", "is HDD ok for the nodes?": whether a kind of disk will do
@@ -673,7 +678,9 @@ _FIGURE_WORDS = words(
 def _question_about_technology(text: str) -> bool:
     """Whether the question asked (its sentence ending in a question mark, with the sentence before it when it
     points back: "…flip on FP8. will that work on A100?") is about a technology rather than a figure."""
-    parts = [p for p in re.split(r"(?<=[.!?。！？])\s*", text) if p.strip()]
+    parts = sentences_of(text)
+    if not parts:
+        return False
     asked = [i for i, p in enumerate(parts) if re.search(r"[?？]\s*$|吗|么\s*$", p)] or [len(parts) - 1]
     for i in asked:
         sentence = parts[i]
@@ -844,7 +851,8 @@ _ASKED = [
     ("supports", words(r"\b(?:does|do|can|is)\b[^?.]{0,30}\b(?:support|have|has|come with)\b[^?.]{0,12}\b(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)",
                        r"(?:(?<![不没])支持|有没有|带不带|(?<![没])有)\s*(?:nvlink|nvswitch|p2p|fp8|fp4|ecc)\s*(?:吗|嘛|[?？]|$)", r"^\W*\S{0,12}(?:nvlink|p2p|fp8|fp4)\s*(?:吗|嘛)",
                        # "can we NVLink them together?", "能不能用 NVLink 桥接": whether the cards have the link
-                       r"\b(?:can|could) (?:we|i|you) (?:even |still )?(?:use )?(?:nvlink|bridge)\b", r"能不能\s*(?:用\s*)?(?:nvlink|桥接)")),
+                       r"\b(?:can|could) (?:we|i|you) (?:even |still )?(?:use |add |put |fit )?(?:an? )?(?:nvlink|bridge)\b",
+                       r"能不能\s*(?:用|上|装|接|加)?\s*(?:nvlink|桥接)")),
     ("break_even_util", words(r"what utili[sz]ation[^?]{0,40}(?:buy|own|cloud|rent|lease|win|cheaper|pay|break)",
                               r"utili[sz]ation (?:do|does|would) (?:we|i|you) need",
                               r"利用率\s*(?:要|得|需要|达到|超过|在)?\s*(?:多少|多高|几成)[^，。？?]{0,12}(?:买|自建|划算|回本|上云)|(?:买|自建|回本)[^，。？?]{0,16}利用率(?:要|得|需要)?(?:多少|多高)",
@@ -878,7 +886,7 @@ _ASKED = [
                   r"how much (?:host |system |cpu |server )(?:ram|memory|dram)", r"how much (?:ram|dram)\b")),
     ("memory", words(r"how much (?:gpu |v)?(?:memory|vram|hbm)", r"(?:显存|内存)\s*(?:要|需要)?\s*(?:多少|多大)",
                       r"(?:要|需要)多少\s*(?:显存|内存)", r"多大(?:的)?\s*(?:显存|内存)", r"memory (?:per gpu|needed|footprint)")),
-    ("fit", words(r"\benough\b", r"\bfits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
+    ("fit", words(r"\benough\b", r"(?<!where does )(?<!where do )(?<!where would )\b(?<!\w)fits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
                    # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
                    r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
@@ -2409,15 +2417,29 @@ def _task(text: str, slots: Slots) -> Task | None:
 
 # a clause naming its work as secondary: "推理是次要的", "inference is secondary", "serving can come later"
 # (not "每天存一次要多大": a time, then 要)
-_SECONDARY_CLAUSE = words(
-    r"[^,.;:，。；：？?!！]*(?:(?<![一二两三四五几每这那单首多\d])次要(?![多几])|其次再|以后再说|顺带|\bsecondary\b|\bnot (?:a |the |our )?(?:priority|focus)\b|"
-    r"\bless important\b|\b(?:comes?|can come|later on|maybe) later\b|\bfor later\b)[^,.;:，。；：？?!！]*"
+_SECONDARY = words(
+    r"(?<![一二两三四五六七八九几每这那单首多\d])次要(?![多几])|其次再|以后再说|顺带|\bsecondary\b|"
+    r"\bnot (?:a |the |our )?(?:priority|focus)\b|\bless important\b|\b(?:comes?|can come|later on|maybe) later\b|"
+    r"\bfor later\b"
 )
+_CLAUSE_END = re.compile(r"[,.;:，。；：？?!！]")
 
 
 def _without_secondary(text: str) -> str:
-    """``text`` with each clause that names its work as secondary blanked (same length, so offsets hold)."""
-    return _SECONDARY_CLAUSE.sub(lambda m: " " * len(m.group(0)), text)
+    """``text`` with each clause that names its work as secondary blanked (same length, so offsets hold). The
+    marker is found first and its clause taken from the punctuation around it: linear in the text's length."""
+    markers = list(_SECONDARY.finditer(text))
+    if not markers:
+        return text
+    stops = [m.start() for m in _CLAUSE_END.finditer(text)]
+    blank = list(text)
+    for marker in markers:
+        at = bisect.bisect_left(stops, marker.start())
+        start = stops[at - 1] + 1 if at else 0
+        after = bisect.bisect_left(stops, marker.end())
+        end = stops[after] if after < len(stops) else len(text)
+        blank[start:end] = " " * (end - start)
+    return "".join(blank)
 
 
 _GENERATES = words(r"\bgenerat(?:e|es|ing|ion)\b", r"\bdecod(?:e|ing)\b", r"生成", r"吐字", r"推理速度")
@@ -2788,7 +2810,7 @@ def _refine(
         )
         # "h20 specs? any good for inference?": a card's figures, then the judgement; with a model named the
         # task is a plan to size instead, and two cards for a task are ranked by its criterion
-        and (task is None or not (slots.params_b or slots.model or slots.other_gpus))
+        and (asked == "supports" or task is None or not (slots.params_b or slots.model or slots.other_gpus))
         and not counts
         and not (slots.other_gpus and asked == "ratio")  # "H100 to B200, how much faster at bf16?"
         and asked != "ram"  # "how much system memory does a server with 8 MI300X need?": the host's, not HBM

@@ -109,3 +109,13 @@ def slugify(text: str, max_length: int = 80) -> str:
     """A stable, readable id fragment; keeps CJK characters."""
     slug = re.sub(r"[^\w]+", "-", text.strip().lower(), flags=re.UNICODE).strip("-")
     return slug[:max_length] or "section"
+
+
+# a sentence, up to and with its closing marks; a decimal point ("2.5 TB") ends none
+_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
+
+
+def sentences_of(message: str) -> list[str]:
+    """The message's sentences, stripped, in order ("We have 2.5 TB. Is it enough?" -> two); none for an empty one."""
+    text = re.sub(r"(?<=\d)\.(?=\d)", "\u2024", message.strip())
+    return [s.strip().replace("\u2024", ".") for s in _SENTENCE.findall(text) if s.strip()]

@@ -1099,6 +1099,8 @@ HEADED_BY_MOST_TERMS = 1.15
 # a term asked about in the question's opening clause ("PUE 是啥，液冷能做到多少"): its definition answers first,
 # before a section headed by the rest of the question
 DEFINING_FIRST = 2.0
+# what a heading sharing all of the question's words adds (a share of them adds its share)
+HEADING_WORDS = 1.0
 # and when the sentence itself names a card the question asks about ("will FP8 work on A100?" is answered by
 # "A100 … has no FP8", not by a general sentence on FP8 runs)
 NAMES_CARD = 1.3
@@ -1244,6 +1246,8 @@ def _lead_passage(
     # the software or fabric asked about by name ("slurm", "k8s", "lustre"): a passage must name one of them
     asked_tools = {"kubernetes" if t.lower() == "k8s" else t.lower() for t in _TOOL_NAMES.findall(question)}
 
+    asked_words = set(tokenize(question))
+
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
         own = passage.lang in {lang, "multi"}
@@ -1286,7 +1290,7 @@ def _lead_passage(
         return (
             passage.snippet_score
             * (QUESTION_HEADED if "question" in passage.ranks else 1.0)
-            * (1 - 0.12 * first_of_article.get(passage.doc_id, rank))
+            * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)
             * (UNNAMED_TOOL if unnamed_tool else 1.0)
@@ -1302,17 +1306,15 @@ def _lead_passage(
                 else 1.0
             )
             * (HEADED_BY_MOST_TERMS if passage.ranks.get("heading_terms") == 1 else 1.0)
+            # a heading that repeats the question's own words is the question asked ("…inside docker i get NCCL
+            # 'unhandled system error'" under "Why does NCCL fail with 'unhandled system error' … inside Docker")
+            * (
+                1
+                + HEADING_WORDS * len(asked_words & set(tokenize(passage.section))) / max(len(asked_words), 1)
+            )
         )
 
     candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
-    # sections of one question-and-answer article rank together (their ranks say the article matches, not which
-    # of its questions does): each is discounted as its article's best-ranked section is
-    # (only the two best-ranked: a section further down is discounted as ranked, so that an article's third
-    # answer does not lead on its article's strength)
-    first_of_article: dict[str, int] = {}
-    for rank, p in candidates:
-        if p.doc_type == "faq" and rank <= 1:
-            first_of_article.setdefault(p.doc_id, rank)
     if asked_families:
         # "do we need infiniband for gaudi 3?": among passages that name the family asked about, when any does
         naming = [

@@ -364,5 +364,5 @@ def test_a_question_about_one_makers_platform_is_never_led_by_anothers(assistant
         "我们现在是 Megatron-LM + 一些自己写的 CUDA kernel，迁到昇腾 910B 上要改多少？有没有现成的方案"
     )
     lead = answer.answer.split("\n\n")[0]
-    assert "能直接跑" not in lead, lead[:300]
+    assert "基本能直接跑" not in lead, lead[:300]  # the MI300X section's verdict ("不能直接跑" is Ascend's)
     assert not re.search(r"MI300|ROCm|AMD", lead.split("。")[0]), lead[:300]

@@ -153,3 +153,23 @@ def test_whether_cheaper_cards_are_a_sensible_cluster_is_the_guidance_first(assi
     first = opening(answer.answer)
     assert "L40S" in first, answer.answer[:300]
     assert not first.startswith(("Pre-training", "Training")), answer.answer[:300]
+
+
+def test_whether_a_bridge_fits_the_cards_is_the_cards_feature(assistant: Assistant) -> None:
+    """ "两张4090能不能上NVLink桥": the RTX 4090 has no NVLink, whatever job is named beside it; never a "yes" from
+    a memory fit."""
+    (answer,) = talk(assistant, "两张4090能不能装NVLink桥？想拿来做13B LoRA")
+    assert tools(answer) == ["gpu_spec"], answer.answer[:200]
+    assert not opening(answer.answer).startswith("可以"), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "can we actually train in FP8 on the L40S or is that an inference-only thing?",
+        "where does the MI325X fit compared to MI300X?",
+    ],
+)
+def test_a_format_or_a_place_among_cards_is_not_asked_back(assistant: Assistant, message: str) -> None:
+    (answer,) = talk(assistant, message)
+    assert not opening(answer.answer).startswith("Which model"), answer.answer[:200]
