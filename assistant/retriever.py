@@ -336,7 +336,8 @@ class HybridRetriever:
         """``ordered`` with each document's first row moved behind the row of the same document whose best
         sentence is closest to the question, among its well-ranked rows: a document's introduction may
         rank first on words while a later section holds the sentence that answers. Only the first ``docs``
-        documents can be answered from, so only theirs are weighed."""
+        documents can be answered from, so only theirs are weighed. A question-and-answer article's sections
+        count as documents of their own (``_Snapshot.unit``)."""
         rows_of: dict[str, list[int]] = defaultdict(list)
         for row in ordered:
             rows_of[ix.unit(row)].append(row)
@@ -351,20 +352,20 @@ class HybridRetriever:
             )
 
         chosen: dict[str, int] = {}
-        for doc_id, rows in list(rows_of.items())[:docs]:
+        for unit_id, rows in list(rows_of.items())[:docs]:
             top = fused[rows[0]]
             contenders = [r for r in rows[:4] if fused[r] >= 0.6 * top]
             # the section headed by the question itself speaks for its document
             asked = [r for r in rows if r in (headed or set())]
-            chosen[doc_id] = asked[0] if asked else max(contenders, key=closest)
+            chosen[unit_id] = asked[0] if asked else max(contenders, key=closest)
         lead = set(chosen.values())
         # each document's place is now held by its chosen row, between the document's best fused score and
         # the chosen row's own: a weaker section of a well-ranked document does not outrank a strong one
         placed: list[tuple[float, int]] = []
         for row in ordered:
-            doc_id = ix.unit(row)
-            if row == rows_of[doc_id][0]:
-                held = chosen.get(doc_id, row)
+            unit_id = ix.unit(row)
+            if row == rows_of[unit_id][0]:
+                held = chosen.get(unit_id, row)
                 placed.append(((fused[row] + fused.get(held, 0.0)) / 2, held))
             elif row not in lead:
                 placed.append((fused[row], row))
