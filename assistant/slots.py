@@ -661,7 +661,7 @@ _EACH_MACHINE = flags(
     r"每台|每个?节点|每个?服务器|\beach\b|\bper (?:node|server|box|machine)\b"
     r"|\b(?:nodes|servers|boxes|machines)\s*(?:of|with)\s*\d+\s*(?:x\s*)?(?:gpus?|cards?)"
     # "4 台 A800 80G 8卡": the cards each of the machines counted holds (not "4台一共16卡")
-    r"|\d\s*台(?:(?!共|总|合计|一起)[^，,。；;？?]){0,24}?\d+\s*卡"
+    r"|(?:\d|[一两二三四五六七八九十])\s*台(?:(?!共|总|合计|一起)[^，,。；;？?]){0,24}?(?:\d+|[二四八]|十六)\s*卡"
 )
 # a link speed or a rate before "per node" describes the link, not the cards: "IB is only 200g per node"
 _RATE_BEFORE = flags(r"(?:\d\s*(?:g|gb|gbps|gb/s|tb/s|kw|w|tokens?/s|tok/s)|\$\s*[\d.,]+\s*k?)\s*$")
@@ -685,6 +685,8 @@ _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:(?:extra|more|additional|new|spare)\s+)?(?:GPUs?|cards|accelerators)\b(?![\s-]*(?:hours?|hrs?|h\b|days?|months?|小时))|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
     rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
+    # "4090八卡机", "八卡服务器": a machine of so many cards, its count in Chinese numerals
+    rf"|{NUMBER}\s*卡\s*(?:机|整机|服务器|机器|节点)"
 )
 
 # ("单卡输出3000 token/s" is a rate per card, not a count)
@@ -1236,10 +1238,11 @@ _BUILD_COUNT = flags(
     r"(?<![\d.,$¥A-Za-z])(\d{1,3}(?:,\d{3})+|\d{1,5}|\bone|\ba single)\s*(?:x|×|\*|张|块|颗|片)?\s*"
     r"(?:(?:nvidia|geforce|rtx|amd|instinct|google|cloud|tpu)\s*)*$"
 )
-# machines of a size before a card: "2 nodes of 8x", "one node of 8 x", "4 servers with 8x", "两台8卡"
+# machines of a size before a card: "2 nodes of 8x", "one node of 8 x", "4 servers with 8x", "两台8卡", "两台八卡机"
 _MACHINES_OF_BEFORE = flags(
     r"(?<![\d.])(\d{1,3}|one|a|an|two|three|four|一|两|二|三|四)\s*(?:nodes?|servers?|boxes|box|machines?|台)\s*"
-    r"(?:of|with|each with)?\s*(\d{1,2})\s*(?:x|×|\*|卡|张)\s*(?:(?:nvidia|amd|instinct)\s*)*$"
+    r"(?:of|with|each with)?\s*(\d{1,2}|[二四八十]|十六)\s*(?:x|×|\*|卡|张)\s*(?:机|服务器|机器|的)?\s*"
+    r"(?:(?:nvidia|amd|instinct)\s*)*$"
 )
 # a price for several machines at once: "$2.3M for 8 HGX H100 nodes", "8台一共1,760万"
 _FOR_SERVERS = flags(
@@ -2096,6 +2099,11 @@ def _group(match: re.Match[str], *indexes: int) -> str | None:
     return next((match.group(i) for i in indexes if match.group(i)), None)
 
 
+def _matched(match: re.Match[str]) -> str | None:
+    """The first group that matched, whichever alternative of the pattern did."""
+    return next((group for group in match.groups() if group), None)
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
 _SPELLED = re.compile(
@@ -2266,7 +2274,7 @@ class SlotExtractor:
             priced
             and slots.gpu_count
             and (fleet := _PLAIN_COUNT.search(rest))
-            and (total := int(to_number(_group(fleet, 1, 2, 3, 4, 5) or "0"))) > slots.gpu_count
+            and (total := int(to_number(_matched(fleet) or "0"))) > slots.gpu_count
             and total % slots.gpu_count == 0
         ):
             # "$285k per 8x H100 server … 64 GPUs": the machine priced holds 8; the fleet is the other count
@@ -2418,7 +2426,7 @@ class SlotExtractor:
                 if shape := _MACHINES_OF_BEFORE.search(text[max(0, m.start - 30) : m.start]):
                     word = shape.group(1).lower()
                     machines = {"a": 1, "an": 1, **_WORD_COUNT}.get(word) or int(to_number(word))
-                    counted[m.id] = machines * int(shape.group(2))
+                    counted[m.id] = machines * int(to_number(shape.group(2)))
             if len(counted) >= 2 and len(set(counted.values())) > 1:
                 slots.card_counts = counted
             for again in (m for m in gpus[1:] if m.id == gpus[0].id):
@@ -2447,7 +2455,7 @@ class SlotExtractor:
         ):
             slots.gpu_count = None  # "单卡H100 显存够吗 ZeRO-1 8卡": per card, on the 8 named after it
         if slots.gpu_count is None and (match := _PLAIN_COUNT.search(plain)):
-            slots.gpu_count = int(to_number(_group(match, 1, 2, 3, 4, 5) or "0"))
+            slots.gpu_count = int(to_number(_matched(match) or "0"))
         elif slots.gpu_count is None and _SINGLE_CARD.search(plain):
             slots.gpu_count = (
                 1  # "and QLoRA on a single card?", "单卡呢": one, whatever card was named before

@@ -2403,3 +2403,21 @@ def test_a_decode_speed_asked_is_one_streams_bandwidth_bound(assistant: Assistan
     assert call.input["batch_size"] == 1, answer.answer[:200]
     assert 48 < call.output["stream_ceiling_tokens_per_second"] < 56
     assert re.search(r"token", first_sentence(answer)), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "gpus"),
+    [
+        ("我们有一台A800八卡机，全量微调13B显存够不够", 8),
+        ("两台八卡服务器 H800 预训练 30B 显存够吗", 16),
+        ("three machines, eight L40S each: can they full fine-tune a 13B?", 24),
+    ],
+)
+def test_machines_counted_in_chinese_numerals_are_the_cards_sized(
+    assistant: Assistant, message: str, gpus: int
+) -> None:
+    """ "八卡机" is a machine of eight cards (its count in Chinese numerals, so not read beside a model
+    number like 4090), "两台八卡" two of them: 16 cards share the model states, not one."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["gpus"] == gpus, answer.answer[:200]
