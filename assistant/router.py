@@ -204,6 +204,7 @@ _FABRIC_CHOICE = words(
 _FABRIC_PAIR = words(
     r"(?:\bib\b|infiniband)[^。？?]{0,60}(?:roce|ethernet|以太网)|(?:roce|ethernet|以太网)[^。？?]{0,60}(?:\bib\b|infiniband)"
 )
+_INFINIBAND = words(r"infiniband|(?<![a-z])ib(?![a-z])")
 _FABRIC_TOPIC = (
     "InfiniBand or RoCE Ethernet: which should we choose for a GPU training cluster",
     "InfiniBand 还是 RoCE 以太网：GPU 训练集群该选哪个",
@@ -223,6 +224,8 @@ _HOST_CPU_TOPIC = (
     "how many CPU cores a GPU training server needs, and which CPU to pair with the GPUs",
     "GPU 训练服务器需要多少 CPU 核，配什么 CPU",
 )
+# "24 HGX H200 servers; is liquid cooling necessary?": the cooling choice, whatever servers are its setting
+_COOLING_TOPIC = ("air cooling or liquid cooling?", "风冷还是液冷？")
 _MIXING_TOPIC = (
     "can one synchronous training job mix two GPU generations?",
     "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
@@ -380,6 +383,11 @@ _GROWS = re.compile(
     r"(?:traffic|demand|load|usage|requests?)\s*(?:grows?|goes up|increases?|rises?|will grow)\s*(?:by\s*)?"
     r"(\d+(?:\.\d+)?)\s*(?:x|×|times)"
     r"|(?:流量|需求|负载|请求量?|访问量)\s*(?:增长|增加|涨|翻|变成|涨到|增长到|增加到)?\s*(\d+(?:\.\d+)?|[两三四五六七八九十])\s*倍",
+    re.IGNORECASE,
+)
+# a follow-up that only names another card: "那910C呢", "and the MI355X?", "what about B300"
+_ANOTHER_CARD = re.compile(
+    r"^\W*(?:and|what about|how about|then|那|那么|换成|如果是|要是)\s*(?:the |an? )?[\w .-]{1,24}?\s*(?:呢|instead)?\s*[?？]?\s*$",
     re.IGNORECASE,
 )
 # a follow-up that is only a number: "and 1024?", "那2048呢", "what about 64"
@@ -569,6 +577,10 @@ _ADVICE = words(
     r"怎么(?:样才能)?(?:提高|提升|优化|改善|加速|解决|排查)",
     r"如何(?:提高|提升|优化|改善|加速|解决|排查)",
     r"有什么(?:办法|建议|优化)",
+    # "what's the first stuff to check?", "where do i look?", "先查什么": where a diagnosis starts
+    r"\bwhat(?:'s| is| are|re)? (?:the )?(?:first )?(?:stuff|things?|places?) (?:to |i should |we should )?(?:check|look at)\b",
+    r"\bwhat should (?:i|we) (?:check|look at)\b|\bwhere (?:do|should|would) (?:i|we) (?:start|look)\b",
+    r"先(?:查|看)(?:什么|啥|哪)|从哪(?:里|儿)?(?:开始)?(?:查|看|入手)",
     r"为什么(?:这么|那么)?(?:低|慢)",
     # the English verb in a Chinese sentence: "MFU 只有 28%, 怎么 improve?", "如何 optimize"
     r"(?:怎么|如何|怎样)\s*(?:improve|optimi[sz]e|boost|speed up|fix|tune|debug)",
@@ -581,6 +593,9 @@ _JUDGE = words(
     r"\b(?:is )?(?:something|anything) wrong\b",
     r"\bis (?:this|that|it) (?:normal|expected|ok)\b",
     r"正常吗|是否正常|正不正常",
+    # "~25% MFU … is that bad?", "MFU 30% 算低吗": a measured figure to be judged against the yardstick
+    r"\bis (?:this|that|it) (?:really |too |very )?(?:bad|low|poor|terrible)\b",
+    r"(?:算|是不是|是否)(?:太|很|偏)?(?:低|差)|低不低|(?:偏低|太低|很低|低)吗",
 )
 _MFU_WORDS = words(r"\bmfu\b", r"\butili[sz]ation\b", r"利用率")
 # "how do we raise it": the advice's own words; "how do we troubleshoot it" needs the topic said
@@ -630,7 +645,7 @@ _EXPLAIN = words(
 # whether a technology is needed is a judgement from knowledge, even with the job's figures given: "do I need
 # NVLink for TP 8 inference of a 70B?", "70B训练需不需要上IB"
 _TECH = (
-    r"nvlink|nvswitch|infiniband|\bib\b|roce|rdma|gpudirect|liquid cooling|direct[- ]to[- ]chip|"
+    r"nvlink|nvswitch|infiniband|(?<![a-z])ib(?![a-z])|roce|rdma|gpudirect|liquid cooling|direct[- ]to[- ]chip|"
     r"a parallel file ?system|parallel file ?systems?|lustre|weka|sxm|800g|400g|液冷|并行文件系统"
 )
 _NEEDS_TECH = words(
@@ -638,6 +653,10 @@ _NEEDS_TECH = words(
     rf"(?:an? |the )?(?:{_TECH})",
     rf"\bis (?:an? )?(?:{_TECH})\b[^?]{{0,20}}\b(?:necessary|required|needed|worth it|a must)",
     rf"(?:需不需要|需要|要不要|必须|有必要)\s*(?:用|上|配|装)?\s*(?:{_TECH})",
+    # "液冷有必要上吗 还是风冷就行", "IB 有必要吗": the technology named first, the need asked after it
+    rf"(?:{_TECH})\s*(?:有没有|有无|有|没有)?(?:必要|需要)\s*(?:用|上|配|装)?\s*(?:吗|么|不|$)",
+    # "B200要上液冷吗", "得配IB吗"
+    rf"(?:要|得|需要|必须)\s*(?:用|上|配|装)\s*(?:{_TECH})\s*(?:吗|么|不|嘛)",
 )
 # disks a node or a file system is built from
 _MEDIA = r"\bnvme\b|\bhdds?\b|\bssds?\b|\bsata\b|机械(?:硬)?盘|固态|本地盘"
@@ -669,6 +688,23 @@ _ABOUT_TECHNOLOGY = words(
     r"能不能[^，。？?]{0,12}(?:对比|比较|用|开|跑|混)|(?:也|还)能[^，。？?]{0,16}吗|有没有现成的",
 )
 # asking whether the workload fits or how much of something it needs: a calculation, whatever technology it names
+# the paper figures set aside for experience: "on paper AMD looks better, what's the real-world story?"
+_IN_PRACTICE = words(
+    r"\bon paper\b|\breal[- ]world\b|\bin practice\b|\bin production\b[^.?!]{0,20}\?",
+    r"纸面|实际(?:训练|使用|上)?(?:用起来|跑起来|表现|体验|效果)|实战|落地(?:情况|效果|怎么样)",
+)
+# a fault reported on the team's own machines: what it means and what to do is the question, whatever counts and
+# intervals surround it ("one H100 keeps throwing Xid 94 every few days", "有张卡XID 79掉卡了 过几天又来")
+_FAULT = words(
+    r"\bxid\s*\d*\b|\becc (?:errors?|faults?)\b|\b(?:fallen|fell|falls?|dropp(?:ed|ing)|drops?) off the (?:pci(?:e)? )?bus\b",
+    r"掉卡|卡掉了|掉了一张卡|row remap",
+    # out of memory although memory looks free or the weights fit: the allocator's or the server's behaviour
+    r"\b(?:ooms?|out of memory)\b[^.?!]{0,80}\b(?:free|fit easily|fits? easily|nvidia-smi|still has)\b",
+    r"(?:oom|爆显存|显存不足|out of memory)[^。？?]{0,30}(?:还有|空闲|没满|没用满|nvidia-smi)",
+    r"(?:gpu\s*)?(?:利用率|使用率)[^，。？?]{0,12}(?:抖|波动|忽高忽低|上不去)",
+    r"\b(?:gpu[- ]?)?util(?:i[sz]ation)?\b[^.?!]{0,30}\b(?:fluctuat\w*|jump\w*|swing\w*|spik\w*|bounc\w*)",
+)
+_XID = words(r"\bxid\b")
 _FIGURE_WORDS = words(
     r"放得?下|装得?下|塞得?下|\bfits?\b|够不够|够吗|\benough\b|多少|几(?:张|台|块|个|天)|\bhow (?:many|much|long)\b",
     r"\bestimate\b|\bcalculat|算一?下",
@@ -1098,6 +1134,7 @@ class Router:
         about_technology = (
             (
                 _question_about_technology(text)
+                or bool(_FAULT.search(text))
                 # "4 nodes of A100 plus 4 of H100: can we run one job across all 64?": mixing generations
                 or bool(
                     own.gpu
@@ -1113,6 +1150,9 @@ class Router:
             and not set(own.spec_fields) - {"scale_up_bandwidth_gb_s"}
             # "Does the H100 PCIe support NVLink?": the card's own entry answers
             and not (asked == "supports" and not own.other_gpus)
+        ) or bool(
+            # "MI300X 纸面参数比H100强 实际训练用起来怎么样": the figures on paper are the setting, experience the question
+            own.gpu and _IN_PRACTICE.search(text)
         )
         if about_technology:
             asked = None
@@ -1208,6 +1248,21 @@ class Router:
             # "跟A100比训练慢多少", "how does it stack up against the MI300X?" after a card: the two cards
             slots = slots.model_copy(update={"gpu": context.slots.gpu, "other_gpus": [own.gpu]})
             if "gpu_compare" not in triggered and not slots.spec_fields:
+                triggered.append("gpu_compare")
+        if (
+            follow_up
+            and own.gpu
+            and not own.other_gpus
+            and "gpu_compare" in context.tools
+            and context.slots.gpu
+            and context.slots.other_gpus
+            and own.gpu not in {context.slots.gpu, *context.slots.other_gpus}
+            and _ANOTHER_CARD.search(text)
+        ):
+            # "那910C呢", "and the MI355X?" after two cards were compared: the new card beside the ones compared
+            compared = [context.slots.gpu, *context.slots.other_gpus]
+            slots = slots.model_copy(update={"gpu": own.gpu, "other_gpus": compared})
+            if "gpu_compare" not in triggered:
                 triggered.append("gpu_compare")
         if _READ_RATE.search(text) and slots.tokens_per_second_per_gpu and slots.gpu_count:
             # "128 GPUs at 12k tokens/s each: what read bandwidth?": their rate, times the bytes of a token
@@ -1616,7 +1671,10 @@ class Router:
         ):
             # "we're seeing 3,100 tokens/s per gpu on a 7B, is that normal?": the MFU it implies is the yardstick
             asked, judged = "mfu", False
-        if (advice and asked in {None, "mfu"}) or (judged and asked is None):
+        if (advice and asked in {None, "mfu"}) or (
+            judged and (asked is None or (asked == "mfu" and own.mfu))
+        ):
+            # ("measured MFU is about 28% … is that bad?": the MFU told is judged, not asked)
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
             tools, explain_words = [], True
@@ -1751,12 +1809,26 @@ class Router:
                 if language == "zh"
                 else "What is MFU, and what MFU should we plan for?"
             )
+        elif asked == "mfu" and not tools and not own.mfu and not follow_up and query == message:
+            # "256张H100训70B，MFU能到多少": the MFU to plan for, in the guidance's words; the cards and the model are
+            # the setting, and would pull the worked examples that merely name them
+            topic = (
+                "MFU 是什么，按多少规划"
+                if language == "zh"
+                else "What is MFU, and what MFU should we plan for?"
+            )
+            query = f"{_TOPIC_ONLY.sub(' ', message)} {topic}"
         if (
             not tools
             and _COOLING.search(text)
             and (slots.server or slots.gpu)
             and ((slots.servers or 0) > 1 or (slots.gpu_count or 0) > GPUS_PER_NODE)  # a rack of machines
             and not follow_up
+            # "规划64台H200 液冷有必要上吗": whether liquid cooling is needed at all, which the guidance answers
+            # from each rack's density; the fleet's total draw, with no rack said, does not decide it
+            and not (
+                needs_tech and not slots.rack_kw and not own.nodes_per_rack and not _IN_ONE_RACK.search(text)
+            )
         ):
             # "can we air cool 4 DGX B200 in one rack?": their power, then the guidance on cooling it;
             # with each rack's limit given ("每柜最多15kW"), how many go in a rack and how many racks
@@ -2043,7 +2115,25 @@ class Router:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
             query = _DRIVER_TOPIC[language == "zh"]
-        if intent == Intent.KNOWLEDGE and _HOST_CPU.search(text) and not follow_up and not own.offload:
+        if intent == Intent.KNOWLEDGE and _NEEDS_TECH.search(text) and not follow_up and query == message:
+            # "H100集群得配IB吗 32台": whether the fabric or the cooling is needed at all, in the guidance's words; the
+            # cards named are the setting and would pull the sections that merely name them
+            if _COOLING.search(text):
+                query = f"{_TOPIC_ONLY.sub(' ', message)} {_COOLING_TOPIC[language == 'zh']}"
+            elif _INFINIBAND.search(text):
+                query = f"{_TOPIC_ONLY.sub(' ', message)} {_FABRIC_TOPIC[language == 'zh']}"
+        if intent == Intent.KNOWLEDGE and _FAULT.search(text) and not follow_up and not _XID.search(text):
+            # "GPU util on our 8x A100 box keeps swinging": the symptom is the subject; the cards and counts are
+            # the setting, and must not pull the passages that merely name an A100 (an Xid's number is its subject)
+            query = _TOPIC_ONLY.sub(" ", message)
+        if (
+            intent == Intent.KNOWLEDGE
+            and _HOST_CPU.search(text)
+            and not follow_up
+            and not own.offload
+            # ("utilisation keeps jumping, dataloader?": a symptom to diagnose, which its own words find)
+            and not _FAULT.search(text)
+        ):
             # (not "zero-offload 把优化器放cpu 会慢多少": the CPU there holds the optimizer, the question is offload)
             query = f"{query} {_HOST_CPU_TOPIC[language == 'zh']}"
         if (
@@ -2291,6 +2381,10 @@ _HOSTING = words(
     r"(?:普通|一般|现有|我们的)?机房[^，。？?]{0,8}(?:能放|放得下|能不能放|扛得住|撑得住|能上|上得了)",
 )  # fmt: skip
 _NVL72 = words(r"\bnvl\s*72\b")
+# machines said to share one rack: "4 DGX B200 in one rack", "放一个柜"
+_IN_ONE_RACK = words(
+    r"\bin (?:one|a|the same|a single) rack\b|\bper rack\b|(?:一个|一|同一个?|每个?)\s*(?:机)?柜"
+)
 _COOLING = words(
     r"\bair[- ]?cool",
     r"\bliquid[- ]?cool",

@@ -111,3 +111,22 @@ def test_why_after_a_guidance_answer_is_not_the_same_answer_again(assistant: Ass
     )
     assert why.answer != first.answer
     assert why.citations
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "added", "compared"),
+    [
+        ("MI300X 和 H100 训练用哪个好", "那 MI325X 呢", "mi325x", {"mi300x", "h100-sxm"}),
+        ("L40S or A100 80GB for fine-tuning?", "what about the H200?", "h200", {"l40s", "a100-80gb-sxm"}),
+    ],
+)
+def test_another_card_after_a_comparison_joins_the_cards_compared(
+    assistant: Assistant, first: str, then: str, added: str, compared: set[str]
+) -> None:
+    """ "那 MI325X 呢" after two cards were weighed asks how the new card stands against them: the new card is
+    compared with both, not answered from a passage about its maker."""
+    earlier, answer = talk(assistant, first, then)
+    assert "gpu_compare" in tools(earlier), earlier.answer[:200]
+    call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert call.input["gpus"][0] == added, call.input
+    assert set(call.input["gpus"][1:]) >= compared, call.input

@@ -173,3 +173,59 @@ def test_whether_a_bridge_fits_the_cards_is_the_cards_feature(assistant: Assista
 def test_a_format_or_a_place_among_cards_is_not_asked_back(assistant: Assistant, message: str) -> None:
     (answer,) = talk(assistant, message)
     assert not opening(answer.answer).startswith("Which model"), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # a hardware fault with an interval beside it: not a question about days or memory
+        ("node 3 logs Xid 79 on GPU 5 about once a week, a reboot clears it. keep using the node?", r"(?i)xid 79|bus"),
+        ("有台机器的卡隔三差五报 XID 94，ECC 也在涨，重启一下还能继续训吗", r"(?i)xid\s*9[45]|ECC"),
+        # utilisation swinging: the data-loading diagnosis, not CPU sizing or a calculation
+        ("GPU util on our 8x A100 box keeps swinging 20-90% while training on millions of small PNGs", r"(?i)data|load|worker"),
+    ],
+)  # fmt: skip
+def test_a_fault_reported_is_diagnosed_from_the_guidance(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """A fault on the team's own machines asks what it means and what to do; the counts and intervals around it
+    ("once a week", "8x A100") are its setting, never a sizing or a question back."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == [], answer.answer[:200]
+    assert re.search(lead, opening(answer.answer)), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "measured MFU is about 28% on 16 H100s for our 3B run. is that bad?",
+        "13B 在 64 张 A800 上 MFU 只有 26%，算低吗",
+        "Llama-style 34B on 128 H200, Megatron, MFU 24%. where do we start looking?",
+    ],
+)
+def test_a_measured_mfu_judged_is_answered_with_the_yardstick(assistant: Assistant, message: str) -> None:
+    """ "is that bad?", "算低吗", "where do we start looking?" about an MFU the team measured: the yardstick
+    (35-45% on a well-tuned H100-class cluster) and what limits it, not a training time at that MFU."""
+    (answer,) = talk(assistant, message)
+    assert "training_compute" not in tools(answer), answer.answer[:200]
+    assert re.search(r"MFU|(?i:profil)|剖析", opening(answer.answer)), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "computed"),
+    [
+        ("准备上40台B200整机，液冷有没有必要", False),
+        ("we're buying 24 HGX H200 servers; is liquid cooling necessary?", False),
+        # machines said to share one rack: that rack's draw decides, so it is computed
+        ("3台DGX B200放一个柜 液冷有必要吗", True),
+    ],
+)
+def test_whether_liquid_cooling_is_needed_is_the_density_guidance(
+    assistant: Assistant, message: str, computed: bool
+) -> None:
+    """Whether liquid cooling is needed for a fleet is decided per rack (air-cooled 8-GPU servers are fine where
+    the rack can carry and cool their 10-14 kW); the fleet's total draw answers nothing, so it is computed only
+    when the machines are said to share a rack."""
+    (answer,) = talk(assistant, message)
+    assert ("power_cost" in tools(answer)) is computed, answer.answer[:200]
+    assert re.search(r"(?i)liquid|air|液冷|风冷|kW", opening(answer.answer)), answer.answer[:300]
