@@ -979,7 +979,21 @@ _DEFINITION = [
         r"(?:什么是|解释一下|解释下|讲讲|介绍一下)\s*(?P<t>[A-Za-z][A-Za-z0-9./+_-]{1,20}|[\u4e00-\u9fff]{2,6})"
     ),
 ]
-_NOT_A_TERM = {"the", "this", "that", "it", "difference", "best", "better", "cheapest", "price", "cost"}
+_NOT_A_TERM = {"the", "this", "that", "it", "difference", "best", "better", "cheapest", "price", "cost",
+               # "what's missing?", "what's wrong?", "what's the catch": a diagnosis or a judgement asked, no term
+               "missing", "wrong", "happening", "going", "catch", "problem", "issue", "causing", "next"}  # fmt: skip
+# ... nor one ending in a word for an account of something: "what's the real-world story?", "what's the situation"
+_NOT_A_TERM_END = {
+    "story",
+    "situation",
+    "deal",
+    "status",
+    "experience",
+    "verdict",
+    "picture",
+    "consensus",
+    "take",
+}
 # words that say how a question asks, not what about: "分别是啥" (each of several), "到底是啥"
 _NOT_A_TERM_ZH = {"分别", "到底", "这个", "那个", "它们", "这些", "那些", "区别"}
 
@@ -998,6 +1012,7 @@ def defined_term(question: str) -> str | None:
             (match := pattern.search(question))
             # "what's the difference between tensor, pipeline…": the first word says no term is defined
             and match.group("t").lower().split()[0] not in _NOT_A_TERM
+            and match.group("t").lower().split()[-1] not in _NOT_A_TERM_END
             and match.group("t") not in _NOT_A_TERM_ZH
         ):
             return re.sub(r"\s+(?:actually|exactly|really|even)$", "", match.group("t"), flags=re.IGNORECASE)

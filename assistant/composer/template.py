@@ -1164,12 +1164,20 @@ _COMPARISON = re.compile(
 # accelerators named by family rather than a model number: "Trainium2", "TPU v5p", "Gaudi 3", "昇腾"
 _FAMILY = re.compile(
     # (a Chinese character after the name is no word boundary: "TPU v5p单芯片")
-    r"trainium\s*\d?|\btrn\d(?![a-z0-9])|\btpu(?:\s*v?\d[a-z]?)?(?![a-z0-9])|\bgaudi\s*\d?|ascend|昇腾",
+    r"trainium\s*\d?|\btrn\d(?![a-z0-9])|\btpu(?:\s*v?\d[a-z]?)?(?![a-z0-9])|\bgaudi\s*\d?|ascend|昇腾"
+    # China's other makers, by name in either language
+    r"|hygon|海光|cambricon|寒武纪|kunlunxin|昆仑芯",
     re.IGNORECASE,
 )
 
 
-_FAMILY_ROOT = {"trn": "trainium", "昇腾": "ascend"}
+_FAMILY_ROOT = {
+    "trn": "trainium",
+    "昇腾": "ascend",
+    "海光": "hygon",
+    "寒武纪": "cambricon",
+    "昆仑芯": "kunlunxin",
+}
 # each maker's platform as a heading names it: its cards and its software stack
 _PLATFORMS = {
     maker: re.compile(rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])", re.IGNORECASE)
@@ -1186,7 +1194,7 @@ _HOME_MADE = re.compile(r"国产|国内|信创|自主可控|domestic|chinese|chi
 
 
 def _root(family: str) -> str:
-    match = re.match(r"[a-z]+|昇腾", family.lower())
+    match = re.match(r"[a-z]+|昇腾|海光|寒武纪|昆仑芯", family.lower())
     return match.group() if match else ""
 
 
