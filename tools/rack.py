@@ -61,6 +61,15 @@ _OVER_RACK = Message(
     "or a lower power cap on the GPUs",
     zh="单台服务器（{kw} kW）已超过机柜的 {rack_kw} kW：机柜需要更大的供电和散热能力，或给 GPU 设更低的功耗上限",
 )
+_FAR_OVER_RACK = Message(
+    "rack.server_far_over_rack",
+    en="one server ({kw} kW) draws {times}x the rack's {rack_kw} kW: it needs a rack built for that power and "
+    "its cooling; no GPU power cap closes a gap that wide",
+    zh="单台（{kw} kW）是机柜 {rack_kw} kW 的 {times} 倍：需要按这个功率和散热专门建的机柜，靠限制 GPU 功耗补不上这么大的差距",
+)
+# beyond twice the rack's power a GPU power cap is no remedy: even NVIDIA's lowest settable limits (about 200 W
+# of an H100 SXM's 700 W) leave the CPUs, NICs and fans, and cut the throughput bought
+_CAP_NO_REMEDY = 2.0
 _SERVERS_ONLY = Message(
     "rack.servers_only",
     en="only servers counted: switches, storage and PDUs in the same rack take their share",
@@ -199,7 +208,10 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
             )
         )
     per_rack = math.floor(inp.rack_kw / server_kw + 1e-9)
-    if per_rack == 0:
+    if per_rack == 0 and server_kw > _CAP_NO_REMEDY * inp.rack_kw:
+        times = f"{server_kw / inp.rack_kw:.2g}"
+        warnings.append(_FAR_OVER_RACK(kw=f"{server_kw:.3g}", rack_kw=f"{inp.rack_kw:g}", times=times))
+    elif per_rack == 0:
         warnings.append(_OVER_RACK(kw=f"{server_kw:.3g}", rack_kw=f"{inp.rack_kw:g}"))
     assumptions.append(_SERVERS_ONLY())
     racks = math.ceil(inp.servers / per_rack) if inp.servers and per_rack else None

@@ -70,6 +70,17 @@ def test_a_server_over_the_budget_fits_none_and_says_why() -> None:
     assert any("more than the rack" in w for w in out.warnings)
 
 
+def test_a_rack_scale_system_far_over_the_budget_is_not_offered_a_power_cap() -> None:
+    """A GB200 NVL72 draws about 120 kW (NVIDIA GB200 NVL72 product page) against a 15 kW rack: 8x. Capping the
+    GPUs cannot close that (it is a rack built for liquid cooling), so the warning says so; a DGX H100 at 10.2 kW
+    against 8 kW is the case where a cap is a remedy."""
+    far = rack_fit(RackFitInput(rack_kw=15, server="GB200 NVL72"), CATALOG)
+    assert far.servers_per_rack == 0
+    assert any("8x" in w and "no GPU power cap" in w for w in far.warnings), far.warnings
+    near = rack_fit(RackFitInput(rack_kw=8, server="DGX H100"), CATALOG)
+    assert any("lower power cap" in w for w in near.warnings), near.warnings
+
+
 def test_bad_input_is_refused_with_the_field() -> None:
     with pytest.raises(CalculatorInputError, match="server_power_kw"):
         rack_fit(RackFitInput(rack_kw=40), CATALOG)
