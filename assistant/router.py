@@ -615,6 +615,8 @@ _TOPIC_OF = {
     "power_cost": "power PUE",
 }
 # a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
+# a question by its first word: "what usually limits it?", "哪些因素会影响它"
+_WH_QUESTION = words(r"^\W*(?:what|which|how|why|where|when|who)\b", r"什么|哪些|哪个|怎么|为什么|为啥|多少")
 _REFERS_BACK = words(
     r"\b(?:them|those|these|they|ones|it|that|this|both|either)\b",
     r"这些|那些|它们|它|这个|那个|旧的|老的|之前的|剩下的|两种|两者|一起",
@@ -1910,7 +1912,8 @@ class Router:
         elif (
             not has_domain
             and context.question
-            and explain_words
+            # ("what usually limits it?" after an MFU answer: a question about what was just discussed)
+            and (explain_words or bool(_WH_QUESTION.search(text)))
             and query == message  # (a branch above may have already said what it is about)
             and (_REFERS_BACK.search(text) or len(text) < 30 or _WHY_ANSWER.search(text))
         ):
@@ -2728,7 +2731,16 @@ def _asks_on(text: str, context: Context, stated: dict[str, object], explains: b
         and (not stated.keys() & _CALC_SLOTS or swapped)
         and len(text) < 60
         and bool(_FOLLOW_UP.search(text))
+        # "那checkpoint写太慢怎么办 每次存要停好几分钟": a problem of its own with what to do about it, not the
+        # previous question carried over
+        and not (len(text) >= 12 and _OWN_REMEDY.search(text))
     )
+
+
+_OWN_REMEDY = words(
+    r"怎么办|怎么(?:解决|加快|优化|处理|提速)|如何(?:解决|加快|优化|处理|提速)",
+    r"\bhow (?:do|can|should) (?:we|i) (?:fix|speed|solve|avoid|reduce|handle)\b|\bwhat (?:can|should) (?:we|i) do\b",
+)
 
 
 # what a follow-up to a guidance answer may swap and still ask the same question

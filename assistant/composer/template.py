@@ -1193,6 +1193,22 @@ _PLATFORMS = {
 _HOME_MADE = re.compile(r"国产|国内|信创|自主可控|domestic|chinese|china|huawei|华为", re.IGNORECASE)
 
 
+# the names a family goes by in either language ("昇腾" is Ascend, "Trn2" is Trainium)
+_FAMILY_NAMES = {
+    "trainium": ("trainium", "trn"),
+    "ascend": ("ascend", "昇腾"),
+    "hygon": ("hygon", "海光"),
+    "cambricon": ("cambricon", "寒武纪"),
+    "kunlunxin": ("kunlunxin", "昆仑芯"),
+}
+
+
+def _names_family(text: str, family: str) -> bool:
+    """Whether ``text`` names ``family`` (a root from ``_root``), in either language."""
+    lowered = text.lower()
+    return any(name in lowered for name in _FAMILY_NAMES.get(family, (family,)))
+
+
 def _root(family: str) -> str:
     match = re.match(r"[a-z]+|昇腾|海光|寒武纪|昆仑芯", family.lower())
     return match.group() if match else ""
@@ -1289,9 +1305,7 @@ def _lead_passage(
         unnamed_tool = bool(asked_tools) and not any(
             t in said or (t == "kubernetes" and "k8s" in said) for t in asked_tools
         )
-        if asked_families and not any(
-            f in said or (f == "trainium" and "trn" in said) for f in asked_families
-        ):
+        if asked_families and not any(_names_family(said, f) for f in asked_families):
             # "is Trainium2 an alternative to H100?" is not answered by a passage that never names
             # Trainium (the section on mixing A100 and H100, budget tiers of NVIDIA servers)
             other_cards = other_cards or {"family"}
@@ -1328,7 +1342,7 @@ def _lead_passage(
         naming = [
             (rank, p)
             for rank, p in candidates
-            if any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
+            if any(_names_family(f"{p.section} {p.snippet}", f) for f in asked_families)
         ] or [
             # "our H100s have IB cards; do Gaudi 3 servers need them too?": the guidance naming the family asked
             # about, a little further down, answers before the top passages on the family the team has
@@ -1336,7 +1350,7 @@ def _lead_passage(
             for rank, p in enumerate(passages[:6])
             if rank >= 4
             and p.doc_type != "catalog"
-            and any(f in f"{p.section} {p.snippet}".lower() for f in asked_families)
+            and any(_names_family(f"{p.section} {p.snippet}", f) for f in asked_families)
         ]
         # ... and when none does, never one headed by another maker's platform: "Megatron 迁到昇腾 910B 要改多少"
         # is not answered by the section on porting to the MI300X, whose libraries "basically run"
@@ -1370,7 +1384,7 @@ def _aside_passage(passages: list[Passage], lang: Language, aside: str, question
     pool = [p for p in passages if p.doc_type != "catalog"] or passages
     families = {_FAMILY_ROOT.get(root, root) for f in _FAMILY.findall(question) if (root := _root(f))}
     # "TPU … 国内能用吗" is answered where TPUs are named, not by export rules for other cards
-    pool = [p for p in pool if any(f in f"{p.section} {p.text}".lower() for f in families)] or pool
+    pool = [p for p in pool if any(_names_family(f"{p.section} {p.text}", f) for f in families)] or pool
     # each passage tokenised once, not once per word of the clause
     held = {p.chunk_id: len(own & set(tokenize(p.text))) for p in pool}
     most = max(held.values(), default=0)
