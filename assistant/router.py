@@ -1893,7 +1893,8 @@ class Router:
             density = f" {num(load)} kW per rack" if load else ""
             query = f"{message}{density} air cooling or liquid cooling"
         wanted = list(dict.fromkeys(triggered))
-        has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up
+        # (a fault on the team's GPUs, "卡隔三差五报 XID 94", is the domain whatever other words it uses)
+        has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up or bool(_FAULT.search(text))
         # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
         # much in fewer characters)
         asks_more = has_domain and (len(text) > 25 or len(_CJK_CHAR.findall(text)) >= 8)

@@ -1104,6 +1104,9 @@ HEADING_WORDS = 1.0
 # and when the sentence itself names a card the question asks about ("will FP8 work on A100?" is answered by
 # "A100 … has no FP8", not by a general sentence on FP8 runs)
 NAMES_CARD = 1.3
+# a passage first on the question's words and among the first two by meaning: the two rankers agree on it, which
+# a closer single sentence elsewhere ("能不能…跑推理" for "收敛比能不能 2:1") does not outweigh
+CONSENSUS = 1.25
 # a question-and-answer section whose answer sentence matches this closely answers a question about cards
 # better than their figures do ("can the 910B replace the A100?" is a judgement, the figures its support)
 FAQ_VERDICT = 0.75
@@ -1328,6 +1331,11 @@ def _lead_passage(
                 else 1.0
             )
             * (HEADED_BY_MOST_TERMS if passage.ranks.get("heading_terms") == 1 else 1.0)
+            * (
+                CONSENSUS
+                if passage.ranks.get("keyword") == 1 and passage.ranks.get("dense", 99) <= 2
+                else 1.0
+            )
             # a heading that repeats the question's own words is the question asked ("…inside docker i get NCCL
             # 'unhandled system error'" under "Why does NCCL fail with 'unhandled system error' … inside Docker")
             * (
