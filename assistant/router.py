@@ -614,9 +614,9 @@ _TOPIC_OF = {
     "storage": "storage checkpoint write bandwidth",
     "power_cost": "power PUE",
 }
-# a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 # a question by its first word: "what usually limits it?", "哪些因素会影响它"
 _WH_QUESTION = words(r"^\W*(?:what|which|how|why|where|when|who)\b", r"什么|哪些|哪个|怎么|为什么|为啥|多少")
+# a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 _REFERS_BACK = words(
     r"\b(?:them|those|these|they|ones|it|that|this|both|either)\b",
     r"这些|那些|它们|它|这个|那个|旧的|老的|之前的|剩下的|两种|两者|一起",
@@ -689,7 +689,6 @@ _ABOUT_TECHNOLOGY = words(
     rf"\b(?:is|are) (?:an? )?(?:{_MEDIA})\s*(?:ok|okay|fine|enough|good enough)\b|\bdo (?:we|i|you) need (?:{_MEDIA})",
     r"能不能[^，。？?]{0,12}(?:对比|比较|用|开|跑|混)|(?:也|还)能[^，。？?]{0,16}吗|有没有现成的",
 )
-# asking whether the workload fits or how much of something it needs: a calculation, whatever technology it names
 # the paper figures set aside for experience: "on paper AMD looks better, what's the real-world story?"
 _IN_PRACTICE = words(
     r"\bon paper\b|\breal[- ]world\b|\bin practice\b|\bin production\b[^.?!]{0,20}\?",
@@ -707,6 +706,7 @@ _FAULT = words(
     r"\b(?:gpu[- ]?)?util(?:i[sz]ation)?\b[^.?!]{0,30}\b(?:fluctuat\w*|jump\w*|swing\w*|spik\w*|bounc\w*)",
 )
 _XID = words(r"\bxid\b")
+# asking whether the workload fits or how much of something it needs: a calculation, whatever technology it names
 _FIGURE_WORDS = words(
     r"放得?下|装得?下|塞得?下|\bfits?\b|够不够|够吗|\benough\b|多少|几(?:张|台|块|个|天)|\bhow (?:many|much|long)\b",
     r"\bestimate\b|\bcalculat|算一?下",
