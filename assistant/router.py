@@ -226,6 +226,16 @@ _HOST_CPU_TOPIC = (
 )
 # "24 HGX H200 servers; is liquid cooling necessary?": the cooling choice, whatever servers are its setting
 _COOLING_TOPIC = ("air cooling or liquid cooling?", "风冷还是液冷？")
+# GeForce cards, and whether a plan on them is wise at all: "可行吗", "feasible", "dumb idea", "regret"
+_CONSUMER = re.compile(r"rtx-[345]0\d0")
+_FEASIBLE = words(
+    r"\bfeasible\b|\bviable\b|\b(?:dumb|bad|crazy) idea\b|\bregret\b|\breasonable\b|\bsensible\b",
+    r"可行吗|可不可行|是否可行|靠谱吗|行不行|行吗",
+)
+_CONSUMER_TOPIC = (
+    "are RTX 3090, RTX 4090 or A40 clusters still a good low-budget choice for LLM training?",
+    "用 RTX 3090、RTX 4090 或 A40 组小集群，现在还是低预算训练大模型的好选择吗？",
+)
 _MIXING_TOPIC = (
     "can one synchronous training job mix two GPU generations?",
     "一个同步训练任务里能不能混用不同代的卡，一个集群呢",
@@ -2126,6 +2136,16 @@ class Router:
                 query = f"{_TOPIC_ONLY.sub(' ', message)} {_COOLING_TOPIC[language == 'zh']}"
             elif _INFINIBAND.search(text):
                 query = f"{_TOPIC_ONLY.sub(' ', message)} {_FABRIC_TOPIC[language == 'zh']}"
+        if (
+            task == Task.PRETRAIN
+            and _CONSUMER.match(own.gpu or "")
+            and _FEASIBLE.search(text)
+            and not follow_up
+            and query == message
+        ):
+            # "打算用5090攒个训练集群 预训练30B 可行吗": whether consumer cards make a pre-training cluster at all, in
+            # the guidance's words (the cards and sizes alone pull budget tiers and idle-cluster sections)
+            query = f"{message} {_CONSUMER_TOPIC[language == 'zh']}"
         if intent == Intent.KNOWLEDGE and _FAULT.search(text) and not follow_up and not _XID.search(text):
             # "GPU util on our 8x A100 box keeps swinging": the symptom is the subject; the cards and counts are
             # the setting, and must not pull the passages that merely name an A100 (an Xid's number is its subject)

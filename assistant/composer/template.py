@@ -171,6 +171,13 @@ _IS_IT_NORMAL = re.compile(
     r"|\b(?:normal|reasonable|typical)\s*\?|正常吗|正常不|算正常|合理吗|偏低吗|低不低|高不高|算高|算低|行不行|够不够好",
     re.IGNORECASE,
 )
+# the GeForce cards, whose fitness for training a cluster is the judgement asked before any sizing
+_CONSUMER_CARD = re.compile(r"^rtx-([345]0\d0)")
+# a section about those cards as a training choice: "Are RTX 3090, RTX 4090 or A40 clusters still a good…"
+_CONSUMER_HEADING = re.compile(
+    r"(?=.*(?:RTX [345]0\d0|GeForce|gaming|游戏卡|消费级))(?=.*(?:clusters?|choice|gaming|consumer|集群|选择|游戏卡|消费级))",
+    re.IGNORECASE,
+)
 # a judgement asked about cards ("why not", "what's the catch", mixing generations), not their figures
 _JUDGEMENT = re.compile(
     r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
@@ -179,7 +186,9 @@ _JUDGEMENT = re.compile(
     r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
     r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
     # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
-    r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗",
+    r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗"
+    # "…pretrain a 7B on them or is that a dumb idea", "想用4090搭集群做70B预训练 可行吗"
+    r"|\b(?:dumb|bad|crazy|terrible) idea\b|\bfeasible\b|\bregret\b|可行吗|可不可行|是否可行",
     re.IGNORECASE,
 )
 
@@ -1619,6 +1628,17 @@ class TemplateComposer:
                     and not route.slots.gpu_count
                     and any("card_heading" in p.ranks for p in passages[:4])
                 )
+                # "想用4090搭训练集群 做70B预训练 可行吗": whether a plan on that card is wise at all; a cluster sized
+                # on it would read as a recommendation, so the guidance on the card leads and the sizing follows
+                or (
+                    {c.name for c in run.calls}
+                    <= {"cluster_plan", "training_compute", "gpus_for_deadline", "training_memory"}
+                    and route.task == Task.PRETRAIN
+                    and _CONSUMER_CARD.search(route.slots.gpu or "") is not None
+                    and any(
+                        _CONSUMER_HEADING.search(p.section) for p in passages[:6] if p.doc_type != "catalog"
+                    )
+                )
             )
             and bool(_JUDGEMENT.search(route.query))
             and bool(passages)
@@ -1632,6 +1652,15 @@ class TemplateComposer:
             if not run.calls or judged or aside
             else None
         )
+        if (
+            advice or (not run.calls and route.task == Task.PRETRAIN and _JUDGEMENT.search(route.query))
+        ) and _CONSUMER_CARD.search(route.slots.gpu or ""):
+            # "想用4090搭集群做70B预训练 可行吗": the guidance headed by consumer cards, not a budget overview or the
+            # mechanics of spanning machines
+            lead = next(
+                (p for p in passages[:6] if p.doc_type != "catalog" and _CONSUMER_HEADING.search(p.section)),
+                lead,
+            )
         if lead is not None and route.aside and run.calls:
             # "TPU v5p 的 HBM 和算力多少… 国内能用吗": the figures answer the rest, so the passage's lines are the
             # ones that answer the clause left over, not the ones that repeat the figures

@@ -229,3 +229,30 @@ def test_whether_liquid_cooling_is_needed_is_the_density_guidance(
     (answer,) = talk(assistant, message)
     assert ("power_cost" in tools(answer)) is computed, answer.answer[:200]
     assert re.search(r"(?i)liquid|air|液冷|风冷|kW", opening(answer.answer)), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "computed"),
+    [
+        ("打算用5090攒个训练集群 预训练30B 可行吗", None),
+        ("is it feasible to pretrain a 20B from scratch on a cluster of RTX 4090s, 8 per server?", None),
+        ("我们想买一批4090组集群从头预训练13B，三个月内训完，可行吗", "gpus_for_deadline"),
+    ],
+)
+def test_whether_consumer_cards_make_a_pretraining_cluster_is_the_guidance_first(
+    assistant: Assistant, message: str, computed: str | None
+) -> None:
+    """ "可行吗", "feasible" about pre-training on GeForce cards asks whether the plan is wise: the guidance on
+    consumer-card clusters (24-32 GB, no NVLink, PCIe and Ethernet) leads; a count or a plan on those cards, when one
+    is computed, follows it and is never the opening recommendation."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == ([computed] if computed else []), answer.answer[:200]
+    assert re.search(r"(?i)poor choice|不是好选择|not used|不用", opening(answer.answer)), answer.answer[:300]
+
+
+def test_whether_one_consumer_box_fits_a_fine_tune_stays_the_sizing(assistant: Assistant) -> None:
+    """One 8-card RTX 4090 box and a 7B full fine-tune: "feasible?" is answered by the memory it needs per card
+    (ZeRO-3 and recomputation bring 135 GB down to about 19 GB of the 24 GB), not by cluster guidance."""
+    (answer,) = talk(assistant, "8x 4090 box, full fine-tune 7B, feasible?")
+    assert tools(answer) == ["training_memory"], answer.answer[:200]
+    assert re.search(r"GB per GPU", opening(answer.answer)), answer.answer[:300]
