@@ -49,6 +49,7 @@ _L = {
         "The rest of your message asks for my instructions or keys, which I do not share.",
         "消息里索要我的指令或密钥的部分，我不提供。",
     ),
+    "anyway": ("If you build it on these cards anyway:", "如果仍用这些卡来做："),
     "nothing": (
         "I found nothing in the knowledge base on that. I can help with GPUs, memory, storage, networking, power, "
         "cost and scaling for LLM training servers.",
@@ -1652,6 +1653,7 @@ class TemplateComposer:
             if not run.calls or judged or aside
             else None
         )
+        consumer_plan = bool(advice and run.calls and _CONSUMER_CARD.search(route.slots.gpu or ""))
         if (
             advice or (not run.calls and route.task == Task.PRETRAIN and _JUDGEMENT.search(route.query))
         ) and _CONSUMER_CARD.search(route.slots.gpu or ""):
@@ -1674,6 +1676,9 @@ class TemplateComposer:
             # "16台H20，预算紧，RoCE还是IB？": the verdict for a team like theirs and both counts lead; the guidance follows
             parts.append(f"{lead.snippet} {cite(lead)}")
         elif lead is not None and advice:
+            if consumer_plan and parts:
+                # the plan on GeForce cards follows the guidance against them: what it would take, not a recommendation
+                parts[0] = ("" if lang == "zh" else " ").join((_t("anyway", lang), parts[0]))
             parts.insert(0, f"{_answer_first(lead)} {cite(lead)}")
         elif lead is not None and any(c.name == "fabric" for c in run.calls):
             parts.insert(

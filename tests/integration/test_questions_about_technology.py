@@ -248,6 +248,9 @@ def test_whether_consumer_cards_make_a_pretraining_cluster_is_the_guidance_first
     (answer,) = talk(assistant, message)
     assert tools(answer) == ([computed] if computed else []), answer.answer[:200]
     assert re.search(r"(?i)poor choice|不是好选择|not used|不用", opening(answer.answer)), answer.answer[:300]
+    if computed:
+        # the count on those cards reads as what it would take, not as a recommendation
+        assert re.search(r"(?i)anyway|如果仍用这些卡", answer.answer.split("\n\n")[1]), answer.answer[:600]
 
 
 def test_whether_one_consumer_box_fits_a_fine_tune_stays_the_sizing(assistant: Assistant) -> None:
