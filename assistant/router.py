@@ -227,7 +227,7 @@ _HOST_CPU_TOPIC = (
 # "24 HGX H200 servers; is liquid cooling necessary?": the cooling choice, whatever servers are its setting
 _COOLING_TOPIC = ("air cooling or liquid cooling?", "风冷还是液冷？")
 # GeForce cards, and whether a plan on them is wise at all: "可行吗", "feasible", "dumb idea", "regret"
-_CONSUMER = re.compile(r"rtx-[345]0\d0")
+CONSUMER_CARD = re.compile(r"^rtx-[345]0\d0")
 _FEASIBLE = words(
     r"\bfeasible\b|\bviable\b|\b(?:dumb|bad|crazy) idea\b|\bregret\b|\breasonable\b|\bsensible\b",
     r"可行吗|可不可行|是否可行|靠谱吗|行不行|行吗",
@@ -2138,7 +2138,7 @@ class Router:
                 query = f"{_TOPIC_ONLY.sub(' ', message)} {_FABRIC_TOPIC[language == 'zh']}"
         if (
             task == Task.PRETRAIN
-            and _CONSUMER.match(own.gpu or "")
+            and CONSUMER_CARD.match(own.gpu or "")
             and _FEASIBLE.search(text)
             and not follow_up
             and query == message

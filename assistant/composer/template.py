@@ -30,7 +30,7 @@ from assistant.retriever import (
     pick,
     split_sentences,
 )
-from assistant.router import THANKS_WORDS, Intent, Route, Task
+from assistant.router import CONSUMER_CARD, THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.catalog import default_catalog
@@ -172,8 +172,6 @@ _IS_IT_NORMAL = re.compile(
     r"|\b(?:normal|reasonable|typical)\s*\?|正常吗|正常不|算正常|合理吗|偏低吗|低不低|高不高|算高|算低|行不行|够不够好",
     re.IGNORECASE,
 )
-# the GeForce cards, whose fitness for training a cluster is the judgement asked before any sizing
-_CONSUMER_CARD = re.compile(r"^rtx-([345]0\d0)")
 # a section about those cards as a training choice: "Are RTX 3090, RTX 4090 or A40 clusters still a good…"
 _CONSUMER_HEADING = re.compile(
     r"(?=.*(?:RTX [345]0\d0|GeForce|gaming|游戏卡|消费级))(?=.*(?:clusters?|choice|gaming|consumer|集群|选择|游戏卡|消费级))",
@@ -1184,13 +1182,6 @@ _FAMILY = re.compile(
 )
 
 
-_FAMILY_ROOT = {
-    "trn": "trainium",
-    "昇腾": "ascend",
-    "海光": "hygon",
-    "寒武纪": "cambricon",
-    "昆仑芯": "kunlunxin",
-}
 # each maker's platform as a heading names it: its cards and its software stack
 _PLATFORMS = {
     maker: re.compile(rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])", re.IGNORECASE)
@@ -1216,6 +1207,14 @@ _FAMILY_NAMES = {
 }
 
 
+# each other name to its family's root ("trn" -> "trainium", "昇腾" -> "ascend")
+_FAMILY_ROOT = {name: root for root, names in _FAMILY_NAMES.items() for name in names if name != root}
+# a root read from a match: an English word, or one of the families' Chinese names
+_ROOT = re.compile(
+    "|".join(["[a-z]+", *(name for names in _FAMILY_NAMES.values() for name in names if not name.isascii())])
+)
+
+
 def _names_family(text: str, family: str) -> bool:
     """Whether ``text`` names ``family`` (a root from ``_root``), in either language."""
     lowered = text.lower()
@@ -1223,7 +1222,7 @@ def _names_family(text: str, family: str) -> bool:
 
 
 def _root(family: str) -> str:
-    match = re.match(r"[a-z]+|昇腾|海光|寒武纪|昆仑芯", family.lower())
+    match = _ROOT.match(family.lower())
     return match.group() if match else ""
 
 
@@ -1615,6 +1614,19 @@ class TemplateComposer:
             "power_cost",
             "fabric",
         }
+        # "想用4090搭训练集群 做70B预训练 可行吗": whether a pre-training plan on GeForce cards is wise at all is answered by
+        # the guidance on consumer-card clusters; a count or plan on them, when one is computed, follows it
+        consumer_section = (
+            next(
+                (p for p in passages[:6] if p.doc_type != "catalog" and _CONSUMER_HEADING.search(p.section)),
+                None,
+            )
+            if route.task == Task.PRETRAIN
+            and CONSUMER_CARD.match(route.slots.gpu or "")
+            and {c.name for c in run.calls}
+            <= {"cluster_plan", "training_compute", "gpus_for_deadline", "training_memory"}
+            else None
+        )
         # "why shouldn't we just buy 32 4090s instead", "what's the catch vs H100", "add H100 nodes to the same
         # cluster?": the guidance answers; the cards' figures are the evidence after it
         advice = (
@@ -1629,17 +1641,8 @@ class TemplateComposer:
                     and not route.slots.gpu_count
                     and any("card_heading" in p.ranks for p in passages[:4])
                 )
-                # "想用4090搭训练集群 做70B预训练 可行吗": whether a plan on that card is wise at all; a cluster sized
-                # on it would read as a recommendation, so the guidance on the card leads and the sizing follows
-                or (
-                    {c.name for c in run.calls}
-                    <= {"cluster_plan", "training_compute", "gpus_for_deadline", "training_memory"}
-                    and route.task == Task.PRETRAIN
-                    and _CONSUMER_CARD.search(route.slots.gpu or "") is not None
-                    and any(
-                        _CONSUMER_HEADING.search(p.section) for p in passages[:6] if p.doc_type != "catalog"
-                    )
-                )
+                # (a cluster sized on GeForce cards would read as a recommendation)
+                or consumer_section is not None
             )
             and bool(_JUDGEMENT.search(route.query))
             and bool(passages)
@@ -1653,16 +1656,13 @@ class TemplateComposer:
             if not run.calls or judged or aside
             else None
         )
-        consumer_plan = bool(advice and run.calls and _CONSUMER_CARD.search(route.slots.gpu or ""))
-        if (
-            advice or (not run.calls and route.task == Task.PRETRAIN and _JUDGEMENT.search(route.query))
-        ) and _CONSUMER_CARD.search(route.slots.gpu or ""):
-            # "想用4090搭集群做70B预训练 可行吗": the guidance headed by consumer cards, not a budget overview or the
-            # mechanics of spanning machines
-            lead = next(
-                (p for p in passages[:6] if p.doc_type != "catalog" and _CONSUMER_HEADING.search(p.section)),
-                lead,
-            )
+        # (the plan on GeForce cards, when one was computed, then reads as what it would take)
+        consumer_plan = advice and consumer_section is not None
+        if consumer_section is not None and (
+            consumer_plan or (not run.calls and _JUDGEMENT.search(route.query))
+        ):
+            # the guidance headed by consumer cards, not a budget overview or the mechanics of spanning machines
+            lead = consumer_section
         if lead is not None and route.aside and run.calls:
             # "TPU v5p 的 HBM 和算力多少… 国内能用吗": the figures answer the rest, so the passage's lines are the
             # ones that answer the clause left over, not the ones that repeat the figures

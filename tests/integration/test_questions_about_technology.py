@@ -259,3 +259,11 @@ def test_whether_one_consumer_box_fits_a_fine_tune_stays_the_sizing(assistant: A
     (answer,) = talk(assistant, "8x 4090 box, full fine-tune 7B, feasible?")
     assert tools(answer) == ["training_memory"], answer.answer[:200]
     assert re.search(r"GB per GPU", opening(answer.answer)), answer.answer[:300]
+
+
+def test_a_comparison_against_consumer_cards_is_not_framed_as_a_plan(assistant: Assistant) -> None:
+    """ "why not 24 RTX 4090s instead of 3 H100s?" compares cards: the guidance leads and the comparison follows as
+    itself, not as "if you build it on these cards anyway" (that framing belongs to a plan computed on them)."""
+    (answer,) = talk(assistant, "why not just get 24 RTX 4090s instead of 3 H100s? a lot cheaper")
+    assert "gpu_compare" in tools(answer), answer.answer[:200]
+    assert not re.search(r"(?i)anyway|如果仍用这些卡", answer.answer), answer.answer[:600]
