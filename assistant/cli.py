@@ -119,7 +119,7 @@ def _ensure_index(settings: Settings) -> Embeddings | None:
         err.print("no index yet: building it from the knowledge base (once; later runs reuse it)")
     else:
         err.print("the index is incomplete (an earlier build stopped): completing it")
-    embeddings = load_embeddings(settings.embedding.model)
+    embeddings = load_embeddings(settings.embedding.model, threads=settings.embedding.threads)
     _report(_run_ingest(settings, None, rebuild=False, embeddings=embeddings), console=err)
     return embeddings
 
@@ -127,8 +127,13 @@ def _ensure_index(settings: Settings) -> Embeddings | None:
 def _assistant(settings: Settings) -> Assistant:
     """The assistant over a complete index. The conversation store is opened first, so a bad one fails
     at once rather than after the index is built."""
+    from threadpoolctl import threadpool_limits
+
     from assistant.wiring import build_assistant, open_memory
 
+    # numpy's matrix products (sentence and heading scores) as many threads as the model: a second BLAS
+    # thread spins between the small products of a turn, as much CPU again for no time saved
+    threadpool_limits(settings.embedding.threads, user_api="blas")
     memory = open_memory(settings)
     return build_assistant(settings, _ensure_index(settings), memory=memory)
 

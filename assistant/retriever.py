@@ -209,6 +209,14 @@ class HybridRetriever:
         snapshot = _Snapshot.of(collection, self._sentence_vectors)
         self._collection, self._index = collection, snapshot
 
+    def _embed_queries(self, texts: list[str]) -> list[list[float]]:
+        """``texts`` as queries, in one call where the model can (an ``embed_queries`` method)."""
+        batch = getattr(self._embeddings, "embed_queries", None)
+        if batch is None:
+            return [self._embeddings.embed_query(text) for text in texts]
+        vectors: list[list[float]] = batch(texts)
+        return vectors
+
     def unknown_share(self, text: str) -> float:
         """The share of ``text``'s keyword tokens the indexed passages never use: "purple monkey dishwasher
         gpu????" is three words no guidance contains, a question in the domain's words is almost none."""
@@ -252,15 +260,17 @@ class HybridRetriever:
         term = defined_term(spell_out(query, abbreviations=False))
         query = spell_out(query)
         tokens = tokenize(query)
-        vector: Sequence[float] = self._embeddings.embed_query(query)
+        asked = asked_sentence(query) if ix.vectors is not None else None
+        # the message and the sentence it asks in, embedded in one call (a batch of two costs half again
+        # as much as one, two calls twice as much)
+        vector, *asked_vector = self._embed_queries([query, asked] if asked else [query])
         dense = self._dense(ix, vector, filters)
         query_vector = unit(vector) if ix.vectors is not None else None
         whole = query_vector  # the message as written, for the headings asked as it is
-        asked = asked_sentence(query)
-        if query_vector is not None and asked:
+        if query_vector is not None and asked_vector:
             # "Intel is pitching Gaudi 3 hard. Do we still need InfiniBand HCAs …?": the sentence that answers
             # is the one closest to what is asked as much as to the setting told around it
-            query_vector = unit(query_vector + unit(self._embeddings.embed_query(asked)))
+            query_vector = unit(query_vector + unit(asked_vector[0]))
         language = detect_language(query)
         rankings = {
             "dense": dense[: self._candidates],

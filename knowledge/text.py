@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 Language = Literal["en", "zh"]
@@ -90,6 +90,13 @@ def american(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Keyword tokens for BM25: jieba search-mode segmentation, lower case, no stopwords or punctuation."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    # a turn tokenizes the same passages, headings and sentences as the turn before it (a quarter of a
+    # turn's time went to segmenting them again): each distinct text is segmented once per process
     jieba = _jieba()
     tokens: list[str] = []
     for raw in jieba.lcut_for_search(text.lower()):  # type: ignore[attr-defined]
@@ -102,7 +109,7 @@ def tokenize(text: str) -> list[str]:
             if len(token) > 5 and token.isascii():
                 token = american(token)  # "optimised" and "optimized" are one keyword
             tokens.append(token)
-    return tokens
+    return tuple(tokens)
 
 
 def slugify(text: str, max_length: int = 80) -> str:

