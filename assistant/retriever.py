@@ -27,7 +27,15 @@ from assistant.sentences import SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
 from knowledge.store import read_all
-from knowledge.text import Language, american, detect_language, sentences_of, tokenize
+from knowledge.text import (
+    Language,
+    american,
+    detect_language,
+    load_tokens,
+    save_tokens,
+    sentences_of,
+    tokenize,
+)
 
 
 class Passage(BaseModel):
@@ -201,12 +209,14 @@ class HybridRetriever:
         The new index is built aside and swapped in with one assignment: a search running meanwhile
         keeps reading the snapshot it started with, so re-indexing never breaks a chat in flight.
         """
-        self._index = _Snapshot.of(self._collection, self._sentence_vectors)
+        self._index = _Snapshot.of(
+            self._collection, self._sentence_vectors, token_cache(self._collection, self._location)
+        )
 
     def reopen(self, collection: Collection) -> None:
         """Search ``collection`` from now on (the shared index changed, or was rebuilt under a new id),
         with the keyword index reloaded from it."""
-        snapshot = _Snapshot.of(collection, self._sentence_vectors)
+        snapshot = _Snapshot.of(collection, self._sentence_vectors, token_cache(collection, self._location))
         self._collection, self._index = collection, snapshot
 
     def _embed_queries(self, texts: list[str]) -> list[list[float]]:
@@ -585,8 +595,14 @@ class _Snapshot:
     heading_idf: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, collection: Collection, sentence_vectors: SentenceVectors | None = None) -> _Snapshot:
+    def of(
+        cls,
+        collection: Collection,
+        sentence_vectors: SentenceVectors | None = None,
+        tokens: Path | None = None,
+    ) -> _Snapshot:
         ids, texts, metas = read_all(collection)
+        saved = load_tokens(tokens) if tokens is not None else set()
         doc_rows: dict[str, list[int]] = defaultdict(list)
         for i, meta in enumerate(metas):
             doc_rows[str(meta.get("doc_id", ""))].append(i)
@@ -618,6 +634,10 @@ class _Snapshot:
             corpus = [tokenize(t.partition("\n\n")[0]) + [w for s in ss for w in s.tokens] for t, ss in
                       zip(texts, sentences, strict=True)]  # fmt: skip
             bm25.index(corpus, show_progress=False)
+        if tokens is not None:
+            segmented = [s.text for ss in sentences for s in ss] + [t.partition("\n\n")[0] for t in texts]
+            if not saved.issuperset(segmented):  # new or changed passages: the next start reads theirs too
+                save_tokens(tokens, segmented)
         holding = Counter(token for ss in sentences for s in ss for token in set(s.tokens))
         total = sum(len(ss) for ss in sentences) or 1
         vectors: list[np.ndarray] | None = None
@@ -769,6 +789,12 @@ def _vector_groups(texts: list[str], metas: list[dict[str, Any]]) -> list[list[s
     each other's vectors and re-embed them at every start.
     """
     return [sentence_texts(t) for t in texts] + [[_heading(m)] for m in metas]
+
+
+def token_cache(collection: Collection, location: Path | None) -> Path | None:
+    """Where a local index keeps its sentences' keyword tokens for the next start (beside it, like the
+    sentence vectors); None for a remote store."""
+    return location.parent / f"{collection.name}.tokens.json" if location else None
 
 
 def sentence_cache(collection: Collection, location: Path | None) -> Path | None:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
+import tempfile
+from collections.abc import Iterable
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Literal
 
 Language = Literal["en", "zh"]
+log = logging.getLogger(__name__)
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # product names such as H100 or MI300X are not English words: only letters-only words count
@@ -90,7 +96,63 @@ def american(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Keyword tokens for BM25: jieba search-mode segmentation, lower case, no stopwords or punctuation."""
-    return list(_tokens(text))
+    if not text:
+        return []
+    known = _saved.get(text)
+    return list(known if known is not None else _tokens(text))
+
+
+# tokens of the index's sentences as an earlier process segmented them (load_tokens): a start reads them
+# instead of segmenting every sentence again, which took most of a start's own time
+_saved: dict[str, tuple[str, ...]] = {}
+
+
+@cache
+def tokenizer_version() -> str:
+    """A fingerprint of everything that makes the tokens (the code below, the stopwords, jieba's version):
+    tokens saved under another fingerprint are never read."""
+    import hashlib
+    import inspect
+
+    import jieba
+
+    parts = [inspect.getsource(_tokens), inspect.getsource(american), _TOKEN.pattern, _BRITISH.pattern]
+    parts += [" ".join(sorted(_STOPWORDS)), str(jieba.__version__)]
+    return hashlib.sha1("\n".join(parts).encode("utf-8")).hexdigest()[:12]
+
+
+def load_tokens(path: Path) -> set[str]:
+    """Remember the tokens saved in ``path`` by ``save_tokens`` (under this tokenizer's fingerprint) and
+    say whose they are; none when there is nothing to read (no file, another fingerprint, a torn file)."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict) or saved.get("version") != tokenizer_version():
+            return set()
+        tokens = {str(text): tuple(map(str, words)) for text, words in saved["tokens"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return set()
+    _saved.update(tokens)
+    return set(tokens)
+
+
+def save_tokens(path: Path, texts: Iterable[str]) -> None:
+    """Save the tokens of ``texts`` for the next start, written aside and renamed (a crash mid-write leaves
+    the previous file whole); a folder that cannot be written to only costs the next start some time."""
+    tokens = {text: list(_saved.get(text) or _tokens(text)) for text in texts}
+    body = json.dumps({"version": tokenizer_version(), "tokens": tokens}, ensure_ascii=False)
+    try:
+        handle, name = tempfile.mkstemp(dir=path.parent, suffix=".json")
+    except OSError as exc:
+        log.warning("could not save keyword tokens beside %s: %s", path, exc)
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.chmod(name, 0o644)
+        os.replace(name, path)
+    except OSError as exc:
+        log.warning("could not save keyword tokens to %s: %s", path, exc)
+        Path(name).unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=8192)

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from knowledge.text import detect_language, slugify, tokenize
+import knowledge.text as text_module
+from knowledge.text import detect_language, load_tokens, save_tokens, slugify, tokenize
 
 
 @pytest.mark.parametrize(
@@ -57,3 +61,27 @@ def test_slugify_is_stable_and_keeps_chinese() -> None:
 def test_british_and_american_spellings_are_one_keyword() -> None:
     assert tokenize("rail-optimised utilisation") == tokenize("rail-optimized utilization")
     assert "optimized" in tokenize("Rail-optimised fat-tree topology")
+
+
+def test_saved_tokens_are_read_only_under_this_tokenizer(tmp_path: Path) -> None:
+    text = "一句只在这个测试里出现的话 about saved tokens"
+    path = tmp_path / "tokens.json"
+    try:
+        save_tokens(path, [text])
+        assert load_tokens(path) == {text}
+        # what a start reads is what it uses: a saved list stands in for segmenting the text again
+        body = json.loads(path.read_text(encoding="utf-8"))
+        body["tokens"][text] = ["from", "the", "file"]
+        path.write_text(json.dumps(body), encoding="utf-8")
+        load_tokens(path)
+        assert tokenize(text) == ["from", "the", "file"]
+        # another fingerprint (the stopwords or the code changed since), a torn file, no file: nothing read
+        body["version"] = "another"
+        path.write_text(json.dumps(body), encoding="utf-8")
+        assert load_tokens(path) == set()
+        path.write_text('{"version": "', encoding="utf-8")
+        assert load_tokens(path) == set()
+        assert load_tokens(tmp_path / "missing.json") == set()
+    finally:
+        text_module._saved.pop(text, None)
+    assert tokenize(text) != ["from", "the", "file"]
