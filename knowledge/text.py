@@ -27,7 +27,10 @@ _STOPWORDS = frozenset(
         "their them there these this to was we what when where which who why will with you your should "
         "would could much many need needs about into than then also if not no yes any "
         "的 了 和 与 及 或 是 在 有 为 对 要 把 被 吗 呢 吧 啊 么 什么 怎么 怎样 如何 多少 哪些 哪个 一个 "
-        "我 我们 你 你们 他 她 它 这 那 这个 那个 就 都 也 还 而 并 但 等 中 上 下 之 个 些 能 会 可以 需要"
+        "我 我们 你 你们 他 她 它 这 那 这个 那个 就 都 也 还 而 并 但 等 中 上 下 之 个 些 能 会 可以 需要 "
+        # chat's fillers, which name no topic ("RoCE 要调啥参数 听说很坑", "honestly, is ROCm ready yet")
+        "啥 咋 听说 有人 还是 只是 到底 真的 现在 一下 问下 请问 大家 靠 谱 "
+        "honestly actually just like kinda really pls please ok okay guys thing stuff"
     ).split()
 )
 
