@@ -59,6 +59,12 @@ class Assistant:
         return self._retriever
 
     @property
+    def router(self) -> Router:
+        """What a message is understood as (intent, calculators, the query retrieval gets), for tools that
+        look at one stage: benchmarks/leads.py."""
+        return self._router
+
+    @property
     def memory(self) -> ConversationStore:
         """The conversation store, for reading history and recording feedback."""
         return self._memory

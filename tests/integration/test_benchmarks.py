@@ -6,6 +6,7 @@ is measured and reported.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -62,3 +63,15 @@ def test_the_replicas_benchmark_runs_against_real_stores() -> None:
         assert re.search(rf"^\| {replicas} \| 8 \| 0 \| [\d.]+ \| \d+ \| \d+ \|$", done.stdout, re.M), (
             done.stdout
         )
+
+
+def test_the_lead_measure_runs_and_reports_every_group(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.json"
+    done = run_benchmark("leads.py", "--limit", "6", "--rows", str(rows))
+    for group in ("all", r"k1-k5 \(earlier\)", r"k6-k8 \(later\)", "language en", "language zh"):
+        assert re.search(rf"^\| {group} \| \d+ \| ", done.stdout, re.M), (group, done.stdout)
+    asked = json.loads(rows.read_text(encoding="utf-8"))
+    assert len(asked) == 6
+    # every turn's lead is named as the labels name sections: an article and its English heading
+    assert all(row["lead"] in ("", "catalog") or re.match(r"^[a-z-]+: ", row["lead"]) for row in asked), asked
+    assert "labels name sections no longer in the articles" not in done.stderr, done.stderr
