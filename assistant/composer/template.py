@@ -187,7 +187,11 @@ _JUDGEMENT = re.compile(
     # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
     r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗"
     # "…pretrain a 7B on them or is that a dumb idea", "想用4090搭集群做70B预训练 可行吗"
-    r"|\b(?:dumb|bad|crazy|terrible) idea\b|\bfeasible\b|\bregret\b|可行吗|可不可行|是否可行",
+    r"|\b(?:dumb|bad|crazy|terrible) idea\b|\bfeasible\b|\bregret\b|可行吗|可不可行|是否可行"
+    # a platform's prospects or maturity: "is it a dead end platform?", "is ROCm ready yet", "or is that
+    # marketing", "现在还值得买吗", "FP8 训练成熟了吗", "还是只是 PPT"
+    r"|\bdead[- ]end\b|\bstranded\b|\b(?:ready|mature) yet\b|\bproduction[- ]ready\b|\bmarketing\b|\bhype\b"
+    r"|\bworth (?:it|buying|the (?:money|premium|bump))\b|还值得|值得买|值不值|值得吗|成熟了?吗|噱头|智商税|\bppt\b",
     re.IGNORECASE,
 )
 
@@ -1633,7 +1637,7 @@ class TemplateComposer:
             route.intent in {Intent.BOTH, Intent.CALCULATION}
             and bool(run.calls)
             and (
-                {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
+                {c.name for c in run.calls} <= {"gpu_compare", "gpu_spec", "driver_check"}
                 # "只能买 H20，拿来全参训 70B 靠谱吗": a fleet's suitability, which one card's memory does not decide;
                 # the guidance written about that card answers, the figures after it
                 or (

@@ -267,3 +267,24 @@ def test_a_comparison_against_consumer_cards_is_not_framed_as_a_plan(assistant: 
     (answer,) = talk(assistant, "why not just get 24 RTX 4090s instead of 3 H100s? a lot cheaper")
     assert "gpu_compare" in tools(answer), answer.answer[:200]
     assert not re.search(r"(?i)anyway|如果仍用这些卡", answer.answer), answer.answer[:600]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        # a comparison asked for its verdict on a platform's maturity: the guidance on that platform leads
+        ("910B vs H20 做训练，软件生态成熟了吗？", r"CANN|迁移"),
+        # "worth it or hype?" about a cheaper card for pre-training: the guidance on that card, not a price race
+        ("L40S vs H100 for pretraining a 13B model: worth it or hype?", r"L40S[^.]*(?:card|GDDR)"),
+    ],
+)  # fmt: skip
+def test_a_verdict_on_a_platform_is_the_guidance_before_its_figures(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    (answer,) = talk(assistant, message)
+    first = opening(answer.answer)
+    assert re.search(lead, first), first[:300]
+    assert not answer.citations[0].doc_id.startswith("catalog/"), answer.citations[0]
+    assert not re.search(r"\$\d|GPU-hours|相差 \d", first), first[
+        :300
+    ]  # the figures follow, they do not lead
