@@ -162,8 +162,8 @@ def share(rows: list[Row], test: str) -> str:
 def report(rows: list[Row]) -> str:
     lines = [
         "| turns | answered from the guidance | right section leads | an accepted section retrieved (top 6) "
-        "| a calculator answered (catalog led) |",
-        "|---|---|---|---|---|",
+        "| a calculator answered | of those, an accepted section leads | a catalog entry leads |",
+        "|---|---|---|---|---|---|---|",
     ]
     groups = {
         "all": rows,
@@ -176,7 +176,8 @@ def report(rows: list[Row]) -> str:
         tools = [r for r in group if r.tools]
         catalog = sum(r.lead == "catalog" for r in tools)
         lines.append(
-            f"| {label} | {len(text)} | {share(text, 'right')} | {share(text, 'found')} | {len(tools)} ({catalog}) |"
+            f"| {label} | {len(text)} | {share(text, 'right')} | {share(text, 'found')} | {len(tools)} "
+            f"| {share(tools, 'right')} | {catalog} |"
         )
     return "\n".join(lines)
 
