@@ -46,7 +46,8 @@ def create_app(data_dir: Path) -> FastAPI:
     store = Chroma(
         client=open_client(path=settings.chroma_path),
         collection_name=open_index(settings).name,
-        embedding_function=load_embeddings(settings.embedding.model),
+        # the same embedder as ours, with the same threads per call
+        embedding_function=load_embeddings(settings.embedding.model, threads=settings.embedding.threads),
     )
     app = FastAPI(title="baseline: LangChain + Chroma")
 
