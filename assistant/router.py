@@ -307,6 +307,11 @@ class Understanding(BaseModel):
     seen: list[str] = Field(
         default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
     )
+    carried: bool = Field(
+        default=False,
+        description="The message names nothing of the domain and was read as carrying on the conversation "
+        "('那多久存一次合适'); whether it does is for its meaning to confirm ('那明天会下雨吗' does not).",
+    )
     aside: str | None = Field(
         default=None,
         description="A second question in the message that no calculator answers, for the guidance to answer "
@@ -625,7 +630,12 @@ _TOPIC_OF = {
     "power_cost": "power PUE",
 }
 # a question by its first word: "what usually limits it?", "哪些因素会影响它"
-_WH_QUESTION = words(r"^\W*(?:what|which|how|why|where|when|who)\b", r"什么|哪些|哪个|怎么|为什么|为啥|多少")
+_WH_QUESTION = words(
+    r"^\W*(?:what|which|how|why|where|when|who)\b",
+    r"什么|哪些|哪个|怎么|为什么|为啥|多少|多久|多长时间|多大|几次",
+)
+# a message that carries on from the last answer by its first word: "那多久存一次合适", "and how often then?"
+_CARRIES_ON = words(r"^\W*(?:and|so|then|also)\b", r"^\W*(?:那么?|还有|另外|然后)(?!些|个|种|台|张)")
 # a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 _REFERS_BACK = words(
     r"\b(?:them|those|these|they|ones|it|that|this|both|either)\b",
@@ -1039,6 +1049,7 @@ class Router:
         query = message
         missing: str | None = None
         seen: list[str] = []
+        carried = False
         text = readable(message)
         language = detect_language(text)
         if (
@@ -1923,8 +1934,9 @@ class Router:
         elif (
             not has_domain
             and context.question
-            # ("what usually limits it?" after an MFU answer: a question about what was just discussed)
-            and (explain_words or bool(_WH_QUESTION.search(text)))
+            # ("what usually limits it?" after an MFU answer, "那多久存一次合适" after one on checkpoints: a
+            # question about what was just discussed)
+            and (explain_words or bool(_WH_QUESTION.search(text)) or bool(_CARRIES_ON.search(text)))
             and query == message  # (a branch above may have already said what it is about)
             and (_REFERS_BACK.search(text) or len(text) < 30 or _WHY_ANSWER.search(text))
         ):
@@ -1940,6 +1952,8 @@ class Router:
             ] or [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
+            # read as carrying on by its first word alone ("那…"): its meaning must confirm it (the service)
+            carried = not (explain_words or _WH_QUESTION.search(text))
             if context.led and not context.calls:
                 # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
                 seen = [context.led]
@@ -1990,6 +2004,10 @@ class Router:
                 # "then why does DeepSpeed count FP32 gradients?" (domain words, so not the branch above) after a
                 # guidance answer: its reason is asked, not the same lead again
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
+                seen = [context.led]
+            elif context.led and not context.calls:
+                # "RoCE 要调啥参数" after "IB 还是 RoCE": a new question in the conversation, which the passage that
+                # answered the last one does not answer again
                 seen = [context.led]
         if (
             _UNITS_QUESTION.search(text)
@@ -2253,6 +2271,7 @@ class Router:
             previous=context.calls if follow_up else [],
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
+            carried=carried,
             # "PUE从1.4降到1.15 一年省多少": both ends stated, so the bill before and after, not against last turn's
             against_previous=bool(
                 follow_up and context.calls and _CHANGE_ASKED.search(text) and "compare_pue" not in stated
@@ -2708,7 +2727,10 @@ def _continues(
 # what a previous question is about once the things it named are taken out: "can we air cool 4 HGX H100
 # servers in one rack?" -> "can we air cool servers in one rack?", for "what about a GB200 NVL72 rack?"
 _TOPIC_ONLY = re.compile(
-    r"[\w.-]*\d[\w.-]*|\b(?:HGX|DGX|NVIDIA|AMD|Intel|Huawei)\b", re.IGNORECASE | re.ASCII
+    # (a number format or a ZeRO stage is the topic, not a figure: "FP8", "bf16", "ZeRO-3", "MXFP4")
+    r"(?<![\w.-])(?!(?:mx|nv)?fp\d|bf16|tf32|int[48]\b|zero-?\d)[\w.-]*\d[\w.-]*"
+    r"|\b(?:HGX|DGX|NVIDIA|AMD|Intel|Huawei)\b",
+    re.IGNORECASE | re.ASCII,
 )
 
 

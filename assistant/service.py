@@ -114,6 +114,11 @@ class Assistant:
         ):
             # words the router does not list, a meaning the knowledge base holds ("激活重计算是啥")
             route = route.model_copy(update={"intent": Intent.KNOWLEDGE, "missing": None})
+        if route.carried and self._retriever.closeness(text) < CARRIED_ON:
+            # "那明天会下雨吗" after a question about cards: "那" carries on, but nothing in it is about the domain
+            route = route.model_copy(
+                update={"intent": Intent.OUT_OF_SCOPE, "missing": UNFAMILIAR_WORDS, "carried": False}
+            )
         if _reads_as_noise(route, self._retriever):
             # "purple monkey dishwasher gpu????": a domain word among words no guidance uses; ask, never a passage
             route = route.model_copy(update={"intent": Intent.CLARIFY, "missing": "unclear"})
@@ -281,6 +286,9 @@ def _check(message: str) -> str:
 # how near in meaning a message with none of the domain's words must come to a sentence of the index to be
 # read as a question for it: questions about its topics come within 0.5-0.7, recipes and weather 0.2-0.4
 IN_DOMAIN = 0.45
+# a message read as carrying on the conversation comes at least this near a sentence of the index: "那一般隔多久存
+# 一次比较好" 0.37 and "what usually limits it?" 0.40, "那明天会下雨吗" 0.23 and "the capital of France?" 0.25
+CARRIED_ON = 0.3
 _NOISE_SHARE = 0.7
 _NOISE_MIN_TOKENS = 3
 

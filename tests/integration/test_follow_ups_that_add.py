@@ -6,6 +6,8 @@ own; figures are worked out in each docstring from the inputs and published cons
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.service import Assistant
@@ -130,3 +132,27 @@ def test_another_card_after_a_comparison_joins_the_cards_compared(
     call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert call.input["gpus"][0] == added, call.input
     assert set(call.input["gpus"][1:]) >= compared, call.input
+
+
+def test_a_follow_up_carrying_on_in_plain_words_stays_on_the_topic(assistant: Assistant) -> None:
+    """ "那一般隔多久存一次比较好" after a question on checkpoints names nothing of the domain: it carries on from
+    the last answer (its first word says so), so it is the checkpoint interval, not out of scope."""
+    _, then = talk(assistant, "训练 checkpoint 为什么比最后导出的权重大这么多？", "那一般隔多久存一次比较好")
+    assert then.citations, then.answer[:200]
+    assert re.search(r"间隔|Young|Daly|小时", first_sentence(then)), then.answer[:300]
+
+
+def test_a_new_question_in_a_conversation_is_not_answered_by_the_last_lead(assistant: Assistant) -> None:
+    """ "那 RoCE 要调哪些参数" after "IB 还是 RoCE" is a question of its own: the passage that weighed the two
+    fabrics answered the last one and does not lead again."""
+    first, then = talk(assistant, "集群不大，上 IB 有必要吗，还是 RoCE 够用", "RoCE 具体要调哪些参数，坑多吗")
+    assert tools(first) == [], first.answer[:200]
+    assert then.citations[0].section != first.citations[0].section, then.citations[0]
+
+
+def test_a_message_carrying_on_about_something_else_is_still_out_of_scope(assistant: Assistant) -> None:
+    """ "那…" carries on from the last answer only when what follows is about the domain: "那明天会下雨吗" after
+    a question on checkpoints is the weather, declined, not the checkpoint guidance again."""
+    first, then = talk(assistant, "训练 checkpoint 为什么比最后导出的权重大这么多？", "那明天会下雨吗")
+    assert then.citations == [], then.answer[:200]
+    assert then.answer != first.answer

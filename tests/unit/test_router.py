@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.router import Intent, Router
+from assistant.router import Context, Intent, Router
 from assistant.slots import SlotExtractor
 from knowledge.catalog import default_catalog
 from knowledge.names import NameIndex
@@ -137,3 +137,19 @@ def test_language_follows_the_message() -> None:
 )
 def test_mixed_language_goes_to_the_sentences_grammar(message: str, language: str) -> None:
     assert ROUTER.route(message).language == language
+
+
+@pytest.mark.parametrize(
+    ("earlier", "message", "kept"),
+    [
+        ("FP8 training 现在算 production ready 吗? H100 上开 Transformer Engine 会不会 loss 炸", "那 A100 能用吗 我们库存还有", "FP8"),
+        ("is ZeRO-3 with bf16 on 16x A100 going to be slow?", "and what about on our H100 boxes instead?", "ZeRO-3"),
+    ],
+)  # fmt: skip
+def test_a_follow_up_borrows_the_topic_not_the_figures(earlier: str, message: str, kept: str) -> None:
+    """The earlier question lends its topic to a follow-up that names only a card: a number format or a ZeRO
+    stage is that topic (a word with a digit in it), the cards and counts are the earlier question's own."""
+    route = ROUTER.route(message, earlier=Context(question=earlier, led="zh/faq#earlier"))
+    assert kept in route.query, route.query
+    assert "16x" not in route.query
+    assert "H100 上开" not in route.query
