@@ -528,8 +528,12 @@ class HybridRetriever:
                 and filters.accepts(meta)
                 and r not in rows
             ]
-            # only a rare heading is evidence: H100 heads many sections that are about something else
-            if len({str(ix.metas[r].get("section", "")) for r in headed}) <= _RARE_HEADINGS:
+            # only a rare heading is evidence: H100 heads many sections that are about something else (a
+            # section and its twin in the other language are one heading: "910B" heads two, in two languages)
+            sections = {
+                (str(ix.metas[r].get("doc_id", "")).split("/", 1)[-1], ix.section_of[r]) for r in headed
+            }
+            if len(sections) <= _RARE_HEADINGS:
                 rows.extend(headed)
         return rows
 

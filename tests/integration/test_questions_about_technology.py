@@ -288,3 +288,10 @@ def test_a_verdict_on_a_platform_is_the_guidance_before_its_figures(
     assert not re.search(r"\$\d|GPU-hours|相差 \d", first), first[
         :300
     ]  # the figures follow, they do not lead
+
+
+def test_a_card_headed_in_both_languages_is_still_a_rare_heading(assistant: Assistant) -> None:
+    """The 910B heads two sections of the FAQ, each written in both languages: four headings, two sections.
+    Counted by section, the heading naming the card still points at the guidance about it."""
+    (answer,) = talk(assistant, "昇腾 910B 拿来训 70B 现实吗，还是宣传大于实际？")
+    assert "910B" in answer.citations[0].section, answer.citations[0]
