@@ -286,8 +286,8 @@ def _check(message: str) -> str:
 # how near in meaning a message with none of the domain's words must come to a sentence of the index to be
 # read as a question for it: questions about its topics come within 0.5-0.7, recipes and weather 0.2-0.4
 IN_DOMAIN = 0.45
-# a message read as carrying on the conversation comes at least this near a sentence of the index: "那一般隔多久存
-# 一次比较好" 0.37 and "what usually limits it?" 0.40, "那明天会下雨吗" 0.23 and "the capital of France?" 0.25
+# a message read as carrying on the conversation by its first word comes at least this near a sentence of the
+# index: "那三年呢" 0.42 and "ok and then?" 0.31, "那明天会下雨吗" 0.23 and "and the capital of France?" 0.25
 CARRIED_ON = 0.3
 _NOISE_SHARE = 0.7
 _NOISE_MIN_TOKENS = 3

@@ -119,7 +119,11 @@ def tokenizer_version() -> str:
 
     import jieba
 
-    parts = [inspect.getsource(_tokens), inspect.getsource(american), _TOKEN.pattern, _BRITISH.pattern]
+    try:
+        parts = [inspect.getsource(_tokens), inspect.getsource(american)]
+    except (OSError, TypeError):  # installed without its sources: the compiled code stands in for them
+        parts = [repr(_tokens.__wrapped__.__code__.co_code), repr(american.__code__.co_code)]
+    parts += [_TOKEN.pattern, _BRITISH.pattern]
     parts += [" ".join(sorted(_STOPWORDS)), str(jieba.__version__)]
     return hashlib.sha1("\n".join(parts).encode("utf-8")).hexdigest()[:12]
 
