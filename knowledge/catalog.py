@@ -238,8 +238,10 @@ class ModelArchitecture(Entry):
         description="Longest context the released model supports without scaling at inference (a long-context "
         "stage or RoPE extension), tokens; null when it is max_context.",
     )
-    released_precision: Literal["bf16", "fp8"] = Field(
-        default="bf16", description="Precision of the weights as released (DeepSeek-V3 and R1 ship FP8)."
+    released_precision: Literal["bf16", "fp8", "mxfp4"] = Field(
+        default="bf16",
+        description="Precision of the weights as released (DeepSeek-V3 and R1 ship FP8; gpt-oss its MoE experts in "
+        "MXFP4, the rest in BF16).",
     )
     experts: int | None = Field(default=None, ge=2, description="Routed experts per MoE layer.")
     experts_per_token: int | None = Field(

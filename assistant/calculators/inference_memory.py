@@ -107,6 +107,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     return Plan(tool="inference_memory", payload=payload, assumed=assumptions)
 
 
+# OCP Microscaling (MX) v1.0: MXFP4 keeps one shared 8-bit scale per block of 32 FP4 values
+MXFP4_BITS = 4 + 8 / 32
+
+
 def serving_fields(
     slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], catalog: Catalog | None = None
 ) -> None:
@@ -120,6 +124,25 @@ def serving_fields(
         # "满血 DeepSeek R1": served as released, in FP8 (about 1 byte a parameter), not converted to BF16
         payload["weight_precision"] = "fp8"
         assumptions.append(assumed("weights in FP8, as the model is released", "权重按发布时的 FP8 计"))
+    elif slots.model and catalog is not None and catalog.model(slots.model).released_precision == "mxfp4":
+        # "can gpt-oss-120b run on one H100?": served as released, 4-bit experts, not converted to BF16; the
+        # attention, router and embeddings it keeps in BF16 are the weights' overhead over 4 bits a parameter
+        model = catalog.model(slots.model)
+        experts_b = (
+            model.layers * (model.experts or 0) * (3 if model.activation in {"swiglu", "geglu"} else 2)
+            * model.hidden_size * model.ffn_hidden_size / 1e9
+        )  # fmt: skip
+        released_gb = experts_b * MXFP4_BITS / 8 + max(model.params_b - experts_b, 0.0) * 2
+        payload["weight_precision"] = "fp4"
+        payload["quantization_overhead_pct"] = round(100 * (released_gb / (model.params_b * 0.5) - 1), 2)
+        assumptions.append(
+            assumed(
+                f"weights as released: the MoE experts ({num(experts_b)}B parameters) in MXFP4, 4.25 bits each "
+                f"with their scales, the other {num(model.params_b - experts_b)}B in BF16: {num(released_gb)} GB",
+                f"权重按发布时的格式：MoE 专家（{num(experts_b)}B 参数）为 MXFP4，连同缩放因子每个 4.25 位；"
+                f"其余 {num(model.params_b - experts_b)}B 为 BF16：共 {num(released_gb)} GB",
+            )
+        )
     if not slots.model and not slots.kv_heads:  # "4个KV head": the shape given is used as given
         # a size without a name: today's open models cache far fewer KV heads than attention heads
         payload["kv_heads"] = DERIVED_KV_HEADS
