@@ -344,7 +344,8 @@ _GREETING = words(
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b",
     r"^\s*(?:你好|您好|嗨|哈喽)",
     r"what can you (?:do|help)",
-    r"\bhelp\b",
+    # asking for help, not "would MQA help with that?"
+    r"^\W*help\b|\bhelp me\b|\b(?:can|could|would) you help\b|\bneed (?:some |your )?help\b",
     r"你能做什么",
     r"你能干啥",
     r"你是谁",
@@ -636,6 +637,10 @@ _WH_QUESTION = words(
 )
 # a message that carries on from the last answer by its first word: "那多久存一次合适", "and how often then?"
 _CARRIES_ON = words(r"^\W*(?:and|so|then|also)\b", r"^\W*(?:那么?|还有|另外|然后)(?!些|个|种|台|张)")
+# a yes-or-no question about what was just said: "does GQA fix that?", "would MQA help with that?"
+_ABOUT_THAT = words(
+    r"^\W*(?:does|do|did|is|are|can|could|will|would|should)\b(?=.*\b(?:that|this|it|those)\b)"
+)
 # a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 _REFERS_BACK = words(
     r"\b(?:them|those|these|they|ones|it|that|this|both|either)\b",
@@ -1936,7 +1941,10 @@ class Router:
             and context.question
             # ("what usually limits it?" after an MFU answer, "那多久存一次合适" after one on checkpoints: a
             # question about what was just discussed)
-            and (explain_words or bool(_WH_QUESTION.search(text)) or bool(_CARRIES_ON.search(text)))
+            and (
+                explain_words
+                or bool(_WH_QUESTION.search(text) or _CARRIES_ON.search(text) or _ABOUT_THAT.search(text))
+            )
             and query == message  # (a branch above may have already said what it is about)
             and (_REFERS_BACK.search(text) or len(text) < 30 or _WHY_ANSWER.search(text))
         ):
@@ -1953,7 +1961,7 @@ class Router:
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
             # read as carrying on by its first word alone ("那…"): its meaning must confirm it (the service)
-            carried = not (explain_words or _WH_QUESTION.search(text))
+            carried = not (explain_words or _WH_QUESTION.search(text) or _ABOUT_THAT.search(text))
             if context.led and not context.calls:
                 # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
                 seen = [context.led]

@@ -156,3 +156,30 @@ def test_a_message_carrying_on_about_something_else_is_still_out_of_scope(assist
     first, then = talk(assistant, "训练 checkpoint 为什么比最后导出的权重大这么多？", "那明天会下雨吗")
     assert then.citations == [], then.answer[:200]
     assert then.answer != first.answer
+
+
+@pytest.mark.parametrize("then", ["would multi-query attention help with that?", "does GQA fix that?"])
+def test_a_yes_or_no_question_about_what_was_just_said_is_a_follow_up(
+    assistant: Assistant, then: str
+) -> None:
+    """ "would MQA help with that?" after the KV cache was explained asks about that cache: a follow-up (not a
+    greeting for its "help", not out of scope for naming no card), answered from the guidance, not the last lead."""
+    first, answer = talk(
+        assistant,
+        "for long-context serving, why is the KV cache the memory bottleneck rather than the weights?",
+        then,
+    )
+    assert answer.citations, answer.answer[:200]
+    assert answer.citations[0].section != first.citations[0].section
+
+
+def test_whether_gqa_shrinks_the_kv_cache_is_answered_by_the_ratio_of_heads(assistant: Assistant) -> None:
+    """Llama 3 70B: 64 query heads share 8 KV heads, so 2 x 80 x 8 x 128 x 2 bytes = 320 KiB a token in BF16
+    against 2.5 MiB with full multi-head attention (Ainslie et al. 2023, GQA, arXiv:2305.13245)."""
+    _, answer = talk(
+        assistant,
+        "for long-context serving, why is the KV cache the memory bottleneck rather than the weights?",
+        "does GQA fix that?",
+    )
+    assert re.search(r"(?i)query heads|KV heads|key-value head", first_sentence(answer)), answer.answer[:300]
+    assert "320 KiB" in answer.answer.split("\n\n")[0]
