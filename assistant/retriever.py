@@ -814,13 +814,18 @@ def cache_sentence_vectors(
     *,
     on_embed: Callable[[int], None] | None = None,
 ) -> None:
-    """Embed the index's sentences that the cache beside it lacks (after an ingest), so that the next start
-    embeds none of them; ``on_embed`` hears how many, before they are embedded."""
+    """Embed the index's sentences that the cache beside it lacks (after an ingest), and save their keyword
+    tokens, so that the next start embeds and segments none of them; ``on_embed`` hears how many sentences
+    are embedded, before they are."""
     path = sentence_cache(collection, location)
-    if path is None:
+    tokens = token_cache(collection, location)
+    if path is None or tokens is None:
         return
     _, texts, metas = read_all(collection)
     SentenceVectors(embeddings.embed_documents, path).of(_vector_groups(texts, metas), on_embed=on_embed)
+    segmented = [s for text in texts for s in sentence_texts(text)] + [t.partition("\n\n")[0] for t in texts]
+    if not load_tokens(tokens).issuperset(segmented):
+        save_tokens(tokens, segmented)
 
 
 class Picked(NamedTuple):

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 import knowledge.text as text_module
-from assistant.retriever import HybridRetriever, token_cache
+from assistant.retriever import HybridRetriever, cache_sentence_vectors, token_cache
 
 pytestmark = pytest.mark.integration
 
@@ -60,3 +60,38 @@ def test_the_second_start_segments_nothing(tmp_path: Path, monkeypatch: pytest.M
     assert segmented == []  # every sentence and heading came from the file
     assert [p.section for p in second.search("RoCE 要调啥参数", k=2)] == expected
     assert segmented == ["RoCE 要调啥参数"]  # only the question
+
+
+def test_an_ingest_saves_the_tokens_for_the_first_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    location = tmp_path / "chroma"
+    collection = chromadb.PersistentClient(path=str(location)).get_or_create_collection("passages")
+    collection.add(
+        ids=["storage#checkpoints"],
+        documents=["Storage: checkpoints\n\n检查点先写本地 NVMe。Checkpoints go to local NVMe first."],
+        metadatas=[
+            {
+                "doc_id": "storage",
+                "section": "s",
+                "position": 0,
+                "content_hash": "h",
+                "root": "r",
+                "path": "s.md",
+            }
+        ],
+        embeddings=[[1.0, 0.0, 0.0]],
+    )
+    cache_sentence_vectors(collection, _Cheap(), location)  # what an ingest does last
+    monkeypatch.setattr(text_module, "_saved", {})
+    text_module._tokens.cache_clear()
+    segmented: list[str] = []
+    real = text_module._tokens.__wrapped__
+
+    def counting(text: str) -> tuple[str, ...]:
+        segmented.append(text)
+        return real(text)
+
+    monkeypatch.setattr(text_module, "_tokens", counting)
+    HybridRetriever(collection=collection, embeddings=_Cheap(), location=location)
+    assert segmented == []
