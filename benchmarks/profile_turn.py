@@ -43,7 +43,7 @@ STAGES = {
     "SqliteStore.save_turn": "storing the turn (SQLite)",
 }
 PARTS = {
-    "UseEmbeddings.embed_query": "embedding the question",
+    "HybridRetriever._embed_queries": "embedding the question (and the sentence it asks in)",
     "HybridRetriever._dense": "Chroma query",
 }
 
