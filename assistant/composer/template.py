@@ -1637,7 +1637,9 @@ class TemplateComposer:
             route.intent in {Intent.BOTH, Intent.CALCULATION}
             and bool(run.calls)
             and (
-                {c.name for c in run.calls} <= {"gpu_compare", "gpu_spec", "driver_check"}
+                # (a card's figures looked up are asked for: "h20's memory and bf16? is it even worth it" shows
+                # them first, the judgement after them)
+                {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
                 # "只能买 H20，拿来全参训 70B 靠谱吗": a fleet's suitability, which one card's memory does not decide;
                 # the guidance written about that card answers, the figures after it
                 or (
