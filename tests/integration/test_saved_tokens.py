@@ -25,6 +25,21 @@ class _Cheap(Embeddings):
         return self.embed_documents([text])[0]
 
 
+def a_new_process(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Forget every token this process has segmented or read, and list each text segmented from now on."""
+    monkeypatch.setattr(text_module, "_saved", {})
+    text_module._tokens.cache_clear()
+    segmented: list[str] = []
+    real = text_module._tokens.__wrapped__
+
+    def counting(text: str) -> tuple[str, ...]:
+        segmented.append(text)
+        return real(text)
+
+    monkeypatch.setattr(text_module, "_tokens", counting)
+    return segmented
+
+
 def test_the_second_start_segments_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     location = tmp_path / "chroma"
     collection = chromadb.PersistentClient(path=str(location)).get_or_create_collection("passages")
@@ -46,16 +61,7 @@ def test_the_second_start_segments_nothing(tmp_path: Path, monkeypatch: pytest.M
     expected = [p.section for p in first.search("RoCE 要调啥参数", k=2)]
 
     # a new process: nothing remembered, and segmenting is not allowed
-    monkeypatch.setattr(text_module, "_saved", {})
-    text_module._tokens.cache_clear()
-    segmented: list[str] = []
-    real = text_module._tokens.__wrapped__
-
-    def counting(text: str) -> tuple[str, ...]:
-        segmented.append(text)
-        return real(text)
-
-    monkeypatch.setattr(text_module, "_tokens", counting)
+    segmented = a_new_process(monkeypatch)
     second = HybridRetriever(collection=collection, embeddings=_Cheap(), location=location)
     assert segmented == []  # every sentence and heading came from the file
     assert [p.section for p in second.search("RoCE 要调啥参数", k=2)] == expected
@@ -83,15 +89,6 @@ def test_an_ingest_saves_the_tokens_for_the_first_start(
         embeddings=[[1.0, 0.0, 0.0]],
     )
     cache_sentence_vectors(collection, _Cheap(), location)  # what an ingest does last
-    monkeypatch.setattr(text_module, "_saved", {})
-    text_module._tokens.cache_clear()
-    segmented: list[str] = []
-    real = text_module._tokens.__wrapped__
-
-    def counting(text: str) -> tuple[str, ...]:
-        segmented.append(text)
-        return real(text)
-
-    monkeypatch.setattr(text_module, "_tokens", counting)
+    segmented = a_new_process(monkeypatch)
     HybridRetriever(collection=collection, embeddings=_Cheap(), location=location)
     assert segmented == []
