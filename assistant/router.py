@@ -630,6 +630,15 @@ _TOPIC_OF = {
     "storage": "storage checkpoint write bandwidth",
     "power_cost": "power PUE",
 }
+# the years to write servers off over, asked as a choice: "折旧按几年算", "3年还是5年折旧", "depreciate over 3 or 5
+# years?", "how many years should we depreciate them over?"
+_DEPRECIATION_PERIOD = words(
+    r"\bdepreciat\w*[^?.]{0,30}\b(?:\d+ or \d+|how (?:many|long))\b|\bhow (?:many|long)\b[^?.]{0,30}\bdepreciat",
+    r"折旧[^？?。]{0,12}(?:几年|多少年|多久|\d+\s*年还是|还是\s*\d+\s*年)|(?:几年|多少年|\d+\s*年还是\s*\d+\s*年)[^？?。]{0,6}折旧",
+)
+_DEPRECIATION_TOPIC = ("depreciation of GPU servers", "GPU 服务器的折旧")
+# what makes a write-off a sum to compute: a price, a budget or a fleet told
+_PRICED = {"server_price", "budget", "servers", "gpu_count", "monthly_bill", "cloud_price_per_gpu_hour"}
 # a question by its first word: "what usually limits it?", "哪些因素会影响它"
 _WH_QUESTION = words(
     r"^\W*(?:what|which|how|why|where|when|who)\b",
@@ -1732,6 +1741,11 @@ class Router:
         ):
             # "那 8 卡整机大概各多少钱" after two cards were compared: that figure of each card compared
             tools = ["gpu_spec"]
+        if _DEPRECIATION_PERIOD.search(text) and not stated.keys() & _PRICED:
+            # "折旧按3年还是5年算合理？", "depreciate over 3 or 5 years?": the period is a policy the guidance
+            # answers; a cost over each period is computed only from a price or a fleet given
+            tools, explain_words = [], True
+            query = f"{message} {_DEPRECIATION_TOPIC[language == 'zh']}"
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table, unless the question is about a technology:

@@ -295,3 +295,20 @@ def test_a_card_headed_in_both_languages_is_still_a_rare_heading(assistant: Assi
     Counted by section, the heading naming the card still points at the guidance about it."""
     (answer,) = talk(assistant, "昇腾 910B 拿来训 70B 现实吗，还是宣传大于实际？")
     assert "910B" in answer.citations[0].section, answer.citations[0]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["should we depreciate GPU servers over 3 or 5 years?", "GPU 服务器折旧按几年算合理，3年还是5年？"],
+)
+def test_the_years_to_depreciate_over_are_a_policy_not_a_cost_run(assistant: Assistant, message: str) -> None:
+    """Asked which write-off period to use, with no price or fleet given: answered from the guidance, not a
+    five-year buy/lease/cloud cost table built on defaults."""
+    (answer,) = talk(assistant, message)
+    assert tools(answer) == [], answer.answer[:200]
+    assert answer.citations, answer.answer[:200]
+
+
+def test_a_write_off_with_a_fleet_and_a_price_is_still_computed(assistant: Assistant) -> None:
+    (answer,) = talk(assistant, "每卡时成本: 60台 单台180万 按4年折旧 电费0.8元 多少钱一卡时")
+    assert tools(answer) == ["tco"], answer.answer[:200]
