@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+
+from knowledge.files import write_aside
 
 log = logging.getLogger(__name__)
 
@@ -65,17 +65,11 @@ class SentenceVectors:
             return
         keys = np.array(list(self._known), dtype="U20")
         vectors = np.stack(list(self._known.values())) if self._known else np.zeros((0, 0), np.float32)
-        # written aside and renamed: a crash mid-write leaves the previous file whole
-        handle, name = tempfile.mkstemp(dir=self._path.parent, suffix=".npz")
         try:
-            with os.fdopen(handle, "wb") as out:
-                np.savez(out, keys=keys, vectors=vectors)
-            os.chmod(name, 0o644)
-            os.replace(name, self._path)
+            write_aside(self._path, lambda out: np.savez(out, keys=keys, vectors=vectors))
             self._read = self._stamp()
         except OSError as exc:
             log.warning("could not save sentence vectors to %s: %s", self._path, exc)
-            Path(name).unlink(missing_ok=True)
 
     def of(
         self, sentences: Sequence[Sequence[str]], *, on_embed: Callable[[int], None] | None = None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
+
+from knowledge.files import write_aside
 
 Language = Literal["en", "zh"]
 log = logging.getLogger(__name__)
@@ -146,20 +146,11 @@ def save_tokens(path: Path, texts: Iterable[str]) -> None:
     """Save the tokens of ``texts`` for the next start, written aside and renamed (a crash mid-write leaves
     the previous file whole); a folder that cannot be written to only costs the next start some time."""
     tokens = {text: list(_saved.get(text) or _tokens(text)) for text in texts}
-    body = json.dumps({"version": tokenizer_version(), "tokens": tokens}, ensure_ascii=False)
+    body = json.dumps({"version": tokenizer_version(), "tokens": tokens}, ensure_ascii=False).encode("utf-8")
     try:
-        handle, name = tempfile.mkstemp(dir=path.parent, suffix=".json")
-    except OSError as exc:
-        log.warning("could not save keyword tokens beside %s: %s", path, exc)
-        return
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(body)
-        os.chmod(name, 0o644)
-        os.replace(name, path)
+        write_aside(path, lambda out: out.write(body))
     except OSError as exc:
         log.warning("could not save keyword tokens to %s: %s", path, exc)
-        Path(name).unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=8192)
