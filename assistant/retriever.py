@@ -639,9 +639,7 @@ class _Snapshot:
                       zip(texts, sentences, strict=True)]  # fmt: skip
             bm25.index(corpus, show_progress=False)
         if tokens is not None:
-            segmented = [s.text for ss in sentences for s in ss] + [t.partition("\n\n")[0] for t in texts]
-            if not saved.issuperset(segmented):  # new or changed passages: the next start reads theirs too
-                save_tokens(tokens, segmented)
+            _keep_tokens(tokens, texts, saved)
         holding = Counter(token for ss in sentences for s in ss for token in set(s.tokens))
         total = sum(len(ss) for ss in sentences) or 1
         vectors: list[np.ndarray] | None = None
@@ -795,6 +793,14 @@ def _vector_groups(texts: list[str], metas: list[dict[str, Any]]) -> list[list[s
     return [sentence_texts(t) for t in texts] + [[_heading(m)] for m in metas]
 
 
+def _keep_tokens(path: Path, texts: list[str], saved: set[str]) -> None:
+    """Save the keyword tokens of the passages' sentences and headings, the texts a start segments, unless
+    ``saved`` (what ``path`` holds) has them all: new or changed passages, the next start reads theirs too."""
+    segmented = [s for text in texts for s in sentence_texts(text)] + [t.partition("\n\n")[0] for t in texts]
+    if not saved.issuperset(segmented):
+        save_tokens(path, segmented)
+
+
 def token_cache(collection: Collection, location: Path | None) -> Path | None:
     """Where a local index keeps its sentences' keyword tokens for the next start (beside it, like the
     sentence vectors); None for a remote store."""
@@ -823,9 +829,7 @@ def cache_sentence_vectors(
         return
     _, texts, metas = read_all(collection)
     SentenceVectors(embeddings.embed_documents, path).of(_vector_groups(texts, metas), on_embed=on_embed)
-    segmented = [s for text in texts for s in sentence_texts(text)] + [t.partition("\n\n")[0] for t in texts]
-    if not load_tokens(tokens).issuperset(segmented):
-        save_tokens(tokens, segmented)
+    _keep_tokens(tokens, texts, load_tokens(tokens))
 
 
 class Picked(NamedTuple):
