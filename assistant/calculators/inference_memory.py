@@ -118,16 +118,19 @@ def serving_fields(
     only by its size."""
     if slots.kv_precision in {"fp8", "int8", "fp16", "bf16"}:
         payload["kv_cache_precision"] = slots.kv_precision
-    if slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}:
+    # the model as released decides only when no precision is named
+    named = slots.precision in {"fp8", "fp16", "bf16", "int8", "int4", "fp4"}
+    model = catalog.model(slots.model) if not named and slots.model and catalog is not None else None
+    released = model.released_precision if model is not None else None
+    if named:
         payload["weight_precision"] = slots.precision
-    elif slots.model and catalog is not None and catalog.model(slots.model).released_precision == "fp8":
+    elif released == "fp8":
         # "满血 DeepSeek R1": served as released, in FP8 (about 1 byte a parameter), not converted to BF16
         payload["weight_precision"] = "fp8"
         assumptions.append(assumed("weights in FP8, as the model is released", "权重按发布时的 FP8 计"))
-    elif slots.model and catalog is not None and catalog.model(slots.model).released_precision == "mxfp4":
+    elif model is not None and released == "mxfp4":
         # "can gpt-oss-120b run on one H100?": served as released, 4-bit experts, not converted to BF16; the
         # attention, router and embeddings it keeps in BF16 are the weights' overhead over 4 bits a parameter
-        model = catalog.model(slots.model)
         experts_b = (
             model.layers * (model.experts or 0) * (3 if model.activation in {"swiglu", "geglu"} else 2)
             * model.hidden_size * model.ffn_hidden_size / 1e9
