@@ -33,11 +33,19 @@ def create_app(settings: Settings | None = None, assistant: Assistant | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from assistant.wiring import build_assistant, build_library, catalog_for, watch_index
+        from assistant.wiring import (
+            build_assistant,
+            build_library,
+            catalog_for,
+            limit_blas_threads,
+            watch_index,
+        )
 
         app.state.settings = settings
         shared.check()  # a configured Redis that cannot be reached fails the start, naming it
         app.state.catalog = catalog_for(settings)
+        if assistant is None:  # a process of its own (a worker of `advisor serve --workers N`)
+            limit_blas_threads(settings)
         ready = assistant if assistant is not None else build_assistant(settings)
         # with a shared Chroma server: another replica's upload or an ingest job reaches this one's keywords
         watcher = watch_index(settings, ready.retriever)

@@ -127,13 +127,9 @@ def _ensure_index(settings: Settings) -> Embeddings | None:
 def _assistant(settings: Settings) -> Assistant:
     """The assistant over a complete index. The conversation store is opened first, so a bad one fails
     at once rather than after the index is built."""
-    from threadpoolctl import threadpool_limits
+    from assistant.wiring import build_assistant, limit_blas_threads, open_memory
 
-    from assistant.wiring import build_assistant, open_memory
-
-    # numpy's matrix products (sentence and heading scores) as many threads as the model: a second BLAS
-    # thread spins between the small products of a turn, as much CPU again for no time saved
-    threadpool_limits(settings.embedding.threads, user_api="blas")
+    limit_blas_threads(settings)
     memory = open_memory(settings)
     return build_assistant(settings, _ensure_index(settings), memory=memory)
 
@@ -222,12 +218,24 @@ def serve(
         str | None, typer.Option(help="Interface to bind (default from settings: 127.0.0.1).")
     ] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on (default from settings: 8000).")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Processes to answer with, one per core to use (default from settings: 1); each loads the "
+            "model and the index (about 0.5 GB).",
+        ),
+    ] = None,
 ) -> None:
     """Start the HTTP service, building the index first if there is none."""
     import uvicorn
 
     from api.app import create_app
 
+    if workers is not None:  # the worker processes read their settings from the environment, as this one
+        os.environ["ADVISOR_SERVER__WORKERS"] = str(workers)
+        get_settings.cache_clear()
     settings = get_settings()
     host = host or settings.server.host
     if not settings.api_keys and not _is_loopback(host):
@@ -239,6 +247,9 @@ def serve(
             f"program on this machine that can reach {host}, document administration included",
             highlight=False,
         )
+    if settings.server.workers > 1:
+        _serve_workers(settings, host, port or settings.server.port)
+        return
     assistant = _assistant(settings)
     served = create_app(settings=settings, assistant=assistant)
     served.state.shared.check()  # a configured Redis that cannot be reached: one line, before uvicorn starts
@@ -246,6 +257,32 @@ def serve(
         served,
         host=host,
         port=port or settings.server.port,
+        log_level="info",
+    )
+
+
+def _serve_workers(settings: Settings, host: str, port: int) -> None:
+    """Several processes on one port, each building its own assistant in the app's lifespan (a model and
+    an index each; nothing heavy is shared across a fork). What would fail them all fails here first,
+    once: a conversation store or Redis that cannot be reached, and a missing index is built here, not
+    by each worker at once."""
+    import uvicorn
+
+    from api.coordination import Shared
+    from assistant.wiring import open_memory
+
+    open_memory(settings).close()
+    shared = Shared(settings.redis)
+    shared.check()
+    shared.close()
+    _ensure_index(settings)
+    err.print(f"serving with {settings.server.workers} worker processes", highlight=False)
+    uvicorn.run(
+        "api.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=settings.server.workers,
         log_level="info",
     )
 

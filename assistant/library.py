@@ -128,9 +128,11 @@ class DocumentLibrary:
         refresh: Callable[[], object],
         max_bytes: int,
         shared: SharedUploads | None = None,
+        frozen: str | None = None,
     ) -> None:
         self._folder = folder
         self._shared = shared
+        self._frozen = frozen  # why this process may not change the documents; None when it may
         self._collection = collection
         self._sync = sync
         self._refresh = refresh
@@ -143,7 +145,10 @@ class DocumentLibrary:
 
     @contextmanager
     def _changing(self) -> Iterator[UploadChange | None]:
-        """This replica's turn to change the documents, its uploads folder a copy of the shared ones."""
+        """This replica's turn to change the documents, its uploads folder a copy of the shared ones;
+        ``Conflict`` naming the reason when this process may not change them."""
+        if self._frozen is not None:
+            raise Conflict(self._frozen)
         with self._lock:
             if self._shared is None:
                 yield None

@@ -18,6 +18,16 @@ def default_data_dir() -> Path:
 class ServerSettings(BaseModel):
     host: str = Field(default="127.0.0.1", description="Interface `advisor serve` binds to.")
     port: int = Field(default=8000, ge=1, le=65535, description="Port `advisor serve` listens on.")
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description=(
+            "Processes `advisor serve` answers with, one per core to use; each loads the embedding model and "
+            "the index (about 0.5 GB). With more than one over a local index, documents are added with "
+            "`advisor ingest` and a restart (uploads need one process or a Chroma server)."
+        ),
+    )
     max_body_bytes: int = Field(
         default=65536, ge=1024, description="Largest request body the API accepts (bytes); larger gets 413."
     )

@@ -143,6 +143,30 @@ def build_library(
         refresh=refresh or retriever.refresh,
         max_bytes=settings.server.max_upload_bytes,
         shared=_uploads_of(memory) if memory is not None and settings.database.url is not None else None,
+        frozen=_frozen_documents(settings),
+    )
+
+
+def limit_blas_threads(settings: Settings) -> None:
+    """numpy's matrix products (sentence and heading scores) on as many threads as the model: a second
+    BLAS thread spins between the small products of a turn, as much CPU again for no time saved. For a
+    serving process, once, before its first turn."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(settings.embedding.threads, user_api="blas")
+
+
+def _frozen_documents(settings: Settings) -> str | None:
+    """Why the API may not change the documents, or None. Several worker processes over one local index:
+    each holds its own copy of the vectors and keywords, and a change made through one would not reach
+    the others (replicas sharing a Chroma server watch it instead, see ``watch_index``)."""
+    if settings.server.workers == 1 or settings.vector_store.url:
+        return None
+    return (
+        f"this service answers with {settings.server.workers} worker processes over a local index, and a "
+        "change made through one would not reach the others: add or remove documents with `advisor ingest` "
+        "and restart, or serve with one worker (ADVISOR_SERVER__WORKERS=1) or a Chroma server "
+        "(ADVISOR_VECTOR_STORE__URL)"
     )
 
 
