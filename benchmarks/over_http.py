@@ -4,9 +4,9 @@
     python benchmarks/over_http.py --smoke        # a handful of questions, no growth: CI keeps it working
 
 It indexes the packaged knowledge base into a scratch folder, starts our service (``advisor serve``, its
-embedded defaults) and the yardstick (``benchmarks/baseline_service.py``: LangChain + Chroma top-4
-``similarity_search``, one uvicorn worker) on free loopback ports, both on that index, and sends them the
-same mixed English and Chinese questions at concurrency 1, 16 and 32, in alternating bursts so that noise
+embedded defaults, one process; and again with ``--workers``, one process per CPU unless told) and the
+yardstick (``benchmarks/baseline_service.py``: LangChain + Chroma top-4 ``similarity_search``, one uvicorn
+worker) on free loopback ports, all on that index, and sends them the same mixed English and Chinese questions at concurrency 1, 16 and 32, in alternating bursts so that noise
 on the machine hits both. Each of our requests is a whole chat turn (routing, calculators, hybrid
 retrieval, composing, the turn stored in SQLite). It writes RESULTS.md and results.png to ``--out``: latency
 percentiles and requests/s with the ratios ours/baseline, cold start to ``/readyz``, full index build,
@@ -122,9 +122,15 @@ def stop(service: Service) -> None:
         service.process.kill()
 
 
+def several(workers: int) -> str:
+    """The name of ours served by ``workers`` processes (``advisor serve --workers``)."""
+    return f"ours x{workers} workers"
+
+
 @contextmanager
-def services(data_dir: Path, scratch: Path) -> Iterator[tuple[Service, Service]]:
-    """Ours and the baseline on ``data_dir``'s index, each watched for its peak RSS."""
+def services(data_dir: Path, scratch: Path, workers: int = 1) -> Iterator[tuple[Service, ...]]:
+    """Ours and the baseline on ``data_dir``'s index, each watched for its peak RSS; with ``workers`` > 1,
+    ours served by that many processes too (started after the other two, so their cold starts are alone)."""
     env = {
         **os.environ,
         "ADVISOR_DATA_DIR": str(data_dir),
@@ -140,22 +146,29 @@ def services(data_dir: Path, scratch: Path) -> Iterator[tuple[Service, Service]]
         env,
         scratch / "baseline.log",
     )
+    running = [ours, baseline]
+    if workers > 1:
+        running.append(
+            start(
+                several(workers), [advisor, "serve", "--workers", str(workers)], env, scratch / "workers.log"
+            )
+        )
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(0.1):
-            for s in (ours, baseline):
+            for s in running:
                 s.rss_peak = max(s.rss_peak, s.rss())
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        yield ours, baseline
+        yield tuple(running)
     finally:
         done.set()
         watcher.join()
-        stop(ours)
-        stop(baseline)
+        for s in running:
+            stop(s)
 
 
 # --- load -----------------------------------------------------------------------------------------
@@ -200,14 +213,14 @@ async def burst(urls: str | list[str], questions: list[str], concurrency: int, l
 
 
 def drive(
-    pair: tuple[Service, Service], questions: list[str], concurrency: int, rounds: int
+    running: tuple[Service, ...], questions: list[str], concurrency: int, rounds: int
 ) -> dict[str, Load]:
-    """``rounds`` bursts of all ``questions`` to each service, alternating which goes first."""
-    loads = {s.name: Load() for s in pair}
-    for s in pair:  # warm-up: first-request costs are not what is measured
+    """``rounds`` bursts of all ``questions`` to each service, alternating the order they go in."""
+    loads = {s.name: Load() for s in running}
+    for s in running:  # warm-up: first-request costs are not what is measured
         asyncio.run(burst(s.url, questions[:8], min(concurrency, 8), Load()))
     for n in range(rounds):
-        for s in pair if n % 2 == 0 else pair[::-1]:
+        for s in running if n % 2 == 0 else running[::-1]:
             asyncio.run(burst(s.url, questions, concurrency, loads[s.name]))
     return loads
 
@@ -308,10 +321,10 @@ def chart(loads: dict[int, dict[str, Load]], growth: list[Growth], path: Path) -
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     data, labels = [], []
-    for c, pair in loads.items():
-        for name in ("baseline", "ours"):
-            data.append(pair[name].latencies_ms)
-            labels.append(f"{name}\nc={c}")
+    for c, measured in loads.items():
+        for name, load in measured.items():
+            data.append(load.latencies_ms)
+            labels.append(f"{name.replace(' x', chr(10) + 'x')}\nc={c}")
     left.boxplot(data, tick_labels=labels, showfliers=False)
     left.set_ylabel("latency per request (ms)")
     left.set_title("Latency over HTTP (whiskers 1.5 IQR)")
@@ -365,21 +378,27 @@ def report(
         f"{questions} distinct questions (first turns of the held-out sets in tests/data/fresh, English, Chinese and "
         f"mixed), {args.rounds} burst(s) per "
         "service and concurrency, alternating which service goes first; the load generator runs on the same "
-        "machine. Ours: `advisor serve` on its defaults (a whole chat turn per request, each a new "
-        "conversation stored in SQLite). Baseline: `benchmarks/baseline_service.py` (top-4 similarity_search).",
+        "machine. Ours: `advisor serve` on its defaults, one process (a whole chat turn per request, each a new "
+        "conversation stored in SQLite)"
+        + (
+            f"; {several(args.workers)}: the same with `--workers {args.workers}` (one process per core here)"
+            if args.workers > 1
+            else ""
+        )
+        + ". Baseline: `benchmarks/baseline_service.py` (top-4 similarity_search, one uvicorn worker).",
         "",
         "## Latency and throughput",
         "",
         "| concurrency | service | requests | failures | p50 ms | p95 ms | p99 ms | requests/s | ratio ours/baseline (req/s) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for c, pair in loads.items():
-        ratio = pair["ours"].rps / pair["baseline"].rps if pair["baseline"].rps else float("nan")
-        for name in ("baseline", "ours"):
-            load = pair[name]
+    for c, measured in loads.items():
+        for name in ["baseline", *(n for n in measured if n != "baseline")]:
+            load = measured[name]
+            ratio = f"{load.rps / measured['baseline'].rps:.2f}" if name != "baseline" else ""
             lines.append(
                 f"| {c} | {name} | {len(load.latencies_ms)} | {load.failures} | {load.pct(50):.1f} | "
-                f"{load.pct(95):.1f} | {load.pct(99):.1f} | {load.rps:.1f} | {f'{ratio:.2f}' if name == 'ours' else ''} |"
+                f"{load.pct(95):.1f} | {load.pct(99):.1f} | {load.rps:.1f} | {ratio} |"
             )
     lines += [
         "",
@@ -389,6 +408,14 @@ def report(
         "|---|---|---|",
         f"| cold start to /readyz, index present (s) | {cold['ours']:.1f} | {cold['baseline']:.1f} |",
         f"| peak RSS during the run (MB) | {rss['ours']:.0f} | {rss['baseline']:.0f} |",
+        *(
+            [
+                f"| {several(args.workers)}: cold start (s), peak RSS of all its processes (MB) | "
+                f"{cold[several(args.workers)]:.1f}, {rss[several(args.workers)]:.0f} | |"
+            ]
+            if args.workers > 1
+            else []
+        ),
         f"| full index build of knowledge/ ({full.chunks} passages; model loaded) (s) | {full.seconds:.1f} | |",
         f"| re-index after editing one file (s) | {reindex_s:.2f} | |",
         "",
@@ -414,10 +441,12 @@ def report(
     lines += ["", "## Targets (issue 14)", ""]
     c16 = loads.get(16)
     if c16:
-        r16 = c16["ours"].rps / c16["baseline"].rps
-        lines.append(
-            f"- requests/s at concurrency 16 ≥ {TARGETS['rps_ratio_c16']}× baseline: {r16:.2f}× — {verdict(r16 >= TARGETS['rps_ratio_c16'])}"
-        )
+        for name in [n for n in c16 if n != "baseline"]:
+            r16 = c16[name].rps / c16["baseline"].rps
+            lines.append(
+                f"- requests/s at concurrency 16 ≥ {TARGETS['rps_ratio_c16']}× baseline ({name}): {r16:.2f}× — "
+                f"{verdict(r16 >= TARGETS['rps_ratio_c16'])}"
+            )
     c1 = loads.get(1)
     if c1:
         gap = c1["ours"].pct(95) - c1["baseline"].pct(95)
@@ -454,6 +483,13 @@ def main() -> int:
     parser.add_argument("--growth-questions", type=int, default=60, help="questions per burst when grown")
     parser.add_argument("--out", type=Path, default=HERE, help="folder for RESULTS.md and results.png")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="also measure ours served by this many processes (`advisor serve --workers`); 1 for not "
+        "(default: one per CPU)",
+    )
+    parser.add_argument(
         "--smoke", action="store_true", help="8 questions, 1 round, concurrency 1 and 4, no growth"
     )
     args = parser.parse_args()
@@ -469,24 +505,24 @@ def main() -> int:
         full = build_index(scratch / "x1")
         reindex_s = reindex_one_file(scratch / "reindex", scratch)
         loads: dict[int, dict[str, Load]] = {}
-        with services(scratch / "x1", scratch) as pair:
-            cold = {s.name: s.cold_start_s for s in pair}
+        with services(scratch / "x1", scratch, args.workers) as running:
+            cold = {s.name: s.cold_start_s for s in running}
             for c in levels:
                 print(
                     f"concurrency {c}: {len(questions)} questions x {args.rounds} rounds each ...",
                     file=sys.stderr,
                 )
-                loads[c] = drive(pair, questions, c, args.rounds)
-        rss = {s.name: mb(s.rss_peak) for s in pair}
+                loads[c] = drive(running, questions, c, args.rounds)
+        rss = {s.name: mb(s.rss_peak) for s in running}
         calculators = calculator_ms(20 if args.smoke else 200)
         growth = []
         for factor in factors:
             print(f"corpus x{factor}: indexing ...", file=sys.stderr)
             indexing = build_index(scratch / f"x{factor}", [grown_corpus(factor, scratch)])
-            with services(scratch / f"x{factor}", scratch) as pair:
-                grown = drive(pair, questions[: args.growth_questions], 1, 1)
-            growth.append(Growth(factor, indexing, grown, {s.name: mb(s.rss_peak) for s in pair}))
-        failures = sum(load.failures for pair_ in loads.values() for load in pair_.values())
+            with services(scratch / f"x{factor}", scratch) as running:
+                grown = drive(running, questions[: args.growth_questions], 1, 1)
+            growth.append(Growth(factor, indexing, grown, {s.name: mb(s.rss_peak) for s in running}))
+        failures = sum(load.failures for measured in loads.values() for load in measured.values())
         (args.out / "RESULTS.md").write_text(
             report(args, loads, cold, rss, full, reindex_s, calculators, growth, len(questions)),
             encoding="utf-8",

@@ -34,10 +34,10 @@ def run_benchmark(script: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
-    run_benchmark("over_http.py", "--smoke", "--out", str(tmp_path))
+    run_benchmark("over_http.py", "--smoke", "--workers", "2", "--out", str(tmp_path))
     results = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
     for concurrency in (1, 4):
-        for service in ("baseline", "ours"):
+        for service in ("baseline", "ours", "ours x2 workers"):
             row = re.search(
                 rf"^\| {concurrency} \| {service} \| 8 \| 0 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|",
                 results,
@@ -51,6 +51,7 @@ def test_the_http_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> Non
         "re-index after editing one file",
     ):
         assert re.search(rf"\| {re.escape(figure)}[^|]*\| [\d.]+ \|", results), figure
+    assert re.search(r"\| ours x2 workers: cold start[^|]*\| [\d.]+, \d+ \|", results)
     assert re.search(r"model_capacity \d+\.\d{3}", results)  # every calculator timed
     png = (tmp_path / "results.png").read_bytes()
     assert png.startswith(b"\x89PNG")
