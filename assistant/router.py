@@ -310,7 +310,8 @@ class Understanding(BaseModel):
     carried: bool = Field(
         default=False,
         description="The message names nothing of the domain and was read as carrying on the conversation "
-        "('那多久存一次合适'); whether it does is for its meaning to confirm ('那明天会下雨吗' does not).",
+        "('那多久存一次合适', 'can we run both on the same nodes?'); whether it does is for its meaning to "
+        "confirm ('那明天会下雨吗' does not).",
     )
     aside: str | None = Field(
         default=None,
@@ -646,9 +647,13 @@ _WH_QUESTION = words(
 )
 # a message that carries on from the last answer by its first word: "那多久存一次合适", "and how often then?"
 _CARRIES_ON = words(r"^\W*(?:and|so|then|also)\b", r"^\W*(?:那么?|还有|另外|然后)(?!些|个|种|台|张)")
-# a yes-or-no question about what was just said: "does GQA fix that?", "would MQA help with that?"
+# a yes-or-no question about what was just said: "does GQA fix that?", "would MQA help with that?", "can we run
+# both on the same nodes?", "两者能放在同一批机器上吗"
 _ABOUT_THAT = words(
-    r"^\W*(?:does|do|did|is|are|can|could|will|would|should)\b(?=.*\b(?:that|this|it|those)\b)"
+    r"^\W*(?:does|do|did|is|are|can|could|will|would|should)\b"
+    r"(?=.*\b(?:that|this|it|those|these|they|them|both|either|neither)\b)",
+    r"(?:这些|那些|它们?|这个|那个|这样|两种|两者|两个|两套|俩|一起|同时)"
+    r".{0,24}(?:吗|么|嘛|能不能|可不可以|行不行|会不会)",
 )
 # a question that names nothing of its own and points at what was just discussed: "the older ones", "them"
 _REFERS_BACK = words(
@@ -1974,8 +1979,9 @@ class Router:
             ] or [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
-            # read as carrying on by its first word alone ("那…"): its meaning must confirm it (the service)
-            carried = not (explain_words or _WH_QUESTION.search(text) or _ABOUT_THAT.search(text))
+            # read as carrying on by its first word alone ("那…") or by pointing back ("这两个…吗"): its meaning
+            # must confirm it (the service); "这两个明天会下雨吗" points back at nothing of ours
+            carried = not (explain_words or _WH_QUESTION.search(text))
             if context.led and not context.calls:
                 # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
                 seen = [context.led]

@@ -173,6 +173,33 @@ def test_a_yes_or_no_question_about_what_was_just_said_is_a_follow_up(
     assert answer.citations[0].section != first.citations[0].section
 
 
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("Lustre or WEKA for 32 nodes of 8x H100?", "is either of them fine for a team of two?"),
+        (
+            "Slurm or Kubernetes for a 64-GPU cluster that trains and serves?",
+            "is it possible to have both?",
+        ),
+        ("Slurm 和 K8s 怎么选 我们三个团队共用128卡", "两者能装在同一批机器上吗"),
+        ("风冷还是液冷？32 台 H200 八卡", "这两个能混着用吗"),
+    ],
+)
+def test_a_yes_or_no_question_pointing_back_at_both_options_is_a_follow_up(
+    assistant: Assistant, first: str, then: str
+) -> None:
+    """ "is either of them OK…?", "两者能装在同一批机器上吗" after a choice between two things names neither: it
+    asks about the two just weighed, answered from the guidance, not declined as out of scope."""
+    _, answer = talk(assistant, first, then)
+    assert answer.citations, answer.answer[:200]
+
+
+def test_a_question_pointing_back_at_nothing_of_ours_is_still_out_of_scope(assistant: Assistant) -> None:
+    """ "这两个明天会下雨吗" points back ("这两个…吗") but means the weather: its meaning does not confirm it."""
+    _, answer = talk(assistant, "训练 checkpoint 为什么比最后导出的权重大这么多？", "这两个明天会下雨吗")
+    assert answer.citations == [], answer.answer[:200]
+
+
 def test_whether_gqa_shrinks_the_kv_cache_is_answered_by_the_ratio_of_heads(assistant: Assistant) -> None:
     """Llama 3 70B: 64 query heads share 8 KV heads, so 2 x 80 x 8 x 128 x 2 bytes = 320 KiB a token in BF16
     against 2.5 MiB with full multi-head attention (Ainslie et al. 2023, GQA, arXiv:2305.13245)."""
