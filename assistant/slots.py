@@ -693,6 +693,8 @@ _PLAIN_COUNT = flags(
 _SINGLE_CARD = flags(
     r"\b(?:on|with|using|to) (?:a single|one|just one|only one)\s+(?:card|gpu)\b"
     r"|(?:单卡|一张卡|一块卡)(?=\s*(?:呢|吗|\?|？|$|的话|能不能|够不够|行不行|可以吗|跑得动))"
+    # "单卡能跑吗", "一张卡放得下么": what follows asks whether, naming no figure of its own
+    r"|(?:单卡|一张卡|一块卡)(?=[^\d，,。；;！!]{0,8}(?:吗|么|呢|\?|？)\s*$)"
 )
 # a count of GPUs the work runs on, named after the card: "on 512 GPUs", "用64卡", "扩到256张卡"
 _RUN_COUNT = flags(

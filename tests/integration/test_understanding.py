@@ -3204,6 +3204,8 @@ def test_the_read_rate_of_a_training_run_is_computed_from_its_throughput(
             "and QLoRA on a single card?",
         ),
         ("全参微调Qwen2.5 32B 我们是8卡H100的机器 每卡显存要多少", "那QLoRA单卡呢"),
+        # "单卡能跑吗", "单卡跑得起来吗": the single card asked about, whatever words stand before the 吗
+        ("全参微调Qwen2.5 32B 4张A100 80G 够不够", "那 QLoRA 呢 单卡跑得起来吗"),
     ],
 )
 def test_a_single_card_in_a_follow_up_is_one_gpu(assistant: Assistant, messages: tuple[str, ...]) -> None:
