@@ -1697,6 +1697,7 @@ class Router:
             # "went from 8 to 32 H100s and 12k to 41k tokens/s, is that normal?": two runs measured are a scaling
             tools = ["scaling"]
         advice = bool(_ADVICE.search(text))
+        advised = False  # the advice or yardstick asked is the guidance's: no calculator comes back for it
         # "256卡到1024卡 吞吐…, 扩展效率多少 正常吗": the calculator judges its own result against published runs
         judged = (
             not advice
@@ -1719,7 +1720,7 @@ class Router:
             # ("measured MFU is about 28% … is that bad?": the MFU told is judged, not asked)
             # "how do I improve it?", "MFU只有25%，怎么提高": advice from the knowledge base, not the sum again;
             # "it" is what the last calculation was about
-            tools, explain_words = [], True
+            tools, explain_words, advised = [], True, True
             topic = next((_TOPIC_OF[t] for t in context.tools if t in _TOPIC_OF), "")
             if not topic and _MFU_WORDS.search(text) and not _RAISE.search(text):
                 topic = "MFU 偏低" if language == "zh" else "MFU is low"  # "our run sits at 24% MFU…"
@@ -2137,6 +2138,9 @@ class Router:
             )
             and intent in {Intent.CALCULATION, Intent.BOTH, Intent.KNOWLEDGE}
             and not _FABRIC_PAIR.search(text)
+            # "25% MFU on 64 H100s, 8x400G IB … what should we look at?": the link is the setting told, not a
+            # sum asked
+            and not advised
         ):
             # "两台8卡H100做数据并行训 7B，机间只有 100G 以太网行不行": the link they have, timed against a step
             tools, intent = ["network"], Intent.CALCULATION

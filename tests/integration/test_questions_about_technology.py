@@ -201,13 +201,16 @@ def test_a_fault_reported_is_diagnosed_from_the_guidance(
         "measured MFU is about 28% on 16 H100s for our 3B run. is that bad?",
         "13B 在 64 张 A800 上 MFU 只有 26%，算低吗",
         "Llama-style 34B on 128 H200, Megatron, MFU 24%. where do we start looking?",
+        # the fabric told beside it is the setting, not an all-reduce to time
+        "30B dense on 32 H100s (4 nodes, 8x400G IB each), MFU stuck at 27%. is that normal, what do we check?",
+        "16台H800 每台8张400G IB 训34B MFU只有26% 正常吗 先查哪里",
     ],
 )
 def test_a_measured_mfu_judged_is_answered_with_the_yardstick(assistant: Assistant, message: str) -> None:
     """ "is that bad?", "算低吗", "where do we start looking?" about an MFU the team measured: the yardstick
     (35-45% on a well-tuned H100-class cluster) and what limits it, not a training time at that MFU."""
     (answer,) = talk(assistant, message)
-    assert "training_compute" not in tools(answer), answer.answer[:200]
+    assert not {"training_compute", "network"} & set(tools(answer)), answer.answer[:200]
     assert re.search(r"MFU|(?i:profil)|剖析", opening(answer.answer)), answer.answer[:300]
 
 
