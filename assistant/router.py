@@ -638,6 +638,14 @@ _DEPRECIATION_PERIOD = words(
     r"折旧[^？?。]{0,12}(?:几年|多少年|多久|\d+\s*年还是|还是\s*\d+\s*年)|(?:几年|多少年|\d+\s*年还是\s*\d+\s*年)[^？?。]{0,6}折旧",
 )
 _DEPRECIATION_TOPIC = ("depreciation of GPU servers", "GPU 服务器的折旧")
+# what is overlooked: "what costs do people usually forget?", "which line items get missed", "容易漏掉哪些成本"
+_OVERLOOKED = words(
+    r"\bwhat\b[^?.]{0,40}\b(?:forget|forgotten|overlook(?:ed)?|miss|missed|underestimate[sd]?)\b",
+    r"\bhidden costs?\b",
+    r"(?:容易|经常|常常|往往)(?:被)?(?:忽略|忽视|漏掉|漏算|遗漏|忘记|忘)|隐性成本|隐藏成本|没算到|算漏",
+)
+# a figure asked in so many words
+_HOW_MUCH = words(r"\bhow (?:much|many|long)\b", r"多少|多久|几(?:台|张|个|年|天)")
 # what makes a write-off a sum to compute: a price, a budget or a fleet told
 _PRICED = {"server_price", "budget", "servers", "gpu_count", "monthly_bill", "cloud_price_per_gpu_hour"}
 # a question by its first word: "what usually limits it?", "哪些因素会影响它"
@@ -1752,6 +1760,10 @@ class Router:
             # answers; a cost over each period is computed only from a price or a fleet given
             tools, explain_words = [], True
             query = f"{message} {_DEPRECIATION_TOPIC[language == 'zh']}"
+        if _OVERLOOKED.search(text) and not _HOW_MUCH.search(text):
+            # "3-year TCO for a 16-node B200 cluster: what costs do people usually forget?": a list the guidance
+            # keeps, not the sum of the costs it has inputs for
+            tools, explain_words = [], True
         if explains:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table, unless the question is about a technology:

@@ -366,3 +366,22 @@ def test_a_question_about_one_makers_platform_is_never_led_by_anothers(assistant
     lead = answer.answer.split("\n\n")[0]
     assert "基本能直接跑" not in lead, lead[:300]  # the MI300X section's verdict ("不能直接跑" is Ascend's)
     assert not re.search(r"MI300|ROCm|AMD", lead.split("。")[0]), lead[:300]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "3-year TCO for 8 DGX B200s on-prem: what do people usually forget to include?",
+        "which hidden costs do GPU cluster budgets miss?",
+        "自建 16 台 H200 的 TCO，一般容易漏掉哪些成本",
+    ],
+)
+def test_what_a_budget_leaves_out_is_the_guidance_list_not_a_cost_sum(
+    assistant: Assistant, question: str
+) -> None:
+    """ "what do people forget" beside a fleet and a period asks for the lines a budget misses (network and
+    optics, storage, facility, support, licences, staff), which the guidance lists; a TCO sum of the lines
+    the calculator already has answers nothing asked."""
+    answer = assistant.ask(question)
+    assert "tco" not in [c.name for c in answer.tool_calls], answer.answer[:200]
+    assert re.search(r"network|optics|光模块|网络", answer.answer[:600]), answer.answer[:600]
