@@ -172,7 +172,8 @@ CALCULATOR = Calculator(
         r"胖树",
         # "RoCE fabric for 64 MI300X, what switch?", "IB or RoCE for 256 H100?": the fabric for that many GPUs
         r"\bfabric\b(?!\s*manager)",  # (NVIDIA Fabric Manager is NVSwitch software, not the network)
-        r"\bswitch\b(?!\s*(?:to|from|over|back|out)\b)",
+        # (and not "what breaks if we switch?", "do we need to switch")
+        r"(?<!\bwe )(?<!\bto )(?<!\byou )(?<!\bthey )(?<!\bi )\bswitch\b(?!\s*(?:to|from|over|back|out)\b)",
         r"\b(?:infiniband|roce(?:\s*v2)?|ib)\b[^?.。？]{0,12}(?:\bor\b|\bvs\.?|\bversus\b|还是|或者)",
     ),
     build=_build,

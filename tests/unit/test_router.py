@@ -153,3 +153,17 @@ def test_a_follow_up_borrows_the_topic_not_the_figures(earlier: str, message: st
     assert kept in route.query, route.query
     assert "16x" not in route.query
     assert "H100 上开" not in route.query
+
+
+@pytest.mark.parametrize(
+    ("message", "counted"),
+    [
+        ("what switch do we need for 64 H100s at 400G per GPU?", True),
+        ("which leaf switch for 16 nodes?", True),
+        # the verb: moving to another platform, not the network's switches
+        ("we run 16 H100s today; what would break in our PyTorch stack if we switch?", False),
+        ("do we need to switch drivers on 16 H100 nodes?", False),
+    ],
+)
+def test_a_switch_is_the_networks_only_as_a_noun(message: str, counted: bool) -> None:
+    assert ("fabric" in ROUTER.route(message).tools) is counted
