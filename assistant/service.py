@@ -194,11 +194,23 @@ class Assistant:
         if run.calls and _repeats_last_turn(route, run, conversation):
             # "and if we push params to nvme too?", "why not 3 per rack?": a follow-up the calculators read
             # nothing new in would get the last answer again, word for word; the guidance answers it instead
+            last = conversation.turns[-1]
+            # nor is it led by the passage that stood beside those figures ("and on the software side, what
+            # breaks?" after a comparison led by the overview of GPU generations)
+            said = next(
+                (
+                    f"{c.doc_id}#{c.section}"
+                    for c in last.answer.citations
+                    if not c.doc_id.startswith("catalog/")
+                ),
+                None,
+            )
             route = route.model_copy(
                 update={
                     "intent": Intent.KNOWLEDGE,
                     "tools": [],
-                    "query": f"{text} {conversation.turns[-1].message}",
+                    "query": f"{text} {last.message}",
+                    "seen": [*route.seen, said] if said else route.seen,
                 }
             )
             run = ToolRun()

@@ -1873,12 +1873,14 @@ _PER_SERVER_COUNT = (
     r"(?:一台|每台|单台|一个节点|每个节点)\s*(?:机器|服务器)?\s*(?:有|装|放|配|是)?\s*(?:几|多少)\s*(?:张|块|颗)?\s*(?:卡|gpu|npu)"
     r"|how many (?:gpus|cards|npus|accelerators) (?:per|in (?:a|one|each)|does (?:a|one|each)) (?:server|node|box|machine)"
 )
+# a price asked by "报价", not quotes compared: "几家厂商报价差不多 怎么选" asks which vendor, not a price
+_QUOTE = r"报价(?!\s*(?:都)?\s*(?:差不多|接近|相近|类似|一样|差距|区别|单))"
 _SPEC_FIELDS = [
     # prices: by the hour in the cloud, of a whole 8-GPU server, or of one card (one of the three, below)
     (flags(r"per (?:gpu[- ])?hour|hourly|\brent(?:al|ing)?\b|to rent|租|每小时|每卡时|卡时价|云上(?:价格|多少钱)"), "cloud_usd_per_gpu_hour"),
-    (flags(r"(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b|\d\s*(?:x|卡)\s*\w*\s*(?:server|服务器|机器))[^?？。]{0,30}(?:price|\bcost|多少钱|价格|售价|报价)"
+    (flags(rf"(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b|\d\s*(?:x|卡)\s*\w*\s*(?:server|服务器|机器))[^?？。]{{0,30}}(?:price|\bcost|多少钱|价格|售价|{_QUOTE})"
            r"|(?:price|cost|多少钱|价格|how much (?:is|does|would|are))[^?？。]{0,30}(?:server|服务器|整机|\bdgx\b|\bhgx\b|\bnode\b|\bbox\b)"), "server_price_usd"),
-    (flags(r"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|报价|几万|贵不贵"), "price_usd"),
+    (flags(rf"\bprice\b|\bcost(?:s)?\b|how much (?:is|does|do|are|would)|多少钱|价格|售价|{_QUOTE}|几万|贵不贵"), "price_usd"),
     (flags(r"nvlink|interconnect|互联|scale[- ]up|卡间|多卡通信|gpu[- ]to[- ]gpu|\bp2p\b"), "scale_up_bandwidth_gb_s"),
     (flags(r"(?:memory|hbm|vram|显存|内存)\s*(?:的)?\s*bandwidth|(?:显存|内存|hbm)\s*(?:的)?\s*带宽|(?<!互联)(?<!卡间)(?<!互联 )(?<!nvlink)(?<!nvlink )(?<!interconnect )(?<!hccs)(?<!hccs )(?<!to-gpu )(?<!to gpu )(?<!scale-up )(?<!scale up )(?<!network )(?<!networking )(?<!scale-out )(?<!scale out )(?<!nic )(?<!网络)(?<!网卡)(?<!网络 )(?<!网卡 )(?:bandwidth|带宽|\bbw\b)"), "memory_bandwidth_gb_s"),
     (flags(r"how much (?:gpu |device |hbm |v)?(?:memory|ram|vram|hbm)|(?:memory|hbm|vram)\s*(?:size|capacity|容量|大小)|how many gb|\bvram\b|显存\s*(?:有|是)?\s*(?:多大|多少|容量|大小)|多大(?:的)?\s*显存|多少\s*(?:g|gb)?\s*显存|\b(?:hbm|memory) does\b|\b(?:and|on|plus)\s+(?:gpu\s+)?memory\b(?!\s*(?:bandwidth|for|to|needed|required))|(?:和|与|、)\s*显存(?!\s*带宽)"

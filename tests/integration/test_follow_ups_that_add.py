@@ -210,3 +210,19 @@ def test_whether_gqa_shrinks_the_kv_cache_is_answered_by_the_ratio_of_heads(assi
     )
     assert re.search(r"(?i)query heads|KV heads|key-value head", first_sentence(answer)), answer.answer[:300]
     assert "320 KiB" in answer.answer.split("\n\n")[0]
+
+
+def test_a_follow_up_the_calculators_read_nothing_new_in_is_not_led_by_the_last_passage(
+    assistant: Assistant,
+) -> None:
+    """ "and what about the software side?" after a comparison of two cards repeats that comparison's inputs:
+    the guidance answers it instead, and not with the passage that stood beside the figures just shown."""
+    first, then = talk(
+        assistant,
+        "MI300X or H100 for fine-tuning 70B models on 16 GPUs: is the AMD card a real option?",
+        "and what would break on the software side if we switch?",
+    )
+    assert tools(then) == [], then.answer[:200]
+    said = {(c.doc_id, c.section) for c in first.citations if not c.doc_id.startswith("catalog/")}
+    assert then.citations, then.answer[:200]
+    assert (then.citations[0].doc_id, then.citations[0].section) not in said or not said, then.citations[0]

@@ -385,3 +385,32 @@ def test_what_a_budget_leaves_out_is_the_guidance_list_not_a_cost_sum(
     answer = assistant.ask(question)
     assert "tco" not in [c.name for c in answer.tool_calls], answer.answer[:200]
     assert re.search(r"network|optics|光模块|网络", answer.answer[:600]), answer.answer[:600]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        pytest.param(
+            "two integrators quoted the same HGX B200 config within 3% of each other, how should we decide?",
+            r"baseboard",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: 'integrators ... how should we decide' is nearer, for the sentence model, to the "
+                "overview of GPU generations than to the section on choosing between OEM quotes",
+            ),
+        ),
+        (
+            "Dell and Supermicro quoted nearly the same 8x H200 server. which vendor should we pick?",
+            r"baseboard",
+        ),
+        ("8卡H100整机 几家厂商报价差不多 怎么选 售后条款看什么", r"基板|报价"),
+    ],
+)
+def test_choosing_between_oem_quotes_for_the_same_server_is_answered(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    """Quotes from several OEMs for one 8-GPU design: the GPUs are the same baseboard, so the choice is the
+    configuration behind the price and the service terms, which the guidance says first."""
+    answer = assistant.ask(question)
+    assert [c.name for c in answer.tool_calls] == [], answer.answer[:200]
+    assert re.search(says, lead(answer)), lead(answer)[:300]
