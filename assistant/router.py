@@ -307,6 +307,11 @@ class Understanding(BaseModel):
     seen: list[str] = Field(
         default_factory=list, description="Passages (doc_id#section) the conversation has just answered with."
     )
+    recap: bool = Field(
+        default=False,
+        description="A follow-up asking which option to take after figures were computed ('so what would you pick "
+        "then?', '那你会选哪个'): the same calculation answers it, its verdict first, not the guidance instead.",
+    )
     carried: bool = Field(
         default=False,
         description="The message names nothing of the domain and was read as carrying on the conversation "
@@ -638,6 +643,13 @@ _DEPRECIATION_PERIOD = words(
     r"折旧[^？?。]{0,12}(?:几年|多少年|多久|\d+\s*年还是|还是\s*\d+\s*年)|(?:几年|多少年|\d+\s*年还是\s*\d+\s*年)[^？?。]{0,6}折旧",
 )
 _DEPRECIATION_TOPIC = ("depreciation of GPU servers", "GPU 服务器的折旧")
+# which option to take, asked after figures: "so what would you pick then?", "那你会选哪个", "which one do you recommend"
+_PICK_THEN = words(
+    r"\bwhat (?:would|do|should) (?:you|we) (?:pick|choose|recommend|go with|do)\b",
+    r"\bwhich (?:one |option )?(?:would|do|should) (?:you|we) (?:pick|choose|recommend|go with)\b",
+    r"\b(?:your|the) (?:recommendation|verdict|pick)\b",
+    r"(?:你|您)(?:会|建议|推荐)?(?:选|选择)(?:哪个|哪种|哪一个|啥|什么)|(?:推荐|建议)(?:选)?哪(?:个|种)|那选哪(?:个|种)|怎么选(?:呢)?\s*$",
+)
 # what is overlooked: "what costs do people usually forget?", "which line items get missed", "容易漏掉哪些成本"
 _OVERLOOKED = words(
     r"\bwhat\b[^?.]{0,40}\b(?:forget|forgotten|overlook(?:ed)?|miss|missed|underestimate[sd]?)\b",
@@ -1955,6 +1967,10 @@ class Router:
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up or bool(_FAULT.search(text))
         # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
         # much in fewer characters)
+        if not tools and follow_up and context.calls and not stated and _PICK_THEN.search(text):
+            # "so what would you pick then?", "那你会选哪个" after buy, lease and cloud were costed: the same
+            # calculation, whose verdict answers it (``recap``)
+            tools = list(context.tools)
         asks_more = has_domain and (len(text) > 25 or len(_CJK_CHAR.findall(text)) >= 8)
         if _GREETING.search(text) and not tools and not asks_more:
             intent = Intent.GREETING
@@ -1971,6 +1987,8 @@ class Router:
         elif (
             not has_domain
             and context.question
+            # ("那你会选哪个" after buy, lease and cloud were costed: the figures decide it, below)
+            and not (context.calls and follow_up and _PICK_THEN.search(text))
             # ("what usually limits it?" after an MFU answer, "那多久存一次合适" after one on checkpoints: a
             # question about what was just discussed)
             and (
@@ -1992,9 +2010,10 @@ class Router:
             ] or [line for line in lines if figures & set(re.findall(r"\d+(?:\.\d+)?", line))]
             context_words = " ".join(about)[:300] if about else context.question
             intent, query = Intent.KNOWLEDGE, f"{message} {context_words}"
-            # read as carrying on by its first word alone ("那…") or by pointing back ("这两个…吗"): its meaning
-            # must confirm it (the service); "这两个明天会下雨吗" points back at nothing of ours
-            carried = not (explain_words or _WH_QUESTION.search(text))
+            # read as carrying on the conversation with none of the domain's words ("那…", "这两个…吗", "what's a…?"):
+            # its meaning must confirm it (the service); "这两个明天会下雨吗", "what's a good pasta recipe?" point
+            # back at nothing of ours
+            carried = True
             if context.led and not context.calls:
                 # "那为什么有的文章说18字节？" after a guidance answer: not that lead again
                 seen = [context.led]
@@ -2316,6 +2335,7 @@ class Router:
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
             carried=carried,
+            recap=follow_up and bool(_PICK_THEN.search(text)) and not stated,
             # "PUE从1.4降到1.15 一年省多少": both ends stated, so the bill before and after, not against last turn's
             against_previous=bool(
                 follow_up and context.calls and _CHANGE_ASKED.search(text) and "compare_pue" not in stated

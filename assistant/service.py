@@ -107,14 +107,25 @@ class Assistant:
 
     def _answer(self, text: str, conversation: Conversation) -> Iterator[Started | str | ToolCall | Answer]:
         route = self._router.route(text, earlier=_context(conversation))
+        earlier = conversation.turns[-1].message if conversation.turns else ""
+        if route.intent == Intent.OUT_OF_SCOPE and route.missing == UNFAMILIAR_WORDS:
+            close = self._retriever.closeness(route.query)
+            if close >= IN_DOMAIN:
+                # words the router does not list, a meaning the knowledge base holds ("激活重计算是啥")
+                route = route.model_copy(update={"intent": Intent.KNOWLEDGE, "missing": None})
+            elif earlier and close + self._retriever.likeness(text, earlier) >= FOLLOWS_ON:
+                # "is reading straight from S3 ok then?" after a question on where the training data lives: near
+                # the index and near that question together, so about it
+                route = route.model_copy(
+                    update={"intent": Intent.KNOWLEDGE, "missing": None, "query": f"{text} {earlier}"}
+                )
         if (
-            route.intent == Intent.OUT_OF_SCOPE
-            and route.missing == UNFAMILIAR_WORDS
-            and self._retriever.closeness(route.query) >= IN_DOMAIN
+            route.carried
+            and (close := self._retriever.closeness(text)) < CARRIED_ON
+            # "can we do both? like own a small base and burst" after buy-or-rent: about it, by that question's
+            # meaning
+            and not (earlier and close + self._retriever.likeness(text, earlier) >= FOLLOWS_ON)
         ):
-            # words the router does not list, a meaning the knowledge base holds ("激活重计算是啥")
-            route = route.model_copy(update={"intent": Intent.KNOWLEDGE, "missing": None})
-        if route.carried and self._retriever.closeness(text) < CARRIED_ON:
             # "那明天会下雨吗" after a question about cards: "那" carries on, but nothing in it is about the domain
             route = route.model_copy(
                 update={"intent": Intent.OUT_OF_SCOPE, "missing": UNFAMILIAR_WORDS, "carried": False}
@@ -191,7 +202,7 @@ class Assistant:
             if route.tools
             else ToolRun()
         )
-        if run.calls and _repeats_last_turn(route, run, conversation):
+        if run.calls and not route.recap and _repeats_last_turn(route, run, conversation):
             # "and if we push params to nvme too?", "why not 3 per rack?": a follow-up the calculators read
             # nothing new in would get the last answer again, word for word; the guidance answers it instead
             last = conversation.turns[-1]
@@ -301,6 +312,11 @@ IN_DOMAIN = 0.45
 # a message read as carrying on the conversation by its first word comes at least this near a sentence of the
 # index: "那三年呢" 0.42 and "ok and then?" 0.31, "那明天会下雨吗" 0.23 and "and the capital of France?" 0.25
 CARRIED_ON = 0.3
+# or, in a conversation, its nearness to the index and to the question before it together come to this:
+# "can we do both? like own a small base and burst" after buy-or-rent 0.28 + 0.20, "is reading straight from S3
+# ok then?" after where the data lives 0.37 + 0.16; "那明天会下雨吗" after checkpoints 0.23 + 0.08, "what's the
+# weather like in Paris tomorrow?" after Slurm-or-Kubernetes 0.20 + 0.11
+FOLLOWS_ON = 0.45
 _NOISE_SHARE = 0.7
 _NOISE_MIN_TOKENS = 3
 

@@ -50,6 +50,7 @@ _L = {
         "消息里索要我的指令或密钥的部分，我不提供。",
     ),
     "anyway": ("If you build it on these cards anyway:", "如果仍用这些卡来做："),
+    "recap": ("Going by these figures:", "按这些数字："),
     "nothing": (
         "I found nothing in the knowledge base on that. I can help with GPUs, memory, storage, networking, power, "
         "cost and scaling for LLM training servers.",
@@ -1598,6 +1599,8 @@ class TemplateComposer:
             ):
                 sentences.insert(0, changed)  # "能省多少": the saving first, then the new figure
             sentences += _verdicts(route, run, lang)
+            if route.recap:
+                sentences.insert(0, _t("recap", lang))  # "so what would you pick?": these figures decide it
             parts.append(("" if lang == "zh" else " ").join(sentences))
         if verdict is not None and route.aside:
             # "what's the h20's memory and bf16 flops? is it even worth it…": the figures asked first, the

@@ -226,3 +226,64 @@ def test_a_follow_up_the_calculators_read_nothing_new_in_is_not_led_by_the_last_
     said = {(c.doc_id, c.section) for c in first.citations if not c.doc_id.startswith("catalog/")}
     assert then.citations, then.answer[:200]
     assert (then.citations[0].doc_id, then.citations[0].section) not in said or not said, then.citations[0]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        (
+            "3-year TCO for 32 H100s: buy, lease or cloud? we'd run them around the clock",
+            "and at 35% utilisation?",
+            "which one would you go with?",
+        ),
+        ("32张H100用3年 买 租 还是上云 7x24跑", "如果利用率只有35%呢", "那你会选哪个"),
+    ],
+)
+def test_which_to_pick_after_the_figures_is_answered_by_their_verdict(
+    assistant: Assistant, turns: tuple[str, ...]
+) -> None:
+    """ "which one would you go with?" after buy, lease and cloud were costed: the figures just computed
+    decide it, so their verdict answers (the cheapest option at the utilisation last asked), not a passage
+    on something else."""
+    *_, last, answer = talk(assistant, *turns)
+    assert tools(answer) == ["tco"], answer.answer[:200]
+    assert answer.tool_calls[0].input == last.tool_calls[0].input
+    assert re.search(r"cheapest|最(?:便宜|省|划算)", first_sentence(answer)), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        (
+            "where should 80TB of tokenized shards live for our 8 GPU nodes: NFS, Lustre or local NVMe?",
+            "would a plain s3 bucket do then?",
+        ),
+        # (these two are near enough to the index alone, and stay answered)
+        (
+            "buy 16 H100s or rent them in the cloud for a 2-year program?",
+            "could we mix the two, owning some and renting the peaks?",
+        ),
+        ("我们 32 卡跑两年 自建还是租云", "能不能两者结合 平时自己的 高峰再租"),
+    ],
+)
+def test_a_follow_up_in_plain_words_is_read_by_its_meaning_and_the_question_before_it(
+    assistant: Assistant, first: str, then: str
+) -> None:
+    """A follow-up naming nothing of the domain and not near enough to the index alone ("would a plain s3 bucket
+    do then?") is near it and the question it follows together: about that question, answered from the guidance."""
+    _, answer = talk(assistant, first, then)
+    assert answer.citations, answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("Slurm or Kubernetes for a 64-GPU cluster?", "what's a good pasta recipe?"),
+        ("训练 checkpoint 为什么比最后导出的权重大这么多？", "那明天会下雨吗"),
+    ],
+)
+def test_a_message_near_neither_the_index_nor_the_last_question_stays_out_of_scope(
+    assistant: Assistant, first: str, then: str
+) -> None:
+    _, answer = talk(assistant, first, then)
+    assert answer.citations == [], answer.answer[:200]
