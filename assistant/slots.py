@@ -1015,6 +1015,8 @@ _LONG_CONTEXT = flags(
     r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
 )
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
+# a turn from what works to what is asked: "fine at 8k, but at 128k…", "4k没问题 但是开到32k就…"
+_CONTRAST = flags(r"\b(?:but|however|yet|whereas|while)\b|但是?|可是|然而|不过|一旦")
 _SEQ = flags(
     # "seq 2048", "ctx 8k", "max_len 4096", "cutoff_len 2048" (LLaMA-Factory), "序列长度"
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:\s*length|\s*window)?|ctx|max[\s_-]*(?:seq[\s_-]*|model[\s_-]*)?len(?:gth)?|cutoff[\s_-]*len"
@@ -2642,6 +2644,11 @@ class SlotExtractor:
         if match := _PP.search(text):
             slots.pipeline_parallel = int(match.group(1))
         if match := _SEQ.search(text):
+            # "fine at 8k context, but when we enable 128k context…": the length after the turn is the one asked
+            later = [
+                m for m in _SEQ.finditer(text, match.end()) if _CONTRAST.search(text, match.end(), m.start())
+            ]
+            match = later[-1] if later else match
             number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
             k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))

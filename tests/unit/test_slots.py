@@ -499,3 +499,16 @@ def test_the_table_covers_both_languages() -> None:
 
 def test_stated_leaves_out_unset_slots() -> None:
     assert Slots(gpu="h100-sxm").stated() == {"gpu": "h100-sxm"}
+
+
+@pytest.mark.parametrize(
+    ("text", "seq_len"),
+    [
+        ("serving 70B on 4x H100, fine at 8k context, but with 64k context we run out of KV cache", 65536),
+        ("4k上下文没问题 但是开到32k上下文就爆显存", 32768),
+        # no turn between them: the first length stated stays
+        ("8k context for training and 8k context for serving", 8192),
+    ],
+)
+def test_the_length_after_a_turn_from_what_works_is_the_one_asked(text: str, seq_len: int) -> None:
+    assert EXTRACT(text).seq_len == seq_len
