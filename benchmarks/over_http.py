@@ -324,8 +324,9 @@ def chart(loads: dict[int, dict[str, Load]], growth: list[Growth], path: Path) -
     for c, measured in loads.items():
         for name, load in measured.items():
             data.append(load.latencies_ms)
-            labels.append(f"{name.replace(' x', chr(10) + 'x')}\nc={c}")
+            labels.append(f"{name.replace(' workers', 'w').replace('ours x', 'ours×')}\nc={c}")
     left.boxplot(data, tick_labels=labels, showfliers=False)
+    left.tick_params(axis="x", labelsize=8)
     left.set_ylabel("latency per request (ms)")
     left.set_title("Latency over HTTP (whiskers 1.5 IQR)")
     if growth:
