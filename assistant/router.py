@@ -1967,7 +1967,14 @@ class Router:
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up or bool(_FAULT.search(text))
         # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
         # much in fewer characters)
-        if not tools and follow_up and context.calls and not stated and _PICK_THEN.search(text):
+        if (
+            not tools
+            and follow_up
+            and context.calls
+            and not stated
+            and not _DOMAIN.search(text)
+            and _PICK_THEN.search(text)
+        ):
             # "so what would you pick then?", "那你会选哪个" after buy, lease and cloud were costed: the same
             # calculation, whose verdict answers it (``recap``)
             tools = list(context.tools)
@@ -2335,7 +2342,8 @@ class Router:
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
             carried=carried,
-            recap=follow_up and bool(_PICK_THEN.search(text)) and not stated,
+            # (a choice that names its own subject is a question of its own: "那 Slurm 和 K8s 怎么选")
+            recap=follow_up and bool(_PICK_THEN.search(text)) and not stated and not _DOMAIN.search(text),
             # "PUE从1.4降到1.15 一年省多少": both ends stated, so the bill before and after, not against last turn's
             against_previous=bool(
                 follow_up and context.calls and _CHANGE_ASKED.search(text) and "compare_pue" not in stated

@@ -287,3 +287,11 @@ def test_a_message_near_neither_the_index_nor_the_last_question_stays_out_of_sco
 ) -> None:
     _, answer = talk(assistant, first, then)
     assert answer.citations == [], answer.answer[:200]
+
+
+def test_a_choice_that_names_its_own_subject_after_figures_is_a_question_of_its_own(
+    assistant: Assistant,
+) -> None:
+    """ "那 Slurm 和 K8s 怎么选" after buy, lease and cloud were costed asks about schedulers: not the costs again."""
+    *_, answer = talk(assistant, "32张H100用3年 买 租 还是上云 7x24跑", "那 Slurm 和 K8s 怎么选")
+    assert "tco" not in tools(answer), answer.answer[:200]
