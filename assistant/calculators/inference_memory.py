@@ -250,6 +250,10 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"{'s' if most != 1 else ''} of {context} tokens, too few to serve users; plan more GPUs. "
             )
             verdict_zh = f"只是勉强放下：权重放得下，剩下的显存只够 {num(most)} 路 {context} token 的 KV 缓存，撑不起实际服务，要加卡。"
+        elif fits and most is not None and most <= 4 and batch <= most:
+            # "fine at 8k, but at 128k concurrency drops to ~2: why?": the KV cache is what limits it, said first
+            verdict_en = f"It fits, but the KV cache is the limit: only {num(most)} sequences of {context} tokens fit at once. "
+            verdict_zh = f"放得下，但 KV 缓存是瓶颈：同时只放得下 {num(most)} 路 {context} token 的序列。"
         # the verdict is against the memory a serving engine may use (vLLM's gpu_memory_utilization)
         usable = num(o.get("usable_gb_per_gpu"))
         usable_en = (

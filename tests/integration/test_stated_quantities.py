@@ -6,6 +6,8 @@ worked out in each docstring from the inputs and published constants."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.models import Answer
@@ -424,3 +426,26 @@ def test_an_moe_run_with_its_data_and_active_size_written_in_english_inside_chin
     call = answer.tool_calls[0].input
     assert (call["tokens_b"], call["params_b"], call["active_params_b"]) == (2300, 46, 12)
     assert "**21.6 天**" in first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "70B llama 3 on 4x H100 80GB in bf16 with vllm: fine at 8k, but at 128k context only a couple of users at once. why?",
+        "4张H100 部署 Llama 3 70B BF16 上下文开到128k 并发上不去 为什么",
+    ],
+)
+def test_a_long_context_that_leaves_room_for_few_sequences_names_the_kv_cache_as_the_limit(
+    assistant: Assistant, message: str
+) -> None:
+    """Llama 3 70B (80 layers, 8 KV heads of 128, Meta's model card and config; GQA): 2 x 80 x 8 x 128 x 2 bytes
+    = 320 KiB a token, 42.9 GB for one 131,072-token sequence, so 4 x 80 GB hold the 141 GB of weights and only 3
+    such sequences: the lead says the KV cache is the limit, not a bare "it fits"."""
+    (answer,) = talk(assistant, message)
+    call = answer.tool_calls[0]
+    assert call.name == "inference_memory"
+    assert call.input["context_tokens"] == 131072, call.input
+    assert call.output["max_concurrent_sequences"] == 3
+    assert re.match(r"It fits, but the KV cache is the limit|放得下，但 KV 缓存是瓶颈", answer.answer), (
+        answer.answer[:200]
+    )
