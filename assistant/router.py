@@ -1967,16 +1967,17 @@ class Router:
         has_domain = bool(_DOMAIN.search(text)) or bool(stated) or follow_up or bool(_FAULT.search(text))
         # "hi 在吗 想问下L40S能不能拿来训练": a greeting with a question after it is the question (Chinese says as
         # much in fewer characters)
-        if (
-            not tools
-            and follow_up
-            and context.calls
+        # "so what would you pick then?", "那你会选哪个" after buy, lease and cloud were costed: the same calculation,
+        # whose verdict answers it (``recap``); a choice naming its own subject ("那 Slurm 和 K8s 怎么选") is a
+        # question of its own
+        picks = (
+            follow_up
+            and bool(context.calls)
             and not stated
             and not _DOMAIN.search(text)
-            and _PICK_THEN.search(text)
-        ):
-            # "so what would you pick then?", "那你会选哪个" after buy, lease and cloud were costed: the same
-            # calculation, whose verdict answers it (``recap``)
+            and bool(_PICK_THEN.search(text))
+        )
+        if picks and not tools:
             tools = list(context.tools)
         asks_more = has_domain and (len(text) > 25 or len(_CJK_CHAR.findall(text)) >= 8)
         if _GREETING.search(text) and not tools and not asks_more:
@@ -1994,8 +1995,6 @@ class Router:
         elif (
             not has_domain
             and context.question
-            # ("那你会选哪个" after buy, lease and cloud were costed: the figures decide it, below)
-            and not (context.calls and follow_up and _PICK_THEN.search(text))
             # ("what usually limits it?" after an MFU answer, "那多久存一次合适" after one on checkpoints: a
             # question about what was just discussed)
             and (
@@ -2342,8 +2341,7 @@ class Router:
             missing=missing if intent == Intent.CLARIFY or missing == UNFAMILIAR_WORDS else None,
             seen=seen,
             carried=carried,
-            # (a choice that names its own subject is a question of its own: "那 Slurm 和 K8s 怎么选")
-            recap=follow_up and bool(_PICK_THEN.search(text)) and not stated and not _DOMAIN.search(text),
+            recap=picks,
             # "PUE从1.4降到1.15 一年省多少": both ends stated, so the bill before and after, not against last turn's
             against_previous=bool(
                 follow_up and context.calls and _CHANGE_ASKED.search(text) and "compare_pue" not in stated
