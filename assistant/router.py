@@ -318,6 +318,11 @@ class Understanding(BaseModel):
         "('那多久存一次合适', 'can we run both on the same nodes?'); whether it does is for its meaning to "
         "confirm ('那明天会下雨吗' does not).",
     )
+    guided: bool = Field(
+        default=False,
+        description="A judgement, remedy or reason asked with no figure asked ('any reasons not to go TPU?', "
+        "'怎么办'): the guidance leads and the figures computed from the inputs given follow it.",
+    )
     aside: str | None = Field(
         default=None,
         description="A second question in the message that no calculator answers, for the guidance to answer "
@@ -656,6 +661,41 @@ _OVERLOOKED = words(
     r"\bhidden costs?\b",
     r"(?:容易|经常|常常|往往)(?:被)?(?:忽略|忽视|漏掉|漏算|遗漏|忘记|忘)|隐性成本|隐藏成本|没算到|算漏",
 )
+# a judgement asked about cards ("why not", "what's the catch", mixing generations), not their figures
+JUDGEMENT = re.compile(
+    r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
+    r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
+    # "is trainium2 a real option for a pytorch team", "what should we watch out for", "要注意什么"
+    r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
+    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
+    # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
+    r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗"
+    # "…pretrain a 7B on them or is that a dumb idea", "想用4090搭集群做70B预训练 可行吗"
+    r"|\b(?:dumb|bad|crazy|terrible) idea\b|\bfeasible\b|\bregret\b|可行吗|可不可行|是否可行"
+    # a platform's prospects or maturity: "is it a dead end platform?", "is ROCm ready yet", "or is that
+    # marketing", "现在还值得买吗", "FP8 训练成熟了吗", "还是只是 PPT"
+    r"|\bdead[- ]end\b|\bstranded\b|\b(?:ready|mature) yet\b|\bproduction[- ]ready\b|\bmarketing\b|\bhype\b"
+    r"|\bworth (?:it|buying|the (?:money|premium|bump))\b|还值得|值得买|值不值|值得吗|成熟了?吗|噱头|智商税|\bppt\b",
+    re.IGNORECASE,
+)
+# a remedy, a risk or a list asked, the user's own figures being the setting: "how do we cut that?", "any reasons not
+# to go TPU?", "what do we actually lose?", "does that make sense for us?", "怎么办" ("why…?" is not among them: the
+# figures often are the reason, "128k 并发上不去 为什么": the KV cache per sequence)
+_GUIDANCE_ASKED = words(
+    r"\bmakes? sense\b|\breasons? (?:not )?to\b|\bhow risky\b|\brisks?\b|\bsane\b",
+    r"\bhow (?:do|can|should|could) (?:we|i) (?:cut|fix|avoid|reduce|shorten|speed\b|handle|deal|prevent|stop|get rid)",
+    r"\bwhat (?:do|would|will) (?:we|i) (?:actually |really )?(?:lose|give up|gain)\b",
+    r"\bwhat (?:should|do|must) (?:we|i) (?:check|look at|prepare|plan|test|watch)",
+    r"\bworth (?:looking|considering|a look|switching|moving|the risk)\b",
+    r"怎么办|咋办|咋整|要准备(?:啥|什么)|准备(?:些)?(?:啥|什么)|注意(?:啥|什么)|风险|值不值|划算吗",
+)
+# how to choose, asked: answered by the comparison when cards are compared ("910B和H20怎么选 训练为主")
+_CHOICE_ASKED = words(
+    r"\bhow (?:do|should) (?:we|i|people|teams) (?:choose|pick|decide)\b",
+    r"怎么选|如何选|咋选|哪个更(?:合适|好|划算)",
+)
+# whether a plan can work at all, asked: the check it implies answers ("8x 4090 box, full fine-tune 7B, feasible?")
+_FEASIBLE = words(r"\bfeasible\b", r"可行吗|可不可行|是否可行|行不行")
 # a figure asked in so many words
 _HOW_MUCH = words(r"\bhow (?:much|many|long)\b", r"多少|多久|几(?:台|张|个|年|天)")
 # what makes a write-off a sum to compute: a price, a budget or a fleet told
@@ -2057,6 +2097,9 @@ class Router:
         elif (
             not explain_words
             and not (_SOFTWARE_CHOICE.search(text) and asked is None)  # "slurm or kubernetes? 4 GPU nodes"
+            # "a very low price for a 64-accelerator Gaudi 3 cluster: a sane choice or a dead end?": the judgement
+            # needs none of the inputs a sum would
+            and not _guidance_asked(text, tools)
             and (missing := _missing(text, slots, stated, wanted, asked))
         ):
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
@@ -2326,7 +2369,22 @@ class Router:
         if asked == "gpus" and "budget_fit" in tools and tools[0] == "tco":
             # "how many GPUs would the same $2M rent?": the count leads; the cost comparison follows it
             tools = ["budget_fit", *(t for t in tools if t != "budget_fit")]
+        # "we're weighing TPU against renting H200s for a 20B pretrain: any reasons not to go TPU?": a judgement
+        # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
+        # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
+        # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
+        guided = (
+            bool(tools)
+            and intent in {Intent.CALCULATION, Intent.BOTH}
+            and not (follow_up or picks or "gpu_spec" in tools)
+            and _guidance_asked(text, tools)
+        )
+        if guided and "mfu" in stated:
+            # "64卡H800训34B 计划按MFU 60%排期 有啥风险": the MFU planned is what is judged, against the figures runs
+            # reach, not the cards it is planned on
+            query = f"{_TOPIC_ONLY.sub(' ', message)} {'MFU 多少算正常' if language == 'zh' else 'what MFU figure is normal'}"
         return Understanding(
+            guided=guided,
             language=language,
             intent=intent,
             slots=slots,
@@ -2350,6 +2408,19 @@ class Router:
             declined=bool(tools) and bool(_INJECTION.search(text)),
             aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,
         )
+
+
+def _guidance_asked(text: str, tools: list[str]) -> bool:
+    """Whether ``text`` asks a judgement, a remedy or a risk and no figure: what the guidance answers, the figures
+    computed from the inputs given being its evidence."""
+    if _HOW_MUCH.search(text):
+        return False
+    rest = _FEASIBLE.sub(" ", text)
+    return bool(
+        JUDGEMENT.search(rest)
+        or _GUIDANCE_ASKED.search(rest)
+        or ("gpu_compare" not in tools and _CHOICE_ASKED.search(rest))
+    )
 
 
 # words that name the job a memory figure is for: training of any kind, serving, or the settings only training has

@@ -30,7 +30,7 @@ from assistant.retriever import (
     pick,
     split_sentences,
 )
-from assistant.router import CONSUMER_CARD, THANKS_WORDS, Intent, Route, Task
+from assistant.router import CONSUMER_CARD, JUDGEMENT, THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.catalog import default_catalog
@@ -176,23 +176,6 @@ _IS_IT_NORMAL = re.compile(
 # a section about those cards as a training choice: "Are RTX 3090, RTX 4090 or A40 clusters still a good…"
 _CONSUMER_HEADING = re.compile(
     r"(?=.*(?:RTX [345]0\d0|GeForce|gaming|游戏卡|消费级))(?=.*(?:clusters?|choice|gaming|consumer|集群|选择|游戏卡|消费级))",
-    re.IGNORECASE,
-)
-# a judgement asked about cards ("why not", "what's the catch", mixing generations), not their figures
-_JUDGEMENT = re.compile(
-    r"\bwhy (?:not|shouldn'?t|wouldn'?t|don'?t|can'?t)\b|\bcatch\b|\bdownsides?\b|\bdrawbacks?\b|\bgotchas?\b"
-    r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
-    # "is trainium2 a real option for a pytorch team", "what should we watch out for", "要注意什么"
-    r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
-    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
-    # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
-    r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗"
-    # "…pretrain a 7B on them or is that a dumb idea", "想用4090搭集群做70B预训练 可行吗"
-    r"|\b(?:dumb|bad|crazy|terrible) idea\b|\bfeasible\b|\bregret\b|可行吗|可不可行|是否可行"
-    # a platform's prospects or maturity: "is it a dead end platform?", "is ROCm ready yet", "or is that
-    # marketing", "现在还值得买吗", "FP8 训练成熟了吗", "还是只是 PPT"
-    r"|\bdead[- ]end\b|\bstranded\b|\b(?:ready|mature) yet\b|\bproduction[- ]ready\b|\bmarketing\b|\bhype\b"
-    r"|\bworth (?:it|buying|the (?:money|premium|bump))\b|还值得|值得买|值不值|值得吗|成熟了?吗|噱头|智商税|\bppt\b",
     re.IGNORECASE,
 )
 
@@ -1637,24 +1620,27 @@ class TemplateComposer:
         # "why shouldn't we just buy 32 4090s instead", "what's the catch vs H100", "add H100 nodes to the same
         # cluster?": the guidance answers; the cards' figures are the evidence after it
         advice = (
-            route.intent in {Intent.BOTH, Intent.CALCULATION}
-            and bool(run.calls)
-            and (
-                # (a card's figures looked up are asked for: "h20's memory and bf16? is it even worth it" shows
-                # them first, the judgement after them)
-                {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
-                # "只能买 H20，拿来全参训 70B 靠谱吗": a fleet's suitability, which one card's memory does not decide;
-                # the guidance written about that card answers, the figures after it
-                or (
-                    {c.name for c in run.calls} <= {"training_memory", "gpu_compare"}
-                    and not route.slots.gpu_count
-                    and any("card_heading" in p.ranks for p in passages[:4])
+            (
+                route.intent in {Intent.BOTH, Intent.CALCULATION}
+                and bool(run.calls)
+                and (
+                    # (a card's figures looked up are asked for: "h20's memory and bf16? is it even worth it" shows
+                    # them first, the judgement after them)
+                    {c.name for c in run.calls} <= {"gpu_compare", "driver_check"}
+                    # "只能买 H20，拿来全参训 70B 靠谱吗": a fleet's suitability, which one card's memory does not decide;
+                    # the guidance written about that card answers, the figures after it
+                    or (
+                        {c.name for c in run.calls} <= {"training_memory", "gpu_compare"}
+                        and not route.slots.gpu_count
+                        and any("card_heading" in p.ranks for p in passages[:4])
+                    )
+                    # (a cluster sized on GeForce cards would read as a recommendation)
+                    or consumer_section is not None
                 )
-                # (a cluster sized on GeForce cards would read as a recommendation)
-                or consumer_section is not None
+                and bool(JUDGEMENT.search(route.query))
+                and bool(passages)
             )
-            and bool(_JUDGEMENT.search(route.query))
-            and bool(passages)
+            or (route.guided and bool(run.calls) and bool(passages))
         )
         judged = judged or advice
         # "how much host RAM, and will it be painfully slow?": the figures answer the first question, the guidance
@@ -1668,7 +1654,7 @@ class TemplateComposer:
         # (the plan on GeForce cards, when one was computed, then reads as what it would take)
         consumer_plan = advice and consumer_section is not None
         if consumer_section is not None and (
-            consumer_plan or (not run.calls and _JUDGEMENT.search(route.query))
+            consumer_plan or (not run.calls and JUDGEMENT.search(route.query))
         ):
             # the guidance headed by consumer cards, not a budget overview or the mechanics of spanning machines
             lead = consumer_section

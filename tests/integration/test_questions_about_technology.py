@@ -315,3 +315,50 @@ def test_the_years_to_depreciate_over_are_a_policy_not_a_cost_run(assistant: Ass
 def test_a_write_off_with_a_fleet_and_a_price_is_still_computed(assistant: Assistant) -> None:
     (answer,) = talk(assistant, "每卡时成本: 60台 单台180万 按4年折旧 电费0.8元 多少钱一卡时")
     assert tools(answer) == ["tco"], answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "lead", "figures"),
+    [
+        # a planned MFU judged: the yardstick (35-45% on tuned clusters, Llama 3 at 38-43%) leads, the time at the
+        # planned MFU follows
+        ("budget model assumes 62% MFU for our 13B pretrain on 128 H100s. sensible?", r"35% to 45%", "training_compute"),
+        ("64卡H800训34B 计划按MFU 60%排期 有啥风险", r"35% 到 45%", "training_compute"),
+        # a remedy asked for a stall the user measured: asynchronous, sharded saves lead, the write bandwidth follows
+        ("our 34B run on 8 nodes saves checkpoints to NFS and every save freezes the GPUs for 10 minutes, how can we avoid that?", r"(?i)asynchronous", "storage"),
+        # reasons against a platform, the job being the setting: the guidance on it, not a speed ratio
+        ("is it worth considering Trainium2 instead of H100s for pretraining our 13B model?", r"Trainium", "gpu_compare"),
+        # what a cut in host RAM loses: the guidance, then the floor computed for these GPUs
+        ("8x H100 nodes, the vendor quote has 2TB of DDR5 and we could go down to 1TB. what do we actually lose? 70B fine-tuning with ZeRO-3", r"(?i)RAM|memory", "host_ram"),
+    ],
+)  # fmt: skip
+def test_a_judgement_asked_beside_a_workloads_figures_leads_with_the_guidance(
+    assistant: Assistant, message: str, lead: str, figures: str
+) -> None:
+    """A risk, a remedy or whether something makes sense, asked with no figure asked: the guidance that judges it
+    leads and the figures the inputs give follow as its evidence, instead of a calculation answering a question
+    nobody asked (k10/k11: 'manager wants to know if 60% MFU is reasonable' got the days at 60%)."""
+    (answer,) = talk(assistant, message)
+    assert figures in tools(answer), answer.answer[:200]
+    first = opening(answer.answer)
+    assert re.search(lead, first), first[:300]
+    assert "[1]" in first or "[2]" in first, first[
+        :300
+    ]  # a cited passage leads, not the calculator's sentence
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AMD quoted a really low price for a 32-GPU MI300X cluster. is that a sane choice for fine-tuning, or a trap?",
+        "厂商给了个很低的报价 64张 Gaudi 3 集群 做微调 有啥风险",
+    ],
+)
+def test_a_judgement_on_a_platform_is_not_held_up_for_the_inputs_of_a_sum(
+    assistant: Assistant, message: str
+) -> None:
+    """Whether a discounted platform is a sane choice needs no dataset size: the guidance answers instead of a
+    question back about the tokens to fine-tune on (k11: Gaudi 3 'a sane choice or a dead end?')."""
+    (answer,) = talk(assistant, message)
+    assert answer.citations, answer.answer[:300]
+    assert not re.search(r"(?i)how much data|多少数据|examples", answer.answer[:200]), answer.answer[:300]
