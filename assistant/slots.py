@@ -1147,6 +1147,8 @@ _EITHER = flags(
 _ADAPTERS = flags(
     rf"{NUMBER}\s*(?:个|different\s*|customer\s*)?(?:q?lora)\s*(?:adapters?|适配器|模型|权重)?"
     rf"|{NUMBER}\s*(?:个)?\s*(?:adapters?|适配器)"
+    # "~40 个客户各自的 LoRA adapter", "40 customer-specific LoRA adapters": one adapter per customer, counted
+    rf"|{NUMBER}\s*(?:个)?\s*(?:客户|用户|租户|customers?|tenants?)[^\d。？?]{{0,10}}?q?lora\s*(?:adapters?|适配器|s\b)"
 )
 # serving them, not training them
 _SERVES_ADAPTERS = flags(
@@ -2192,6 +2194,8 @@ class SlotExtractor:
             slots.unknown_gpu = unknown.group(0).strip()
             if count := _UNKNOWN_COUNT.search(masked[max(0, unknown.start() - 12) : unknown.start()]):
                 slots.gpu_count = int(count.group(1))
+            if written := _MEMORY_AFTER_CARD.match(masked, unknown.end()):
+                slots.card_memory_gb = float(written.group(1))  # "a single A10G 24GB": that card's memory
             masked = (
                 masked[: unknown.start()] + " " * (unknown.end() - unknown.start()) + masked[unknown.end() :]
             )
@@ -2712,7 +2716,7 @@ class SlotExtractor:
             and not _TRAINS.search(text)
         ):
             # "can one L40S serve 20 LoRA adapters on Qwen2.5-14B?": a served model with adapters, not a fine-tune
-            slots.lora_adapters = int(to_number(adapters.group(1) or adapters.group(2))) or None
+            slots.lora_adapters = int(to_number(next(g for g in adapters.groups() if g))) or None
             slots.finetune = None if slots.lora_adapters else slots.finetune
         if match := _TPS.search(text):
             number = _group(match, 1, 3, 4, 5, 6) or "0"
@@ -3762,9 +3766,15 @@ _UNKNOWN_CARD = flags(
     r"|沐曦\s*[a-z0-9-]{0,6}|燧原\s*[a-z0-9-]{0,6}|天数智芯\s*[a-z0-9-]{0,6}"
     r"|\bl2\b|\b4090\s*d\b|\brtx\s*3080\w*|\b3080\b|\bt4\b|\bmi250x?\b|\bmi210\b"
     r"|\btrainium(?:\s*[13])?\b|\btrn[13]n?\b|\binferentia\s*\d?\b|\bp100\b|\bk80\b|\ba800\s*40g\w*"
+    # other parts people run on that the catalog lacks (its own names are read and masked before this):
+    # "a single A10G 24GB", "MI308X", "TPU v4", "RTX A5000", "4060 Ti"
+    r"|\ba10g\b|\ba30\b|\ba16\b|\bp40\b|\bb100\b|\bmi3\d{2}[a-z]?\b|\btpu\s*v[234]\b|\brtx\s*a[2-6]000\b"
+    r"|\btitan\s*(?:rtx|v|xp?)\b|\brtx\s*\d0[5-9]0(?:\s*ti)?\b|\b\d0[5-9]0\s*ti\b"
 )
 
 
+# the memory written right after a card's name: "A10G 24GB", "MI308X 192G"
+_MEMORY_AFTER_CARD = flags(r"\s*(\d{2,3})\s*(?:g|gb|gib)\b")
 _MEMORY_BEFORE = flags(r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*$")
 _CARD_MEMORY = flags(
     r"(?<![\d.])(\d{2,3})\s*(?:g|gb|gib)\s*(?:的)?\s*(?:显存|vram|hbm|memory|卡|cards?|gpus?)"

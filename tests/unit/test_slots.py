@@ -55,6 +55,19 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("budget 500k usd, done in 6 months", {"usd_to_cny": None}),
     ("is trainium2 worth it vs H100 for a 70B?", {"gpu": "trainium2", "other_gpus": ["h100-sxm"]}),
     ("H20 or L20 for serving 70B?", {"gpu": "h20", "other_gpus": ["l20"], "unknown_gpu": None}),
+    # a part the catalog lacks is named as such, with the memory written after it, never a default card
+    ("can a single A10G 24GB serve llama 8b?", {"unknown_gpu": "A10G", "card_memory_gb": 24, "gpu": None}),
+    ("MI308X 192G 能不能训 70B", {"unknown_gpu": "MI308X", "card_memory_gb": 192, "gpu": None}),
+    ("our old TPU v4 pods", {"unknown_gpu": "TPU v4", "gpu": None}),
+    ("a workstation with two RTX A5000", {"unknown_gpu": "RTX A5000", "gpu": None}),
+    # adapters counted per customer are served adapters, not a fine-tune
+    (
+        "我们有 ~40 个客户各自的 LoRA adapter，能不能一张 L40S 上 serve 全部",
+        {"lora_adapters": 40, "finetune": None},
+    ),
+    ("we host 25 customer-specific LoRA adapters on Llama 3.1 8B", {"lora_adapters": 25, "finetune": None}),
+    # a count of GPUs before LoRA is no adapter count
+    ("8卡做LoRA 70B 要多少显存", {"lora_adapters": None, "finetune": "lora"}),
     # tokens
     ("on 2T tokens", {"tokens_b": 2000}),
     ("1.5T token", {"tokens_b": 1500}),
