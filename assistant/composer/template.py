@@ -1256,7 +1256,9 @@ def _lead_passage(
             if held:
                 return passage.model_copy(update={"snippet": held})
     # guidance answers a question; a catalog entry's figures are background unless nothing else was found
-    guidance = [p for p in passages[:4] if p.doc_type != "catalog"]
+    # (the first four of it, ranked among themselves, from one place further down when a catalog entry ranks among
+    # them: "H100 能切成几份给实习生用吗" with the H100's entry first)
+    guidance = [p for p in passages[:5] if p.doc_type != "catalog"][:4]
     asked_cards = {n.lower() for n in _MODEL_NUMBER.findall(question)}
     term = defined_term(question)  # "PUE啥意思": the passage that says what PUE is answers first
     # (the question opens with the term, "PUE 是啥 …", and goes on to ask more)
@@ -1341,7 +1343,7 @@ def _lead_passage(
             )
         )
 
-    candidates = [(rank, p) for rank, p in enumerate(passages[:4]) if p in guidance or not guidance]
+    candidates = list(enumerate(guidance or passages[:4]))
     if asked_families:
         # "do we need infiniband for gaudi 3?": among passages that name the family asked about, when any does
         naming = [
