@@ -1342,6 +1342,9 @@ _YEARS = flags(
     # "keep the hardware 5 years instead of 3", "run them for 4 years": the period of use
     rf"|{NUMBER}\s*(?:years?|yrs?)\s*instead\b"
     rf"|\b(?:keep|run|use|own|hold)(?:ing)?\s+(?:it|them|the\s+[\w-]+|our\s+[\w-]+)\s+(?:for\s+)?{NUMBER}\s*(?:years?|yrs?)\b"
+    # the work's own length: "项目大概持续两年", "周期大约 18 个月" is months, "the program lasts about 2 years"
+    rf"|(?:持续|周期|为期|工期)\s*(?:是|为)?\s*(?:大概|大约|约|差不多|预计)?\s*{NUMBER}\s*年"
+    rf"|\b(?:lasts?|runs?|spans?)\s+(?:for\s+)?(?:about|around|roughly|maybe|~)?\s*{NUMBER}\s*(?:years?|yrs?)\b"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -1390,6 +1393,8 @@ _RACK_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只给到|只给|给到|只能到|能到|可以到|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|柜子|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
+    # the room a figure is to fit in: "what fits in 40kW", "how many fit into 15 kW", "40kW 的柜子", "40kW 柜"
+    rf"|\bfits?\s+(?:in|into|within)\s+(?:a |one |the |our )?{DECIMAL}\s*kw\b|{DECIMAL}\s*kw\s*(?:的)?\s*柜"
 )
 # racks one has: "6 racks of 20 kW", "4个机柜"
 _RACKS = flags(rf"{NUMBER}\s*(?:个|台)?\s*(?:racks?|cabinets?|机柜)(?!\s*(?:power|功率))")
@@ -1897,7 +1902,9 @@ _SPEC_FIELDS = [
            # "what's the H20's memory", "memory of the h20?", "h100 memory?": the card's memory, asked plainly
            r"|\bwhat(?:'s|s| is)\s+(?:the\s+)?(?:[\w.-]+(?:\s+[\w.-]+){0,3}?)?\s*(?:'s)?\s+(?:gpu\s+)?(?:memory|vram|hbm)\b(?!\s*(?:bandwidth|\bbw\b))"
            r"|\b(?:memory|vram|hbm)\s+(?:of|on)\s+(?:the\s+|an?\s+|one\s+)?(?!host|server|node|cpu)[a-z]"
-           r"|\b(?:memory|vram|hbm)\s*\?\s*$"), "memory_gb"),
+           r"|\b(?:memory|vram|hbm)\s*\?\s*$"
+           # "MI355X 的 HBM 多大", "memory 多少": the English word, asked in Chinese
+           r"|\b(?:hbm\d?e?|memory|vram)\s*(?:有|是)?\s*(?:多大|多少\s*(?:g|gb)?(?!\s*(?:带宽|bandwidth)))"), "memory_gb"),
     (flags(r"\btdp\b|power (?:draw|consumption|usage|rating|envelope|budget of (?:the|one|a) (?:card|gpu))|how (?:much|many) (?:power|watts)|\bwatts?\b|功耗|耗电|多少瓦|功率"
            # "need bf16 tflops, mem bw, power": power in a list of figures asked
            r"|(?:,|\band|、|和|跟|与|及|\+)\s*power\b(?!\s*(?:bill|cost|supply|budget|feed|draw of the (?:room|hall)))"), "tdp_w"),
@@ -3116,7 +3123,7 @@ class SlotExtractor:
             slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
             slots.power_kw = slots.rack_kw
         if match := take(_RACK_KW):
-            rack_kw = float(_group(match, 1, 2, 3, 4) or 0)
+            rack_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
             racks = _RACKS.search(text)
             count = int(to_number(racks.group(1))) if racks else 0
             if _RACK_DRAW.search(match.group(0)):  # what they burn: the bill's load, racks x kW each
@@ -3657,7 +3664,7 @@ class SlotExtractor:
             slots.years = (
                 1.0
                 if _group(match, 8, 9)
-                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16) or "0")
+                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18) or "0")
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None and not yearly:
             slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")

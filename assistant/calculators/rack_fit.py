@@ -50,7 +50,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 )
             )
     # beside a rack's budget, another kW figure is a server's ("servers drawing 10.2 kW each")
-    stated_kw = None if slots.facility else slots.power_kw  # a room's kW is its budget, not a server's
+    # a room's kW is its budget, not a server's; so is the rack's own figure said again ("40 kW racks … so what
+    # fits in 40kW? B200 HGX how many per rack")
+    stated_kw = None if slots.facility or slots.power_kw == slots.rack_kw else slots.power_kw
     if slots.gpu_power_kw and (slots.gpu or slots.server) and not (slots.server_power_kw or stated_kw):
         # "把GPU功耗限到700W": the named server or card, each GPU held to that draw
         payload["gpu_power_cap_w"] = round(slots.gpu_power_kw * 1000, 3)
@@ -59,8 +61,20 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
     if server_kw := slots.server_power_kw or stated_kw or per_gpu:
         payload["server_power_kw"] = server_kw
+    systems = [e for e in catalog.servers if e.accelerator_id == slots.gpu] if slots.gpu else []
     if slots.server:
         payload["server"] = slots.server
+    elif systems and all(e.accelerator_count > GPUS_PER_NODE for e in systems) and not server_kw:
+        # "and if we wait for GB200?": a part sold only as a rack-scale system is counted as that system,
+        # never as eight of its GPUs in an air-cooled server that does not exist
+        system = min(systems, key=lambda e: e.accelerator_count)
+        payload["server"] = system.id
+        assumptions.append(
+            assumed(
+                f"{system.name}: the part comes only as this rack-scale system",
+                f"{system.name}：这款只以整机柜系统出货",
+            )
+        )
     elif slots.gpu:
         payload["gpu"] = slots.gpu
         payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE

@@ -673,3 +673,44 @@ def test_a_small_rent_in_a_follow_up_is_an_hourly_price(assistant: Assistant) ->
         "换 H800 实测 5900 token/s，租金 14 元呢",
     )
     assert "¥0.659" in first_sentence(h800), first_sentence(h800)
+
+
+def test_the_racks_own_kw_said_again_is_the_budget_not_a_servers_draw(assistant: Assistant) -> None:
+    """ "each rack tops out at 40 kW … so what fits in 40kW air cooled then? B200 HGX how many per rack": 40 kW is
+    the rack's, and an HGX B200 draws about 14.3 kW (NVIDIA DGX B200 user guide, 14.3 kW max), so two fit, not one
+    server of 40 kW."""
+    _, second = talk(
+        assistant,
+        "our DC racks are capped at 40kW, chilled water but no liquid-to-chip. can we take a GB200 NVL72?",
+        "ok so what fits in 40kW air cooled then? B200 HGX how many per rack",
+    )
+    call = next(c for c in second.tool_calls if c.name == "rack_fit")
+    assert call.output["rack_kw"] == 40, call.output
+    assert call.output["servers_per_rack"] == 2, call.output
+    assert call.output["server_kw"] == pytest.approx(14.3), call.output
+
+
+@pytest.mark.parametrize("gpu", ["GB200", "GB300"])
+def test_a_part_sold_only_as_a_rack_scale_system_is_counted_as_that_system(
+    assistant: Assistant, gpu: str
+) -> None:
+    """GB200 and GB300 come only in NVL72 racks of about 120 kW and more (NVIDIA GB200 NVL72 specifications), so a
+    15 kW air-cooled rack holds none of them; never 'eight GB200 GPUs at 13.3 kW'."""
+    _, second = talk(
+        assistant,
+        "our colo gives us 15 kW per rack, air cooled. how many 8x H100 HGX servers fit in one rack?",
+        f"and if we wait for {gpu}?",
+    )
+    call = next(c for c in second.tool_calls if c.name == "rack_fit")
+    assert call.input.get("server", "").startswith(gpu.lower()), call.input
+    assert call.output["servers_per_rack"] == 0, call.output
+
+
+def test_the_projects_own_length_is_the_horizon_of_buy_or_rent(assistant: Assistant) -> None:
+    """ "项目大概持续两年": the comparison runs over 2 years, not the 3-year default that reverses the verdict."""
+    (answer,) = talk(
+        assistant, "算力租赁 H100 价格跌得厉害，自建还是租？项目大概持续两年，利用率估计 60% 左右，8 卡"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.input["years"] == 2, call.input
+    assert first_sentence(answer).startswith("2 年"), answer.answer[:200]

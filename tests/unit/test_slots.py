@@ -68,6 +68,17 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("we host 25 customer-specific LoRA adapters on Llama 3.1 8B", {"lora_adapters": 25, "finetune": None}),
     # a count of GPUs before LoRA is no adapter count
     ("8卡做LoRA 70B 要多少显存", {"lora_adapters": None, "finetune": "lora"}),
+    # the room a figure is to fit in is the rack's budget, not a server's draw
+    ("how many B200 HGX servers fit in 40kW?", {"rack_kw": 40, "power_kw": None, "server_power_kw": None}),
+    ("40kW 的柜子能放几台 B200", {"rack_kw": 40, "power_kw": None}),
+    # the work's own length is the horizon of a cost comparison
+    ("自建还是租？项目大概持续两年，利用率估计 60% 左右", {"years": 2.0, "utilization": 0.6}),
+    ("the research program lasts about 2 years, buy or rent 64 H100?", {"years": 2.0, "gpu_count": 64}),
+    # the English word for the memory, asked in Chinese
+    (
+        "MI355X 的 HBM 多大，bandwidth 和 power 多少？",
+        {"spec_fields": ["memory_gb", "memory_bandwidth_gb_s", "tdp_w"]},
+    ),
     # tokens
     ("on 2T tokens", {"tokens_b": 2000}),
     ("1.5T token", {"tokens_b": 1500}),
