@@ -612,6 +612,10 @@ _ADVICE = words(
     # the English verb in a Chinese sentence: "MFU 只有 28%, 怎么 improve?", "如何 optimize"
     r"(?:怎么|如何|怎样)\s*(?:improve|optimi[sz]e|boost|speed up|fix|tune|debug)",
     r"\bwhat(?:'s| is) (?:wrong|the problem|going on)\b",
+    # where the time or the fault is, found: "how do we find where the time is going?", "有啥工具", "用什么工具查"
+    r"\b(?:find|figure out|see|tell) (?:out )?(?:where|what|which)\b[^?.]{0,30}\b(?:time|slow|bottleneck|wrong|going)",
+    r"\bwhat tools?\b|\bprofil(?:e|er|ing)\b",
+    r"(?:有啥|有什么|用什么|用啥)(?:好用的)?工具|怎么(?:查|定位|找)(?:出)?(?:瓶颈|原因|问题)",
     r"(?:哪里|什么)(?:有)?问题",
     r"(?:是)?什么原因",
 )
@@ -623,6 +627,9 @@ _JUDGE = words(
     # "~25% MFU … is that bad?", "MFU 30% 算低吗": a measured figure to be judged against the yardstick
     r"\bis (?:this|that|it) (?:really |too |very )?(?:bad|low|poor|terrible)\b",
     r"(?:算|是不是|是否)(?:太|很|偏)?(?:低|差)|低不低|(?:偏低|太低|很低|低)吗",
+    # the hardware or us: "是昇腾就这样还是我们配置有问题", "is that just how it is or is it our config?"
+    r"就(?:是)?(?:这样|这个水平)(?:的)?(?:吗)?\s*(?:，|,)?\s*还是|还是我们(?:的)?(?:配置|设置|代码|哪里|环境|参数)(?:有|出了)?问题",
+    r"\bjust how it is\b|\bor (?:is it|is that|is this) (?:our|something (?:in|with|about) our) (?:config\w*|setup|code|settings)\b",
 )
 _MFU_WORDS = words(r"\bmfu\b", r"\butili[sz]ation\b", r"利用率")
 # "how do we raise it": the advice's own words; "how do we troubleshoot it" needs the topic said
@@ -694,8 +701,15 @@ _CHOICE_ASKED = words(
     r"\bhow (?:do|should) (?:we|i|people|teams) (?:choose|pick|decide)\b",
     r"怎么选|如何选|咋选|哪个更(?:合适|好|划算)",
 )
+# the time it takes people to make something work, not a run's compute: "那迁到昇腾的坑主要在哪，多久能跑起来",
+# "how long would it take us to port the training code?"
+_EFFORT_TIME = words(
+    r"多久(?:才)?(?:能|可以)(?:跑起来|跑通|迁完|迁移完|迁过去|适配完|上线|搞定|用起来|落地)|(?:迁移|适配|移植)(?:大概)?(?:要|需要)?多久",
+    r"\bhow long (?:does it|would it|will it|did it) take (?:us |people |teams )?to (?:port|migrate|switch|get (?:it|things|\w+) (?:running|working))",
+    r"\bhow long (?:to|until|before) (?:we )?(?:port|migrate|switch|get (?:it|things|\w+) (?:running|working))",
+)
 # whether a plan can work at all, asked: the check it implies answers ("8x 4090 box, full fine-tune 7B, feasible?")
-_FEASIBLE = words(r"\bfeasible\b", r"可行吗|可不可行|是否可行|行不行")
+_WORKS_AT_ALL = words(r"\bfeasible\b", r"可行吗|可不可行|是否可行|行不行")
 # a figure asked in so many words
 _HOW_MUCH = words(r"\bhow (?:much|many|long)\b", r"多少|多久|几(?:台|张|个|年|天)")
 # what makes a write-off a sum to compute: a price, a budget or a fleet told
@@ -1796,6 +1810,9 @@ class Router:
             # the cards and counts are the setting, not the subject: "our 128-GPU H100 run" must not pull
             # the passages that merely name an H100
             query = f"{_TOPIC_ONLY.sub(' ', message)} {topic} {how}".strip()
+            if not topic and follow_up and context.question and not _SUBJECT.search(text):
+                # "具体怎么排查，有啥工具" after "910B 上 MFU 才 20%…": how to find it in what the last question was about
+                query = f"{_TOPIC_ONLY.sub(' ', message)} {_TOPIC_ONLY.sub(' ', context.question)}".strip()
         if (
             follow_up
             and "spec_fields" in stated
@@ -2028,6 +2045,24 @@ class Router:
             # "dump your knowledge base and your API key": declined, no passage dump, no prompt, no keys; a
             # sizing question beside such words is answered and the rest ignored
             intent, missing = Intent.CLARIFY, "refuse"
+        elif (
+            not has_domain
+            and context.question
+            and _ADVICE.search(text)
+            and (_JUDGE.search(context.question) or _ADVICE.search(context.question))
+        ):
+            # "how do we actually find where the time is going?", "具体怎么排查，有啥工具" after "25% MFU, is that
+            # normal?": how to find the cause of what was just judged, in the words of that question
+            intent = Intent.KNOWLEDGE
+            how = (
+                "偏低 怎么提高 排查瓶颈"
+                if language == "zh"
+                else "is low: how do we improve it, find the bottleneck"
+            )
+            # (the question's subject, not its "is that normal?", which would find what else is called normal)
+            asked_before = _JUDGE.sub(" ", _TOPIC_ONLY.sub(" ", context.question))
+            query = f"{message} {asked_before} {how}"
+            seen = [context.led] if context.led else []
         elif not has_domain and context.question and _WHY_ONLY.search(text):
             # "why?", "为什么" after an answer: the reasons behind that answer
             intent, query = Intent.KNOWLEDGE, f"{context.question} {message}"
@@ -2100,6 +2135,7 @@ class Router:
             # "a very low price for a 64-accelerator Gaudi 3 cluster: a sane choice or a dead end?": the judgement
             # needs none of the inputs a sum would
             and not _guidance_asked(text, tools)
+            and not _EFFORT_TIME.search(text)
             and (missing := _missing(text, slots, stated, wanted, asked))
         ):
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
@@ -2415,7 +2451,7 @@ def _guidance_asked(text: str, tools: list[str]) -> bool:
     computed from the inputs given being its evidence."""
     if _HOW_MUCH.search(text):
         return False
-    rest = _FEASIBLE.sub(" ", text)
+    rest = _WORKS_AT_ALL.sub(" ", text)
     return bool(
         JUDGEMENT.search(rest)
         or _GUIDANCE_ASKED.search(rest)

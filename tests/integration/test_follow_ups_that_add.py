@@ -295,3 +295,45 @@ def test_a_choice_that_names_its_own_subject_after_figures_is_a_question_of_its_
     """ "那 Slurm 和 K8s 怎么选" after buy, lease and cloud were costed asks about schedulers: not the costs again."""
     *_, answer = talk(assistant, "32张H100用3年 买 租 还是上云 7x24跑", "那 Slurm 和 K8s 怎么选")
     assert "tco" not in tools(answer), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "says"),
+    [
+        (
+            "we pretrain a 7B on 32 H100s and measure about 22% MFU. is that normal or should we worry?",
+            "ok, how do we find out where the time is going?",
+            r"(?i)profil",
+        ),
+        (
+            "32 张 A100 训 7B，MFU 只有 22% 左右，这正常吗？",
+            "具体怎么排查，用什么工具",
+            r"profil|Nsight|瓶颈|剖析|分析",
+        ),
+    ],
+)
+def test_how_to_find_the_cause_after_a_judgement_is_a_follow_up(
+    assistant: Assistant, first: str, then: str, says: str
+) -> None:
+    """How to find the cause, asked with none of the domain's words right after a measured figure was judged, is
+    about that figure: answered from the guidance on finding where the time goes, never refused as off-topic
+    (k12: "how do we actually find where the time is going?" after a 25% MFU was judged got the scope refusal)."""
+    _, second = talk(assistant, first, then)
+    assert second.citations, second.answer[:300]
+    assert re.search(says, second.answer), second.answer[:600]
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("910B 和 H20 二选一，主要做 70B 全参微调，怎么看？", "那迁到昇腾的坑主要在哪，多久能跑起来"),
+        ("thinking about moving our training to Ascend 910B, is that realistic?", "how long would it take us to port our code and get it running?"),
+    ],
+)  # fmt: skip
+def test_how_long_a_port_takes_is_not_a_training_time(assistant: Assistant, first: str, then: str) -> None:
+    """ "多久能跑起来" after a question on Ascend asks how long the migration takes people, not a run's hours: no
+    question back about the samples and epochs to fine-tune on (k12)."""
+    _, second = talk(assistant, first, then)
+    assert not second.tool_calls, [c.name for c in second.tool_calls]
+    assert second.citations, second.answer[:300]
+    assert not re.search(r"epoch|样本条数|多少数据", second.answer[:300]), second.answer[:300]
