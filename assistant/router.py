@@ -89,7 +89,7 @@ _MIXING = words(
     r"\btogether\b[^?.]{0,30}\btrain",
     r"\bcombine\b",
     # "can one training job span all 48 GPUs?", "一个任务同时用上新旧两种卡"
-    r"\b(?:one|a single|single|the same)\s+(?:training\s+)?(?:job|run)\b[^?.]{0,30}\b(?:span|across|over|use)",
+    r"\b(?:one|a single|single|the same)\s+(?:big\s+|large\s+|large-scale\s+)?(?:training\s+)?(?:job|run)\b[^?.]{0,30}\b(?:span|across|over|use)",
     r"\bspan(?:s|ning)?\s+(?:all|both|every)\b",
     r"(?:一个|同一个|单个)(?:训练)?任务[^？?。]{0,12}(?:同时用|一起用|跨|用上)",
 )
@@ -2141,7 +2141,9 @@ class Router:
             intent = Intent.CLARIFY  # a number was asked for, but an input it needs is missing
         else:
             intent = Intent.KNOWLEDGE
-            if _asks_on(text, context, stated, explains):
+            if _asks_on(text, context, stated, explains) or (
+                context.question and _ALTERNATIVE.search(text) and not stated.keys() & _CALC_SLOTS
+            ):
                 # "what about a GB200 NVL72 rack?", "那多租户呢" after a question: that question, about this
                 query = f"{message} {_TOPIC_ONLY.sub(' ', context.question)}"
                 seen = [context.led] if context.led else []  # said already: the follow-up wants more
@@ -2955,6 +2957,14 @@ def _asks_on(text: str, context: Context, stated: dict[str, object], explains: b
         # previous question carried over
         and not (len(text) >= 12 and _OWN_REMEDY.search(text))
     )
+
+
+# another way of doing what was just discussed, proposed: "could we get away with a big NFS server instead?",
+# "用现有的 NAS 代替行不行", "换成对象存储可以吗": the previous question, answered for that way
+_ALTERNATIVE = words(
+    r"\binstead\b|\brather than\b|\bget away with\b",
+    r"代替|替代|顶替|凑合|将就|换成[^，,。？?]{1,20}(?:行不行|可以吗|行吗|可不可以)",
+)
 
 
 _OWN_REMEDY = words(

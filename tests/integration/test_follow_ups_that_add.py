@@ -337,3 +337,51 @@ def test_how_long_a_port_takes_is_not_a_training_time(assistant: Assistant, firs
     assert not second.tool_calls, [c.name for c in second.tool_calls]
     assert second.citations, second.answer[:300]
     assert not re.search(r"epoch|样本条数|多少数据", second.answer[:300]), second.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        (
+            "we pretrain a 34B on 128 H100s and checkpoint every 2 hours. how big are the checkpoints and what storage do we need?",
+            "could we get by with one big NFS box instead? we have one already",
+        ),
+        ("34B 预训练 128 张 H100，每两小时存一次 checkpoint，要多大存储、什么样的存储？", "用现有的 NFS 代替行不行"),
+    ],
+)  # fmt: skip
+def test_another_way_proposed_instead_is_judged_for_the_question_before(
+    assistant: Assistant, first: str, then: str
+) -> None:
+    """ "could we get away with X instead?" after storage was sized proposes another storage for the same job: the
+    guidance on shared storage answers, not a passage that merely shares the word "server" (k12)."""
+    _, second = talk(assistant, first, then)
+    lead = second.answer.split("\n\n")[0]
+    assert re.search(r"(?i)parallel file system|Lustre|NFS|NAS|并行文件系统|对象存储", lead), lead[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "we run 4 A100 nodes today and will add 4 H200 nodes next year. could we run one big training job across all 8 nodes?",
+        "有 4 台 A100，明年再加 4 台 H200，能不能一个训练任务同时用上这 8 台？",
+    ],
+)
+def test_one_job_across_two_generations_is_the_guidance_on_mixing(assistant: Assistant, message: str) -> None:
+    """One synchronous job across two GPU generations runs at the slower one's pace: the section on mixing
+    generations leads ("one big training job across all 8 nodes" was read as a question on scalability, k12)."""
+    (answer,) = talk(assistant, message)
+    lead = answer.answer.split("\n\n")[0]
+    assert re.search(r"(?i)slowest|slower|最慢|同步", lead), lead[:300]
+
+
+def test_a_failure_rate_judged_is_answered_by_failure_rates_not_by_what_else_is_normal(
+    assistant: Assistant,
+) -> None:
+    """'千卡集群一两天坏一次，正常吗' is answered by how often large runs fail (Llama 3: 419 unexpected interruptions
+    in 54 days on 16,384 H100s), not by the section on GPU temperatures that once said what is 'normal'."""
+    (answer,) = talk(
+        assistant, "刚上了一个千卡左右的 H800 集群，大概一两天就有一次任务因为硬件挂掉，这正常吗？"
+    )
+    lead = answer.answer.split("\n\n")[0]
+    assert "温度" not in lead[:80], lead[:300]
+    assert re.search(r"中断|故障|坏", lead), lead[:300]
