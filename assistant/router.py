@@ -884,6 +884,10 @@ _OFF_TASK = words(
     r"\b(?:write|draft) (?:me |us )?(?:a |an |my |our )?(?:weekly |daily |monthly |status )?(?:report|email|e-mail|cover letter|resume|cv)\b",
     r"\b(?:write|build|code) (?:me |us )?(?:a |an )?(?:python |web )?(?:scraper|crawler|spider)\b",
     r"写(?:一)?(?:个|份|篇|封)?[^。？?，,]{0,10}?(?:周报|日报|月报|年终总结|述职|简历|邮件|文案|爬虫)",
+    # errands: "帮我订一张明天去上海的高铁票", "book me a train ticket to Boston", "order me a pizza"
+    r"\bbook (?:me |us )?(?:a |an )?(?:flight|train|ticket|hotel|room|table|taxi|cab|uber)\b|\b(?:train|plane|bus|concert|movie) tickets?\b",
+    r"\border (?:me |us )?(?:a |some )?(?:pizza|food|lunch|dinner|coffee|taxi)\b",
+    r"订(?:一)?(?:张|个|间)?[^。？?，,]{0,12}?(?:票|酒店|房间|餐厅|外卖)|高铁票|火车票|机票|点(?:个|份)?外卖",
     # investment advice: "英伟达股票现在能买吗", "should I buy NVDA stock"
     r"股票|股价|股市|炒股|\b(?:nvda|amd|intc|nvidia|intel)(?:'s)? (?:stock|shares)\b|\bstock (?:price|market|tips?)\b|\bshare price\b",
     # a ticker's price: "NVDA 明天会涨吗 要不要 all in" (the ticker, not the company's cards)
@@ -2063,6 +2067,12 @@ class Router:
             asked_before = _JUDGE.sub(" ", _TOPIC_ONLY.sub(" ", context.question))
             query = f"{message} {asked_before} {how}"
             seen = [context.led] if context.led else []
+        elif not has_domain and context.question and not context.calls and _PICK_THEN.search(text):
+            # "ok which would you pick then?" after options were weighed in the guidance: the choice between them,
+            # from the guidance on that question (after figures, the same calculation answers it: picks)
+            intent = Intent.KNOWLEDGE
+            pick = "选哪个 建议" if language == "zh" else "which should we choose"
+            query = f"{_TOPIC_ONLY.sub(' ', context.question)} {pick}"
         elif not has_domain and context.question and _WHY_ONLY.search(text):
             # "why?", "为什么" after an answer: the reasons behind that answer
             intent, query = Intent.KNOWLEDGE, f"{context.question} {message}"

@@ -1114,7 +1114,8 @@ _MFU = flags(
 # blanked before the method and the task are read
 _NEGATED_METHOD = flags(
     r"(?:\b(?:not|no|never|without|rather than|instead of|not using|not doing"
-    r"|(?:don't|do not|won't|will not|rather not|prefer not to|'d rather not|would rather not)\s+(?:want\s+(?:to\s+)?)?"
+    # (the apostrophe typed, curly or left out: "dont want to do lora for this one")
+    r"|(?:don['’]?t|do not|won['’]?t|will not|rather not|prefer not to|['’]d rather not|would rather not)\s+(?:want\s+(?:to\s+)?)?"
     r"(?:use|do|go with|run|try)?)\s+(?:an?\s+|the\s+)?"
     r"|(?:不想用|不用|不要|别用|不是|而不是|不做|不走|非)\s*)"
     r"(?:q?lora|peft|adapters?|full[\s-]*(?:param(?:eter)?s?\s*)?(?:fine[\s-]*tun\w*|ft\b|sft\b)|全参(?:数)?(?:微调)?|全量微调)"

@@ -385,3 +385,21 @@ def test_a_failure_rate_judged_is_answered_by_failure_rates_not_by_what_else_is_
     lead = answer.answer.split("\n\n")[0]
     assert "温度" not in lead[:80], lead[:300]
     assert re.search(r"中断|故障|坏", lead), lead[:300]
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("what's the practical difference between InfiniBand and RoCE for a training cluster?", "ok which would you pick then?"),
+        ("训练集群用 InfiniBand 和 RoCE 实际差别在哪？", "那你会选哪个"),
+    ],
+)  # fmt: skip
+def test_which_would_you_pick_after_the_guidance_weighed_options_is_answered(
+    assistant: Assistant, first: str, then: str
+) -> None:
+    """ "which would you pick then?" after the guidance weighed two options (no figures computed) asks for the
+    choice between them: answered from that guidance, never refused as off-topic (k13)."""
+    _, second = talk(assistant, first, then)
+    assert "out_of_scope" not in second.notes, second.answer[:200]
+    assert second.citations, second.answer[:200]
+    assert re.search(r"InfiniBand|RoCE", second.answer.split("\n\n")[0]), second.answer[:300]

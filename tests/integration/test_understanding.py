@@ -2200,6 +2200,9 @@ def test_a_model_that_barely_fits_says_so_and_counts_servers(assistant: Assistan
         "帮我写份周报，这周主要在调训练参数",
         "hey can you build me a python scraper for gpu cloud prices",
         "能帮我写个爬虫吗 抓一下各家云的显卡价格",
+        # an errand beside a greeting: "train" in "train ticket" is no training (k13)
+        "hi! who are you? also can you book me a train ticket to Boston tomorrow?",
+        "你好！你是谁啊？顺便帮我订一张明天去上海的高铁票呗",
     ],
 )
 def test_a_task_that_is_not_sizing_is_out_of_scope_whatever_its_words(

@@ -68,6 +68,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("we host 25 customer-specific LoRA adapters on Llama 3.1 8B", {"lora_adapters": 25, "finetune": None}),
     # a count of GPUs before LoRA is no adapter count
     ("8卡做LoRA 70B 要多少显存", {"lora_adapters": None, "finetune": "lora"}),
+    # a method ruled out with the apostrophe left out is still ruled out (k13: a full fine-tune sized as LoRA)
+    (
+        "full-finetune llama 3.1 8B on 8x A100 80GB with FSDP. dont want to do lora for this one",
+        {"finetune": "full"},
+    ),
+    ("full ft 13B, we don’t want LoRA here", {"finetune": "full"}),
     # the room a figure is to fit in is the rack's budget, not a server's draw
     ("how many B200 HGX servers fit in 40kW?", {"rack_kw": 40, "power_kw": None, "server_power_kw": None}),
     ("40kW 的柜子能放几台 B200", {"rack_kw": 40, "power_kw": None}),
