@@ -84,6 +84,8 @@ _RUNS_AT_ALL = words(
 # two cards in one job: "能混着用吗", "can we mix them", "in the same training job"
 _MIXING = words(
     r"混(?:着|合|在一起)?用|混搭|混训|一起训|放一起训|合并(?:训练|集群)",
+    # "能不能合在一起跑一个训练任务", "拼在一起训"
+    r"(?:合|放|拼|凑)(?:在)?一起(?:跑|训|用)",
     r"\bmix(?:ing|ed)?\b",
     r"\bsame (?:training )?job\b",
     r"\btogether\b[^?.]{0,30}\btrain",
@@ -2419,6 +2421,16 @@ class Router:
             tools = ["budget_fit", *(t for t in tools if t != "budget_fit")]
         # "we're weighing TPU against renting H200s for a 20B pretrain: any reasons not to go TPU?": a judgement
         # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
+        if (
+            tools == ["gpu_compare"]
+            and _COOLING.search(text)
+            and "spec_fields" not in stated
+            and not _HOW_MUCH.search(text)
+        ):
+            # "明年打算上 B200/B300，要不要提前改液冷机房？还是风冷能扛": the cooling the cards named need, which the
+            # guidance answers by their draw, not a comparison of the two cards
+            tools, intent = [], Intent.KNOWLEDGE
+            query = f"{message} {_COOLING_TOPIC[language == 'zh']}"
         # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
         # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
         guided = (

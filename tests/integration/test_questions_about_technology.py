@@ -362,3 +362,25 @@ def test_a_judgement_on_a_platform_is_not_held_up_for_the_inputs_of_a_sum(
     (answer,) = talk(assistant, message)
     assert answer.citations, answer.answer[:300]
     assert not re.search(r"(?i)how much data|多少数据|examples", answer.answer[:200]), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["下半年要上 B200 和 B300，机房要不要改液冷，风冷扛得住吗", "planning H200 now and B200 later: should we build the room for liquid cooling, or will air do?"],
+)  # fmt: skip
+def test_the_cooling_two_cards_need_is_the_guidance_not_a_comparison(
+    assistant: Assistant, message: str
+) -> None:
+    """Two cards named as the setting of a cooling question: the guidance on air against liquid cooling by the
+    servers' draw answers (DGX B200 about 14.3 kW), not a comparison of the two cards' figures (k13)."""
+    (answer,) = talk(assistant, message)
+    assert "gpu_compare" not in tools(answer), answer.answer[:200]
+    assert re.search(r"(?i)air|风冷", opening(answer.answer)[:200]), answer.answer[:300]
+
+
+def test_two_generations_put_together_for_one_job_in_chinese_is_the_guidance_on_mixing(
+    assistant: Assistant,
+) -> None:
+    """ "能不能拼在一起跑同一个训练任务" over A800 and H800 nodes: one synchronous job runs at the slower card's pace."""
+    (answer,) = talk(assistant, "手上 2 台 A800，新买了 2 台 H800，能不能拼在一起跑同一个训练任务")
+    assert re.search(r"最慢|不要混", opening(answer.answer)), answer.answer[:300]
