@@ -2431,6 +2431,10 @@ class Router:
             # guidance answers by their draw, not a comparison of the two cards
             tools, intent = [], Intent.KNOWLEDGE
             query = f"{message} {_COOLING_TOPIC[language == 'zh']}"
+        if intent == Intent.KNOWLEDGE and query == message:
+            # "20 台 8 卡训练机，存储怎么选": how many machines is the setting, never the topic, and a bare "20" beside
+            # "台" reads to the sentence model like the H20
+            query = _COUNTED.sub(" ", query)
         # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
         # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
         guided = (
@@ -2981,6 +2985,12 @@ def _asks_on(text: str, context: Context, stated: dict[str, object], explains: b
     )
 
 
+# a count of machines or cards: "20 台", "8 卡", "32 GPUs" (servers and nodes counted in English stay: "can TP span
+# 2 servers?" is about the two)
+_COUNTED = re.compile(
+    r"(?<![\w.])\d+\s*(?:台|张|块|卡(?!时))(?:\s*(?:8\s*)?卡)?|(?<![\w.])\d+\s*(?:gpus?|cards?)\b",
+    re.IGNORECASE,
+)
 # another way of doing what was just discussed, proposed: "could we get away with a big NFS server instead?",
 # "用现有的 NAS 代替行不行", "换成对象存储可以吗": the previous question, answered for that way
 _ALTERNATIVE = words(
