@@ -1816,9 +1816,6 @@ class Router:
             # the cards and counts are the setting, not the subject: "our 128-GPU H100 run" must not pull
             # the passages that merely name an H100
             query = f"{_TOPIC_ONLY.sub(' ', message)} {topic} {how}".strip()
-            if not topic and follow_up and context.question and not _SUBJECT.search(text):
-                # "具体怎么排查，有啥工具" after "910B 上 MFU 才 20%…": how to find it in what the last question was about
-                query = f"{_TOPIC_ONLY.sub(' ', message)} {_TOPIC_ONLY.sub(' ', context.question)}".strip()
         if (
             follow_up
             and "spec_fields" in stated
@@ -2419,8 +2416,6 @@ class Router:
         if asked == "gpus" and "budget_fit" in tools and tools[0] == "tco":
             # "how many GPUs would the same $2M rent?": the count leads; the cost comparison follows it
             tools = ["budget_fit", *(t for t in tools if t != "budget_fit")]
-        # "we're weighing TPU against renting H200s for a 20B pretrain: any reasons not to go TPU?": a judgement
-        # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
         if (
             tools == ["gpu_compare"]
             and _COOLING.search(text)
@@ -2435,6 +2430,8 @@ class Router:
             # "20 台 8 卡训练机，存储怎么选": how many machines is the setting, never the topic, and a bare "20" beside
             # "台" reads to the sentence model like the H20
             query = _COUNTED.sub(" ", query)
+        # "we're weighing TPU against renting H200s for a 20B pretrain: any reasons not to go TPU?": a judgement
+        # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
         # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
         # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
         guided = (
