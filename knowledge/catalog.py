@@ -383,6 +383,10 @@ class Catalog(BaseModel):
         hits = difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.5)
         raise UnknownItemError(name, "model", list(dict.fromkeys(by_key[h] for h in hits))[:3])
 
+    def servers_for(self, accelerator_id: str) -> list[Server]:
+        """The catalog's servers and systems built around an accelerator id, in file order."""
+        return [s for s in self.servers if s.accelerator_id == accelerator_id]
+
     def prices_for(self, item_id: str) -> list[PricePoint]:
         """Purchase prices recorded for an accelerator or server id, newest first."""
         return sorted((p for p in self.prices if p.item_id == item_id), key=lambda p: p.as_of, reverse=True)

@@ -172,7 +172,7 @@ def _price(acc: Accelerator, field: SpecField, catalog: Catalog) -> tuple[SpecVa
         value, detail = card.usd, f"{card.kind} price for one card, as of {card.as_of}"
         refs = [Reference(title=x.title, url=str(x.url)) for x in card.sources[:1]]
     elif field == "server_price_usd":
-        servers = [sv for sv in catalog.servers if sv.accelerator_id == acc.id]
+        servers = catalog.servers_for(acc.id)
         quoted = next((pt for sv in servers for pt in catalog.prices_for(sv.id) if pt.unit == "server"), None)
         if quoted:
             name = next(sv.name for sv in servers if sv.id == quoted.item_id)

@@ -75,6 +75,23 @@ _SERVERS_ONLY = Message(
     en="only servers counted: switches, storage and PDUs in the same rack take their share",
     zh="只计入服务器：同一机柜里的交换机、存储和 PDU 也要占用功率",
 )
+_RACK_SCALE_ONLY = Message(
+    "rack.rack_scale_only",
+    en="{server}: the part comes only in this rack-scale system of {gpus} GPUs, not in 8-GPU servers",
+    zh="{server}：这款只以 {gpus} 卡的整机柜系统出货，没有 8 卡服务器",
+)
+_GPUS_DEFAULT = Message(
+    "rack.gpus_per_server_default",
+    en="{gpus} GPUs per server",
+    zh="每台服务器 {gpus} 张卡",
+)
+# a generic server's GPUs when none are given: the HGX and OAM baseboards hold eight
+_GPUS_PER_SERVER = 8
+_SERVERS_FROM_GPUS = Message(
+    "rack.servers_from_gpus",
+    en="{gpus} GPUs at {per} per server: {servers} servers",
+    zh="{gpus} 张卡、每台 {per} 张：{servers} 台",
+)
 _NO_SERVER = Message(
     "rack.no_server",
     en="give the kW of one server, a catalog server or a GPU",
@@ -100,7 +117,12 @@ class RackFitInput(ToolInput):
     )
     server: str | None = Field(default=None, description="Catalog reference server, e.g. 'dgx-h100'.")
     gpu: str | None = Field(default=None, description="Catalog GPU of a generic server, e.g. 'H100'.")
-    gpus_per_server: int = Field(default=8, ge=1, le=72, description="GPUs in one generic server.")
+    gpus_per_server: int | None = Field(
+        default=None,
+        ge=1,
+        le=72,
+        description="GPUs in one generic server; if omitted, 8, or the rack-scale system a part is only sold as.",
+    )
     gpu_power_cap_w: float | None = Field(
         default=None,
         gt=0,
@@ -108,6 +130,12 @@ class RackFitInput(ToolInput):
         description="Each GPU held to this draw (nvidia-smi -pl): the server draws gpus x (TDP - cap) less.",
     )
     servers: int | None = Field(default=None, ge=1, le=100_000, description="Servers to place, if any.")
+    gpus: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="GPUs to place, if given instead of servers: servers = ceil(gpus / GPUs per server).",
+    )
     racks: int | None = Field(default=None, ge=1, le=100_000, description="Racks available, if given.")
 
 
@@ -133,15 +161,27 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     cited: list[Entry] = []
     gpus: int | None = None
     tdp_w: float | None = None  # each GPU's, when the server or card is known
-    if inp.server:
-        server = find_server(catalog, inp.server)
+    server = find_server(catalog, inp.server) if inp.server else None
+    acc = find_accelerator(catalog, inp.gpu) if inp.gpu and not server else None
+    if (
+        acc
+        and (only := _rack_scale_only(catalog, acc))
+        and inp.gpus_per_server is None
+        and inp.server_power_kw is None
+    ):
+        # GB200 and GB300 ship as NVL72 racks: counted as that system, never as 8 of its GPUs in an
+        # air-cooled server that does not exist
+        server = only
+        assumptions.append(_RACK_SCALE_ONLY(server=only.name, gpus=only.accelerator_count))
+    if server:
         server_kw, label, gpus = server.max_power_kw, server.name, server.accelerator_count
         tdp_w = catalog.accelerator(server.accelerator_id).tdp_w
         cited.append(server)
         assumptions.append(_SERVER_MAX(server=server.name, kw=f"{server_kw:g}", date=str(server.as_of)))
-    elif inp.gpu:
-        acc = find_accelerator(catalog, inp.gpu)
-        gpus, tdp_w = inp.gpus_per_server, acc.tdp_w
+    elif acc:
+        gpus, tdp_w = inp.gpus_per_server or _GPUS_PER_SERVER, acc.tdp_w
+        if inp.gpus_per_server is None:
+            assumptions.append(_GPUS_DEFAULT(gpus=gpus))
         label = f"{gpus} x {acc.name}"
         if reference := _reference_server(catalog, acc):
             # a server around GPUs of the same power and socket draws like the catalog's reference system
@@ -214,7 +254,13 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     elif per_rack == 0:
         warnings.append(_OVER_RACK(kw=f"{server_kw:.3g}", rack_kw=f"{inp.rack_kw:g}"))
     assumptions.append(_SERVERS_ONLY())
-    racks = math.ceil(inp.servers / per_rack) if inp.servers and per_rack else None
+    servers = inp.servers
+    if servers is None and inp.gpus:
+        # "上256卡H800 要多少机柜": the servers that hold the GPUs, then the racks they need
+        per_server = gpus or inp.gpus_per_server or _GPUS_PER_SERVER
+        servers = math.ceil(inp.gpus / per_server)
+        assumptions.insert(0, _SERVERS_FROM_GPUS(gpus=inp.gpus, per=per_server, servers=servers))
+    racks = math.ceil(servers / per_rack) if servers and per_rack else None
     return RackFitOutput(
         formula="servers per rack = floor(rack kW / server kW); racks = ceil(servers / servers per rack)",
         assumptions=assumptions,
@@ -229,11 +275,20 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         gpus_per_rack=per_rack * gpus if gpus else None,
         rack_load_kw=round(per_rack * server_kw, 3),
         spare_kw=round(inp.rack_kw - per_rack * server_kw, 3),
-        servers=inp.servers,
+        servers=servers,
         racks_needed=racks,
         racks=inp.racks,
         servers_in_racks=inp.racks * per_rack if inp.racks else None,
     )
+
+
+def _rack_scale_only(catalog: Catalog, acc: Accelerator) -> Server | None:
+    """The smallest catalog system carrying ``acc`` when every one carrying it holds more GPUs than a
+    generic server (the part is sold only rack-scale), or None."""
+    systems = catalog.servers_for(acc.id)
+    if systems and all(s.accelerator_count > _GPUS_PER_SERVER for s in systems):
+        return min(systems, key=lambda s: s.accelerator_count)
+    return None
 
 
 def _reference_server(catalog: Catalog, acc: Accelerator) -> Server | None:

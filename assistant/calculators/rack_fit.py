@@ -61,25 +61,13 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         per_gpu = slots.gpu_power_kw and slots.gpu_power_kw * (slots.gpus_per_node or GPUS_PER_NODE)
     if server_kw := slots.server_power_kw or stated_kw or per_gpu:
         payload["server_power_kw"] = server_kw
-    systems = [e for e in catalog.servers if e.accelerator_id == slots.gpu] if slots.gpu else []
     if slots.server:
         payload["server"] = slots.server
-    elif systems and all(e.accelerator_count > GPUS_PER_NODE for e in systems) and not server_kw:
-        # "and if we wait for GB200?": a part sold only as a rack-scale system is counted as that system,
-        # never as eight of its GPUs in an air-cooled server that does not exist
-        system = min(systems, key=lambda e: e.accelerator_count)
-        payload["server"] = system.id
-        assumptions.append(
-            assumed(
-                f"{system.name}: the part comes only as this rack-scale system",
-                f"{system.name}：这款只以整机柜系统出货",
-            )
-        )
     elif slots.gpu:
+        # the tool settles the server: 8 GPUs, or the rack-scale system a part is only sold as ("GB200")
         payload["gpu"] = slots.gpu
-        payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
-        if not slots.gpus_per_node:
-            assumptions.append(assumed("8 GPUs per server", "每台服务器 8 张卡"))
+        if slots.gpus_per_node:
+            payload["gpus_per_server"] = slots.gpus_per_node
     elif not server_kw:
         payload["server"] = "dgx-h100"
         assumptions.append(
@@ -87,12 +75,12 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "servers like a DGX H100 (about 10.2 kW each)", "按 DGX H100 这类服务器计（每台约 10.2 kW）"
             )
         )
-    per_server = slots.gpus_per_node or GPUS_PER_NODE
     if slots.servers and slots.servers > 1:  # "几台8卡服务器" describes the server, it does not count one
         payload["servers"] = slots.servers
-    elif slots.gpu_count and slots.gpu_count > per_server and not slots.facility:
-        # "上256卡H800 要多少机柜": the servers that hold the GPUs, then the racks they need
-        payload["servers"] = -(-slots.gpu_count // per_server)
+    elif slots.gpu_count and slots.gpu_count > (slots.gpus_per_node or GPUS_PER_NODE) and not slots.facility:
+        payload["gpus"] = (
+            slots.gpu_count
+        )  # "上256卡H800 要多少机柜": the tool counts the servers that hold them
     elif slots.racks:
         payload["racks"] = slots.racks
     return Plan(tool="rack_fit", payload=payload, assumed=assumptions)

@@ -702,7 +702,8 @@ def test_a_part_sold_only_as_a_rack_scale_system_is_counted_as_that_system(
         f"and if we wait for {gpu}?",
     )
     call = next(c for c in second.tool_calls if c.name == "rack_fit")
-    assert call.input.get("server", "").startswith(gpu.lower()), call.input
+    assert call.input.get("gpu") == gpu.lower(), call.input
+    assert f"{gpu} NVL72" in call.output["server_label"], call.output
     assert call.output["servers_per_rack"] == 0, call.output
 
 

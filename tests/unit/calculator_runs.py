@@ -420,6 +420,8 @@ TARGETED: list[Payload] = [
     ("rack_fit", {"rack_kw": 40, "server_power_kw": 10.2, "servers": 32}),
     ("rack_fit", {"rack_kw": 8, "server": "dgx-b200", "servers": 4}),
     ("rack_fit", {"rack_kw": 15, "server": "gb200-nvl72"}),
+    ("rack_fit", {"rack_kw": 132, "gpu": "gb200", "gpus": 144}),
+    ("rack_fit", {"rack_kw": 40, "gpu": "h800", "gpus": 256}),
     ("rack_fit", {"rack_kw": 20, "gpu": "b200", "gpus_per_server": 8, "gpu_power_cap_w": 700, "servers": 8}),
     # cloud: GPUs x days, on-demand only or not
     ("cloud_cost", {"gpu": "h100-sxm", "gpus": 64, "days": 30, "on_demand_only": False}),

@@ -109,3 +109,38 @@ def test_a_cap_above_the_tdp_changes_nothing() -> None:
     """A 1,200 W cap on a 1,000 W B200 is no cap: the server draws its 14.3 kW."""
     out = rack_fit(RackFitInput(rack_kw=24, server="DGX B200", gpu_power_cap_w=1200), CATALOG)
     assert out.server_kw == 14.3
+
+
+@pytest.mark.parametrize(("gpu", "system"), [("GB200", "GB200 NVL72"), ("GB300", "GB300 NVL72")])
+def test_a_part_sold_only_rack_scale_is_placed_as_its_system(gpu: str, system: str) -> None:
+    """NVIDIA sells the GB200 and GB300 only in NVL72 racks (GB200 NVL72 product page: 72 GPUs, about 120 kW;
+    GB300 NVL72 about 135 kW), so the card named alone is that system and a 15 kW rack holds none; an explicit
+    count of GPUs per server is taken as given."""
+    out = rack_fit(RackFitInput(rack_kw=15, gpu=gpu), CATALOG)
+    assert system in out.server_label, out.server_label
+    assert out.servers_per_rack == 0
+    assert any(system in a and "rack-scale" in a for a in out.assumptions), out.assumptions
+    given = rack_fit(RackFitInput(rack_kw=15, gpu=gpu, gpus_per_server=4), CATALOG)
+    assert given.server_label.startswith("4 x "), given.server_label
+
+
+def test_a_generic_server_holds_eight_gpus_unless_told_and_says_so() -> None:
+    """An HGX baseboard holds eight GPUs: the default is stated, a given count is not restated."""
+    out = rack_fit(RackFitInput(rack_kw=40, gpu="H100"), CATALOG)
+    assert out.server_label.startswith("8 x ")
+    assert "H100" in out.server_label
+    assert "8 GPUs per server" in out.assumptions
+    told = rack_fit(RackFitInput(rack_kw=40, gpu="H100", gpus_per_server=8), CATALOG)
+    assert "8 GPUs per server" not in told.assumptions
+
+
+@pytest.mark.parametrize(("gpu", "gpus", "servers", "racks"), [("H800", 256, 32, 11), ("GB200", 144, 2, 2)])
+def test_gpus_to_place_become_the_servers_that_hold_them(
+    gpu: str, gpus: int, servers: int, racks: int
+) -> None:
+    """256 H800 in 8-GPU servers (DGX H100 user guide, 10.2 kW; the H800 is the same 700 W SXM5 part) are 32
+    servers, three to a 40 kW rack: 11 racks. 144 GB200 are two NVL72 systems (72 GPUs each, about 120 kW), one
+    to a 132 kW rack."""
+    rack_kw = 132 if gpu == "GB200" else 40
+    out = rack_fit(RackFitInput(rack_kw=rack_kw, gpu=gpu, gpus=gpus), CATALOG)
+    assert (out.servers, out.racks_needed) == (servers, racks), out
