@@ -38,12 +38,12 @@ def chunk_file(loaded: LoadedFile, *, root: str) -> list[Document]:
     """
     chunks: list[Document] = []
     seen: dict[str, int] = {}
-    for position, (section, body) in enumerate(_sections(loaded.markdown)):
+    # joined before the heading splitter, which drops the blank lines that end a paragraph
+    for position, (section, body) in enumerate(_sections(unwrap(loaded.markdown))):
         base = slugify(section) if section else "intro"
         seen[base] = seen.get(base, 0) + 1
         if seen[base] > 1:
             base = f"{base}-{seen[base]}"
-        body = unwrap(body)
         pieces = _size_splitter.split_text(body) if len(body) > MAX_CHARS else [body]
         for part, piece in enumerate(pieces):
             chunk_id = f"{loaded.doc_id}#{base}" + (f"~{part + 1}" if len(pieces) > 1 else "")
@@ -72,18 +72,24 @@ def chunk_file(loaded: LoadedFile, *, root: str) -> list[Document]:
     return chunks
 
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||#|>|```)")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||#|>)")
 _CJK_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")
 _CJK_START = re.compile(r"^[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
 def unwrap(text: str) -> str:
-    """Join hard-wrapped lines of a paragraph, so sentences are whole; lists, tables and headings stay."""
+    """Join hard-wrapped lines of a paragraph, so sentences are whole; lists, tables, headings and fenced
+    code stay as they are."""
     out: list[str] = []
+    fenced = False
     for line in text.split("\n"):
         stripped = line.strip()
         previous = out[-1] if out else ""
-        if (
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or stripped.startswith(("```", "~~~")):
+            out.append(line)  # a command per line, and the fence that closes it on its own
+        elif (
             stripped
             and previous.strip()
             and not _BLOCK_START.match(line)

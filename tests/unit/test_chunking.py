@@ -44,3 +44,20 @@ def test_repeated_headings_keep_all_text_under_unique_ids() -> None:
     text = "".join(c.page_content for c in chunks)
     assert "alpha" in text
     assert "beta" in text
+
+
+def test_hard_wrapped_paragraphs_and_bullets_are_joined_but_code_keeps_its_lines() -> None:
+    """An ingested file wrapped at 80 columns reads as whole sentences (the snippet picker splits at line
+    ends); a shell block's commands stay one per line, a nested bullet stays a bullet, and a paragraph after a
+    blank line is not run into the one before it."""
+    doc = (
+        "## Checks\nRun the burn-in for a day\nbefore acceptance.\n\n```bash\nnvidia-smi -q\ndcgmi diag -r 3\n```\n\n"
+        "- a bullet that\n  wraps on\n  - nested item\n\nA paragraph of its own\n\n## 中文\n整机验收前先跑\n一天压力测试。\n"
+    )
+    checks, zh = chunk_file(loaded(doc), root="knowledge")
+    assert "Run the burn-in for a day before acceptance." in checks.page_content
+    assert "```bash\nnvidia-smi -q\ndcgmi diag -r 3\n```" in checks.page_content
+    assert "- a bullet that wraps on" in checks.page_content
+    assert "\n- nested item" in checks.page_content
+    assert "nested item A paragraph" not in checks.page_content, "a blank line ends a paragraph"
+    assert "整机验收前先跑一天压力测试。" in zh.page_content
