@@ -133,6 +133,9 @@ class Slots(BaseModel):
     )
     server: str | None = Field(default=None, description="Catalog reference server id, e.g. 'dgx-h100'.")
     server_power_kw: float | None = Field(default=None, description="Power of one server, kW.")
+    always_on_kw: float | None = Field(
+        default=None, description="IT load drawn all year whatever the GPUs do (network, storage), kW."
+    )
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
     switch_gbps: int | None = Field(default=None, description="Port speed of the fabric's switches, Gb/s.")
     link_gbit: float | None = Field(
@@ -1307,7 +1310,7 @@ _UTIL = flags(
     rf"|{DECIMAL}\s*%\s*(?:busy|loaded|in use|util)\b"
     # "util is only 40%", "按平均60%负载", "load at 70%", "5 years at 85%"
     rf"|\butil\b\s*(?:is|of|at|=|:)?\s*(?:only|just|about|~)?\s*{DECIMAL}\s*%"
-    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:率)?\s*(?:(?:按|为|是|of|at|is|was|只有|仅有?|才|大概|约|降到|掉到|到|drops to|falls to)\s*)?(?:(?:only|just|about|around|~|约|大概)\s*)?{DECIMAL}\s*%"
+    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:average\s*|avg\s*|mean\s*|平均)?(?:负载|负荷|load\b)|(?:负载|负荷|\bload)\s*(?:率)?\s*(?:(?:按|为|是|of|at|is|was|只有|仅有?|才|大概|约|降到|掉到|到|drops to|falls to)\s*)?(?:(?:only|just|about|around|~|约|大概)\s*)?{DECIMAL}\s*%"
     rf"|(?:years?|yrs?|年)\s*(?:at|按|,|，)\s*{DECIMAL}\s*%"
     # "只用60%的时间", "60%的时间在跑", "用到60%"
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
@@ -1376,7 +1379,7 @@ _GPU_KW = flags(
 )
 _SERVER_KW = flags(
     rf"(?:每台|每个节点|单台|单机|整机|一台|each|per (?:node|server|box)|(?:server|box|node|machine)(?:es|s)?\s*(?:pulls?|draws?|uses?|consumes?|is|at|rated at)?)"
-    rf"\s*(?:的)?\s*(?:功耗|功率|耗电|用电)?\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
+    rf"\s*(?:的)?\s*(?:功耗|功率|耗电|用电)?\s*(?:按|算|为)?\s*(?:about|around|roughly|~|约|最大|峰值|最高|满载)?\s*{DECIMAL}\s*kw\b"
     rf"|{DECIMAL}\s*kw\s*(?:per|each|/|a)\s*(?:node|server|box|台)|{DECIMAL}\s*kw\s*(?:box|server|node|machine)"
     # "boxes draw about 9 kW each", "每台实测功耗6kW"
     rf"|(?:boxes|servers|nodes|machines)[^.;。；\d]{{0,24}}?{DECIMAL}\s*kw\s*(?:each|apiece|a piece)\b|每台[^，,。；\d]{{1,8}}?{DECIMAL}\s*kw"
@@ -1388,6 +1391,13 @@ _SERVER_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:max(?:imum)?|peak|nameplate|rated)?\s*(?:each|apiece|a piece)\b"
     # "we measured ~8kW average each": a measured average per machine
     rf"|{DECIMAL}\s*kw\s*(?:average|avg|mean|measured|on average)\s*(?:each|apiece|per (?:node|server|box))\b"
+)
+# the load that runs all year beside the servers: "网络存储另外常年 6kW", "plus 6 kW for network and storage",
+# "switches and storage draw another 6 kW"
+_ALWAYS_ON_KW = flags(
+    rf"(?:网络|存储|交换机|管理节点)(?:[和与、及/]?(?:网络|存储|交换机))?[^，,。；;\d]{{0,10}}?{DECIMAL}\s*kw\b"
+    rf"|(?:plus|another|additional|extra|\+)\s*(?:~|about|around)?\s*{DECIMAL}\s*kw\s*(?:for|of|from)\s*(?:the\s*)?(?:network|storage|switch)"
+    rf"|\b(?:network(?:ing)?|storage|switch(?:es)?)\b(?:\s*(?:and|&|\+|/)\s*(?:network(?:ing)?|storage|switch(?:es)?))?\s*(?:draws?|adds?|uses?|takes?|is|are|at|pulls?)?\s*(?:another|an extra|an additional|extra|additional|about|around|~)?\s*{DECIMAL}\s*kw\b"
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
@@ -3118,6 +3128,8 @@ class SlotExtractor:
             slots.gpu_hours = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4))
         if match := take(_FLOPS):
             slots.training_flops = float(match.group(1)) * 10 ** int(match.group(2))
+        if match := take(_ALWAYS_ON_KW):
+            slots.always_on_kw = float(_group(match, 1, 2, 3) or 0) or None
         if match := take(_FACILITY_KW):
             value, unit = float(_group(match, 1, 3) or 0), (_group(match, 2, 4) or "kw").lower()
             # the room's power: what it can carry (servers that fit) or what it draws (its bill)

@@ -138,6 +138,8 @@ def power_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]
                 f"IT 负载按 {gpus:,} 张卡 × 每卡 {slots.gpu_power_kw:g} kW（所给的每卡全口径功耗）",
             )
         )
+    if slots.always_on_kw and not slots.power_at_wall:
+        payload["always_on_kw"] = slots.always_on_kw  # "网络存储另外常年 6kW": drawn all year
     if slots.pue:
         payload["pue"] = slots.pue
 

@@ -184,11 +184,15 @@ def _currency(route: Route) -> str | None:
     """The currency to show first: the one asked for, else the one every amount this message gave is in."""
     if route.slots.target_currency:
         return route.slots.target_currency
-    given = {
-        route.stated.get(f"{kind}_currency")
-        for kind in ("budget", "cloud_price", "electricity", "server_price", "monthly_bill")
-        if route.stated.get(f"{kind}_currency")
-    }
+    kinds = ("budget", "cloud_price", "electricity", "server_price", "monthly_bill")
+    given = {route.stated.get(f"{kind}_currency") for kind in kinds if route.stated.get(f"{kind}_currency")}
+    if not given:
+        # "那换成 H20 呢，其他不变": no amount in this message, so the conversation's own amounts decide
+        given = {
+            getattr(route.slots, f"{kind}_currency")
+            for kind in kinds
+            if getattr(route.slots, f"{kind}_currency")
+        }
     return str(given.pop()) if len(given) == 1 else None
 
 

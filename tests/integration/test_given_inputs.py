@@ -2421,3 +2421,37 @@ def test_machines_counted_in_chinese_numerals_are_the_cards_sized(
     (answer,) = talk(assistant, message)
     call = next(c for c in answer.tool_calls if c.name == "training_memory")
     assert call.input["gpus"] == gpus, answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    ("message", "unit"),
+    [
+        ("64 张 H100（8 台），整机按 10.2kW 峰值，平均负载 75%，网络存储另外常年 6kW，PUE 1.35，电价 0.65 元/度，一年电费多少", "cny"),
+        ("8 servers at 10.2 kW each, 75% average load, plus 6 kW for network and storage, PUE 1.35, 0.65 CNY/kWh: yearly power bill?", "cny"),
+    ],
+)  # fmt: skip
+def test_servers_at_a_load_and_an_always_on_load_are_billed_as_given(
+    assistant: Assistant, message: str, unit: str
+) -> None:
+    """Each server's 10.2 kW (DGX H100 user guide rating) times 8 at 75%, plus 6 kW of network and storage all
+    year: (81.6 x 0.75 + 6) x 1.35 x 8,760 h x ¥0.65 = ¥516,560, not one server's ¥58,805 at 75%."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.output["yearly_energy_cost"][unit] == pytest.approx(516_560, abs=1), call.input
+    assert "516,560" in first_sentence(answer), answer.answer[:200]
+
+
+def test_a_follow_up_that_changes_the_servers_keeps_the_conversations_currency_first(
+    assistant: Assistant,
+) -> None:
+    """ "那换成 64 张 H20 呢，整机按 6.5kW 算，其他不变": 8 x 6.5 kW at 75% plus the same 6 kW, PUE 1.35, ¥0.65:
+    (52 x 0.75 + 6) x 1.35 x 8,760 x 0.65 = ¥345,910, shown in yuan first as the first turn was."""
+    _, second = talk(
+        assistant,
+        "64 张 H100（8 台），整机按 10.2kW 峰值，平均负载 75%，网络存储另外常年 6kW，PUE 1.35，电价 0.65 元/度，一年电费多少",
+        "那换成 64 张 H20 呢，整机按 6.5kW 算，其他不变",
+    )
+    call = next(c for c in second.tool_calls if c.name == "power_cost")
+    assert call.output["yearly_energy_cost"]["cny"] == pytest.approx(345_910, abs=1), call.input
+    monthly = next(r.value for c in second.calculations for r in c.rows if r.label == "月电费")
+    assert monthly.startswith("¥"), monthly

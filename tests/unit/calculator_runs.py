@@ -302,6 +302,7 @@ TARGETED: list[Payload] = [
     ("gpus_for_deadline", {"params_b": 30, "tokens_b": 1200, "gpu": "h100-sxm", "mfu": 0.38, "deadline_days": 45, "goodput": 0.9}),
     ("tco", {"gpu": "h800", "gpus": 8, "currency": "CNY", "capex_per_server": 2_200_000, "resale_value": 600_000}),
     ("power_cost", {"gpu": "h100-sxm", "gpus": 8, "it_power_kw": 1000, "pue": 1.5, "compare_pue": 1.2, "electricity_price_per_kwh": 0.5, "currency": "CNY"}),
+    ("power_cost", {"gpu": "h100-sxm", "gpus": 64, "server_power_kw": 10.2, "servers": 8, "always_on_kw": 6, "utilization": 0.75}),
     ("serving_estimate", {"model": "llama-3.1-70b", "gpu": "l40s", "requests_per_second": 3, "prompt_tokens": 4000, "ttft_ms": 500}),
     ("serving_estimate", {"model": "llama-3.1-70b", "gpu": "l40s", "requests_per_second": 3, "prompt_tokens": 4000, "ttft_ms": 300}),
     ("serving_estimate", {"model": "llama-3-70b", "gpu": "l40s", "requests_per_second": 1, "tokens_per_second_per_user": 200}),

@@ -73,6 +73,11 @@ _WHOLE_SERVERS = Message(
     "位）计",
 )
 _IT_GIVEN = Message("cost.it_load_given", en="IT load {kw} kW (given)", zh="IT 负载 {kw} kW（用户给定）")
+_ALWAYS_ON = Message(
+    "cost.always_on_load",
+    en="plus {kw} kW drawn all year whatever the GPUs' utilisation (network, storage; given)",
+    zh="另加 {kw} kW 全年常开负载，不随 GPU 利用率变化（网络、存储；用户给定）",
+)
 _IT_SERVERS_GIVEN = Message(
     "cost.it_load_servers_given",
     en="IT load = {servers} x {kw} kW per server (given)",
@@ -252,6 +257,13 @@ class PowerFields(BaseModel):
         le=1e6,
         description="Power at the wall, kW, cooling included: replaces the estimate and PUE.",
     )
+    always_on_kw: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e6,
+        description="IT load drawn all year whatever the GPUs' utilisation (network, storage, management), kW; "
+        "added to the IT load, PUE applies.",
+    )
     cooling: Cooling = Field(default="air", description="Facility cooling; picks the default PUE.")
     pue: float | None = Field(
         default=None, ge=1, le=3, description="Power usage effectiveness of the facility (overrides cooling)."
@@ -424,11 +436,17 @@ class _Power:
     wall_kw: float
     usd_per_kwh: float
     utilization: float
+    always_on_kw: float = 0.0  # IT kW that runs all year, in it_kw, not scaled by utilisation
+
+    def yearly_kwh(self, utilization: float | None = None) -> float:
+        """Energy at the wall per year: the GPUs' share at their utilisation, the always-on load all year."""
+        u = self.utilization if utilization is None else utilization
+        steady = self.always_on_kw * self.pue
+        return _yearly_energy_kwh(self.wall_kw - steady, u) + _yearly_energy_kwh(steady, 1.0)
 
     def yearly_usd(self, utilization: float | None = None) -> float:
         """Electricity cost per year; at another utilisation when one is given."""
-        u = self.utilization if utilization is None else utilization
-        return _yearly_energy_kwh(self.wall_kw, u) * self.usd_per_kwh
+        return self.yearly_kwh(utilization) * self.usd_per_kwh
 
     def summary(self, fx: _Fx) -> PowerDraw:
         hw = self.hw
@@ -444,7 +462,7 @@ class _Power:
             wall_power_kw=round(self.wall_kw, 4),
             utilization=self.utilization,
             hours_per_year=HOURS_PER_YEAR,
-            energy_mwh_per_year=round(_yearly_energy_kwh(self.wall_kw, self.utilization) / 1000, 3),
+            energy_mwh_per_year=round(self.yearly_kwh() / 1000, 3),
             electricity_usd_per_kwh=round(self.usd_per_kwh, 6),
             yearly_energy_cost=fx.money(self.yearly_usd()),
             monthly_energy_cost=fx.money(self.yearly_usd() / MONTHS_PER_YEAR),
@@ -524,6 +542,11 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
             if acc.segment != "datacenter":
                 notes.warnings.append(_OVERHEAD_NOT_DGX(segment=acc.segment))
         it_kw = gpu_kw * (1 + share)
+    always_on = fields.always_on_kw if fields.always_on_kw and fields.wall_power_kw is None else 0.0
+    if always_on:
+        # "网络存储另外常年 6kW": switches and storage run whether or not the GPUs have work
+        it_kw += always_on
+        notes.assumptions.append(_ALWAYS_ON(kw=f"{always_on:g}"))
     # a server's own notes say it is sold liquid-cooled (GB200 NVL72); a card's notes mention liquid-cooled
     # variants of other systems ("DGX B200 is air-cooled; 1,200 W belongs to the liquid-cooled GB200")
     liquid_only = server is not None and "liquid-cooled" in server.notes.lower()
@@ -570,7 +593,7 @@ def _power(fields: PowerFields, hw: _Hardware, catalog: Catalog, fx: _Fx, notes:
         notes.assumptions.append(_ELECTRICITY_CATALOG(usd=f"{usd_per_kwh:g}", as_of=str(defaults.as_of)))
         notes.cite(defaults)
     notes.assumptions.append(_HOURS(hours=f"{HOURS_PER_YEAR:g}", utilization=f"{fields.utilization:g}"))
-    return _Power(hw, gpu_kw, it_kw, pue, it_kw * pue, usd_per_kwh, fields.utilization)
+    return _Power(hw, gpu_kw, it_kw, pue, it_kw * pue, usd_per_kwh, fields.utilization, always_on)
 
 
 # --- power_cost ------------------------------------------------------------------------------------

@@ -107,6 +107,23 @@ def test_a_second_pue_prices_the_same_load_in_the_other_facility() -> None:
     assert out.yearly_difference.cny == pytest.approx(-1_314_000)
 
 
+def test_an_always_on_load_runs_all_year_while_the_servers_run_at_their_utilisation() -> None:
+    """8 servers at their DGX H100 rating (user guide: 10.2 kW) at 75% of the year, plus 6 kW of network and
+    storage that never stops, behind PUE 1.35 at ¥0.65/kWh: (81.6 x 0.75 + 6) kW x 1.35 x 8,760 h =
+    794,707 kWh = ¥516,560 a year; the same 6 kW counted at 75% would give ¥493,505."""
+    out = power_cost(
+        PowerCostInput(
+            gpu="h100-sxm", gpus=64, server_power_kw=10.2, servers=8, always_on_kw=6, utilization=0.75, pue=1.35,
+            electricity_price_per_kwh=0.65, currency="CNY",
+        ),
+        CATALOG,
+    )  # fmt: skip
+    assert out.it_power_kw == pytest.approx(87.6), "the draw the room carries includes the always-on load"
+    assert out.energy_mwh_per_year == pytest.approx(794.707, abs=1e-3)
+    assert out.yearly_energy_cost.cny == pytest.approx(516_560, abs=1)
+    assert any("6 kW drawn all year" in a for a in out.assumptions), out.assumptions
+
+
 @pytest.mark.parametrize(("payload", "gpu_hours", "usd", "cny"), CLOUD_CASES)
 def test_cloud_cost_arithmetic(payload: dict[str, Any], gpu_hours: float, usd: float, cny: float) -> None:
     out = cloud_cost(CloudCostInput(**payload), CATALOG)
