@@ -164,7 +164,12 @@ def tokens_into(
         else None
     )
     if slots.tokens_b:
-        payload["tokens_b"] = slots.tokens_b
+        payload["tokens_b"] = slots.tokens_b * (slots.epochs or 1)
+        if slots.epochs and slots.epochs != 1:
+            # "数据 50 亿 token 跑 3 个 epoch": every pass over the data is work again
+            assumptions.append(
+                assumed(f"{num(slots.epochs)} epochs over the data", f"数据训练 {num(slots.epochs)} 个 epoch")
+            )
     elif published:
         # "how long to train GPT-3 175B on 1,024 A100s?": on the data it was trained on
         assert slots.model is not None

@@ -56,8 +56,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     else:
         per_step = slots.batch_tokens or (slots.global_batch or 0) * (slots.seq_len or 0)
         payload.update(step_time_s=slots.step_time_s, tokens_per_step=per_step)
-    if slots.epochs and slots.tokens_b:
-        payload["tokens_b"] = slots.tokens_b * slots.epochs
     if slots.deadline_days and slots.tokens_b:
         payload["deadline_days"] = slots.deadline_days  # "… and how many GPUs to finish in 30 days"
     return Plan(tool="throughput_calibration", payload=payload, assumed=assumptions)

@@ -36,11 +36,6 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     compute_fields(slots, payload, assumptions, catalog)
     if slots.finetune:
         payload["finetune"] = slots.finetune
-    if slots.epochs and slots.tokens_b:
-        payload["tokens_b"] = slots.tokens_b * slots.epochs
-        assumptions.append(
-            assumed(f"{num(slots.epochs)} epochs over the data", f"数据训练 {num(slots.epochs)} 个 epoch")
-        )
     if slots.gpu_count:
         payload["gpus"] = slots.gpu_count
     if per_step := slots.batch_tokens or (slots.global_batch or 0) * (slots.seq_len or 0):

@@ -2455,3 +2455,20 @@ def test_a_follow_up_that_changes_the_servers_keeps_the_conversations_currency_f
     assert call.output["yearly_energy_cost"]["cny"] == pytest.approx(345_910, abs=1), call.input
     monthly = next(r.value for c in second.calculations for r in c.rows if r.label == "月电费")
     assert monthly.startswith("¥"), monthly
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "7B 全参 SFT，数据 50 亿 token 跑 3 个 epoch，要求 3 天内完成，用 A800，MFU 按 40%，要几张卡",
+        "full fine-tune of a 7B on 5B tokens, 3 epochs, must finish in 3 days on A800s at 40% MFU: how many GPUs?",
+    ],
+)
+def test_epochs_multiply_the_tokens_a_deadline_must_fit(assistant: Assistant, message: str) -> None:
+    """3 passes over 5B tokens are 15B tokens of work: 6 x 7e9 x 1.5e10 = 6.3e20 FLOPs; at 40% of the A800's 312
+    dense BF16 TFLOPS (NVIDIA A100/A800 datasheet) over 3 days that is 19.5 GPUs, three 8-GPU servers (24), not
+    the one server 5B tokens would need."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "gpus_for_deadline")
+    assert call.input["tokens_b"] == pytest.approx(15), call.input
+    assert call.output["gpus"] == 24, call.output
