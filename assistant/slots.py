@@ -300,6 +300,10 @@ class Slots(BaseModel):
         default_factory=dict,
         description="An hourly cloud price per card, for two or more cards ('h100 is $2.10/hr and b200 is $4.60/hr').",
     )
+    card_hourly_currency: dict[str, str] = Field(
+        default_factory=dict,
+        description="The currency of each card's hourly price, when named ('H100 $2.2/GPU-hr, A800 ¥6/卡时').",
+    )
     card_mfu: dict[str, float] = Field(
         default_factory=dict,
         description="A measured MFU per card, for two or more cards ('~50% mfu on tpu and ~40% on h100').",
@@ -433,6 +437,8 @@ class Slots(BaseModel):
             for key in ("gpu", "cloud_price_per_gpu_hour", "cloud_price_currency"):
                 stated.pop(key, None)
             stated["card_hourly"] = {**earlier.card_hourly, gpu: price}
+            if currency := stated.pop("cloud_price_currency", None):
+                stated["card_hourly_currency"] = {**earlier.card_hourly_currency, gpu: currency}
         carried["job_compared"] = None  # set by the router for the turn that weighs cards on a run
         carried["component"] = (
             None  # "just the optimizer state" asks this turn's question, not the next one's
@@ -2835,12 +2841,18 @@ class SlotExtractor:
                 slots.card_prices_currency = next(iter(priced.values()))[1]
         # "if h100 is $2.10/hr and b200 is $4.60/hr": an hourly price after each card, each card's own
         hourly: dict[str, float] = {}
+        currencies: dict[str, str] = {}
         for money in money_mentions(text):
-            before = [c for c in cards if c.end <= money.start and money.start - c.end <= 16]
+            # "A800 rented in China at ¥6 per GPU-hour": a few words between the card and its price
+            before = [c for c in cards if c.end <= money.start and money.start - c.end <= 24]
             if money.kind == "hourly" and before and before[-1].id not in hourly:
                 hourly[before[-1].id] = money.amount
+                if money.currency:
+                    currencies[before[-1].id] = (
+                        money.currency
+                    )  # "H100 $2.2/GPU-hr，A800 ¥6/卡时": each its own
         if len(hourly) >= 2:
-            slots.card_hourly = hourly
+            slots.card_hourly, slots.card_hourly_currency = hourly, currencies
 
     @staticmethod
     def _card_mfus(text: str, mentions: list[Mention], slots: Slots) -> None:
@@ -3460,7 +3472,9 @@ class SlotExtractor:
         slots.token_bytes = next((size for pattern, size in _TOKEN_BYTES if pattern.search(text)), None)
         slots.period = next((name for pattern, name in _PERIODS if pattern.search(text)), None)
         slots.target_currency = next((c for pattern, c in _TARGET_CURRENCY if pattern.search(text)), None)
-        if _FX_CONTEXT.search(text) and (rate := _FX_RATE.search(text)):
+        # "$2.2 … vs ¥6 …, rate 7.2": prices in dollars and yuan side by side make a bare rate the exchange rate
+        both = len(set(slots.card_hourly_currency.values())) > 1
+        if (both or _FX_CONTEXT.search(text)) and (rate := _FX_RATE.search(text)):
             slots.usd_to_cny = float(rate.group(1) or rate.group(2) or rate.group(3))
         if _NO_OFFLOAD.search(text) or _OFFLOAD_ASKED.search(text):
             # "ZeRO-3, NO offload": the optimizer stays on the GPUs, whatever fits; "要不要开offload": whether it

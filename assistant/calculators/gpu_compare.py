@@ -104,13 +104,28 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     compared = {slots.gpu, *slots.other_gpus[:7]}
     if len(set(slots.card_hourly) & compared) >= 2:
         # each card's hour at the user's price (an instance's price / the chips it holds), in USD
-        cny = slots.cloud_price_currency == "CNY"
         rate = slots.usd_to_cny or catalog.defaults.usd_to_cny
+        currency = {
+            gpu: slots.card_hourly_currency.get(gpu, slots.cloud_price_currency) for gpu in slots.card_hourly
+        }
         hourly = {
-            gpu: round(price / rate if cny else price, 4)
+            gpu: round(price / rate if currency[gpu] == "CNY" else price, 4)
             for gpu, price in slots.card_hourly.items()
             if gpu in compared
         }
+        if len({currency[gpu] for gpu in hourly}) > 1:
+            # "海外 H100 $2.2/GPU-hr，国内租 A800 ¥6/卡时，汇率按 7.2": the yuan price in dollars, at the rate used
+            shown = "; ".join(
+                f"{slots.card_hourly[gpu]:g} CNY = ${hourly[gpu]:g}"
+                for gpu in hourly
+                if currency[gpu] == "CNY"
+            )
+            assumptions.append(
+                assumed(
+                    f"yuan prices at {rate:g} CNY per USD: {shown} per GPU-hour",
+                    f"人民币价格按 {rate:g} 元/美元换算：{shown.replace('CNY', '元')}（每卡时）",
+                )
+            )
         payload["cloud_prices_usd"] = hourly
         if slots.card_mfu and set(slots.card_mfu) >= set(hourly):
             payload["mfu"] = {gpu: mfu for gpu, mfu in slots.card_mfu.items() if gpu in compared}

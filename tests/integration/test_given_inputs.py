@@ -2472,3 +2472,20 @@ def test_epochs_multiply_the_tokens_a_deadline_must_fit(assistant: Assistant, me
     call = next(c for c in answer.tool_calls if c.name == "gpus_for_deadline")
     assert call.input["tokens_b"] == pytest.approx(15), call.input
     assert call.output["gpus"] == 24, call.output
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "cloud quote 海外 H100 $2.2/GPU-hr，国内租 A800 ¥6/卡时，汇率按 7.2，per useful FLOP 哪个便宜",
+        "H100 overseas at $2.2 per GPU-hour vs A800 rented in China at ¥6 per GPU-hour, rate 7.2: which is cheaper per FLOP?",
+    ],
+)
+def test_hourly_prices_in_two_currencies_are_compared_in_one(assistant: Assistant, message: str) -> None:
+    """¥6 at 7.2 CNY per USD is $0.833 an hour: per dense BF16 PFLOP-hour (NVIDIA datasheets: H100 SXM 989,
+    A800 312 TFLOPS) the H100 costs $2.2 / 0.989 = $2.22 and the A800 $0.833 / 0.312 = $2.67, so the H100 is
+    about 1.2x the value, not the 8.65x of reading ¥6 as $6."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
+    assert call.input["cloud_prices_usd"]["a800-80gb-sxm"] == pytest.approx(6 / 7.2, abs=1e-3), call.input
+    assert "1.2" in first_sentence(answer), first_sentence(answer)
