@@ -2480,8 +2480,12 @@ def _guidance_asked(text: str, tools: list[str]) -> bool:
     return bool(
         JUDGEMENT.search(rest)
         or _GUIDANCE_ASKED.search(rest)
-        or ("gpu_compare" not in tools and _CHOICE_ASKED.search(rest))
+        or (not _DECIDES.intersection(tools) and _CHOICE_ASKED.search(rest))
     )
+
+
+# calculators whose answer is itself the choice between the options given: "买 4 台还是租卡时，怎么选"
+_DECIDES = frozenset({"gpu_compare", "tco"})
 
 
 # words that name the job a memory figure is for: training of any kind, serving, or the settings only training has

@@ -1304,6 +1304,9 @@ _BARE_COLO = flags(
     r"(?:托管|机柜租金|柜租|机位)(?:费)?\s*(每(?:个)?(?:机)?柜|每台|单柜)?\s*(?:每月|一个月|月租|每个月)\s*(?:约|大概)?\s*"
     # ("1w" is 1万, as chats write it: "机柜托管一个月 1w")
     r"(\d[\d,]*(?:\.\d+)?)(?:\s*(w)(?![a-z]))?(?!\s*(?:[万亿千]|kw|台|卡|%|\.\d|美元|\$))"
+    # "托管（含电）9000/台/月", "托管 9000 元/柜/月": the amount first, then what it is paid for and the month
+    r"|(?:托管|机柜租金|柜租|机位)(?:费)?\s*(?:[（(][^）)]{0,10}[）)])?\s*(?:约|大概)?\s*(\d[\d,]*(?:\.\d+)?)(?:\s*(w)(?![a-z]))?"
+    r"\s*(?:元|块)?\s*/\s*(台|柜|机柜)\s*/\s*(?:月|每月)"
 )
 _PER_KWH = flags(rf"{DECIMAL}\s*(?:/|per|a)\s*kwh\b")
 _ROUND_THE_CLOCK = flags(
@@ -1440,8 +1443,9 @@ _ARCHITECTURE = flags(
     r"\b(llama|qwen)[\s-]?(\d(?:\.\d)?)(?![\d.])\s*(?:-|\s)?(?:arch\w*|architecture|style|shape|结构|架构)"
 )
 _PUE_BEFORE = flags(rf"{DECIMAL}\s*(?:的\s*)?pue\b")
+# ("4 H20 8-GPU servers": the machines' shape may stand between the card and the word for them)
 _MACHINES_AFTER = flags(
-    r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机|机(?![房柜架]))"
+    r"\s*(?:sxm\d?\s*|pcie\s*|nvl\s*|\d+\s*g[b]?\s*|\d\s*-\s*gpus?\s*)*(?:servers?|nodes?|boxes|machines|服务器|节点|机器|整机|机(?![房柜架]))"
 )
 _DRAW_AFTER = flags(r"\s*(?:的)?\s*(?:功耗|功率|耗电)?\s*(?:约|按|是|为|大概)?\s*\d+(?:\.\d+)?\s*kw")
 _ONE_SERVER = flags(
@@ -3603,10 +3607,10 @@ class SlotExtractor:
             slots.electricity_price_per_kwh = 0.0
         if slots.colo_per_month is None and (match := _BARE_COLO.search(text)):
             # "托管每柜每月8000": a bare monthly rent in a Chinese message, per rack or per server as written
-            scale = 10_000 if match.group(3) else 1
-            slots.colo_per_month, slots.colo_currency = to_number(match.group(2)) * scale, "CNY"
-            per = match.group(1) or ""
-            slots.colo_basis = "rack" if "柜" in per else "server" if per else None
+            scale = 10_000 if _group(match, 3, 5) else 1
+            slots.colo_per_month, slots.colo_currency = to_number(_group(match, 2, 4) or "0") * scale, "CNY"
+            per = _group(match, 1, 6) or ""
+            slots.colo_basis = "rack" if "柜" in per else "server" if per else None  # "每台", "台"
             if slots.electricity_price_per_kwh is None and _POWER_INCLUDED.search(
                 text[match.start() : match.end() + 24]
             ):

@@ -2489,3 +2489,23 @@ def test_hourly_prices_in_two_currencies_are_compared_in_one(assistant: Assistan
     call = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert call.input["cloud_prices_usd"]["a800-80gb-sxm"] == pytest.approx(6 / 7.2, abs=1e-3), call.input
     assert "1.2" in first_sentence(answer), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "预算 600 万，两个方案：买 4 台 H20 8卡，报价 125 万/台，托管（含电）9000/台/月；或者租 H20 ¥7/卡时。用三年，利用率大概 60%，怎么选",
+        "two options: buy 4 H20 8-GPU servers at ¥1.25M each with hosting ¥9,000 per server per month including power, or rent H20 at ¥7 per GPU-hour. 3 years, about 60% utilisation. how should we choose?",
+    ],
+)
+def test_hosting_per_server_per_month_is_in_the_purchase_and_the_verdict_leads(
+    assistant: Assistant, message: str
+) -> None:
+    """4 x ¥1.25M = ¥5M of servers plus ¥9,000 x 4 servers x 36 months = ¥1.296M of hosting (power included,
+    so no electricity line): ¥6.296M to buy, against 32 GPUs x 26,280 h x 60% x ¥7 = ¥3.53M to rent. The choice
+    asked is the calculator's verdict, so it leads, not the guidance on budget tiers."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.output["totals"]["buy"]["cny"] == pytest.approx(6_296_000, rel=1e-3), call.input
+    lead = first_sentence(answer)
+    assert "6,296,000" in lead, lead
