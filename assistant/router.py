@@ -595,7 +595,9 @@ _CALC_SLOTS = {
     "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years", "driver_version", "cuda_version",
 }  # fmt: skip
-_TRAINING = words(r"\btrain", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b", r"\bft\b")
+_TRAINING = words(
+    r"\btrain", r"\bpre-?train", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b", r"\bft\b"
+)
 # asking what to do about a figure rather than for a figure
 _ADVICE = words(
     r"how (?:do|can|could|should|would) (?:i|we|you) (?:improve|increase|raise|boost|speed (?:it |this )?up|fix|optimi[sz]e|reduce|get (?:it|this) (?:up|higher))",
@@ -1046,7 +1048,7 @@ _ASKED = [
     ("fit", words(r"\benough\b", r"(?<!where does )(?<!where do )(?<!where would )\b(?<!\w)fits?\b", r"够吗", r"够不够", r"够用", r"放得下", r"能不能(?:跑|训|放)", r"\bcan (?:we|i|it)\b",
                    r"\bsufficient\b", r"\bis it ok\b", r"行不行", r"可以吗", r"能跑",
                    # "can 8 H100s train 13B?", "could one A100 handle it?", "8张4090能训练7B吗"
-                   r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
+                   r"^\W*(?:so |and |ok,? )?(?:can|could)\b(?! you)", r"能(?:否|够)?(?:预)?(?:训|跑|放|装|做|微调|部署|推理|支撑|撑)[^？?。]{0,24}[吗么]")),
     ("switches", words(r"how many\s+(?:[\w-]+\s+){0,2}switch", r"(?:多少|几)台?\s*(?:个)?\s*交换机", r"switch count")),
     ("racks", words(r"how many racks", r"几个机柜", r"多少(?:个)?机柜", r"racks? (?:do|would|will) (?:we|i|it|they) need")),
     # "空调制冷量要多少 BTU/h 和冷吨", "how many tons of cooling": the heat to remove, before the power bill

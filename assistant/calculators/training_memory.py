@@ -299,7 +299,21 @@ def _plan(call: ToolCall, view: View) -> Summary:
     where_zh = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB 的卡" if o.get("gpu_memory_gb") else None)
     cards = o.get("gpu") or f"{capacity} GB cards"  # counted: "24 x 80 GB cards"
     cards_zh = o.get("gpu") or f"{capacity} GB 的卡"
-    fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus")
+    # "can we pretrain a 30B on Trainium2?" with no count: a pre-training run is never one chip's, so whether it
+    # can be done is answered on the fewest chips that hold it, not "no" for one
+    cluster = view.uncounted_pretraining and o["fits"] is False
+    fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus" or cluster)
+    if cluster and fix and fix["gpus"] > i["gpus"] and view.asked != "gpus":
+        change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
+        en = (
+            f"Yes, across at least **{fix['gpus']} x {cards}** if you {change}: {model} then needs about "
+            f"{num(fix['total_gb'])} GB per GPU of {capacity} GB; one alone would need {total} GB ({parts_en})."
+        )
+        zh = (
+            f"可以，至少要 **{fix['gpus']} 张 {cards_zh}**，并{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB"
+            f"（共 {capacity} GB）；单卡则需 {total} GB（{parts_zh}）。"
+        )
+        return _summary(call, en, zh, led=fix)
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads
         en = f"**{i['gpus']} x {cards}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."

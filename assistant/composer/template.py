@@ -1475,6 +1475,7 @@ class TemplateComposer:
             component=route.slots.component,
             ethernet_team=route.slots.ethernet_team,
             usd_to_cny=route.slots.usd_to_cny or self._usd_to_cny,
+            uncounted_pretraining=not (route.slots.gpu_count or route.slots.servers or route.slots.finetune),
         )
         # the calculator that answers the quantity asked speaks first
         # ... unless the RAM the user has falls short of what the plan offloads: that decides "够不够" first

@@ -503,3 +503,33 @@ def test_tokens_per_second_asked_with_a_slash_reaches_the_serving_estimate(assis
         assistant, "how many tokens/s will one request get decoding an 8B model in bf16 on an L40S?"
     )
     assert tools(answer) == ["serving_estimate"]
+
+
+@pytest.mark.parametrize(
+    ("message", "gpu", "least"),
+    [
+        ("aws gave us trn2 credits. can we realistically pretrain a 30b llama-style model on trainium2?", "trainium2", 8),
+        ("can H100 pretrain 70B?", "h100-sxm", 24),
+        ("H100 能预训练 70B 吗", "h100-sxm", 24),
+    ],
+)  # fmt: skip
+def test_whether_a_pretraining_run_can_be_done_is_judged_on_the_chips_it_needs(
+    assistant: Assistant, message: str, gpu: str, least: int
+) -> None:
+    """A pre-training run is never one chip's: mixed-precision Adam keeps 16 bytes a parameter (ZeRO paper,
+    Rajbhandari et al. 2020), 480 GB for 30B and 1,120 GB for 70B, so one Trainium2 (96 GiB, 103 GB) or 80 GB H100 holds
+    neither, and the question asked with no count is answered "yes" on the fewest that hold it sharded, never "no"
+    for one."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["gpu"] == gpu, call.input
+    lead = first_sentence(answer)
+    assert lead.startswith(("Yes", "可以")), lead
+    assert str(least) in lead, lead
+
+
+def test_a_single_card_named_is_still_judged_as_one(assistant: Assistant) -> None:
+    """ "a single H100": one card was asked about, so the verdict is for one (112 GB of model states for 7B at 16
+    bytes a parameter is more than its 80 GB)."""
+    (answer,) = talk(assistant, "can a single H100 pretrain a 7B?")
+    assert first_sentence(answer).startswith("No"), first_sentence(answer)
