@@ -424,6 +424,24 @@ _LONE_NUMBER = re.compile(
     rf"^\W*(?:and|what about|how about|then|ok|so|那|那么|如果是|换成|改成|(?:and |but )?(?:what )?if (?:we|i) (?:can )?(?:only )?(?:get|have|had|use)|(?:we|i) (?:can )?only (?:get|have)|only|just|要是只有|如果只有|只有|只能(?:拿到|买到|用))?\s*(?:for|with|用)?\s*{NUMBER}\s*(?:gpus?|cards?|张|块)?\s*(?:呢|吧)?\W*$",
     re.IGNORECASE,
 )
+# ... or one bare whole number in a short follow-up worded any other way: "ok and if finance only signs off on 64?",
+# "老板只批 64 张的话": no unit after it and no currency before it (a unit would make it another quantity)
+_BARE_WHOLE = re.compile(
+    r"(?<![\w$¥￥.,])(\d{1,6})(?![\w.,%]|\s*(?:%|[kmbt]\b|gb|tb|kw|w\b|tok|days?\b|weeks?\b|months?\b|years?\b|hours?\b|h\b|"
+    r"天|周|月|年|小时|元|块钱|万|亿|千|美元|dollars?|\$|x\b|×|倍|台|节点|nodes?|servers?|机))",
+    re.IGNORECASE,
+)
+_LOOSE_LONE_CHARS = 60
+
+
+def _loose_lone(text: str) -> re.Match[str] | None:
+    """The one bare whole number of a short message (not a year), or None."""
+    if len(text) > _LOOSE_LONE_CHARS or len(re.findall(r"\d+", text)) != 1:
+        return None
+    match = _BARE_WHOLE.search(text)
+    return match if match and not 1990 <= int(match.group(1)) <= 2100 else None
+
+
 # a count kept in a follow-up: "stay on 128", "keep it at 64 gpus", "还是用128张", "保持64卡"
 _STAY_COUNT = re.compile(
     rf"\b(?:stay(?:ing)?|stick(?:ing)?|keep(?:ing)?(?: it)?|remain(?:ing)?)\s+(?:on|at|with)\s+{NUMBER}\s*(?:gpus?|cards?|h\d+s?|a\d+s?)?(?![\w.])"
@@ -1445,7 +1463,7 @@ class Router:
             step = float(seconds.group(1))
             slots = slots.model_copy(update={"step_time_s": step})
             stated = {**stated, "step_time_s": step}
-        if follow_up and not stated and (lone := _LONE_NUMBER.match(text)):
+        if follow_up and not stated and (lone := _LONE_NUMBER.match(text) or _loose_lone(text)):
             # "and 1024?", "那2048呢": the count the conversation has been sizing, now this many
             n = int(to_number(lone.group(1)))
             if context.slots.gpu_count or not context.slots.servers:

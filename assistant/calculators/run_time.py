@@ -133,11 +133,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if i.get("deadline_days") and o.get("gpus"):
         en = (
             f"Doing {hours} GPU-hours within {num(i['deadline_days'])} days takes **{num(o['gpus'])} GPUs** "
-            f"({num(o['exact_gpus'])} exactly, rounded up to whole 8-GPU servers)."
+            f"({num(o['exact_gpus'], 4)} exactly, rounded up to whole 8-GPU servers)."
         )
         zh = (
             f"要在 {num(i['deadline_days'])} 天内完成 {hours} GPU 小时，需要 **{num(o['gpus'])} 张卡**"
-            f"（精确值 {num(o['exact_gpus'])}，按 8 卡整机向上取整）。"
+            f"（精确值 {num(o['exact_gpus'], 4)}，按 8 卡整机向上取整）。"
         )
     elif o.get("days") is not None and view.asked != "gpu_hours":
         en = (

@@ -715,3 +715,24 @@ def test_the_projects_own_length_is_the_horizon_of_buy_or_rent(assistant: Assist
     call = next(c for c in answer.tool_calls if c.name == "tco")
     assert call.input["years"] == 2, call.input
     assert first_sentence(answer).startswith("2 年"), answer.answer[:200]
+
+
+@pytest.mark.parametrize(
+    "follow_up",
+    ["ok and if finance only signs off on 64?", "老板只批 64 张的话呢", "what if procurement caps us at 64"],
+)
+def test_one_bare_count_in_a_follow_up_worded_any_way_is_the_new_count(
+    assistant: Assistant, follow_up: str
+) -> None:
+    """3T tokens at a measured 9,800 tokens/s per H100 are 85,034 GPU-hours (3e12 / 9,800 / 3,600): 118.1 GPUs for
+    30 days, and on the 64 the follow-up allows, 85,034 / 64 / 24 = 55.4 days."""
+    first, second = talk(
+        assistant,
+        "we measure about 9,800 tok/s per H100 on our 8B llama-style pretrain (bf16, fsdp, 4k seq). need 3T tokens "
+        "done within 30 days. how many gpus do we actually need",
+        follow_up,
+    )
+    assert "118.1" in first.answer, first.answer[:200]
+    call = next(c for c in second.tool_calls if c.name == "run_time")
+    assert call.output["gpus"] == 64, call.input
+    assert call.output["days"] == pytest.approx(55.4, abs=0.1), call.output
