@@ -513,7 +513,7 @@ class HybridRetriever:
         # names and technical terms ("rocm", "nccl", "trainium") in either language's question; a Chinese word
         # splits into many short segments that head sections on every topic
         # (model numbers are the card-heading ranker's: "H100" heads sections on every topic)
-        ascii_words = [t for t in tokens if t.isascii() and len(t) >= 3]
+        ascii_words = [t for t in tokens if t.isascii() and len(t) >= 3 and t not in _PARTICLES]
         wanted = {t for t in ascii_words if not any(c.isdigit() for c in t)}
         wanted |= {stem.group(1) for t in ascii_words if (stem := _FAMILY_STEM.match(t))}
         scored: list[tuple[float, int, int]] = []
@@ -898,6 +898,8 @@ _ABOUT_THE_TEXT = re.compile(
 )
 
 
+# the particles of phrasal verbs: "lay out the NVMe" names no "scale-out" topic, "back off" no backup
+_PARTICLES = frozenset({"out", "off", "over", "down", "back", "away"})
 # sections (one heading in each language) a card may head and still single them out
 _RARE_HEADINGS = 2
 
