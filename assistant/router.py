@@ -1081,7 +1081,9 @@ _ASKED = [
                      # "那功耗呢", "power draw?", "how much does it draw": the draw, not the bill
                      r"^\W*(?:那|那么)?\s*(?:功耗|功率)\s*(?:呢|怎么样|如何)", r"\bpower draw\b(?!\s*(?:is|of)\s*\d)", r"\bhow much (?:does|do|will|would) (?:it|they|\w+) draw\b",
                      # "what does a whole DGX B200 pull?", "how much would 4 of those draw"
-                     r"\b(?:what|how much) (?:does|do|will|would)\b[^?.]{0,30}\b(?:pull|draw)\b")),
+                     r"\b(?:what|how much) (?:does|do|will|would)\b[^?.]{0,30}\b(?:pull|draw)\b",
+                     # "what psu / electrical do we need?", "电源要多大": what the supply and the wiring must carry
+                     r"\bpsus?\b", r"power suppl(?:y|ies)", r"\belectrical\b", r"电源(?:要|需要|多大|功率|配)")),
     # "total and per GPU-hour pls", "折合每卡时多少钱": owning's cost spread over the hours the GPUs work
     ("per_gpu_hour", words(
                            # "满载 per GPU-hour 电费多少", "electricity per GPU-hour", "每卡时电费"

@@ -228,6 +228,11 @@ CALCULATOR = Calculator(
         r"耗电",
         r"用电",
         r"供电",
+        # "what psu / electrical do we need", "电源要多大": the supply and the circuit that feed the machine
+        r"\bpsus?\b",
+        r"power suppl(?:y|ies)",
+        r"\belectrical\b",
+        r"电源(?:要|需要|多大|功率|配)",
     ),
     build=_build,
     summarize=_summarize,

@@ -736,3 +736,27 @@ def test_one_bare_count_in_a_follow_up_worded_any_way_is_the_new_count(
     call = next(c for c in second.tool_calls if c.name == "run_time")
     assert call.output["gpus"] == 64, call.input
     assert call.output["days"] == pytest.approx(55.4, abs=0.1), call.output
+
+
+@pytest.mark.parametrize(
+    ("turns", "lead"),
+    [
+        (
+            (
+                "small lab, ~$60k. want to fine-tune 8b-32b models. option a: workstation with 4x rtx pro 6000 "
+                "blackwell. option b: a used 8x A100 80GB server. which one",
+                "what psu / electrical do we need for the 4x rtx pro 6000 option? it'd sit in an office",
+            ),
+            "3.15 kW",
+        ),
+        (("4 张 RTX PRO 6000 的工作站电源要多大",), "3.15 kW"),
+    ],
+)
+def test_the_power_supply_asked_is_answered_with_the_machines_draw(
+    assistant: Assistant, turns: tuple[str, ...], lead: str
+) -> None:
+    """4 x 600 W (NVIDIA RTX PRO 6000 Blackwell datasheet) + 0.5 kW for the host, through a 92%-efficient supply:
+    2.9 / 0.92 = 3.15 kW, what the supply and the circuit must carry; not the memory plan asked before."""
+    *_, last = talk(assistant, *turns)
+    assert tools(last) == ["power_cost"], tools(last)
+    assert lead in first_sentence(last), first_sentence(last)
