@@ -2328,11 +2328,16 @@ class Router:
             # "驱动还是470 想跑cuda12的pytorch 必须升级吗", "driver 535, cu124 wheels?": the compatibility rules,
             # in the guidance's own words (a version number and "upgrade" otherwise pull the hardware-upgrade text)
             query = _DRIVER_TOPIC[language == "zh"]
+        rack_evidence = False
         if intent == Intent.KNOWLEDGE and _NEEDS_TECH.search(text) and not follow_up and query == message:
             # "H100集群得配IB吗 32台": whether the fabric or the cooling is needed at all, in the guidance's words; the
             # cards named are the setting and would pull the sections that merely name them
             if _COOLING.search(text):
                 query = f"{_TOPIC_ONLY.sub(' ', message)} {_COOLING_TOPIC[language == 'zh']}"
+                if own.rack_kw and (own.gpu or own.server) and not own.facility:
+                    # "B200 要不要上液冷？我们机房风冷，单柜 20kW": the guidance answers, and what fits their rack's
+                    # kW air-cooled is its evidence
+                    tools, intent, rack_evidence = ["rack_fit"], Intent.BOTH, True
             elif _INFINIBAND.search(text):
                 query = f"{_TOPIC_ONLY.sub(' ', message)} {_FABRIC_TOPIC[language == 'zh']}"
         if (
@@ -2456,7 +2461,7 @@ class Router:
         # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
         # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
         # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
-        guided = (
+        guided = rack_evidence or (
             bool(tools)
             and intent in {Intent.CALCULATION, Intent.BOTH}
             and not (follow_up or picks or "gpu_spec" in tools)

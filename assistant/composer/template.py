@@ -1719,7 +1719,8 @@ class TemplateComposer:
             if not run.calls
             # a card's figures are the catalog's: its entries are then the sources, not background
             else sorted(
-                passages,
+                # the passage that led is not said twice (it may come back re-picked, so its id decides)
+                (p for p in passages if lead is None or p.chunk_id != lead.chunk_id),
                 key=lambda p: ((p.doc_type == "catalog") != looked_up, p.lang not in {lang, "multi"}),
             )
         )

@@ -235,6 +235,28 @@ def test_whether_liquid_cooling_is_needed_is_the_density_guidance(
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "B200 要不要上液冷？我们机房风冷，单柜 20kW",
+        "do we need liquid cooling for B200? our racks are air cooled, 20 kW each",
+    ],
+)
+def test_whether_liquid_cooling_is_needed_with_the_racks_kw_shows_what_fits_it(
+    assistant: Assistant, message: str
+) -> None:
+    """The guidance answers (air cooling holds 8-GPU servers where the rack carries their draw), and the user's own
+    20 kW rack is its evidence: one DGX B200 at 14.3 kW (NVIDIA DGX B200 user guide) fits, two (28.6 kW) do not.
+    The passage that leads is not listed again under the background."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "rack_fit")
+    assert (call.output["rack_kw"], call.output["servers_per_rack"]) == (20, 1), call.output
+    assert re.search(r"(?i)liquid|air|液冷|风冷", opening(answer.answer)), answer.answer[:300]
+    lead = answer.answer.split("\n", 1)[0]
+    background = answer.answer.split("**", 3)[-1]
+    assert lead[:60] not in background, "the lead is said once"
+
+
+@pytest.mark.parametrize(
     ("message", "computed"),
     [
         ("打算用5090攒个训练集群 预训练30B 可行吗", None),
