@@ -1862,7 +1862,14 @@ class Router:
             # "What is InfiniBand?" after a calculation: a question of its own, answered from knowledge
             # (a comparison of named cards still gets its table, unless the question is about a technology:
             # "Gaudi 3 … do we still need InfiniBand HCAs like for our H100s?")
-            tools = [t for t in tools if t in {"gpu_compare", "gpu_spec"} and not about_technology]
+            # ("预算紧，16 台 H20 组网，RoCE 还是 IB？RoCE 靠谱吗": the fabric for the machines counted is the verdict's
+            # evidence, so it stays)
+            counted = bool(stated.keys() & {"gpu_count", "servers"})
+            tools = [
+                t
+                for t in tools
+                if (t in {"gpu_compare", "gpu_spec"} and not about_technology) or (t == "fabric" and counted)
+            ]
         if "storage" in tools and slots.tokens_b and not (slots.params_b or slots.model):
             # "8T tokens: how much disk?": the corpus itself
             tools = list(dict.fromkeys("data_volume" if t == "storage" else t for t in tools))

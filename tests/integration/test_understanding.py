@@ -5885,6 +5885,15 @@ def test_a_servers_ram_asked_about_gets_a_verdict_with_the_least_that_covers_it(
             r"^RoCE, for a team.*\*\*12 switches\*\*.*\*\*6 switches\*\*",
         ),
         ("16台H20，预算紧，RoCE还是IB？", r"^选 RoCE.*\*\*6 台交换机\*\*.*\*\*1 台\*\*"),
+        # the same asked with a judgement beside it: the verdict and counts still answer it (k14)
+        (
+            "预算紧，16 台 H20（128 卡）组网，RoCE 还是 IB？RoCE 靠谱吗",
+            r"^选 RoCE.*\*\*6 台交换机\*\*.*\*\*1 台\*\*",
+        ),
+        (
+            "tight budget, 16 H20 servers: RoCE or IB? is RoCE reliable enough?",
+            r"^RoCE, for a team.*\*\*6 switches\*\*.*\*\*1 switch\*\*",
+        ),
     ],
 )
 def test_ib_or_roce_for_an_ethernet_team_is_a_verdict_with_both_switch_counts(
