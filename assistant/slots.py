@@ -800,7 +800,8 @@ _PER_RACK_COUNT = flags(
 # a colocation price that already pays for the electricity
 _POWER_INCLUDED = flags(
     r"\bcolo(?:cation)?\s*(?:\+|and|&)\s*power\b|\bpower\s*(?:\+|and|&)\s*colo|\ball[- ]in(?:clusive)?\b|\bincl(?:uding|udes|\.)?\s*(?:the\s*)?(?:power|electricity|energy)|(?:power|electricity) (?:is )?included"
-    r"|托管(?:费)?\s*(?:加|和|(?<![不未没])含|\+|及|、)?\s*电费|电费?\s*(?:加|和|\+|及|、)\s*托管|(?<![不未没])含电(?:费)?|(?<![不未没])包电(?:费)?"
+    # ("托管+电每台每月 1.5 万": hosting and its power in one monthly sum)
+    r"|托管(?:费)?\s*(?:加|和|(?<![不未没])含|\+|及|、)?\s*电费|托管(?:费)?\s*(?:加|和|含|\+|及|、)\s*电(?![价费])|电费?\s*(?:加|和|\+|及|、)\s*托管|(?<![不未没])含电(?:费)?|(?<![不未没])包电(?:费)?"
     r"|电费(?:已)?(?:包含|在内|含在)|(?<![不未没])包含电费"
 )
 # a price said to be one card's: "$15k a card", "1.5w刀一张", "each GPU"
@@ -1325,6 +1326,8 @@ _UTIL = flags(
     rf"|(?:只|只有|仅|就)?\s*(?:用|跑|开|使用)(?:到|了)?\s*{DECIMAL}\s*%\s*(?:的)?\s*(?:时间|时长)?|{DECIMAL}\s*%\s*(?:的)?\s*时间"
     # the average draw as a share of the maximum: "they average 70% of max power", "10.5 kW 满载 平均 75%"
     rf"|{DECIMAL}\s*%\s*of\s*(?:the\s*|their\s*|its\s*)?(?:max(?:imum)?|peak|rated|nameplate|full|tdp)\b"
+    # "average draw is ~75% of that": the average against the figure just given
+    rf"|(?:average|avg|mean)\b[^.;,%\d]{{0,30}}?{DECIMAL}\s*%\s*of\s*(?:that|this|it|those)\b"
     rf"|(?:kw|满载|满功率|功率|功耗)[^。；;%]{{0,10}}?平均\s*(?:在|是|为|按|约|大概)?\s*{DECIMAL}\s*%"
 )
 # the months of the year the GPUs are used: "一年大概集中训三四个月", "train about 4 months a year"
@@ -1752,7 +1755,7 @@ _EXTRAS = flags(
 _TOKEN_BYTES = [(flags(r"\bu?int16\b|2[- ]?bytes? (?:per|a) token|每个?\s*token\s*2\s*(?:个)?字节"), 2),
                 (flags(r"\bu?int32\b|4[- ]?bytes? (?:per|a) token|每个?\s*token\s*4\s*(?:个)?字节"), 4)]  # fmt: skip
 _RAW_DATA = flags(
-    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|raw corpus|corpus|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:原始|的原始|raw|总共|一共|总量)?\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"(?:原始数据|原始视频|原始图片|raw data|raw text|raw video|raw corpus|corpus|dataset|data set|数据集|语料|视频数据|training data|\bdata)\s*(?:原始文本|原始|的原始|文本|raw|总共|一共|总量)?\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|roughly|约|大概)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
     # "400 TB raw", "400TB of raw video", "400TB原始视频"
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:的\s*)?(?:of\s*)?(?:the\s*)?(?:raw|原始|crawl|web\s*(?:text|data|crawl)|text|jsonl|corpus|common\s*crawl|语料|文本|网页)"
 )

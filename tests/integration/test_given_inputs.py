@@ -2509,3 +2509,38 @@ def test_hosting_per_server_per_month_is_in_the_purchase_and_the_verdict_leads(
     assert call.output["totals"]["buy"]["cny"] == pytest.approx(6_296_000, rel=1e-3), call.input
     lead = first_sentence(answer)
     assert "6,296,000" in lead, lead
+
+
+def test_hosting_and_power_in_one_monthly_sum_is_not_billed_power_again(assistant: Assistant) -> None:
+    """ "托管+电每台每月 1.5 万": hosting with its power. 16 x ¥2.4M + ¥5M of network and storage + 5 years x (2 x
+    ¥400k of staff + 16 x ¥15k x 12 of hosting) = ¥38.4M + ¥5M + ¥18.4M = ¥61.8M, with no electricity line."""
+    (answer,) = talk(
+        assistant,
+        "帮算 5 年 TCO：16 台 8卡 h200 每台 240 万，网络 300 万，存储 200 万，托管+电每台每月 1.5 万， "
+        "运维 2 个人每人每年 40 万。折到每卡时多少钱",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "tco")
+    assert call.output["totals"]["buy"]["cny"] == pytest.approx(61_800_000, rel=1e-4), call.input
+
+
+def test_an_average_draw_as_a_share_of_the_figure_given_is_the_utilisation(assistant: Assistant) -> None:
+    """64 servers x 10.2 kW (HGX H100 rating) x PUE 1.35 x 8,760 h x 75% x $0.11 = $636,901 a year; at full draw
+    it would be $849,201."""
+    (answer,) = talk(
+        assistant,
+        "64 hgx h100 servers, 10.2 kW each at full tilt but our logs say average draw is ~75% of that. PUE 1.35, "
+        "power is $0.11/kWh. annual electricity cost?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.output["yearly_energy_cost"]["usd"] == pytest.approx(636_901, abs=2), call.input
+
+
+def test_raw_text_written_with_its_kind_is_the_datasets_size(assistant: Assistant) -> None:
+    """ "预训练语料原始文本大概 40TB": forty terabytes of raw text is the data to store, not a Chinchilla-sized
+    default of 34B x 20 tokens (2.72 TB)."""
+    (answer,) = talk(
+        assistant, "预训练语料原始文本大概 40TB，准备训 34B，100 台 8 卡。存储怎么配， checkpoint 想留 20 个"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert "40,000 GB" in answer.answer or "40 TB" in answer.answer, answer.answer[:300]
+    assert call.output["total_tb"] > 40, call.output
