@@ -1474,6 +1474,18 @@ class Router:
             else:
                 slots = slots.model_copy(update={"servers": n, "gpu_count": None})
                 stated = {"servers": n}
+        if (
+            follow_up
+            and "power_kw" in stated
+            and not stated.keys() & {"rack_kw", "server_power_kw", "gpu_power_kw"}
+            and "rack_fit" in context.tools
+            and context.slots.rack_kw
+            and not context.slots.facility
+        ):
+            # "they can bump us to 40 kW … redo it" after servers per 17 kW rack: the rack's new budget, not a server
+            kw = stated["power_kw"]
+            slots = slots.model_copy(update={"rack_kw": kw, "power_kw": None})
+            stated = {**{k: v for k, v in stated.items() if k != "power_kw"}, "rack_kw": kw}
         if follow_up and context.slots.demand_tokens_per_second and (grows := _GROWS.search(text)):
             # "traffic grows 5x next year", "流量翻3倍": the demand the servers must carry, that many times
             factor = to_number(grows.group(1) or grows.group(2))

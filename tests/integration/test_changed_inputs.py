@@ -760,3 +760,27 @@ def test_the_power_supply_asked_is_answered_with_the_machines_draw(
     *_, last = talk(assistant, *turns)
     assert tools(last) == ["power_cost"], tools(last)
     assert lead in first_sentence(last), first_sentence(last)
+
+
+@pytest.mark.parametrize(
+    ("turns", "per_rack"),
+    [
+        (
+            (
+                "colo gives us 17 kW per rack, air cooled. how many hgx h200 servers fit per rack?",
+                "they say they can bump us to 40 kW with rear-door heat exchangers. redo it",
+            ),
+            3,
+        ),
+        (("12kW机柜能放几台H100服务器？", "那换成 30kW 的呢"), 2),
+    ],
+)
+def test_a_bare_kw_after_servers_per_rack_is_the_racks_new_budget(
+    assistant: Assistant, turns: tuple[str, ...], per_rack: int
+) -> None:
+    """An 8-GPU H200 or H100 server draws about 10.2 kW (NVIDIA DGX H100 user guide): a 40 kW rack holds 3, a 30 kW
+    rack 2; the new kW is the rack's, never one server's 40 kW that fits nowhere."""
+    *_, last = talk(assistant, *turns)
+    call = next(c for c in last.tool_calls if c.name == "rack_fit")
+    assert call.output["servers_per_rack"] == per_rack, call.output
+    assert call.output["server_kw"] == pytest.approx(10.2), call.output
