@@ -301,9 +301,9 @@ def _plan(call: ToolCall, view: View) -> Summary:
     cards_zh = o.get("gpu") or f"{capacity} GB 的卡"
     # "can we pretrain a 30B on Trainium2?" with no count: a pre-training run is never one chip's, so whether it
     # can be done is answered on the fewest chips that hold it, not "no" for one
-    cluster = view.uncounted_pretraining and o["fits"] is False
+    cluster = view.uncounted_pretraining and o["fits"] is False and view.asked in {None, "fit"}
     fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus" or cluster)
-    if cluster and fix and fix["gpus"] > i["gpus"] and view.asked != "gpus":
+    if cluster and fix and fix["gpus"] > i["gpus"]:
         change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
         en = (
             f"Yes, across at least **{fix['gpus']} x {cards}** if you {change}: {model} then needs about "
@@ -575,7 +575,11 @@ def _count_fix(
     # "how many A100s for LoRA?": the count for the job asked, not a switch to QLoRA on fewer cards
     if fix is None:
         return least
-    other_job = "a different job" in fix["change"] or (count_asked and "QLoRA" in fix["change"])
+    # ... nor with one card and the optimizer in host RAM when a count was asked ("14B 全参要几张 H20？zero3"):
+    # offloading is a slower job, offered beside the count that holds the job on GPUs
+    other_job = "a different job" in fix["change"] or (
+        count_asked and ("QLoRA" in fix["change"] or "offload" in fix["change"])
+    )
     return least if other_job or least["gpus"] < fix["gpus"] else fix
 
 

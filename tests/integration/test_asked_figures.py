@@ -5,6 +5,8 @@ out in each docstring from the catalog's published figures."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.service import Assistant
@@ -533,3 +535,20 @@ def test_a_single_card_named_is_still_judged_as_one(assistant: Assistant) -> Non
     bytes a parameter is more than its 80 GB)."""
     (answer,) = talk(assistant, "can a single H100 pretrain a 7B?")
     assert first_sentence(answer).startswith("No"), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["qwen2.5-14b 全参微调 要几张 H20？zero3", "how many H20s to fully fine-tune qwen2.5-14b with zero3?"],
+)
+def test_a_count_asked_is_the_count_on_gpus_not_one_card_with_offload(
+    assistant: Assistant, message: str
+) -> None:
+    """Qwen2.5-14B's 14.77B parameters at 16 bytes (mixed-precision Adam, ZeRO paper) are 236 GB of model states:
+    sharded with ZeRO-3 they need 4 x 96 GB H20s at least, not one card with the optimizer in host RAM (ZeRO-3 on one
+    card shards nothing, and offloading is a slower job the user did not ask for)."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input["gpu"] == "h20", call.input
+    lead = first_sentence(answer)
+    assert re.search(r"\*\*4 (?:x|张)", lead), lead
