@@ -2517,6 +2517,10 @@ class Router:
         )
 
 
+# calculators whose answer is itself the choice between the options given: "买 4 台还是租卡时，怎么选"
+_DECIDES = frozenset({"gpu_compare", "tco"})
+
+
 def _guidance_asked(text: str, tools: list[str]) -> bool:
     """Whether ``text`` asks a judgement, a remedy or a risk and no figure: what the guidance answers, the figures
     computed from the inputs given being its evidence."""
@@ -2528,10 +2532,6 @@ def _guidance_asked(text: str, tools: list[str]) -> bool:
         or _GUIDANCE_ASKED.search(rest)
         or (not _DECIDES.intersection(tools) and _CHOICE_ASKED.search(rest))
     )
-
-
-# calculators whose answer is itself the choice between the options given: "买 4 台还是租卡时，怎么选"
-_DECIDES = frozenset({"gpu_compare", "tco"})
 
 
 # words that name the job a memory figure is for: training of any kind, serving, or the settings only training has

@@ -303,33 +303,33 @@ def _plan(call: ToolCall, view: View) -> Summary:
     # can be done is answered on the fewest chips that hold it, not "no" for one
     cluster = view.uncounted_pretraining and o["fits"] is False and view.asked in {None, "fit"}
     fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus" or cluster)
-    if cluster and fix and fix["gpus"] > i["gpus"]:
-        change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
-        en = (
-            f"Yes, across at least **{fix['gpus']} x {cards}** if you {change}: {model} then needs about "
-            f"{num(fix['total_gb'])} GB per GPU of {capacity} GB; one alone would need {total} GB ({parts_en})."
-        )
-        zh = (
-            f"可以，至少要 **{fix['gpus']} 张 {cards_zh}**，并{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB"
-            f"（共 {capacity} GB）；单卡则需 {total} GB（{parts_zh}）。"
-        )
-        return _summary(call, en, zh, led=fix)
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads
         en = f"**{i['gpus']} x {cards}**: {model} needs about {total} GB per GPU of {capacity} GB ({parts_en})."
         zh = f"**{i['gpus']} 张 {cards_zh}**：{model} 每卡约需 {total} GB（共 {capacity} GB；{parts_zh}）。"
         return _summary(call, en, zh)
-    if view.asked == "gpus" and fix:
-        # "how many GPUs to fine-tune 70B?": the count leads, then the setting that makes it fit
+    if fix and (view.asked == "gpus" or (cluster and fix["gpus"] > i["gpus"])):
         change = re.sub(r"use \d+ GPUs with ZeRO stage 3", "shard with ZeRO stage 3", fix["change"])
-        en = (
-            f"**{fix['gpus']} x {cards}**, if you {change}: {model} then needs about {num(fix['total_gb'])} GB per GPU "
-            f"of {capacity} GB (as assumed, {total} GB: {parts_en})."
-        )
-        zh = (
-            f"**{fix['gpus']} 张 {cards_zh}**，需要{_fix_zh(change)}：{model} 每卡约需 {num(fix['total_gb'])} GB（共 {capacity} GB；"
-            f"按假设的设置每卡 {total} GB：{parts_zh}）。"
-        )
+        per_gpu = num(fix["total_gb"])
+        if view.asked == "gpus":
+            # "how many GPUs to fine-tune 70B?": the count leads, then the setting that makes it fit
+            en = (
+                f"**{fix['gpus']} x {cards}**, if you {change}: {model} then needs about {per_gpu} GB per GPU "
+                f"of {capacity} GB (as assumed, {total} GB: {parts_en})."
+            )
+            zh = (
+                f"**{fix['gpus']} 张 {cards_zh}**，需要{_fix_zh(change)}：{model} 每卡约需 {per_gpu} GB（共 {capacity} GB；"
+                f"按假设的设置每卡 {total} GB：{parts_zh}）。"
+            )
+        else:
+            en = (
+                f"Yes, across at least **{fix['gpus']} x {cards}** if you {change}: {model} then needs about "
+                f"{per_gpu} GB per GPU of {capacity} GB; one alone would need {total} GB ({parts_en})."
+            )
+            zh = (
+                f"可以，至少要 **{fix['gpus']} 张 {cards_zh}**，并{_fix_zh(change)}：{model} 每卡约需 {per_gpu} GB"
+                f"（共 {capacity} GB）；单卡则需 {total} GB（{parts_zh}）。"
+            )
         return _summary(call, en, zh, led=fix)
     if o["fits"] is None or view.asked == "memory":
         # "how much memory?" is answered with the amount; whether it fits the card follows

@@ -181,7 +181,8 @@ _CONSUMER_HEADING = re.compile(
 
 
 def _currency(route: Route) -> str | None:
-    """The currency to show first: the one asked for, else the one every amount this message gave is in."""
+    """The currency to show first: the one asked for, else the one every amount this message gave is in, else
+    (a message with no amount) the one every amount of the conversation is in."""
     if route.slots.target_currency:
         return route.slots.target_currency
     kinds = ("budget", "cloud_price", "electricity", "server_price", "monthly_bill")
