@@ -434,12 +434,27 @@ _BARE_WHOLE = re.compile(
 _LOOSE_LONE_CHARS = 60
 
 
+# what makes a number between 1990 and 2100 a year: "in 2027", "by 2026", "what if it's 2025", "2027年"
+_YEAR_BEFORE = re.compile(
+    r"(?:\bin|\bby|\byear|\bfy|\bsince|\buntil|\bq[1-4]|\bit'?s|\bit is)\s*$", re.IGNORECASE
+)
+
+
 def _loose_lone(text: str) -> re.Match[str] | None:
-    """The one bare whole number of a short message (not a year), or None."""
+    """The one bare whole number of a short message, or None. A number in the years' range is a year when
+    words say so or when no GPU count would be written that way ("2027" is a year, "2048" is a count)."""
     if len(text) > _LOOSE_LONE_CHARS or len(re.findall(r"\d+", text)) != 1:
         return None
     match = _BARE_WHOLE.search(text)
-    return match if match and not 1990 <= int(match.group(1)) <= 2100 else None
+    if match is None:
+        return None
+    n = int(match.group(1))
+    year = 1990 <= n <= 2100 and (
+        n % 8 != 0
+        or bool(_YEAR_BEFORE.search(text[: match.start()]))
+        or text[match.end() :].lstrip().startswith("年")
+    )
+    return None if year else match
 
 
 # a count kept in a follow-up: "stay on 128", "keep it at 64 gpus", "还是用128张", "保持64卡"

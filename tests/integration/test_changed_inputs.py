@@ -784,3 +784,20 @@ def test_a_bare_kw_after_servers_per_rack_is_the_racks_new_budget(
     call = next(c for c in last.tool_calls if c.name == "rack_fit")
     assert call.output["servers_per_rack"] == per_rack, call.output
     assert call.output["server_kw"] == pytest.approx(10.2), call.output
+
+
+def test_a_bare_count_in_the_years_range_is_a_count_unless_words_make_it_a_year(assistant: Assistant) -> None:
+    """ "if finance signs off on 2048?" is 2,048 GPUs: 85,034 GPU-hours (3e12 tokens / 9,800 per second per H100)
+    / 2,048 / 24 = 1.73 days; "what if it's 2027?" names a year and changes no count."""
+    base = (
+        "we measure about 9,800 tok/s per H100 on our 8B llama-style pretrain. need 3T tokens done within 30 days. "
+        "how many gpus do we actually need"
+    )
+    _, second = talk(assistant, base, "ok and if finance signs off on 2048?")
+    call = next(c for c in second.tool_calls if c.name == "run_time")
+    assert call.output["gpus"] == 2048, call.input
+    assert call.output["days"] == pytest.approx(1.73, abs=0.01), call.output
+    _, year = talk(assistant, base, "what if it's 2027?")
+    assert all(c.output.get("gpus") != 2027 for c in year.tool_calls), [
+        c.output.get("gpus") for c in year.tool_calls
+    ]
