@@ -2854,10 +2854,8 @@ class SlotExtractor:
             before = [c for c in cards if c.end <= money.start and money.start - c.end <= 24]
             if money.kind == "hourly" and before and before[-1].id not in hourly:
                 hourly[before[-1].id] = money.amount
-                if money.currency:
-                    currencies[before[-1].id] = (
-                        money.currency
-                    )  # "H100 $2.2/GPU-hr，A800 ¥6/卡时": each its own
+                if money.currency:  # "H100 $2.2/GPU-hr，A800 ¥6/卡时": each its own
+                    currencies[before[-1].id] = money.currency
         if len(hourly) >= 2:
             slots.card_hourly, slots.card_hourly_currency = hourly, currencies
 

@@ -21,6 +21,8 @@ GB = 1e9
 GIB = 2**30
 SECONDS_PER_DAY = 86_400.0
 HOURS_PER_YEAR = 8_760.0
+# GPUs in a generic training server when none are given: HGX and OAM baseboards hold eight
+GPUS_PER_SERVER = 8
 
 PositiveFloat = Annotated[float, Field(gt=0)]
 Share = Annotated[float, Field(gt=0, le=1)]

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from knowledge.catalog import Accelerator, Catalog
-from tools.common import Reference, ToolInput, ToolOutput, find_accelerator
+from tools.common import GPUS_PER_SERVER, Reference, ToolInput, ToolOutput, find_accelerator
 from tools.messages import Message
 
 _AS_OF = Message("gpu_spec.as_of", en="catalog figures as of {dates}", zh="目录数据，截至 {dates}")
@@ -65,7 +65,6 @@ PRICE_FIELDS: frozenset[SpecField] = frozenset({"price_usd", "server_price_usd",
 # CPUs, RAM, NICs, chassis and power supplies of an 8-GPU server, as a share of its GPUs' price (the same
 # platform share the cost calculators use when a server has no price of its own)
 PLATFORM_SHARE = 0.25
-GPUS_PER_SERVER = 8
 _DEFAULT_FIELDS: tuple[SpecField, ...] = ("memory_gb", "memory_bandwidth_gb_s", "bf16_dense_tflops", "tdp_w")
 _SPARSE = {"bf16_dense_tflops", "fp16_dense_tflops", "fp8_dense_tflops", "tf32_dense_tflops"}
 GpuName = Annotated[str, Field(min_length=1, max_length=100)]

@@ -3,6 +3,8 @@
 Servers per rack = floor(rack kW / server kW): a rack's feeds and its cooling set a ceiling in kW, and a
 server's IT power is its vendor maximum (a DGX H100 is rated about 10.2 kW), a given figure, or its GPUs'
 TDP plus the non-GPU share the power calculator uses. Racks needed = ceil(servers / servers per rack); the racks one has hold racks x servers per rack.
+A GPU named alone sits 8 to a server, unless every catalog system with it is rack-scale (GB200 and GB300 come only
+as NVL72 racks), when that system is placed; a count of GPUs fills ceil(GPUs / GPUs per server) servers.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pydantic import Field
 
 from knowledge.catalog import Accelerator, Catalog, Entry, Server
 from tools.common import (
+    GPUS_PER_SERVER,
     CalculatorInputError,
     Reference,
     ToolInput,
@@ -85,8 +88,6 @@ _GPUS_DEFAULT = Message(
     en="{gpus} GPUs per server",
     zh="每台服务器 {gpus} 张卡",
 )
-# a generic server's GPUs when none are given: the HGX and OAM baseboards hold eight
-_GPUS_PER_SERVER = 8
 _SERVERS_FROM_GPUS = Message(
     "rack.servers_from_gpus",
     en="{gpus} GPUs at {per} per server: {servers} servers",
@@ -179,7 +180,7 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         cited.append(server)
         assumptions.append(_SERVER_MAX(server=server.name, kw=f"{server_kw:g}", date=str(server.as_of)))
     elif acc:
-        gpus, tdp_w = inp.gpus_per_server or _GPUS_PER_SERVER, acc.tdp_w
+        gpus, tdp_w = inp.gpus_per_server or GPUS_PER_SERVER, acc.tdp_w
         if inp.gpus_per_server is None:
             assumptions.append(_GPUS_DEFAULT(gpus=gpus))
         label = f"{gpus} x {acc.name}"
@@ -257,7 +258,7 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
     servers = inp.servers
     if servers is None and inp.gpus:
         # "上256卡H800 要多少机柜": the servers that hold the GPUs, then the racks they need
-        per_server = gpus or inp.gpus_per_server or _GPUS_PER_SERVER
+        per_server = gpus or inp.gpus_per_server or GPUS_PER_SERVER
         servers = math.ceil(inp.gpus / per_server)
         assumptions.insert(0, _SERVERS_FROM_GPUS(gpus=inp.gpus, per=per_server, servers=servers))
     racks = math.ceil(servers / per_rack) if servers and per_rack else None
@@ -286,7 +287,7 @@ def _rack_scale_only(catalog: Catalog, acc: Accelerator) -> Server | None:
     """The smallest catalog system carrying ``acc`` when every one carrying it holds more GPUs than a
     generic server (the part is sold only rack-scale), or None."""
     systems = catalog.servers_for(acc.id)
-    if systems and all(s.accelerator_count > _GPUS_PER_SERVER for s in systems):
+    if systems and all(s.accelerator_count > GPUS_PER_SERVER for s in systems):
         return min(systems, key=lambda s: s.accelerator_count)
     return None
 

@@ -22,9 +22,10 @@ from assistant.numbers import ASCII_BOUNDARY
 from assistant.slots import Slots
 from knowledge.catalog import Catalog, UnknownItemError
 from knowledge.text import Language
+from tools.common import GPUS_PER_SERVER
 
 DEFAULT_GPU = "h100-sxm"
-GPUS_PER_NODE = 8
+GPUS_PER_NODE = GPUS_PER_SERVER
 PRECISION = {"bf16": "bf16-mixed", "fp16": "fp16-mixed", "fp8": "fp8-mixed", "fp32": "fp32", "tf32": "fp32"}
 # what may stand between two words of one trigger ("recommend ... server"); bounded, so that no
 # message makes a pattern scan the rest of the text from every position

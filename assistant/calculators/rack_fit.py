@@ -78,9 +78,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if slots.servers and slots.servers > 1:  # "几台8卡服务器" describes the server, it does not count one
         payload["servers"] = slots.servers
     elif slots.gpu_count and slots.gpu_count > (slots.gpus_per_node or GPUS_PER_NODE) and not slots.facility:
-        payload["gpus"] = (
-            slots.gpu_count
-        )  # "上256卡H800 要多少机柜": the tool counts the servers that hold them
+        # "上256卡H800 要多少机柜": the tool counts the servers that hold them
+        payload["gpus"] = slots.gpu_count
     elif slots.racks:
         payload["racks"] = slots.racks
     return Plan(tool="rack_fit", payload=payload, assumed=assumptions)

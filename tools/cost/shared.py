@@ -438,11 +438,24 @@ class _Power:
     utilization: float
     always_on_kw: float = 0.0  # IT kW that runs all year, in it_kw, not scaled by utilisation
 
+    @property
+    def always_on_wall_kw(self) -> float:
+        """The always-on load at the wall (its IT kW x PUE): the part of wall_kw drawn all year."""
+        return self.always_on_kw * self.pue
+
     def yearly_kwh(self, utilization: float | None = None) -> float:
         """Energy at the wall per year: the GPUs' share at their utilisation, the always-on load all year."""
         u = self.utilization if utilization is None else utilization
-        steady = self.always_on_kw * self.pue
+        steady = self.always_on_wall_kw
         return _yearly_energy_kwh(self.wall_kw - steady, u) + _yearly_energy_kwh(steady, 1.0)
+
+    def energy_basis(self, utilization: float) -> str:
+        """How yearly_kwh x the tariff was computed, for a cost line's basis."""
+        steady = self.always_on_wall_kw
+        busy = f"{self.wall_kw - steady:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {utilization:g}"
+        if not steady:
+            return f"{busy} x ${self.usd_per_kwh:.4f}/kWh"
+        return f"({busy} + {steady:.2f} kW always on x {HOURS_PER_YEAR:g} h) x ${self.usd_per_kwh:.4f}/kWh"
 
     def yearly_usd(self, utilization: float | None = None) -> float:
         """Electricity cost per year; at another utilisation when one is given."""

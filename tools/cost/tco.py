@@ -29,7 +29,6 @@ from tools.cost.shared import (
     _Hardware,
     _hardware,
     _Notes,
-    _Power,
     _power,
 )
 from tools.messages import Message, Said, glossary
@@ -665,7 +664,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         CostItem(
             name="electricity",
             amount=fx.money(electricity),
-            basis=_energy_basis(power, power_u)
+            basis=power.energy_basis(power_u)
             if bill is None
             else f"{inp.electricity_per_year:g} {inp.currency} per year (given)",
         ),
@@ -866,16 +865,4 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         break_even_utilization=break_even_u,
         verdict=verdict,
         usd_to_cny=fx.usd_to_cny,
-    )
-
-
-def _energy_basis(power: _Power, utilization: float) -> str:
-    """How the electricity line was computed: the GPUs' draw at their utilisation, an always-on load all year."""
-    steady = power.always_on_kw * power.pue
-    busy = f"{power.wall_kw - steady:.2f} kW at the wall x {HOURS_PER_YEAR:g} h x {utilization:g}"
-    always = f" + {steady:.2f} kW always on x {HOURS_PER_YEAR:g} h" if steady else ""
-    return (
-        f"({busy}{always}) x ${power.usd_per_kwh:.4f}/kWh"
-        if steady
-        else f"{busy} x ${power.usd_per_kwh:.4f}/kWh"
     )
