@@ -110,6 +110,7 @@ DEFAULT_WEIGHTS = {
     "card_heading": 1.0,
     "term_heading": 2.0,
     "heading_terms": 0.5,
+    "choice": 2.0,
 }
 # a heading word is evidence of a section's topic only when few headings carry it ("ROCm", "Trainium",
 # "Mixing"), never when many do ("training", "GPU")
@@ -120,6 +121,9 @@ SEVERAL_HEADING_WORDS = 4.0
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
 QUESTION_MATCH = 0.55
+# a word on a side of a choice asked names a topic when at most this many distinct headings carry it ("Slurm":
+# 8, "Kubernetes": 9; not "GPU": over a hundred)
+CHOICE_HEADING_WORD = 20
 QUESTION_MARGIN = 0.1
 
 
@@ -307,6 +311,8 @@ class HybridRetriever:
             "term_heading": self._headed_by(ix, term, filters),
             # "realistic state of ROCm for Megatron on MI300X": sections headed by the question's rare words
             "heading_terms": (headed_by := self._heading_terms(ix, tokens, filters)),
+            # "上 slurm 还是 k8s+volcano？": the sections headed by both of the alternatives asked between
+            "choice": self._choice_headings(ix, query, filters),
         }
         # a heading that shares two or more of the question's rare words ("Lustre, WEKA" for "lustre vs weka
         # vs NFS?") names the question's topic, not a neighbour of it: it counts as much as a heading asked
@@ -525,6 +531,38 @@ class HybridRetriever:
         # the rows in rank order (a dict keeps it), each with how many rare words its heading shares
         return {row: count for _, row, count in scored[: self._candidates]}
 
+    @staticmethod
+    def _choice_headings(ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
+        """Guidance sections whose heading names something from each side of a choice the question asks
+        ("上 slurm 还是 k8s+volcano？" -> "GPU 训练集群用 Slurm 还是 Kubernetes？", not the section on Kueue and
+        Volcano, which names one side only); none when the choice names no words that few headings carry."""
+        sides = _choice_sides(query)
+        if sides is None:
+            return []
+        # a word on both sides ("gpu" in "GPU A or GPU B") tells neither apart; a word heading many sections
+        # ("GPU", "LLM") names no topic
+        left, right = (
+            {
+                w
+                for w in side - (sides[0] & sides[1])
+                if 0 < ix.heading_carriers.get(w, 0) <= CHOICE_HEADING_WORD
+            }
+            for side in sides
+        )
+        if not left or not right:
+            return []
+        both = [
+            row
+            for row, words in enumerate(ix.heading_tokens)
+            if words & left and words & right and filters.accepts(ix.metas[row])
+        ]
+        # the heading that is most nearly the choice itself first ("Slurm or Kubernetes for a GPU training
+        # cluster?" before a longer heading that also names both)
+        return sorted(
+            both,
+            key=lambda row: (-len(ix.heading_tokens[row] & (left | right)), len(ix.heading_tokens[row]), row),
+        )
+
     def _card_headings(self, ix: _Snapshot, query: str, filters: SearchFilters) -> list[int]:
         """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are
         the China-market A800, H800 and H20?"): dense vectors confuse H20 with H200, a heading does not."""
@@ -612,6 +650,10 @@ class _Snapshot:
     # carried by at most RARE_HEADING_WORD distinct headings, log(headings / headings carrying it)
     heading_words: list[frozenset[str]] = field(default_factory=list)
     heading_idf: dict[str, float] = field(default_factory=dict)
+    # per row, every word of its guidance section's heading ("Slurm or Kubernetes…" -> slurm, kubernete, …; none
+    # for catalog entries or an article's title), and for every such word how many distinct headings carry it
+    heading_tokens: list[frozenset[str]] = field(default_factory=list)
+    heading_carriers: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -701,6 +743,18 @@ class _Snapshot:
                 "heading_idf",
                 {w: math.log(total / n) for w, n in carrying.items() if n <= RARE_HEADING_WORD},
             )
+        if not self.heading_tokens:
+            tokens = [
+                frozenset(tokenize(str(m.get("section", ""))))
+                if m.get("doc_type") != "catalog" and m.get("section") != m.get("title")
+                else frozenset()
+                for m in self.metas
+            ]
+            headed = {str(m.get("section", "")): t for m, t in zip(self.metas, tokens, strict=True) if t}
+            object.__setattr__(self, "heading_tokens", tokens)
+            object.__setattr__(
+                self, "heading_carriers", dict(Counter(w for ws in headed.values() for w in ws))
+            )
         if self.vectors is not None and self.stacked is None:
             rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
             object.__setattr__(self, "stacked", np.vstack(rows) if rows else None)
@@ -755,6 +809,28 @@ def asked_sentence(message: str) -> str | None:
         return None
     asked = " ".join(questions)
     return asked if len(asked) <= ASKED_SHARE * len(message) else None
+
+
+# "slurm or kubernetes", "IB 还是 RoCE", "lustre vs weka": the word that offers a choice, and the clause
+# boundaries that end each side of it
+_CHOICE = re.compile(r"还是|或者|或是|\b(?:or|vs\.?|versus)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,.;:!?，。；：！？、\n]|\b(?:for|with|on|in|to|and)\b", re.IGNORECASE)
+
+
+def _choice_sides(query: str) -> tuple[set[str], set[str]] | None:
+    """The words on each side of the choice a question asks ("上 slurm 还是 k8s+volcano？" -> {slurm},
+    {k8s, kubernete, volcano}): the clause before the choice word and the one after it, names only (ASCII
+    words of three or more letters, no digits: the card-heading ranker reads model numbers)."""
+    match = _CHOICE.search(query)
+    if match is None:
+        return None
+    before = _CLAUSE_END.split(query[: match.start()])[-1]
+    after = _CLAUSE_END.split(query[match.end() :])[0]
+
+    def names(text: str) -> set[str]:
+        return {t for t in tokenize(text) if t.isascii() and len(t) >= 3 and not any(c.isdigit() for c in t)}
+
+    return names(before), names(after)
 
 
 def _named_words(heading: str) -> list[str]:

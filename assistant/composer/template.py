@@ -1318,7 +1318,8 @@ def _lead_passage(
             other_cards = other_cards or {"family"}
         return (
             passage.snippet_score
-            * (QUESTION_HEADED if "question" in passage.ranks else 1.0)
+            # headed by the question, or by both of the alternatives it asks between ("slurm 还是 k8s+volcano")
+            * (QUESTION_HEADED if passage.ranks.keys() & {"question", "choice"} else 1.0)
             * (1 - 0.12 * rank)
             * (1.0 if own else 0.6)
             * (OTHER_CARDS if other_cards and question else 1.0)

@@ -193,8 +193,15 @@ def test_a_term_asked_about_reaches_the_section_it_heads(
         (
             "slurm or kubernetes for a 32-node h100 cluster shared by 3 research teams plus some internal "
             "inference endpoints?",
-            r"node pool|[Ss]plit",
+            # the section on splitting the cluster by use, or the one headed by both alternatives, whose verdict
+            # names serving
+            r"node pool|[Ss]plit|same GPUs also serve",
         ),
+        # a choice between two tools is answered by the section headed by both, not by one naming a side only
+        # (the section on Kueue and Volcano shares more rare words with "k8s+volcano")
+        ("十几台GPU服务器没有调度，装 slurm 还是 kubernetes+kueue 好", r"^(?!.*选 Kueue).*选 Slurm"),
+        ("组里 16 台机器手动分卡太乱了，slurm 还是 k8s 加 volcano", r"^(?!.*选 Kueue).*选 Slurm"),
+        ("nobody schedules our 15 nodes, people grab gpus by hand. slurm or k8s+volcano?", r"^Choose Slurm"),
     ],
 )
 def test_a_named_topic_is_answered_by_its_own_section(assistant: Assistant, question: str, says: str) -> None:
