@@ -137,7 +137,9 @@ _BEFORE = [
     (
         "lease",
         flags(
-            r"(?:月租金?|月付|月供|租金|包月|monthly (?:rent|lease)(?: payment)?|\brent(?:al)?)\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
+            # "月租报价7万": the rent quoted
+            r"(?:月租金?|月付|月供|租金|包月|monthly (?:rent|lease)(?: payment)?|\brent(?:al)?)\s*(?:报价|价格?)?"
+            r"\s*(?:为|是|约|大概|要|of|is|at|:|：)?\s*$"
         ),
     ),
     (
@@ -233,7 +235,9 @@ _PRICE_EACH = flags(
 )
 _BUILT_ONE = flags(
     r"(?:自建|自购|建|搭|买|购买)(?:一|1)\s*台[^。，,；;？?$¥\d]{0,12}?(?:\d+\s*卡[^。，,；;？?$¥]{0,8})?\s*$"
-    r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)\s+for\s*$"
+    r"|\b(?:buy|build)(?:ing)?\s+(?:an?|one|the|a single)\s+[^.?!,;$¥]{0,24}?(?:box|server|node|machine)"
+    # "buy one 8x H100 server for $", "buy one 8x H100 server, quote $285k", "…server (quoted at $"
+    r"(?:\s+for|\s*[,(:]?\s*(?:quoted?|priced|(?:purchase\s+)?price)(?:\s+(?:at|is|of))?\s*:?)\s*$"
 )
 _CLAUSE_END = flags(r"[,;，；。()（）]")
 _DIGIT = flags(r"\d")

@@ -1330,6 +1330,18 @@ _UTIL = flags(
     rf"|(?:average|avg|mean)\b[^.;,%\d]{{0,30}}?{DECIMAL}\s*%\s*of\s*(?:that|this|it|those)\b"
     rf"|(?:kw|满载|满功率|功率|功耗)[^。；;%]{{0,10}}?平均\s*(?:在|是|为|按|约|大概)?\s*{DECIMAL}\s*%"
 )
+# the share of the time the GPUs are used, in words: "只能用到一半时间", "we'd use it half the time", "利用率只有
+# 一半", "a third of the time"
+_SHARE_OF_TIME = flags(
+    r"\b(?:use|used|using|run|running|busy|need(?:ed)?|utili[sz]ed?)\b[^.?!,;]{0,20}?"
+    r"\b(half|a third|one third|a quarter|one quarter)\s+(?:of\s+)?the\s+time\b"
+    r"|(?:用|跑|开|使用|忙)(?:到|了)?\s*(一半|三分之一|四分之一)\s*(?:的)?\s*(?:时间|时长)"
+    r"|(一半|三分之一|四分之一)\s*(?:的)?\s*时间\s*(?:在|能|会)?\s*(?:用|跑|忙|开)"
+    r"|(?:利用率|使用率)\s*(?:只有|仅|才|就|大概|约|也就)?\s*(一半|三分之一|四分之一)"
+    r"|\b(?:utili[sz]ation|util)\s*(?:is|of|at|would be|will be)?\s*(?:only|just|about|around)?\s*(half)\b"
+)
+_SHARES = {"half": 0.5, "一半": 0.5, "a third": 1 / 3, "one third": 1 / 3, "三分之一": 1 / 3,
+           "a quarter": 0.25, "one quarter": 0.25, "四分之一": 0.25}  # fmt: skip
 # the months of the year the GPUs are used: "一年大概集中训三四个月", "train about 4 months a year"
 _MONTHS_A_YEAR = flags(
     rf"(?:一年|每年)[^，,。？?；;]{{0,10}}?(?:训|用|跑|开|租)[^，,。？?；;\d{CN_DIGITS}]{{0,6}}{NUMBER}\s*个?\s*月"
@@ -1361,6 +1373,8 @@ _YEARS = flags(
     # the work's own length: "项目大概持续两年", "周期大约 18 个月" is months, "the program lasts about 2 years"
     rf"|(?:持续|周期|为期|工期)\s*(?:是|为)?\s*(?:大概|大约|约|差不多|预计)?\s*{NUMBER}\s*年"
     rf"|\b(?:lasts?|runs?|spans?)\s+(?:for\s+)?(?:about|around|roughly|maybe|~)?\s*{NUMBER}\s*(?:years?|yrs?)\b"
+    # "…or rent at $3.50/gpu-hr. 4 years, 70% busy": the period, listed among the terms (not "had it 2 years,")
+    rf"|(?<![\w.])(?<!it )(?<!them ){NUMBER}\s*(?:years?|yrs?)\s*[,;]"
 )
 _TPS = flags(
     rf"{AMOUNT}\s*(k)?\s*(?:output\s*|generated\s*|decode\s*)?(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:/|per|a|each)\s*(?:gpu|card|device|accelerator)"
@@ -3681,6 +3695,8 @@ class SlotExtractor:
             slots.utilization_options, slots.utilization = shares, shares[-1]
         elif match := _UTIL.search(text):
             slots.utilization = float(next(g for g in match.groups() if g)) / 100
+        elif match := _SHARE_OF_TIME.search(text):
+            slots.utilization = round(_SHARES[next(g for g in match.groups() if g).lower()], 4)
         elif yearly:
             # "一年大概集中训三四个月", "we train 3 months a year": the share of the year the GPUs work
             months = to_number(_group(yearly, 1, 2) or "0")
@@ -3696,7 +3712,9 @@ class SlotExtractor:
             slots.years = (
                 1.0
                 if _group(match, 8, 9)
-                else to_number(_group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18) or "0")
+                else to_number(
+                    _group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19) or "0"
+                )
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None and not yearly:
             slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")

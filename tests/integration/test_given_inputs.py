@@ -2544,3 +2544,58 @@ def test_raw_text_written_with_its_kind_is_the_datasets_size(assistant: Assistan
     call = next(c for c in answer.tool_calls if c.name == "storage")
     assert "40,000 GB" in answer.answer or "40 TB" in answer.answer, answer.answer[:300]
     assert call.output["total_tb"] > 40, call.output
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "buy one 8x H200 server, quote $310k, colo $3,000/month incl power; or cloud at $3.40/GPU-hr. 4 years, "
+        "60% busy. which costs less?",
+        "we could buy a single HGX H200 box (quoted at $310k) and pay colo $3,000 a month including power, or rent "
+        "at $3.40 per GPU-hour; 4 years, 60% busy",
+    ],
+)
+def test_a_quote_for_the_one_machine_bought_is_its_price(assistant: Assistant, message: str) -> None:
+    """The quote is the machine's price, not a budget: buying = $310,000 + 48 months x $3,000 = $454,000, over
+    the 4 years listed among the terms."""
+    (answer,) = talk(assistant, message)
+    tco = output(answer, "tco")
+    assert tco["years"] == 4  # type: ignore[index]
+    assert tco["totals"]["buy"]["usd"] == pytest.approx(454_000)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "8卡H800整机 月租报价6.5万，买一台要210万，用3年，托管每月7000含电，哪个划算",
+        "H800 八卡机 月租价格 6.5万，买的话一台210万，按3年算，托管一个月7000（含电），怎么选",
+    ],
+)
+def test_a_monthly_rent_quoted_is_the_machines_rent(assistant: Assistant, message: str) -> None:
+    """ "月租报价6.5万": renting = 36 x ¥65,000 = ¥2,340,000; buying = ¥2,100,000 + 36 x ¥7,000 = ¥2,352,000."""
+    (answer,) = talk(assistant, message)
+    totals = output(answer, "tco")["totals"]
+    assert totals["lease"]["cny"] == pytest.approx(2_340_000)  # type: ignore[index]
+    assert totals["buy"]["cny"] == pytest.approx(2_352_000)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        (
+            "one 8x H100 server at $280k plus $2,000/month colo incl power, or cloud at $3/GPU-hr, 3 years at 80%",
+            "and if we only use it half the time?",
+        ),
+        (
+            "买一台8卡H100 230万，托管每月8000含电，或者上云每卡时20元，3年，利用率80%",
+            "要是只能用到一半时间呢",
+        ),
+        ("买一台8卡H100 230万，托管每月8000含电，或者上云每卡时20元，3年，利用率80%", "利用率只有一半呢"),
+    ],
+)
+def test_a_share_of_the_time_in_words_is_the_utilisation(
+    assistant: Assistant, first: str, follow_up: str
+) -> None:
+    """ "half the time", "一半时间": 50% utilisation, the comparison computed again at it."""
+    _, again = talk(assistant, first, follow_up)
+    assert output(again, "tco")["utilization"] == pytest.approx(0.5)
