@@ -2186,6 +2186,38 @@ def _superseded(text: str) -> str:
     return text
 
 
+# "…on one 8x A100 node, or do we need two nodes?", "8卡够吗，还是得16卡": the larger setup asked about as the
+# alternative to the one given
+_ALTERNATIVE_ASKED = flags(
+    r"\bor\s+(?:do|would|will|should|must|shall)\s+(?:we|i|you)\s+(?:really\s+)?"
+    r"(?:need|have\s+to|go|move|jump|step\s+up|buy)\b[^.?!。？！]*"
+    r"|还是\s*(?:说)?\s*(?:得|要|需要|必须|只能)[^。？！?.!，,]*"
+)
+# ... and the counts in it: "two nodes", "16卡", "两台"
+_ALTERNATIVE_COUNT = flags(
+    rf"{NUMBER}\s*(?:x\s*)?(?:台|张卡|张|卡|个节点|节点)|{NUMBER}\s*(?:nodes?|servers?|boxes|machines|gpus?|cards?)\b"
+)
+
+
+# a setup counted: "one 8x A100 node", "8x H100", "8卡", "两台", "单机"
+_SETUP_GIVEN = flags(
+    rf"{_ALTERNATIVE_COUNT.pattern}|\b\d+\s*x\s*[a-z]|\b(?:one|a single|single|an?)\s+(?:[\w-]+\s+){{0,4}}?"
+    r"(?:node|server|box|machine)\b|单机|单卡|一台"
+)
+
+
+def _alternative(text: str) -> str:
+    """``text`` with the counts of an alternative asked about after a setup given blanked out, at the same
+    offsets: "can we … on one 8x A100 node, or do we need two nodes?" is checked on the one node (whose answer
+    says whether two are needed), not on two."""
+    for match in reversed(list(_ALTERNATIVE_ASKED.finditer(text))):
+        if not _SETUP_GIVEN.search(text[: match.start()]):
+            continue  # no setup counted before it ("is 8 enough … or do we need 16 gpus?"): its count is the one
+        for count in reversed(list(_ALTERNATIVE_COUNT.finditer(text, match.start(), match.end()))):
+            text = text[: count.start()] + " " * (count.end() - count.start()) + text[count.end() :]
+    return text
+
+
 def _spelled_out(text: str) -> str:
     """English number words before a unit as digits, padded to the same length ("two months" -> "2   months"),
     and 千瓦 as kW, so every rule that reads a count, a period or a power reads them and the spans found stay
@@ -2227,6 +2259,7 @@ class SlotExtractor:
         slots = Slots()
         text = _spelled_out(text)  # "within two months": 2 months, at the same offsets
         text = _superseded(text)  # "2T tokens not 1T": the figure replaced is no quantity of the message
+        text = _alternative(text)  # "…one 8x A100 node, or do we need two nodes?": the one node is checked
         mentions = self._names.find(text)
         self._named(text, mentions, slots)
         # what one stage has read is blanked out (same length, so spans stay in the text's coordinates)

@@ -449,3 +449,18 @@ def test_a_long_context_that_leaves_room_for_few_sequences_names_the_kv_cache_as
     assert re.match(r"It fits, but the KV cache is the limit|放得下，但 KV 缓存是瓶颈", answer.answer), (
         answer.answer[:200]
     )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "full fine-tuning a 30B on one 8x H100 node with FSDP at 4k context, is it possible or do we need two nodes?",
+        "单机8卡H100全参微调30B可以吗，还是得上两台",
+        "30B 全参 8卡 H100 放得下吗？还是需要16卡",
+    ],
+)
+def test_the_setup_given_is_checked_not_the_alternative_asked(assistant: Assistant, message: str) -> None:
+    """ "one 8x H100 node … or do we need two nodes?": the one node is checked (its answer says whether a
+    second is needed); 30B x 16 bytes / 8 GPUs = 60 GB of model states per GPU under ZeRO-3."""
+    (answer,) = talk(assistant, message)
+    assert _call(answer, "training_memory")["gpus"] == 8, answer.answer[:300]
