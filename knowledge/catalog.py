@@ -107,6 +107,13 @@ class Accelerator(Entry):
     scale_up_bandwidth_gb_s: Positive | None = Field(
         description="Total scale-up bandwidth per device, GB/s, both directions added (NVLink 4 = 900)."
     )
+    scale_up_cards: int | None = Field(
+        default=None,
+        ge=2,
+        description="How many cards the scale-up link joins, where fewer than a server holds: 2 for an NVLink "
+        "bridge (the other cards talk over PCIe). None: every card of the server (NVSwitch, a full mesh) or no "
+        "scale-up link.",
+    )
     instances: dict[str, int] = Field(
         default_factory=dict,
         description="Cloud instance types built on it and how many it holds ('trn2.48xlarge': 16), beyond "

@@ -48,6 +48,7 @@ _LABELS: dict[str, tuple[str, str, str]] = {
     ),
     "scale_up_interconnect": ("Scale-up interconnect", "卡间互联", ""),
     "scale_up_bandwidth_gb_s": ("Scale-up bandwidth (both directions)", "互联带宽（双向合计）", "GB/s"),
+    "scale_up_cards": ("Cards the scale-up link joins", "互联可连卡数", "cards"),
     "instances": ("Cloud instances (accelerators each)", "云实例（每实例加速卡数）", ""),
     "accelerator_id": ("Accelerator", "加速卡", ""),
     "accelerator_count": ("Accelerators per system", "每台加速卡数", ""),

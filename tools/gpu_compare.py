@@ -338,6 +338,9 @@ class GpuRow(BaseModel):
     tdp_w: float
     scale_up_interconnect: str
     scale_up_bandwidth_gb_s: float | None = Field(description="Both directions added (NVLink 4 = 900).")
+    scale_up_cards: int | None = Field(
+        default=None, description="Cards the link joins when fewer than a server's (2: an NVLink bridge)."
+    )
     purchase_price: PurchasePrice | None
     usd_per_bf16_tflop: float | None = Field(description="Purchase price / dense BF16 TFLOP/s.")
     usd_per_gb: float | None = Field(description="Purchase price / memory GB.")
@@ -512,6 +515,7 @@ def _row(
         tdp_w=acc.tdp_w,
         scale_up_interconnect=acc.scale_up_interconnect,
         scale_up_bandwidth_gb_s=acc.scale_up_bandwidth_gb_s,
+        scale_up_cards=acc.scale_up_cards,
         purchase_price=price,
         usd_per_bf16_tflop=_ratio(usd, acc.bf16_dense_tflops),
         usd_per_gb=_ratio(usd, acc.memory_gb),

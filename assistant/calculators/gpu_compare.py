@@ -443,16 +443,44 @@ def _apart(rows: list[dict[str, Any]]) -> tuple[str, str]:
         return "", ""
     differ = [(en, zh, unit, a, b) for key, en, zh, unit in _FIGURES
               if (a := rows[0].get(key)) != (b := rows[1].get(key))]  # fmt: skip
-    if not differ:
+    reach = _reach(rows)
+    if not differ and not reach:
         return "; the catalog's figures are the same", "；目录中的各项指标相同"
     en = ", ".join(
-        f"{name} {num(a) if a else 'none'} vs {num(b) if b else 'none'} {unit}"
-        for name, _, unit, a, b in differ
+        ([reach[0]] if reach else [])
+        + [
+            f"{name} {num(a) if a else 'none'} vs {num(b) if b else 'none'} {unit}"
+            for name, _, unit, a, b in differ
+        ]
     )
     zh = "，".join(
-        f"{name} {num(a) if a else '无'} 对 {num(b) if b else '无'} {unit}" for _, name, unit, a, b in differ
+        ([reach[1]] if reach else [])
+        + [
+            f"{name} {num(a) if a else '无'} 对 {num(b) if b else '无'} {unit}"
+            for _, name, unit, a, b in differ
+        ]
     )
     return f"; they differ in {en}", f"；区别在于{zh}"
+
+
+def _reach(rows: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """How many cards each one's GPU-to-GPU link joins, when that differs: a PCIe A100's NVLink bridge joins a
+    pair (the other cards talk over PCIe) where the SXM A100's NVSwitch joins all eight, at the same 600 GB/s
+    per card. That, not the peak, is what sets them apart for sharded multi-GPU training."""
+    cards = [r.get("scale_up_cards") if r.get("scale_up_bandwidth_gb_s") else 0 for r in rows]
+    if cards[0] == cards[1] or 0 in cards:
+        return None
+
+    def joins(row: dict[str, Any], n: int | None) -> tuple[str, str]:
+        if n:
+            return (
+                f"on {row['name']} an NVLink bridge joins {n} cards (the rest talk over PCIe)",
+                f"{row['name']} 的 NVLink 桥接只连 {n} 张卡、其余走 PCIe",
+            )
+        return f"on {row['name']} every card of the server is linked", f"{row['name']} 整机所有卡互联"
+
+    (a_en, a_zh), (b_en, b_zh) = (joins(row, n) for row, n in zip(rows, cards, strict=True))
+    return f"GPU-to-GPU link: {a_en}, {b_en}", f"卡间互联：{a_zh}，{b_zh}"
 
 
 # two cards closer than this on the criterion ranked are called nearly equal, not a winner and a loser
@@ -504,9 +532,15 @@ def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | No
             f"按{label_zh}，{top['name']} 与 {bottom['name']} 几乎相同（{num(top['value'])} 对 {num(bottom['value'])}）"
             f"{apart_zh}。",
         )
+    # "H100 PCIe vs SXM for training?": the link's reach, beside the peak, for sharded multi-GPU training
+    reach = _reach(o.get("rows") or []) if len(ranking) == 2 else None
     return (
-        f"On {label}, **{top['name']}** leads {bottom['name']} by {times}x ({num(top['value'])} vs {num(bottom['value'])}).",
-        f"按{label_zh}，**{top['name']}** 胜过 {bottom['name']}：{num(top['value'])} 对 {num(bottom['value'])}，相差 {times} 倍。",
+        f"On {label}, **{top['name']}** leads {bottom['name']} by {times}x ({num(top['value'])} vs {num(bottom['value'])})"
+        + (f"; they also differ in the {reach[0]}" if reach else "")
+        + ".",
+        f"按{label_zh}，**{top['name']}** 胜过 {bottom['name']}：{num(top['value'])} 对 {num(bottom['value'])}，相差 {times} 倍"
+        + (f"；另外，{reach[1]}" if reach else "")
+        + "。",
     )
 
 

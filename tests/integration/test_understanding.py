@@ -520,6 +520,23 @@ def test_tied_cards_are_told_apart_by_what_differs(assistant: Assistant, message
 
 
 @pytest.mark.parametrize(
+    ("message", "joins"),
+    [
+        ("A100 PCIe 和 A100 SXM 做多卡训练差别大吗", r"只连 2 张卡"),
+        ("A100 PCIe vs A100 SXM for training?", r"bridge joins 2 cards"),
+        ("h100 pcie 和 h100 sxm 训练差多少", r"只连 2 张卡"),
+    ],
+)
+def test_a_bridged_pcie_card_against_its_sxm_twin_says_how_many_cards_its_link_joins(
+    assistant: Assistant, message: str, joins: str
+) -> None:
+    """The A100 PCIe and SXM4 tie on 312 TFLOPS and on 600 GB/s of NVLink per card, but the PCIe card's
+    bridge joins a pair while NVSwitch joins all eight (NVIDIA A100 product page): the lead says so."""
+    (answer,) = talk(assistant, message)
+    assert re.search(joins, first_sentence(answer)), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
     ("message", "expected"),
     [
         ("How should the network of a 10,000-GPU cluster be laid out?", r"fat tree|rail-optimised"),

@@ -99,6 +99,18 @@ def test_no_sparse_figure_recorded_as_dense() -> None:
             assert acc.bf16_dense_tflops == pytest.approx(acc.fp16_dense_tflops, rel=0.05), acc.id
 
 
+def test_a_bridged_card_says_how_many_cards_its_link_joins() -> None:
+    """A PCIe card's NVLink bridge joins two cards (four for the H200 NVL), not a server's eight: the same
+    600 GB/s per card as an SXM A100, over a pair only (NVIDIA A100 and H100 product pages). Every entry whose
+    link is a bridge says how many it joins; no switched or mesh link claims fewer than a server."""
+    catalog = default_catalog()
+    for acc in catalog.accelerators:
+        bridged = "bridge" in acc.scale_up_interconnect.lower()
+        assert bridged == (acc.scale_up_cards is not None), acc.id
+    assert catalog.accelerator("a100-80gb-pcie").scale_up_cards == 2
+    assert catalog.accelerator("h200-nvl").scale_up_cards == 4
+
+
 def test_a_sparse_bf16_figure_is_rejected(tmp_path: Path) -> None:
     directory = tmp_path / "catalog"
     shutil.copytree(KNOWLEDGE / "catalog", directory)
