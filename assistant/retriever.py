@@ -567,7 +567,8 @@ class HybridRetriever:
         """Guidance sections whose heading names a card the question names ("H20 any good?" -> "What are
         the China-market A800, H800 and H20?"): dense vectors confuse H20 with H200, a heading does not."""
         rows: list[int] = []
-        doc_ids = self._names.doc_ids(query) if self._names else []
+        # a card named as the yardstick ("H100-class at a fraction of the price", "H100 级别") is not asked about
+        doc_ids = self._names.doc_ids(_YARDSTICK.sub(" ", query)) if self._names else []
         models = {m for doc_id in doc_ids if (m := _model_number(doc_id))}
         if len(models) == 1:  # a question about one card; two named are compared or mixed, not looked up
             # "gaudi3" is written "Gaudi 3" in headings: a space or hyphen may part letters from digits
@@ -978,6 +979,14 @@ _ABOUT_THE_TEXT = re.compile(
 _PARTICLES = frozenset({"out", "off", "over", "down", "back", "away"})
 # sections (one heading in each language) a card may head and still single them out
 _RARE_HEADINGS = 2
+
+
+# a card named as a measure of another: "H100-class", "A100 class performance", "H100级别", "4090 同级", "like an H100"
+_YARDSTICK = re.compile(
+    r"[\w.-]+[- ](?:class|level|equivalent|grade)\b|[\w.-]+\s*(?:级别|同级|这一级|这个级别|级)"
+    r"|\b(?:like|as fast as|on par with|comparable to)\s+(?:an?\s+)?[\w.-]+",
+    re.IGNORECASE,
+)
 
 
 def _model_number(doc_id: str) -> str | None:

@@ -2495,10 +2495,13 @@ class Router:
         # asked, with no figure asked; the guidance answers it and the figures their inputs give follow as evidence
         # (not a follow-up: "why not just 16?" checks that count; not beside a card's figures asked: "what's the
         # h20's memory and bf16 flops? is it even worth it…" has them first and the judgement beside them)
+        # a card's figures named in a claim reported are the claim judged, not figures asked: "Intel says Gaudi 3 is
+        # H100-class at half the price, what's the catch?"
+        claimed = "gpu_spec" in tools and bool(_CLAIMED.search(text))
         guided = rack_evidence or (
             bool(tools)
             and intent in {Intent.CALCULATION, Intent.BOTH}
-            and not (follow_up or picks or "gpu_spec" in tools)
+            and not (follow_up or picks or ("gpu_spec" in tools and not claimed))
             and _guidance_asked(text, tools)
         )
         if guided and "mfu" in stated:
@@ -2528,10 +2531,19 @@ class Router:
             ),
             quoted=_quoted(text) if intent == Intent.KNOWLEDGE else [],
             declined=bool(tools) and bool(_INJECTION.search(text)),
-            aside=_aside(text, tools) if intent in {Intent.CALCULATION, Intent.BOTH} and tools else None,
+            # (a claim judged is the whole question, not a clause beside the figures: "Intel says Gaudi 3 is H100-class
+            # at half the price, what's the catch?" is not "what's the catch? h100 gaudi")
+            aside=_aside(text, tools)
+            if intent in {Intent.CALCULATION, Intent.BOTH} and tools and not (guided and claimed)
+            else None,
         )
 
 
+# a claim reported, whose figures are what is judged: "the rep says it's H100-class", "英特尔号称…", "厂商说…"
+_CLAIMED = words(
+    r"\b(?:says?|said|claims?|claimed|pitch(?:es|ing|ed)?|markets?|marketed|advertis\w*|promis\w*|touts?)\b",
+    r"说|号称|宣称|声称|吹|宣传|标称|忽悠",
+)
 # calculators whose answer is itself the choice between the options given: "买 4 台还是租卡时，怎么选"
 _DECIDES = frozenset({"gpu_compare", "tco"})
 

@@ -421,3 +421,23 @@ def test_choosing_between_oem_quotes_for_the_same_server_is_answered(
     answer = assistant.ask(question)
     assert [c.name for c in answer.tool_calls] == [], answer.answer[:200]
     assert re.search(says, lead(answer)), lead(answer)[:300]
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        (
+            "the vendor says Gaudi 3 has H100-level performance at half the price, what's the catch?",
+            r"sane choice|software",
+        ),
+        ("英特尔销售说 Gaudi 3 性能是 H100 级别的，价格便宜一半，有啥坑", r"软件"),
+    ],
+)
+def test_a_claim_reported_is_judged_by_the_guidance_before_the_figures(
+    assistant: Assistant, question: str, says: str
+) -> None:
+    """The performance and the price are the claim being judged, not figures asked: the guidance on the card's
+    catch (its software path) leads, the catalog's figures after it; the H100 named as the yardstick is not a
+    second card asked about."""
+    answer = assistant.ask(question)
+    assert re.search(says, lead(answer)), lead(answer)[:300]
