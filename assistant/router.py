@@ -1674,6 +1674,16 @@ class Router:
             slots = slots.model_copy(update={"spec_fields": [feature], "rank_by": None})
             stated = {**{k: v for k, v in stated.items() if k != "rank_by"}, "spec_fields": [feature]}
         tools = _refine(triggered, slots, slots if follow_up else own, stated, task, asked, follow_up)
+        if (
+            own.tokens_per_second_per_gpu
+            and (own.params_b or own.model)
+            and tools
+            and "throughput_calibration" not in tools
+            and IS_IT_NORMAL.search(text)
+        ):
+            # "3500 tokens/s/卡，要训1T token，多少天？这个吞吐算正常吗": the MFU their rate implies, judged against what
+            # tuned runs reach, with the days it gives (which the run-time sum would only repeat)
+            tools = [t for t in tools if t != "run_time"] + ["throughput_calibration"]
         if priced_count:
             tools = ["quote"]  # the figures carried over (a room's power) are the count's, not a new fit
         if (
@@ -2539,6 +2549,14 @@ class Router:
         )
 
 
+# a figure of theirs held up against what is usual: "is that normal?", "算正常吗", "高不高", "is that throughput any
+# good"
+IS_IT_NORMAL = re.compile(
+    r"\bis (?:that|this|it) (?:normal|good|ok|okay|reasonable|typical|low|bad|expected)\b|\bis that\s*(?:any )?good\b"
+    r"|\bis (?:that|this|it|the|our) (?:[\w/-]+ ){0,2}(?:any good|decent|normal|reasonable|ok|okay)\b"
+    r"|\b(?:normal|reasonable|typical)\s*\?|正常吗|正常不|算正常|合理吗|偏低吗|低不低|高不高|算高|算低|行不行|够不够好",
+    re.IGNORECASE,
+)
 # a claim reported, whose figures are what is judged: "the rep says it's H100-class", "英特尔号称…", "厂商说…"
 _CLAIMED = words(
     r"\b(?:says?|said|claims?|claimed|pitch(?:es|ing|ed)?|markets?|marketed|advertis\w*|promis\w*|touts?)\b",

@@ -30,7 +30,7 @@ from assistant.retriever import (
     pick,
     split_sentences,
 )
-from assistant.router import CONSUMER_CARD, JUDGEMENT, THANKS_WORDS, Intent, Route, Task
+from assistant.router import CONSUMER_CARD, IS_IT_NORMAL, JUDGEMENT, THANKS_WORDS, Intent, Route, Task
 from assistant.slots import Slots
 from assistant.toolbox import ToolRun
 from knowledge.catalog import default_catalog
@@ -167,12 +167,6 @@ CLARIFY = {
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
-# a figure of theirs held up against what is usual: "is that normal?", "算正常吗", "高不高"
-_IS_IT_NORMAL = re.compile(
-    r"\bis (?:that|this|it) (?:normal|good|ok|okay|reasonable|typical|low|bad|expected)\b|\bis that\s*(?:any )?good\b"
-    r"|\b(?:normal|reasonable|typical)\s*\?|正常吗|正常不|算正常|合理吗|偏低吗|低不低|高不高|算高|算低|行不行|够不够好",
-    re.IGNORECASE,
-)
 # a section about those cards as a training choice: "Are RTX 3090, RTX 4090 or A40 clusters still a good…"
 _CONSUMER_HEADING = re.compile(
     r"(?=.*(?:RTX [345]0\d0|GeForce|gaming|游戏卡|消费级))(?=.*(?:clusters?|choice|gaming|consumer|集群|选择|游戏卡|消费级))",
@@ -1692,7 +1686,7 @@ class TemplateComposer:
             parts.append(f"{_answer_first(lead) if not run.calls else lead.snippet} {cite(lead)}")
         elif not run.calls and not run.errors:
             parts.append(_t("nothing", lang))
-        if "mfu" in route.stated and route.slots.mfu and not run.calls and _IS_IT_NORMAL.search(route.query):
+        if "mfu" in route.stated and route.slots.mfu and not run.calls and IS_IT_NORMAL.search(route.query):
             # "MFU 只有 25%，is that normal?": the verdict on their figure first, the guidance after it
             parts.insert(0, mfu_verdict(route.slots.mfu, lang))
         # "70B要多少显存": one table of every job's memory instead of one per calculator

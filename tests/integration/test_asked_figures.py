@@ -552,3 +552,26 @@ def test_a_count_asked_is_the_count_on_gpus_not_one_card_with_offload(
     assert call.input["gpu"] == "h20", call.input
     lead = first_sentence(answer)
     assert re.search(r"\*\*4 (?:x|张)", lead), lead
+
+
+@pytest.mark.parametrize(
+    ("message", "mfu"),
+    [
+        # 6 x 7e9 x 3,500 = 1.47e14 FLOP/s per A800 (312 dense BF16 TFLOPS): 47%
+        ("A800 64卡 训7B，实测每卡 3500 tokens/s，1T token 要多少天？这速度正常吗", 0.471),
+        # 6 x 13e9 x 2,900 = 2.26e14 FLOP/s per H100 SXM (989): 23%
+        (
+            "2,900 tokens/s per H100 measured on our 13B run, 256 GPUs, 1T tokens: how many days, and is that any good?",
+            0.229,
+        ),
+    ],
+)
+def test_days_asked_with_a_measured_rate_judged_give_the_mfu_it_implies(
+    assistant: Assistant, message: str, mfu: float
+) -> None:
+    """The days from their rate, and whether the rate is normal: the MFU it implies, against the 35-50% tuned
+    dense runs reach (Llama 3 405B: 38-43%, Meta's paper), in the same answer."""
+    (answer,) = talk(assistant, message)
+    calibration = output(answer, "throughput_calibration")
+    assert calibration["implied_mfu"] == pytest.approx(mfu, abs=0.002)  # type: ignore[index]
+    assert re.search(r"35%?\s*(?:-|–|到)\s*50%", answer.answer.split("\n\n")[0]), answer.answer[:300]
