@@ -1427,7 +1427,7 @@ _ALWAYS_ON_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
-    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只给到|只给|给到|只能到|能到|可以到|只有|是|为)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只给到|只给|给到|只能到|能到|可以到|只有|是|为|才|就|仅)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|柜子|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
     # the room a figure is to fit in: "what fits in 40kW", "how many fit into 15 kW", "40kW 的柜子", "40kW 柜"

@@ -464,3 +464,20 @@ def test_the_setup_given_is_checked_not_the_alternative_asked(assistant: Assista
     second is needed); 30B x 16 bytes / 8 GPUs = 60 GB of model states per GPU under ZeRO-3."""
     (answer,) = talk(assistant, message)
     assert _call(answer, "training_memory")["gpus"] == 8, answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    ("message", "fits"),
+    [
+        # DGX H100: 10.2 kW (NVIDIA's DGX H100 user guide) > 9 kW
+        ("机房单柜才9kW，风冷，放得下一台8卡H100吗", 0),
+        ("单柜就 12kW，能放几台 8卡 A800", 1),
+    ],
+)
+def test_a_racks_budget_written_with_a_particle_is_the_racks(
+    assistant: Assistant, message: str, fits: int
+) -> None:
+    """ "单柜才9kW", "单柜就 12kW": the rack's power budget, what the machines must fit in, not a draw to bill."""
+    (answer,) = talk(assistant, message)
+    fit = output(answer, "rack_fit")
+    assert fit["servers_per_rack"] == fits, answer.answer[:200]  # type: ignore[index]
