@@ -93,6 +93,8 @@ _MIXING = words(
     # "can one training job span all 48 GPUs?", "一个任务同时用上新旧两种卡"
     r"\b(?:one|a single|single|the same)\s+(?:big\s+|large\s+|large-scale\s+)?(?:training\s+)?(?:job|run)\b[^?.]{0,30}\b(?:span|across|over|use)",
     r"\bspan(?:s|ning)?\s+(?:all|both|every)\b",
+    # "add H100 nodes and train across all 16 in one job?", "run both in a single job"
+    r"\bin\s+(?:one|a single|the same)\s+(?:big\s+|large\s+)?(?:training\s+)?(?:job|run)\b",
     r"(?:一个|同一个|单个)(?:训练)?任务[^？?。]{0,12}(?:同时用|一起用|跨|用上)",
 )
 _CHECKPOINT_WORDS = words(r"\bcheckpoints?\b", r"\bckpts?\b", r"检查点")

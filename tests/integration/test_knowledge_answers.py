@@ -213,6 +213,8 @@ def test_a_named_topic_is_answered_by_its_own_section(assistant: Assistant, ques
     [
         "we run 16 A100s and just bought 32 H100s; can a single training job span all 48?",
         "老的A100和新买的H100 一个训练任务能同时用上吗",
+        # "in one job" after the count: the job named last
+        "6 A100 nodes today, adding 6 H100 nodes next quarter. could we train on all 12 in one job?",
     ],
 )
 def test_one_job_on_two_generations_is_the_mixing_question(assistant: Assistant, question: str) -> None:
