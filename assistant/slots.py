@@ -1357,7 +1357,7 @@ _YEARS = flags(
     rf"(?:over|for|across)\s*{NUMBER}\s*(?:years?|yrs?\b)|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:的\s*)?(?:tco|总拥有成本|总成本|总花费|总开销|周期|内|horizon)"
     rf"|{NUMBER}-(?:years?|yrs?)\b(?!\s*old)|{NUMBER}\s*years?\s*(?:of\s*)?(?:total cost|lifetime|depreciation|life)"
     # "那3年呢", "按5年算", "and 5yr?", "what about 4 years?"
-    rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用)\s*{NUMBER}\s*年"
+    rf"|{NUMBER}\s*(?:年|years?|yrs?)\s*(?:呢|的话|算|计|[?？]|$)|(?:按|算|用|跑|运行|使用|开)\s*{NUMBER}\s*年"
     rf"|(?:about|and|what about|how about)\s*{NUMBER}\s*(?:years?|yrs?)\b"
     # "for a year", "over one year", "跑一年", "用一年": one year
     rf"|(?:for|over|across)\s*(a|one|an entire|a full|the whole)\s*year\b|(?:跑|用|租|算|按)\s*(一)\s*年"

@@ -2599,3 +2599,18 @@ def test_a_share_of_the_time_in_words_is_the_utilisation(
     """ "half the time", "一半时间": 50% utilisation, the comparison computed again at it."""
     _, again = talk(assistant, first, follow_up)
     assert output(again, "tco")["utilization"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "电价0.7元/度 PUE 1.3 8台H100 跑2年 电费大概多少",
+        "8台H100，电价0.7元/度，PUE 1.3，运行2年电费多少",
+    ],
+)
+def test_the_years_a_fleet_runs_total_its_power_bill(assistant: Assistant, message: str) -> None:
+    """ "跑2年", "运行2年": the bill over the two years leads (the yearly bill x 2), not one year's."""
+    (answer,) = talk(assistant, message)
+    power = output(answer, "power_cost")
+    assert power["cost_over_years"]["cny"] == pytest.approx(2 * power["yearly_energy_cost"]["cny"], rel=1e-6)  # type: ignore[index]
+    assert first_sentence(answer).startswith("2 年电费"), first_sentence(answer)
