@@ -984,7 +984,11 @@ _RARE_HEADINGS = 2
 # a card named as a measure of another: "H100-class", "A100 class performance", "H100级别", "4090 同级", "like an H100"
 _YARDSTICK = re.compile(
     r"[\w.-]+[- ](?:class|level|equivalent|grade)\b|[\w.-]+\s*(?:级别|同级|这一级|这个级别|级)"
-    r"|\b(?:like|as fast as|on par with|comparable to)\s+(?:an?\s+)?[\w.-]+",
+    r"|\b(?:like|as fast as|on par with|comparable to)\s+(?:an?\s+)?[\w.-]+"
+    # "at ~half the price of an HGX H100", "比 H100 便宜一半", "价格是 H100 的一半": the card priced against
+    r"|\b(?:half|a third|a quarter|a fraction|twice|double)\s+(?:of\s+)?(?:the\s+)?(?:price|cost)\s+of\s+"
+    r"(?:an?\s+)?(?:(?:hgx|dgx)\s+)?[\w.-]+|比\s*(?:(?:hgx|dgx)\s*)?[\w.-]+\s*(?:便宜|贵)"
+    r"|(?:(?:hgx|dgx)\s*)?[\w.-]+\s*的\s*一半",
     re.IGNORECASE,
 )
 

@@ -713,7 +713,7 @@ JUDGEMENT = re.compile(
     r"|\bpros and cons\b|\btrade-?offs?\b|\bsame cluster\b|\bmix(?:ed|ing)? (?:generations|gpus|cards|clusters?)\b"
     # "is trainium2 a real option for a pytorch team", "what should we watch out for", "要注意什么"
     r"|\breal option\b|\bviable\b|\bwatch out\b|\bprecautions?\b|\bwhat to (?:watch|look out) for\b"
-    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
+    r"|为什么不|为啥不|有(?:什么|啥)坑|踩坑|坑在哪|坑多不多|哪些坑|缺点|弊端|代价是|混(?:用|部|搭|合)|同一个?集群|(?:要|需要|该)注意|靠谱吗"
     # "is that a reasonable setup to pretrain 13B?", "H20 适不适合预训练"
     r"|\breasonable\b|\bsensible\b|\bgood idea\b|适不适合|合不合适|合适吗"
     # "…pretrain a 7B on them or is that a dumb idea", "想用4090搭集群做70B预训练 可行吗"

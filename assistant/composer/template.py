@@ -1091,6 +1091,9 @@ DEFINING = 1.3
 # and when its heading names more of the question's rare words than any other ("Lustre、GPFS、WEKA … 选哪个"
 # for "选 Lustre 还是 GPFS 还是 WEKA，各自坑在哪", against a heading naming two of them)
 HEADED_BY_MOST_TERMS = 1.15
+# and when the question judges one card and the section is headed by it ("Is Intel Gaudi 3 a sane choice, or a dead
+# end?" for "Gaudi 3 at half an H100's price: what's the catch?"), not a survey naming its maker among others
+CARD_JUDGED = 1.3
 # a term asked about in the question's opening clause ("PUE 是啥，液冷能做到多少"): its definition answers first,
 # before a section headed by the rest of the question
 DEFINING_FIRST = 2.0
@@ -1272,6 +1275,7 @@ def _lead_passage(
     asked_tools = {"kubernetes" if t.lower() == "k8s" else t.lower() for t in _TOOL_NAMES.findall(question)}
 
     asked_words = set(tokenize(question))
+    judged = bool(JUDGEMENT.search(question))
 
     def merit(item: tuple[int, Passage]) -> float:
         rank, passage = item
@@ -1330,6 +1334,8 @@ def _lead_passage(
                 else 1.0
             )
             * (HEADED_BY_MOST_TERMS if passage.ranks.get("heading_terms") == 1 else 1.0)
+            # a judgement asked about one card ("Gaudi 3 … what's the catch?"): the guidance headed by that card
+            * (CARD_JUDGED if "card_heading" in passage.ranks and judged else 1.0)
             * (
                 CONSENSUS
                 if passage.ranks.get("keyword") == 1 and passage.ranks.get("dense", 99) <= 2

@@ -433,6 +433,12 @@ def test_choosing_between_oem_quotes_for_the_same_server_is_answered(
             r"sane choice|software",
         ),
         ("英特尔销售说 Gaudi 3 性能是 H100 级别的，价格便宜一半，有啥坑", r"软件"),
+        # the H100 only the yardstick of the price; the section headed by the card judged leads
+        (
+            "Intel reps keep pitching Gaudi 3 racks at what looks like half the price of a DGX H100. the bf16 specs "
+            "look great on paper - what's the catch?",
+            r"sane choice|software",
+        ),
     ],
 )
 def test_a_claim_reported_is_judged_by_the_guidance_before_the_figures(
