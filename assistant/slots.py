@@ -1551,6 +1551,9 @@ _WEIGHTS_ONLY = flags(
     rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?(?:for\s*|共\s*)?{INTEGER}\s*(?:saves|copies|snapshots|times|checkpoints?|个|份|次)"
     # "a weights-only snapshot every 1000 steps (~50 over the run)": the count the run writes
     rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,40}}?[(~≈约]\s*~?\s*{INTEGER}\s*(?:over|in|during|across|for)\s+(?:the\s+)?(?:whole\s+)?run"
+    # "a weights-only copy once a day for 30 days", "每天存一份只含权重的，保留30天": one a day, kept that many days
+    rf"|(?:weights?[- ]only|(?:只|仅)(?:存|含|保留)?权重)[^.;。；\n]{{0,30}}?(?:once a day|daily|every day|a day|每天|每日)"
+    rf"[^.;。；\n\d]{{0,20}}?(?:for|kept for|keep(?:ing)?(?: them)? for|保留|留|存)\s*{INTEGER}\s*(?:days|天)"
 )
 _CHECKPOINT_SIZE = flags(
     rf"(?:checkpoints?|ckpts?|检查点)(?:(?!数据|dataset|corpus|语料|\braw\b)[^。;；?？\n]){{0,40}}?(?:~|about|约|is|of|为|是)?\s*{DECIMAL}\s*(tb|gb|pb)\b(?!\s*/\s*s)"
@@ -3310,7 +3313,7 @@ class SlotExtractor:
         if match := take(_CHECKPOINT_SIZE):
             slots.checkpoint_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
         if match := take(_WEIGHTS_ONLY):
-            slots.weights_only_checkpoints = int(_group(match, 1, 2, 3) or 0)
+            slots.weights_only_checkpoints = int(_group(match, 1, 2, 3, 4) or 0)
         if re.search(
             r"(?:checkpoints?\b|ckpts?\b|(?<!激活)检查点)[^。;；?？.]{0,12}(?:keep|retain|留|保留|存(?!\s*多|\s*占))"
             r"|(?:keep|retain|留|保留)[^。;；?？.]{0,16}(?:checkpoints?\b|ckpts?\b|检查点)",

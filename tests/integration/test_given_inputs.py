@@ -2614,3 +2614,16 @@ def test_the_years_a_fleet_runs_total_its_power_bill(assistant: Assistant, messa
     power = output(answer, "power_cost")
     assert power["cost_over_years"]["cny"] == pytest.approx(2 * power["yearly_energy_cost"]["cny"], rel=1e-6)  # type: ignore[index]
     assert first_sentence(answer).startswith("2 年电费"), first_sentence(answer)
+
+
+def test_a_daily_weights_only_copy_kept_for_days_is_that_many_copies(assistant: Assistant) -> None:
+    """ "a weights-only copy once a day for 20 days": 20 copies of the BF16 weights (70B x 2 bytes = 140 GB
+    each) beside the 4 full checkpoints, and the 20 days are no deadline."""
+    (answer,) = talk(
+        assistant,
+        "70B continued pretraining on 128 H100s: full checkpoint every 3 hours, keep the last 4, and a weights-only "
+        "copy once a day for 20 days. how much checkpoint storage?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.input["weights_only_retained"] == 20, call.input
+    assert call.input["checkpoints_retained"] == 4, call.input
