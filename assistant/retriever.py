@@ -697,7 +697,7 @@ class _Snapshot:
                       zip(texts, sentences, strict=True)]  # fmt: skip
             bm25.index(corpus, show_progress=False)
         if tokens is not None:
-            _keep_tokens(tokens, texts, saved)
+            _keep_tokens(tokens, texts, metas, saved)
         holding = Counter(token for ss in sentences for s in ss for token in set(s.tokens))
         total = sum(len(ss) for ss in sentences) or 1
         vectors: list[np.ndarray] | None = None
@@ -885,10 +885,16 @@ def _vector_groups(texts: list[str], metas: list[dict[str, Any]]) -> list[list[s
     return [sentence_texts(t) for t in texts] + [[_heading(m)] for m in metas]
 
 
-def _keep_tokens(path: Path, texts: list[str], saved: set[str]) -> None:
+def _keep_tokens(path: Path, texts: list[str], metas: list[dict[str, Any]], saved: set[str]) -> None:
     """Save the keyword tokens of the passages' sentences and headings, the texts a start segments, unless
-    ``saved`` (what ``path`` holds) has them all: new or changed passages, the next start reads theirs too."""
-    segmented = [s for text in texts for s in sentence_texts(text)] + [t.partition("\n\n")[0] for t in texts]
+    ``saved`` (what ``path`` holds) has them all: new or changed passages, the next start reads theirs too.
+    The headings are each passage's first line (what BM25 indexes) and its section's name (what the choice
+    ranker reads)."""
+    segmented = (
+        [s for text in texts for s in sentence_texts(text)]
+        + [t.partition("\n\n")[0] for t in texts]
+        + [str(m.get("section", "")) for m in metas if m.get("doc_type") != "catalog"]
+    )
     if not saved.issuperset(segmented):
         save_tokens(path, segmented)
 
@@ -921,7 +927,7 @@ def cache_sentence_vectors(
         return
     _, texts, metas = read_all(collection)
     SentenceVectors(embeddings.embed_documents, path).of(_vector_groups(texts, metas), on_embed=on_embed)
-    _keep_tokens(tokens, texts, load_tokens(tokens))
+    _keep_tokens(tokens, texts, metas, load_tokens(tokens))
 
 
 class Picked(NamedTuple):
