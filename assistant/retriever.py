@@ -121,10 +121,10 @@ SEVERAL_HEADING_WORDS = 4.0
 # with the question at least QUESTION_MATCH and QUESTION_MARGIN above any other section's ("slurm or
 # kubernetes for a 32-node cluster?" under "Slurm or Kubernetes for a GPU training cluster?")
 QUESTION_MATCH = 0.55
+QUESTION_MARGIN = 0.1
 # a word on a side of a choice asked names a topic when at most this many distinct headings carry it ("Slurm":
 # 8, "Kubernetes": 9; not "GPU": over a hundred)
 CHOICE_HEADING_WORD = 20
-QUESTION_MARGIN = 0.1
 
 
 class Retriever(Protocol):
@@ -988,13 +988,14 @@ _RARE_HEADINGS = 2
 
 
 # a card named as a measure of another: "H100-class", "A100 class performance", "H100级别", "4090 同级", "like an H100"
+# (a model number is ASCII: "从A100升级到H100" names both cards, "级" there is part of 升级)
 _YARDSTICK = re.compile(
-    r"[\w.-]+[- ](?:class|level|equivalent|grade)\b|[\w.-]+\s*(?:级别|同级|这一级|这个级别|级)"
+    r"[\w.-]+[- ](?:class|level|equivalent|grade)\b|[A-Za-z0-9.-]+\s*(?:级别|同级|这一级|这个级别)"
     r"|\b(?:like|as fast as|on par with|comparable to)\s+(?:an?\s+)?[\w.-]+"
     # "at ~half the price of an HGX H100", "比 H100 便宜一半", "价格是 H100 的一半": the card priced against
     r"|\b(?:half|a third|a quarter|a fraction|twice|double)\s+(?:of\s+)?(?:the\s+)?(?:price|cost)\s+of\s+"
-    r"(?:an?\s+)?(?:(?:hgx|dgx)\s+)?[\w.-]+|比\s*(?:(?:hgx|dgx)\s*)?[\w.-]+\s*(?:便宜|贵)"
-    r"|(?:(?:hgx|dgx)\s*)?[\w.-]+\s*的\s*一半",
+    r"(?:an?\s+)?(?:(?:hgx|dgx)\s+)?[\w.-]+|比\s*(?:(?:hgx|dgx)\s*)?[A-Za-z0-9.-]+\s*(?:便宜|贵)"
+    r"|(?:(?:hgx|dgx)\s*)?[A-Za-z0-9.-]+\s*的\s*一半",
     re.IGNORECASE,
 )
 
