@@ -2183,10 +2183,12 @@ _SUPERSEDED = flags(
 def _superseded(text: str) -> str:
     """``text`` with the figures it says are no longer so blanked out, at the same offsets: the message's
     own figure stands ("2T tokens not 1T" is 2T tokens, and 1T is no model size)."""
-    for match in reversed(list(_SUPERSEDED.finditer(text))):
-        if re.search(r"\d", text[max(0, match.start() - 24) : match.start()]):
-            text = text[: match.start(1)] + " " * (match.end(1) - match.start(1)) + text[match.end(1) :]
-    return text
+    replaced = [
+        match.span(1)
+        for match in _SUPERSEDED.finditer(text)
+        if re.search(r"\d", text[max(0, match.start() - 24) : match.start()])
+    ]
+    return strip(text, replaced)
 
 
 # "…on one 8x A100 node, or do we need two nodes?", "8卡够吗，还是得16卡": the larger setup asked about as the
@@ -2213,12 +2215,14 @@ def _alternative(text: str) -> str:
     """``text`` with the counts of an alternative asked about after a setup given blanked out, at the same
     offsets: "can we … on one 8x A100 node, or do we need two nodes?" is checked on the one node (whose answer
     says whether two are needed), not on two."""
-    for match in reversed(list(_ALTERNATIVE_ASKED.finditer(text))):
-        if not _SETUP_GIVEN.search(text[: match.start()]):
-            continue  # no setup counted before it ("is 8 enough … or do we need 16 gpus?"): its count is the one
-        for count in reversed(list(_ALTERNATIVE_COUNT.finditer(text, match.start(), match.end()))):
-            text = text[: count.start()] + " " * (count.end() - count.start()) + text[count.end() :]
-    return text
+    counts = [
+        count.span()
+        for match in _ALTERNATIVE_ASKED.finditer(text)
+        # (with no setup counted before it, "is 8 enough … or do we need 16 gpus?", its count is the one)
+        if _SETUP_GIVEN.search(text[: match.start()])
+        for count in _ALTERNATIVE_COUNT.finditer(text, match.start(), match.end())
+    ]
+    return strip(text, counts)
 
 
 def _spelled_out(text: str) -> str:
