@@ -23,7 +23,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
 from assistant.errors import NotReady, StorageError
-from assistant.sentences import SentenceVectors, unit
+from assistant.sentences import QueryVectors, SentenceVectors, unit
 from knowledge.catalog import Catalog
 from knowledge.names import NameIndex
 from knowledge.store import read_all
@@ -190,6 +190,7 @@ class HybridRetriever:
             if sentence_vectors
             else None
         )
+        self._queries = QueryVectors(self._embed_batch)
         self.refresh()
 
     @property
@@ -227,7 +228,11 @@ class HybridRetriever:
         snapshot = _Snapshot.of(collection, self._sentence_vectors, token_cache(collection, self._location))
         self._collection, self._index = collection, snapshot
 
-    def _embed_queries(self, texts: list[str]) -> list[list[float]]:
+    def _embed_queries(self, texts: list[str]) -> list[np.ndarray]:
+        """``texts``'s query vectors, a text asked recently not embedded again."""
+        return self._queries(texts)
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
         """``texts`` as queries, in one call where the model can (an ``embed_queries`` method)."""
         batch = getattr(self._embeddings, "embed_queries", None)
         if batch is None:
@@ -252,7 +257,7 @@ class HybridRetriever:
         ix = self._index
         if ix.stacked is None or not len(ix.stacked) or not text.strip():
             return 1.0  # nothing to compare with: the words alone decide
-        return float((ix.stacked @ unit(self._embeddings.embed_query(text))).max())
+        return float((ix.stacked @ unit(self._embed_queries([text])[0])).max())
 
     def likeness(self, text: str, other: str) -> float:
         """The cosine between ``text`` and ``other``, embedded in one call: "can we do both?" comes within about
@@ -426,7 +431,7 @@ class HybridRetriever:
         candidates = twin[ordinal] if ordinal < len(twin) else [r for section in twin for r in section]
         return max(candidates, key=lambda r: fused.get(r, 0.0))
 
-    def _dense(self, ix: _Snapshot, vector: Sequence[float], filters: SearchFilters) -> list[int]:
+    def _dense(self, ix: _Snapshot, vector: np.ndarray, filters: SearchFilters) -> list[int]:
         n = min(self._candidates * 3, len(ix.ids))
         result = self._collection.query(
             query_embeddings=[vector],
@@ -441,13 +446,17 @@ class HybridRetriever:
         if not tokens or ix.bm25 is None:
             return []
         scores = np.asarray(ix.bm25.get_scores(tokens))
-        order = np.argsort(-scores, kind="stable")
         rows: list[int] = []
-        for row in order:
-            if scores[row] <= 0 or len(rows) == self._candidates:
+        # the best few times the candidates wanted, sorted; all of them only when a filter turned most away
+        for wanted in (4 * self._candidates, len(scores)):
+            ranked, rows = _top(scores, wanted), []
+            for row in ranked:
+                if scores[row] <= 0 or len(rows) == self._candidates:
+                    return rows
+                if filters.accepts(ix.metas[row]):
+                    rows.append(row)
+            if len(ranked) < wanted:
                 break
-            if filters.accepts(ix.metas[int(row)]):
-                rows.append(int(row))
         return rows
 
     @staticmethod
@@ -456,9 +465,10 @@ class HybridRetriever:
         out; its twin in the other language is the same question and does not count against it."""
         if query_vector is None or ix.headings is None or not ix.ids:
             return []
-        cosines = ix.headings @ query_vector
+        # each distinct heading compared once (a long section's pieces share theirs), then read per row
+        cosines = (ix.distinct_headings @ query_vector)[ix.heading_of]
         best: dict[str, tuple[float, int]] = {}  # section (without its language) -> (cosine, a row of it)
-        for row in np.argsort(-cosines)[:64]:
+        for row in _top(cosines, 64):
             meta = ix.metas[int(row)]
             if meta.get("doc_type") == "catalog":
                 continue
@@ -501,13 +511,13 @@ class HybridRetriever:
             for n in range(len(words), 0, -1)
             if len(" ".join(words[:n])) >= 3
         ):
-            headed = [
+            headed = sorted(
                 r
-                for r, meta in enumerate(ix.metas)
-                if meta.get("doc_type") != "catalog"
-                and wanted in ix.headings_squashed[r]
-                and filters.accepts(meta)
-            ]
+                for squashed, rows in ix.squashed_headings.items()
+                if wanted in squashed
+                for r in rows
+                if filters.accepts(ix.metas[r])
+            )
             if headed:
                 return headed if len(headed) <= _RARE_TERM_HEADINGS else []
         return []
@@ -523,9 +533,10 @@ class HybridRetriever:
         wanted = {t for t in ascii_words if not any(c.isdigit() for c in t)}
         wanted |= {stem.group(1) for t in ascii_words if (stem := _FAMILY_STEM.match(t))}
         scored: list[tuple[float, int, int]] = []
-        for row, words in enumerate(ix.heading_words):
-            shared = [ix.heading_idf[w] for w in wanted & words if w in ix.heading_idf]
-            if shared and filters.accepts(ix.metas[row]):
+        # only the rows whose heading carries a rare word asked (the index lists them), not every row
+        for row in {r for w in wanted if w in ix.heading_idf for r in ix.heading_word_rows.get(w, ())}:
+            shared = [ix.heading_idf[w] for w in wanted & ix.heading_words[row] if w in ix.heading_idf]
+            if filters.accepts(ix.metas[row]):
                 scored.append((sum(shared), row, len(shared)))
         scored.sort(key=lambda item: (-item[0], item[1]))
         # the rows in rank order (a dict keeps it), each with how many rare words its heading shares
@@ -551,11 +562,8 @@ class HybridRetriever:
         )
         if not left or not right:
             return []
-        both = [
-            row
-            for row, words in enumerate(ix.heading_tokens)
-            if words & left and words & right and filters.accepts(ix.metas[row])
-        ]
+        carrying = [{r for w in side for r in ix.heading_token_rows.get(w, ())} for side in (left, right)]
+        both = [row for row in carrying[0] & carrying[1] if filters.accepts(ix.metas[row])]
         # the heading that is most nearly the choice itself first ("Slurm or Kubernetes for a GPU training
         # cluster?" before a longer heading that also names both)
         return sorted(
@@ -574,14 +582,13 @@ class HybridRetriever:
             # "gaudi3" is written "Gaudi 3" in headings: a space or hyphen may part letters from digits
             spelled = [re.sub(r"(?<=[a-z])(?=\d)", r"[\\s-]?", re.escape(m)) for m in sorted(models)]
             named = re.compile(rf"(?<![\w.-])(?:{'|'.join(spelled)})(?![\w.])", re.IGNORECASE)
-            headed = [
+            headed = sorted(
                 r
-                for r, meta in enumerate(ix.metas)
-                if meta.get("doc_type") != "catalog"
-                and named.search(str(meta.get("section", "")))
-                and filters.accepts(meta)
-                and r not in rows
-            ]
+                for section, section_rows in ix.section_rows.items()
+                if named.search(section)
+                for r in section_rows
+                if filters.accepts(ix.metas[r])
+            )
             # only a rare heading is evidence: H100 heads many sections that are about something else (a
             # section and its twin in the other language are one heading: "910B" heads two, in two languages)
             sections = {
@@ -644,17 +651,25 @@ class _Snapshot:
     vectors: list[np.ndarray] | None  # per row, its sentences' unit vectors (None: no sentence model)
     headings: np.ndarray | None  # per row, its section heading's unit vector (rows x dimensions)
     stacked: np.ndarray | None = None  # every sentence's unit vector in one matrix (sentences x dimensions)
-    # per row, its section heading in lower case without spaces or hyphens, spelled the American way: what a
-    # term asked about is looked for in ("Rail-optimised fat-tree topology" -> "railoptimizedfattreetopology")
-    headings_squashed: list[str] = field(default_factory=list)
+    # each guidance section heading in lower case without spaces or hyphens, spelled the American way, and the
+    # rows it heads: what a term asked about is looked for in ("Rail-optimised fat-tree topology" ->
+    # "railoptimizedfattreetopology"); and each heading as written, with its rows. A search reads each distinct
+    # heading once, not each row (a long section's pieces, and an article's twin, repeat it)
+    squashed_headings: dict[str, list[int]] = field(default_factory=dict)
+    section_rows: dict[str, list[int]] = field(default_factory=dict)
     # per row, the words of its guidance section's heading (none for catalog entries), and for each heading word
     # carried by at most RARE_HEADING_WORD distinct headings, log(headings / headings carrying it)
     heading_words: list[frozenset[str]] = field(default_factory=list)
     heading_idf: dict[str, float] = field(default_factory=dict)
+    heading_word_rows: dict[str, list[int]] = field(default_factory=dict)  # word -> the rows it heads
     # per row, every word of its guidance section's heading ("Slurm or Kubernetes…" -> slurm, kubernete, …; none
     # for catalog entries or an article's title), and for every such word how many distinct headings carry it
     heading_tokens: list[frozenset[str]] = field(default_factory=list)
     heading_carriers: dict[str, int] = field(default_factory=dict)
+    heading_token_rows: dict[str, list[int]] = field(default_factory=dict)  # word -> the rows it heads
+    # each distinct heading's unit vector once (distinct headings x dimensions), and per row which one is its own
+    distinct_headings: np.ndarray | None = None
+    heading_of: np.ndarray | None = None
 
     @classmethod
     def of(
@@ -722,12 +737,16 @@ class _Snapshot:
         )
 
     def __post_init__(self) -> None:
-        if not self.headings_squashed:
-            object.__setattr__(
-                self,
-                "headings_squashed",
-                [_squash(american(str(m.get("section", "")).lower())) for m in self.metas],
-            )
+        if not self.section_rows:
+            section_rows: dict[str, list[int]] = defaultdict(list)
+            for r, m in enumerate(self.metas):
+                if m.get("doc_type") != "catalog":
+                    section_rows[str(m.get("section", ""))].append(r)
+            squashed: dict[str, list[int]] = defaultdict(list)
+            for section, its_rows in section_rows.items():
+                squashed[_squash(american(section.lower()))].extend(its_rows)
+            object.__setattr__(self, "section_rows", dict(section_rows))
+            object.__setattr__(self, "squashed_headings", dict(squashed))
         if not self.heading_words:
             words = [
                 frozenset(_named_words(str(m.get("section", ""))))
@@ -739,6 +758,7 @@ class _Snapshot:
             carrying = Counter(w for ws in distinct.values() for w in ws)
             total = len(distinct) or 1
             object.__setattr__(self, "heading_words", words)
+            object.__setattr__(self, "heading_word_rows", _rows_by_word(words))
             object.__setattr__(
                 self,
                 "heading_idf",
@@ -753,8 +773,18 @@ class _Snapshot:
             ]
             headed = {str(m.get("section", "")): t for m, t in zip(self.metas, tokens, strict=True) if t}
             object.__setattr__(self, "heading_tokens", tokens)
+            object.__setattr__(self, "heading_token_rows", _rows_by_word(tokens))
             object.__setattr__(
                 self, "heading_carriers", dict(Counter(w for ws in headed.values() for w in ws))
+            )
+        if self.headings is not None and self.distinct_headings is None:
+            first: dict[str, int] = {}  # heading -> the first row it heads
+            for r, m in enumerate(self.metas):
+                first.setdefault(_heading(m), r)
+            ordinal = {heading: n for n, heading in enumerate(first)}
+            object.__setattr__(self, "distinct_headings", self.headings[list(first.values())])
+            object.__setattr__(
+                self, "heading_of", np.array([ordinal[_heading(m)] for m in self.metas], dtype=np.intp)
             )
         if self.vectors is not None and self.stacked is None:
             rows = [m for m in self.vectors if m.size and m.ndim == 2 and m.shape[1] > 1]
@@ -848,6 +878,26 @@ def _named_words(heading: str) -> list[str]:
 
 # "trainium2", "gaudi3": the family a numbered product belongs to, as headings name it
 _FAMILY_STEM = re.compile(r"([a-z]{4,})\d+[a-z]?$")
+
+
+def _rows_by_word(words: list[frozenset[str]]) -> dict[str, list[int]]:
+    """Per word, the rows whose words (``words[row]``) hold it, in row order: an inverted index."""
+    rows: dict[str, list[int]] = defaultdict(list)
+    for row, held in enumerate(words):
+        for word in held:
+            rows[word].append(row)
+    return dict(rows)
+
+
+def _top(scores: np.ndarray, n: int) -> list[int]:
+    """The rows of the ``n`` highest ``scores``, highest first, a tie in row order: what a stable sort of all
+    of them would give first, in time that grows with ``n``, not with the rows' sort."""
+    if len(scores) <= n:
+        return [int(r) for r in np.argsort(-scores, kind="stable")]
+    threshold = np.partition(scores, len(scores) - n)[len(scores) - n]
+    chosen = np.flatnonzero(scores >= threshold)  # ascending rows: ties in row order
+    order = chosen[np.argsort(-scores[chosen], kind="stable")]
+    return [int(r) for r in order[:n]]
 
 
 def _heading(meta: dict[str, Any]) -> str:

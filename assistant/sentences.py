@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -112,6 +114,40 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / norm if norm else vector
 
 
-def unit(vector: Sequence[float]) -> np.ndarray:
+def unit(vector: Sequence[float] | np.ndarray) -> np.ndarray:
     """A query vector scaled to length 1, to compare with the sentence vectors."""
     return _unit(np.asarray(vector, dtype=np.float32))
+
+
+class QueryVectors:
+    """Query vectors by text, the most recently asked ``size`` kept: a question asked again (a suggestion
+    clicked, a common question from many users, a follow-up compared with the question it follows) is not
+    embedded again. The model is deterministic, so a kept vector is the one it would compute. Safe across
+    threads: two threads missing the same text both embed it, and either result is the same."""
+
+    def __init__(self, embed: Embed, size: int = 4096) -> None:
+        self._embed = embed
+        self._size = size
+        self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def __call__(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each of ``texts``'s vector, the ones not kept embedded in one call."""
+        with self._lock:
+            found = {t: v for t in texts if (v := self._kept.get(t)) is not None}
+            for text in found:
+                self._kept.move_to_end(text)
+            self.hits += sum(t in found for t in texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            computed = dict(
+                zip(missing, (np.asarray(v, dtype=np.float64) for v in self._embed(missing)), strict=True)
+            )
+            with self._lock:
+                self.misses += len(missing)
+                self._kept.update(computed)
+                while len(self._kept) > self._size:
+                    self._kept.popitem(last=False)
+            found |= computed
+        return [found[t] for t in texts]

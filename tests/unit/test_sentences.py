@@ -6,10 +6,12 @@ from pathlib import Path
 
 import chromadb
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 from langchain_core.embeddings import Embeddings
 
-from assistant.retriever import HybridRetriever, pick, split_sentences
-from assistant.sentences import SentenceVectors, unit
+from assistant.retriever import HybridRetriever, _top, pick, split_sentences
+from assistant.sentences import QueryVectors, SentenceVectors, unit
 from knowledge.text import tokenize
 
 
@@ -86,12 +88,14 @@ class CountingEmbeddings(Embeddings):
 
     def __init__(self) -> None:
         self.documents: list[str] = []
+        self.queries: list[str] = []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.documents += texts
         return [[float(len(t)), 1.0, float(t.count("a"))] for t in texts]
 
     def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
         return [float(len(text)), 1.0, float(text.count("a"))]
 
 
@@ -120,3 +124,43 @@ def test_a_restart_embeds_no_sentence_again(tmp_path: Path) -> None:
     again = CountingEmbeddings()
     HybridRetriever(collection=collection, embeddings=again, location=tmp_path / "chroma")
     assert again.documents == []
+
+
+def test_a_query_asked_again_is_not_embedded_again() -> None:
+    embed = CountingEmbed()
+    queries = QueryVectors(embed, size=2)
+    first = queries(["how much RAM?", "how much RAM?", "what is NVLink?"])
+    assert embed.seen == ["how much RAM?", "what is NVLink?"]  # one call, each distinct text once
+    again = queries(["what is NVLink?", "how much RAM?"])
+    assert embed.seen == ["how much RAM?", "what is NVLink?"]
+    assert np.array_equal(again[1], first[0])
+    assert np.array_equal(again[0], first[2])
+    assert (queries.hits, queries.misses) == (2, 2)  # a text twice in one call is embedded once, a miss
+    queries(["which GPU?"])  # the least recently asked goes ("what is NVLink?", asked before "how much RAM?")
+    queries(["how much RAM?", "what is NVLink?"])
+    assert embed.seen[2:] == ["which GPU?", "what is NVLink?"]
+
+
+def test_the_retriever_embeds_a_question_asked_twice_once(tmp_path: Path) -> None:
+    client = chromadb.PersistentClient(path=str(tmp_path / "chroma"))
+    collection = client.get_or_create_collection("passages")
+    collection.add(
+        ids=["storage#checkpoints"],
+        documents=["Storage: checkpoints\n\nCheckpoints of a 70B model take about 1 TB."],
+        metadatas=[{"doc_id": "storage", "section": "Checkpoints"}],
+        embeddings=[[1.0, 0.0, 0.0]],
+    )
+    model = CountingEmbeddings()
+    retriever = HybridRetriever(collection=collection, embeddings=model, location=tmp_path / "chroma")
+    for _ in range(3):
+        assert retriever.search("how big is a 70B checkpoint", k=1)
+        retriever.closeness("how big is a 70B checkpoint")
+    assert model.queries == ["how big is a 70B checkpoint"]
+
+
+@given(st.lists(st.integers(min_value=-3, max_value=3), min_size=0, max_size=60), st.integers(1, 70))
+def test_the_top_rows_are_what_a_stable_sort_puts_first(scores: list[int], n: int) -> None:
+    # the keyword and heading rankers read only the best rows; many rows tie (a long section's pieces share a
+    # heading), and a tie must fall in row order, as the stable sort of every row did
+    array = np.array(scores, dtype=float)
+    assert _top(array, n) == [int(r) for r in np.argsort(-array, kind="stable")[:n]]
