@@ -13,6 +13,7 @@ a short question back, naming what is missing and the defaults that would be ass
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from enum import StrEnum
 
@@ -277,6 +278,11 @@ class Context(BaseModel):
     led: str | None = Field(
         default=None, description="The passage the previous answer led with: doc_id#section."
     )
+
+
+_NO_CONTEXT = Context()  # a conversation's first message: nothing said before it
+# first messages whose understanding is kept, the most recently asked
+FIRST_TURNS_REMEMBERED = 2048
 
 
 class Understanding(BaseModel):
@@ -1179,11 +1185,19 @@ _UPGRADE = words(
 class Router:
     """Understands a message in the context of the conversation so far."""
 
-    def __init__(self, *, extractor: SlotExtractor) -> None:
+    def __init__(self, *, extractor: SlotExtractor, remembered: int = FIRST_TURNS_REMEMBERED) -> None:
         self._read = extractor.read
+        # a conversation's first message is understood from its words alone: the same words (a suggestion
+        # clicked, the question many users start with) are understood once
+        self._first = functools.lru_cache(maxsize=remembered)(lambda message: self._route(message, Context()))
 
     def route(self, message: str, *, earlier: Context | None = None) -> Understanding:
-        context = earlier or Context()
+        if earlier is None or earlier == _NO_CONTEXT:
+            # a copy: the caller may change what it is given, the kept one stays as understood
+            return self._first(message).model_copy(deep=True)
+        return self._route(message, earlier)
+
+    def _route(self, message: str, context: Context) -> Understanding:
         query = message
         missing: str | None = None
         seen: list[str] = []

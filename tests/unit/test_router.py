@@ -167,3 +167,28 @@ def test_a_follow_up_borrows_the_topic_not_the_figures(earlier: str, message: st
 )
 def test_a_switch_is_the_networks_only_as_a_noun(message: str, counted: bool) -> None:
     assert ("fabric" in ROUTER.route(message).tools) is counted
+
+
+def test_a_first_message_is_understood_once_and_a_copy_given_out() -> None:
+    extractor = SlotExtractor(NameIndex(default_catalog()))
+    reads: list[str] = []
+    read = extractor.read
+
+    def counted(text: str):  # type: ignore[no-untyped-def]
+        reads.append(text)
+        return read(text)
+
+    extractor.read = counted  # type: ignore[method-assign]
+    router = Router(extractor=extractor)
+    message = "how many H100s to train a 70B model on 2T tokens in 30 days?"
+    first = router.route(message)
+    assert len(reads) == 1
+    first.tools.clear()  # a caller changing what it was given
+    first.slots.gpu = "mi300x"
+    again = router.route(message, earlier=Context())
+    assert len(reads) == 1  # understood once
+    assert again.tools == ["gpus_for_deadline"]
+    assert again.slots.gpu == "h100-sxm"
+    # with something said before it, a message is understood in that context, every time
+    router.route(message, earlier=Context(question="what is NVLink?"))
+    assert len(reads) == 2
