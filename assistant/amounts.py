@@ -81,6 +81,8 @@ _PAYS_FOR = [
             r"|机房(?:租金|费用)|\bidc\b)[^。.,，;；$¥]{0,16}$"
             # "2 racks at $2,500/month each": the racks' rent
             r"|\bracks?\s*(?:at|@|for|cost(?:s|ing)?|rent(?:ed)? (?:at|for))\s*(?:about|~)?\s*$|机柜[^。.,，;；$¥\d]{0,8}$"
+            # "托管 16柜，每柜每月1.2万": a rack's month is its rent (a power bill names itself: "电费每柜每月")
+            r"|(?:^|[^电费])每\s*(?:个)?(?:机)?柜\s*(?:每|一)\s*(?:个)?月\s*(?:约|大概)?\s*$"
         ),
     ),
 ]

@@ -1380,6 +1380,19 @@ class Router:
             )
             follow_up = borrows_model or not (alone and not set(alone) & set(context.tools))
         if (
+            not follow_up
+            and context.tools
+            and set(context.tools) & _TIMED_TOOLS
+            and asked == "cost"
+            and "cloud_price_per_gpu_hour" in stated
+            and not stated.keys() & _RUN_SLOTS
+            and not _NEW_TOPIC.search(text)
+        ):
+            # a cloud price for the run the conversation timed, with no run of its own ("外面租 H800 报价 15 块一卡时，
+            # 租的话总共多少钱", "a neocloud quotes $2.10/GPU-hour, total if we rent?" after the GPUs for a deadline):
+            # that run's GPU-hours at the price, not the GPUs carried over times the days carried over
+            follow_up = True
+        if (
             follow_up
             and triggered == ["power_cost"]
             and set(context.tools) & {"tco", "cloud_cost", "quote"}
@@ -3023,6 +3036,21 @@ _ROLLING_FULL = words(
 )
 # how often checkpoints are written and how many are kept: what a checkpoint plan states
 _CHECKPOINT_PLAN = {"checkpoints", "checkpoint_hours", "weights_only_checkpoints"}
+
+
+# the calculators that time a training run, and what states a run of its own
+_TIMED_TOOLS = {"training_compute", "run_time", "gpus_for_deadline"}
+_RUN_SLOTS = {
+    "gpu_hours",
+    "gpu_count",
+    "servers",
+    "deadline_days",
+    "params_b",
+    "model",
+    "tokens_b",
+    "years",
+    "period",
+}
 
 
 def _continues(

@@ -327,6 +327,10 @@ class Slots(BaseModel):
     data_tokenized: bool = Field(
         default=False, description="The data size given is of the tokenised shards, not raw text."
     )
+    tokenized_tb: float | None = Field(
+        default=None,
+        description="The tokenised shards' size, given beside the raw data's ('原始语料 200TB，tokenize 后大概 40TB').",
+    )
     fabric_choice: bool = Field(
         default=False, description="InfiniBand or RoCE is asked ('IB or RoCE?', 'RoCE还是IB')."
     )
@@ -1433,8 +1437,10 @@ _RACK_KW = flags(
     # the room a figure is to fit in: "what fits in 40kW", "how many fit into 15 kW", "40kW 的柜子", "40kW 柜"
     rf"|\bfits?\s+(?:in|into|within)\s+(?:a |one |the |our )?{DECIMAL}\s*kw\b|{DECIMAL}\s*kw\s*(?:的)?\s*柜"
 )
-# racks one has: "6 racks of 20 kW", "4个机柜"
-_RACKS = flags(rf"{NUMBER}\s*(?:个|台)?\s*(?:racks?|cabinets?|机柜)(?!\s*(?:power|功率))")
+# racks one has: "6 racks of 20 kW", "4个机柜", "托管 16 个柜", "16柜" (not "一柜放一台": servers per rack)
+_RACKS = flags(
+    rf"{NUMBER}\s*(?:(?:个|台)?\s*(?:racks?|cabinets?|机柜)|个\s*柜|(?<=\d)\s*柜)(?!\s*(?:power|功率))"
+)
 _KW = flags(rf"{DECIMAL}\s*(kw|mw)\b")
 # the words after a figure that make it a machine's rating: "10.2 kW max", "10.2kW nameplate", "10.2 kW 额定"
 _RATED_AFTER = flags(r"\s*(?:max(?:imum)?\b|peak\b|nameplate\b|rated\b|rating\b|额定|峰值|最大)")
@@ -1783,6 +1789,13 @@ _DAILY_USERS = flags(
 )
 # the requests one daily active user of a chat assistant sends a day, when nobody measured it
 REQUESTS_PER_USER = 10
+# the tokenised shards' size, told beside the raw data's: "tokenize 后大概 40TB", "分词后 40TB", "~40TB after
+# tokenization", "tokenized it's about 40TB"
+_TOKENIZED_SIZE = flags(
+    rf"(?:tokeni[sz]e|分词|token\s*化)\s*(?:之后|以后|后|完)(?:的)?\s*(?:数据|分片|大小|体积)?\s*(?:约|大概|大约|是|有|为|~)?\s*(?:约|大概|~)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:once|after)\s*tokeni[sz](?:ed|ation|ing)"
+    rf"|tokeni[sz]ed\s*(?:it'?s|it is|is|are|to|shards?|copy|data(?:set)?)?\s*(?:is|are)?\s*(?:about|around|~|roughly)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+)
 # a data size written without its unit's B in a storage question: "数据集 20T", "dataset is 20T"
 _RAW_DATA_T = flags(
     rf"(?:数据集|数据|语料|dataset|data set|corpus|training data)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|约|大概)?"
@@ -3493,6 +3506,9 @@ class SlotExtractor:
             slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
         elif _STORAGE_CONTEXT.search(text) and (match := take(_RAW_DATA_T)):
             slots.raw_data_tb = float(match.group(1))  # "本地 NVMe 配多少 … 数据集 20T": twenty terabytes
+        if slots.raw_data_tb and not slots.data_tokenized and (match := take(_TOKENIZED_SIZE)):
+            # "原始语料 200TB，tokenize 后大概 40TB": both copies, each as told
+            slots.tokenized_tb = _terabytes(_group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6) or "tb")
         slots.to_tokenize = bool(_TO_TOKENIZE.search(text))
         if match := take(_COMPRESSION_RATIO):
             slots.data_compression = float(match.group(1))

@@ -31,7 +31,18 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["tokens_b"] = slots.tokens_b
         if slots.model:
             payload["vocab_size"] = catalog.model(slots.model).vocab_size
-    if slots.raw_data_tb and not slots.data_tokenized and "tokens_b" not in payload and _to_tokenize(slots):
+    if slots.raw_data_tb and slots.tokenized_tb:
+        # "原始语料 200TB，tokenize 后大概 40TB": the raw data and its tokenised shards, both kept, as told
+        payload["raw_tb"] = slots.raw_data_tb + slots.tokenized_tb
+        if slots.replicas:
+            payload["replicas"] = slots.replicas
+        assumptions.append(
+            assumed(
+                f"raw data {num(slots.raw_data_tb)} TB + tokenized {num(slots.tokenized_tb)} TB (as you gave them), both kept",
+                f"原始数据 {num(slots.raw_data_tb)} TB + 分词后 {num(slots.tokenized_tb)} TB（用户给定），两份都保留",
+            )
+        )
+    elif slots.raw_data_tb and not slots.data_tokenized and "tokens_b" not in payload and _to_tokenize(slots):
         # "2PB原始数据，清洗后剩20%，tokenize之后多少", "40 TB of jsonl.zst, we will tokenize it": the tokens that
         # text makes and their ids, not the raw bytes again
         payload["text_tb"] = slots.raw_data_tb

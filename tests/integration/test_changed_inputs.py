@@ -460,6 +460,37 @@ def test_a_cloud_price_after_a_gpu_count_for_a_deadline_prices_that_run(assistan
     assert output(priced, "cloud_cost")["total"]["cny"] == pytest.approx(380_128, rel=0.01)
 
 
+@pytest.mark.parametrize(
+    ("turns", "total"),
+    [
+        (
+            (
+                "我们 128 张 H800 训 13B，实测 MFU 38% 左右，计划 2T tokens，大概要多少天？",
+                "老板要 25 天内完",
+                "外面租 H800 报价 15 块一卡时，租的话总共多少钱",
+            ),
+            "¥1,729,500",
+        ),
+        (
+            (
+                "128 H100s training a 13B model, MFU around 38%, 2T tokens planned. how many days?",
+                "boss wants it done in 25 days",
+                "a neocloud quotes H100 at $2.10 per GPU-hour, what's the total if we rent?",
+            ),
+            "$242,130",
+        ),
+    ],
+)
+def test_a_cloud_price_after_a_deadline_prices_the_run_not_the_count_times_the_deadline(
+    assistant: Assistant, turns: tuple[str, str, str], total: str
+) -> None:
+    """13B on 2T tokens at 38% MFU: 6 x 13e9 x 2e12 / (989.4e12 x 0.38) / 3,600 = 115,300 GPU-hours, x ¥15 =
+    ¥1,729,500 (x $2.10 = $242,130), whatever the GPUs; not the first turn's 128 GPUs x the deadline's 25 days
+    (76,800 GPU-hours)."""
+    *_, priced = talk(assistant, *turns)
+    assert total in first_sentence(priced), priced.answer[:300]
+
+
 def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
     """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
     183 TB (not the earlier plan's three)."""

@@ -107,6 +107,39 @@ def test_a_cluster_tco_reads_the_network_share_the_rack_rent_and_servers_per_rac
     assert items["electricity"] == pytest.approx(273_312, abs=2)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "帮算下三年 TCO：16 台 H800 整机每台 230 万，托管 16 个柜每柜每月 1.5 万（不含电），每台满载 10kW，PUE 1.3，电价 0.6",
+        "三年TCO 16台H800 每台230万 托管16柜，每柜每月1.5万，不含电 每台10kW PUE1.3 电价0.6",
+    ],
+)
+def test_the_racks_hosted_pay_the_rack_rent_each(assistant: Assistant, message: str) -> None:
+    """16 racks ("16 个柜", "16柜") x ¥15,000 a month x 12 = ¥2,880,000 a year, not one rack's ¥180,000."""
+    (answer,) = talk(assistant, message)
+    out = output(answer, "tco")
+    items = {i["name"]: i["amount"]["cny"] for i in out["buy_opex_items"]}  # type: ignore[union-attr]
+    assert items["colocation"] == pytest.approx(2_880_000)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "准备上 16 台 8 卡机训练集群，原始语料 200TB，tokenize 后大概 40TB，checkpoint 每个 1TB 左右保留 20 个。存储咋配？",
+        "raw corpus is 200TB, about 40TB after tokenization, we keep 20 checkpoints of ~1TB. how much storage?",
+        "raw corpus 200TB, tokenized it's ~40TB. how much disk do we need?",
+    ],
+)
+def test_a_tokenized_size_told_beside_the_raw_size_is_kept_as_told(assistant: Assistant, message: str) -> None:
+    """200 TB raw + 40 TB tokenized, as the user measured them: 240 TB of data, not the raw 200 TB re-tokenized
+    into an estimated 200 TB of token ids (50T tokens at 4 bytes)."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "data_volume")
+    assert call.input.get("raw_tb") == 240, call.input
+    assert "text_tb" not in call.input, call.input
+    assert "240 TB" in answer.answer.split("\n\n")[0], answer.answer[:400]
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
