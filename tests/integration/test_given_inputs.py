@@ -130,7 +130,9 @@ def test_the_racks_hosted_pay_the_rack_rent_each(assistant: Assistant, message: 
         "raw corpus 200TB, tokenized it's ~40TB. how much disk do we need?",
     ],
 )
-def test_a_tokenized_size_told_beside_the_raw_size_is_kept_as_told(assistant: Assistant, message: str) -> None:
+def test_a_tokenized_size_told_beside_the_raw_size_is_kept_as_told(
+    assistant: Assistant, message: str
+) -> None:
     """200 TB raw + 40 TB tokenized, as the user measured them: 240 TB of data, not the raw 200 TB re-tokenized
     into an estimated 200 TB of token ids (50T tokens at 4 bytes)."""
     (answer,) = talk(assistant, message)
