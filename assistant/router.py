@@ -1404,6 +1404,10 @@ class Router:
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if own.years_committed and "tco" in context.tools and "years" in stated:
+            # "cloud guy says $1.90 if we commit for a year" after a 3-year buy-or-cloud: the committed price over
+            # the comparison's years, not a one-year comparison against a machine bought outright
+            slots.years = context.slots.years
         if (
             _DAILY_WEIGHTS_ONLY.search(text)
             and slots.checkpoints
@@ -1547,9 +1551,15 @@ class Router:
                 # "4090能跑吗 有两张" after a QLoRA question: running that job on those cards, not serving a model
                 task = context.task
             task = task or context.task
-            if asked == "gpus" and "deadline_days" in stated and "gpu_count" not in stated:
-                # "要 20 天跑完需要多少卡": the count the run had is now the question
+            if (
+                "deadline_days" in stated
+                and "gpu_count" not in stated
+                and (asked == "gpus" or ("run_time" in context.tools and asked in {None, "days"}))
+            ):
+                # "要 20 天跑完需要多少卡": the count the run had is now the question; so it is after a run timed
+                # from a measured rate ("need it in 10 days"): the GPUs that rate needs to finish by then
                 slots = slots.model_copy(update={"gpu_count": None, "servers": None})
+                asked = "gpus"
             if not (set(triggered) - set(context.tools)) & _ON_THE_SETUP:
                 asked = asked or context.asked  # not when it moves on to the setup ("and the power bill?")
         if (

@@ -359,6 +359,10 @@ class Slots(BaseModel):
     growth_tb_per_day: float | None = None
     replicas: int | None = None
     lora_adapters: int | None = Field(default=None, description="LoRA adapters served beside one base model.")
+    years_committed: bool = Field(
+        default=False,
+        description="The years read are a cloud commitment's term ('if we commit for a year'), not a horizon.",
+    )
     cloud_committed: bool = Field(
         default=False, description="The cloud price is reserved: every hour is paid."
     )
@@ -584,7 +588,11 @@ _ACTIVE = flags(
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
-_PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")  # ("data 2.3T tokens": the a of "data" is no article)
+_PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")
+_A_RATE_BEFORE = flags(r"每秒\s*(?:大概|大约|约|能|跑)?\s*$")
+_A_RATE_AFTER = flags(
+    r"\s*(?:/\s*s(?:ec)?\b|per\s*s(?:ec(?:ond)?)?\b|a\s*sec)"
+)  # ("data 2.3T tokens": the a of "data" is no article)
 _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
@@ -641,8 +649,14 @@ _ACHIEVED_TFLOPS = flags(
 )
 # a reserved or committed cloud price: paid for every hour of the term, used or not
 _COMMITTED = flags(
-    r"\breserved?\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|包\s*\d\s*年|预留|长租|合约价"
+    r"\breserved?\b|\breservations?\b|\bsavings plan\b|\bcommit(?:ted|ment)?\b|\b[13][- ]?(?:year|yr) (?:term|contract|reserved|commit)|包年|包月|包\s*\d\s*年|预留|长租|合约价|签\s*(?:约\s*)?[一两三四五\d]\s*年"
 )
+# a number of years that is a commitment's term: "if we commit for a year", "reserved for 3 years", "a 1-year
+# commitment", "1 yr reserved"
+_COMMIT_BEFORE = flags(
+    r"\b(?:commit(?:ted|ting)?|reserv(?:ed|ing|e)|lock(?:ed)?\s+in|sign(?:ed|ing)?)\s+(?:to\s+|for\s+)?(?:a\s+)?$"
+)
+_COMMIT_AFTER = flags(r"^[\s-]*(?:commit(?:ment|ted)?|reserv(?:ed|ation)|term|contract|ri)\b")
 # the most a GPU-hour costs: a smaller bare amount is a price per hour, never a budget
 _HOURLY_CEILING = {"USD": 20.0, "CNY": 150.0}
 # and below this, a price per kWh (electricity runs $0.04-0.30, ¥0.3-1.2; a GPU-hour costs more)
@@ -1388,6 +1402,9 @@ _TPS = flags(
     rf"|(?:单卡|每卡|每张卡|per[\s-]*(?:gpu|card))\s*(?:的)?\s*(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*"
     rf"(?:是|为|有|大概|约|实测|测得|测出来|跑到|=|:|is|of|~|about|around|measured)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
     rf"|(?:tokens?|toks?)\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s*(?:per|/|each)\s*(?:gpu|card)\s*(?:是|为|=|:|is|of|~|about|around)+\s*{AMOUNT}(?!\s*(?:%|倍|x\b))"
+    # in ten thousands: "每卡每秒 1 万 token", "单卡 1.2w token/s"
+    rf"|每卡每秒\s*(?:大概|大约|约|能)?\s*{AMOUNT}\s*(万|w)\s*(?:个)?\s*(?:token|tok)"
+    rf"|(?:单卡|每卡|每张卡|一张卡)[^。；;，,\n]{{0,12}}?{AMOUNT}\s*(万|w)\s*(?:个)?\s*(?:token|tok)s?\s*(?:/\s*s|每秒)"
 )
 
 # --- quantities people already know ----------------------------------------------------------------
@@ -2692,14 +2709,20 @@ class SlotExtractor:
 
     def _tokens(self, text: str, slots: Slots) -> None:
         # "每百万token成本", "cost per 1M tokens": a unit of price, not the tokens to train on
-        match = next(
-            (
-                m
-                for m in _TOKENS.finditer(text)
-                if not _PER_UNIT.search(text[max(0, m.start() - 6) : m.start()])
-            ),
-            None,
-        ) or _TOKENS_AFTER.search(text)
+        match = (
+            next(
+                (
+                    m
+                    for m in _TOKENS.finditer(text)
+                    if not _PER_UNIT.search(text[max(0, m.start() - 6) : m.start()])
+                    # "每卡每秒 1 万 token", "1万 token/s": a rate, not the tokens to train on
+                    and not _A_RATE_BEFORE.search(text[max(0, m.start() - 10) : m.start()])
+                    and not _A_RATE_AFTER.match(text[m.end() : m.end() + 12])
+                ),
+                None,
+            )
+            or _TOKENS_AFTER.search(text)
+        )
         if match:
             slots.tokens_b = scaled(_group(match, 1, 3) or "0", _group(match, 2, 4)) / 1e9
             if slots.params_b and match.group(0) in text and slots.params_b == slots.tokens_b:
@@ -2817,8 +2840,9 @@ class SlotExtractor:
             slots.lora_adapters = int(to_number(next(g for g in adapters.groups() if g))) or None
             slots.finetune = None if slots.lora_adapters else slots.finetune
         if match := _TPS.search(text):
-            number = _group(match, 1, 3, 4, 5, 6) or "0"
-            slots.tokens_per_second_per_gpu = to_number(number) * (1000 if match.group(2) else 1)
+            number = _group(match, 1, 3, 4, 5, 6, 7, 9) or "0"
+            scale = 1000 if match.group(2) else 10_000 if _group(match, 8, 10) else 1
+            slots.tokens_per_second_per_gpu = to_number(number) * scale
 
     @staticmethod
     def _measured_runs(text: str, slots: Slots) -> str:
@@ -3771,6 +3795,13 @@ class SlotExtractor:
                 else to_number(
                     _group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19) or "0"
                 )
+            )
+            # "if we commit for a year", "a 1-year commitment", "签一年的话": the term of the price, which a
+            # comparison already over its own years keeps (see Router.route)
+            slots.years_committed = bool(
+                _COMMIT_BEFORE.search(text[max(0, match.start() - 24) : match.start()])
+                or _COMMIT_AFTER.search(text[match.end() : match.end() + 16])
+                or re.search(r"签\s*(?:约\s*)?[一两三四五\d]", text[max(0, match.start() - 4) : match.end()])
             )
         elif (match := _MONTHS.search(text)) and slots.deadline_days is None and not yearly:
             slots.years = to_number(match.group(1)) / 12  # (not the months used each year: "一年训三四个月")

@@ -491,6 +491,60 @@ def test_a_cloud_price_after_a_deadline_prices_the_run_not_the_count_times_the_d
     assert total in first_sentence(priced), priced.answer[:300]
 
 
+@pytest.mark.parametrize(
+    ("turns", "cloud"),
+    [
+        (
+            (
+                "quote: 8x H100 SXM server $250k. colo incl power ~$2.5k/month. cloud offers $2.40/gpu-hr pay as you "
+                "go. 3 year horizon. buy or cloud?",
+                "cloud guy says $1.90 if we commit for a year",
+            ),
+            399_456,
+        ),
+        (
+            (
+                "8卡H100整机报价175万，托管含电每月1.8万，云上每卡时16元，按3年算买还是上云？",
+                "云厂商说签一年的话每卡时13元",
+            ),
+            2_733_120 / 7.02,
+        ),
+    ],
+)
+def test_a_commitment_term_is_not_the_comparisons_horizon(
+    assistant: Assistant, turns: tuple[str, str], cloud: float
+) -> None:
+    """A one-year commitment prices the cloud; the comparison stays over its 3 years, every hour paid:
+    $1.90 x 8 x 8,760 x 3 = $399,456 (¥13 x 8 x 8,760 x 3 = ¥2,733,120), against buying's 3 years."""
+    _, committed = talk(assistant, *turns)
+    out = output(committed, "tco")
+    assert committed.tool_calls[-1].input["years"] == 3, committed.tool_calls[-1].input
+    assert out["totals"]["cloud"]["usd"] == pytest.approx(cloud, rel=0.001), out["totals"]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        (
+            "benchmarked our 7B llama-style pretrain on 64 H100s: steady ~10k tokens/s per gpu. target 1T tokens. "
+            "how long?",
+            "need it in 10 days",
+        ),
+        ("实测 7B 预训练 64 张 H100，每卡每秒 1 万 token，目标 1T token，要多久", "要 10 天内搞完"),
+    ],
+)
+def test_a_deadline_after_a_run_timed_from_a_measured_rate_counts_the_gpus(
+    assistant: Assistant, turns: tuple[str, str]
+) -> None:
+    """1T tokens at 10,000 tokens/s per GPU: 1e12 / 1e4 / 3,600 = 27,780 GPU-hours, 18.1 days on 64; in 10 days
+    27,780 / 240 = 115.7 GPUs, 120 in whole 8-GPU servers (the measured rate, no MFU assumed; "1 万" is 10,000
+    tokens a second, not 10,000 tokens to train on)."""
+    timed, counted = talk(assistant, *turns)
+    assert output(timed, "run_time")["gpu_hours"] == pytest.approx(27_778, rel=0.001)
+    assert output(counted, "run_time")["gpus"] == 120, counted.answer[:300]
+    assert "120" in first_sentence(counted), counted.answer[:300]
+
+
 def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
     """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
     183 TB (not the earlier plan's three)."""
