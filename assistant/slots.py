@@ -1241,7 +1241,7 @@ _BARE_POWER_PRICE = flags(
 # a price per kWh with no currency: "at 0.09/kWh" (dollars in an English message, yuan in a Chinese one)
 # the driver one has: "driver 535", "驱动是550", "535驱动", "R570", "nvidia-smi shows 550.54.15"
 _DRIVER_VERSION = flags(
-    r"(?:driver|驱动)\s*(?:is|=|:|version|版本|是|还是|为|只有|on|at|only)?\s*(?:r|版本)?\s*(\d{3}(?:\.\d{1,3}){0,2})(?![\d.])"
+    r"(?:driver|驱动)\s*(?:(?:现在|目前|当前|装的|用的)\s*(?:用的|装的)?\s*)?(?:is|=|:|version|版本|是|还是|为|只有|on|at|only)?\s*(?:r|版本)?\s*(\d{3}(?:\.\d{1,3}){0,2})(?![\d.])"
     r"|(?<![\d.])r?(\d{3}(?:\.\d{1,3}){0,2})\s*(?:的)?\s*(?:driver|驱动)"
 )
 # the CUDA version wanted: "CUDA 12.8", "cuda12.4", "cu128"
@@ -1249,6 +1249,10 @@ _CUDA_VERSION = flags(
     r"\bcuda\s*(?:version\s*|版本\s*)?(1[0-3]\.\d)(?!\d)|\bcu(1[1-3])(\d)\b"
     # "cuda12的pytorch", "CUDA 12 builds": the family, at its first release
     r"|\bcuda\s*(?:version\s*|版本\s*)?(1[1-3])(?![\d.])"
+)
+# the version a CUDA named goes to, written bare after it: "from CUDA 12.4 to 12.8", "cuda 12.4 升 12.8", "12.4 -> 12.8"
+_CUDA_TO = flags(
+    r"\s*(?:,|，)?\s*(?:to|->|→|=>|then|升级?(?:到|至)?|换(?:到|成)|改(?:到|成)|切(?:到|换到)?|上)\s*(?:cuda\s*)?(1[0-3]\.\d)(?!\d)"
 )
 # racks in a data centre, running around the clock: "机房标准机架 7x24", "in our colo racks 24/7"
 _DATACENTER_USE = flags(
@@ -1448,11 +1452,13 @@ _ALWAYS_ON_KW = flags(
 )
 _RACK_KW = flags(
     rf"{DECIMAL}\s*kw\s*(?:的)?\s*(?:机柜|rack|cabinet)"
-    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|能给|只给到|只给|给到|只能到|能到|可以到|只有|是|为|才|就|仅)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
+    rf"|{DECIMAL}\s*kw\s*(?:per|a|an|each|/)\s*(?:rack|cabinet)|[每单](?:个)?(?:机)?柜\s*(?:最多|最大|上限|限电|限|供电|功率|只能给|只能供|能给|能供|只给到|只给|给到|只能到|能到|可以到|只有|只能|是|为|才|就|仅)*\s*{DECIMAL}\s*kw"  # "20 kW per rack", "每柜最多15kW", "单柜 20kW"
     # "racks are capped at 35 kW", "机柜每个限电30kW": a few words between, none naming a server
     rf"|(?:rack|机柜|柜子|cabinet)s?(?:(?!server|node|box|machine|台|节点|服务器)[^\d。.;；\n]){{0,24}}?{DECIMAL}\s*kw\b"
     # the room a figure is to fit in: "what fits in 40kW", "how many fit into 15 kW", "40kW 的柜子", "40kW 柜"
     rf"|\bfits?\s+(?:in|into|within)\s+(?:a |one |the |our )?{DECIMAL}\s*kw\b|{DECIMAL}\s*kw\s*(?:的)?\s*柜"
+    # "能到 40kW 一柜", "40kW每柜": the figure, then the rack it is for
+    rf"|{DECIMAL}\s*kw\s*(?:一|每|单)\s*(?:个)?\s*(?:机)?柜"
 )
 # racks one has: "6 racks of 20 kW", "4个机柜", "托管 16 个柜", "16柜" (not "一柜放一台": servers per rack)
 _RACKS = flags(
@@ -3244,7 +3250,7 @@ class SlotExtractor:
             slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
             slots.power_kw = slots.rack_kw
         if match := take(_RACK_KW):
-            rack_kw = float(_group(match, 1, 2, 3, 4, 5, 6) or 0)
+            rack_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
             racks = _RACKS.search(text)
             count = int(to_number(racks.group(1))) if racks else 0
             if _RACK_DRAW.search(match.group(0)):  # what they burn: the bill's load, racks x kW each
@@ -3597,6 +3603,10 @@ class SlotExtractor:
                 slots.cuda_version = f"{match.group(4)}.0"
             else:  # "cu128", "cu124": the PyTorch build's CUDA
                 slots.cuda_version = f"{match.group(2)}.{match.group(3)}"
+            if moved := _CUDA_TO.match(text[match.end() : match.end() + 24]):
+                slots.cuda_version = moved.group(
+                    1
+                )  # "from cuda 12.4 to 12.8", "从 cuda 12.4 升 12.8": where it goes
         main_use = next((name for pattern, name in _RANK_BY[:2] if pattern.search(text)), None)
         slots.rank_by = (
             priced[0][1]

@@ -96,7 +96,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     if call.input.get("scope") == "facility" and per:
         # a room's IT power: how many servers it carries
         en = (
-            f"**{held_en}**{gpus_en} fit in {rack} kW of IT power at {server_kw} kW each "
+            f"**{held_en}**{gpus_en} fit in {rack} kW of IT power at {server_kw} kW per server "
             f"({num(o['rack_load_kw'])} kW in all, {num(o['spare_kw'])} kW to spare); racks then follow from each rack's feed."
         )
         zh = (
@@ -108,7 +108,7 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         zh = f"**一台也放不下**：一台 {label} 约 {server_kw} kW，超过机柜的 {rack} kW。"
     else:
         en = (
-            f"A {rack} kW rack holds **{held_en}**{gpus_en} at {server_kw} kW each "
+            f"A {rack} kW rack holds **{held_en}**{gpus_en} at {server_kw} kW per server "
             f"({num(o['rack_load_kw'])} kW in all, {num(o['spare_kw'])} kW to spare)."
         )
         zh = (

@@ -545,6 +545,39 @@ def test_a_deadline_after_a_run_timed_from_a_measured_rate_counts_the_gpus(
     assert "120" in first_sentence(counted), counted.answer[:300]
 
 
+@pytest.mark.parametrize(
+    ("turns", "first", "then"),
+    [
+        (
+            (
+                "机房单柜只能给 12kW，风冷，8 卡 H800 整机一柜能放几台？我们一共 20 个柜",
+                "如果改液冷能到 40kW 一柜呢",
+            ),
+            "20 台",
+            "60 台",
+        ),
+        (
+            (
+                "our racks only give 12kW each, air cooled. how many 8x H800 servers per rack? we have 20 racks",
+                "what if we go liquid and get 40kW a rack?",
+            ),
+            "20 x",
+            "60 x",
+        ),
+    ],
+)
+def test_a_racks_budget_and_the_racks_held_are_the_fit_asked(
+    assistant: Assistant, turns: tuple[str, str], first: str, then: str
+) -> None:
+    """An 8x H800 server draws about 10.2 kW (DGX H100's maximum, NVIDIA's user guide): one fits in 12 kW, three in
+    40 kW; 20 racks hold 20, then 60. '只能给 12kW' is what a rack may carry, not a draw to bill."""
+    fit, liquid = talk(assistant, *turns)
+    assert output(fit, "rack_fit")["servers_per_rack"] == 1
+    assert first in first_sentence(fit), fit.answer[:300]
+    assert output(liquid, "rack_fit")["servers_per_rack"] == 3
+    assert then in first_sentence(liquid), liquid.answer[:300]
+
+
 def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
     """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
     183 TB (not the earlier plan's three)."""

@@ -142,6 +142,24 @@ def test_a_tokenized_size_told_beside_the_raw_size_is_kept_as_told(
     assert "240 TB" in answer.answer.split("\n\n")[0], answer.answer[:400]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "H100 集群想从 cuda 12.4 升 12.8，驱动现在 550，要一起升吗",
+        "we want to move our H100 cluster from CUDA 12.4 to 12.8, driver is 550 now. upgrade driver too?",
+        "cuda 12.4 -> 12.8 on driver 550, need a new driver?",
+    ],
+)
+def test_a_cuda_upgrade_checks_the_version_it_goes_to(assistant: Assistant, message: str) -> None:
+    """From CUDA 12.4 to 12.8 on driver 550: full 12.8 support needs R570 (570.26+, NVIDIA's CUDA 12.8 release
+    notes, table 3), so the driver goes up too; 550 already meets 12.4, the version it leaves."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "driver_check")
+    assert call.input.get("cuda") == "12.8", call.input
+    assert call.input.get("driver") == "550", call.input
+    assert "570" in answer.answer.split("\n\n")[0], answer.answer[:300]
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
