@@ -1404,6 +1404,23 @@ class Router:
         if context.intent == Intent.CLARIFY and stated and not asked:
             asked = context.asked  # the input asked for, given: the question it was missing from
         slots = own.merged_over(context.slots) if context.slots.stated() else own
+        if (
+            own.gpu
+            and context.slots.gpu
+            and own.gpu != context.slots.gpu
+            and not stated.keys() & {"server_price", "gpu_price"}
+            and (context.slots.server_price or context.slots.gpu_price)
+        ):
+            # "要是全拿去租呢，8 卡 H800 整机月租 7 万" after "H20 整机报价 120 万一台": a quote is for the card it was
+            # given for, never the price of the other card now asked about
+            slots = slots.model_copy(
+                update={
+                    "server_price": None,
+                    "server_price_currency": None,
+                    "gpu_price": None,
+                    "gpu_price_currency": None,
+                }
+            )
         if own.years_committed and "tco" in context.tools and "years" in stated:
             # "cloud guy says $1.90 if we commit for a year" after a 3-year buy-or-cloud: the committed price over
             # the comparison's years, not a one-year comparison against a machine bought outright
@@ -3641,4 +3658,14 @@ def _refine(
     if slots.unknown_gpu and not slots.gpu:
         # no figures for the card named: only what does not depend on its speed or power
         chosen = [t for t in chosen if t in _CARDLESS_TOOLS]
+    if (
+        asked == "budget_cards"
+        and {"tco", "budget_fit"} <= set(chosen)
+        and slots.budget
+        and slots.lease_per_month
+        and slots.lease_is_rental
+        and not (slots.server_price or slots.gpu_price or slots.server_quotes)
+    ):
+        # "要是全拿去租呢，8 卡 H800 整机月租 7 万" after a budget: what the money rents; no purchase to weigh it against
+        chosen.remove("tco")
     return list(dict.fromkeys(chosen))

@@ -711,7 +711,10 @@ _COUNT_OF_SERVERS = flags(rf"{NUMBER}\s+{NUMBER}\s*(?:[x×*]|-?\s*gpus?)\s*$")
 _PLAIN_COUNT = flags(
     rf"{NUMBER}\s*(?:张|块|颗)\s*(?:GPU|显卡|卡|加速卡)|{AMOUNT}\s*-?\s*(?:(?:extra|more|additional|new|spare)\s+)?(?:GPUs?|cards|accelerators)\b(?![\s-]*(?:hours?|hrs?|h\b|days?|months?|小时))|{AMOUNT}\s*卡(?![A-Za-z0-9时])"
     # "那用256张呢", "128 of them": in a sizing conversation a bare count is of the cards talked about
-    rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))|{AMOUNT}\s+of (?:them|those|these)\b"
+    rf"|{NUMBER}\s*张(?!\s*(?:量|图|纸|表|照|票))"
+    # (not "一张两万出头", "一张 25 万": the unit a price is for)
+    rf"(?!\s*(?:约|大概|要|卖|是|报价)?\s*[¥$]?\s*(?:\d[\d.,]*|[一二两三四五六七八九十]+)\s*(?:万|元|块|w\b|k\b|美元|刀|千))"
+    rf"|{AMOUNT}\s+of (?:them|those|these)\b"
     # "4090八卡机", "八卡服务器": a machine of so many cards, its count in Chinese numerals
     rf"|{NUMBER}\s*卡\s*(?:机|整机|服务器|机器|节点)"
 )
@@ -2333,6 +2336,16 @@ class SlotExtractor:
             masked = masked[: memory.start()] + " " * (memory.end() - memory.start()) + masked[memory.end() :]
             if slots.gpu and (other := variant(self._names, slots.gpu, slots.card_memory_gb)):
                 slots.gpu = other  # "a 40GB A100": that memory's variant of the card named
+        if slots.gpu and slots.card_memory_gb is None:
+            named = next((m for m in mentions if m.group == "accelerators" and m.id == slots.gpu), None)
+            if named and (written := _MEMORY_AFTER_CARD.match(text, named.end)):
+                memory_gb = float(written.group(1))
+                if other := variant(self._names, slots.gpu, memory_gb):
+                    slots.gpu = other  # "A100 40G": the catalog's member with that memory
+                else:
+                    slots.card_memory_gb = (
+                        memory_gb  # "魔改 4090 48G": the card, with memory it is not sold with
+                    )
         self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
         self._card_mfus(text, mentions, slots)  # "~50% mfu on tpu … ~40% on h100": each card's own
         self._instances(

@@ -50,6 +50,17 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     elif (rent := _rent_per_server(slots)) is not None:
         # "8卡H20 月租4.5万一台，500万能租几台用3年": the money pays each server's rent for the whole period
         monthly, currency, months = rent
+        if not slots.years:
+            # "要是全拿去租呢，8 卡 H800 整机月租 7 万" after a budget: a year of rent, and the server-months in all
+            in_budget = _in_currency(monthly, currency, payload["currency"], slots, catalog, [])
+            server_months = slots.budget / in_budget if in_budget else 0
+            assumptions.append(
+                assumed(
+                    f"rented for 12 months (no period given); the budget pays {num(server_months)} server-months "
+                    "in all, so fewer servers for longer or more for less",
+                    f"按租 12 个月计（未给租期）；这笔预算一共可付 {num(server_months)} 台·月的租金，租得越久台数越少",
+                )
+            )
         payload["capex_per_server"] = _in_currency(
             monthly * months, currency, payload["currency"], slots, catalog, assumptions
         )
@@ -117,9 +128,11 @@ def _rent_per_server(slots: Slots) -> tuple[float, str, float] | None:
     """One server's monthly rent, its currency, and the months rented, when the budget is to pay rent: a
     monthly rent per server ("月租4.5万一台") or a price per GPU-hour ("$2.20/GPU-hr"), for a stated period."""
     months = round(slots.years * 12, 4) if slots.years else None
+    per_server = slots.gpus_per_node or GPUS_PER_NODE
+    if slots.lease_per_month and slots.lease_is_rental and not months:
+        return slots.lease_per_month, slots.lease_currency or "USD", 12.0  # a year, said in the answer
     if not months:
         return None
-    per_server = slots.gpus_per_node or GPUS_PER_NODE
     if slots.lease_per_month:
         return slots.lease_per_month, slots.lease_currency or "USD", months
     if slots.cloud_price_per_gpu_hour:

@@ -83,6 +83,15 @@ def model_into(slots: Slots, payload: dict[str, Any]) -> bool:
     return bool(slots.model or slots.params_b)
 
 
+def card_memory_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed]) -> None:
+    """A catalog card with memory the user gave it that no catalog member has ("魔改 4090 48G", "4090 48GB"): the
+    fit is checked against that memory, and the answer says so."""
+    if payload.get("gpu") and slots.card_memory_gb and "gpu_memory_gb" not in payload:
+        payload["gpu_memory_gb"] = slots.card_memory_gb
+        gb = num(slots.card_memory_gb)
+        assumptions.append(assumed(f"{gb} GB per card, as you gave it", f"每卡 {gb} GB（用户给定）"))
+
+
 def gpu_into(slots: Slots, payload: dict[str, Any], assumptions: list[Assumed], field: str = "gpu") -> None:
     if slots.gpu:
         payload[field] = slots.gpu

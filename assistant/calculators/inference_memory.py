@@ -14,6 +14,7 @@ from assistant.calculators.common import (
     Summary,
     View,
     assumed,
+    card_memory_into,
     gpu_into,
     model_into,
     num,
@@ -66,6 +67,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not model_into(slots, payload):
         return None
     gpu_into(slots, payload, assumptions)
+    card_memory_into(slots, payload, assumptions)
     if slots.gpu_count and slots.tensor_parallel and slots.gpu_count % slots.tensor_parallel == 0:
         # "4 H100s as two TP=2 instances": replicas of the group fill the GPUs
         payload.update(tensor_parallel=slots.tensor_parallel, gpus=slots.gpu_count)

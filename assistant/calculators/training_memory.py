@@ -15,6 +15,7 @@ from assistant.calculators.common import (
     Summary,
     View,
     assumed,
+    card_memory_into,
     gpu_into,
     model_into,
     model_name,
@@ -86,6 +87,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     gpus = slots.gpu_count or tp * pp
     payload.update(gpus=max(gpus, tp * pp), tensor_parallel=tp, pipeline_parallel=pp)
     gpu_into(slots, payload, assumptions)
+    card_memory_into(slots, payload, assumptions)
     if slots.zero_stage is not None:
         payload["zero_stage"] = slots.zero_stage
     elif slots.offload and gpus > 1:

@@ -578,6 +578,22 @@ def test_a_racks_budget_and_the_racks_held_are_the_fit_asked(
     assert then in first_sentence(liquid), liquid.answer[:300]
 
 
+def test_renting_it_all_after_a_budget_counts_what_the_money_rents(assistant: Assistant) -> None:
+    """¥8,000,000 at ¥70,000 a month a server: 114 server-months, 9 servers for a year (¥840,000 each); the H20's
+    ¥1.2M quote from the turn before is not the H800's price."""
+    *_, rented = talk(
+        assistant,
+        "预算 800 万人民币，想搭一套能做 70B 以内微调的集群，买什么",
+        "H20 整机报价 120 万一台，网络存储大概再加 20%",
+        "要是全拿去租呢，8 卡 H800 整机月租 7 万",
+    )
+    out = output(rented, "budget_fit")
+    assert out["servers"] == 9, out
+    assert "tco" not in tools(rented)
+    assert "9 台" in first_sentence(rented), rented.answer[:300]
+    assert "114" in rented.answer, rented.answer
+
+
 def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
     """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
     183 TB (not the earlier plan's three)."""

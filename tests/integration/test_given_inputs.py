@@ -160,6 +160,26 @@ def test_a_cuda_upgrade_checks_the_version_it_goes_to(assistant: Assistant, mess
     assert "570" in answer.answer.split("\n\n")[0], answer.answer[:300]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "淘宝有魔改 4090 48G 的，一张两万出头。买 8 张搞 14B 以下的 lora 和全参靠谱吗",
+        "there are modded 4090 48GB cards around, 8 of them for full fine-tuning a 14B model, does it fit?",
+    ],
+)
+def test_a_card_with_memory_it_is_not_sold_with_is_checked_with_that_memory(
+    assistant: Assistant, message: str
+) -> None:
+    """Eight 48 GB cards (the catalog's RTX 4090 has 24 GB): 14B x 16 bytes of weights, gradients and Adam states
+    = 224 GB, sharded by ZeRO-3 over 8 = 28 GB a card, which 48 GB holds and 24 GB would not. '一张两万出头' is the
+    price of one card, not a count of one."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "training_memory")
+    assert call.input.get("gpu_memory_gb") == 48, call.input
+    assert call.input.get("gpus") == 8, call.input
+    assert call.output["gpu_memory_gb"] == 48
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
