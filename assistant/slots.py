@@ -2346,11 +2346,11 @@ class SlotExtractor:
                     slots.card_memory_gb = (
                         memory_gb  # "魔改 4090 48G": the card, with memory it is not sold with
                     )
-        self._quotes(masked, mentions, slots)  # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server
+        # "H20 8卡整机 110万/台，910B 8卡 95万/台": each card's server; and the hourly prices after cards
+        by_card = self._quotes(masked, mentions, slots)
         self._card_mfus(text, mentions, slots)  # "~50% mfu on tpu … ~40% on h100": each card's own
-        self._instances(
-            text, masked, slots
-        )  # "trn2.48xlarge at $35/hr vs p5.48xlarge at $55/hr": each chip's hour
+        # "trn2.48xlarge at $35/hr vs p5.48xlarge at $55/hr": each chip's hour
+        self._instances(text, masked, slots, by_card)
         masked = self._peaks(masked, mentions, slots)  # "910B按320T算": a peak per GPU, not 320T tokens
         masked = self._measured_runs(
             masked, slots
@@ -2931,8 +2931,9 @@ class SlotExtractor:
         return text
 
     @staticmethod
-    def _quotes(text: str, mentions: list[Mention], slots: Slots) -> None:
-        """A server price after each of several cards: each card's quote, kept apart."""
+    def _quotes(text: str, mentions: list[Mention], slots: Slots) -> dict[str, tuple[float, str | None]]:
+        """A server price after each of several cards: each card's quote, kept apart. Returns the hourly prices
+        read after cards, for an instance's price beside them (``_instances``)."""
         cards = [m for m in mentions if m.group == "accelerators"]
         quotes: dict[str, tuple[float, str | None]] = {}
         # "vendor quotes per 8-GPU node: MI325X $290k, H200 $330k": bare amounts after each card are its server's
@@ -2968,6 +2969,7 @@ class SlotExtractor:
                     currencies[before[-1].id] = money.currency
         if len(hourly) >= 2:
             slots.card_hourly, slots.card_hourly_currency = hourly, currencies
+        return {card: (price, currencies.get(card)) for card, price in hourly.items()}
 
     @staticmethod
     def _card_mfus(text: str, mentions: list[Mention], slots: Slots) -> None:
@@ -3000,9 +3002,12 @@ class SlotExtractor:
         if len(found) >= 2 and all(0 < v <= 1 for v in found.values()):
             slots.card_mfu = found
 
-    def _instances(self, text: str, masked: str, slots: Slots) -> None:
+    def _instances(
+        self, text: str, masked: str, slots: Slots, by_card: dict[str, tuple[float, str | None]] | None = None
+    ) -> None:
         """Cloud instances named with an hourly price each: the cards they hold, and each card's hour
-        (``masked`` is ``text`` with card names blanked, at the same offsets)."""
+        (``masked`` is ``text`` with card names blanked, at the same offsets). ``by_card``: hourly prices read
+        after card names, for "AWS p5 $3.90/GPU-hr，国内某云 H800 ¥13/卡时": an instance's card beside a card."""
         pattern, shapes = self._names.instance_pattern, self._names.instances
         found = list(pattern.finditer(text)) if pattern else []
         if not found:
@@ -3013,17 +3018,31 @@ class SlotExtractor:
             elif card != slots.gpu and card not in slots.other_gpus:
                 slots.other_gpus.append(card)
         hourly: dict[str, float] = {}
+        currencies: dict[str, str] = {}
         gpus: dict[str, int] = {}
         # "$6.88/GPU-hour" after the instance is already each GPU's ("折合每 GPU-hour 多少" only asks for it)
         per_gpu = False
         for money in money_mentions(masked):
-            per_gpu = per_gpu or bool(_PER_GPU_PRICE.search(masked[money.start : money.end + 6]))
+            each_gpu = bool(_PER_GPU_PRICE.search(masked[money.start : money.end + 6]))
+            per_gpu = per_gpu or each_gpu
             # "p5.48xlarge on-demand 我们拿到的价是 $55/hr": the instance's price a few words after its name
             near = [m for m in found if m.end() <= money.start and money.start - m.end() <= 32]
             if money.kind == "hourly" and near:
                 card, per_instance = shapes[near[-1].group(0).lower()]
-                hourly.setdefault(card, money.amount / per_instance)  # "$55/hr" for 8 H100s: $6.88 each
+                # "$55/hr" for 8 H100s: $6.88 each; "AWS p5 $3.90/GPU-hr" is each GPU's already
+                hourly.setdefault(card, money.amount / (1 if each_gpu else per_instance))
                 gpus.setdefault(card, per_instance)
+                if money.currency:
+                    currencies.setdefault(card, money.currency)
+        if hourly and len(hourly) < 2 and by_card:
+            # "AWS p5 $3.90/GPU-hr，国内某云 H800 ¥13/卡时": the instance's card and the card named, each its price
+            for card, (price, currency) in by_card.items():
+                if card not in hourly:
+                    hourly[card] = price
+                    if currency:
+                        currencies[card] = currency
+            if len(hourly) >= 2:
+                slots.card_hourly_currency = currencies
         if len(hourly) >= 2:
             slots.card_hourly = hourly
         elif hourly and not per_gpu:

@@ -158,6 +158,24 @@ class ToolBox:
                     for card, price in slots.card_hourly.items()
                     if card in timed
                 )
+            elif name == "cloud_cost" and slots.gpu_hours and len(slots.card_hourly) >= 2:
+                # "50,000 GPU-hours. AWS p5 $3.90/GPU-hr，国内某云 H800 ¥13/卡时，哪个便宜": the same hours at each price
+                runs.extend(
+                    (
+                        name,
+                        slots.model_copy(
+                            update={
+                                "gpu": card,
+                                "cloud_price_per_gpu_hour": price,
+                                "cloud_price_currency": slots.card_hourly_currency.get(
+                                    card, slots.cloud_price_currency
+                                ),
+                                "other_gpus": [],
+                            }
+                        ),
+                    )
+                    for card, price in slots.card_hourly.items()
+                )
             elif (name in _PER_CARD and cards) or (
                 name == "training_compute" and cards and "budget_fit" in tools
             ):

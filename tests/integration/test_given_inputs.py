@@ -180,6 +180,26 @@ def test_a_card_with_memory_it_is_not_sold_with_is_checked_with_that_memory(
     assert call.output["gpu_memory_gb"] == 48
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "一个 job 估计 50,000 GPU-hours。AWS p5 我们拿到 $3.90/GPU-hr，国内某云 H800 ¥13/卡时，汇率按 7.1， 哪个便宜",
+        "job is 50k GPU-hours. AWS p5 at $3.90/GPU-hr vs a local cloud H800 at ¥13 per GPU-hour (7.1 CNY/USD). "
+        "which is cheaper?",
+    ],
+)
+def test_an_instances_price_beside_a_cards_price_prices_the_same_hours_at_each(
+    assistant: Assistant, message: str
+) -> None:
+    """50,000 GPU-hours x $3.90 = $195,000 on AWS p5 (H100), x ¥13 = ¥650,000 = $91,549 at 7.1 on the H800: the
+    H800 is cheaper by $103,451. The p5's price is already per GPU ('/GPU-hr'), not an 8-GPU instance's hour."""
+    (answer,) = talk(assistant, message)
+    totals = sorted(c.output["total"]["usd"] for c in answer.tool_calls if c.name == "cloud_cost")
+    assert totals == [pytest.approx(91_549, rel=0.001), pytest.approx(195_000, rel=0.001)], totals
+    assert "H800" in first_sentence(answer), answer.answer[:300]
+    assert "103,451" in first_sentence(answer), answer.answer[:300]
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
