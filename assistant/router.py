@@ -1577,8 +1577,13 @@ class Router:
                 # from a measured rate ("need it in 10 days"): the GPUs that rate needs to finish by then
                 slots = slots.model_copy(update={"gpu_count": None, "servers": None})
                 asked = "gpus"
-            if not (set(triggered) - set(context.tools)) & _ON_THE_SETUP:
-                asked = asked or context.asked  # not when it moves on to the setup ("and the power bill?")
+            # not when it moves on to the setup ("and the power bill?"); and the count asked before is no question
+            # once the message says the GPUs there are ("we only have a single 8x H200 box. cpu offload?" after
+            # the minimum count of H100s: the fit on those eight)
+            if not (set(triggered) - set(context.tools)) & _ON_THE_SETUP and not (
+                context.asked == "gpus" and stated.keys() & {"gpu_count", "servers"}
+            ):
+                asked = asked or context.asked
         if (
             follow_up
             and "deadline_days" in stated

@@ -594,6 +594,31 @@ def test_renting_it_all_after_a_budget_counts_what_the_money_rents(assistant: As
     assert "114" in rented.answer, rented.answer
 
 
+@pytest.mark.parametrize(
+    "turns",
+    [
+        (
+            "pretraining a 70B from scratch, bf16 mixed precision + adamw. how much gpu memory just for "
+            "weights+grads+optimizer, and whats the minimum number of H100s",
+            "we only have a single 8x H200 box. cpu offload?",
+        ),
+        (
+            "从头预训练 70B，bf16 混合精度 + AdamW，最少要几张 H100？",
+            "我们只有一台 8 卡 H200，开 CPU offload 行不行",
+        ),
+    ],
+)
+def test_the_gpus_one_has_after_a_minimum_count_are_the_fit_checked(
+    assistant: Assistant, turns: tuple[str, str]
+) -> None:
+    """After the minimum count asked, "we only have a single 8x H200 box" is the setup to check, not a new
+    minimum (which answered "4 x H200" to a team with eight)."""
+    _, offload = talk(assistant, *turns)
+    call = next(c for c in offload.tool_calls if c.name == "training_memory")
+    assert call.input["gpus"] == 8, call.input
+    assert not first_sentence(offload).startswith("**4 x"), offload.answer[:300]
+
+
 def test_keeping_every_checkpoint_for_a_period_counts_them_all(assistant: Assistant) -> None:
     """A checkpoint every 30 min kept for 3 weeks: 21 x 24 / 0.5 = 1,008 checkpoints of 13B x 14 bytes = 182 GB,
     183 TB (not the earlier plan's three)."""
