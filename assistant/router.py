@@ -1156,6 +1156,10 @@ _MEMORY_TASKS = {Task.LORA, Task.QLORA, Task.FINETUNE, Task.SERVE}
 # "which card?" for a fine-tune or a deployment: one card per memory size, smallest first (H20 in China)
 _LADDER = ("rtx-4090", "l40s", "a100-80gb-sxm", "h200", "b200")
 _LADDER_ZH = ("rtx-4090", "l40s", "a100-80gb-sxm", "h20", "h200", "b200")
+# what a budget in yuan buys: the cards with a catalog price a buyer in mainland China can get (the knowledge
+# base's FAQ on export controls, as of January 2026: the China-market H20, and the H200 licensed case by case;
+# Blackwell, A100 and L40S not at all)
+_LADDER_CNY = ("h20", "h200")
 # what one upgrades to from an older card, when no target is named: the current generations
 _UPGRADES = ("h100-sxm", "h200", "b200")
 _UPGRADES_ZH = ("h20", "h800", "ascend-910b2", "h100-sxm")
@@ -2018,8 +2022,10 @@ class Router:
                 *_MEMORY_TOOLS,
             }
         ):
-            # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card
-            slots = slots.model_copy(update={"gpu": ladder[1], "other_gpus": list(ladder[2:])})
+            # "推荐一套训练7B的服务器，预算100万": the budget buys hardware; what it buys of each card (in yuan, of
+            # the cards a buyer in mainland China can get: not Blackwell, A100 or L40S)
+            cards: tuple[str, ...] = _LADDER_CNY if slots.budget_currency == "CNY" else ladder[1:]
+            slots = slots.model_copy(update={"gpu": cards[0], "other_gpus": list(cards[1:])})
             tools = ["budget_fit"]
             asked = "budget_cards"
         if (

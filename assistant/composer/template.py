@@ -354,7 +354,8 @@ _LICENSED = {
 
 def _export_controlled(route: Route, run: ToolRun, zh: bool) -> str | None:
     """A buyer in mainland China, shown cards that need a US export licence: say so beside the figures."""
-    if not _IN_CHINA.search(route.query):
+    # (a budget in yuan is a buyer in mainland China: "预算 800 万人民币")
+    if not (_IN_CHINA.search(route.query) or route.slots.budget_currency == "CNY"):
         return None
     named: list[str] = []
     for call in run.calls:

@@ -200,6 +200,16 @@ def test_an_instances_price_beside_a_cards_price_prices_the_same_hours_at_each(
     assert "103,451" in first_sentence(answer), answer.answer[:300]
 
 
+def test_a_budget_in_yuan_buys_what_a_buyer_in_china_can_get(assistant: Assistant) -> None:
+    """A yuan budget is a buyer in mainland China: no Blackwell, A100 or L40S (barred, as of the knowledge base's
+    January 2026 summary of the export rules), the H200 said to need a licence; ¥8M buys 8 H20 servers at the
+    catalog's $135,000 (¥947,700) or 3 H200 servers."""
+    (answer,) = talk(assistant, "预算 800 万人民币，想搭一套能做 70B 以内微调的集群，买什么")
+    cards = {c.input.get("gpu") for c in answer.tool_calls if c.name == "budget_fit"}
+    assert cards == {"h20", "h200"}, cards
+    assert "许可证" in answer.answer.split("\n\n")[0], answer.answer[:500]
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(

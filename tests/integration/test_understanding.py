@@ -2181,8 +2181,10 @@ def test_lora_that_does_not_fit_one_card_is_offered_qlora(assistant: Assistant, 
     ("message", "best"),
     [
         ("we have $160k, what server should we buy to fine-tune 7b models?", "A100"),
-        ("推荐一套训练 7B 模型的入门服务器，预算 100 万", "A100"),
-        ("预算800万人民币，训练13B，买什么配置", "B200"),
+        # a budget in yuan: of the cards a buyer in mainland China can get (H20; H200 with a licence), not the A100
+        # or B200, which the export rules bar (fresh set k18)
+        ("推荐一套训练 7B 模型的入门服务器，预算 100 万", "H20"),
+        ("预算800万人民币，训练13B，买什么配置", "H200"),
     ],
 )
 def test_a_hardware_budget_is_shown_as_what_it_buys_of_each_card(
@@ -2191,7 +2193,7 @@ def test_a_hardware_budget_is_shown_as_what_it_buys_of_each_card(
     """'预算100万，推荐服务器' spends the budget on servers (the catalog's prices), never on a cloud run."""
     (answer,) = talk(assistant, message)
     assert set(tools(answer)) == {"budget_fit"}, answer.answer[:200]
-    assert len(answer.tool_calls) >= 3
+    assert len(answer.tool_calls) >= 2
     lead = first_sentence(answer)
     assert re.search(rf"\*\*[^*]*{best}[^*]*\*\*", lead), lead
 
