@@ -97,6 +97,14 @@ _MIXING = words(
     # "add H100 nodes and train across all 16 in one job?", "run both in a single job"
     r"\bin\s+(?:one|a single|the same)\s+(?:big\s+|large\s+)?(?:training\s+)?(?:job|run)\b",
     r"(?:一个|同一个|单个)(?:训练)?任务[^？?。]{0,12}(?:同时用|一起用|跨|用上)",
+    # "can we pool all of this into one training job?"
+    r"\bpool(?:ing|ed)?\b[^?.]{0,30}\b(?:job|run|train)",
+)
+# the words that make a mixing question about one job even with a workload named: "students want to full fine-tune
+# a 7B … can we pool all of this into one training job?"
+_ONE_JOB = words(
+    r"\b(?:one|a single|single|the same)\s+(?:big\s+|large\s+)?(?:training\s+)?(?:job|run)\b",
+    r"(?:一个|同一个|单个)(?:训练)?任务",
 )
 _CHECKPOINT_WORDS = words(r"\bcheckpoints?\b", r"\bckpts?\b", r"检查点")
 # where data and checkpoints can live: the tiers a storage question weighs
@@ -1319,7 +1327,8 @@ class Router:
                     own.gpu
                     and own.other_gpus
                     and _MIXING.search(text)
-                    and not (own.params_b or own.model)
+                    # (a workload named is the setting when the question is whether one job spans the cards)
+                    and (not (own.params_b or own.model) or _ONE_JOB.search(text))
                     and asked
                     in {None, "fit"}  # "can we just run one job across all 64?", not "how many days"
                 )

@@ -467,6 +467,8 @@ def _reach(rows: list[dict[str, Any]]) -> tuple[str, str] | None:
     """How many cards each one's GPU-to-GPU link joins, when that differs: a PCIe A100's NVLink bridge joins a
     pair (the other cards talk over PCIe) where the SXM A100's NVSwitch joins all eight, at the same 600 GB/s
     per card. That, not the peak, is what sets them apart for sharded multi-GPU training."""
+    if len(rows) != 2:
+        return None
     cards = [r.get("scale_up_cards") if r.get("scale_up_bandwidth_gb_s") else 0 for r in rows]
     if cards[0] == cards[1] or 0 in cards:
         return None
@@ -533,7 +535,8 @@ def _lead(o: dict[str, Any], against: str | None = None) -> tuple[str, str] | No
             f"{apart_zh}。",
         )
     # "H100 PCIe vs SXM for training?": the link's reach, beside the peak, for sharded multi-GPU training
-    reach = _reach(o.get("rows") or []) if len(ranking) == 2 else None
+    # (the two cards ranked: a third compared may lack the criterion's figure, "V100 has no BF16")
+    reach = _reach([rows[r["id"]] for r in ranking if r["id"] in rows]) if len(ranking) == 2 else None
     return (
         f"On {label}, **{top['name']}** leads {bottom['name']} by {times}x ({num(top['value'])} vs {num(bottom['value'])})"
         + (f"; they also differ in the {reach[0]}" if reach else "")

@@ -845,8 +845,10 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
         memory, tflops = num(total(card, "memory_gb")), num(total(card, "bf16_dense_tflops"))
         kw = num(total(card, "tdp_w") / 1000)
         if zh:
-            return f"{memory} GB 显存、{tflops} TFLOPS 稠密 BF16（GPU 功耗 {kw} kW）"
-        return f"{memory} GB and {tflops} dense BF16 TFLOPS ({kw} kW of GPUs)"
+            compute = f"{tflops} TFLOPS 稠密 BF16" if total(card, "bf16_dense_tflops") else "不支持 BF16"
+            return f"{memory} GB 显存、{compute}（GPU 功耗 {kw} kW）"
+        compute = f"{tflops} dense BF16 TFLOPS" if total(card, "bf16_dense_tflops") else "no BF16 support"
+        return f"{memory} GB and {compute} ({kw} kW of GPUs)"
 
     ratio = total(best, "bf16_dense_tflops") / max(total(other[0], "bf16_dense_tflops"), 1e-9)
     sharded = " 分片后" if zh else " sharded"
@@ -883,7 +885,8 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
                 else "两套都放不下"
             )
             line += f"；这个任务{verdict}（每卡 {'；'.join(per_card)}）"
-        line += f"，数据并行下算力约为 {num(ratio)} 倍。"
+        # (a card without the figure, "V100: no BF16", has no ratio to be many billion times)
+        line += f"，数据并行下算力约为 {num(ratio)} 倍。" if total(other[0], "bf16_dense_tflops") else "。"
         return line + ("两者都没有 NVLink，跨卡通信走 PCIe。" if no_nvlink else "") + caveat_zh
     better = "is the better buy" if fits else "has more compute in total"
     line = f"As builds, **{build(best)}** {better}: {figures(best)}, against {figures(other[0])} for {build(other[0])}"
@@ -896,7 +899,11 @@ def _builds_lead(run: ToolRun, counts: dict[str, int], lang: Language) -> str | 
             else "neither build holds the job"
         )
         line += f"; {verdict} ({'; '.join(per_card)} per card)"
-    line += f", and in data parallel it has {num(ratio)}x the compute."
+    line += (
+        f", and in data parallel it has {num(ratio)}x the compute."
+        if total(other[0], "bf16_dense_tflops")
+        else "."
+    )
     return (
         line
         + (" Neither card has NVLink: work split across cards goes over PCIe." if no_nvlink else "")

@@ -537,6 +537,43 @@ def test_a_bridged_pcie_card_against_its_sxm_twin_says_how_many_cards_its_link_j
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        "uni lab, we have a zoo: 4x V100 32GB (one DGX-1 era box), 8x RTX 3090 in two workstations, 2x A100 40GB "
+        "PCIe. students want to full fine-tune a 7B llama-style model. can we pool all of this into one training job?",
+        "实验室有 4 张 V100 32G、8 张 3090、2 张 A100 40G，学生想全参微调 7B，能不能放一个训练任务里一起训？",
+    ],
+)
+def test_three_generations_asked_into_one_job_are_answered_by_the_mixing_guidance(
+    assistant: Assistant, message: str
+) -> None:
+    """Three cards compared where one (the V100) has no BF16 figure: two are ranked, and the link's reach was read
+    for all three rows (a 500, fresh set k19). Whether one job spans them is the mixing question, the 7B
+    fine-tune its setting: a synchronous job waits for its slowest card."""
+    (answer,) = talk(assistant, message)
+    assert re.search(r"slowest|最慢", first_sentence(answer)), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "none"),
+    [
+        ("4x V100 32GB vs 8x RTX 3090 for full fine-tuning a 7B, which build?", "no BF16 support"),
+        ("4 张 V100 32G 和 8 张 3090 全参微调 7B 哪套好", "不支持 BF16"),
+    ],
+)
+def test_a_build_without_a_bf16_figure_is_not_a_ratio_of_billions(
+    assistant: Assistant, message: str, none: str
+) -> None:
+    """The V100 has no BF16 (FP16 tensor cores only): "0 dense BF16 TFLOPS" and "568,000,000,000x the compute"
+    were a division by zero's stand-in."""
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert none in answer.answer.split("\n\n")[0], answer.answer[:400]
+    assert "000,000x" not in answer.answer, lead
+    assert "0 dense BF16" not in lead, lead
+
+
+@pytest.mark.parametrize(
     ("message", "expected"),
     [
         ("How should the network of a 10,000-GPU cluster be laid out?", r"fat tree|rail-optimised"),
