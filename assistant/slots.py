@@ -1445,6 +1445,10 @@ _SERVER_KW = flags(
     rf"|{DECIMAL}\s*kw\s*(?:max(?:imum)?|peak|nameplate|rated)?\s*(?:each|apiece|a piece)\b"
     # "we measured ~8kW average each": a measured average per machine
     rf"|{DECIMAL}\s*kw\s*(?:average|avg|mean|measured|on average)\s*(?:each|apiece|per (?:node|server|box))\b"
+    # machines counted, then what each averages: "16 台平均跑 8kW", "16 servers averaging 8 kW" (an average is a
+    # machine's: no fleet of GPU servers averages 0.5 kW a machine)
+    rf"|(?<![\d.])\d+\s*台\s*(?:服务器|机器|整机)?\s*平均(?:每台)?\s*(?:跑|功耗|功率|用电|耗电|负载)?\s*(?:约|大概)?\s*{DECIMAL}\s*kw\b"
+    rf"|\b\d+\s*(?:servers|nodes|boxes|machines)\s*(?:averaging|that average|at an average of|average)\s*(?:about|~|around)?\s*{DECIMAL}\s*kw\b"
 )
 # the load that runs all year beside the servers: "网络存储另外常年 6kW", "plus 6 kW for network and storage",
 # "switches and storage draw another 6 kW"
@@ -1822,6 +1826,10 @@ _TOKENIZED_SIZE = flags(
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:once|after)\s*tokeni[sz](?:ed|ation|ing)"
     rf"|tokeni[sz]ed\s*(?:it'?s|it is|is|are|to|shards?|copy|data(?:set)?)?\s*(?:is|are)?\s*(?:about|around|~|roughly)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
 )
+# ... the B left off, in a storage question: "数据集 tokenize 后 20T"
+_TOKENIZED_SIZE_T = flags(
+    rf"(?:tokeni[sz]e|分词|token\s*化)\s*(?:之后|以后|后|完)(?:的)?\s*(?:数据|分片|大小|体积)?\s*(?:约|大概|大约|是|有|为|~)?\s*{DECIMAL}\s*t(?![a-z])"
+)
 # a data size written without its unit's B in a storage question: "数据集 20T", "dataset is 20T"
 _RAW_DATA_T = flags(
     rf"(?:数据集|数据|语料|dataset|data set|corpus|training data)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|约|大概)?"
@@ -2141,7 +2149,7 @@ def _fleet_total(text: str, match: re.Match[str]) -> bool:
     after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
     if _TOTAL_AFTER.search(after) or _TOTAL_BEFORE.search(before):
         return True
-    value = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+    value = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
     return value > _MAX_SERVER_KW and not _EACH.search(match.group(0) + after[:8])
 
 
@@ -3296,9 +3304,9 @@ class SlotExtractor:
             unit = (_group(match, 2, 4, 6, 8, 10, 12) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
-            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
         elif match:
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9) or 0)
+            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if re.search(
@@ -3565,12 +3573,27 @@ class SlotExtractor:
             slots.disk_tb = float(_group(match, 1, 2) or 0)
         if match := take(_RAW_DATA):
             slots.raw_data_tb = _terabytes(_group(match, 1, 3) or "0", _group(match, 2, 4) or "tb")
-            slots.data_tokenized = bool(_TOKENIZED.search(text[max(0, match.start() - 16) : match.end()]))
+            # ("tokenized dataset is ~12TB", "dataset is 20TB tokenized")
+            slots.data_tokenized = bool(
+                _TOKENIZED.search(text[max(0, match.start() - 16) : match.end()])
+                or re.match(
+                    r"\s*(?:of\s+)?(?:already\s+)?tokeni[sz]ed\b", text[match.end() : match.end() + 24], re.I
+                )
+            )
         elif _STORAGE_CONTEXT.search(text) and (match := take(_RAW_DATA_T)):
             slots.raw_data_tb = float(match.group(1))  # "本地 NVMe 配多少 … 数据集 20T": twenty terabytes
         if slots.raw_data_tb and not slots.data_tokenized and (match := take(_TOKENIZED_SIZE)):
             # "原始语料 200TB，tokenize 后大概 40TB": both copies, each as told
             slots.tokenized_tb = _terabytes(_group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6) or "tb")
+        elif slots.raw_data_tb is None and (match := take(_TOKENIZED_SIZE)):
+            # "tokenized it's ~40TB", "数据集 tokenize 后 20TB": the data kept is the tokenised shards
+            slots.raw_data_tb = _terabytes(_group(match, 1, 3, 5) or "0", _group(match, 2, 4, 6) or "tb")
+            slots.data_tokenized = True
+        elif (
+            slots.raw_data_tb is None and _STORAGE_CONTEXT.search(text) and (match := take(_TOKENIZED_SIZE_T))
+        ):
+            # "数据集 tokenize 后 20T。存储要买多大": a size in a storage question, its B left off
+            slots.raw_data_tb, slots.data_tokenized = float(match.group(1)), True
         slots.to_tokenize = bool(_TO_TOKENIZE.search(text))
         if match := take(_COMPRESSION_RATIO):
             slots.data_compression = float(match.group(1))

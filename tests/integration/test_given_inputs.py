@@ -210,6 +210,41 @@ def test_a_budget_in_yuan_buys_what_a_buyer_in_china_can_get(assistant: Assistan
     assert "许可证" in answer.answer.split("\n\n")[0], answer.answer[:500]
 
 
+@pytest.mark.parametrize(
+    ("message", "bill"),
+    [
+        ("电价 0.8 元一度，PUE 1.5，16 台平均跑 8kW，一年电费多少", "¥1,345,536"),
+        ("16 servers averaging 8 kW, PUE 1.5, $0.10/kWh, yearly power bill?", "$168,192"),
+    ],
+)
+def test_machines_counted_then_what_they_average_is_each_machines_draw(
+    assistant: Assistant, message: str, bill: str
+) -> None:
+    """16 x 8 kW x 1.5 x 8,760 h = 1,681,920 kWh: x ¥0.8 = ¥1,345,536, x $0.10 = $168,192 a year; not one 8 kW
+    load (no fleet of GPU servers averages 0.5 kW a machine)."""
+    (answer,) = talk(assistant, message)
+    assert bill in first_sentence(answer), answer.answer[:300]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "70B 全参训练，每小时存一次 ckpt，保留最近 10 个，数据集 tokenize 后 20T。存储要买多大，要多快",
+        "70B full training, checkpoint every hour, keep the last 10, dataset is 20TB tokenized. how much storage and "
+        "how fast?",
+    ],
+)
+def test_a_tokenised_dataset_size_is_the_data_kept(assistant: Assistant, message: str) -> None:
+    """20 TB of tokenised shards ("tokenize 后 20T" in a storage question is 20 TB), kept as they are: 9.8 TB of
+    checkpoints (70B x 14 bytes x 10) + 20 TB, with scratch and headroom about 41 TB; not a 4 GB default
+    dataset, nor the 20 TB tokenised again."""
+    (answer,) = talk(assistant, message)
+    call = next(c for c in answer.tool_calls if c.name == "storage")
+    assert call.output["tokenized_gb"] == pytest.approx(20_000, rel=0.01), call.output
+    assert not call.output["raw_text_gb"], call.output
+    assert re.search(r"\b41 TB", first_sentence(answer)), first_sentence(answer)
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
