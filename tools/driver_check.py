@@ -50,10 +50,23 @@ _MINOR_VERSION_ONLY = Message(
     "（例如即时编译更新的 PTX）不可用",
 )
 
+_DROPPED = Message(
+    "driver_check.dropped",
+    en="CUDA {cuda} no longer supports the {gpu} ({architecture}): CUDA 13.0 removed Maxwell, Pascal and Volta, "
+    "so CUDA {last} is the last toolkit that builds for it (and R580 the last driver branch)",
+    zh="CUDA {cuda} 已不支持 {gpu}（{architecture}）：CUDA 13.0 移除了 Maxwell、Pascal 和 Volta，能为它编译的最后一个"
+    "工具包是 CUDA {last}（最后一个驱动分支是 R580）",
+)
+
 AS_OF = "2026-12-05"
 RELEASE_NOTES = Reference(
     title="NVIDIA CUDA Toolkit Release Notes, Table 3: CUDA Toolkit and Corresponding Driver Versions (Linux, GA)",
     url="https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html",
+)
+CUDA_13 = Reference(
+    title="NVIDIA CUDA 13.0 Release Notes (August 2025): Maxwell, Pascal and Volta removed from the toolkit; "
+    "R580 the last driver branch for them",
+    url="https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html",
 )
 COMPATIBILITY = Reference(
     title="NVIDIA CUDA Compatibility guide: minor-version compatibility and forward compatibility",
@@ -74,6 +87,8 @@ ARCHITECTURE_CUDA: dict[str, str] = {
     "Volta": "11.0", "Ampere (GA100)": "11.0", "Ampere (GA102)": "11.1", "Ada Lovelace": "11.8", "Hopper": "11.8",
     "Blackwell": "12.8",
 }  # fmt: skip
+# the last toolkit that builds for each architecture CUDA 13.0 removed (NVIDIA CUDA 13.0 release notes)
+ARCHITECTURE_LAST_CUDA: dict[str, str] = {"Volta": "12.9", "Pascal": "12.9", "Maxwell": "12.9"}
 
 Support = Literal["full", "minor-version", "forward-compat-only", "unsupported"]
 
@@ -107,6 +122,11 @@ class DriverCheckOutput(ToolOutput):
     gpu_driver: str | None = Field(description="That version's minimum driver: the oldest that runs the GPU.")
     gpu_supported: bool | None = Field(description="Whether the driver given is new enough for the GPU.")
     upgrade_to: str | None = Field(description="The minimum driver for full support of everything asked.")
+    gpu_last_cuda: str | None = Field(
+        default=None,
+        description="The last CUDA toolkit for the GPU's architecture, when the version checked is past it "
+        "(Volta, Pascal and Maxwell end at CUDA 12.9).",
+    )
 
 
 def version(text: str) -> tuple[int, ...]:
@@ -144,6 +164,19 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
         if gpu_cuda:
             assumptions.append(_NEEDS_CUDA(gpu=acc.name, architecture=acc.architecture, cuda=gpu_cuda))
     cuda = inp.cuda or gpu_cuda
+    gpu_last_cuda = None
+    last = next(
+        (
+            v
+            for name, v in ARCHITECTURE_LAST_CUDA.items()
+            if inp.gpu and (acc.architecture or "").startswith(name)
+        ),
+        None,
+    )
+    if last and cuda and version(cuda) > version(last):
+        # "move the whole cluster to CUDA 13 images … V100s": the toolkit no longer builds for the card
+        gpu_last_cuda = last
+        warnings.append(_DROPPED(cuda=cuda, gpu=acc.name, architecture=acc.architecture, last=last))
     if cuda is not None and cuda not in RELEASE_DRIVERS:
         raise CalculatorInputError("cuda", _UNKNOWN_CUDA(cuda=cuda, known=", ".join(RELEASE_DRIVERS)))
     release = RELEASE_DRIVERS.get(cuda) if cuda else None
@@ -169,7 +202,7 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
         "else forward compatibility (cuda-compat, data-centre GPUs); a GPU needs its architecture's first CUDA",
         assumptions=assumptions,
         warnings=warnings,
-        sources=[RELEASE_NOTES, COMPATIBILITY],
+        sources=[RELEASE_NOTES, COMPATIBILITY, *([CUDA_13] if gpu_last_cuda else [])],
         driver=inp.driver,
         cuda=cuda,
         release_driver=release,
@@ -180,4 +213,5 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
         gpu_driver=gpu_driver,
         gpu_supported=gpu_supported,
         upgrade_to=upgrade_to,
+        gpu_last_cuda=gpu_last_cuda,
     )

@@ -34,7 +34,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
     asked_cuda, gpu_cuda = i.get("cuda"), o.get("gpu_cuda")
     card_en = card_zh = ""  # the card's own minimum: it leads, unless a CUDA version was asked
     cuda_too_old = bool(asked_cuda and gpu_cuda and version(str(asked_cuda)) < version(str(gpu_cuda)))
-    if cuda_too_old:
+    if last := o.get("gpu_last_cuda"):
+        # "move the whole cluster to CUDA 13 images, we still have V100s": the toolkit dropped the card
+        en.append(
+            f"**CUDA {cuda} does not support the {o['gpu']}**: CUDA 13.0 removed Maxwell, Pascal and Volta, so "
+            f"keep those nodes on CUDA {last} images (driver branch R580 is their last) or retire them before moving."
+        )
+        zh.append(
+            f"**CUDA {cuda} 已不支持 {o['gpu']}**：CUDA 13.0 移除了 Maxwell、Pascal 和 Volta，这些节点要留在 CUDA {last} "
+            f"的镜像上（R580 是它们最后的驱动分支），或者迁移前先下线。"
+        )
+    elif cuda_too_old:
         # "moving from A100 to B200, containers on CUDA 12.1": the toolkit itself cannot build for the new card
         en.append(
             f"**CUDA {asked_cuda} is too old for the {o['gpu']}**: its architecture needs CUDA {gpu_cuda} or newer, "

@@ -245,6 +245,26 @@ def test_a_tokenised_dataset_size_is_the_data_kept(assistant: Assistant, message
     assert re.search(r"\b41 TB", first_sentence(answer)), first_sentence(answer)
 
 
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [
+        (
+            "platform team wants to move the whole cluster to CUDA 13 images. we still have a rack of V100s next to "
+            "the H100s. problem?",
+            "does not support",
+        ),
+        ("集群想统一升到 CUDA 13 的镜像，还有一批 V100，有问题吗", "已不支持"),
+    ],
+)
+def test_a_cuda_the_card_is_too_old_for_leads_the_driver_check(
+    assistant: Assistant, message: str, lead: str
+) -> None:
+    """CUDA 13.0 removed Volta (NVIDIA's CUDA 13.0 release notes): the V100 nodes stay on CUDA 12.9 images."""
+    (answer,) = talk(assistant, message)
+    assert lead in first_sentence(answer), answer.answer[:300]
+    assert "12.9" in first_sentence(answer), answer.answer[:300]
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(

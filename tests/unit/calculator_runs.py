@@ -340,6 +340,7 @@ TARGETED: list[Payload] = [
              "electricity_per_year": 6000000, "utilization": 0.6}),
     ("driver_check", {"driver": "550", "gpu": "b200"}),
     ("driver_check", {"cuda": "12.4"}),
+    ("driver_check", {"cuda": "13.0", "gpu": "v100-sxm2-32gb"}),
     ("compute_optimal", {"budget": 50000, "price_per_gpu_hour": 2.1, "params_b": 3}),
     ("model_capacity", {"gpu": "rtx-4090", "gpus": 2}),
     ("power_cost", {"gpu": "rtx-4090", "gpus": 2, "circuit_amps": 15}),

@@ -65,3 +65,13 @@ def test_bad_input_is_refused() -> None:
         driver_check(DriverCheckInput(driver="535", gpu="mi300x"), CATALOG)
     with pytest.raises(CalculatorInputError, match="not a release"):
         driver_check(DriverCheckInput(cuda="12.7"), CATALOG)
+
+
+def test_cuda_13_no_longer_builds_for_volta() -> None:
+    """NVIDIA's CUDA 13.0 release notes (August 2025): Maxwell, Pascal and Volta are removed from the toolkit, so
+    CUDA 12.9 is the V100's last; CUDA 12.8 still builds for it."""
+    dropped = driver_check(DriverCheckInput(cuda="13.0", gpu="v100-sxm2-32gb"), CATALOG)
+    assert dropped.gpu_last_cuda == "12.9"
+    assert any("CUDA 13.0 removed" in w for w in dropped.warnings)
+    assert driver_check(DriverCheckInput(cuda="12.8", gpu="v100-sxm2-32gb"), CATALOG).gpu_last_cuda is None
+    assert driver_check(DriverCheckInput(cuda="13.0", gpu="h100-sxm"), CATALOG).gpu_last_cuda is None
