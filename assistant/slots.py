@@ -1071,6 +1071,8 @@ _SEQ = flags(
     rf"|\b(?:sequences?|seqs?|requests?|prompts?|streams?)\s*(?:at|of|with)\s*{DECIMAL}\s*(k)\b"
     # a global batch written as samples x length: "全局 batch 2048 条 × 4096 长度", "2048 seqs x 4096"
     rf"|(?:条|个样本|samples?|sequences?|seqs?)\s*[x×*]\s*{DECIMAL}\s*(k)?(?:\s*(?:长度|长|tokens?|token))?"
+    # "sessions averaging 6k tokens of context", "a 6k-token context"
+    rf"|{DECIMAL}\s*(k)?\s*-?\s*tokens?\s*(?:of\s+)?context\b"
 )
 _MICRO_BATCH = flags(
     rf"micro[\s_-]*batch(?:\s*size)?\s*(?:of|=|:|为)?\s*{INTEGER}|微批(?:次)?(?:大小)?\s*(?:为|=)?\s*{INTEGER}"
@@ -2801,8 +2803,8 @@ class SlotExtractor:
                 m for m in _SEQ.finditer(text, match.end()) if _CONTRAST.search(text, match.end(), m.start())
             ]
             match = later[-1] if later else match
-            number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21)
-            k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22)
+            number = _group(match, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23)
+            k = _group(match, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)
             slots.seq_len = int(float(number or 0) * (1024 if k else 1))
         elif _LONG_CONTEXT.search(text):
             slots.long_context = True

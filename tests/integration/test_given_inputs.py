@@ -265,6 +265,19 @@ def test_a_cuda_the_card_is_too_old_for_leads_the_driver_check(
     assert "12.9" in first_sentence(answer), answer.answer[:300]
 
 
+def test_sessions_averaging_a_context_are_served_at_that_context(assistant: Assistant) -> None:
+    """'200 concurrent sessions averaging 6k tokens of context' is 6,144 tokens a sequence, not Llama 3.1's 8,192
+    default (k19): the KV cache per sequence is 320 KiB x 6,144 = 2.01 GB."""
+    (answer,) = talk(
+        assistant,
+        "inference-heavy SaaS. serving llama 3.1 70B, FP8 weights, on H100 80GB. peak is ~200 concurrent sessions "
+        "averaging 6k tokens of context. how many GPUs just for memory?",
+    )
+    call = next(c for c in answer.tool_calls if c.name == "inference_memory")
+    assert call.input.get("context_tokens") == 6144, call.input
+    assert "6,144" in first_sentence(answer), first_sentence(answer)
+
+
 def test_an_exchange_rate_given_in_a_follow_up_converts_the_answer(assistant: Assistant) -> None:
     """$1M at 7.2 = ¥7,200,000."""
     _, second = talk(
