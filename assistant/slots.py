@@ -588,11 +588,10 @@ _ACTIVE = flags(
 
 # --- tokens ---------------------------------------------------------------------------------------
 _TOKENS = flags(rf"{NUMBER}\s*(t|trillion|b|billion|m|million|万亿|亿|万)\s*(?:个)?\s*(?:tokens?|toks?|词元)")
-_PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")
+_PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")  # ("data 2.3T tokens": the a of "data" is no article)
+# a count of tokens that is a rate: "每卡每秒 1 万 token", "1万 token/s"
 _A_RATE_BEFORE = flags(r"每秒\s*(?:大概|大约|约|能|跑)?\s*$")
-_A_RATE_AFTER = flags(
-    r"\s*(?:/\s*s(?:ec)?\b|per\s*s(?:ec(?:ond)?)?\b|a\s*sec)"
-)  # ("data 2.3T tokens": the a of "data" is no article)
+_A_RATE_AFTER = flags(r"\s*(?:/\s*s(?:ec)?\b|per\s*s(?:ec(?:ond)?)?\b|a\s*sec)")
 _TOKENS_AFTER = flags(
     rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
@@ -1823,15 +1822,14 @@ _DAILY_USERS = flags(
 REQUESTS_PER_USER = 10
 # the tokenised shards' size, told beside the raw data's: "tokenize 后大概 40TB", "分词后 40TB", "~40TB after
 # tokenization", "tokenized it's about 40TB"
+_AFTER_TOKENIZING = r"(?:tokeni[sz]e|分词|token\s*化)\s*(?:之后|以后|后|完)(?:的)?\s*(?:数据|分片|大小|体积)?\s*(?:约|大概|大约|是|有|为|~)?"
 _TOKENIZED_SIZE = flags(
-    rf"(?:tokeni[sz]e|分词|token\s*化)\s*(?:之后|以后|后|完)(?:的)?\s*(?:数据|分片|大小|体积)?\s*(?:约|大概|大约|是|有|为|~)?\s*(?:约|大概|~)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
+    rf"{_AFTER_TOKENIZING}\s*(?:约|大概|~)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
     rf"|{DECIMAL}\s*(tb|pb|gb)\s*(?:once|after)\s*tokeni[sz](?:ed|ation|ing)"
     rf"|tokeni[sz]ed\s*(?:it'?s|it is|is|are|to|shards?|copy|data(?:set)?)?\s*(?:is|are)?\s*(?:about|around|~|roughly)?\s*{DECIMAL}\s*(tb|pb|gb)\b"
 )
 # ... the B left off, in a storage question: "数据集 tokenize 后 20T"
-_TOKENIZED_SIZE_T = flags(
-    rf"(?:tokeni[sz]e|分词|token\s*化)\s*(?:之后|以后|后|完)(?:的)?\s*(?:数据|分片|大小|体积)?\s*(?:约|大概|大约|是|有|为|~)?\s*{DECIMAL}\s*t(?![a-z])"
-)
+_TOKENIZED_SIZE_T = flags(rf"{_AFTER_TOKENIZING}\s*{DECIMAL}\s*t(?![a-z])")
 # a data size written without its unit's B in a storage question: "数据集 20T", "dataset is 20T"
 _RAW_DATA_T = flags(
     rf"(?:数据集|数据|语料|dataset|data set|corpus|training data)\s*(?:is|of|有|为|是|约|大概|~|about)?\s*(?:~|about|around|约|大概)?"
@@ -2151,7 +2149,7 @@ def _fleet_total(text: str, match: re.Match[str]) -> bool:
     after, before = text[match.end() : match.end() + 20], text[max(0, match.start() - 16) : match.start()]
     if _TOTAL_AFTER.search(after) or _TOTAL_BEFORE.search(before):
         return True
-    value = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
+    value = float(_matched(match) or 0)  # (each alternative of _SERVER_KW has the one figure)
     return value > _MAX_SERVER_KW and not _EACH.search(match.group(0) + after[:8])
 
 
@@ -3292,7 +3290,7 @@ class SlotExtractor:
             slots.rack_kw, slots.facility = value * (1000 if unit == "mw" else 1), True
             slots.power_kw = slots.rack_kw
         if match := take(_RACK_KW):
-            rack_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7) or 0)
+            rack_kw = float(_matched(match) or 0)  # (each alternative has the one figure)
             racks = _RACKS.search(text)
             count = int(to_number(racks.group(1))) if racks else 0
             if _RACK_DRAW.search(match.group(0)):  # what they burn: the bill's load, racks x kW each
@@ -3306,9 +3304,9 @@ class SlotExtractor:
             unit = (_group(match, 2, 4, 6, 8, 10, 12) or "kw").lower()
             slots.gpu_power_kw = value / 1000 if unit == "w" else value
         if (match := take(_SERVER_KW)) and _fleet_total(text, match):
-            slots.power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
+            slots.power_kw = float(_matched(match) or 0)
         elif match:
-            slots.server_power_kw = float(_group(match, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) or 0)
+            slots.server_power_kw = float(_matched(match) or 0)
             # "每台最大10.2kW", "rated 10.2 kW": a rating, drawn only at full load; "pull ~6.5kw": the draw
             slots.power_is_rating = bool(_RATING.search(text[max(0, match.start() - 12) : match.end() + 4]))
             if re.search(

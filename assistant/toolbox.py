@@ -145,16 +145,18 @@ class ToolBox:
         cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
         timed = {c.input.get("gpu") for c in previous if c.name in {"training_compute", "run_time"}}
         runs: list[tuple[str, Slots]] = []
+
+        def at_price(card: str, price: float, **also: object) -> Slots:
+            """The slots of one card, at the hourly price given for it."""
+            return slots.model_copy(
+                update={"gpu": card, "cloud_price_per_gpu_hour": price, "other_gpus": [], **also}
+            )
+
         for name in tools:
             if name == "cloud_cost" and len(set(slots.card_hourly) & timed) >= 2:
                 # "the cost difference if h100 is $2.10/hr and b200 is $4.60/hr": each card's run at its price
                 runs.extend(
-                    (
-                        name,
-                        slots.model_copy(
-                            update={"gpu": card, "cloud_price_per_gpu_hour": price, "other_gpus": []}
-                        ),
-                    )
+                    (name, at_price(card, price))
                     for card, price in slots.card_hourly.items()
                     if card in timed
                 )
@@ -163,15 +165,12 @@ class ToolBox:
                 runs.extend(
                     (
                         name,
-                        slots.model_copy(
-                            update={
-                                "gpu": card,
-                                "cloud_price_per_gpu_hour": price,
-                                "cloud_price_currency": slots.card_hourly_currency.get(
-                                    card, slots.cloud_price_currency
-                                ),
-                                "other_gpus": [],
-                            }
+                        at_price(
+                            card,
+                            price,
+                            cloud_price_currency=slots.card_hourly_currency.get(
+                                card, slots.cloud_price_currency
+                            ),
                         ),
                     )
                     for card, price in slots.card_hourly.items()

@@ -140,8 +140,9 @@ def _at_least(driver: str, minimum: str) -> bool:
     return have[: len(need)] >= need[: len(have)] if len(have) < len(need) else have >= need
 
 
-def _architecture_cuda(architecture: str) -> str | None:
-    return next((cuda for name, cuda in ARCHITECTURE_CUDA.items() if architecture.startswith(name)), None)
+def _architecture_cuda(architecture: str, table: dict[str, str] = ARCHITECTURE_CUDA) -> str | None:
+    """The version ``table`` gives the architecture named (the catalog writes "Volta (GV100)")."""
+    return next((cuda for name, cuda in table.items() if architecture.startswith(name)), None)
 
 
 def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
@@ -165,14 +166,7 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
             assumptions.append(_NEEDS_CUDA(gpu=acc.name, architecture=acc.architecture, cuda=gpu_cuda))
     cuda = inp.cuda or gpu_cuda
     gpu_last_cuda = None
-    last = next(
-        (
-            v
-            for name, v in ARCHITECTURE_LAST_CUDA.items()
-            if inp.gpu and (acc.architecture or "").startswith(name)
-        ),
-        None,
-    )
+    last = _architecture_cuda(acc.architecture or "", ARCHITECTURE_LAST_CUDA) if inp.gpu else None
     if last and cuda and version(cuda) > version(last):
         # "move the whole cluster to CUDA 13 images … V100s": the toolkit no longer builds for the card
         gpu_last_cuda = last
