@@ -78,6 +78,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         if "gpu" not in payload:
             return None  # a card the catalog does not hold and no price for its servers
     payload["gpus_per_server"] = slots.gpus_per_node or GPUS_PER_NODE
+    if slots.network_storage_cost and "rent_months" not in payload:
+        # "存储整体 200 万": bought once whatever the count, so it comes out of the budget before the servers
+        payload["set_aside"] = _in_currency(
+            slots.network_storage_cost,
+            slots.network_storage_currency,
+            payload["currency"],
+            slots,
+            catalog,
+            assumptions,
+        )
     if "rent_months" in payload:
         pass  # a rented server's network is its host's: no share of the budget kept for a fabric
     elif slots.network_reserve is not None and slots.network_reserve < 1:
@@ -222,6 +232,11 @@ def _summarize(call: ToolCall, view: View) -> Summary:
                 f"plan on {o['servers_with_fabric']}."
             )
             zh += f"若预算还要覆盖集群网络和存储（每台连同分摊约 {all_in}），按 {o['servers_with_fabric']} 台规划。"
+    if (kept := o.get("set_aside")) and o["servers"]:
+        # "预算 3000 万 … 存储整体 200 万": the whole budget and what came out of it first, then what the rest buys
+        before = money(o["budget"], first)
+        en = en.replace(budget, f"{budget} (of {before}, after the {money(kept, first)} you set aside)", 1)
+        zh = zh.replace(budget, f"{budget}（{before} 扣除你给的 {money(kept, first)} 后）", 1)
     if view.asked == "price_check" and "capex_per_server" not in i:
         # the quote (given as the budget) against the catalog's price of one such server
         quoted, catalog_usd = o["spent"]["usd"] + o["left"]["usd"], o["server_price"]["usd"]

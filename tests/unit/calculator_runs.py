@@ -407,6 +407,7 @@ TARGETED: list[Payload] = [
     ("budget_fit", {"budget": 5e6, "currency": "CNY", "capex_per_server": 2.2e6, "gpus_per_server": 8}),
     ("budget_fit", {"budget": 5e6, "currency": "CNY", "capex_per_server": 1.62e6, "gpu": "h20", "rent_months": 36, "network_storage_share": 0}),
     ("budget_fit", {"budget": 5e6, "currency": "CNY", "gpu": "h800", "capex_per_server": 2.2e6}),
+    ("budget_fit", {"budget": 3e7, "currency": "CNY", "gpu": "h200", "capex_per_server": 2.6e6, "network_storage_share": 0.115385, "set_aside": 2e6}),
     ("budget_fit", {"budget": 1e5, "server": "dgx-h100", "usd_to_cny": 7.1}),
     # run time from a step time without a GPU count: wall-clock only
     ("run_time", {"step_time_s": 9.8, "tokens_per_step": 4194304, "tokens_b": 1000}),

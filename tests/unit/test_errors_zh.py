@@ -55,6 +55,7 @@ RAISING: list[Payload] = [
     ("fabric", {}),
     ("budget_fit", {"budget": 1e6, "gpu": "h800"}),
     ("budget_fit", {"budget": 1e6}),
+    ("budget_fit", {"budget": 1e6, "gpu": "h100-sxm", "set_aside": 1e6}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "v100-sxm2-32gb", "precision": "bf16"}),
     ("training_compute", {"params_b": 7, "tokens_b": 100, "gpu": "a100-80gb-sxm", "precision": "fp8"}),
     # cost

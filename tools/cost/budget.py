@@ -47,6 +47,17 @@ _FABRIC_SHARE = Message(
     "server needs none",
     zh="集群网络和存储按服务器购置成本的 {share} 计（规划比例，不是报价）；单台服务器不需要",
 )
+_SET_ASIDE = Message(
+    "budget.set_aside",
+    en="{amount} {currency} taken from the budget first for what is bought once (your figure for storage or "
+    "the core network); the servers are bought with the rest",
+    zh="先从预算中扣除 {amount} {currency:currency}（你给的存储或核心网络等一次性支出），其余用来买服务器",
+)
+_SET_ASIDE_ALL = Message(
+    "budget.set_aside_all",
+    en="{amount} set aside leaves nothing of the budget of {budget} for servers",
+    zh="扣除 {amount} 后，{budget} 的预算已不剩买服务器的钱",
+)
 _BELOW_ONE_SERVER = Message(
     "budget.below_one_server",
     en="the budget is below one server ({usd} USD): consider fewer GPUs per server, a cheaper card or renting",
@@ -91,6 +102,13 @@ class BudgetFitInput(ToolInput, MoneyFields):
         description="network_storage_share is a planning default for a budget that must cover the fabric, not "
         "a share the user set: the answer then says what each count leaves for network and storage.",
     )
+    set_aside: float = Field(
+        default=0,
+        ge=0,
+        le=1e12,
+        description="Money taken from the budget first, in `currency`, for what is bought once whatever the "
+        "count (shared storage, a core network): 'storage 2M in all'. The servers are bought with the rest.",
+    )
     rent_months: float | None = Field(
         default=None,
         gt=0,
@@ -108,6 +126,9 @@ class BudgetFitOutput(ToolOutput):
         description="Servers it buys keeping the network-and-storage share for a cluster (one server needs none)."
     )
     budget: Money = Field(description="The budget itself in both currencies, at the exchange rate used.")
+    set_aside: Money | None = Field(
+        default=None, description="Taken from the budget first (set_aside); spent and left are of the rest."
+    )
     server_price: Money = Field(description="One server's hardware.")
     per_server_all_in: Money = Field(description="One server plus its share of network and storage.")
     spent: Money
@@ -185,8 +206,14 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         )
     if not (inp.gpu or inp.server):
         card_tflops = card_gb_s = card_gb = None
+    if inp.set_aside >= inp.budget:
+        raise CalculatorInputError(
+            "set_aside", _SET_ASIDE_ALL(amount=f"{inp.set_aside:,.0f}", budget=f"{inp.budget:,.0f}")
+        )
+    if inp.set_aside:
+        notes.assumptions.append(_SET_ASIDE(amount=f"{inp.set_aside:,.0f}", currency=inp.currency))
     all_in = server_usd * (1 + inp.network_storage_share)
-    budget = fx.to_usd(inp.budget)
+    budget = fx.to_usd(inp.budget - inp.set_aside)
     servers = math.floor(budget / server_usd + 1e-9)
     with_fabric = math.floor(budget / all_in + 1e-9)
     if with_fabric < 2:
@@ -205,7 +232,8 @@ def budget_fit(inp: BudgetFitInput, catalog: Catalog) -> BudgetFitOutput:
         servers=servers,
         gpus=servers * per_server,
         servers_with_fabric=with_fabric,
-        budget=fx.money(budget),
+        budget=fx.money(fx.to_usd(inp.budget)),
+        set_aside=fx.money(fx.to_usd(inp.set_aside)) if inp.set_aside else None,
         server_price=fx.money(server_usd),
         per_server_all_in=fx.money(all_in),
         spent=fx.money(spent),
