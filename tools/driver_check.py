@@ -140,7 +140,7 @@ def _at_least(driver: str, minimum: str) -> bool:
     return have[: len(need)] >= need[: len(have)] if len(have) < len(need) else have >= need
 
 
-def _architecture_cuda(architecture: str, table: dict[str, str] = ARCHITECTURE_CUDA) -> str | None:
+def architecture_cuda(architecture: str, table: dict[str, str] = ARCHITECTURE_CUDA) -> str | None:
     """The version ``table`` gives the architecture named (the catalog writes "Volta (GV100)")."""
     return next((cuda for name, cuda in table.items() if architecture.startswith(name)), None)
 
@@ -160,13 +160,13 @@ def driver_check(inp: DriverCheckInput, catalog: Catalog) -> DriverCheckOutput:
         if acc.vendor != "NVIDIA":
             raise CalculatorInputError("gpu", _NOT_NVIDIA(gpu=acc.name))
         gpu_name, datacenter = acc.name, acc.segment == "datacenter"
-        gpu_cuda = _architecture_cuda(acc.architecture or "")
+        gpu_cuda = architecture_cuda(acc.architecture or "")
         gpu_driver = RELEASE_DRIVERS.get(gpu_cuda) if gpu_cuda else None
         if gpu_cuda:
             assumptions.append(_NEEDS_CUDA(gpu=acc.name, architecture=acc.architecture, cuda=gpu_cuda))
     cuda = inp.cuda or gpu_cuda
     gpu_last_cuda = None
-    last = _architecture_cuda(acc.architecture or "", ARCHITECTURE_LAST_CUDA) if inp.gpu else None
+    last = architecture_cuda(acc.architecture or "", ARCHITECTURE_LAST_CUDA) if inp.gpu else None
     if last and cuda and version(cuda) > version(last):
         # "move the whole cluster to CUDA 13 images … V100s": the toolkit no longer builds for the card
         gpu_last_cuda = last

@@ -8,7 +8,7 @@ from assistant.calculators.common import Calculator, Plan, Row, Summary, View, w
 from assistant.models import ToolCall
 from assistant.slots import Slots
 from knowledge.catalog import Catalog
-from tools.driver_check import version
+from tools.driver_check import ARCHITECTURE_LAST_CUDA, architecture_cuda, version
 
 
 def _build(slots: Slots, catalog: Catalog) -> Plan | None:
@@ -19,11 +19,28 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
         payload["driver"] = slots.driver_version
     if slots.cuda_version:
         payload["cuda"] = slots.cuda_version
-    if slots.gpu and catalog.accelerator(slots.gpu).vendor == "NVIDIA":
-        payload["gpu"] = slots.gpu
+    if card := _deciding_card(slots, catalog):
+        payload["gpu"] = card
     if "cuda" not in payload and "gpu" not in payload:
         return None  # a driver alone: nothing to check it against
     return Plan(tool="driver_check", payload=payload)
+
+
+def _deciding_card(slots: Slots, catalog: Catalog) -> str | None:
+    """The NVIDIA card the check is for when several share the images ("H100 nodes on 535, B200 nodes arrive,
+    one image for both"): one CUDA 13 dropped when a 13.x is asked, else the newest, which needs the most."""
+    cards = [
+        catalog.accelerator(gpu)
+        for gpu in dict.fromkeys([slots.gpu, *slots.other_gpus])
+        if gpu and catalog.accelerator(gpu).vendor == "NVIDIA"
+    ]
+    if not cards:
+        return None
+    if slots.cuda_version and version(slots.cuda_version)[0] >= 13:
+        dropped = [acc for acc in cards if architecture_cuda(acc.architecture or "", ARCHITECTURE_LAST_CUDA)]
+        if dropped:
+            return dropped[0].id
+    return max(cards, key=lambda acc: version(architecture_cuda(acc.architecture or "") or "0")).id
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:
