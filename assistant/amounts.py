@@ -66,7 +66,22 @@ _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
 # what the words right before an amount say it pays for, whatever period follows: people ("one admin at
 # $150k/yr", "运维2个人每人每年30万") and rented space ("colo $3k per month per server", "托管每月每台8000元")
+# the network or storage named right before an amount: "networking $35k per server", "IB 网络 30 万一台"
+_INFRA_NAMED = flags(
+    r"(?:\bib\b|infiniband|\broce\b|网络|组网|交换机|存储|\bnetwork(?:ing)?|\bfabric|\bswitch(?:es)?|\bstorage)"
+    r"\s*(?:costs?|is|at|of|:|：|按|约|大概)?\s*$"
+)
 _PAYS_FOR = [
+    # "IB 网络按每台 30 万", "存储整体 200 万", "network per server $40k": the network's or storage's cost, each
+    # machine's or in all (a machine's price comes after no such word)
+    (
+        "infra",
+        flags(
+            r"(?:\bib\b|infiniband|\broce\b|网络|组网|交换机|存储|\bnetwork(?:ing)?|\bfabric|\bswitch(?:es)?|\bstorage)"
+            r"\s*(?:按|算)?\s*(?:每台|单台|一台|整体|总共|一共|合计|总价|per\s+(?:server|node|box)|in\s+total|total|overall)"
+            r"\s*(?:约|大概|是|为|is|at|of|:|：)?\s*$"
+        ),
+    ),
     (
         "staff",
         flags(
@@ -77,8 +92,9 @@ _PAYS_FOR = [
     (
         "colo",
         flags(
+            # ("colo incl. power $12k/month": the abbreviation's dot ends no sentence)
             r"(?:\bcolo\b|\bcolocation|\bco-location|\bhosting|\brack (?:rent|space|fee)s?|托管|机柜(?:租金|租用|费)"
-            r"|机房(?:租金|费用)|\bidc\b)[^。.,，;；$¥]{0,16}$"
+            r"|机房(?:租金|费用)|\bidc\b)(?:\bincl\.|[^。.,，;；$¥]){0,16}$"
             # "2 racks at $2,500/month each": the racks' rent
             r"|\bracks?\s*(?:at|@|for|cost(?:s|ing)?|rent(?:ed)? (?:at|for))\s*(?:about|~)?\s*$|机柜[^。.,，;；$¥\d]{0,8}$"
             # "托管 16柜，每柜每月1.2万": a rack's month is its rent (a power bill names itself: "电费每柜每月")
@@ -211,7 +227,7 @@ _BEFORE = [
     ),
 ]
 _MONEY_WORDS = flags(
-    r"预算|budget|花|成本|投入|资金|账单|价格|售价|报价|钱|付|买|租|费|capex|spend|price|cost"
+    r"预算|budget|花|成本|投入|资金|账单|价格|售价|报价|钱|付|买|卖|残值|回收|租|费|capex|spend|price|cost"
 )
 _CURRENCY: dict[str, Currency] = {
     "$": "USD", "us$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "刀": "USD", "dollar": "USD", "dollars": "USD",
@@ -388,6 +404,8 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
         return "gpu", 0  # "buying 32 gpus at ~$30k each", "16 A100s at $15k each": each GPU's price
     if _RENT_BEFORE.search(before) and (per := _MACHINE_AFTER.search(after)):
         return "lease", per.end()  # "月租4.5万一台", "monthly rent $9k per server": each machine's rent
+    if _INFRA_NAMED.search(before) and (each := _MACHINE_AFTER.search(after)):
+        return "infra", each.end()  # "networking $35k per server": each machine's share of the network
     for kind, pattern in _AFTER:
         if match := pattern.search(after):
             return kind, match.end()  # type: ignore[return-value]

@@ -97,6 +97,8 @@ _MIXING = words(
     # "add H100 nodes and train across all 16 in one job?", "run both in a single job"
     r"\bin\s+(?:one|a single|the same)\s+(?:big\s+|large\s+)?(?:training\s+)?(?:job|run)\b",
     r"(?:一个|同一个|单个)(?:训练)?任务[^？?。]{0,12}(?:同时用|一起用|跨|用上)",
+    # "16 台 H100 + 16 台 B200，能不能直接 256 卡一起跑一个大训练任务"
+    r"(?:一起|同时)(?:跑|训)[^？?。]{0,6}(?:一个|同一个|单个)(?:大|大型)?(?:的)?(?:训练)?任务",
     # "can we pool all of this into one training job?"
     r"\bpool(?:ing|ed)?\b[^?.]{0,30}\b(?:job|run|train)",
 )
@@ -104,7 +106,7 @@ _MIXING = words(
 # a 7B … can we pool all of this into one training job?"
 _ONE_JOB = words(
     r"\b(?:one|a single|single|the same)\s+(?:big\s+|large\s+)?(?:training\s+)?(?:job|run)\b",
-    r"(?:一个|同一个|单个)(?:训练)?任务",
+    r"(?:一个|同一个|单个)(?:大|大型)?(?:的)?(?:训练)?任务",
 )
 _CHECKPOINT_WORDS = words(r"\bcheckpoints?\b", r"\bckpts?\b", r"检查点")
 # where data and checkpoints can live: the tiers a storage question weighs
@@ -643,6 +645,7 @@ _CALC_SLOTS = {
     "epochs", "step_time_s", "node_tokens_per_second", "demand_tokens_per_second", "raw_data_tb",
     "growth_tb_per_day", "replicas", "rack_kw", "cloud_price_per_gpu_hour", "electricity_price_per_kwh",
     "concurrent", "token_bytes", "write_seconds", "servers", "utilization", "years", "driver_version", "cuda_version",
+    "oversubscription",
 }  # fmt: skip
 _TRAINING = words(
     r"\btrain", r"\bpre-?train", r"fine[- ]?tun", r"\blora\b", r"(?<!培)训", r"微调", r"\bsft\b", r"\bft\b"
@@ -1364,8 +1367,11 @@ class Router:
                 stated.keys() & {"target_currency", "usd_to_cny"}
                 or stated.get("electricity_price_per_kwh") == 0
             )
+            # ("折成美元，方便跟海外报价比": the price word names what is compared, not a card's price asked)
+            and set(own.spec_fields) <= {"price_usd", "server_price_usd"}
             and not stated.keys()
             - {
+                "spec_fields",
                 "target_currency",
                 "usd_to_cny",
                 "budget_currency",
@@ -1672,7 +1678,7 @@ class Router:
         elif (
             follow_up
             and not triggered
-            and not _asks_something_else(asked, context)
+            and (not _asks_something_else(asked, context) or _can_we_with(text, asked, stated, context))
             and not _HOW_TO.search(text)
         ):
             triggered = list(context.tools)  # the same calculation with what changed
@@ -2774,7 +2780,7 @@ _CHANGE_ASKED = words(
 
 
 _BUY = words(
-    r"what (?:server|gpu|hardware|machine|cluster) should", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
+    r"what (?:server|gpu|hardware|machine|cluster) should", r"what (?:do|should|would|can) (?:we|i) (?:buy|get|purchase)\b", r"what to (?:buy|get|purchase)\b", r"which (?:server|machine) should", r"(?:配|买|选)(?:一|几)?(?:台|个|套)\s*(?:gpu|GPU|训练|推理)?\s*(?:服务器|机器|训练机|主机)",
     r"怎么配(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆))", r"配什么(?!\s*(?:交换机|网卡|网络|存储|光模块|线缆|cpu|CPU))", r"买什么(?!\s*(?:交换机|网卡|存储|光模块))", r"should (?:we|i) buy", r"推荐.{0,16}(?:配置|服务器|机器)",
     # "$1.5M capex, best cluster I can get?", "预算800万 想搭一个训练集群 买什么卡"
     r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
@@ -3190,6 +3196,17 @@ _OWN_REMEDY = words(
 
 # what a follow-up to a guidance answer may swap and still ask the same question
 _SWAPPED = {"params_b", "model", "gpu", "gpu_count", "servers"}
+
+
+def _can_we_with(text: str, asked: str | None, stated: dict[str, object], context: Context) -> bool:
+    """'can we save money by going 2:1 oversubscribed?' after a switch count: "can we" asks whether the
+    previous result changes with what is stated, not whether a model fits in memory."""
+    return (
+        asked == "fit"
+        and bool(stated.keys() & _CALC_SLOTS)
+        and not set(context.tools) & _MEMORY_TOOLS
+        and not (_MEMORY_WORDS.search(text) or _ENOUGH.search(text))
+    )
 
 
 def _asks_something_else(asked: str | None, context: Context) -> bool:

@@ -138,6 +138,10 @@ class Slots(BaseModel):
     )
     gpu_power_kw: float | None = Field(default=None, description="Power per GPU, all in, kW.")
     switch_gbps: int | None = Field(default=None, description="Port speed of the fabric's switches, Gb/s.")
+    oversubscription: float | None = Field(
+        default=None,
+        description="Leaf down:up ratio asked ('2:1 oversubscribed', '2:1 收敛'); 1 is non-blocking.",
+    )
     link_gbit: float | None = Field(
         default=None,
         description="The link between servers the user has, Gb/s: per server (all its ports), or per GPU "
@@ -157,6 +161,11 @@ class Slots(BaseModel):
         default=None, description="What the cluster's network and storage cost, as the user priced them."
     )
     network_storage_currency: str | None = None
+    network_per_server: float | None = Field(
+        default=None,
+        description="What the network costs for each server ('IB 网络按每台 30 万'), in network_storage_currency; "
+        "a share of the server's price (network_share) once that price is known.",
+    )
     server_quotes: dict[str, float] = Field(
         default_factory=dict,
         description="Quoted price of one server per card, when several cards are quoted ('H20 8卡整机 110万/台，"
@@ -580,7 +589,7 @@ _PARAMS_ZH_AFTER = re.compile(
 # introduces the next number, it does not qualify the one before
 _ACTIVE = flags(
     # ("总参 46B active 12B": "active" then a number names the active size, not the one before it)
-    rf"{DECIMAL}\s*(b|billion)\s*(?:active(?!\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*\d)|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*[\d.]))"
+    rf"{DECIMAL}\s*(b|billion)[\s-]*(?:active(?!\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*\d)|activated|激活(?!(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*[\d.]))"
     rf"|激活(?:参数)?(?:量)?\s*(?:为|是|约|才|只有|只|仅|就)?\s*{DECIMAL}\s*(b|亿)"
     rf"|(?<=b)\s*-\s*a{DECIMAL}(b)\b"
     rf"|\bactive\s*(?:params?|parameters?)?\s*(?:of|=|:|is|are)?\s*{DECIMAL}\s*(b|billion)\b"
@@ -593,7 +602,9 @@ _PER_UNIT = flags(r"(?:每|\bper|/|\ba|\bevery)\s*$")  # ("data 2.3T tokens": th
 _A_RATE_BEFORE = flags(r"每秒\s*(?:大概|大约|约|能|跑)?\s*$")
 _A_RATE_AFTER = flags(r"\s*(?:/\s*s(?:ec)?\b|per\s*s(?:ec(?:ond)?)?\b|a\s*sec)")
 _TOKENS_AFTER = flags(
-    rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
+    # ("token 翻倍 600B 呢", "tokens doubled to 600B": the new count, after the word that says it changed)
+    rf"(?:tokens?|数据量|语料)\s*(?:数|数量|量)?\s*(?:of|:|=|为|是|约|共|改成|换成|变成|改为|增加到|加到|提到|翻倍(?:到|成)?|涨到|扩到"
+    rf"|doubled?(?:\s+to)?|doubles\s+to|(?:increased?|grows?|grew|goes|went)\s+to|to|->|→)?\s*{NUMBER}\s*(t|b|m|万亿|亿)(?![A-Za-z])"
     # "dataset 翻倍到 600B", "data goes to 2T", "数据集扩到1.5T": the data's size, in tokens
     rf"|(?:dataset|data\s*set|data|corpus|训练数据|数据集|数据)\s*(?:size\s*)?(?:\w+\s+)?"
     rf"(?:翻倍到|增加到|扩到|变成|改成|到|is|of|goes to|grows to|doubles to|doubled to|to|=|:|为|是)\s*{NUMBER}\s*(t|b|万亿|亿)(?![A-Za-z])"
@@ -616,6 +627,11 @@ _NODES = flags(
 # a cloud instance's shape: "8卡实例", "8-GPU instance", "an 8x H100 instance"
 _INSTANCE_SHAPE = flags(
     rf"{NUMBER}\s*(?:卡|x|×|-?\s*gpus?)\s*(?:[A-Za-z]+\d+\w*\s*)?(?:的)?\s*(?:实例|云主机|instances?)"
+)
+# machines of a shape, counted as the question: "要几台 8卡 机器", "需要多少台8卡服务器", "how many 8-GPU nodes"
+_MACHINES_ASKED_SHAPE = flags(
+    r"(?:几|多少)\s*台\s*(\d{1,2})\s*卡\s*(?:的)?\s*(?:机器|服务器|整机|节点|机)?"
+    r"|\bhow many\s+(\d{1,2})[- ]?(?:x\s*)?(?:gpu|card)\s*(?:nodes|servers|boxes|machines)\b"
 )
 # a machine's shape, in the plural: "round to whole 8-GPU nodes", "(4-GPU servers)": GPUs per node, not a count
 _NODE_SHAPE = flags(
@@ -1053,7 +1069,8 @@ _SEQ = flags(
     r"|上下文(?:长度)?|序列(?:长度)?)"
     # "goes from 4k to 32k", "从4k拉到32k": the length it becomes
     r"\s*\(?\s*(?:(?:of|=|:|to|is|goes|go|grows|increases|becomes|up|at|about|around|~|≈|为|是|到|要|约|大概|按|改成|改为|换成|设为|设成|变成|加到|提高到|拉到|开到"
-    r"|from\s*\d[\d.,]*\s*k?\s*(?:tokens?\s*)?(?:to|→|->)|(?:从|由)\s*\d[\d.,]*\s*k?\s*(?:到|改成|变成|加到|拉到|提高到|→))\s*){0,3}"
+    # ("context 想开到 64k": the length wanted)
+    r"|想要|想|希望|打算|需要|from\s*\d[\d.,]*\s*k?\s*(?:tokens?\s*)?(?:to|→|->)|(?:从|由)\s*\d[\d.,]*\s*k?\s*(?:到|改成|变成|加到|拉到|提高到|→))\s*){0,3}"
     rf"{DECIMAL}\s*(k)?\b|{DECIMAL}\s*(k)[\s-]*(?:context|seq|tokens? context|上下文|序列)"
     # "4096 seq len", "8192 context length", "4k ctx"
     rf"|{DECIMAL}\s*(k)?\s*(?:tokens?\s*)?(?:seq(?:uence)?[\s_-]*len(?:gth)?|context\s*(?:length|window)|ctx)\b"
@@ -1303,8 +1320,21 @@ _RESALE_BEFORE = flags(
 _MACHINES_NAMED = flags(
     r"\b(\d{1,3})\s*(?:x\s*)?(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems)\b|(\d{1,3})\s*台"
 )
+# a cost said to be each server's: "IB 网络按每台 30 万", "network $40k per server" comes after
+_EACH_SERVER_BEFORE = flags(
+    r"(?:每台|单台|一台)\s*(?:约|大概)?\s*$|\b(?:per|each|a)\s+(?:server|node|box)\s*(?:is|at|of|:)?\s*$"
+)
+# one machine named before its quote: "一台 8卡 H200 报 260 万", "a server quoted at"
+_ONE_MACHINE = flags(r"一台|每台|单台|\b(?:a|one|each|per)\s+(?:server|node|box|machine)\b")
+# (the amount's span takes in the unit written after it: "$35k per server", "30 万一台")
+_EACH_SERVER_AFTER = flags(r"(?:/|\bper|\ba|\beach|每|一)\s*(?:台|节点|node\b|server\b|box\b|machine\b)")
+# hardware priced for a count of cards: "64 卡硬件 2000 万", "hardware for the 64 GPUs: $2.5M"
+_CARDS_PRICED = flags(
+    r"(\d{2,5})\s*(?:张|块)?\s*(?:卡|gpus?|cards?)\s*(?:的)?\s*(?:硬件|设备|整机|hardware)[^。.?？\d]{0,8}$"
+    r"|\bhardware\s+(?:for|of)\s+(?:the\s+|all\s+)?(\d{2,5})\s*(?:gpus|cards)\b[^.?\d]{0,8}$"
+)
 _QUOTED_BEFORE = flags(
-    r"(?:\b(?:quotes?d?|purchase price|priced at|costs?)\b|报价|采购价)[^.?!。？$¥\d]{0,12}$"
+    r"(?:\b(?:quotes?d?|purchase price|priced at|costs?)\b|报价|(?<![汇预])报|采购价|买(?:的话|下来))[^.?!。？$¥\d]{0,12}$"
 )
 _SERVERS_FOR = flags(
     r"(\d{1,3})\s*台[^，,。；;]{0,12}?(?:一共|总共|共计?|总价|合计|打包价?|整体)\s*(?:报价|价格|是|为)?\s*$"
@@ -1776,12 +1806,41 @@ _GROWTH_SHARE = flags(
     rf"|grow(?:s|ing|th)?\s*(?:of|by|at)?\s*{DECIMAL}\s*%\s*(?:a|per|each)\s*year"
     rf"|(?:每年|年)\s*(?:增长|增加|增速|涨)\s*(?:约|大概)?\s*{DECIMAL}\s*%|年增长率?\s*(?:为|是|按)?\s*{DECIMAL}\s*%"
 )
+# a fabric's leaf down:up ratio: "2:1 oversubscribed", "oversubscription of 3:1", "2:1 收敛", "收敛比 2:1"
+_OVERSUBSCRIBED = flags(
+    r"(\d(?:\.\d)?)\s*[:：]\s*1\s*(?:oversubscri\w*|blocking|收敛|超订|阻塞)"
+    r"|(?:oversubscri\w*|收敛比?|超订比?)\s*(?:of|at|to|=|is|为|是|按|做到|做成)?\s*(\d(?:\.\d)?)\s*[:：]\s*1"
+)
+# cards in the plural with no count: "fine-tune 70B on H100s", "with a100s", "on 4090s" (the L40S is one card)
+_SEVERAL_CARDS = flags(
+    r"\b(?!l40s\b)(?:[abhlv]\d{2,3}|rtx\s?\d{4}|\d{4}|mi\d{3}x?|gaudi\s?\d|trainium\d?|tpu|gpu|card|chip)s\b"
+)
+# Chinese-made accelerators only: "只能用国产卡", "必须国产化", "domestic chips only", "no NVIDIA allowed"
+_DOMESTIC_ONLY = flags(
+    r"(?:只能|只|必须|要求|全部|全)\s*(?:用|使用|上|采购|买)?\s*国产(?:化|卡|芯片|算力|gpu|GPU|加速卡|npu|NPU)?"
+    r"|国产化\s*(?:要求|替代|采购)|信创"
+    r"|\b(?:only|must use)\s+(?:chinese|domestic)(?:[- ]made)?\s+(?:chips|cards|gpus|accelerators|parts|hardware)"
+    r"|\b(?:chinese|domestic)(?:[- ]made)?\s+(?:chips|cards|gpus|accelerators)\s+only"
+)
+_DOMESTIC_DEFAULT = "ascend-910b2"
+# parts AWS and Google rent only as instances or pods of many chips: never one chip's job
+_RENTED_IN_PODS = ("trainium", "tpu")
+
+
+def several_cards(text: str, gpu: str | None) -> bool:
+    """Whether the cards are spoken of in the plural with no count ("fine-tune 70B on H100s"), or are a part
+    rented only as instances of many chips (Trainium, TPU): a job on them runs on as many as it needs."""
+    return bool(_SEVERAL_CARDS.search(text)) or (gpu or "").startswith(_RENTED_IN_PODS)
+
+
 _RESIDUAL = flags(
     rf"{DECIMAL}\s*%\s*(?:residual|resale|salvage)(?:\s*value)?|(?:residual|resale|salvage)(?:\s*value)?\s*(?:of|=|is|at|:)?\s*(?:~|about)?\s*{DECIMAL}\s*%"
     rf"|(?:残值|残值率|回收价值|二手价)\s*(?:为|是|按|有|约|算|取|估|计)?\s*(?:成|为|到)?\s*{DECIMAL}\s*%"
     # "resell the server for 30% of its price", "sell them at 25%", "二手能卖30%", "卖掉能回收20%"
     rf"|\b(?:re)?sell\w*\s+(?:(?:it|them|the\s+\w+|our\s+\w+|those|these)\s+)?(?:for|at)\s*(?:~|about|around|roughly)?\s*{DECIMAL}\s*%"
     rf"|(?:二手|转卖|卖掉|卖出|回收)\s*(?:还)?(?:能|可以)?\s*(?:卖|回收|回|收回)?\s*(?:个|到)?\s*{DECIMAL}\s*%"
+    # "按 30% 残值卖掉", "30%的残值": the share first, the word after
+    rf"|{DECIMAL}\s*%\s*(?:的)?\s*(?:残值|回收价值|二手价)"
 )
 _PEAK = flags(
     rf"{DECIMAL}\s*(?:x|×|倍)\s*(?:the\s*)?(?:peak|峰值)|peak(?:[- ]to[- ]average)?\s*(?:factor|multiplier|ratio)\s*(?:of|=|is|:)?\s*{DECIMAL}"
@@ -2372,6 +2431,8 @@ class SlotExtractor:
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
             rule(_blanks(known), slots)
+        if not slots.gpu and _DOMESTIC_ONLY.search(text):
+            slots.gpu = _DOMESTIC_DEFAULT  # "只能用国产卡": the card a team restricted to Chinese parts most often gets
         if (
             (slots.model == "deepseek-v3" or re.search(r"\br1\b", text, re.IGNORECASE))
             and slots.params_b
@@ -2599,6 +2660,17 @@ class SlotExtractor:
             if slots.gpus_per_node is None:
                 slots.gpus_per_node = per
             plain = plain[: shape.start()] + " " * (shape.end() - shape.start()) + plain[shape.end() :]
+        if asked_shape := _MACHINES_ASKED_SHAPE.search(plain):
+            # "要几台 8卡 机器": how many machines of 8 cards is asked; the 8 is each machine's, not the count
+            per = int(_group(asked_shape, 1, 2) or 0)
+            slots.gpus_per_node = slots.gpus_per_node or per
+            plain = (
+                plain[: asked_shape.start()]
+                + " " * (asked_shape.end() - asked_shape.start())
+                + plain[asked_shape.end() :]
+            )
+            if slots.gpu_count == per:
+                slots.gpu_count = None
         if (
             slots.gpu_count == 1
             and gpus
@@ -3111,6 +3183,21 @@ class SlotExtractor:
                         # "4 HGX H100 nodes, hardware $1.2M": the hardware of all the machines named
                         slots.server_price = money.amount / machines
                         slots.servers = slots.servers or machines
+                    elif (
+                        (priced := _CARDS_PRICED.search(text[max(0, money.start - 30) : money.start]))
+                        and (cards := int(_group(priced, 1, 2) or 0)) > (per := slots.gpus_per_node or 8)
+                        and cards % per == 0
+                    ):
+                        # "自建 64 卡硬件 2000 万", "hardware for the 64 GPUs is $2.5M": the machines holding
+                        # those cards, each its share
+                        slots.server_price = money.amount / (cards // per)
+                        slots.servers = slots.servers or cards // per
+                case "infra" if slots.network_per_server is None and (
+                    _EACH_SERVER_BEFORE.search(text[max(0, money.start - 12) : money.start])
+                    or _EACH_SERVER_AFTER.search(text[money.start : money.end])
+                ):
+                    # "IB 网络按每台 30 万": each server's network, a share of its price below
+                    slots.network_per_server, slots.network_storage_currency = money.amount, money.currency
                 case "infra":
                     # "network $600k, storage $400k": what the cluster's network and storage cost, together
                     if slots.network_storage_cost is None or slots.network_storage_currency == money.currency:
@@ -3230,8 +3317,24 @@ class SlotExtractor:
                     machines = int(several.group(1))
                     slots.server_price, slots.server_price_currency = money.amount / machines, money.currency
                     slots.servers = slots.servers or machines
+                case "budget" if (
+                    slots.server_price is None
+                    and _QUOTED_BEFORE.search(text[max(0, money.start - 24) : money.start])
+                    and (
+                        _PRICED_MACHINE.search(text)
+                        or _ONE_MACHINE.search(text[max(0, money.start - 30) : money.start])
+                    )
+                ):
+                    # "8卡 H200 整机，买的报价 230 万": what the machine described costs, not money to spend
+                    slots.server_price, slots.server_price_currency = money.amount, money.currency
                 case "budget" if slots.budget is None:
                     slots.budget, slots.budget_currency = money.amount, money.currency
+        if (
+            slots.network_per_server
+            and slots.server_price
+            and slots.network_storage_currency == slots.server_price_currency
+        ):
+            slots.network_share = round(slots.network_per_server / slots.server_price, 6)
         if slots.budget_currency is None and (named := _CURRENCY_REPLY.search(text)):
             # "USD. mostly continued pre-training", "人民币。想做32B": the currency of the budget asked about
             slots.budget_currency = (
@@ -3524,6 +3627,8 @@ class SlotExtractor:
             slots.ports_per_gpu = int(to_number(_group(match, 1, 2) or "1"))
         elif match := take(_PORTS_PER_NODE):
             slots.ports_per_node = int(to_number(_group(match, 1, 2) or "1")) or None
+        if match := take(_OVERSUBSCRIBED):
+            slots.oversubscription = float(_group(match, 1, 2) or 1)
         if match := take(_SWITCH_GBPS):
             slots.switch_gbps = int(match.group(1))
         if re.search(r"\broce\b|\bethernet\b|以太网|\bspectrum\b", text, re.IGNORECASE) and not re.search(
@@ -3562,7 +3667,7 @@ class SlotExtractor:
         if match := take(_GROWTH_SHARE):
             slots.growth_share_per_year = float(_group(match, 1, 2, 3, 4) or 0) / 100
         if match := take(_RESIDUAL):
-            slots.residual_share = float(_group(match, 1, 2, 3, 4, 5) or 0) / 100
+            slots.residual_share = float(_group(match, 1, 2, 3, 4, 5, 6) or 0) / 100
         if match := take(_PEAK):
             slots.peak_factor = float(_group(match, 1, 2, 3, 4, 5) or 0)
         if match := take(_KEPT_SHARE):

@@ -405,8 +405,9 @@ class View:
     component: str | None = None  # "just the optimizer state", "activation memory": that part of memory first
     ethernet_team: bool = False  # "our team only knows Ethernet", "预算紧": a fabric choice leans to RoCE
     usd_to_cny: float | None = None  # the rate amounts were converted at: the user's, else the catalog's
-    # a pre-training run with no count of GPUs or servers given: it runs on as many as it needs, never one
-    uncounted_pretraining: bool = False
+    # a run with no count of GPUs or servers given, of pre-training or on cards spoken of in the plural ("can we
+    # fine-tune 70B on H100s?"): it runs on as many as it needs, never on one
+    uncounted_run: bool = False
 
     def yuan_rate(self) -> float | None:
         """The rate to show dollar results in yuan at, when the reader's amounts were in yuan."""

@@ -27,6 +27,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     if not servers:
         return None
     payload: dict[str, Any] = {"nodes": servers, "gpus_per_node": per_node}
+    if slots.oversubscription and 1 <= slots.oversubscription <= 8:
+        payload["oversubscription"] = (
+            slots.oversubscription
+        )  # "go 2:1 oversubscribed": fewer uplinks and spines
     assumptions: list[Assumed] = []
     if slots.ports_per_node and not slots.ports_per_gpu:
         # "每节点4个400G端口": the servers' ports, however many GPUs share them
@@ -104,13 +108,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         parts_zh = f"{o['leaf_switches']} 台 leaf + {o['spine_switches']} 台 spine" + (
             f" + {o['core_switches']} 台 core" if o["core_switches"] else ""
         )
+        ratio = i.get("oversubscription", 1)  # "going 2:1 oversubscribed": fewer uplinks, said as such
+        blocking = "non-blocking" if ratio <= 1 else f"{ratio:g}:1 oversubscribed"
+        blocking_zh = "无阻塞" if ratio <= 1 else f"{ratio:g}:1 收敛的"
         en = (
-            f"About **{o['switches']} switches** ({parts_en}) for {ports} {'fabric' if 'endpoints' in i else 'GPU'} ports in a non-blocking "
+            f"About **{o['switches']} switches** ({parts_en}) for {ports} {'fabric' if 'endpoints' in i else 'GPU'} ports in a {blocking} "
             f"{o['tiers']}-tier fat tree of {i['switch_ports']}-port switches, with {num(o['endpoint_cables'])} "
             f"server cables and {num(o['switch_to_switch_cables'])} between switches."
         )
         zh = (
-            f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个{'' if 'endpoints' in i else ' GPU '}端口，{i['switch_ports']} 口交换机组成无阻塞 "
+            f"约需 **{o['switches']} 台交换机**（{parts_zh}）：{ports} 个{'' if 'endpoints' in i else ' GPU '}端口，{i['switch_ports']} 口交换机组成{blocking_zh} "
             f"{o['tiers']} 层胖树；服务器到交换机 {num(o['endpoint_cables'])} 根线缆，交换机之间 {num(o['switch_to_switch_cables'])} 根。"
         )
     if other := o.get("compared"):

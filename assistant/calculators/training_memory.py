@@ -301,9 +301,9 @@ def _plan(call: ToolCall, view: View) -> Summary:
     where_zh = o.get("gpu") or (f"{num(o['gpu_memory_gb'])} GB 的卡" if o.get("gpu_memory_gb") else None)
     cards = o.get("gpu") or f"{capacity} GB cards"  # counted: "24 x 80 GB cards"
     cards_zh = o.get("gpu") or f"{capacity} GB 的卡"
-    # "can we pretrain a 30B on Trainium2?" with no count: a pre-training run is never one chip's, so whether it
-    # can be done is answered on the fewest chips that hold it, not "no" for one
-    cluster = view.uncounted_pretraining and o["fits"] is False and view.asked in {None, "fit"}
+    # "can we pretrain a 30B on Trainium2?", "fine-tune 70B on H100s?" with no count: such a run is never one
+    # chip's, so whether it can be done is answered on the fewest chips that hold it, not "no" for one
+    cluster = view.uncounted_run and o["fits"] is False and view.asked in {None, "fit"}
     fix = _count_fix(o.get("suggestion"), o.get("min_gpus"), i["gpus"], view.asked == "gpus" or cluster)
     if view.asked == "gpus" and o["fits"]:
         # "how many GPUs to LoRA 8B?": the count leads

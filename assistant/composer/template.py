@@ -31,7 +31,7 @@ from assistant.retriever import (
     split_sentences,
 )
 from assistant.router import CONSUMER_CARD, IS_IT_NORMAL, JUDGEMENT, THANKS_WORDS, Intent, Route, Task
-from assistant.slots import Slots
+from assistant.slots import Slots, several_cards
 from assistant.toolbox import ToolRun
 from knowledge.catalog import default_catalog
 from knowledge.text import Language, tokenize
@@ -1485,7 +1485,8 @@ class TemplateComposer:
             component=route.slots.component,
             ethernet_team=route.slots.ethernet_team,
             usd_to_cny=route.slots.usd_to_cny or self._usd_to_cny,
-            uncounted_pretraining=not (route.slots.gpu_count or route.slots.servers or route.slots.finetune),
+            uncounted_run=not (route.slots.gpu_count or route.slots.servers)
+            and (not route.slots.finetune or several_cards(route.query, route.slots.gpu)),
         )
         # the calculator that answers the quantity asked speaks first
         # ... unless the RAM the user has falls short of what the plan offloads: that decides "够不够" first

@@ -1,0 +1,216 @@
+"""Figures and constraints as set k20's writer put them (issue 11): a count of tokens after the word that says it
+changed, an MoE's active size joined by a hyphen, hardware priced for a count of cards, a context "wanted", a
+quote said with "报", a network priced per server and storage in all, a resale share or amount said after the
+fact, an exchange rate for the budget just sized, "what do we buy", cards in the plural, Chinese parts only,
+two generations in one job, one image for two generations, an oversubscribed fabric, and colocation with its
+power. Phrasings are our own; expected figures are worked out in each docstring from the inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.models import Answer
+from assistant.service import Assistant
+from tests.integration.conversation import first_sentence, output, talk, tools
+
+pytestmark = pytest.mark.integration
+
+
+def _call(answer: Answer, name: str) -> dict[str, object]:
+    return next(call.input for call in answer.tool_calls if call.name == name)
+
+
+@pytest.mark.parametrize(
+    "follow_up", ["token 翻倍 600B 呢", "数据量翻倍到600B呢", "and if tokens doubled to 600B?"]
+)
+def test_a_count_after_the_word_that_says_it_changed_is_the_tokens(
+    assistant: Assistant, follow_up: str
+) -> None:
+    """ "token 翻倍 600B": 600B tokens for the same 72B model, twice the first run's 31 days (6 x 72e9 x 600e9 =
+    2.59e23 FLOPs on 128 H800s at 38% of 989 TFLOPS: about 62 days), not a 600B-parameter model."""
+    first, second = talk(assistant, "在 128 张 H800 上继续预训练 72B，300B token，MFU 38%，要多久", follow_up)
+    call = _call(second, "training_compute")
+    assert (call["params_b"], call["tokens_b"]) == (72, 600), call
+    days = [output(a, "training_compute")["days"]["expected"] for a in (first, second)]  # type: ignore[index]
+    assert days[1] == pytest.approx(2 * days[0], rel=1e-2)
+
+
+def test_an_active_size_joined_by_a_hyphen_is_the_active_size(assistant: Assistant) -> None:
+    """ "400B-total / ~40B-active": 6 x 40e9 x 10e12 = 2.4e24 FLOPs, a tenth of what 400B dense would need."""
+    (answer,) = talk(
+        assistant, "planning a 400B-total / ~40B-active MoE pretrain on 10T tokens on 288 B200. how long?"
+    )
+    workload = output(answer, "training_compute")["workload"]
+    assert workload["training_flops"] == pytest.approx(2.4e24, rel=1e-3)  # type: ignore[index]
+
+
+def test_hardware_priced_for_a_count_of_cards_is_those_cards_machines(assistant: Assistant) -> None:
+    """ "自建 64 卡硬件 2000 万": ¥20M for the 64 cards' eight machines (¥2.5M each), not ¥20M each."""
+    (answer,) = talk(
+        assistant,
+        "云上 H800 每卡时 12 块，自建 64 卡硬件 2000 万，电费 0.8 元/度，PUE 1.3，用 3 年， 哪个划算",
+    )
+    assert _call(answer, "tco")["capex_per_server"] == pytest.approx(2_500_000)
+    assert _call(answer, "tco")["gpus"] == 64
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "H20 96G 部署 DeepSeek-V3 671B FP8，要几台 8卡 机器？context 想开到 64k",
+        "serve DeepSeek-V3 FP8 on H20 96GB with 64k context: how many 8-GPU servers?",
+    ],
+)
+def test_machines_of_a_shape_asked_at_the_context_wanted(assistant: Assistant, message: str) -> None:
+    """ "要几台 8卡 机器", "how many 8-GPU servers": machines of 8 are counted, at the 65,536-token context
+    wanted. 671B FP8 weights (671 GB) and one 64k sequence do not fit 8 x 86.4 GB usable, so 16 cards, 2 machines."""
+    (answer,) = talk(assistant, message)
+    call = _call(answer, "inference_memory")
+    assert call["context_tokens"] == 65536, call
+    assert output(answer, "inference_memory")["gpus_needed"] == 16
+    assert "2 台" in first_sentence(answer) or "2 8-GPU servers" in first_sentence(answer), first_sentence(
+        answer
+    )
+
+
+def test_a_quote_said_with_bao_and_a_residual_share_after_it(assistant: Assistant) -> None:
+    """ "买的报价 230 万": the machine's ¥2.3M, not a budget; then "按 30% 残值卖掉" takes ¥690k off buying."""
+    first, second = talk(
+        assistant,
+        "8卡 H200 整机，买的报价 230 万，租的话 9 万一个月。我们要用 3 年，租还是买划算",
+        "3 年后按 30% 残值卖掉呢",
+    )
+    assert _call(first, "tco")["capex_per_server"] == pytest.approx(2_300_000)
+    assert _call(second, "tco")["residual_share"] == pytest.approx(0.3)
+    buy = [output(a, "tco")["totals"]["buy"]["cny"] for a in (first, second)]  # type: ignore[index]
+    assert buy[0] - buy[1] == pytest.approx(690_000, rel=1e-3)
+
+
+def test_a_resale_amount_said_after_the_comparison_is_taken_off_buying(assistant: Assistant) -> None:
+    """ "3 年后机器还能卖 500 万": ¥5M back at the end of the ¥20M of hardware."""
+    _, second = talk(
+        assistant,
+        "云上 H800 每卡时 12 块，自建 64 卡硬件 2000 万，电费 0.8 元/度，PUE 1.3，用 3 年， 哪个划算",
+        "3 年后机器还能卖 500 万",
+    )
+    assert _call(second, "tco")["resale_value"] == pytest.approx(5_000_000)
+
+
+@pytest.mark.parametrize(
+    ("message", "servers"),
+    [
+        # (30M - 2M) / (2.6M + 0.3M) = 9.66: 9 machines
+        ("预算 3000 万，一台 8卡 H200 报 260 万，IB 网络按每台 30 万，存储整体 200 万， 能买几台", 9),
+        # (4M - 0.3M) / (330k + 35k) = 10.1: 10 machines
+        ("budget $4M. one 8x H200 server quoted at $330k, networking $35k per server, storage $300k in total. how many servers?", 10),
+    ],
+)  # fmt: skip
+def test_a_network_per_server_and_storage_in_all_come_out_of_the_budget(
+    assistant: Assistant, message: str, servers: int
+) -> None:
+    """The quote per machine, its network per machine and the storage bought once: the storage comes off the
+    budget first, each machine costs its price plus its network."""
+    (answer,) = talk(assistant, message)
+    assert output(answer, "budget_fit")["servers_with_fabric"] == servers
+    assert f"**{servers} " in first_sentence(answer), first_sentence(answer)
+
+
+def test_a_rate_to_convert_the_budget_just_sized_converts_it(assistant: Assistant) -> None:
+    """ "按 7.1 的汇率折成美元": ¥5,000,000 / 7.1 = $704,225, the budget sized again at the user's rate (the word
+    "报价" names what it is compared with, not a card's price asked)."""
+    _, second = talk(
+        assistant,
+        "预算 500 万人民币，主要做 7B-13B 全参微调加内部推理，国内采购，能怎么配",
+        "按 7.1 的汇率折成美元大概多少，方便跟海外报价比",
+    )
+    assert tools(second)[0] == "budget_fit", tools(second)
+    assert "704,225" in first_sentence(second), first_sentence(second)
+
+
+def test_what_do_we_buy_with_a_budget_is_what_the_budget_buys(assistant: Assistant) -> None:
+    """ "$500k all-in … what do we buy?": the servers the money buys lead, not a one-GPU memory check."""
+    (answer,) = talk(
+        assistant,
+        "we have $500k all-in for hardware. goal: full fine-tune up to ~13B, LoRA on 70B, some internal "
+        "inference. what do we buy?",
+    )
+    assert tools(answer)[0] == "budget_fit", tools(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "least"),
+    [
+        # 70B full fine-tune: 1,239 GB unsharded; ZeRO-3 + TP 8 over 24 x 80 GB holds it at 63.4 GB each
+        ("can I fine-tune llama 3 70b on H100s?", 24),
+        # Trainium2 is rented as 16-chip instances: ZeRO-3 + full recomputation over 16 x 103 GB (82.3 GB each)
+        ("is trainium2 usable for fine-tuning llama 3 70b or is it a pain? we live in AWS already", 16),
+    ],
+)
+def test_cards_in_the_plural_are_answered_on_as_many_as_the_job_needs(
+    assistant: Assistant, message: str, least: int
+) -> None:
+    """No count given, cards in the plural or rented only in pods: whether it can be done is answered on the
+    fewest that hold the job, not "no" for one card."""
+    (answer,) = talk(assistant, message)
+    lead = first_sentence(answer)
+    assert lead.startswith("Yes"), lead
+    assert f"**{least} x" in lead, lead
+
+
+def test_one_card_asked_in_chinese_is_still_one_card(assistant: Assistant) -> None:
+    """ "4090能不能做7B全参微调": one 4090 (24 GB) cannot hold 7B's ~135 GB; the lead says so."""
+    (answer,) = talk(assistant, "4090能不能做7B全参微调")
+    assert first_sentence(answer).startswith("放不下"), first_sentence(answer)
+
+
+def test_chinese_parts_only_sizes_on_an_ascend_card(assistant: Assistant) -> None:
+    """ "只能用国产卡": the GPU count for the deadline is of Huawei Ascend 910B, not of the H100 default."""
+    (answer,) = talk(assistant, "7B 从头训，1T token，三个月内，只能用国产卡")
+    assert _call(answer, "gpus_for_deadline")["gpu"] == "ascend-910b2"
+
+
+def test_two_generations_in_one_job_asked_in_chinese_is_the_mixing_question(assistant: Assistant) -> None:
+    """ "16 台 H100 + 16 台 B200 … 一起跑一个大训练任务": whether one synchronous job should span both, which the
+    guidance answers (it runs at the slower card's pace), not a spec comparison of H100 and H200."""
+    (answer,) = talk(assistant, "明年会有 16 台 H100 + 16 台 B200，能不能直接 256 卡一起跑一个大训练任务")
+    assert not tools(answer), tools(answer)
+    assert "最慢" in first_sentence(answer) or "混" in first_sentence(answer), first_sentence(answer)
+
+
+def test_one_image_for_two_generations_is_checked_for_the_newer(assistant: Assistant) -> None:
+    """H100 nodes on 535 / CUDA 12.2 with B200 nodes coming: Blackwell needs CUDA 12.8 and driver 570.26, so the
+    B200 decides the image, and 12.2 is too old for it."""
+    (answer,) = talk(
+        assistant,
+        "our H100 nodes are on driver 535 / CUDA 12.2. new B200 nodes arrive next month. we want one container "
+        "image for both. what do we need to change?",
+    )
+    assert _call(answer, "driver_check")["gpu"] == "b200"
+    assert "12.8" in first_sentence(answer), first_sentence(answer)
+
+
+def test_an_oversubscribed_fabric_asked_after_the_switch_count(assistant: Assistant) -> None:
+    """512 ports non-blocking on 64-port switches: 16 leaves (32 down, 32 up) + 8 spines = 24. At 2:1 each leaf
+    takes 42 down and 22 up: 13 leaves and 5 spines, 18 switches, said to be oversubscribed."""
+    first, second = talk(
+        assistant,
+        "64 nodes of 8 H100, one 400G NDR port per GPU, how many QM9700 switches non-blocking?",
+        "can we save money by going 2:1 oversubscribed?",
+    )
+    assert output(first, "fabric")["switches"] == 24
+    assert output(second, "fabric")["switches"] == 18
+    assert "2:1 oversubscribed" in first_sentence(second), first_sentence(second)
+
+
+def test_colocation_with_its_power_and_a_reserved_price_are_the_users(assistant: Assistant) -> None:
+    """8 x $260k + $400k + 36 x $12k of colocation (power in it) = $2.912M to buy; 64 x $2.10 x 26,280 h =
+    $3.532M reserved (paid for every hour), so buying is cheaper."""
+    (answer,) = talk(
+        assistant,
+        "64 H100s for 3 years. buy: 8 servers at $260k each, $400k for networking+storage, colo incl. power "
+        "$12k/month. cloud: 3-year reserved at $2.10/GPU-hr. we expect ~70% utilization. which is cheaper?",
+    )
+    totals = output(answer, "tco")["totals"]
+    assert totals["buy"]["usd"] == pytest.approx(2_912_000, rel=1e-3)  # type: ignore[index]
+    assert totals["cloud"]["usd"] == pytest.approx(3_532_032, rel=1e-3)  # type: ignore[index]
+    assert "buying is cheapest" in first_sentence(answer), first_sentence(answer)
