@@ -2072,6 +2072,9 @@ class Router:
             timed = ["training_compute"] if slots.tokens_b and (slots.params_b or slots.model) else []
             tools = ["budget_fit", *timed, *[t for t in tools if t in _MEMORY_TOOLS and not timed]]
             asked = "budget_cards"
+        if own.cloud_on_demand_price and slots.cloud_committed and tools:
+            # "reserved at $2.10 vs on-demand $3.20, 80% busy": the two cloud prices compared at the utilisation
+            tools = ["tco", *(t for t in tools if t not in {"tco", "cloud_cost"})]
         if not (slots.params_b or slots.model):
             tools = [
                 t for t in tools if not CALCULATORS[t].needs_model

@@ -284,6 +284,11 @@ class Slots(BaseModel):
     cloud_on_demand: bool = Field(
         default=False, description="The cloud is paid by the hour used ('on-demand', '按需'), not reserved."
     )
+    cloud_on_demand_price: float | None = Field(
+        default=None,
+        description="An on-demand price per GPU-hour offered beside a reserved or committed one ('12-month "
+        "take-or-pay at $2.40, or on-demand at $3.60'), in cloud_price_currency.",
+    )
     scaling_efficiency: float | None = Field(
         default=None, description="Share of linear speed-up kept when GPUs are added, 0-1."
     )
@@ -1827,6 +1832,12 @@ _DOMESTIC_DEFAULT = "ascend-910b2"
 _RENTED_IN_PODS = ("trainium", "tpu")
 
 
+def _nearer(first: re.Pattern[str], second: re.Pattern[str], before: str) -> bool:
+    """Whether ``first`` is said nearer the end of ``before`` than ``second`` (or ``second`` not at all)."""
+    ends = [max((m.end() for m in pattern.finditer(before)), default=-1) for pattern in (first, second)]
+    return ends[0] > ends[1]
+
+
 def several_cards(text: str, gpu: str | None) -> bool:
     """Whether the cards are spoken of in the plural with no count ("fine-tune 70B on H100s"), or are a part
     rented only as instances of many chips (Trainium, TPU): a job on them runs on as many as it needs."""
@@ -3144,12 +3155,30 @@ class SlotExtractor:
                 case "hourly" if slots.cloud_price_per_gpu_hour is None:
                     slots.cloud_price_per_gpu_hour, slots.cloud_price_currency = money.amount, money.currency
                     around = text[max(0, money.start - 16) : money.end + 20]
+                    # ("on-demand $3.60, or reserved for 1 year at $2.40": the word before the price is its own)
                     slots.cloud_committed = bool(
                         _COMMITTED.search(text[max(0, money.start - 40) : money.end + 40])
-                    )
+                    ) and not _ON_DEMAND.search(text[max(0, money.start - 20) : money.start])
                     slots.cloud_price_per_instance = bool(
                         _PER_INSTANCE.search(around) and not _PER_GPU_PRICE.search(around)
                     )
+                case "hourly" | "budget" if (
+                    slots.cloud_price_per_gpu_hour is not None
+                    and slots.cloud_on_demand_price is None
+                    and money.amount < _HOURLY_CEILING.get(money.currency or "USD", 0)
+                    and (
+                        _ON_DEMAND.search(text[max(0, money.start - 24) : money.start])
+                        or _COMMITTED.search(text[max(0, money.start - 40) : money.start])
+                    )
+                ):
+                    # a second price per GPU-hour: "take-or-pay at $2.40 … or on-demand at $3.60" compares the two
+                    # (the nearer word is this price's: "按需每卡时 25 元，包年每卡时 16 元")
+                    if _nearer(_ON_DEMAND, _COMMITTED, text[max(0, money.start - 40) : money.start]):
+                        slots.cloud_on_demand_price = money.amount
+                    else:  # "on-demand $3.60, or reserved at $2.40": the committed one is the cloud price
+                        slots.cloud_on_demand_price = slots.cloud_price_per_gpu_hour
+                        slots.cloud_price_per_gpu_hour = money.amount
+                    slots.cloud_committed = True
                 case "storage" if slots.storage_price_per_gb_month is None:
                     per_tb = _PER_TB.match(text[money.start : money.end + 4].split("/", 1)[-1]) or re.search(
                         r"(?:per|每)\s*tb", text[money.start : money.end + 4], re.IGNORECASE

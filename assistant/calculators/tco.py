@@ -185,6 +185,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
     if slots.cloud_committed and "cloud_price_per_gpu_hour" in payload:
         payload["cloud_committed"] = True  # "3-year reserved at $1.9/hr": paid for every hour, used or not
+        if slots.cloud_on_demand_price:
+            # "… or on-demand at $3.60": the hours used at that price, against every hour at the committed one
+            payload["cloud_on_demand_price_per_gpu_hour"] = amount_in(
+                slots.cloud_on_demand_price, slots.cloud_price_currency, payload["currency"], catalog
+            )
     if slots.staff_per_year:
         # "one admin at $150k/yr", "运维2个人每人每年30万": the people who run what is owned or leased
         payload["staff_per_year"] = amount_in(
@@ -410,6 +415,26 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"自购 {num(o['years'])} 年总成本 **{money(t['buy'], first_zh)}**，折合每卡时 **{money(hour, first_zh)}**"
             f"（{num(hours)} 卡时：{o['gpus']} 张 x 8,760 小时 x {pct(o['utilization'])} x {num(o['years'])} 年）。{zh}"
         )
+    elif od := o.get("on_demand"):
+        # both cloud prices given: which of them is cheaper at the utilisation leads, buying is the reference
+        cheaper = od["cheaper"] == "on_demand"
+        flexible, committed = money(od["total"], first_en), money(od["committed_total"], first_en)
+        even = pct(od["break_even_utilization"])
+        rate = {"usd": od["usd_per_gpu_hour"], "cny": od["usd_per_gpu_hour"] * o["usd_to_cny"]}
+        rate_en, rate_zh = money(rate, first_en), money(rate, first_zh)
+        lead_en = (
+            f"At {pct(o['utilization'])} utilisation, **{'on-demand' if cheaper else 'the commitment'} is cheaper**: "
+            f"on demand {flexible} (only the hours used, at {rate_en}/GPU-h) against "
+            f"{committed} committed (every hour of the {years_en}, used or not); the commitment pays off above "
+            f"{even} utilisation."
+        )
+        flexible_zh, committed_zh = money(od["total"], first_zh), money(od["committed_total"], first_zh)
+        lead_zh = (
+            f"利用率 {pct(o['utilization'])} 时，**{'按需' if cheaper else '包期承诺'}更便宜**：按需 {flexible_zh}（只付用到的"
+            f"小时，每卡时 {rate_zh}），包期 {committed_zh}（{num(o['years'])} 年每个小时都要付，"
+            f"用不用都算）；利用率高于 {even} 时包期才划算。"
+        )
+        en, zh = f"{lead_en} {en}", f"{lead_zh}{zh}"
     elif month and "cloud" in weighed:
         en += f" Buying overtakes cloud in month {month}."
         zh += f"购买在第 {month} 个月追平上云。"

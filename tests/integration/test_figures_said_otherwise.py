@@ -214,3 +214,39 @@ def test_colocation_with_its_power_and_a_reserved_price_are_the_users(assistant:
     assert totals["buy"]["usd"] == pytest.approx(2_912_000, rel=1e-3)  # type: ignore[index]
     assert totals["cloud"]["usd"] == pytest.approx(3_532_032, rel=1e-3)  # type: ignore[index]
     assert "buying is cheapest" in first_sentence(answer), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "cheaper", "flexible", "committed", "even"),
+    [
+        # on demand 32 x 8,760 h x 60% x $3.60 = $605,491; take-or-pay 32 x 8,760 x $2.40 = $672,768; 2.40 / 3.60
+        (
+            "neocloud offers a 12-month lease on 32 H200s at $2.40/GPU-hr, take-or-pay. or on-demand at $3.60. we "
+            "think we'll use them ~60% of the time. which?",
+            "on_demand", 605_491.2, 672_768, 0.6667,
+        ),
+        # on demand 64 x 8,760 x 50% x ¥25 = ¥7,008,000; a year reserved 64 x 8,760 x ¥16 = ¥8,970,240; 16 / 25
+        ("H100 按需每卡时 25 元，包年每卡时 16 元，64 卡用一年，利用率大概 50%，哪个划算", "on_demand", 7_008_000, 8_970_240, 0.64),
+        # on demand 128 x 8,760 x 80% x $3.20 = $2,870,477; reserved 128 x 8,760 x $2.10 = $2,354,688; 2.10 / 3.20
+        (
+            "reserved 1-year H100 at $2.10/GPU-hr vs on-demand $3.20, 128 GPUs, ~80% busy. which one?",
+            "committed", 2_870_476.8, 2_354_688, 0.6562,
+        ),
+    ],
+)  # fmt: skip
+def test_a_committed_price_beside_an_on_demand_one_is_compared_at_the_utilisation(
+    assistant: Assistant, message: str, cheaper: str, flexible: float, committed: float, even: float
+) -> None:
+    """The commitment pays every hour of its term; on demand only the hours used: which is cheaper at the
+    utilisation given leads, with the utilisation above which the commitment pays off (their price ratio)."""
+    (answer,) = talk(assistant, message)
+    on_demand = output(answer, "tco")["on_demand"]
+    currency = "cny" if "元" in message else "usd"
+    assert on_demand["cheaper"] == cheaper  # type: ignore[index]
+    assert on_demand["total"][currency] == pytest.approx(flexible, rel=1e-4)  # type: ignore[index]
+    assert on_demand["committed_total"][currency] == pytest.approx(committed, rel=1e-4)  # type: ignore[index]
+    assert on_demand["break_even_utilization"] == pytest.approx(even, abs=1e-3)  # type: ignore[index]
+    lead = first_sentence(answer)
+    assert ("on-demand is cheaper" if cheaper == "on_demand" else "commitment is cheaper") in lead or (
+        ("按需更便宜" if cheaper == "on_demand" else "包期承诺更便宜") in lead
+    ), lead

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -370,6 +371,13 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         default=False,
         description="The cloud price is reserved or committed: every hour of the period is paid, used or not.",
     )
+    cloud_on_demand_price_per_gpu_hour: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e4,
+        description="An on-demand price per GPU-hour in `currency` offered beside the committed one "
+        "(cloud_committed): the two are compared at the utilisation, on demand paying only the hours used.",
+    )
 
     @model_validator(mode="after")
     def _check_overrides(self) -> TcoInput:
@@ -401,6 +409,18 @@ class OptionAmounts(BaseModel):
     buy: Money
     lease: Money
     cloud: Money
+
+
+class OnDemand(BaseModel):
+    """A committed cloud price against an on-demand one: the commitment pays every hour, on demand the hours used."""
+
+    usd_per_gpu_hour: float
+    total: Money = Field(description="years x GPUs x 8,760 h x utilisation x the on-demand price.")
+    committed_total: Money = Field(description="years x GPUs x 8,760 h x the committed price.")
+    break_even_utilization: float = Field(
+        description="The utilisation above which the commitment is cheaper: committed price / on-demand price."
+    )
+    cheaper: Literal["committed", "on_demand"]
 
 
 class YearCashFlow(BaseModel):
@@ -456,6 +476,9 @@ class TcoOutput(ToolOutput):
     )
     break_even_month: int | None = Field(
         description="First month in the period when cumulative buy cost <= cumulative cloud cost; null if none."
+    )
+    on_demand: OnDemand | None = Field(
+        default=None, description="The committed cloud price against the on-demand one given beside it."
     )
     break_even_utilization: float | None = Field(
         description="Utilisation at which buying and cloud cost the same over the period; null if above 100%."
@@ -782,6 +805,18 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
     raw_break_even_u = (capex - residual + years * fixed_all) / (years * margin) if margin > 0 else math.inf
     break_even_u = round(raw_break_even_u, 4) if raw_break_even_u <= 1 and not inp.cloud_committed else None
 
+    on_demand = None
+    if inp.cloud_on_demand_price_per_gpu_hour and inp.cloud_committed and cloud_priced:
+        # "12-month take-or-pay at $2.40, or on-demand at $3.60, ~60% use": the commitment pays every hour
+        hourly = fx.to_usd(inp.cloud_on_demand_price_per_gpu_hour)
+        flexible = years * used_hours * hourly
+        on_demand = OnDemand(
+            usd_per_gpu_hour=round(hourly, 6),
+            total=fx.money(flexible),
+            committed_total=fx.money(totals["cloud"]),
+            break_even_utilization=round(cloud_price / hourly, 4),
+            cheaper="on_demand" if flexible < totals["cloud"] else "committed",
+        )
     options: tuple[Option, ...] = ("buy", "lease", "cloud") if cloud_priced else ("buy", "lease")
     cheapest_option: Option = min(options, key=lambda k: totals[k])
     used_total = used_hours * years
@@ -863,6 +898,7 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
         break_even_month=break_even_month,
         later_break_even_month=later,
         break_even_utilization=break_even_u,
+        on_demand=on_demand,
         verdict=verdict,
         usd_to_cny=fx.usd_to_cny,
     )
