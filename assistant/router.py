@@ -1146,7 +1146,16 @@ _PRETRAIN_TOOLS = {"cluster_plan", "gpus_for_deadline", "training_compute"}
 _RUN_INPUTS = {"tokens_b", "gpu_count", "mfu", "gpu", "params_b", "model", "deadline_days", "servers"}
 _SERVING_TOOLS = {"serving_cost", "serving_capacity", "serving_estimate"}
 # what a price follows up with: "汇率按7.25 买6台 再加15%网络存储 总共多少" is the same quote, repriced
-_REPRICING = {"usd_to_cny", "servers", "gpu_count", "infra_share", "network_share", "years", "period"}
+_REPRICING = {
+    "usd_to_cny",
+    "target_currency",
+    "servers",
+    "gpu_count",
+    "infra_share",
+    "network_share",
+    "years",
+    "period",
+}
 _PRICED_TOOLS = {"quote", "tco", "budget_fit", "cloud_cost"}
 # every calculator whose answer is an amount of money
 _MONEY_TOOLS = _PRICED_TOOLS | {"power_cost", "serving_cost", "gpu_compare"}

@@ -1063,7 +1063,7 @@ def _link_rate(text: str, checkpoint_tb: float) -> re.Match[str] | None:
 
 
 _LONG_CONTEXT = flags(
-    r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:context|prompts?|documents?|sequences?)\b"
+    r"长上下文|长文本|长序列|超长上下文|\blong[- ](?:contexts?|prompts?|documents?|sequences?)\b"
 )
 _PP = flags(rf"(?:\bpp|pipeline[- ]parallel(?:ism)?|流水线并行)\s*(?:=|:|of|degree|度|为)?\s*{INTEGER}")
 # a turn from what works to what is asked: "fine at 8k, but at 128k…", "4k没问题 但是开到32k就…"
@@ -1434,6 +1434,8 @@ _YEARS = flags(
     # the work's own length: "项目大概持续两年", "周期大约 18 个月" is months, "the program lasts about 2 years"
     rf"|(?:持续|周期|为期|工期)\s*(?:是|为)?\s*(?:大概|大约|约|差不多|预计)?\s*{NUMBER}\s*年"
     rf"|\b(?:lasts?|runs?|spans?)\s+(?:for\s+)?(?:about|around|roughly|maybe|~)?\s*{NUMBER}\s*(?:years?|yrs?)\b"
+    # "give me the 3 year buy total", "the 5-yr cloud bill": the period of the figure asked
+    rf"|{NUMBER}[\s-]*(?:years?|yrs?)\s+(?:buy(?:ing)?|cloud|leas(?:e|ing)|rent(?:al|ing)?|ownership|purchase|costs?|bills?|totals?|spend|numbers?|figures?)\b"
     # "…or rent at $3.50/gpu-hr. 4 years, 70% busy": the period, listed among the terms (not "had it 2 years,")
     rf"|(?<![\w.])(?<!it )(?<!them ){NUMBER}\s*(?:years?|yrs?)\s*[,;]"
 )
@@ -2740,7 +2742,8 @@ class SlotExtractor:
             return
         if (
             count
-            and not re.search(r"[.\d]\s*$", before[: count.start()])
+            # (a digit or a decimal point before it, not a sentence's full stop: "long contexts. 8x H200")
+            and not re.search(r"\d\.?\s*$|\.$", before[: count.start()])
             and not _a_year(count.group(0))
             and float(to_number(count.group(1))).is_integer()  # "汇率按7.2 H200": a rate, never 7 cards
         ):
@@ -3992,7 +3995,7 @@ class SlotExtractor:
                 1.0
                 if _group(match, 8, 9)
                 else to_number(
-                    _group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19) or "0"
+                    _group(match, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20) or "0"
                 )
             )
             # "if we commit for a year", "a 1-year commitment", "签一年的话": the term of the price, which a

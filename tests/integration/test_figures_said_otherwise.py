@@ -250,3 +250,30 @@ def test_a_committed_price_beside_an_on_demand_one_is_compared_at_the_utilisatio
     assert ("on-demand is cheaper" if cheaper == "on_demand" else "commitment is cheaper") in lead or (
         ("按需更便宜" if cheaper == "on_demand" else "包期承诺更便宜") in lead
     ), lead
+
+
+def test_a_period_and_a_currency_asked_of_the_comparison_reprice_it(assistant: Assistant) -> None:
+    """ "give me the 3 year buy total in RMB, use 7.1" after an 18-month look: the comparison over 3 years again,
+    in yuan at 7.1 ($2.912M x 7.1 = ¥20,675,200 to buy), not a straight-line quote of the servers."""
+    *_, last = talk(
+        assistant,
+        "64 H100s for 3 years. buy: 8 servers at $260k each, $400k for networking+storage, colo incl. power "
+        "$12k/month. cloud: 3-year reserved at $2.10/GPU-hr. we expect ~70% utilization. which is cheaper?",
+        "hmm and if we only need it for 18 months?",
+        "give me the 3 year buy total in RMB, use 7.1",
+    )
+    assert tools(last) == ["tco"], tools(last)
+    assert output(last, "tco")["totals"]["buy"]["cny"] == pytest.approx(20_675_200, rel=1e-4)  # type: ignore[index]
+    assert "¥20,675,200" in first_sentence(last), first_sentence(last)
+
+
+def test_eight_of_each_card_after_a_full_stop_and_long_contexts(assistant: Assistant) -> None:
+    """ "…long contexts. 8x H200 or 8x MI325X?": eight of each (a full stop before the 8 is no decimal point),
+    at the 32k tokens "long contexts" is read as: 405B FP8 on 8 cards, and the MI325X's 256 GB hold more
+    sequences than the H200's 141 GB."""
+    (answer,) = talk(assistant, "inference box for a 405B model in FP8, long contexts. 8x H200 or 8x MI325X?")
+    calls = [c for c in answer.tool_calls if c.name == "inference_memory"]
+    assert [c.input["gpus"] for c in calls] == [8, 8], [c.input for c in calls]
+    assert {c.input["context_tokens"] for c in calls} == {32768}
+    fits = {c.input["gpu"]: c.output["max_concurrent_sequences"] for c in calls}
+    assert fits["mi325x"] > fits["h200"] > 0, fits
