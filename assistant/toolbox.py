@@ -42,7 +42,7 @@ class ToolBox:
     def run_for(self, tools: list[str], slots: Slots, *, previous: list[ToolCall] | None = None) -> ToolRun:
         """Run ``tools`` on ``slots``; ``previous`` are the results of the turn a follow-up continues."""
         result = ToolRun()
-        for name, on in self._per_card(tools, slots, previous or []):
+        for name, on in self._per_card(tools, slots, previous or [], self._other_card(slots)):
             # a training run's cloud bill is its GPU-hours ("what would that run cost at $2.20?" prices the
             # previous turn's run); "N GPUs for D days" prices a reservation only when there is no run
             plan = (
@@ -138,8 +138,17 @@ class ToolBox:
             return on.model_copy(update={"gpu_count": earlier["gpus_for_deadline"].output["gpus"]})
         return on
 
+    def _other_card(self, slots: Slots) -> bool:
+        """Whether a card is named beside a server that does not hold it ("how many DGX B200 … how about HGX
+        H200 boxes instead?"): both are then weighed where each card is."""
+        return bool(
+            slots.server and slots.gpu and self._catalog.server(slots.server).accelerator_id != slots.gpu
+        )
+
     @staticmethod
-    def _per_card(tools: list[str], slots: Slots, previous: list[ToolCall]) -> list[tuple[str, Slots]]:
+    def _per_card(
+        tools: list[str], slots: Slots, previous: list[ToolCall], other_card: bool = False
+    ) -> list[tuple[str, Slots]]:
         """Each calculator with the slots it runs on: a memory plan runs once per card named ("H20 or L20
         for serving 70B?") or per fine-tuning method weighed ("full or LoRA?"), everything else once."""
         cards = [slots.gpu, *slots.other_gpus][:_MAX_CARDS] if slots.gpu and slots.other_gpus else []
@@ -175,6 +184,9 @@ class ToolBox:
                     )
                     for card, price in slots.card_hourly.items()
                 )
+            elif name == "rack_fit" and other_card and not cards:
+                # "how many DGX B200 in a 40 kW rack? how about HGX H200 boxes instead?": the server, then the card's
+                runs.extend([(name, slots), (name, slots.model_copy(update={"server": None}))])
             elif (name in _PER_CARD and cards) or (
                 name == "training_compute" and cards and "budget_fit" in tools
             ):

@@ -277,3 +277,15 @@ def test_eight_of_each_card_after_a_full_stop_and_long_contexts(assistant: Assis
     assert {c.input["context_tokens"] for c in calls} == {32768}
     fits = {c.input["gpu"]: c.output["max_concurrent_sequences"] for c in calls}
     assert fits["mi325x"] > fits["h200"] > 0, fits
+
+
+def test_a_card_beside_a_server_that_does_not_hold_it_is_fitted_too(assistant: Assistant) -> None:
+    """ "how many DGX B200 … how about HGX H200 boxes instead?" in 40 kW racks: a DGX B200 draws 14.3 kW (2 per
+    rack, 20 in 10 racks), an 8-GPU H200 server about 10.2 kW (3 per rack, 30): both, not the DGX alone."""
+    (answer,) = talk(
+        assistant,
+        "colo gives us 10 racks at 40 kW each, air cooled. how many DGX B200 can we put in? how about HGX H200 "
+        "boxes instead?",
+    )
+    per_rack = [c.output["servers_per_rack"] for c in answer.tool_calls if c.name == "rack_fit"]
+    assert per_rack == [2, 3], per_rack
