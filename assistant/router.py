@@ -549,6 +549,7 @@ _MONEY_WORDS = words(
 _KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 # a character or letter stammered: "显显显显 卡？？？", "aaaa gpu": noise to ask about, not a topic
 _STAMMER = words(r"([\u4e00-\u9fff])\1{3,}", r"\b([a-z])\2{3,}\b")
+_STAMMERED_THRICE = re.compile(r"([\u4e00-\u9fff])\1{2,}")
 _NOISE = words(
     r"(?:^|\s)(?:[吗的了呢吧啊嘛哦]\s+){2,}[吗的了呢吧啊嘛哦](?:\s|$)",
     r"banana|sandwich|pizza|burger|noodle|pancake|cupcake|spaghetti|potato|unicorn",  # also in "zettabanana"
@@ -583,7 +584,8 @@ def _noise(text: str) -> bool:
         runs = [token] if len(token) == 4 else [token[i : i + 5] for i in range(len(token) - 4)]
         if any(run in row for run in runs for row in _KEYBOARD_ROWS):
             return True
-    return bool(_NOISE.search(text) or _STAMMER.search(text))
+    # ("卡卡卡 显存 啊啊啊 ？？？": two characters stammered thrice each; one alone is ordinary, "哈哈哈 那H100呢")
+    return bool(_NOISE.search(text) or _STAMMER.search(text) or len(_STAMMERED_THRICE.findall(text)) >= 2)
 
 
 # a follow-up: "换成A100呢？", "and with ZeRO-3 over 8 GPUs?", "what about 128 GPUs", "now in CNY"
@@ -749,7 +751,7 @@ _GUIDANCE_ASKED = words(
     r"\bhow (?:do|can|should|could) (?:we|i) (?:cut|fix|avoid|reduce|shorten|speed\b|handle|deal|prevent|stop|get rid)",
     r"\bwhat (?:do|would|will) (?:we|i) (?:actually |really )?(?:lose|give up|gain)\b",
     r"\bwhat (?:should|do|must) (?:we|i) (?:check|look at|prepare|plan|test|watch)",
-    r"\bworth (?:looking|considering|a look|switching|moving|the risk)\b",
+    r"\bworth (?:looking|considering|a look|switching|moving|jumping|the jump|the risk)\b",
     r"怎么办|咋办|咋整|要准备(?:啥|什么)|准备(?:些)?(?:啥|什么)|注意(?:啥|什么)|风险|值不值|划算吗",
 )
 # how to choose, asked: answered by the comparison when cards are compared ("910B和H20怎么选 训练为主")
@@ -2797,7 +2799,7 @@ _BUY = words(
     # "$1.5M capex, best cluster I can get?", "预算800万 想搭一个训练集群 买什么卡"
     r"\bcapex\b", r"(?:best|what) (?:training )?(?:cluster|server|setup|hardware) (?:can|could) (?:we|i) (?:get|buy|build|afford)",
     r"(?:搭|建|组)(?:一|个|一个|一套)?(?:训练|推理)?(?:集群|平台)", r"买(?:什么|啥|哪种|哪款)(?:卡|gpu|GPU)",
-    r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)",
+    r"(?:给|出|来)(?:个|一个|一套|套)(?:推荐)?配置", r"配置(?:怎么|如何)(?:选|配)", r"(?:要|需要|得|用)(?:啥|什么|哪种|怎样的?)(?:样的?)?(?:配置|服务器|机器)",
     # "what server do I need for an LLM?", "what hardware should we buy"
     r"\bwhat (?:kind of |sort of |type of )?(?:gpu |training )?(?:servers?|machines?|hardware|boxe?s?|gpus?) (?:do|should|would|will) (?:i|we) (?:need|get|buy)\b",
     # "need a server for our llm", "we want to buy a gpu server", "looking for a box to run our model"

@@ -1821,6 +1821,8 @@ _OVERSUBSCRIBED = flags(
 # cards in the plural with no count: "fine-tune 70B on H100s", "with a100s", "on 4090s" (the L40S is one card)
 _SEVERAL_CARDS = flags(
     r"\b(?!l40s\b)(?:[abhlv]\d{2,3}|rtx\s?\d{4}|\d{4}|mi\d{3}x?|gaudi\s?\d|trainium\d?|tpu|gpu|card|chip)s\b"
+    # a machine or a cluster asked for, whose cards are as many as it holds: "需要什么配置的服务器", "what server"
+    r"|服务器|整机|集群|\b(?:servers?|nodes?|cluster)\b"
 )
 # Chinese-made accelerators only: "只能用国产卡", "必须国产化", "domestic chips only", "no NVIDIA allowed"
 _DOMESTIC_ONLY = flags(

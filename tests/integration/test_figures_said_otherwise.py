@@ -289,3 +289,41 @@ def test_a_card_beside_a_server_that_does_not_hold_it_is_fitted_too(assistant: A
     )
     per_rack = [c.output["servers_per_rack"] for c in answer.tool_calls if c.name == "rack_fit"]
     assert per_rack == [2, 3], per_rack
+
+
+def test_what_configuration_for_training_a_big_model_is_asked_back(assistant: Assistant) -> None:
+    """ "训大模型要啥配置": which job, model and budget decide the configuration; asked, with a starting point."""
+    (answer,) = talk(assistant, "训大模型要啥配置")
+    assert not tools(answer), tools(answer)
+    assert "预算" in answer.answer[:200], answer.answer[:200]
+    assert "模型" in answer.answer[:200], answer.answer[:200]
+
+
+def test_two_stammered_words_are_noise(assistant: Assistant) -> None:
+    """ "卡卡卡 显存 啊啊啊 ？？？ 1234": noise to ask about again, not a passage on host RAM."""
+    (answer,) = talk(assistant, "卡卡卡 显存 啊啊啊 ？？？ 1234")
+    assert not tools(answer), tools(answer)
+    assert answer.answer.startswith("没看懂"), answer.answer[:120]
+
+
+@pytest.mark.parametrize(
+    ("message", "least"),
+    [
+        # 13B full fine-tune: 241 GB on one card; ZeRO-3 + TP 2 over 4 x 80 GB holds it at 69.9 GB each
+        ("what server do we need to fully fine-tune a 13B model?", "**4 x"),
+        # 7B: 135 GB on one card; ZeRO-3 + TP 2 over 2 x 80 GB at 69.2 GB each
+        ("做7B全参微调需要什么配置的服务器", "**2 张"),
+    ],
+)
+def test_a_server_asked_for_a_fine_tune_leads_with_the_cards_it_needs(
+    assistant: Assistant, message: str, least: str
+) -> None:
+    """A server asked for holds as many cards as the job needs: the count leads, not "no" for one card."""
+    (answer,) = talk(assistant, message)
+    assert least in first_sentence(answer), first_sentence(answer)
+
+
+def test_worth_jumping_asks_for_a_judgement(assistant: Assistant) -> None:
+    """ "H100-class for half the price. worth jumping?": the guidance on Gaudi 3 judges it; no memory plan."""
+    (answer,) = talk(assistant, "Gaudi 3 sales rep says it's H100-class for half the price. worth jumping?")
+    assert "training_memory" not in tools(answer), tools(answer)
