@@ -465,6 +465,14 @@ class Slots(BaseModel):
         carried["component"] = (
             None  # "just the optimizer state" asks this turn's question, not the next one's
         )
+        if (
+            stated.get("params_b") is not None
+            and stated["params_b"] == earlier.tokens_b
+            and "tokens_b" not in stated
+            and (earlier.params_b or earlier.model)
+        ):
+            # "老板说必须一个月内搞完 600B" after 72B on 600B tokens: the count of tokens said again, not a model
+            del stated["params_b"]
         if "model" in stated or "params_b" in stated:
             for key in ("model", "params_b", "active_params_b"):
                 carried[key] = None

@@ -327,3 +327,18 @@ def test_worth_jumping_asks_for_a_judgement(assistant: Assistant) -> None:
     """ "H100-class for half the price. worth jumping?": the guidance on Gaudi 3 judges it; no memory plan."""
     (answer,) = talk(assistant, "Gaudi 3 sales rep says it's H100-class for half the price. worth jumping?")
     assert "training_memory" not in tools(answer), tools(answer)
+
+
+def test_the_count_of_tokens_said_again_is_not_a_model(assistant: Assistant) -> None:
+    """ "老板说必须一个月内搞完 600B" after 72B on 600B tokens: the same 600B tokens within 30 days, 272 H800s at
+    38% MFU (6 x 72e9 x 600e9 = 2.59e23 FLOPs / (989 TFLOPS x 0.38 x 30 x 86,400 s) = 266, whole servers: 272),
+    not a 600B-parameter model (2,224)."""
+    *_, last = talk(
+        assistant,
+        "在 128 张 H800 上继续预训练 72B，300B token，MFU 38%，要多久",
+        "token 翻倍 600B 呢",
+        "老板说必须一个月内搞完 600B，要加到多少卡",
+    )
+    call = _call(last, "gpus_for_deadline")
+    assert (call["params_b"], call["tokens_b"]) == (72, 600), call
+    assert output(last, "gpus_for_deadline")["gpus"] == 272
