@@ -21,6 +21,7 @@ Kind = Literal[
     "monthly",
     "lease",
     "staff",
+    "support",
     "colo",
     "storage",
     "infra",
@@ -72,6 +73,14 @@ _INFRA_NAMED = flags(
     r"\s*(?:costs?|is|at|of|:|：|按|约|大概)?\s*$"
 )
 _PAYS_FOR = [
+    # "vendor support $15k/yr", "维保每年 8 万": support and spares for owned hardware, by the year
+    (
+        "support",
+        flags(
+            r"(?:\bsupport|\bmaintenance|\bwarranty|\bamc\b|维保|保修|原厂服务)(?:\s*(?:contract|plan|cost|fees?))?"
+            r"\s*(?:is|at|of|costs?|=|:|：|约|大概|每年|一年|年费)?\s*$"
+        ),
+    ),
     # "IB 网络按每台 30 万", "存储整体 200 万", "network per server $40k": the network's or storage's cost, each
     # machine's or in all (a machine's price comes after no such word)
     (

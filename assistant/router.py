@@ -1588,6 +1588,24 @@ class Router:
             slots = slots.model_copy(update={"demand_tokens_per_second": demand})
             stated = {**stated, "demand_tokens_per_second": demand}
         if follow_up:
+            counted = next(
+                (
+                    c.output.get("gpus")
+                    for c in context.calls
+                    if c.name in {"gpus_for_deadline", "cluster_plan"}
+                ),
+                None,
+            )
+            if not context.slots.gpu_count and isinstance(counted, int) and slots.gpu_count is None:
+                # "要是只批下来一半的卡呢" after the 576 a deadline needs: half of the count just computed
+                scaled = _scaled(
+                    text,
+                    slots.model_copy(update={"gpu_count": counted}),
+                    context.slots.model_copy(update={"gpu_count": counted}),
+                )
+                if scaled.gpu_count != counted:
+                    slots = scaled
+                    stated = {**stated, "gpu_count": scaled.gpu_count}
             slots = _scaled(text, slots, context.slots)
             if "servers" in stated and "gpu_count" not in stated and (context.slots.gpu_count or slots.gpu):
                 # "what about one node instead?", "换成4台呢": the machines' GPUs replace the earlier count; "要是只有
@@ -1636,6 +1654,9 @@ class Router:
                 )
             )
             and measured != slots.gpu_count
+            # ("double to 128 GPUs and step time drops to 6.8 s": a step time said with the new count is measured
+            # on it, nothing to scale)
+            and not stated.keys() & {"step_time_s", "tokens_per_second_per_gpu", "node_tokens_per_second"}
         ):
             # "if we double to 512 gpus, same global batch": the measurement stays the one on 256
             slots = slots.model_copy(update={"measured_gpus": measured})

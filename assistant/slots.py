@@ -200,6 +200,12 @@ class Slots(BaseModel):
     )
     monthly_bill: float | None = Field(default=None, description="A monthly (cloud) bill the user pays now.")
     monthly_bill_currency: str | None = None
+    support_per_year: float | None = Field(
+        default=None,
+        description="Support and spares for owned hardware per year ('vendor support $15k/yr', '维保每年8万'), in "
+        "support_currency; replaces the maintenance share.",
+    )
+    support_currency: str | None = None
     maintenance_share: float | None = Field(
         default=None, description="Ops/maintenance per year, share of capex."
     )
@@ -411,6 +417,11 @@ class Slots(BaseModel):
         "each): a pre-training, a fine-tune, or training of an unnamed kind.",
     )
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
+    site_abroad: bool = Field(
+        default=False,
+        description="The machines stand outside mainland China ('新加坡子公司', 'our Frankfurt site'), whatever "
+        "currency the budget is in: no Chinese export-licence note.",
+    )
     states_only: bool = Field(
         default=False,
         description="The model states alone are asked: 'not counting activations', '只算模型状态'.",
@@ -582,9 +593,9 @@ _SAMPLE_SIZE = flags(
 )
 # a whole cluster's training rate: "全集群吞吐每秒2.6万token", "cluster throughput is 1.2M tokens/s"
 _CLUSTER_TPS = flags(
-    rf"(?:全集群|整个集群|集群|整体|总|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
+    rf"(?:全集群|整个集群|集群|整体|全局|总|global|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
     rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*每秒\s*(?:约|大概)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)"
-    rf"|(?:全集群|整个集群|集群|整体|总|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
+    rf"|(?:全集群|整个集群|集群|整体|全局|总|global|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
     rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|每秒|per\s*sec\w*)"
     # "550k tokens/s global throughput", "26k tok/s across the cluster": the rate, then the word that makes it whole
     rf"|{AMOUNT}{_SCALE}\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|per\s*sec\w*)\s*(?:of\s+)?(?:global|total|cluster|aggregate|overall|"
@@ -1228,7 +1239,7 @@ _ONE_CARD = flags(r"(?:单张|单卡|一张|一块|单块|\ba single|\bone|\bjus
 # --- money and time -------------------------------------------------------------------------------
 _DEADLINE = flags(
     rf"(?:in|within|under|less than|by)\s*(?:about\s*)?{NUMBER}\s*(days?|weeks?|months?|hours?|hrs?)\b"
-    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束)"
+    rf"|{NUMBER}\s*(?:个)?\s*(天|日|周|星期|月|小时)\s*(?:内|以内|之内|完成|训完|训练完|搞定|跑完|做完|结束|出结果|交付|搞完|出模型)"
     rf"|(?:deadline\s*(?:of|is|:)?\s*){NUMBER}\s*(days?|weeks?|months?|hours?)"
     rf"|(?:用|租用|租|跑|运行|训练|训|for)\s*(?:了)?\s*{NUMBER}\s*(?:个)?\s*(天|周|星期|月|days?|weeks?|months?)"
     # "what if we only have 6 weeks", "只给我们30天", "只有两个月"
@@ -1561,7 +1572,8 @@ _SERVERS = flags(
 _INSTANCE_COUNT = flags(rf"{NUMBER}\s*(?:x\s*)?(?:instances?|个实例|台实例|of (?:them|those|these)\b)")
 # a budget's share kept for the fabric and storage: "网络存储留20%", "keep 20% for network and storage"
 _NETWORK_RESERVE = flags(
-    rf"(?:网络(?:和|与|、|及)?存储|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
+    # ("网络存储机房 先留25%": the room's share kept with them)
+    rf"(?:网络(?:和|与|、|及)?存储(?:(?:和|与|、|及)?机房)?|network(?:ing)?\s*(?:and|&|\+)\s*storage)\s*(?:先|先要|要先)?\s*(?:留|预留|占|要|reserve|keep|gets?|takes?)?\s*{DECIMAL}\s*%"
     rf"|(?:留|预留|reserve|keep|set aside)\s*{DECIMAL}\s*%\s*(?:给|用于|for|of (?:it|the budget) for)?\s*(?:the\s*)?"
     rf"(?:存储(?:和|与|、)?|storage\s*(?:and|&|,)?\s*)?(?:网络|network)"
 )
@@ -1840,6 +1852,12 @@ _DOMESTIC_ONLY = flags(
     r"|\b(?:chinese|domestic)(?:[- ]made)?\s+(?:chips|cards|gpus|accelerators)\s+only"
 )
 _DOMESTIC_DEFAULT = "ascend-910b2"
+# a site outside mainland China, whatever currency is counted in ("新加坡子公司", "our Frankfurt site")
+_ABROAD = flags(
+    # ("海外报价" is a price from abroad, not where the machines stand: countries and cities only)
+    r"(?:新加坡|马来西亚|日本|韩国|美国|欧洲|德国|法国|英国|中东|沙特|阿联酋|迪拜|印度)(?:的)?(?:子公司|公司|分公司|机房|数据中心|团队|站点)"
+    r"|\b(?:in|our|based in|located in)\s+(?:singapore|malaysia|japan|korea|europe|germany|frankfurt|london|dubai|saudi|the uae|india)\b"
+)
 # parts AWS and Google rent only as instances or pods of many chips: never one chip's job
 _RENTED_IN_PODS = ("trainium", "tpu")
 
@@ -2454,6 +2472,8 @@ class SlotExtractor:
         known = self._known(money, slots)  # "1.2M GPU-hours", "420 kW": never a size
         for rule in self._rules:
             rule(_blanks(known), slots)
+        if _ABROAD.search(text):
+            slots.site_abroad = True
         if not slots.gpu and _DOMESTIC_ONLY.search(text):
             slots.gpu = _DOMESTIC_DEFAULT  # "只能用国产卡": the card a team restricted to Chinese parts most often gets
         if (
@@ -3267,6 +3287,14 @@ class SlotExtractor:
                     )
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency
+                case "support" if slots.support_per_year is None:
+                    # a month's support is twelve of them a year ("$1,250/month", "每月维保1万"; the amount's span
+                    # takes in the period written after it)
+                    monthly = re.search(
+                        r"month|\bmo\b|月", text[money.start : money.end], re.IGNORECASE
+                    ) or re.search(r"每月|每个月|月付", text[max(0, money.start - 8) : money.start])
+                    slots.support_per_year = money.amount * (12 if monthly else 1)
+                    slots.support_currency = money.currency
                 case "staff" if slots.staff_per_year is None:
                     # "2个人每人每年30万", "two SREs at $180k each": everyone's pay
                     people = _PEOPLE.search(text[max(0, money.start - 24) : money.start])

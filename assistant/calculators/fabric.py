@@ -90,9 +90,16 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
 
 
 def _port_gbit(slots: Slots) -> float:
-    """One port's speed: "8x CX7 400G per node" is 3,200 Gb/s a server over 8 ports, 400 each."""
+    """One port's speed: "8x CX7 400G per node" is 3,200 Gb/s a server over 8 ports, 400 each. With none given,
+    an 800G switch for Blackwell Ultra ("1024张 B300，想直接上800G") is its ConnectX-8's 800G, one per GPU."""
+    if not slots.link_gbit and slots.switch_gbps == 800 and slots.gpu in _EIGHT_HUNDRED_NICS:
+        return 800.0
     link = slots.link_gbit or 0
     return link if slots.link_per_gpu else link / (slots.ports_per_node or 1)
+
+
+# cards whose servers carry an 800 Gb/s ConnectX-8 per GPU (NVIDIA HGX B300 and GB300 NVL72 specifications)
+_EIGHT_HUNDRED_NICS = frozenset({"b300", "gb300"})
 
 
 def _summarize(call: ToolCall, view: View) -> Summary:

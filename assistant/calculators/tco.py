@@ -71,6 +71,7 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
     listed = bool(
         slots.colo_per_month
         or slots.staff_per_year
+        or slots.support_per_year
         or slots.power_bill_per_year
         or slots.electricity_price_per_kwh is not None
     )
@@ -91,7 +92,9 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "整机价之外不另加集群网络和存储；如需计入，请给出价格或占整机款的比例（例如 10%）",
             )
         )
-    if slots.maintenance_share is not None:
+    if slots.support_per_year:
+        pass  # "vendor support $15k/yr": the support quoted, in the comparison's currency below
+    elif slots.maintenance_share is not None:
         payload["maintenance_share_per_year"] = slots.maintenance_share
     elif listed:
         # the user listed their running costs (colocation, people): those are the costs, no default share for
@@ -105,6 +108,11 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
             )
         )
     money_into(slots, payload, catalog)
+    if slots.support_per_year:
+        # "vendor support $15k/yr": the support quoted, not a share of capex
+        payload["support_per_year"] = amount_in(
+            slots.support_per_year, slots.support_currency, payload["currency"], catalog
+        )
     if slots.exclude_power and "power_bill_per_year" not in payload:
         payload["electricity_price_per_kwh"] = (
             0.0  # "先不算电费": left out of both sides, said in the assumptions

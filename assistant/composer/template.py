@@ -357,6 +357,8 @@ def _export_controlled(route: Route, run: ToolRun, zh: bool) -> str | None:
     # (a budget in yuan is a buyer in mainland China: "预算 800 万人民币")
     if not (_IN_CHINA.search(route.query) or route.slots.budget_currency == "CNY"):
         return None
+    if route.slots.site_abroad and not _IN_CHINA.search(route.query):
+        return None  # "我们新加坡子公司 budget 1.5亿人民币": yuan, but the machines are not in mainland China
     named: list[str] = []
     for call in run.calls:
         for value in re.findall(r'"([a-z0-9-]+)"', json.dumps([call.input, call.output])):

@@ -342,3 +342,106 @@ def test_the_count_of_tokens_said_again_is_not_a_model(assistant: Assistant) -> 
     call = _call(last, "gpus_for_deadline")
     assert (call["params_b"], call["tokens_b"]) == (72, 600), call
     assert output(last, "gpus_for_deadline")["gpus"] == 272
+
+
+def test_a_deadline_said_as_when_results_are_due(assistant: Assistant) -> None:
+    """ "老板要30天出结果": a 30-day deadline. 6 x 70e9 x 1.4e12 = 5.88e23 FLOPs at 40% of 989 TFLOPS in 30 days:
+    573.6 H200s, whole servers: 576."""
+    (answer,) = talk(assistant, "70B dense，1.4T tokens，老板要30天出结果，用H200，MFU按40%算，要多少卡")
+    assert _call(answer, "gpus_for_deadline")["deadline_days"] == 30
+    assert output(answer, "gpus_for_deadline")["gpus"] == 576
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "gpus"),
+    [
+        (
+            "70B dense，1.4T tokens，老板要30天出结果，用H200，MFU按40%算，要多少卡",
+            "要是只批下来一半的卡呢",
+            288,
+        ),
+        ("how many H100 to train 13B on 2T tokens in 30 days?", "what if we only get half the GPUs?", 80),
+    ],
+)
+def test_half_of_the_count_just_computed_is_timed(
+    assistant: Assistant, first: str, follow_up: str, gpus: int
+) -> None:
+    """ "只批下来一半的卡", "half the GPUs" after the count a deadline needs (576, 160): how long on half of it, about
+    twice the deadline."""
+    _, second = talk(assistant, first, follow_up)
+    assert _call(second, "training_compute")["gpus"] == gpus
+
+
+def test_a_step_time_said_with_the_new_count_is_measured_on_it(assistant: Assistant) -> None:
+    """13B, 1,024 x 4,096 tokens a step: 6 x 13e9 x 4,194,304 = 3.27e17 FLOPs a step. On 128 H100s at 6.8 s that
+    is 376 TFLOPS each, 38% MFU, and 300B tokens take 71,526 steps x 6.8 s = 5.63 days (not 6.8 s on 64 GPUs
+    scaled to 3.4 s on 128)."""
+    _, second = talk(
+        assistant,
+        "13B llama-style, global batch 1024 x 4096 tokens, 64 H100s, step time is 12.0 s steady state. what's our "
+        "MFU, and how long for 300B tokens?",
+        "if we double to 128 GPUs and step time drops to 6.8 s?",
+    )
+    result = output(second, "throughput_calibration")
+    assert result["implied_mfu"] == pytest.approx(0.38, abs=0.01)
+    assert result["run_gpus"] == 128
+
+
+def test_a_global_throughput_is_the_whole_clusters(assistant: Assistant) -> None:
+    """ "256张H100, global throughput 大概 200k tokens/s": 781 tokens/s per GPU; 6 x 70e9 x 781 / 989e12 = 33% MFU
+    and 2T tokens take 2e12 / 200,000 s = 116 days."""
+    (answer,) = talk(
+        assistant,
+        "Megatron 跑 Llama 70B, TP8 PP4, 256张H100, global throughput 大概 200k tokens/s, MFU多少？ 要训2T tokens多久",
+    )
+    assert _call(answer, "throughput_calibration")["tokens_per_second_per_gpu"] == pytest.approx(781.25)
+    assert output(answer, "throughput_calibration")["implied_mfu"] == pytest.approx(0.33, abs=0.01)
+
+
+def test_a_reserve_for_the_room_and_a_site_abroad(assistant: Assistant) -> None:
+    """ "网络存储机房 先留25%": a quarter of ¥150M kept, ¥112.5M / 7.1 = $15.85M for servers at $390k: 40 of them;
+    a Singapore subsidiary's machines need no note on Chinese export licences, in this turn or the next."""
+    first, second = talk(
+        assistant,
+        "我们新加坡子公司 budget 1.5亿人民币，汇率按7.1算，HGX B200 quote 是 $390k 一台，网络存储机房 先留25%，能上多少台？",
+        "if we go B300 instead at $520k each?",
+    )
+    assert output(first, "budget_fit")["servers_with_fabric"] == 40
+    assert output(second, "budget_fit")["servers_with_fabric"] == 30
+    for answer in (first, second):
+        assert "中国大陆" not in answer.answer
+        assert "mainland China" not in answer.answer
+
+
+def test_an_eight_hundred_gig_fabric_for_blackwell_ultra(assistant: Assistant) -> None:
+    """1,024 B300s, each with an 800G ConnectX-8, on 144-port Quantum-X800 switches: 72 down and 72 up per leaf,
+    15 leaves and 8 spines, 23 switches (not 400G links split from 800G ports)."""
+    (answer,) = talk(
+        assistant,
+        "下一期 1024张 B300，想直接上800G，CX8 + Quantum-X800 还是 Spectrum-X800？roughly 要多少交换机",
+    )
+    assert _call(answer, "fabric")["switch_ports"] == 144
+    assert output(answer, "fabric")["switches"] == 23
+
+
+@pytest.mark.parametrize(
+    ("message", "support"),
+    [
+        (
+            "3-year horizon. option A: buy HGX H200 8-GPU server at $285k, colo $2,500/month for the rack incl power, "
+            "vendor support $15k/yr. option B: 3-yr reserved cloud at $3.50 per GPU-hour. which is cheaper and by how much?",
+            15_000,
+        ),
+        ("自建一台8卡H100 220万，维保每年8万，托管每月1.5万含电，3年，云上每卡时20元，利用率70%，哪个划算", 80_000),
+        ("buy 2 HGX H100 at $280k each, support $2,000/month, 3 years, cloud $2.50/GPU-hr, 60% busy. cheaper?", 24_000),
+    ],
+)  # fmt: skip
+def test_support_quoted_by_the_year_or_month_is_the_maintenance(
+    assistant: Assistant, message: str, support: float
+) -> None:
+    """ "vendor support $15k/yr", "维保每年8万", "support $2,000/month": the amount quoted each year, not a budget
+    and not a share of capex (the first: $285k + 3 x ($30k colo + $15k) = $420k to buy)."""
+    (answer,) = talk(assistant, message)
+    assert _call(answer, "tco")["support_per_year"] == pytest.approx(support)
+    if "$285k" in message:
+        assert output(answer, "tco")["totals"]["buy"]["usd"] == pytest.approx(420_000)  # type: ignore[index]

@@ -275,6 +275,12 @@ class TcoInput(ToolInput, PowerFields, MoneyFields):
         le=1,
         description="Support and spares per year as a share of capex; default from the catalog.",
     )
+    support_per_year: float | None = Field(
+        default=None,
+        ge=0,
+        le=1e10,
+        description="Support and spares per year in `currency`, as quoted; replaces maintenance_share_per_year.",
+    )
     licences_per_gpu_per_year: float = Field(
         default=0,
         ge=0,
@@ -646,7 +652,11 @@ def tco(inp: TcoInput, catalog: Catalog) -> TcoOutput:
 
     capex, capex_items, purchase = _capex(inp, hw, catalog, fx, notes)
 
-    if inp.maintenance_share_per_year is not None:
+    if inp.support_per_year is not None:
+        # "vendor support $15k/yr": the amount quoted, whatever share of capex it is
+        maintenance_share = fx.to_usd(inp.support_per_year) / capex if capex else 0.0
+        maintenance_basis = f"{inp.support_per_year:g} {inp.currency} per year (given)"
+    elif inp.maintenance_share_per_year is not None:
         maintenance_share = inp.maintenance_share_per_year
         maintenance_basis = f"{maintenance_share:.0%} of capex per year (given)"
     else:
