@@ -417,6 +417,10 @@ class Slots(BaseModel):
         "each): a pre-training, a fine-tune, or training of an unnamed kind.",
     )
     spec_fields: list[str] = Field(default_factory=list, description="A card's own figures asked about.")
+    air_cooled_only: bool = Field(
+        default=False,
+        description="The racks or hall can only be air-cooled ('air-cooled only', '只有风冷', '没有液冷').",
+    )
     site_abroad: bool = Field(
         default=False,
         description="The machines stand outside mainland China ('新加坡子公司', 'our Frankfurt site'), whatever "
@@ -1348,6 +1352,10 @@ _MACHINES_NAMED = flags(
 _EACH_SERVER_BEFORE = flags(
     r"(?:每台|单台|一台)\s*(?:约|大概)?\s*$|\b(?:per|each|a)\s+(?:server|node|box)\s*(?:is|at|of|:)?\s*$"
 )
+# hosting the buyer pays for the machines they own: "自己托管", "self-hosted", "we'd colo it ourselves"
+_SELF_HOSTED = flags(
+    r"自己托管|自行托管|自建机房|自己的机房|\bself[- ]host(?:ed|ing)?\b|\b(?:colo|host) (?:it|them) ourselves\b"
+)
 # one machine named before its quote: "一台 8卡 H200 报 260 万", "a server quoted at"
 _ONE_MACHINE = flags(r"一台|每台|单台|\b(?:a|one|each|per)\s+(?:server|node|box|machine)\b")
 # (the amount's span takes in the unit written after it: "$35k per server", "30 万一台")
@@ -1852,6 +1860,11 @@ _DOMESTIC_ONLY = flags(
     r"|\b(?:chinese|domestic)(?:[- ]made)?\s+(?:chips|cards|gpus|accelerators)\s+only"
 )
 _DOMESTIC_DEFAULT = "ascend-910b2"
+# racks that can only be air-cooled: "it's air-cooled only", "no liquid cooling", "只有风冷", "上不了液冷"
+_AIR_ONLY = flags(
+    r"\bair[- ]cool(?:ed|ing)[- ]only\b|\bonly\s+air[- ]cool\w*|\bno\s+liquid(?:\s+cooling)?\b|\bno\s+(?:dlc|direct[- ]liquid)\b"
+    r"|只有风冷|只能风冷|只支持风冷|纯风冷|没有液冷|不支持液冷|上不了液冷|不能上液冷|没法上液冷"
+)
 # a site outside mainland China, whatever currency is counted in ("新加坡子公司", "our Frankfurt site")
 _ABROAD = flags(
     # ("海外报价" is a price from abroad, not where the machines stand: countries and cities only)
@@ -2474,6 +2487,8 @@ class SlotExtractor:
             rule(_blanks(known), slots)
         if _ABROAD.search(text):
             slots.site_abroad = True
+        if _AIR_ONLY.search(text):
+            slots.air_cooled_only = True
         if not slots.gpu and _DOMESTIC_ONLY.search(text):
             slots.gpu = _DOMESTIC_DEFAULT  # "只能用国产卡": the card a team restricted to Chinese parts most often gets
         if (
@@ -3284,6 +3299,8 @@ class SlotExtractor:
                         _LEASE_ALL_IN.search(text[money.end : money.end + 20])
                         # "云上8卡包月6.5万": a cloud's rent pays for the hall, the power and the upkeep too
                         or _CLOUD_RENT.search(text[max(0, money.start - 24) : money.start])
+                        # "租的话7万/台/月，买的话220万/台，自己托管每月1.5万": hosting is the buyer's own, the rent's is in it
+                        or (slots.lease_is_rental and bool(_SELF_HOSTED.search(text)))
                     )
                 case "monthly" if slots.monthly_bill is None:
                     slots.monthly_bill, slots.monthly_bill_currency = money.amount, money.currency

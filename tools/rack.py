@@ -70,6 +70,12 @@ _FAR_OVER_RACK = Message(
     "its cooling; no GPU power cap closes a gap that wide",
     zh="单台（{kw} kW）是机柜 {rack_kw} kW 的 {times} 倍：需要按这个功率和散热专门建的机柜，靠限制 GPU 功耗补不上这么大的差距",
 )
+_NEEDS_LIQUID = Message(
+    "rack.needs_liquid",
+    en="{name} is sold liquid-cooled only ({kw} kW a rack): an air-cooled hall needs direct liquid cooling "
+    "(coolant distribution units and facility water) before any can go in",
+    zh="{name} 只有液冷版本（每柜 {kw} kW）：风冷机房要先改造成直接液冷（CDU 和机房冷却水）才能放",
+)
 # beyond twice the rack's power a GPU power cap is no remedy: even NVIDIA's lowest settable limits (about 200 W
 # of an H100 SXM's 700 W) leave the CPUs, NICs and fans, and cut the throughput bought
 _CAP_NO_REMEDY = 2.0
@@ -138,6 +144,10 @@ class RackFitInput(ToolInput):
         description="GPUs to place, if given instead of servers: servers = ceil(gpus / GPUs per server).",
     )
     racks: int | None = Field(default=None, ge=1, le=100_000, description="Racks available, if given.")
+    air_cooled_only: bool = Field(
+        default=False,
+        description="The racks or the hall can only be air-cooled: a system sold liquid-cooled (GB200 NVL72) fits none.",
+    )
 
 
 class RackFitOutput(ToolOutput):
@@ -152,6 +162,10 @@ class RackFitOutput(ToolOutput):
     racks_needed: int | None
     racks: int | None = Field(default=None, description="Racks available, as given.")
     servers_in_racks: int | None = Field(default=None, description="racks x servers_per_rack.")
+    needs_liquid: bool = Field(
+        default=False,
+        description="The system is sold liquid-cooled only and the racks are air-cooled: none fit.",
+    )
 
 
 def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
@@ -249,7 +263,12 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
             )
         )
     per_rack = math.floor(inp.rack_kw / server_kw + 1e-9)
-    if per_rack == 0 and server_kw > _CAP_NO_REMEDY * inp.rack_kw:
+    # a system sold liquid-cooled only, in a hall that can only blow air: its power is no longer the question
+    needs_liquid = bool(inp.air_cooled_only and server and "liquid-cooled" in server.notes.lower())
+    if needs_liquid and server:
+        per_rack = 0
+        warnings.append(_NEEDS_LIQUID(name=server.name, kw=f"{server_kw:.3g}"))
+    elif per_rack == 0 and server_kw > _CAP_NO_REMEDY * inp.rack_kw:
         times = f"{server_kw / inp.rack_kw:.2g}"
         warnings.append(_FAR_OVER_RACK(kw=f"{server_kw:.3g}", rack_kw=f"{inp.rack_kw:g}", times=times))
     elif per_rack == 0:
@@ -280,6 +299,7 @@ def rack_fit(inp: RackFitInput, catalog: Catalog) -> RackFitOutput:
         racks_needed=racks,
         racks=inp.racks,
         servers_in_racks=inp.racks * per_rack if inp.racks else None,
+        needs_liquid=needs_liquid,
     )
 
 

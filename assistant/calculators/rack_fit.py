@@ -75,6 +75,8 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "servers like a DGX H100 (about 10.2 kW each)", "按 DGX H100 这类服务器计（每台约 10.2 kW）"
             )
         )
+    if slots.air_cooled_only:
+        payload["air_cooled_only"] = True  # "air-cooled only": a liquid-cooled-only system fits none
     if slots.servers and slots.servers > 1:  # "几台8卡服务器" describes the server, it does not count one
         payload["servers"] = slots.servers
     elif slots.gpu_count and slots.gpu_count > (slots.gpus_per_node or GPUS_PER_NODE) and not slots.facility:
@@ -103,6 +105,13 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"{rack} kW 的 IT 功率能带 **{held_zh}**{gpus_zh}，每台约 {server_kw} kW"
             f"（合计 {num(o['rack_load_kw'])} kW，余 {num(o['spare_kw'])} kW）；机柜数再按单柜供电来定。"
         )
+    elif o.get("needs_liquid"):
+        # "GB200 NVL72 … our hall is air-cooled only": cooling decides before power does
+        en = (
+            f"**No**: the {label} is sold liquid-cooled only ({server_kw} kW a rack), and an air-cooled hall cannot "
+            "take it without direct liquid cooling (coolant distribution units and facility water) being built first."
+        )
+        zh = f"**放不了**：{label} 只有液冷版本（每柜 {server_kw} kW），风冷机房要先改造成直接液冷（CDU 和机房冷却水）才能上。"
     elif per == 0:
         en = f"**None**: one {label} draws {server_kw} kW, more than the rack's {rack} kW."
         zh = f"**一台也放不下**：一台 {label} 约 {server_kw} kW，超过机柜的 {rack} kW。"

@@ -341,6 +341,22 @@ def _buy_parts(o: dict[str, Any], first: str, zh: bool) -> str:
     return out + (f" - {money(resale, first)} resale at the end" if resale else "") + "."
 
 
+def _payback_on_rent(
+    i: dict[str, Any], o: dict[str, Any], priced: list[str]
+) -> tuple[float, dict[str, float]] | None:
+    """Months until buying has cost no more than renting, when the user priced renting and no cloud: capex over
+    the monthly rent (and the renter's own running costs) less owning's monthly running costs."""
+    if "lease" not in priced or "cloud" in priced or not o.get("lease_per_month"):
+        return None
+    saved = {
+        k: o["lease_per_month"][k] + (o["lease_opex_per_year"][k] - o["buy_opex_per_year"][k]) / 12
+        for k in ("usd", "cny")
+    }
+    if saved["usd"] <= 0:
+        return None
+    return round(o["capex"]["usd"] / saved["usd"], 1), saved
+
+
 def _summarize(call: ToolCall, view: View) -> Summary:
     i, o = call.input, call.output
     t = o["totals"]
@@ -396,6 +412,17 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         else:
             en = f"Buying does **not** beat cloud at {price} over {years_en}, even at 100% utilisation. {en}"
             zh = f"{num(o['years'])} 年内即使利用率 100%，自购也**不比**按 {price_zh} 上云便宜。{zh}"
+    elif view.asked == "payback" and (rent := _payback_on_rent(i, o, priced)):
+        # "租的话7万/台/月，买的话220万/台，托管1.5万，多久回本": against the user's rent, not a catalog cloud price
+        months, saved = rent
+        en = (
+            f"Buying pays for itself against renting in about **{num(months)} months**: {money(o['capex'], first_en)} "
+            f"up front, saving {money(saved, first_en)} a month (the rent less owning's monthly costs). {en}"
+        )
+        zh = (
+            f"与租用相比，自购约 **{num(months)} 个月**回本：一次性投入 {money(o['capex'], first_zh)}，每月省下 "
+            f"{money(saved, first_zh)}（租金减去自持每月的费用）。{zh}"
+        )
     elif view.asked == "payback" and month:
         # "多久回本": the month first, then the totals behind it
         years_in = f" (about {num(month / 12)} years)" if month >= 12 else ""

@@ -445,3 +445,25 @@ def test_support_quoted_by_the_year_or_month_is_the_maintenance(
     assert _call(answer, "tco")["support_per_year"] == pytest.approx(support)
     if "$285k" in message:
         assert output(answer, "tco")["totals"]["buy"]["usd"] == pytest.approx(420_000)  # type: ignore[index]
+
+
+def test_payback_against_the_users_rent(assistant: Assistant) -> None:
+    """ "租的话7万/台/月，买的话220万/台，自己托管每台每月1.5万（含电），多久回本": owning saves ¥70,000 - ¥15,000 =
+    ¥55,000 a month against renting (the rent's hosting is the provider's), so ¥2.2M pays back in 40 months, not
+    in the 19 months a catalog cloud price would give."""
+    (answer,) = talk(
+        assistant, "8卡H100整机，租的话7万/台/月，买的话220万/台，自己托管每台每月1.5万（含电），多久回本？"
+    )
+    assert "**40 个月**" in first_sentence(answer), first_sentence(answer)
+
+
+def test_a_liquid_cooled_rack_in_an_air_cooled_hall_fits_none(assistant: Assistant) -> None:
+    """Two GB200 NVL72 racks (about 120 kW each) in a 250 kW hall that is air-cooled only: the power would do, the
+    cooling would not; GB200 NVL72 is sold liquid-cooled only, so the answer is no."""
+    (answer,) = talk(
+        assistant,
+        "leadership saw GB200 NVL72 at GTC and wants two racks. our hall has 250 kW total IT power and it's "
+        "air-cooled only, raised floor. can we do it?",
+    )
+    assert output(answer, "rack_fit")["servers_per_rack"] == 0
+    assert first_sentence(answer).startswith("**No**"), first_sentence(answer)

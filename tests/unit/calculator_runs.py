@@ -417,6 +417,7 @@ TARGETED: list[Payload] = [
     ("fabric", {"nodes": 16, "oversubscription": 3}),
     ("fabric", {"endpoints": 70000, "switch_ports": 64}),
     # rack fit: a catalog server, a generic server of a GPU, a given kW with a fleet, one that fits none
+    ("rack_fit", {"rack_kw": 250, "scope": "facility", "server": "gb200-nvl72", "air_cooled_only": True}),
     ("rack_fit", {"rack_kw": 40, "server": "dgx-h100"}),
     ("rack_fit", {"rack_kw": 20, "gpu": "a100-80gb-sxm", "gpus_per_server": 8}),
     ("rack_fit", {"rack_kw": 20, "gpu": "l40s", "gpus_per_server": 8, "racks": 4}),
