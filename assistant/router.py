@@ -374,6 +374,7 @@ _GREETING = words(
     _THANKS,
     r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b",
     r"^\s*(?:你好|您好|嗨|哈喽)",
+    r"^\s*(?:在吗|在不在|有人吗|在么)\s*[？?。!！~]*\s*$",
     r"what can you (?:do|help)",
     # asking for help, not "would MQA help with that?"
     r"^\W*help\b|\bhelp me\b|\b(?:can|could|would) you help\b|\bneed (?:some |your )?help\b",
@@ -558,6 +559,9 @@ _NOISE = words(
     # senses and moods that hardware has not: "token的味道", "显卡的颜色哪个更重", "scale the vibes"
     # ("what flavour of InfiniBand", "smells like a bottleneck" are idioms)
     r"味道|好吃|口感|香不香|甜不甜|什么味|能吃吗|可以吃吗|能不能吃|\b(?:taste|tastes|tasty|edible)\b|\bvibes?\b",
+    # memory downloaded, a card in the fridge: "显存能不能 download 更多", "download more vram", "放冰箱里"
+    r"(?:download|下载)\s*(?:more\s*)?(?:更多|多点)?\s*(?:的)?\s*(?:vram|ram|显存|内存|memory)|(?:显存|内存|vram|ram)[^。？?]{0,8}(?:download|下载)",
+    r"(?:放|塞|扔)(?:进|到|在)?冰箱|\b(?:in|into) (?:the |a )?fridge\b|\bfreezer\b",
     r"(?:显卡|gpu|卡|token|显存)的?(?:颜色|心情|性格|星座)",
     # a weekday as a quantity: "7 terabytes of monday"
     r"\bof (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b",
@@ -945,6 +949,9 @@ _OFF_TASK = words(
     # errands: "帮我订一张明天去上海的高铁票", "book me a train ticket to Boston", "order me a pizza"
     r"\bbook (?:me |us )?(?:a |an )?(?:flight|train|ticket|hotel|room|table|taxi|cab|uber)\b|\b(?:train|plane|bus|concert|movie) tickets?\b",
     r"\border (?:me |us )?(?:a |some )?(?:pizza|food|lunch|dinner|coffee|taxi)\b",
+    # a personal gadget to pick: "recommend a laptop for my kid's school", "给孩子买个上网课的笔记本"
+    r"\b(?:laptop|notebook|chromebook|macbook|phone|tablet|ipad)\b[^.?!]{0,30}\b(?:kids?|child|children|son|daughter|school|student|homework|mom|dad)\b",
+    r"(?:孩子|小孩|儿子|女儿|学生|上学|网课|爸妈)[^。？?]{0,12}(?:笔记本|电脑|手机|平板)|(?:笔记本|电脑|手机|平板)[^。？?]{0,12}(?:孩子|小孩|儿子|女儿|学生|上学|网课)",
     r"订(?:一)?(?:张|个|间)?[^。？?，,]{0,12}?(?:票|酒店|房间|餐厅|外卖)|高铁票|火车票|机票|点(?:个|份)?外卖",
     # investment advice: "英伟达股票现在能买吗", "should I buy NVDA stock"
     r"股票|股价|股市|炒股|\b(?:nvda|amd|intc|nvidia|intel)(?:'s)? (?:stock|shares)\b|\bstock (?:price|market|tips?)\b|\bshare price\b",

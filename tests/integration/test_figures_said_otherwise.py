@@ -467,3 +467,20 @@ def test_a_liquid_cooled_rack_in_an_air_cooled_hall_fits_none(assistant: Assista
     )
     assert output(answer, "rack_fit")["servers_per_rack"] == 0
     assert first_sentence(answer).startswith("**No**"), first_sentence(answer)
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        ("在吗", "你好"),
+        ("cool. can you recommend a laptop for my kid's school, budget $600?", "I help teams"),
+        ("给孩子买个上网课的笔记本电脑，预算 4000", "我专门帮助"),
+        ("把H100放冰箱里能不能快两倍 lol，还有显存能不能 download 更多？", "没看懂"),
+    ],
+)
+def test_greetings_errands_and_jokes_get_no_passage(assistant: Assistant, message: str, opening: str) -> None:
+    """ "在吗" is a greeting; a school laptop is not a server; a GPU in the fridge and downloaded memory are a
+    joke: none of them is answered with a passage on power prices or upgrades."""
+    (answer,) = talk(assistant, message)
+    assert answer.answer.startswith(opening), answer.answer[:120]
+    assert not answer.citations, answer.answer[:120]
