@@ -602,7 +602,7 @@ _CLUSTER_TPS = flags(
     rf"|(?:全集群|整个集群|集群|整体|全局|总|global|total|cluster|aggregate|overall)\s*(?:的)?\s*(?:吞吐(?:量)?|throughput)?\s*"
     rf"(?:是|为|约|大概|有|of|is|=|:|~|about)?\s*{AMOUNT}{_SCALE}\s*(?:个)?\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|每秒|per\s*sec\w*)"
     # "550k tokens/s global throughput", "26k tok/s across the cluster": the rate, then the word that makes it whole
-    rf"|{AMOUNT}{_SCALE}\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|per\s*sec\w*)\s*(?:of\s+)?(?:global|total|cluster|aggregate|overall|"
+    rf"|{AMOUNT}{_SCALE}\s*(?:output\s+|generated\s+|decode\s+)?(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?\b|per\s*sec\w*)\s*(?:of\s+)?(?:global|total|cluster|aggregate|overall|"
     rf"across (?:the |all )?(?:cluster|gpus|nodes|job))"
 )
 _PER_GPU_RATE = flags(r"per[\s-]*(?:gpu|card)|/\s*(?:gpu|card)|每卡|单卡|每张卡")

@@ -73,8 +73,9 @@ def _summarize(call: ToolCall, view: View) -> Summary:
         f"峰值 {num(i['demand_tokens_per_second'])} token/s{with_headroom_zh}需要 **{num(o['servers'])} 台服务器**"
         f"（{num(o['gpus'])} 张卡）：需承载 {num(o['needed_tokens_per_second'])} token/s，精确值 {num(o['exact_servers'])} 台。"
     )
-    if view.asked == "gpus" and o.get("gpus_needed"):
-        # "how many GPUs?": the GPUs the peak needs, then the whole servers they come in
+    if view.asked in {"gpus", "throughput"} and o.get("gpus_needed"):
+        # "how many GPUs?": the GPUs the peak needs, then the whole servers they come in ("benchmarked 2,500 tok/s
+        # on one H100 … how many H100s?" reads as a throughput question first, a count of GPUs is asked)
         n, servers = o["gpus_needed"], num(o["servers"])
         en = (
             f"**{n} GPUs** serve a peak of {num(i['demand_tokens_per_second'])} tokens/s{with_headroom_en}: "

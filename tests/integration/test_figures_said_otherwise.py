@@ -484,3 +484,15 @@ def test_greetings_errands_and_jokes_get_no_passage(assistant: Assistant, messag
     (answer,) = talk(assistant, message)
     assert answer.answer.startswith(opening), answer.answer[:120]
     assert not answer.citations, answer.answer[:120]
+
+
+def test_a_measured_aggregate_rate_on_one_card_sizes_the_serving_fleet(assistant: Assistant) -> None:
+    """ "~2,500 output tok/s aggregate" on one H100, 60 req/s x 350 output tokens = 21,000 tokens/s at peak:
+    21,000 / 2,500 = 8.4, so 9 GPUs lead (2 servers of 8 in whole machines), not a roofline estimate."""
+    (answer,) = talk(
+        assistant,
+        "benchmarked vLLM with Llama 3.1 8B on one H100: ~2,500 output tok/s aggregate while still meeting our p95 "
+        "latency SLO. launch traffic estimate is 60 req/s at peak, avg 350 output tokens per request. how many H100s?",
+    )
+    assert _call(answer, "serving_capacity")["tokens_per_second_per_gpu"] == 2500
+    assert first_sentence(answer).startswith("**9 GPUs**"), first_sentence(answer)
