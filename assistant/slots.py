@@ -1348,7 +1348,7 @@ _RESALE_BEFORE = flags(
 _MACHINES_NAMED = flags(
     r"\b(\d{1,3})\s*(?:x\s*)?(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems)\b|(\d{1,3})\s*台"
 )
-# a cost said to be each server's: "IB 网络按每台 30 万", "network $40k per server" comes after
+# a cost said to be each server's, the words before the amount: "IB 网络按每台 30 万", "network per server: $40k"
 _EACH_SERVER_BEFORE = flags(
     r"(?:每台|单台|一台)\s*(?:约|大概)?\s*$|\b(?:per|each|a)\s+(?:server|node|box)\s*(?:is|at|of|:)?\s*$"
 )
@@ -1852,7 +1852,7 @@ _SEVERAL_CARDS = flags(
     # a machine or a cluster asked for, whose cards are as many as it holds: "需要什么配置的服务器", "what server"
     r"|服务器|整机|集群|\b(?:servers?|nodes?|cluster)\b"
 )
-# Chinese-made accelerators only: "只能用国产卡", "必须国产化", "domestic chips only", "no NVIDIA allowed"
+# Chinese-made accelerators only: "只能用国产卡", "必须国产化", "信创", "domestic chips only"
 _DOMESTIC_ONLY = flags(
     r"(?:只能|只|必须|要求|全部|全)\s*(?:用|使用|上|采购|买)?\s*国产(?:化|卡|芯片|算力|gpu|GPU|加速卡|npu|NPU)?"
     r"|国产化\s*(?:要求|替代|采购)|信创"

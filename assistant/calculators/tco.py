@@ -469,13 +469,16 @@ def _summarize(call: ToolCall, view: View) -> Summary:
             f"小时，每卡时 {rate_zh}），包期 {committed_zh}（{num(o['years'])} 年每个小时都要付，"
             f"用不用都算）；利用率高于 {even} 时包期才划算。"
         )
-        en, zh = f"{lead_en} {en}", f"{lead_zh}{zh}"
+        # (buying, priced from the catalog when the user named no price, is a reference they did not ask for)
+        en, zh = (f"{lead_en} {en}", f"{lead_zh}{zh}") if "buy" in priced else (lead_en, lead_zh)
     elif month and "cloud" in weighed:
         en += f" Buying overtakes cloud in month {month}."
         zh += f"购买在第 {month} 个月追平上云。"
-    # the buy total, item by item: the user's quote, the shares assumed, the yearly costs
-    en += " " + _buy_parts(o, first_en, zh=False)
-    zh += _buy_parts(o, first_zh, zh=True)
+    # the buy total, item by item: the user's quote, the shares assumed, the yearly costs (not when only the two
+    # cloud prices were given: buying is then the catalog's reference, in the table)
+    if not (o.get("on_demand") and "buy" not in priced):
+        en += " " + _buy_parts(o, first_en, zh=False)
+        zh += _buy_parts(o, first_zh, zh=True)
     rows = [Row(en="Buy", zh="购买", value=money(t["buy"], view.first())), Row(en="Lease", zh="租赁", value=money(t["lease"], view.first())),
             Row(en="Cloud", zh="上云", value=money(t["cloud"], view.first())),
             Row(en="Cloud price", zh="云上单价", value=f"${num(o['cloud_usd_per_gpu_hour'])}/GPU-h"),

@@ -496,3 +496,16 @@ def test_a_measured_aggregate_rate_on_one_card_sizes_the_serving_fleet(assistant
     )
     assert _call(answer, "serving_capacity")["tokens_per_second_per_gpu"] == 2500
     assert first_sentence(answer).startswith("**9 GPUs**"), first_sentence(answer)
+
+
+def test_two_cloud_prices_are_not_followed_by_a_purchase_nobody_priced(assistant: Assistant) -> None:
+    """Only a take-or-pay and an on-demand price given: the headline weighs those two; buying, priced from the
+    catalog, stays in the table and is not listed item by item after them."""
+    (answer,) = talk(
+        assistant,
+        "neocloud offers a 12-month lease on 32 H200s at $2.40/GPU-hr, take-or-pay. or on-demand at $3.60. we "
+        "think we'll use them ~60% of the time. which?",
+    )
+    headline = answer.answer.split("\n\n", 1)[0]
+    assert "on-demand is cheaper" in headline, headline
+    assert "Buying is" not in headline, headline
