@@ -65,13 +65,11 @@ _PER_CARD_MONTH_BEFORE = flags(r"(?:每|一)\s*(?:卡|张卡?)\s*(?:每|一)\s*�
 _W_WATTS = flags(r"功耗|功率|tdp|电源|psu|瓦|供电|满载|散热")
 _CENTS = flags(rf"{DECIMAL}\s*(?:cents?|¢)\s*(?:/|per|a)\s*kwh")
 
+# the network or storage named right before an amount: "networking $35k per server", "IB 网络 30 万一台"
+_INFRA_WORDS = r"(?:\bib\b|infiniband|\broce\b|网络|组网|交换机|存储|\bnetwork(?:ing)?|\bfabric|\bswitch(?:es)?|\bstorage)"
+_INFRA_NAMED = flags(_INFRA_WORDS + r"\s*(?:costs?|is|at|of|:|：|按|约|大概)?\s*$")
 # what the words right before an amount say it pays for, whatever period follows: people ("one admin at
 # $150k/yr", "运维2个人每人每年30万") and rented space ("colo $3k per month per server", "托管每月每台8000元")
-# the network or storage named right before an amount: "networking $35k per server", "IB 网络 30 万一台"
-_INFRA_NAMED = flags(
-    r"(?:\bib\b|infiniband|\broce\b|网络|组网|交换机|存储|\bnetwork(?:ing)?|\bfabric|\bswitch(?:es)?|\bstorage)"
-    r"\s*(?:costs?|is|at|of|:|：|按|约|大概)?\s*$"
-)
 _PAYS_FOR = [
     # "vendor support $15k/yr", "维保每年 8 万": support and spares for owned hardware, by the year
     (
@@ -86,8 +84,8 @@ _PAYS_FOR = [
     (
         "infra",
         flags(
-            r"(?:\bib\b|infiniband|\broce\b|网络|组网|交换机|存储|\bnetwork(?:ing)?|\bfabric|\bswitch(?:es)?|\bstorage)"
-            r"\s*(?:按|算)?\s*(?:每台|单台|一台|整体|总共|一共|合计|总价|per\s+(?:server|node|box)|in\s+total|total|overall)"
+            _INFRA_WORDS
+            + r"\s*(?:按|算)?\s*(?:每台|单台|一台|整体|总共|一共|合计|总价|per\s+(?:server|node|box)|in\s+total|total|overall)"
             r"\s*(?:约|大概|是|为|is|at|of|:|：)?\s*$"
         ),
     ),

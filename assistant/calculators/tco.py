@@ -92,11 +92,10 @@ def _build(slots: Slots, catalog: Catalog) -> Plan | None:
                 "整机价之外不另加集群网络和存储；如需计入，请给出价格或占整机款的比例（例如 10%）",
             )
         )
-    if slots.support_per_year:
-        pass  # "vendor support $15k/yr": the support quoted, in the comparison's currency below
-    elif slots.maintenance_share is not None:
+    # ("vendor support $15k/yr": the support quoted replaces any share, in the comparison's currency below)
+    if slots.maintenance_share is not None and not slots.support_per_year:
         payload["maintenance_share_per_year"] = slots.maintenance_share
-    elif listed:
+    elif listed and not slots.support_per_year:
         # the user listed their running costs (colocation, people): those are the costs, no default share for
         # support and spares added beside them, which moved verdicts the user's own figures did not
         payload["maintenance_share_per_year"] = 0.0
