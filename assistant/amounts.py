@@ -25,6 +25,7 @@ Kind = Literal[
     "colo",
     "storage",
     "infra",
+    "infra_each",
     "power_bill",
     "budget",
 ]
@@ -79,13 +80,19 @@ _PAYS_FOR = [
             r"\s*(?:is|at|of|costs?|=|:|：|约|大概|每年|一年|年费)?\s*$"
         ),
     ),
-    # "IB 网络按每台 30 万", "存储整体 200 万", "network per server $40k": the network's or storage's cost, each
-    # machine's or in all (a machine's price comes after no such word)
+    # "IB 网络按每台 30 万", "network per server $40k": the network's or storage's cost for each machine, and
+    # "存储整体 200 万": for all of them (a machine's price comes after no such word)
+    (
+        "infra_each",
+        flags(
+            _INFRA_WORDS
+            + r"\s*(?:按|算)?\s*(?:每台|单台|一台|per\s+(?:server|node|box))\s*(?:约|大概|是|为|is|at|of|:|：)?\s*$"
+        ),
+    ),
     (
         "infra",
         flags(
-            _INFRA_WORDS
-            + r"\s*(?:按|算)?\s*(?:每台|单台|一台|整体|总共|一共|合计|总价|per\s+(?:server|node|box)|in\s+total|total|overall)"
+            _INFRA_WORDS + r"\s*(?:按|算)?\s*(?:整体|总共|一共|合计|总价|in\s+total|total|overall)"
             r"\s*(?:约|大概|是|为|is|at|of|:|：)?\s*$"
         ),
     ),
@@ -412,7 +419,7 @@ def _kind(before: str, after: str) -> tuple[Kind, int]:
     if _RENT_BEFORE.search(before) and (per := _MACHINE_AFTER.search(after)):
         return "lease", per.end()  # "月租4.5万一台", "monthly rent $9k per server": each machine's rent
     if _INFRA_NAMED.search(before) and (each := _MACHINE_AFTER.search(after)):
-        return "infra", each.end()  # "networking $35k per server": each machine's share of the network
+        return "infra_each", each.end()  # "networking $35k per server": each machine's share of the network
     for kind, pattern in _AFTER:
         if match := pattern.search(after):
             return kind, match.end()  # type: ignore[return-value]

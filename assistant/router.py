@@ -570,7 +570,7 @@ _NOISE = words(
 
 # a garbled message: words said over and over ("卡卡卡", "吃 吗 的") beside a food or drink ("咖啡"); either
 # alone is ordinary ("哈哈哈 那H100呢", "a 7B chatbot for our coffee shop")
-_REPEATED = re.compile(r"([\u4e00-\u9fff])\1{2,}|(?:^|\s)(?:[吗的了呢吧啊嘛哦吃]\s+){2,}")
+_REPEATED = re.compile(_STAMMERED_THRICE.pattern + r"|(?:^|\s)(?:[吗的了呢吧啊嘛哦吃]\s+){2,}")
 _FOOD = re.compile(
     r"咖啡|奶茶|蛋糕|香蕉|披萨|汉堡|面条|西瓜|土豆|\b(?:coffee|banana|pizza|burger|cake|noodles?)\b", re.I
 )

@@ -1348,18 +1348,12 @@ _RESALE_BEFORE = flags(
 _MACHINES_NAMED = flags(
     r"\b(\d{1,3})\s*(?:x\s*)?(?:[A-Za-z0-9-]+\s+){0,3}?(?:nodes|servers|boxes|machines|systems)\b|(\d{1,3})\s*台"
 )
-# a cost said to be each server's, the words before the amount: "IB 网络按每台 30 万", "network per server: $40k"
-_EACH_SERVER_BEFORE = flags(
-    r"(?:每台|单台|一台)\s*(?:约|大概)?\s*$|\b(?:per|each|a)\s+(?:server|node|box)\s*(?:is|at|of|:)?\s*$"
-)
 # hosting the buyer pays for the machines they own: "自己托管", "self-hosted", "we'd colo it ourselves"
 _SELF_HOSTED = flags(
     r"自己托管|自行托管|自建机房|自己的机房|\bself[- ]host(?:ed|ing)?\b|\b(?:colo|host) (?:it|them) ourselves\b"
 )
 # one machine named before its quote: "一台 8卡 H200 报 260 万", "a server quoted at"
 _ONE_MACHINE = flags(r"一台|每台|单台|\b(?:a|one|each|per)\s+(?:server|node|box|machine)\b")
-# (the amount's span takes in the unit written after it: "$35k per server", "30 万一台")
-_EACH_SERVER_AFTER = flags(r"(?:/|\bper|\ba|\beach|每|一)\s*(?:台|节点|node\b|server\b|box\b|machine\b)")
 # hardware priced for a count of cards: "64 卡硬件 2000 万", "hardware for the 64 GPUs: $2.5M"
 _CARDS_PRICED = flags(
     r"(\d{2,5})\s*(?:张|块)?\s*(?:卡|gpus?|cards?)\s*(?:的)?\s*(?:硬件|设备|整机|hardware)[^。.?？\d]{0,8}$"
@@ -3269,13 +3263,10 @@ class SlotExtractor:
                         # those cards, each its share
                         slots.server_price = money.amount / (cards // per)
                         slots.servers = slots.servers or cards // per
-                case "infra" if slots.network_per_server is None and (
-                    _EACH_SERVER_BEFORE.search(text[max(0, money.start - 12) : money.start])
-                    or _EACH_SERVER_AFTER.search(text[money.start : money.end])
-                ):
+                case "infra_each" if slots.network_per_server is None:
                     # "IB 网络按每台 30 万": each server's network, a share of its price below
                     slots.network_per_server, slots.network_storage_currency = money.amount, money.currency
-                case "infra":
+                case "infra" | "infra_each":
                     # "network $600k, storage $400k": what the cluster's network and storage cost, together
                     if slots.network_storage_cost is None or slots.network_storage_currency == money.currency:
                         slots.network_storage_cost = (slots.network_storage_cost or 0) + money.amount
